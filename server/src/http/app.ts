@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
+import { appRouter } from '../routers/root';
+import { createContextFactory, type Context, type ServiceDeps } from '../trpc/context';
+import { registerDocsPage } from './docs-page';
+import { handleHttpError, sendError } from './errors';
+import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
+
+const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../client/dist');
+
+const responseMeta = ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) => ({
+  status: errors.length === 0 ? ctx?.response.status : undefined,
+  headers: ctx?.response.headers ?? {},
+});
+
+function logProcedureError({ error, path: procedure, ctx }: { error: { code: string; cause?: unknown }; path?: string; ctx?: Context }) {
+  if (error.code === 'INTERNAL_SERVER_ERROR') ctx?.log.error({ err: error.cause ?? error, procedure }, 'procedure failed');
+}
+
+export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.log as unknown as FastifyBaseLogger,
+    bodyLimit: deps.config.BODY_LIMIT_BYTES,
+    trustProxy: true,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+  });
+  app.setErrorHandler(handleHttpError);
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('X-Request-Id', request.id);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('X-Frame-Options', 'DENY');
+    return payload;
+  });
+  await app.register(fastifyCookie);
+
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    trpcOptions: { router: appRouter, createContext: createContextFactory(deps, 'trpc'), onError: logProcedureError, responseMeta },
+  });
+  await app.register(fastifyTRPCOpenApiPlugin, {
+    basePath: PUBLIC_API_PREFIX,
+    router: appRouter,
+    createContext: createContextFactory(deps, 'rest'),
+    onError: logProcedureError,
+    responseMeta,
+  } as never);
+
+  const openApiDocument = buildOpenApiDocument(deps.config.PUBLIC_URL);
+  app.get('/api/openapi.json', (_req, reply) => reply.send(openApiDocument));
+  await registerDocsPage(app);
+
+  app.get('/healthz', () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    try {
+      await deps.prisma.$queryRaw`SELECT 1`;
+      return { status: 'ready' };
+    } catch {
+      return sendError(reply, 'SERVICE_UNAVAILABLE', 'Database is not reachable');
+    }
+  });
+
+  const hasClient = fs.existsSync(path.join(CLIENT_DIST, 'index.html'));
+  if (hasClient) await app.register(fastifyStatic, { root: CLIENT_DIST, prefix: '/', wildcard: false });
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '';
+    if (request.method !== 'GET' || url.startsWith('/api/') || url.startsWith('/trpc/')) {
+      return sendError(reply, 'NOT_FOUND', `No route for ${request.method} ${url}`);
+    }
+    // Deep links into the dashboard are answered with the SPA, which routes on the client.
+    if (hasClient) return reply.type('text/html').sendFile('index.html');
+    return reply.type('text/html').send('<!doctype html><title>Deletion Request Service</title><p>The dashboard is not built. Run <code>npm run build:client</code>.</p>');
+  });
+  return app;
+}

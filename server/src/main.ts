@@ -1,0 +1,55 @@
+import { ConfigError, loadConfig, type Config } from './config';
+import { prepareDatabase } from './db/bootstrap';
+import { connectDatabase } from './db/client';
+import { buildApp } from './http/app';
+import { createKeyring } from './lib/crypto';
+import { createLogger, type Logger } from './lib/logger';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const log: Logger = createLogger(config.LOG_LEVEL);
+  if (config.encryptionKeySource === 'generated') {
+    log.warn({ file: `${config.DATA_DIR}/encryption.key` }, 'generated a new ENCRYPTION_KEY for the embedded database; back this file up, secrets cannot be read without it');
+  }
+  const server = await prepareDatabase(config, log);
+  const database = connectDatabase(server.url, config.DB_POOL_SIZE);
+  const keyring = createKeyring(config.encryptionKey);
+  const app = await buildApp({ prisma: database.prisma, keyring, config, log });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    await app.close().catch((err) => log.error({ err }, 'error closing HTTP server'));
+    await database.close();
+    await server.stop().catch((err) => log.error({ err }, 'error stopping embedded PostgreSQL'));
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (error) {
+    await database.close();
+    await server.stop();
+    throw error;
+  }
+  log.info({ url: config.PUBLIC_URL, database: server.embedded ? 'embedded' : 'external', role: config.ROLE }, 'deletion request service is ready');
+}
+
+main().catch((error) => {
+  process.stderr.write(`Failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

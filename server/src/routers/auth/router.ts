@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { signInInputSchema, signUpInputSchema } from '@shared/schemas/auth';
+import { roleSchema } from '@shared/statuses';
+import { SESSION_COOKIE } from '../../trpc/context';
+import { router } from '../../trpc/init';
+import { authedProcedure, publicProcedure } from '../../trpc/procedures';
+import { signIn } from '../../services/auth/sign-in';
+import { signUp } from '../../services/auth/sign-up';
+import { deleteSession, SESSION_TTL_SECONDS } from '../../services/auth/sessions';
+import { listMemberships } from '../../services/organizations/organizations';
+import { AppError } from '../../lib/errors';
+
+const meSchema = z.object({
+  user: z.object({ id: z.string(), email: z.string(), name: z.string() }),
+  organizationId: z.string(),
+  role: roleSchema,
+  organizations: z.array(z.object({ id: z.string(), name: z.string(), role: roleSchema })),
+});
+
+export const authRouter = router({
+  /** Creates a user and an organization they own, and signs them in. */
+  signUp: publicProcedure.input(signUpInputSchema).mutation(async ({ ctx, input }) => {
+    const result = await signUp(ctx.prisma, input);
+    ctx.setCookie(SESSION_COOKIE, result.sessionToken, { maxAgeSeconds: SESSION_TTL_SECONDS });
+    return { userId: result.user.id, organizationId: result.organization.id };
+  }),
+
+  /** Email and password; a fresh session replaces any previous cookie. */
+  signIn: publicProcedure.input(signInInputSchema).mutation(async ({ ctx, input }) => {
+    const previous = ctx.cookies[SESSION_COOKIE];
+    const result = await signIn(ctx.prisma, input);
+    if (previous) await deleteSession(ctx.prisma, previous);
+    ctx.setCookie(SESSION_COOKIE, result.sessionToken, { maxAgeSeconds: SESSION_TTL_SECONDS });
+    return { userId: result.userId };
+  }),
+
+  signOut: publicProcedure.mutation(async ({ ctx }) => {
+    const token = ctx.cookies[SESSION_COOKIE];
+    if (token) await deleteSession(ctx.prisma, token);
+    ctx.clearCookie(SESSION_COOKIE);
+    return { ok: true };
+  }),
+
+  /** The signed-in user, their active organization and role, and every organization they belong to. */
+  me: authedProcedure.output(meSchema).query(async ({ ctx }) => {
+    const [user, memberships] = await Promise.all([
+      ctx.prisma.user.findUniqueOrThrow({ where: { id: ctx.actor.userId }, select: { id: true, email: true, name: true } }),
+      listMemberships(ctx.prisma, ctx.actor.userId),
+    ]);
+    return {
+      user,
+      organizationId: ctx.actor.organizationId,
+      role: ctx.actor.role,
+      organizations: memberships.map((m) => ({ id: m.organization.id, name: m.organization.name, role: m.role })),
+    };
+  }),
+
+  /** Organization switcher: the session acts in another organization the user belongs to. */
+  switchOrganization: authedProcedure.input(z.object({ organizationId: z.string().max(64) })).mutation(async ({ ctx, input }) => {
+    if (!ctx.actor.sessionId) throw new AppError('BAD_REQUEST', 'Only dashboard sessions switch organizations');
+    const membership = await ctx.prisma.membership.findUnique({
+      where: { userId_organizationId: { userId: ctx.actor.userId, organizationId: input.organizationId } },
+      select: { id: true },
+    });
+    if (!membership) throw new AppError('NOT_FOUND', 'Organization not found');
+    await ctx.prisma.session.update({ where: { id: ctx.actor.sessionId }, data: { activeOrganizationId: input.organizationId } });
+    return { organizationId: input.organizationId };
+  }),
+});

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import type { Context } from '../../trpc/context';
+
+export const TAG = 'Deletion requests';
+export const PUBLIC_BASE_PATH = '/api/public';
+
+export const LIST_ERRORS = {
+  400: 'Invalid query parameter or cursor',
+  401: 'Missing, invalid, revoked or expired personal access token',
+  404: 'Unknown workspace, user or workspace API key in this organization',
+  429: 'Too many requests',
+} as const;
+
+export const listRequestHeaders = z.object({
+  'X-Workspace-Api-Key': z.string().optional().meta({ description: 'Optional. When given it must be valid, and it narrows the list to its workspace.' }),
+});
+
+export const listResponseHeaders = z.object({
+  Link: z.string().optional().meta({ description: 'Present when there is a next page: `<url>; rel="next"`.' }),
+});
+
+/** Announces the next page in a Link header, keeping the body a plain array. */
+export function setNextLink(ctx: Context, path: string, query: Record<string, string | number | boolean>, nextCursor: string | null) {
+  if (!nextCursor) return;
+  const url = new URL(PUBLIC_BASE_PATH + path, ctx.config.PUBLIC_URL);
+  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));
+  url.searchParams.set('cursor', nextCursor);
+  ctx.response.headers.Link = `<${url.toString()}>; rel="next"`;
+}

@@ -1,0 +1,16 @@
+import { router } from '../trpc/init';
+import { authRouter } from './auth/router';
+import { deletionRequestsRouter } from './deletion-requests/router';
+import { organizationRouter } from './organization/router';
+import { tokensRouter } from './tokens/router';
+import { workspacesRouter } from './workspaces/router';
+
+export const appRouter = router({
+  auth: authRouter,
+  organization: organizationRouter,
+  tokens: tokensRouter,
+  workspaces: workspacesRouter,
+  deletionRequests: deletionRequestsRouter,
+});
+
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,24 @@
+import type { DbOrTx } from '../../db/client';
+import { ID_PREFIX, newId } from '../../lib/ids';
+import { hashToken, randomSecret } from '../../lib/tokens';
+
+export const SESSION_TTL_SECONDS = 14 * 24 * 3600;
+
+/** A new session; the caller sets the returned token as the cookie. Only its hash is stored. */
+export async function createSession(db: DbOrTx, userId: string, organizationId: string | null): Promise<string> {
+  const token = randomSecret();
+  await db.session.create({
+    data: {
+      id: newId(ID_PREFIX.session),
+      tokenHash: hashToken(token),
+      userId,
+      activeOrganizationId: organizationId,
+      expiresAt: new Date(Date.now() + SESSION_TTL_SECONDS * 1000),
+    },
+  });
+  return token;
+}
+
+export async function deleteSession(db: DbOrTx, token: string): Promise<void> {
+  await db.session.deleteMany({ where: { tokenHash: hashToken(token) } });
+}

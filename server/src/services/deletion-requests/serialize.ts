@@ -1,0 +1,76 @@
+import { REDACTED_IDENTIFIER, type DeletionRequestDto, type IntegrationRequestDto } from '@shared/schemas/deletion-request';
+import type { Prisma } from '../../generated/prisma/client';
+
+export const integrationRequestSelect = {
+  id: true,
+  integrationId: true,
+  integrationName: true,
+  integrationType: true,
+  status: true,
+  attempts: true,
+  trackingId: true,
+  lastError: true,
+  nextAttemptAt: true,
+  createdAt: true,
+  updatedAt: true,
+  completedAt: true,
+} satisfies Prisma.IntegrationRequestSelect;
+
+export const deletionRequestSelect = {
+  id: true,
+  organizationId: true,
+  workspaceId: true,
+  identifier: true,
+  hashed: true,
+  status: true,
+  statusReason: true,
+  channel: true,
+  createdByUserId: true,
+  createdAt: true,
+  updatedAt: true,
+  completedAt: true,
+} satisfies Prisma.DeletionRequestSelect;
+
+type IntegrationRequestRow = Prisma.IntegrationRequestGetPayload<{ select: typeof integrationRequestSelect }>;
+type DeletionRequestRow = Prisma.DeletionRequestGetPayload<{ select: typeof deletionRequestSelect }> & {
+  integrationRequests?: IntegrationRequestRow[];
+};
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toIntegrationRequestDto(row: IntegrationRequestRow): IntegrationRequestDto {
+  return {
+    id: row.id,
+    integrationId: row.integrationId,
+    name: row.integrationName,
+    type: row.integrationType,
+    status: row.status,
+    attempts: row.attempts,
+    trackingId: row.trackingId,
+    lastError: row.lastError,
+    nextAttemptAt: iso(row.nextAttemptAt),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    completedAt: iso(row.completedAt),
+  };
+}
+
+/** One shape for a deletion request everywhere; a hashed identifier is redacted unless asked for. */
+export function toDeletionRequestDto(row: DeletionRequestRow, options: { fetchHashed?: boolean } = {}): DeletionRequestDto {
+  const identifier = row.hashed && (options.fetchHashed ?? true) && row.identifier !== null ? REDACTED_IDENTIFIER : row.identifier;
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    workspaceId: row.workspaceId,
+    identifier,
+    hashed: row.hashed,
+    status: row.status,
+    statusReason: row.statusReason,
+    channel: row.channel,
+    createdByUserId: row.createdByUserId,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    completedAt: iso(row.completedAt),
+    ...(row.integrationRequests ? { integrationRequests: row.integrationRequests.map(toIntegrationRequestDto) } : {}),
+  };
+}

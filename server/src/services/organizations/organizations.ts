@@ -1,0 +1,38 @@
+import type { Db } from '../../db/client';
+import { notFound } from '../../lib/errors';
+import type { Actor } from '../auth/actor';
+import { recordAudit } from '../audit/record-audit';
+
+export async function getOrganization(db: Db, actor: Actor) {
+  const organization = await db.organization.findUnique({
+    where: { id: actor.organizationId },
+    select: { id: true, name: true, retentionAction: true, retentionDays: true, createdAt: true },
+  });
+  if (!organization) throw notFound('Organization');
+  return organization;
+}
+
+export async function renameOrganization(db: Db, actor: Actor, name: string) {
+  return db.$transaction(async (tx) => {
+    const organization = await tx.organization.update({ where: { id: actor.organizationId }, data: { name }, select: { id: true, name: true } });
+    await recordAudit(tx, actor, { organizationId: actor.organizationId, action: 'organization.renamed', summary: `Organization renamed to "${name}"` });
+    return organization;
+  });
+}
+
+/** A member of the actor's organization, or "not found" (also for other organizations' users). */
+export async function assertMember(db: Db, actor: Actor, userId: string): Promise<void> {
+  const membership = await db.membership.findUnique({
+    where: { userId_organizationId: { userId, organizationId: actor.organizationId } },
+    select: { id: true },
+  });
+  if (!membership) throw notFound('User');
+}
+
+export function listMemberships(db: Db, userId: string) {
+  return db.membership.findMany({
+    where: { userId },
+    select: { role: true, organization: { select: { id: true, name: true } } },
+    orderBy: { createdAt: 'asc' },
+  });
+}

@@ -1,0 +1,71 @@
+import type { Db } from '../../db/client';
+import type { Prisma } from '../../generated/prisma/client';
+import { notFound } from '../../lib/errors';
+import { ID_PREFIX, newId } from '../../lib/ids';
+import { generateToken } from '../../lib/tokens';
+import type { Actor } from '../auth/actor';
+import { recordAudit } from '../audit/record-audit';
+
+export const tokenSelect = {
+  id: true,
+  name: true,
+  prefix: true,
+  createdAt: true,
+  lastUsedAt: true,
+  expiresAt: true,
+  revokedAt: true,
+} satisfies Prisma.PersonalAccessTokenSelect;
+
+/** Creates a PAT for the actor in their organization; the secret is returned this once only. */
+export async function createPersonalAccessToken(db: Db, actor: Actor, input: { name: string; expiresAt?: Date | null }) {
+  const { token, hash, displayPrefix } = generateToken('personalAccessToken');
+  return db.$transaction(async (tx) => {
+    const created = await tx.personalAccessToken.create({
+      data: {
+        id: newId(ID_PREFIX.token),
+        userId: actor.userId,
+        organizationId: actor.organizationId,
+        name: input.name,
+        prefix: displayPrefix,
+        tokenHash: hash,
+        expiresAt: input.expiresAt ?? null,
+      },
+      select: tokenSelect,
+    });
+    await recordAudit(tx, actor, {
+      organizationId: actor.organizationId,
+      action: 'pat.created',
+      summary: `Personal access token "${input.name}" (${displayPrefix}…) created`,
+      details: { tokenId: created.id, expiresAt: created.expiresAt?.toISOString() ?? null },
+    });
+    return { ...created, token };
+  });
+}
+
+export function listPersonalAccessTokens(db: Db, actor: Actor) {
+  return db.personalAccessToken.findMany({
+    where: { userId: actor.userId, organizationId: actor.organizationId },
+    select: tokenSelect,
+    orderBy: { createdAt: 'desc' },
+  });
+}
+
+/** Revocation takes effect on the next request: every request looks the token up. */
+export async function revokePersonalAccessToken(db: Db, actor: Actor, tokenId: string) {
+  return db.$transaction(async (tx) => {
+    const existing = await tx.personalAccessToken.findFirst({
+      where: { id: tokenId, userId: actor.userId, organizationId: actor.organizationId },
+      select: { id: true, name: true, prefix: true, revokedAt: true },
+    });
+    if (!existing) throw notFound('Personal access token');
+    if (existing.revokedAt) return tx.personalAccessToken.findUniqueOrThrow({ where: { id: tokenId }, select: tokenSelect });
+    const revoked = await tx.personalAccessToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() }, select: tokenSelect });
+    await recordAudit(tx, actor, {
+      organizationId: actor.organizationId,
+      action: 'pat.revoked',
+      summary: `Personal access token "${existing.name}" (${existing.prefix}…) revoked`,
+      details: { tokenId },
+    });
+    return revoked;
+  });
+}

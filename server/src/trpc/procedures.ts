@@ -1,0 +1,61 @@
+import { TRPCError } from '@trpc/server';
+import type { Role } from '@shared/statuses';
+import { hasRole, type Actor } from '../services/auth/actor';
+import { authenticatePat, authenticateSession } from '../services/auth/authenticate';
+import { AppError } from '../lib/errors';
+import { SESSION_COOKIE, type Context } from './context';
+import { baseProcedure, middleware } from './init';
+
+/** Cookie-authenticated mutations must come from our own origin (CSRF). */
+function assertSameOrigin(ctx: Context): void {
+  const origin = ctx.headers.origin;
+  if (!origin) return;
+  const host = ctx.headers.host;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'Cross-origin request refused' });
+  }
+  if (originHost !== host && origin !== new URL(ctx.config.PUBLIC_URL).origin) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'Cross-origin request refused' });
+  }
+}
+
+const csrf = middleware(({ ctx, type, next }) => {
+  if (ctx.channel === 'trpc' && type === 'mutation') assertSameOrigin(ctx);
+  return next();
+});
+
+/** Anyone; used for sign-up, sign-in and health. */
+export const publicProcedure = baseProcedure.use(csrf);
+
+async function resolveActor(ctx: Context): Promise<Actor> {
+  const apiKey = ctx.headers['x-api-key'];
+  if (apiKey) return authenticatePat(ctx.prisma, apiKey.trim());
+  const session = ctx.cookies[SESSION_COOKIE];
+  if (session) return authenticateSession(ctx.prisma, session);
+  throw new AppError('UNAUTHORIZED', ctx.channel === 'rest' ? 'Missing X-API-Key header' : 'Please sign in');
+}
+
+/** A signed-in member of an organization (session cookie or PAT). */
+export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const actor = await resolveActor(ctx);
+  return next({ ctx: { actor } });
+});
+
+const requireRole = (minimum: Role) =>
+  middleware(({ ctx, next }) => {
+    const actor = (ctx as Context & { actor: Actor }).actor;
+    if (!hasRole(actor, minimum)) {
+      throw new TRPCError({ code: 'FORBIDDEN', message: `This needs the ${minimum.toLowerCase()} role` });
+    }
+    return next();
+  });
+
+/** Members create and view deletion requests. */
+export const memberProcedure = authedProcedure;
+/** Admins manage workspaces, integrations and accounts. */
+export const adminProcedure = authedProcedure.use(requireRole('ADMIN'));
+/** Owners manage members, retention and the organization. */
+export const ownerProcedure = authedProcedure.use(requireRole('OWNER'));

@@ -1,0 +1,4 @@
+export * from './statuses';
+export * from './errors';
+export * from './schemas/deletion-request';
+export * from './schemas/auth';
