@@ -1,5 +1,6 @@
 import { router } from '../trpc/init';
 import { authRouter } from './auth/router';
+import { dashboardRouter } from './dashboard/router';
 import { deletionRequestsRouter } from './deletion-requests/router';
 import { organizationRouter } from './organization/router';
 import { tokensRouter } from './tokens/router';
@@ -11,6 +12,7 @@ export const appRouter = router({
   tokens: tokensRouter,
   workspaces: workspacesRouter,
   deletionRequests: deletionRequestsRouter,
+  dashboard: dashboardRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ID_PREFIX, newId } from '../../lib/ids';
+import { createPersonalAccessToken } from '../../services/tokens/personal-access-tokens';
+import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+
+let env: TestEnv;
+let org: Awaited<ReturnType<typeof seedOrganization>>;
+let other: Awaited<ReturnType<typeof seedOrganization>>;
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  org = await seedOrganization(env.deps, 'acme');
+  other = await seedOrganization(env.deps, 'globex');
+});
+afterAll(() => env.close());
+
+const owner = () => callerFor(env.deps, { pat: org.pat }).caller;
+
+describe('dashboard.searchRequests', () => {
+  it('finds a request by its exact identifier only, and pages newest first', async () => {
+    for (const identifier of ['a@example.com', 'b@example.com', 'c@example.com']) {
+      await owner().deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier });
+    }
+    const exact = await owner().dashboard.searchRequests({ filter: { identifier: '  b@example.com ' } });
+    expect(exact.items.map((r) => r.identifier)).toEqual(['b@example.com']);
+    expect(exact.items[0]?.workspaceName).toBe('acme workspace');
+    expect((await owner().dashboard.searchRequests({ filter: { identifier: 'b@example' } })).items).toEqual([]);
+
+    const first = await owner().dashboard.searchRequests({ limit: 2 });
+    expect(first.items.map((r) => r.identifier)).toEqual(['c@example.com', 'b@example.com']);
+    expect(first.nextCursor).toBeTruthy();
+    const second = await owner().dashboard.searchRequests({ limit: 2, cursor: first.nextCursor });
+    expect(second.items.map((r) => r.identifier)).toEqual(['a@example.com']);
+    expect(second.nextCursor).toBeNull();
+  });
+
+  it('filters by status, creator and date range, and never shows another organization', async () => {
+    const none = await owner().dashboard.searchRequests({ filter: { statuses: ['FAILED'] } });
+    expect(none.items).toEqual([]);
+    const mine = await owner().dashboard.searchRequests({ filter: { createdByUserId: org.user.id, statuses: ['STAGING', 'SUCCESS'] } });
+    expect(mine.items.length).toBe(3);
+    const future = await owner().dashboard.searchRequests({ filter: { createdFrom: new Date(Date.now() + 60_000).toISOString() } });
+    expect(future.items).toEqual([]);
+    const foreign = await callerFor(env.deps, { pat: other.pat }).caller.dashboard.searchRequests({});
+    expect(foreign.items).toEqual([]);
+  });
+
+  it('rejects an end date before the start date, naming the field', async () => {
+    await expect(
+      owner().dashboard.searchRequests({ filter: { createdFrom: '2026-02-01T00:00:00Z', createdTo: '2026-01-01T00:00:00Z' } }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+});
+
+describe('dashboard.requestDetail', () => {
+  it('returns the audit timeline, and "not found" across organizations', async () => {
+    const created = await owner().deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'detail@example.com' });
+    const detail = await owner().dashboard.requestDetail({ deletionRequestId: created.id });
+    expect(detail.identifier).toBe('detail@example.com');
+    expect(detail.createdWithToken).toBe(true);
+    expect(detail.auditTrail.map((e) => e.action)).toContain('request.created');
+    expect(detail.auditTrail[0]?.actorName).toBe('Owner of acme');
+    await expect(callerFor(env.deps, { pat: other.pat }).caller.dashboard.requestDetail({ deletionRequestId: created.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+  });
+});
+
+describe('dashboard.overview', () => {
+  it('counts the window by status and by day', async () => {
+    const overview = await owner().dashboard.overview({ days: 7, timeZone: 'Europe/Paris' });
+    expect(overview.perDay).toHaveLength(7);
+    expect(overview.byStatus.STAGING).toBe(overview.total);
+    expect(overview.perDay.at(-1)?.counts.STAGING).toBe(overview.total);
+    expect(overview.openTotal).toBe(overview.total);
+    await expect(owner().dashboard.overview({ days: 7, timeZone: 'Not/AZone' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+});
+
+describe('dashboard.auditLog', () => {
+  it('is newest first for admins and refused to members', async () => {
+    const page = await owner().dashboard.auditLog({ limit: 2 });
+    expect(page.items).toHaveLength(2);
+    expect(BigInt(page.items[0]!.id)).toBeGreaterThan(BigInt(page.items[1]!.id));
+    const next = await owner().dashboard.auditLog({ limit: 2, cursor: page.nextCursor });
+    expect(BigInt(next.items[0]!.id)).toBeLessThan(BigInt(page.items[1]!.id));
+
+    const member = await env.deps.prisma.user.create({ data: { id: newId(ID_PREFIX.user), email: 'm@example.com', name: 'Member', passwordHash: 'x' } });
+    await env.deps.prisma.membership.create({ data: { id: newId(ID_PREFIX.membership), userId: member.id, organizationId: org.organization.id, role: 'MEMBER' } });
+    const pat = await createPersonalAccessToken(env.deps.prisma, { userId: member.id, organizationId: org.organization.id, role: 'MEMBER', via: 'cli' }, { name: 't' });
+    const memberCaller = callerFor(env.deps, { pat: pat.token }).caller;
+    await expect(memberCaller.dashboard.auditLog({})).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect((await memberCaller.dashboard.members()).map((m) => m.email)).toContain('m@example.com');
+  });
+});

@@ -1,0 +1,9 @@
+import { router } from '../../trpc/init';
+import { auditLog } from './audit-log';
+import { members } from './members';
+import { overview } from './overview';
+import { requestDetail } from './request-detail';
+import { searchRequests } from './search-requests';
+
+/** Read models of the dashboard SPA; tRPC only, not part of the public REST API. */
+export const dashboardRouter = router({ overview, searchRequests, requestDetail, auditLog, members });

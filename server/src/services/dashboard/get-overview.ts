@@ -1,0 +1,105 @@
+import { REQUEST_STATUSES, type RequestStatus } from '@shared/statuses';
+import type { Db } from '../../db/client';
+import { Prisma } from '../../generated/prisma/client';
+import { AppError } from '../../lib/errors';
+import type { Actor } from '../auth/actor';
+import { deletionRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
+
+const DAY_MS = 86_400_000;
+const ATTENTION_LIMIT = 10;
+const ATTENTION_STATUSES: RequestStatus[] = ['FAILED', 'ERROR'];
+const OPEN_STATUSES: RequestStatus[] = ['STAGING', 'PENDING', 'PROCESSING'];
+
+type StatusCounts = Record<RequestStatus, number>;
+
+const zeroCounts = (): StatusCounts => Object.fromEntries(REQUEST_STATUSES.map((s) => [s, 0])) as StatusCounts;
+
+function assertTimeZone(timeZone: string): void {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+  } catch {
+    throw new AppError('BAD_REQUEST', `Unknown time zone "${timeZone}"`);
+  }
+}
+
+/** Calendar days (YYYY-MM-DD) in `timeZone` from `days - 1` days ago to today, oldest first. */
+export function dayKeys(now: Date, days: number, timeZone: string): string[] {
+  const format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  const keys: string[] = [];
+  for (let i = days - 1; i >= 0; i--) keys.push(format.format(new Date(now.getTime() - i * DAY_MS)));
+  return [...new Set(keys)];
+}
+
+/**
+ * Overview statistics of the organization over the last `days` days: requests by status,
+ * requests per day by status (days cut in the viewer's time zone), success rate and median
+ * time to completion per integration, and the latest requests that need attention.
+ */
+export async function getOverview(db: Db, actor: Actor, input: { days: number; timeZone: string }, now = new Date()) {
+  assertTimeZone(input.timeZone);
+  const days = dayKeys(now, input.days, input.timeZone);
+  // From the start of the oldest local day: at most one extra day, then filtered by key.
+  const since = new Date(now.getTime() - (input.days + 1) * DAY_MS);
+  const organizationId = actor.organizationId;
+
+  const [openTotal, perDayRows, integrationRows, attentionRows, attentionTotal] = await Promise.all([
+    db.deletionRequest.count({ where: { organizationId, status: { in: OPEN_STATUSES } } }),
+    db.$queryRaw<{ day: string; status: RequestStatus; count: number }[]>(Prisma.sql`
+      SELECT to_char(("createdAt" AT TIME ZONE 'UTC') AT TIME ZONE ${input.timeZone}, 'YYYY-MM-DD') AS day,
+             status::text AS status, count(*)::int AS count
+      FROM "DeletionRequest"
+      WHERE "organizationId" = ${organizationId} AND "createdAt" >= ${since}
+      GROUP BY 1, 2`),
+    db.$queryRaw<
+      { integrationId: string | null; name: string; type: string; total: number; succeeded: number; failed: number; canceled: number; active: number; medianSeconds: number | null }[]
+    >(Prisma.sql`
+      SELECT ir."integrationId" AS "integrationId",
+             (array_agg(ir."integrationName" ORDER BY ir."createdAt" DESC))[1] AS name,
+             ir."integrationType"::text AS type,
+             count(*)::int AS total,
+             (count(*) FILTER (WHERE ir.status = 'SUCCESS'))::int AS succeeded,
+             (count(*) FILTER (WHERE ir.status IN ('FAILED', 'ERROR')))::int AS failed,
+             (count(*) FILTER (WHERE ir.status = 'CANCELED'))::int AS canceled,
+             (count(*) FILTER (WHERE ir.status IN ('STAGING', 'PENDING', 'PROCESSING')))::int AS active,
+             (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM ir."completedAt" - ir."createdAt"))
+                FILTER (WHERE ir.status = 'SUCCESS' AND ir."completedAt" IS NOT NULL))::float8 AS "medianSeconds"
+      FROM "IntegrationRequest" ir
+      JOIN "DeletionRequest" dr ON dr.id = ir."deletionRequestId"
+      WHERE dr."organizationId" = ${organizationId} AND ir."createdAt" >= ${since}
+      GROUP BY ir."integrationId", ir."integrationType"
+      ORDER BY total DESC
+      LIMIT 50`),
+    db.deletionRequest.findMany({
+      where: { organizationId, status: { in: ATTENTION_STATUSES } },
+      orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
+      take: ATTENTION_LIMIT,
+      select: { ...deletionRequestSelect, workspace: { select: { name: true } } },
+    }),
+    db.deletionRequest.count({ where: { organizationId, status: { in: ATTENTION_STATUSES } } }),
+  ]);
+
+  const perDayMap = new Map(days.map((day) => [day, zeroCounts()]));
+  for (const row of perDayRows) {
+    const counts = perDayMap.get(row.day);
+    if (counts) counts[row.status] = row.count;
+  }
+  // Counts by status cover exactly the chart's days, so the totals agree with the bars.
+  const windowTotals = zeroCounts();
+  for (const counts of perDayMap.values()) for (const s of REQUEST_STATUSES) windowTotals[s] += counts[s];
+
+  return {
+    days: input.days,
+    timeZone: input.timeZone,
+    byStatus: windowTotals,
+    total: REQUEST_STATUSES.reduce((sum, s) => sum + windowTotals[s], 0),
+    /** Requests still in flight, whenever they were created. */
+    openTotal,
+    perDay: [...perDayMap.entries()].map(([day, counts]) => ({ day, counts })),
+    integrations: integrationRows.map((row) => {
+      const finished = row.succeeded + row.failed + row.canceled;
+      return { ...row, successRate: finished > 0 ? row.succeeded / finished : null };
+    }),
+    needsAttention: attentionRows.map(({ workspace, ...row }) => ({ ...toDeletionRequestDto(row), workspaceName: workspace.name })),
+    needsAttentionTotal: attentionTotal,
+  };
+}

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { requestStatusSchema } from '../statuses';
+import { identifierSchema } from './deletion-request';
+
+export const DASHBOARD_PAGE_SIZE_DEFAULT = 25;
+export const DASHBOARD_PAGE_SIZE_MAX = 100;
+
+const cursorSchema = z.string().max(200).nullish();
+const idSchema = z.string().min(1).max(64);
+
+/** Filters of the Requests screen; every filter is optional and they combine with AND. */
+export const requestSearchFilterSchema = z
+  .object({
+    workspaceId: idSchema.optional(),
+    statuses: z.array(requestStatusSchema).max(7).optional(),
+    createdFrom: z.iso.datetime({ offset: true, error: 'Enter a valid start date' }).optional(),
+    createdTo: z.iso.datetime({ offset: true, error: 'Enter a valid end date' }).optional(),
+    createdByUserId: idSchema.optional(),
+    /** Matched exactly (after trimming) through the identifier's keyed hash, never by substring. */
+    identifier: identifierSchema.optional(),
+  })
+  .refine((f) => !f.createdFrom || !f.createdTo || f.createdFrom <= f.createdTo, {
+    path: ['createdTo'],
+    message: 'The end date must not be before the start date',
+  });
+export type RequestSearchFilter = z.infer<typeof requestSearchFilterSchema>;
+
+export const requestSearchInputSchema = z.object({
+  filter: requestSearchFilterSchema.default({}),
+  limit: z.number().int().min(1).max(DASHBOARD_PAGE_SIZE_MAX).default(DASHBOARD_PAGE_SIZE_DEFAULT),
+  cursor: cursorSchema,
+});
+
+export const requestDetailInputSchema = z.object({ deletionRequestId: idSchema });
+
+export const OVERVIEW_WINDOWS = [7, 30, 90] as const;
+export const overviewInputSchema = z.object({
+  days: z.union(OVERVIEW_WINDOWS.map((d) => z.literal(d)) as [z.ZodLiteral<7>, z.ZodLiteral<30>, z.ZodLiteral<90>]).default(30),
+  /** IANA time zone the per-day buckets are cut in, so "today" is the viewer's today. */
+  timeZone: z.string().max(64).regex(/^[A-Za-z0-9_+\-/]+$/).default('UTC'),
+});
+
+export const auditLogInputSchema = z.object({
+  limit: z.number().int().min(1).max(DASHBOARD_PAGE_SIZE_MAX).default(50),
+  cursor: cursorSchema,
+});
+
+/** The dashboard's "Create request" form. */
+export const createRequestFormSchema = z.object({
+  workspaceId: z.string().min(1, 'Choose a workspace').max(64),
+  identifier: identifierSchema,
+});
