@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { createOutboundPolicy } from './lib/ssrf';
 
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
@@ -22,13 +23,41 @@ const envSchema = z.object({
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+  // Deletion engine
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  LEASE_SECONDS: z.coerce.number().int().min(2).max(3_600).default(60),
+  MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
+  RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
+  RETRY_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(1_800_000),
+  ASYNC_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(86_400_000).default(60_000),
+  ASYNC_POLL_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(6 * 3_600_000),
+  ASYNC_MAX_AGE_HOURS: z.coerce.number().min(0.001).max(24 * 365).default(24 * 35),
+  /** Old master keys (comma-separated), readable during a master key rotation; see SECURITY.md. */
+  PREVIOUS_ENCRYPTION_KEYS: z.string().optional(),
+  /** Hosts, IPs and CIDRs that outbound calls may reach although private (comma-separated). */
+  OUTBOUND_ALLOWLIST: z.string().default(''),
+  /** Which peers may set X-Forwarded-For: true, false, a hop count, or addresses/CIDRs/names (loopback, linklocal, uniquelocal). */
+  TRUST_PROXY: z.string().min(1).default('loopback,linklocal,uniquelocal'),
+  /** Public API requests per minute per personal access token (0 turns the limit off). */
+  API_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(0).default(600),
+  /** Public API requests per minute per client address (0 turns the limit off). */
+  API_RATE_LIMIT_PER_IP: z.coerce.number().int().min(0).default(1200),
+  /** Sign-in attempts per 15 minutes per account email (0 turns the limit off). */
+  SIGN_IN_LIMIT_PER_EMAIL: z.coerce.number().int().min(0).default(10),
+  /** Sign-in and sign-up attempts per 15 minutes per client address (0 turns the limit off). */
+  SIGN_IN_LIMIT_PER_IP: z.coerce.number().int().min(0).default(50),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'ENCRYPTION_KEY' | 'PUBLIC_URL'> {
+export interface Config extends Omit<Env, 'ENCRYPTION_KEY' | 'PUBLIC_URL' | 'PREVIOUS_ENCRYPTION_KEYS' | 'TRUST_PROXY'> {
   /** 32-byte master key. */
   encryptionKey: Buffer;
+  /** Earlier master keys, only used to unwrap data keys not yet re-wrapped by `keys:rotate-master`. */
+  previousEncryptionKeys: Buffer[];
+  /** Fastify's trustProxy option, parsed from TRUST_PROXY. */
+  trustProxy: boolean | number | string[];
   /** Where the key came from, for the start-up log (never the key itself). */
   encryptionKeySource: 'env' | 'generated' | 'data-dir';
   PUBLIC_URL: string;
@@ -41,6 +70,14 @@ export function parseKey(raw: string): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
   if (key.length !== 32) throw new ConfigError('ENCRYPTION_KEY must encode exactly 32 bytes (64 hex characters or 44 base64 characters)');
   return key;
+}
+
+function parseTrustProxy(raw: string): Config['trustProxy'] {
+  const value = raw.trim().toLowerCase();
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((v) => v.trim()).filter(Boolean);
 }
 
 /**
@@ -73,9 +110,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } else {
     throw new ConfigError('ENCRYPTION_KEY is required when DATABASE_URL is set (generate one with: openssl rand -base64 32)');
   }
-  const { ENCRYPTION_KEY: _omit, ...rest } = e;
+  const previousEncryptionKeys = (e.PREVIOUS_ENCRYPTION_KEYS ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean)
+    .map((k) => {
+      try {
+        return parseKey(k);
+      } catch {
+        throw new ConfigError('PREVIOUS_ENCRYPTION_KEYS: every entry must encode exactly 32 bytes (base64 or hex), comma-separated');
+      }
+    });
+  try {
+    createOutboundPolicy(e.OUTBOUND_ALLOWLIST.split(','));
+  } catch (error) {
+    throw new ConfigError(`OUTBOUND_ALLOWLIST: ${(error as Error).message}`);
+  }
+  const { ENCRYPTION_KEY: _omit, PREVIOUS_ENCRYPTION_KEYS: _previous, TRUST_PROXY, ...rest } = e;
   return {
     ...rest,
+    trustProxy: parseTrustProxy(TRUST_PROXY),
+    previousEncryptionKeys,
     encryptionKey,
     encryptionKeySource,
     PUBLIC_URL: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
