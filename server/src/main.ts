@@ -4,6 +4,8 @@ import { connectDatabase } from './db/client';
 import { buildApp } from './http/app';
 import { createKeyring } from './lib/crypto';
 import { createLogger, type Logger } from './lib/logger';
+import { policyFromConfig } from './lib/ssrf';
+import { Worker } from './engine/worker';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -23,14 +25,25 @@ async function main(): Promise<void> {
   const server = await prepareDatabase(config, log);
   const database = connectDatabase(server.url, config.DB_POOL_SIZE);
   const keyring = createKeyring(config.encryptionKey);
-  const app = await buildApp({ prisma: database.prisma, keyring, config, log });
+  const deps = { prisma: database.prisma, keyring, config, log, policy: policyFromConfig(config) };
+  const runsApi = config.ROLE !== 'worker';
+  const worker =
+    config.ROLE !== 'api'
+      ? new Worker(
+          { ...deps, pool: database.pool },
+          { concurrency: config.WORKER_CONCURRENCY, pollIntervalMs: config.WORKER_POLL_MS, leaseMs: config.LEASE_SECONDS * 1000 },
+        )
+      : null;
+  const app = runsApi ? await buildApp(deps) : null;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    await app.close().catch((err) => log.error({ err }, 'error closing HTTP server'));
+    await app?.close().catch((err) => log.error({ err }, 'error closing HTTP server'));
+    // In-flight deletions get a grace period; any still running are handed back to the queue.
+    await worker?.stop().catch((err) => log.error({ err }, 'error stopping the worker'));
     await database.close();
     await server.stop().catch((err) => log.error({ err }, 'error stopping embedded PostgreSQL'));
     log.info('stopped');
@@ -40,8 +53,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
-    await app.listen({ port: config.PORT, host: config.HOST });
+    await worker?.start();
+    await app?.listen({ port: config.PORT, host: config.HOST });
   } catch (error) {
+    await worker?.stop(0);
     await database.close();
     await server.stop();
     throw error;

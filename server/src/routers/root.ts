@@ -1,5 +1,7 @@
 import { router } from '../trpc/init';
+import { accountsRouter } from './accounts/router';
 import { authRouter } from './auth/router';
+import { integrationsRouter } from './integrations/router';
 import { dashboardRouter } from './dashboard/router';
 import { deletionRequestsRouter } from './deletion-requests/router';
 import { organizationRouter } from './organization/router';
@@ -12,6 +14,8 @@ export const appRouter = router({
   tokens: tokensRouter,
   workspaces: workspacesRouter,
   deletionRequests: deletionRequestsRouter,
+  accounts: accountsRouter,
+  integrations: integrationsRouter,
   dashboard: dashboardRouter,
 });
 

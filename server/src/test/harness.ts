@@ -7,6 +7,7 @@ import { connectDatabase, type Database } from '../db/client';
 import { buildApp } from '../http/app';
 import { createKeyring } from '../lib/crypto';
 import { createLogger } from '../lib/logger';
+import { policyFromConfig } from '../lib/ssrf';
 import { appRouter } from '../routers/root';
 import type { Actor } from '../services/auth/actor';
 import { createUserWithOrganization } from '../services/auth/sign-up';
@@ -47,6 +48,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     DATABASE_URL: 'postgresql://unused',
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://localhost:3000',
+    // Test destinations are loopback servers.
+    OUTBOUND_ALLOWLIST: '127.0.0.0/8,localhost',
     ...overrides,
   });
 }
@@ -60,7 +63,7 @@ export interface TestEnv {
 export async function createTestEnv(configOverrides: Record<string, string> = {}): Promise<TestEnv> {
   const db = await createTestDatabase();
   const config = testConfig(configOverrides);
-  const deps: ServiceDeps = { prisma: db.prisma, keyring: createKeyring(config.encryptionKey), config, log: createLogger('silent') };
+  const deps: ServiceDeps = { prisma: db.prisma, keyring: createKeyring(config.encryptionKey), config, log: createLogger('silent'), policy: policyFromConfig(config) };
   return { db, deps, close: () => db.close() };
 }
 

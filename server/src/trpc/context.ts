@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Keyring } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
+import type { OutboundPolicy } from '../lib/ssrf';
 
 /** What every service needs from the process: handed to routers through the context. */
 export interface ServiceDeps {
@@ -10,6 +11,8 @@ export interface ServiceDeps {
   keyring: Keyring;
   config: Config;
   log: Logger;
+  /** Where outbound calls (webhooks, vendors, customer databases) may go. */
+  policy: OutboundPolicy;
 }
 
 export interface CookieOptions {

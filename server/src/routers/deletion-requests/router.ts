@@ -2,5 +2,19 @@ import { router } from '../../trpc/init';
 import { create } from './create';
 import { createInWorkspace } from './create-in-workspace';
 import { listOrganization, listUser, listWorkspace } from './list';
+import { auditTrail, cancel, cancelIntegration, checkStatusNow, get, retry, retryIntegration } from './actions';
 
-export const deletionRequestsRouter = router({ create, createInWorkspace, listOrganization, listWorkspace, listUser });
+export const deletionRequestsRouter = router({
+  create,
+  createInWorkspace,
+  listOrganization,
+  listWorkspace,
+  listUser,
+  get,
+  auditTrail,
+  retry,
+  retryIntegration,
+  checkStatusNow,
+  cancel,
+  cancelIntegration,
+});

@@ -5,6 +5,8 @@ import { AppError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import type { Actor } from '../auth/actor';
 import { recordAudit } from '../audit/record-audit';
+import { WORK_CHANNEL } from '../../engine/deps';
+import { NO_INTEGRATIONS_REASON } from '../../engine/state-machine';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from './serialize';
 
 export interface CreateDeletionRequestInput {
@@ -49,6 +51,8 @@ export async function createDeletionRequest(db: Db, keyring: Keyring, actor: Act
           idempotencyKey: input.idempotencyKey ?? null,
           requestHash,
           createdAt: now,
+          // Nothing to run: the outcome is explicit at once instead of a request that never moves.
+          ...(integrations.length === 0 ? { status: 'FAILED' as const, statusReason: NO_INTEGRATIONS_REASON, completedAt: now } : {}),
         },
       });
       if (integrations.length > 0) {
@@ -65,6 +69,8 @@ export async function createDeletionRequest(db: Db, keyring: Keyring, actor: Act
             createdAt: now,
           })),
         });
+        // Delivered on commit: idle workers wake at once instead of at their next poll.
+        await tx.$queryRaw`SELECT pg_notify(${WORK_CHANNEL}, '')`;
       }
       await recordAudit(tx, actor, {
         organizationId: actor.organizationId,

@@ -1,0 +1,51 @@
+import { integrationTypeInfo } from '@shared/integrations';
+import type { IntegrationType } from '@shared/statuses';
+import type { DbOrTx } from '../db/client';
+import { AppError } from '../lib/errors';
+import { openSecret } from '../lib/secret-store';
+import type { Keyring } from '../lib/crypto';
+import { driverFor } from '../integrations/registry';
+import { PermanentError, type Driver } from '../integrations/types';
+
+export interface Destination {
+  driver: Driver;
+  config: unknown;
+  secrets: Record<string, unknown> | null;
+}
+
+export const accountContext = (accountId: string) => `account:${accountId}`;
+
+/** Decrypts an account's credentials (a JSON object). */
+export async function loadAccountSecrets(deps: { prisma: DbOrTx; keyring: Keyring }, organizationId: string, accountId: string) {
+  const account = await deps.prisma.account.findFirst({ where: { id: accountId, organizationId }, select: { secretCipher: true } });
+  if (!account) throw new PermanentError('The account of this integration was deleted');
+  return JSON.parse(await openSecret(deps, organizationId, account.secretCipher, accountContext(accountId))) as Record<string, unknown>;
+}
+
+/**
+ * The driver, validated configuration and credentials for an integration (or for the
+ * snapshot an integration request took). Problems are PermanentError: retrying will not help.
+ */
+export async function loadDestination(
+  deps: { prisma: DbOrTx; keyring: Keyring },
+  input: { type: IntegrationType; config: unknown; accountId: string | null; organizationId: string },
+): Promise<Destination> {
+  const driver = driverFor(input.type);
+  const info = integrationTypeInfo[input.type];
+  if (!driver || !info) throw new PermanentError(`Integrations of type ${input.type} are not supported by this version`);
+  const parsed = info.configSchema.safeParse(input.config);
+  if (!parsed.success) throw new PermanentError(`The integration's configuration is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!input.accountId && info.accountRequired) throw new PermanentError('This integration has no account');
+  const secrets = input.accountId ? await loadAccountSecrets(deps, input.organizationId, input.accountId) : null;
+  return { driver, config: parsed.data, secrets };
+}
+
+/** For API callers: a destination problem is the user's to fix, so it is a 400 with the reason. */
+export async function loadDestinationForUser(...args: Parameters<typeof loadDestination>): Promise<Destination> {
+  try {
+    return await loadDestination(...args);
+  } catch (error) {
+    if (error instanceof PermanentError) throw new AppError('BAD_REQUEST', error.message);
+    throw error;
+  }
+}

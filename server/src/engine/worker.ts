@@ -1,0 +1,185 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { EngineDeps } from './deps';
+import { WORK_CHANNEL } from './deps';
+import { executeIntegrationRequest } from './execute';
+
+export interface WorkerOptions {
+  concurrency: number;
+  pollIntervalMs: number;
+  leaseMs: number;
+  /** Called after each step with its duration, for metrics. */
+  onStep?: (info: { integrationRequestId: string; ms: number; error?: unknown }) => void;
+}
+
+/**
+ * Drives integration requests. Each integration request row is its own queue entry
+ * (`nextAttemptAt`); workers lease due rows with FOR UPDATE SKIP LOCKED, so any number of
+ * worker processes share one PostgreSQL and each step runs once. A crashed worker's lease
+ * expires and another worker picks the row up. LISTEN/NOTIFY wakes idle workers at once.
+ */
+export class Worker {
+  readonly id = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  private running = false;
+  private inFlight = new Map<string, Promise<void>>();
+  private wakeUp: (() => void) | null = null;
+  private wakePending = false;
+  private listener: pg.Client | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private loopDone: Promise<void> | null = null;
+
+  constructor(
+    private readonly deps: EngineDeps,
+    private readonly options: WorkerOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    this.running = true;
+    await this.listen();
+    this.heartbeat = setInterval(() => void this.extendLeases(), Math.max(500, this.options.leaseMs / 3));
+    this.heartbeat.unref();
+    this.loopDone = this.loop();
+    this.deps.log.info({ workerId: this.id, concurrency: this.options.concurrency }, 'deletion worker started');
+  }
+
+  /** Wakes the loop: new work may be due. */
+  kick(): void {
+    if (this.wakeUp) this.wakeUp();
+    else this.wakePending = true;
+  }
+
+  /**
+   * Stops claiming work, waits up to `graceMs` for steps in flight, then hands back the
+   * leases of any still running so another worker takes them over at once.
+   */
+  async stop(graceMs = 10_000): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.kick();
+    await this.loopDone;
+    const pending = [...this.inFlight.values()];
+    await Promise.race([Promise.allSettled(pending), new Promise((r) => setTimeout(r, graceMs))]);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    const leftover = [...this.inFlight.keys()];
+    if (leftover.length > 0) {
+      await this.deps.pool
+        .query(`UPDATE "IntegrationRequest" SET "lockedBy" = NULL, "lockedUntil" = NULL WHERE id = ANY($1) AND "lockedBy" = $2`, [leftover, this.id])
+        .catch(() => {});
+    }
+    await this.listener?.end().catch(() => {});
+    this.deps.log.info({ workerId: this.id, handedBack: leftover.length }, 'deletion worker stopped');
+  }
+
+  private async listen(): Promise<void> {
+    const options = (this.deps.pool as unknown as { options: pg.ClientConfig }).options;
+    const client = new pg.Client(options);
+    client.on('error', () => {
+      // Reconnect on the next tick of the loop; polling covers the gap.
+      this.listener = null;
+    });
+    client.on('notification', () => this.kick());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${WORK_CHANNEL}`);
+      this.listener = client;
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'could not LISTEN for new work; polling only');
+      await client.end().catch(() => {});
+    }
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      const free = this.options.concurrency - this.inFlight.size;
+      let claimed: string[] = [];
+      if (free > 0) {
+        try {
+          claimed = await this.claim(free);
+        } catch (error) {
+          this.deps.log.error({ err: error }, 'claiming work failed');
+        }
+        for (const id of claimed) this.run(id);
+      }
+      if (!this.listener && this.running) await this.listen();
+      // Full batch: more may be due now. Otherwise sleep until woken or the poll interval.
+      if (claimed.length === 0 || claimed.length < free) await this.sleep(this.options.pollIntervalMs);
+      else if (this.inFlight.size >= this.options.concurrency) await this.sleep(this.options.pollIntervalMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.wakePending || !this.running) {
+      this.wakePending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = null;
+        done();
+      };
+    });
+  }
+
+  private run(id: string): void {
+    const started = Date.now();
+    const step = executeIntegrationRequest(this.deps, id, this.id)
+      .then(
+        () => this.options.onStep?.({ integrationRequestId: id, ms: Date.now() - started }),
+        (error) => {
+          this.deps.log.error({ err: error, integrationRequestId: id }, 'integration request step failed');
+          this.options.onStep?.({ integrationRequestId: id, ms: Date.now() - started, error });
+          return this.releaseLease(id);
+        },
+      )
+      .finally(() => {
+        this.inFlight.delete(id);
+        this.kick();
+      });
+    this.inFlight.set(id, step);
+  }
+
+  private async claim(limit: number): Promise<string[]> {
+    const { rows } = await this.deps.pool.query<{ id: string }>(
+      `UPDATE "IntegrationRequest" SET "lockedBy" = $1, "lockedUntil" = now() + make_interval(secs => $2)
+        WHERE id IN (
+          SELECT id FROM "IntegrationRequest"
+           WHERE "nextAttemptAt" <= now()
+             AND status IN ('STAGING', 'PENDING', 'PROCESSING')
+             AND ("lockedUntil" IS NULL OR "lockedUntil" < now())
+           ORDER BY "nextAttemptAt"
+           LIMIT $3
+           FOR UPDATE SKIP LOCKED)
+        RETURNING id`,
+      [this.id, this.options.leaseMs / 1000, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  private async extendLeases(): Promise<void> {
+    const ids = [...this.inFlight.keys()];
+    if (ids.length === 0) return;
+    await this.deps.pool
+      .query(`UPDATE "IntegrationRequest" SET "lockedUntil" = now() + make_interval(secs => $3) WHERE id = ANY($1) AND "lockedBy" = $2`, [
+        ids,
+        this.id,
+        this.options.leaseMs / 1000,
+      ])
+      .catch((error) => this.deps.log.warn({ err: error }, 'could not extend leases'));
+  }
+
+  /** After an unexpected failure the step is retried shortly by whichever worker claims it. */
+  private async releaseLease(id: string): Promise<void> {
+    await this.deps.pool
+      .query(
+        `UPDATE "IntegrationRequest" SET "lockedBy" = NULL, "lockedUntil" = NULL, "nextAttemptAt" = now() + interval '5 seconds' WHERE id = $1 AND "lockedBy" = $2`,
+        [id, this.id],
+      )
+      .catch(() => {});
+  }
+}

@@ -1,0 +1,165 @@
+import pg from 'pg';
+import type { AccountSecretsByType } from '@shared/integrations/accounts';
+import type { PostgresConfig, PostgresRule } from '@shared/integrations/postgres';
+import type { Driver, DriverContext, Exchange, Outcome } from '../types';
+import { PermanentError, TransientError } from '../types';
+import { columnsOf, discoverSchema, type DiscoveredTable } from './schema';
+import { actionStatement, pendingCountStatement, type Statement } from './sql';
+
+type DatabaseSecrets = AccountSecretsByType['DATABASE'];
+
+// SQLSTATE classes that a later attempt may not hit: timeouts, lock conflicts, shutdowns.
+const TRANSIENT_SQLSTATES = new Set(['57014', '40001', '40P01', '55P03', '53300', '57P01', '57P02', '57P03', '08000', '08003', '08006']);
+
+export function classifyDatabaseError(error: unknown): TransientError | PermanentError {
+  const e = error as { code?: string; message?: string };
+  const message = e.message ?? String(error);
+  if (e.code && TRANSIENT_SQLSTATES.has(e.code)) return new TransientError(`Database: ${message} (${e.code})`);
+  if (e.code && /^[0-9A-Z]{5}$/.test(e.code)) return new PermanentError(`Database: ${message} (${e.code})`);
+  // Connection refused, reset, DNS, TLS handshake: the database may be back later.
+  return new TransientError(`Database connection: ${message}`);
+}
+
+/** Connects to the customer's database through the SSRF-checked address. */
+export async function connect(
+  ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
+  options: { statementTimeoutMs?: number } = {},
+): Promise<pg.Client> {
+  const secrets = ctx.secrets as DatabaseSecrets | null;
+  if (!secrets?.host) throw new PermanentError('This integration needs a database account');
+  const address = await ctx.resolveHost(secrets.host);
+  const ssl =
+    secrets.sslMode === 'disable' ? false : { rejectUnauthorized: secrets.sslMode === 'verify-full', servername: /^[\d.:]+$/.test(secrets.host) ? undefined : secrets.host };
+  const client = new pg.Client({
+    host: address,
+    port: secrets.port ?? 5432,
+    database: secrets.database,
+    user: secrets.user,
+    password: secrets.password,
+    ssl,
+    connectionTimeoutMillis: 10_000,
+    statement_timeout: options.statementTimeoutMs ?? 30_000,
+    application_name: 'deletion-request-service',
+  });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => {});
+    throw classifyDatabaseError(error);
+  }
+  return client;
+}
+
+async function run(client: pg.Client, trail: Exchange[], statement: Statement): Promise<pg.QueryResult> {
+  const started = Date.now();
+  const step: Extract<Exchange, { kind: 'sql' }> = { kind: 'sql', statement: statement.text, durationMs: 0 };
+  trail.push(step);
+  try {
+    const result = await client.query(statement.text, statement.values);
+    step.rowCount = result.rowCount ?? 0;
+    return result;
+  } catch (error) {
+    step.error = (error as Error).message;
+    throw classifyDatabaseError(error);
+  } finally {
+    step.durationMs = Date.now() - started;
+  }
+}
+
+function resolvedRules(config: PostgresConfig, tables: DiscoveredTable[]) {
+  return config.rules.map((rule) => {
+    const columns = columnsOf(tables, rule);
+    if (!columns) throw new PermanentError(`Table ${rule.schema}.${rule.table} no longer exists or is not visible to this user`);
+    return { rule, columns };
+  });
+}
+
+const ruleLabel = (rule: PostgresRule) => `${rule.action} on ${rule.schema}.${rule.table}`;
+
+/** Rows each rule would change for this identifier, read-only: the dry run. */
+export async function dryRun(ctx: Pick<DriverContext<PostgresConfig>, 'resolveHost' | 'secrets' | 'config' | 'trail' | 'identifier'>) {
+  const client = await connect(ctx, { statementTimeoutMs: ctx.config.statementTimeoutMs });
+  try {
+    await client.query('BEGIN READ ONLY');
+    const rules = resolvedRules(ctx.config, await discoverSchema(client));
+    const results = [];
+    for (const { rule, columns } of rules) {
+      const statement = pendingCountStatement(rule, columns, ctx.identifier);
+      const rows = statement ? (await run(client, ctx.trail, statement)).rows[0].n : 0;
+      results.push({ rule: ruleLabel(rule), table: `${rule.schema}.${rule.table}`, action: rule.action, rows: Number(rows) });
+    }
+    return results;
+  } finally {
+    await client.query('ROLLBACK').catch(() => {});
+    await client.end().catch(() => {});
+  }
+}
+
+/** The next time the daily UTC window is open, or null when it is open now. */
+export function nextWindowStart(window: PostgresConfig['maintenanceWindow'], now: Date): Date | null {
+  if (!window) return null;
+  const hour = now.getUTCHours();
+  const { startHourUtc: start, endHourUtc: end } = window;
+  const open = start < end ? hour >= start && hour < end : hour >= start || hour < end;
+  if (open) return null;
+  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), start));
+  if (next <= now) next.setUTCDate(next.getUTCDate() + 1);
+  return next;
+}
+
+export const postgresDriver: Driver<PostgresConfig> = {
+  type: 'POSTGRES',
+  async: false,
+  canCancel: () => false,
+  expectedCompletion: 'seconds, or at the next maintenance window',
+
+  async requestDeletion(ctx): Promise<Outcome> {
+    const windowStart = nextWindowStart(ctx.config.maintenanceWindow, ctx.now);
+    if (windowStart) return { kind: 'deferred', until: windowStart, message: `Scheduled for the maintenance window at ${windowStart.toISOString()}` };
+    const client = await connect(ctx, { statementTimeoutMs: ctx.config.statementTimeoutMs });
+    try {
+      const rules = resolvedRules(ctx.config, await discoverSchema(client));
+      const changed: Record<string, number> = {};
+      await client.query('BEGIN');
+      try {
+        for (const { rule, columns } of rules) {
+          const statement = actionStatement(rule, columns, ctx.identifier);
+          changed[ruleLabel(rule)] = statement ? ((await run(client, ctx.trail, statement)).rowCount ?? 0) : 0;
+        }
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      }
+      // Proof: after the commit, no row matching the identifier is left outside its target state.
+      const remaining: Record<string, number> = {};
+      for (const { rule, columns } of rules) {
+        const statement = pendingCountStatement(rule, columns, ctx.identifier);
+        remaining[ruleLabel(rule)] = statement ? Number((await run(client, ctx.trail, statement)).rows[0].n) : 0;
+      }
+      const left = Object.entries(remaining).filter(([, n]) => n > 0);
+      if (left.length > 0) {
+        return { kind: 'retry', reason: `Verification found rows still matching: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}` };
+      }
+      const total = Object.values(changed).reduce((a, b) => a + b, 0);
+      return { kind: 'success', message: `${total} row(s) changed; verified that no matching rows remain`, evidence: { changed, remaining } };
+    } finally {
+      await client.end().catch(() => {});
+    }
+  },
+
+  async testConnection(ctx) {
+    try {
+      const client = await connect(ctx, { statementTimeoutMs: 5_000 });
+      try {
+        const { rows } = await client.query<{ version: string }>('SELECT version()');
+        return { ok: true, message: `Connected: ${rows[0]?.version.split(' ').slice(0, 2).join(' ')}` };
+      } finally {
+        await client.end().catch(() => {});
+      }
+    } catch (error) {
+      return { ok: false, message: (error as Error).message };
+    }
+  },
+};

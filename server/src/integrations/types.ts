@@ -1,0 +1,78 @@
+import type { IntegrationType } from '@shared/statuses';
+import type { Logger } from '../lib/logger';
+import type { HttpClient } from './http-client';
+
+/** One recorded step of talking to a destination, for the audit trail (secrets already redacted). */
+export type Exchange =
+  | {
+      kind: 'http';
+      request: { method: string; url: string; headers: Record<string, string>; body?: string };
+      response?: { status: number; headers: Record<string, string>; body?: string };
+      error?: string;
+      durationMs: number;
+    }
+  | { kind: 'sql'; statement: string; rowCount?: number; error?: string; durationMs: number };
+
+export interface DriverContext<Config = unknown> {
+  integrationType: IntegrationType;
+  integrationRequestId: string;
+  deletionRequestId: string;
+  identifier: string;
+  config: Config;
+  /** Decrypted account credentials, or null when the integration has no account. */
+  secrets: Record<string, unknown> | null;
+  trackingId: string | null;
+  /** SSRF-guarded HTTP that records every exchange into `trail`. */
+  http: HttpClient;
+  /** Exchanges of this step; drivers append SQL steps themselves. */
+  trail: Exchange[];
+  /** Resolves a host name to an address the SSRF policy allows (for non-HTTP connections). */
+  resolveHost(host: string): Promise<string>;
+  log: Logger;
+  now: Date;
+}
+
+/**
+ * What a destination said. `retry` is transient (network, 5xx, 429); `failed` is permanent
+ * (auth, validation): the engine decides how long to wait and when to give up.
+ */
+export type Outcome =
+  | { kind: 'success'; message: string; evidence?: Record<string, unknown> }
+  | { kind: 'accepted'; trackingId: string; status: 'PENDING' | 'PROCESSING'; message: string; pollAfterMs?: number }
+  | { kind: 'pending'; status: 'PENDING' | 'PROCESSING'; message: string; pollAfterMs?: number }
+  | { kind: 'deferred'; until: Date; message: string }
+  | { kind: 'canceled'; message: string }
+  | { kind: 'retry'; reason: string; retryAfterMs?: number }
+  | { kind: 'failed'; reason: string };
+
+export interface CancelResult {
+  canceled: boolean;
+  message: string;
+}
+
+export interface Driver<Config = any> {
+  type: IntegrationType;
+  /** Async destinations hand back a tracking id and are polled. */
+  async: boolean | ((config: Config) => boolean);
+  /** Whether a sent deletion can be canceled at the destination. */
+  canCancel: (config: Config) => boolean;
+  requestDeletion(ctx: DriverContext<Config>): Promise<Outcome>;
+  checkStatus?(ctx: DriverContext<Config>): Promise<Outcome>;
+  cancel?(ctx: DriverContext<Config>): Promise<CancelResult>;
+  testConnection(ctx: Omit<DriverContext<Config>, 'identifier' | 'integrationRequestId' | 'deletionRequestId' | 'trackingId'>): Promise<{ ok: boolean; message: string }>;
+  /** Typical time from request to confirmed deletion, shown to users. */
+  expectedCompletion: string;
+}
+
+/** Thrown by drivers for a transient problem; the engine retries with backoff. */
+export class TransientError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Thrown for a permanent problem (bad credentials, invalid request). */
+export class PermanentError extends Error {}

@@ -1,0 +1,103 @@
+import type { WebhookConfig } from '@shared/integrations/webhook';
+import { isSuccessStatus, outcomeForHttpError, type HttpResponse } from '../http-client';
+import { readJsonPath } from '../json-path';
+import { renderHeader, renderJsonBody, renderUrl, TemplateError, type TemplateValues } from '../templating';
+import type { Driver, DriverContext, Outcome } from '../types';
+
+type Call = { method: string; url: string; headers: Record<string, string>; body?: string };
+
+function templateValues(ctx: Pick<DriverContext, 'secrets'> & { identifier?: string; trackingId?: string | null }): TemplateValues {
+  const values: TemplateValues = {};
+  for (const [key, value] of Object.entries(ctx.secrets ?? {})) if (typeof value === 'string') values[key] = value;
+  if (ctx.identifier !== undefined) values.identifier = ctx.identifier;
+  if (ctx.trackingId) values.trackingId = ctx.trackingId;
+  return values;
+}
+
+async function call(ctx: DriverContext<WebhookConfig>, spec: Call): Promise<HttpResponse> {
+  const values = templateValues(ctx);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(spec.headers)) headers[name] = renderHeader(value, values);
+  // Lets the receiver de-duplicate a call repeated after a crash or retry.
+  headers['Idempotency-Key'] ??= ctx.integrationRequestId;
+  return ctx.http.request({
+    method: spec.method,
+    url: renderUrl(spec.url, values),
+    headers,
+    body: spec.body !== undefined && spec.method !== 'GET' ? renderJsonBody(spec.body, values) : undefined,
+    timeoutMs: ctx.config.timeoutMs,
+  });
+}
+
+function parseJson(response: HttpResponse): unknown {
+  try {
+    return response.json();
+  } catch {
+    return undefined;
+  }
+}
+
+async function withTemplateErrors(run: () => Promise<Outcome>): Promise<Outcome> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof TemplateError) return { kind: 'failed', reason: error.message };
+    throw error;
+  }
+}
+
+export const webhookDriver: Driver<WebhookConfig> = {
+  type: 'WEBHOOK',
+  async: (config) => config.mode === 'async',
+  canCancel: (config) => Boolean(config.cancel),
+  expectedCompletion: 'seconds (sync) or as your system reports (async)',
+
+  requestDeletion: (ctx) =>
+    withTemplateErrors(async () => {
+      const response = await call(ctx, ctx.config.initiate);
+      if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
+      if (ctx.config.mode === 'sync') return { kind: 'success', message: `Webhook answered HTTP ${response.status}` };
+      const trackingId = readJsonPath(parseJson(response), ctx.config.initiate.trackingIdPath!);
+      if (trackingId === undefined || trackingId === null || trackingId === '' || typeof trackingId === 'object') {
+        return { kind: 'failed', reason: `No tracking id at ${ctx.config.initiate.trackingIdPath} in the response` };
+      }
+      return { kind: 'accepted', trackingId: String(trackingId), status: 'PENDING', message: `Accepted with tracking id ${trackingId}` };
+    }),
+
+  checkStatus: (ctx) =>
+    withTemplateErrors(async () => {
+      const spec = ctx.config.status;
+      if (!spec) return { kind: 'success', message: 'No status call configured; accepted counts as done' };
+      const response = await call(ctx, spec);
+      if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
+      const raw = readJsonPath(parseJson(response), spec.statusPath);
+      const value = raw === undefined || raw === null ? '' : String(raw);
+      const matches = (list: string[]) => list.some((v) => v.toLowerCase() === value.toLowerCase());
+      if (matches(spec.successValues)) return { kind: 'success', message: `Status "${value}"` };
+      if (matches(spec.failedValues)) return { kind: 'failed', reason: `Your system reported status "${value}"` };
+      if (matches(spec.canceledValues)) return { kind: 'canceled', message: `Your system reported status "${value}"` };
+      return { kind: 'pending', status: 'PROCESSING', message: `Status "${value || '(none)'}"` };
+    }),
+
+  async cancel(ctx) {
+    if (!ctx.config.cancel) return { canceled: false, message: 'This webhook has no cancel call' };
+    try {
+      const response = await call(ctx, ctx.config.cancel);
+      if (isSuccessStatus(response.status)) return { canceled: true, message: `Cancel call answered HTTP ${response.status}` };
+      return { canceled: false, message: `Cancel call answered HTTP ${response.status}` };
+    } catch (error) {
+      return { canceled: false, message: (error as Error).message };
+    }
+  },
+
+  async testConnection(ctx) {
+    // A harmless reachability check: the initiate URL's origin, without sending a deletion.
+    try {
+      const origin = new URL(renderUrl(ctx.config.initiate.url, { ...templateValues(ctx), identifier: 'test', trackingId: 'test' })).origin;
+      const response = await ctx.http.request({ method: 'HEAD', url: origin, timeoutMs: Math.min(ctx.config.timeoutMs, 10_000) });
+      return { ok: response.status < 500, message: `${origin} answered HTTP ${response.status}` };
+    } catch (error) {
+      return { ok: false, message: (error as Error).message };
+    }
+  },
+};

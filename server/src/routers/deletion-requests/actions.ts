@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { deletionRequestSchema, queryBoolean } from '@shared/schemas/deletion-request';
+import { memberProcedure } from '../../trpc/procedures';
+import {
+  cancelDeletionRequest,
+  cancelIntegrationRequest,
+  checkIntegrationRequestNow,
+  retryDeletionRequest,
+  retryIntegrationRequest,
+} from '../../services/deletion-requests/actions';
+import { getAuditTrail, getDeletionRequest } from '../../services/deletion-requests/get-deletion-request';
+
+const deletionRequestId = z.object({ deletionRequestId: z.string().max(64) });
+const integrationRequestId = z.object({ integrationRequestId: z.string().max(64) });
+
+/** A deletion request with its integration requests. */
+export const get = memberProcedure
+  .input(deletionRequestId.extend({ fetchHashed: queryBoolean(true).optional() }))
+  .output(deletionRequestSchema)
+  .query(({ ctx, input }) => getDeletionRequest(ctx.prisma, ctx.actor, input.deletionRequestId, { fetchHashed: input.fetchHashed ?? true }));
+
+export const auditTrail = memberProcedure.input(deletionRequestId).query(({ ctx, input }) => getAuditTrail(ctx.prisma, ctx.actor, input.deletionRequestId));
+
+export const retry = memberProcedure.input(deletionRequestId).mutation(({ ctx, input }) => retryDeletionRequest(ctx.prisma, ctx.actor, input.deletionRequestId));
+export const retryIntegration = memberProcedure
+  .input(integrationRequestId)
+  .mutation(({ ctx, input }) => retryIntegrationRequest(ctx.prisma, ctx.actor, input.integrationRequestId));
+export const checkStatusNow = memberProcedure
+  .input(integrationRequestId)
+  .mutation(({ ctx, input }) => checkIntegrationRequestNow(ctx.prisma, ctx.actor, input.integrationRequestId));
+export const cancel = memberProcedure.input(deletionRequestId).mutation(({ ctx, input }) => cancelDeletionRequest(ctx, ctx.actor, input.deletionRequestId));
+export const cancelIntegration = memberProcedure
+  .input(integrationRequestId)
+  .mutation(({ ctx, input }) => cancelIntegrationRequest(ctx, ctx.actor, input.integrationRequestId));

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { identifierSchema } from '@shared/schemas/deletion-request';
+import { nameSchema } from '@shared/schemas/auth';
+import { integrationTypeSchema } from '@shared/statuses';
+import { router } from '../../trpc/init';
+import { adminProcedure, memberProcedure } from '../../trpc/procedures';
+import { dryRunPostgresRules } from '../../services/integrations/dry-run';
+import {
+  createIntegration,
+  deleteIntegration,
+  discoverPostgresSchema,
+  getIntegration,
+  listIntegrations,
+  setIntegrationEnabled,
+  testIntegrationConnection,
+  updateIntegration,
+  type IntegrationInput,
+} from '../../services/integrations/integrations';
+
+const integrationId = z.object({ integrationId: z.string().max(64) });
+const id = z.string().max(64);
+
+export const integrationsRouter = router({
+  list: memberProcedure.input(z.object({ workspaceId: id.optional() }).default({})).query(({ ctx, input }) => listIntegrations(ctx.prisma, ctx.actor, input)),
+  get: memberProcedure.input(integrationId).query(({ ctx, input }) => getIntegration(ctx.prisma, ctx.actor, input.integrationId)),
+  /** The configuration is validated by the type's schema (shared/src/integrations) and, for PostgreSQL, against the live schema. */
+  create: adminProcedure
+    .input(z.object({ workspaceId: id, name: nameSchema, type: integrationTypeSchema, accountId: id.nullish(), config: z.unknown(), enabled: z.boolean().optional() }))
+    .mutation(({ ctx, input }) => createIntegration(ctx, ctx.actor, input as IntegrationInput & { workspaceId: string })),
+  update: adminProcedure
+    .input(integrationId.extend({ name: nameSchema.optional(), config: z.unknown().optional() }))
+    .mutation(({ ctx, input }) => updateIntegration(ctx, ctx.actor, input)),
+  /** Credential rotation: point the integration at another account of its type. */
+  swapAccount: adminProcedure
+    .input(integrationId.extend({ accountId: id }))
+    .mutation(({ ctx, input }) => updateIntegration(ctx, ctx.actor, { integrationId: input.integrationId, accountId: input.accountId })),
+  setEnabled: adminProcedure
+    .input(integrationId.extend({ enabled: z.boolean() }))
+    .mutation(({ ctx, input }) => setIntegrationEnabled(ctx.prisma, ctx.actor, input)),
+  delete: adminProcedure.input(integrationId).mutation(({ ctx, input }) => deleteIntegration(ctx.prisma, ctx.actor, input.integrationId)),
+  testConnection: adminProcedure.input(integrationId).mutation(({ ctx, input }) => testIntegrationConnection(ctx, ctx.actor, input.integrationId)),
+  /** Tables and columns of a PostgreSQL account, for the rule builder. */
+  discoverSchema: adminProcedure.input(z.object({ accountId: id })).mutation(({ ctx, input }) => discoverPostgresSchema(ctx, ctx.actor, input.accountId)),
+  /** Rows each rule would change for an identifier, read-only. */
+  dryRun: adminProcedure
+    .input(z.object({ accountId: id, config: z.unknown(), identifier: identifierSchema }))
+    .mutation(({ ctx, input }) => dryRunPostgresRules(ctx, ctx.actor, input)),
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+const secret = z.string().min(1, 'Required').max(10_000);
+
+/** Credentials by account type. Everything here is stored encrypted and never returned. */
+export const accountSecretSchemas = {
+  API_KEY: z.object({ apiKey: secret }),
+  API_KEY_SECRET: z.object({ apiKey: secret, secretKey: secret }),
+  OAUTH: z.object({
+    accessToken: secret,
+    refreshToken: secret.optional(),
+    /** ISO time the access token expires. */
+    expiresAt: z.string().datetime().optional(),
+    scope: z.string().max(2000).optional(),
+  }),
+  DATABASE: z.object({
+    host: z.string().trim().min(1, 'Required').max(255),
+    port: z.coerce.number().int().min(1).max(65535).default(5432),
+    database: z.string().trim().min(1, 'Required').max(128),
+    user: z.string().trim().min(1, 'Required').max(128),
+    password: z.string().max(1000).default(''),
+    sslMode: z.enum(['disable', 'require', 'verify-full']).default('require'),
+  }),
+  /** Webhook secrets: any keys, usable as {{key}} in templates. */
+  KEY_VALUE: z
+    .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'Keys are letters, digits and _'), z.string().max(10_000))
+    .refine((r) => Object.keys(r).length <= 50, 'At most 50 keys'),
+} as const;
+
+export type AccountSecretsByType = { [K in keyof typeof accountSecretSchemas]: z.infer<(typeof accountSecretSchemas)[K]> };
+
+/** Keys whose values are not secret and may be shown (hints), per account type. */
+export const ACCOUNT_PUBLIC_FIELDS: Record<keyof typeof accountSecretSchemas, string[]> = {
+  API_KEY: [],
+  API_KEY_SECRET: [],
+  OAUTH: ['expiresAt', 'scope'],
+  DATABASE: ['host', 'port', 'database', 'user', 'sslMode'],
+  KEY_VALUE: [],
+};

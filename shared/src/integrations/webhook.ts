@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'Not a valid header name');
+const headerValue = z.string().max(4000).refine((v) => !/[\r\n]/.test(v), 'Header values cannot contain line breaks');
+const jsonPath = z
+  .string()
+  .max(200)
+  .regex(/^\$(\.[A-Za-z_][\w-]*|\[\d+\]|\['[^']+'\])*$/, "A JSONPath such as $.data.id or $['job-id'] or $.items[0].id");
+
+const templated = z.string().trim().min(1, 'Required').max(2000);
+
+export const webhookCallSchema = z.object({
+  method: z.enum(HTTP_METHODS).default('POST'),
+  /** http(s) URL; {{identifier}}, {{trackingId}} and account keys are URL-encoded where they land. */
+  url: templated.refine((u) => /^https?:\/\//i.test(u), 'Must start with http:// or https://'),
+  headers: z.record(headerName, headerValue).default({}),
+  /** JSON text; placeholders are allowed inside string values, e.g. {"email": "{{identifier}}"}. */
+  body: z.string().max(20_000).optional(),
+});
+
+export const webhookConfigSchema = z
+  .object({
+    mode: z.enum(['sync', 'async']).default('sync'),
+    initiate: webhookCallSchema.extend({
+      /** Async: where the tracking id is in the JSON response. */
+      trackingIdPath: jsonPath.optional(),
+    }),
+    status: webhookCallSchema
+      .extend({
+        statusPath: jsonPath,
+        successValues: z.array(z.string().max(100)).min(1).default(['success', 'completed', 'done']),
+        failedValues: z.array(z.string().max(100)).default(['failed', 'error']),
+        canceledValues: z.array(z.string().max(100)).default(['canceled', 'cancelled']),
+      })
+      .optional(),
+    cancel: webhookCallSchema.optional(),
+    timeoutMs: z.number().int().min(100).max(120_000).default(15_000),
+  })
+  .superRefine((config, ctx) => {
+    if (config.mode === 'async' && !config.initiate.trackingIdPath) {
+      ctx.addIssue({ code: 'custom', path: ['initiate', 'trackingIdPath'], message: 'Async webhooks need a JSONPath to the tracking id' });
+    }
+    if (config.mode === 'async' && !config.status) {
+      ctx.addIssue({ code: 'custom', path: ['status'], message: 'Async webhooks need a status call' });
+    }
+    if (config.initiate.body) {
+      try {
+        JSON.parse(config.initiate.body.replace(/\{\{\s*[\w.]+\s*\}\}/g, 'x'));
+      } catch {
+        ctx.addIssue({ code: 'custom', path: ['initiate', 'body'], message: 'Body must be JSON' });
+      }
+    }
+  });
+export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
