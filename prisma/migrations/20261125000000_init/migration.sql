@@ -167,6 +167,8 @@ CREATE TABLE "IntegrationRequest" (
     "lastError" TEXT,
     "nextAttemptAt" TIMESTAMP(3),
     "nextPollAt" TIMESTAMP(3),
+    "lockedBy" TEXT,
+    "lockedUntil" TIMESTAMP(3),
     "startedAt" TIMESTAMP(3),
     "completedAt" TIMESTAMP(3),
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -269,7 +271,10 @@ CREATE INDEX "IntegrationRequest_deletionRequestId_idx" ON "IntegrationRequest"(
 CREATE INDEX "IntegrationRequest_integrationId_createdAt_idx" ON "IntegrationRequest"("integrationId", "createdAt");
 
 -- CreateIndex
-CREATE INDEX "IntegrationRequest_status_nextPollAt_idx" ON "IntegrationRequest"("status", "nextPollAt");
+CREATE INDEX "IntegrationRequest_nextAttemptAt_idx" ON "IntegrationRequest"("nextAttemptAt");
+
+-- CreateIndex
+CREATE INDEX "IntegrationRequest_status_idx" ON "IntegrationRequest"("status");
 
 -- CreateIndex
 CREATE INDEX "AuditLog_organizationId_id_idx" ON "AuditLog"("organizationId", "id");
