@@ -10,6 +10,7 @@ import { appRouter } from '../routers/root';
 import { createContextFactory, type Context, type ServiceDeps } from '../trpc/context';
 import { registerDocsPage } from './docs-page';
 import { handleHttpError, sendError } from './errors';
+import { registerPublicApiRateLimits, registerSecurityHeaders } from './hardening';
 import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
 
 const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../client/dist');
@@ -27,20 +28,16 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as unknown as FastifyBaseLogger,
     bodyLimit: deps.config.BODY_LIMIT_BYTES,
-    trustProxy: true,
+    // Only trusted proxies (TRUST_PROXY) may set the client address that rate limits count.
+    trustProxy: deps.config.trustProxy as boolean | string[],
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
     },
   });
   app.setErrorHandler(handleHttpError);
-  app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('X-Request-Id', request.id);
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'no-referrer');
-    reply.header('X-Frame-Options', 'DENY');
-    return payload;
-  });
+  registerSecurityHeaders(app, deps.config);
+  registerPublicApiRateLimits(app, deps.config);
   await app.register(fastifyCookie);
 
   await app.register(fastifyTRPCPlugin, {

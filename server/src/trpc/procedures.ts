@@ -6,8 +6,16 @@ import { AppError } from '../lib/errors';
 import { SESSION_COOKIE, type Context } from './context';
 import { baseProcedure, middleware } from './init';
 
-/** Cookie-authenticated mutations must come from our own origin (CSRF). */
+/**
+ * Cookie-authenticated mutations must come from our own origin (CSRF), on top of the
+ * SameSite=Lax session cookie. Browsers send Origin on every cross-origin POST and
+ * Sec-Fetch-Site on every request; a call with neither is not a browser (curl, scripts).
+ */
 function assertSameOrigin(ctx: Context): void {
+  const fetchSite = ctx.headers['sec-fetch-site'];
+  if (fetchSite === 'cross-site' || fetchSite === 'same-site') {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'Cross-origin request refused' });
+  }
   const origin = ctx.headers.origin;
   if (!origin) return;
   const host = ctx.headers.host;

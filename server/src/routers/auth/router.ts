@@ -9,6 +9,7 @@ import { signUp } from '../../services/auth/sign-up';
 import { deleteSession, SESSION_TTL_SECONDS } from '../../services/auth/sessions';
 import { listMemberships } from '../../services/organizations/organizations';
 import { AppError } from '../../lib/errors';
+import { assertAuthAttemptAllowed } from '../../lib/rate-limit-auth';
 
 const meSchema = z.object({
   user: z.object({ id: z.string(), email: z.string(), name: z.string() }),
@@ -20,6 +21,7 @@ const meSchema = z.object({
 export const authRouter = router({
   /** Creates a user and an organization they own, and signs them in. */
   signUp: publicProcedure.input(signUpInputSchema).mutation(async ({ ctx, input }) => {
+    assertAuthAttemptAllowed(ctx.config, ctx.ip);
     const result = await signUp(ctx.prisma, input);
     ctx.setCookie(SESSION_COOKIE, result.sessionToken, { maxAgeSeconds: SESSION_TTL_SECONDS });
     return { userId: result.user.id, organizationId: result.organization.id };
@@ -27,6 +29,7 @@ export const authRouter = router({
 
   /** Email and password; a fresh session replaces any previous cookie. */
   signIn: publicProcedure.input(signInInputSchema).mutation(async ({ ctx, input }) => {
+    assertAuthAttemptAllowed(ctx.config, ctx.ip, input.email);
     const previous = ctx.cookies[SESSION_COOKIE];
     const result = await signIn(ctx.prisma, input);
     if (previous) await deleteSession(ctx.prisma, previous);

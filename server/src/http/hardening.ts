@@ -1,0 +1,103 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import { clientAddressKey, rateLimitersFor, secretKey, type RateDecision } from '../lib/rate-limit';
+import { isWellFormedToken } from '../lib/tokens';
+import { sendError } from './errors';
+import { PUBLIC_API_PREFIX } from './openapi';
+
+/**
+ * Content-Security-Policy of the dashboard (a Vite production build: module scripts and
+ * stylesheets from /assets, no inline script or style element; React's `style` props are
+ * set through the CSSOM, which style-src does not govern).
+ */
+export function dashboardCsp(secure: boolean): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "worker-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    ...(secure ? ['upgrade-insecure-requests'] : []),
+  ].join('; ');
+}
+
+/** The /api/docs page: Swagger UI from local assets; "Try it out" calls the public API at PUBLIC_URL. */
+export function docsCsp(publicOrigin: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self' ${publicOrigin}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** Everything that is not an HTML page (JSON, scripts, images) may not act as a document. */
+const RESOURCE_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** Security headers on every response; the page CSPs on HTML, a deny-all CSP on the rest. */
+export function registerSecurityHeaders(app: FastifyInstance, config: Pick<Config, 'PUBLIC_URL'>): void {
+  const secure = config.PUBLIC_URL.startsWith('https://');
+  const dashboard = dashboardCsp(secure);
+  const docs = docsCsp(new URL(config.PUBLIC_URL).origin);
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('X-Request-Id', request.id);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Cross-Origin-Opener-Policy', 'same-origin');
+    reply.header('Cross-Origin-Resource-Policy', 'same-origin');
+    reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()');
+    reply.header('X-Permitted-Cross-Domain-Policies', 'none');
+    if (secure) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    const type = String(reply.getHeader('content-type') ?? '');
+    // originalUrl: the REST adapter rewrites request.url to the path below its prefix.
+    const url = request.originalUrl;
+    if (type.startsWith('text/html')) reply.header('Content-Security-Policy', url.startsWith('/api/docs') ? docs : dashboard);
+    else reply.header('Content-Security-Policy', RESOURCE_CSP);
+    // API answers carry personal data and secrets: never stored by a browser or proxy cache.
+    if ((url.startsWith('/api/public/') || url.startsWith('/trpc/')) && !reply.getHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+    return payload;
+  });
+}
+
+function tooManyRequests(reply: FastifyReply, decision: RateDecision, what: string) {
+  reply.header('Retry-After', String(decision.retryAfterSeconds));
+  return sendError(reply, 'TOO_MANY_REQUESTS', `Too many requests ${what}; retry after ${decision.retryAfterSeconds} second(s)`);
+}
+
+/**
+ * Public API limits per client address and per personal access token, checked before the
+ * body is read and before any database work. Only well-formed tokens get a bucket, so
+ * random keys cannot flood the table (they still count against the address).
+ */
+export function registerPublicApiRateLimits(app: FastifyInstance, config: Config): void {
+  const limiters = rateLimitersFor(config);
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.originalUrl.startsWith(PUBLIC_API_PREFIX + '/')) return;
+    const byIp = limiters.apiPerIp.take(clientAddressKey(request.ip));
+    if (!byIp.allowed) return tooManyRequests(reply, byIp, 'from this address');
+    const header = request.headers['x-api-key'];
+    const token = typeof header === 'string' ? header.trim() : '';
+    if (token && isWellFormedToken('personalAccessToken', token)) {
+      const byToken = limiters.apiPerToken.take(secretKey(token));
+      if (!byToken.allowed) return tooManyRequests(reply, byToken, 'for this token');
+      if (byToken.limit) {
+        reply.header('RateLimit-Limit', String(byToken.limit));
+        reply.header('RateLimit-Remaining', String(byToken.remaining));
+      }
+    }
+  });
+}
