@@ -32,7 +32,7 @@ const envSchema = z.object({
   RETRY_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(1_800_000),
   ASYNC_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(86_400_000).default(60_000),
   ASYNC_POLL_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(6 * 3_600_000),
-  ASYNC_MAX_AGE_HOURS: z.coerce.number().min(0.001).max(24 * 365).default(24 * 35),
+  ASYNC_MAX_AGE_HOURS: z.coerce.number().positive().max(24 * 365).default(24 * 35),
   /** Old master keys (comma-separated), readable during a master key rotation; see SECURITY.md. */
   PREVIOUS_ENCRYPTION_KEYS: z.string().optional(),
   /** Hosts, IPs and CIDRs that outbound calls may reach although private (comma-separated). */

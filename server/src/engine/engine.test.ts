@@ -1,0 +1,276 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCustomerDatabase, type CustomerDatabase } from '../test/customer-db';
+import { FAST_ENGINE_CONFIG, startTestWorker, waitForIntegrationRequest, waitForRequest } from '../test/engine';
+import { startWebhookServer, type WebhookServer } from '../test/fakes/webhook-server';
+import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../test/harness';
+
+let env: TestEnv;
+let hooks: WebhookServer;
+let customer: CustomerDatabase;
+let worker: Awaited<ReturnType<typeof startTestWorker>>;
+
+beforeAll(async () => {
+  env = await createTestEnv(FAST_ENGINE_CONFIG);
+  hooks = await startWebhookServer();
+  customer = await createCustomerDatabase();
+  worker = await startTestWorker(env);
+});
+afterAll(async () => {
+  await worker?.stop();
+  await hooks?.close();
+  await customer?.close();
+  await env?.close();
+});
+
+/** A fresh organization and workspace per test, driven through tRPC as its owner. */
+async function setup() {
+  const org = await seedOrganization(env.deps);
+  const { caller } = callerFor(env.deps, { pat: org.pat });
+  return { org, caller };
+}
+
+type Caller = Awaited<ReturnType<typeof setup>>['caller'];
+
+async function webhook(caller: Caller, workspaceId: string, config: Record<string, unknown>, secrets?: Record<string, string>) {
+  const account = secrets ? await caller.accounts.create({ name: 'hook secrets', integrationType: 'WEBHOOK', type: 'KEY_VALUE', secrets }) : null;
+  return caller.integrations.create({ workspaceId, name: 'Internal CRM', type: 'WEBHOOK', accountId: account?.id ?? null, config });
+}
+
+async function postgres(caller: Caller, workspaceId: string, rules: unknown[], extra: Record<string, unknown> = {}) {
+  const account = await caller.accounts.create({ name: 'app db', integrationType: 'POSTGRES', type: 'DATABASE', secrets: customer.credentials });
+  return caller.integrations.create({ workspaceId, name: 'App database', type: 'POSTGRES', accountId: account.id, config: { rules, ...extra } });
+}
+
+const USER_RULES = [
+  { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },
+  { table: 'events', identifierColumns: ['distinct_id'], action: 'delete' },
+  { table: 'users', identifierColumns: ['email', 'alt_email'], match: 'any', action: 'delete' },
+];
+
+beforeEach(() => {
+  hooks.calls.length = 0;
+});
+
+describe('deletion engine, end to end', () => {
+  it('drives a webhook and a PostgreSQL integration to SUCCESS with a verified, redacted audit trail', async () => {
+    const { org, caller } = await setup();
+    hooks.on('POST /erase', () => ({ status: 200, body: { ok: true } }));
+    await webhook(
+      caller,
+      org.workspace.id,
+      { mode: 'sync', initiate: { method: 'POST', url: `${hooks.url}/erase?user={{identifier}}`, headers: { Authorization: 'Bearer {{token}}' }, body: '{"email":"{{identifier}}"}' } },
+      { token: 'super-secret-webhook-token' },
+    );
+    await postgres(caller, org.workspace.id, USER_RULES);
+    await customer.seedUser('jane@example.com');
+    await customer.seedUser('keep@example.com');
+
+    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'jane@example.com' });
+    expect(created.integrationRequests).toHaveLength(2);
+    const done = await waitForRequest(env, created.id);
+    expect(done.status).toBe('SUCCESS');
+    expect(done.completedAt).not.toBeNull();
+    expect(done.integrationRequests.map((i) => [i.integrationType, i.status, i.attempts])).toEqual([
+      ['WEBHOOK', 'SUCCESS', 1],
+      ['POSTGRES', 'SUCCESS', 1],
+    ]);
+
+    const call = hooks.callsTo('POST /erase')[0]!;
+    expect(call.path).toBe('/erase?user=jane%40example.com');
+    expect(JSON.parse(call.body)).toEqual({ email: 'jane@example.com' });
+    expect(call.headers.authorization).toBe('Bearer super-secret-webhook-token');
+    expect(call.headers['idempotency-key']).toBe(done.integrationRequests[0]!.id);
+
+    expect(await customer.count(`SELECT count(*) FROM users WHERE email = 'jane@example.com'`)).toBe(0);
+    expect(await customer.count(`SELECT count(*) FROM orders WHERE customer_email = 'jane@example.com'`)).toBe(0);
+    expect(await customer.count(`SELECT count(*) FROM users WHERE email = 'keep@example.com'`)).toBe(1);
+    expect(await customer.count(`SELECT count(*) FROM orders WHERE customer_email = 'keep@example.com'`)).toBe(2);
+
+    const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: created.id });
+    const text = JSON.stringify(trail);
+    expect(text).not.toContain('super-secret-webhook-token');
+    expect(text).not.toContain(customer.credentials.password);
+    const dbStep = trail.find((e) => e.action === 'deletion.requested' && e.integrationRequestId === done.integrationRequests[1]!.id)!;
+    const details = dbStep.details as { exchanges: { kind: string; statement: string; rowCount: number }[]; evidence: { changed: Record<string, number>; remaining: Record<string, number> } };
+    expect(details.exchanges.some((x) => x.kind === 'sql' && x.statement.startsWith('DELETE FROM "public"."orders"') && x.rowCount === 2)).toBe(true);
+    expect(Object.values(details.evidence.remaining)).toEqual([0, 0, 0]);
+    const hookStep = trail.find((e) => e.action === 'deletion.requested' && e.integrationRequestId === done.integrationRequests[0]!.id)!;
+    expect((hookStep.details as { exchanges: { request: { headers: Record<string, string> }; response: { status: number } }[] }).exchanges[0]).toMatchObject({
+      request: { headers: { Authorization: '[redacted]' } },
+      response: { status: 200 },
+    });
+    expect(trail.map((e) => e.action)).toEqual(expect.arrayContaining(['request.created', 'deletion.requested', 'deletion.completed', 'request.completed']));
+  });
+
+  it('retries 5xx and 429 (honouring Retry-After) and then succeeds', async () => {
+    const { org, caller } = await setup();
+    hooks.on('POST /flaky', (_c, nth) => (nth === 1 ? { status: 503, body: { message: 'down' } } : nth === 2 ? { status: 429, headers: { 'retry-after': '0' } } : { status: 204 }));
+    await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/flaky` } });
+    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'flaky@example.com' });
+    const done = await waitForRequest(env, created.id);
+    expect(done.status).toBe('SUCCESS');
+    expect(done.integrationRequests[0]!.attempts).toBe(3);
+    const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: created.id });
+    expect(trail.filter((e) => e.action === 'deletion.requested').map((e) => e.summary)).toEqual([
+      expect.stringContaining('HTTP 503: down'),
+      expect.stringContaining('HTTP 429'),
+      expect.stringContaining('Webhook answered HTTP 204'),
+    ]);
+  });
+
+  it('fails at once on a permanent 4xx with the destination\'s message, and a member can retry it', async () => {
+    const { org, caller } = await setup();
+    let reject = true;
+    hooks.on('POST /auth', () => (reject ? { status: 401, body: { error: 'invalid token' } } : { status: 200 }));
+    await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/auth` } });
+    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'auth@example.com' });
+    const failed = await waitForRequest(env, created.id);
+    expect(failed.status).toBe('FAILED');
+    expect(failed.integrationRequests[0]).toMatchObject({ status: 'FAILED', attempts: 1, lastError: 'HTTP 401: invalid token' });
+    reject = false;
+    await caller.deletionRequests.retry({ deletionRequestId: created.id });
+    const retried = await waitForRequest(env, created.id);
+    expect(retried.status).toBe('SUCCESS');
+  });
+
+  it('gives up after the configured number of attempts', async () => {
+    const { org, caller } = await setup();
+    hooks.on('POST /down', () => ({ status: 500 }));
+    await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/down` } });
+    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'down@example.com' });
+    const done = await waitForRequest(env, created.id);
+    expect(done.status).toBe('FAILED');
+    expect(done.integrationRequests[0]).toMatchObject({ attempts: 4, lastError: expect.stringContaining('Gave up after 4 attempts') });
+    expect(hooks.callsTo('POST /down')).toHaveLength(4);
+  });
+
+  it('treats a network error as transient', async () => {
+    const { org, caller } = await setup();
+    await webhook(caller, org.workspace.id, { initiate: { url: 'http://127.0.0.1:9/unreachable' } });
+    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'net@example.com' });
+    const done = await waitForRequest(env, created.id);
+    expect(done.integrationRequests[0]).toMatchObject({ status: 'FAILED', attempts: 4, lastError: expect.stringContaining('ECONNREFUSED') });
+  });
+
+  it('polls an async webhook by tracking id until it reports success', async () => {
+    const { org, caller } = await setup();
+    hooks.on('POST /jobs', () => ({ status: 202, body: { data: { job: { id: 'job-77' } } } }));
+    hooks.on('GET /jobs/*', (_c, nth) => ({ status: 200, body: { state: nth < 3 ? 'running' : 'done' } }));
+    await webhook(caller, org.workspace.id, {
+      mode: 'async',
+      initiate: { url: `${hooks.url}/jobs`, trackingIdPath: '$.data.job.id' },
+      status: { method: 'GET', url: `${hooks.url}/jobs/{{trackingId}}`, statusPath: '$.state', successValues: ['done'] },
+    });
+    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'async@example.com' });
+    const pending = await waitForRequest(env, created.id, ['PENDING', 'PROCESSING', 'SUCCESS']);
+    expect(['PENDING', 'PROCESSING', 'SUCCESS']).toContain(pending.status);
+    const done = await waitForRequest(env, created.id);
+    expect(done.status).toBe('SUCCESS');
+    expect(done.integrationRequests[0]).toMatchObject({ trackingId: 'job-77', attempts: 1 });
+    expect(hooks.callsTo('GET /jobs/*').length).toBe(3);
+    expect(hooks.callsTo('GET /jobs/*')[0]!.path).toBe('/jobs/job-77');
+  });
+
+  it('fails an async job that never finishes within the maximum age', async () => {
+    const slowEnv = await createTestEnv({ ...FAST_ENGINE_CONFIG, ASYNC_MAX_AGE_HOURS: String(0.3 / 3600) });
+    const slowWorker = await startTestWorker(slowEnv);
+    try {
+      const org = await seedOrganization(slowEnv.deps);
+      const { caller } = callerFor(slowEnv.deps, { pat: org.pat });
+      hooks.on('POST /forever', () => ({ status: 202, body: { id: 'f1' } }));
+      hooks.on('GET /forever/*', () => ({ status: 200, body: { state: 'queued' } }));
+      await webhook(caller, org.workspace.id, {
+        mode: 'async',
+        initiate: { url: `${hooks.url}/forever`, trackingIdPath: '$.id' },
+        status: { method: 'GET', url: `${hooks.url}/forever/{{trackingId}}`, statusPath: '$.state' },
+      });
+      const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'forever@example.com' });
+      const done = await waitForRequest(slowEnv, created.id);
+      expect(done.integrationRequests[0]).toMatchObject({ status: 'FAILED', lastError: expect.stringContaining('No final status after') });
+    } finally {
+      await slowWorker.stop();
+      await slowEnv.close();
+    }
+  });
+
+  it('cancels an accepted async job through the destination, and refuses where it cannot', async () => {
+    const { org, caller } = await setup();
+    hooks.on('POST /c-jobs', () => ({ status: 202, body: { id: 'c-1' } }));
+    hooks.on('GET /c-jobs/*', () => ({ status: 200, body: { state: 'running' } }));
+    hooks.on('DELETE /c-jobs/*', () => ({ status: 200 }));
+    await webhook(caller, org.workspace.id, {
+      mode: 'async',
+      initiate: { url: `${hooks.url}/c-jobs`, trackingIdPath: '$.id' },
+      status: { method: 'GET', url: `${hooks.url}/c-jobs/{{trackingId}}`, statusPath: '$.state' },
+      cancel: { method: 'DELETE', url: `${hooks.url}/c-jobs/{{trackingId}}` },
+    });
+    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'cancel@example.com' });
+    const accepted = await waitForIntegrationRequest(env, created.integrationRequests![0]!.id, ['PENDING', 'PROCESSING']);
+    expect(accepted.trackingId).toBe('c-1');
+    let result: Awaited<ReturnType<Caller['deletionRequests']['cancel']>> | undefined;
+    for (let i = 0; i < 40 && !result; i++) {
+      try {
+        result = await caller.deletionRequests.cancel({ deletionRequestId: created.id });
+        if (result.refused.length) result = undefined;
+      } catch {
+        // being polled right now: try again
+      }
+      if (!result) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(result!.canceled).toEqual([accepted.id]);
+    expect(hooks.callsTo('DELETE /c-jobs/*')[0]!.path).toBe('/c-jobs/c-1');
+    const done = await waitForRequest(env, created.id);
+    expect(done.status).toBe('CANCELED');
+    await expect(caller.deletionRequests.cancel({ deletionRequestId: created.id })).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it('refuses to cancel an accepted job at a destination without a cancel operation', async () => {
+    const { org, caller } = await setup();
+    hooks.on('POST /nc-jobs', () => ({ status: 202, body: { id: 'nc-1' } }));
+    hooks.on('GET /nc-jobs/*', () => ({ status: 200, body: { state: 'running' } }));
+    await webhook(caller, org.workspace.id, {
+      mode: 'async',
+      initiate: { url: `${hooks.url}/nc-jobs`, trackingIdPath: '$.id' },
+      status: { method: 'GET', url: `${hooks.url}/nc-jobs/{{trackingId}}`, statusPath: '$.state' },
+    });
+    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'nocancel@example.com' });
+    const accepted = await waitForIntegrationRequest(env, created.integrationRequests![0]!.id, ['PENDING', 'PROCESSING']);
+    let error: unknown;
+    for (let i = 0; i < 40; i++) {
+      error = await caller.deletionRequests.cancelIntegration({ integrationRequestId: accepted.id }).catch((e) => e);
+      if (!/being processed/.test((error as Error).message)) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('does not support canceling') });
+    const after = await env.db.prisma.integrationRequest.findUniqueOrThrow({ where: { id: accepted.id } });
+    expect(['PENDING', 'PROCESSING']).toContain(after.status);
+  });
+
+  it('makes the outcome explicit when the workspace has no enabled integrations, and fans out on retry', async () => {
+    const { org, caller } = await setup();
+    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'nobody@example.com' });
+    expect(created).toMatchObject({ status: 'FAILED', statusReason: expect.stringContaining('no enabled integrations'), integrationRequests: [] });
+    hooks.on('POST /late', () => ({ status: 200 }));
+    await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/late` } });
+    await caller.deletionRequests.retry({ deletionRequestId: created.id });
+    const done = await waitForRequest(env, created.id, ['SUCCESS']);
+    expect(done.integrationRequests).toHaveLength(1);
+  });
+
+  it('skips disabled integrations and snapshots the configuration at submit time', async () => {
+    const { org, caller } = await setup();
+    hooks.on('POST /v1', () => ({ status: 200 }));
+    hooks.on('POST /v2', () => ({ status: 200 }));
+    const enabled = await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/v1` } });
+    const disabled = await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/never` } });
+    await caller.integrations.setEnabled({ integrationId: disabled.id, enabled: false });
+    await worker.stop();
+    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'snap@example.com' });
+    await caller.integrations.update({ integrationId: enabled.id, config: { initiate: { url: `${hooks.url}/v2` } } });
+    worker = await startTestWorker(env);
+    const done = await waitForRequest(env, created.id);
+    expect(done.integrationRequests.map((i) => i.integrationId)).toEqual([enabled.id]);
+    expect(hooks.callsTo('POST /v1')).toHaveLength(1);
+    expect(hooks.callsTo('POST /v2')).toHaveLength(0);
+  });
+});

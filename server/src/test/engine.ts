@@ -1,0 +1,52 @@
+import { connectDatabase } from '../db/client';
+import type { EngineDeps } from '../engine/deps';
+import { Worker } from '../engine/worker';
+import type { TestEnv } from './harness';
+
+/** Engine timings shrunk so retries and polls happen within a test. */
+export const FAST_ENGINE_CONFIG = {
+  RETRY_BASE_MS: '20',
+  RETRY_MAX_MS: '200',
+  ASYNC_POLL_INTERVAL_MS: '40',
+  ASYNC_POLL_MAX_MS: '100',
+  MAX_ATTEMPTS: '4',
+  WORKER_POLL_MS: '50',
+};
+
+export async function startTestWorker(env: TestEnv, options: { concurrency?: number; leaseMs?: number } = {}) {
+  const database = connectDatabase(env.db.url, 4);
+  const deps: EngineDeps = { ...env.deps, prisma: database.prisma, pool: database.pool };
+  const worker = new Worker(deps, { concurrency: options.concurrency ?? 4, pollIntervalMs: 50, leaseMs: options.leaseMs ?? 5_000 });
+  await worker.start();
+  return {
+    worker,
+    async stop() {
+      await worker.stop(2_000);
+      await database.close();
+    },
+  };
+}
+
+/** Waits until the deletion request reaches one of `statuses` (default: any final status). */
+export async function waitForRequest(env: TestEnv, deletionRequestId: string, statuses = ['SUCCESS', 'FAILED', 'ERROR', 'CANCELED'], timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const request = await env.db.prisma.deletionRequest.findUniqueOrThrow({
+      where: { id: deletionRequestId },
+      include: { integrationRequests: { orderBy: { createdAt: 'asc' } } },
+    });
+    if (statuses.includes(request.status)) return request;
+    if (Date.now() > deadline) throw new Error(`request ${deletionRequestId} still ${request.status} (${request.integrationRequests.map((i) => `${i.integrationName}:${i.status}:${i.lastError ?? ''}`).join(', ')})`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export async function waitForIntegrationRequest(env: TestEnv, integrationRequestId: string, statuses: string[], timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ir = await env.db.prisma.integrationRequest.findUniqueOrThrow({ where: { id: integrationRequestId } });
+    if (statuses.includes(ir.status)) return ir;
+    if (Date.now() > deadline) throw new Error(`integration request ${integrationRequestId} still ${ir.status} (${ir.lastError ?? ''})`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
