@@ -43,7 +43,7 @@ async function findDeletionRequest(db: Db, actor: Actor, deletionRequestId: stri
   return dr;
 }
 
-const notify = (tx: Prisma.TransactionClient) => tx.$queryRaw`SELECT pg_notify(${WORK_CHANNEL}, '')`;
+const notify = (tx: Prisma.TransactionClient) => tx.$executeRaw`SELECT pg_notify(${WORK_CHANNEL}, '')`;
 
 /** FAILED or ERROR back to STAGING, due now; the attempt budget starts again. */
 export async function retryIntegrationRequest(db: Db, actor: Actor, integrationRequestId: string) {

@@ -70,7 +70,7 @@ export async function createDeletionRequest(db: Db, keyring: Keyring, actor: Act
           })),
         });
         // Delivered on commit: idle workers wake at once instead of at their next poll.
-        await tx.$queryRaw`SELECT pg_notify(${WORK_CHANNEL}, '')`;
+        await tx.$executeRaw`SELECT pg_notify(${WORK_CHANNEL}, '')`;
       }
       await recordAudit(tx, actor, {
         organizationId: actor.organizationId,
