@@ -1,0 +1,58 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readJsonPath } from './json-path';
+import { renderHeader, renderJsonBody, renderUrl, TemplateError } from './templating';
+import { createRedactor, parseRetryAfter } from './http-client';
+
+describe('webhook templating', () => {
+  it('URL-encodes values in URLs so an identifier cannot change the path or query', () => {
+    expect(renderUrl('https://crm.example/users/{{identifier}}?by={{ identifier }}', { identifier: 'a/b?c=d&e#f' })).toBe(
+      'https://crm.example/users/a%2Fb%3Fc%3Dd%26e%23f?by=a%2Fb%3Fc%3Dd%26e%23f',
+    );
+  });
+
+  it('JSON-escapes values in bodies, for any string', () => {
+    fc.assert(
+      fc.property(fc.string(), (identifier) => {
+        const body = renderJsonBody('{"email": "{{identifier}}", "fixed": 1}', { identifier });
+        expect(JSON.parse(body)).toEqual({ email: identifier, fixed: 1 });
+      }),
+    );
+  });
+
+  it('refuses line breaks in header values (no header injection)', () => {
+    expect(() => renderHeader('Bearer {{token}}', { token: 'x\r\nX-Evil: 1' })).toThrow(TemplateError);
+    expect(renderHeader('Bearer {{token}}', { token: 'abc' })).toBe('Bearer abc');
+  });
+
+  it('names an unknown placeholder', () => {
+    expect(() => renderUrl('https://x.example/{{nope}}', {})).toThrow('Unknown placeholder {{nope}}');
+  });
+
+  it('refuses non-http URLs after rendering', () => {
+    expect(() => renderUrl('{{u}}', { u: 'file:///etc/passwd' })).toThrow();
+  });
+});
+
+describe('JSONPath subset', () => {
+  const doc = { data: { jobs: [{ id: 7 }], 'job-id': 'x' } };
+  it.each([
+    ['$.data.jobs[0].id', 7],
+    ["$.data['job-id']", 'x'],
+    ['$.data.missing', undefined],
+    ['$.data.jobs[3].id', undefined],
+  ])('%s', (path, expected) => expect(readJsonPath(doc, path)).toBe(expected));
+  it('rejects what it does not support', () => expect(() => readJsonPath(doc, '$..id')).toThrow());
+});
+
+describe('audit redaction and Retry-After', () => {
+  it('removes secrets, also URL- and base64-encoded', () => {
+    const redact = createRedactor(['s3cr3t-value']);
+    expect(redact(`a s3cr3t-value b ${encodeURIComponent('s3cr3t-value')} ${Buffer.from('s3cr3t-value').toString('base64')}`)).toBe('a [redacted] b [redacted] [redacted]');
+  });
+  it('reads seconds and HTTP dates', () => {
+    expect(parseRetryAfter('3')).toBe(3000);
+    expect(parseRetryAfter(new Date(Date.now() + 5000).toUTCString())).toBeGreaterThan(3000);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+  });
+});
