@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCustomerDatabase, type CustomerDatabase } from '../../test/customer-db';
+import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../../test/engine';
+import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+import { nextWindowStart } from './driver';
+
+let env: TestEnv;
+let customer: CustomerDatabase;
+let worker: Awaited<ReturnType<typeof startTestWorker>>;
+let caller: ReturnType<typeof callerFor>['caller'];
+let workspaceId: string;
+let accountId: string;
+
+beforeAll(async () => {
+  env = await createTestEnv(FAST_ENGINE_CONFIG);
+  customer = await createCustomerDatabase();
+  worker = await startTestWorker(env);
+  const org = await seedOrganization(env.deps);
+  caller = callerFor(env.deps, { pat: org.pat }).caller;
+  workspaceId = org.workspace.id;
+  accountId = (await caller.accounts.create({ name: 'app db', integrationType: 'POSTGRES', type: 'DATABASE', secrets: customer.credentials })).id;
+});
+afterAll(async () => {
+  await worker?.stop();
+  await customer?.close();
+  await env?.close();
+});
+
+/** Runs one request through a workspace whose only integration has `rules`. */
+async function runWith(rules: unknown[], identifier: string) {
+  const ws = await caller.workspaces.create({ name: `ws ${Math.random()}` });
+  await caller.integrations.create({ workspaceId: ws.id, name: 'db', type: 'POSTGRES', accountId, config: { rules } });
+  const created = await caller.deletionRequests.createInWorkspace({ workspaceId: ws.id, identifier });
+  return waitForRequest(env, created.id);
+}
+
+describe('PostgreSQL integration', () => {
+  it('discovers tables and columns with nullability', async () => {
+    const tables = await caller.integrations.discoverSchema({ accountId });
+    const users = tables.find((t) => t.table === 'users')!;
+    expect(users.schema).toBe('public');
+    expect(users.columns).toEqual(expect.arrayContaining([{ name: 'email', dataType: 'text', nullable: false }, { name: 'alt_email', dataType: 'text', nullable: true }]));
+    expect(tables.map((t) => t.table)).toEqual(expect.arrayContaining(['orders', 'events', 'Weird "Table"']));
+  });
+
+  it('validates rules against the live schema when saved, naming the field', async () => {
+    const attempt = (rules: unknown[]) => caller.integrations.create({ workspaceId, name: 'bad', type: 'POSTGRES', accountId, config: { rules } });
+    await expect(attempt([{ table: 'nope', identifierColumns: ['email'], action: 'delete' }])).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('public.nope does not exist') });
+    await expect(attempt([{ table: 'users', identifierColumns: ['mail'], action: 'delete' }])).rejects.toMatchObject({ message: 'Column mail does not exist' });
+    await expect(attempt([{ table: 'users', identifierColumns: ['email'], action: 'set_null', columns: ['email'] }])).rejects.toMatchObject({ message: expect.stringContaining('NOT NULL') });
+    await expect(attempt([{ table: 'orders', identifierColumns: ['customer_email'], action: 'hash', columns: ['total'] }])).rejects.toMatchObject({ message: expect.stringContaining('only text columns') });
+    await expect(attempt([{ table: 'users', identifierColumns: ['email'], action: 'soft_delete', softDeleteColumn: 'name' }])).rejects.toMatchObject({ message: expect.stringContaining('boolean or a timestamp') });
+    await expect(attempt([{ table: 'users', identifierColumns: [], action: 'delete' }])).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('dry run counts the rows each rule would change, and changes nothing', async () => {
+    await customer.seedUser('dry@example.com', { orders: 3, events: 4 });
+    const result = await caller.integrations.dryRun({
+      accountId,
+      identifier: 'dry@example.com',
+      config: { rules: [{ table: 'orders', identifierColumns: ['customer_email'], action: 'delete' }, { table: 'events', identifierColumns: ['distinct_id'], action: 'soft_delete', softDeleteColumn: 'deleted_at' }] },
+    });
+    expect(result.rules.map((r) => r.rows)).toEqual([3, 4]);
+    expect(await customer.count(`SELECT count(*) FROM orders WHERE customer_email = 'dry@example.com'`)).toBe(3);
+  });
+
+  it('set NULL, hash, mask and soft delete, each verified afterwards', async () => {
+    await customer.seedUser('multi@example.com', { alt: 'multi-alt@example.com', orders: 1, events: 2 });
+    const done = await runWith(
+      [
+        { table: 'orders', identifierColumns: ['customer_email'], action: 'mask', columns: ['shipping_address'] },
+        { table: 'events', identifierColumns: ['distinct_id'], action: 'soft_delete', softDeleteColumn: 'deleted_at' },
+        { table: 'users', identifierColumns: ['email'], action: 'set_null', columns: ['alt_email', 'phone'] },
+        { table: 'users', identifierColumns: ['email'], action: 'hash', columns: ['name'] },
+        { table: 'users', identifierColumns: ['email'], action: 'soft_delete', softDeleteColumn: 'deleted' },
+      ],
+      'multi@example.com',
+    );
+    expect(done.status).toBe('SUCCESS');
+    const { rows } = await customer.pool.query(`SELECT alt_email, phone, name, deleted FROM users WHERE email = 'multi@example.com'`);
+    expect(rows[0]).toMatchObject({ alt_email: null, phone: null, deleted: true });
+    expect(rows[0].name).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(await customer.count(`SELECT count(*) FROM orders WHERE customer_email = 'multi@example.com' AND shipping_address = '[masked]'`)).toBe(1);
+    expect(await customer.count(`SELECT count(*) FROM events WHERE distinct_id = 'multi@example.com' AND deleted_at IS NOT NULL`)).toBe(2);
+  });
+
+  it('repeating a deletion is harmless (idempotent)', async () => {
+    await customer.seedUser('twice@example.com');
+    const rules = [{ table: 'orders', identifierColumns: ['customer_email'], action: 'delete' }, { table: 'users', identifierColumns: ['email'], action: 'delete' }];
+    expect((await runWith(rules, 'twice@example.com')).status).toBe('SUCCESS');
+    expect((await runWith(rules, 'twice@example.com')).status).toBe('SUCCESS');
+  });
+
+  it('an identifier that looks like SQL only ever matches itself', async () => {
+    await customer.seedUser('victim@example.com');
+    const before = await customer.count('SELECT count(*) FROM users');
+    const hostile = "' OR '1'='1";
+    await customer.pool.query(`INSERT INTO users (email) VALUES ($1)`, [hostile]);
+    const done = await runWith([{ table: 'users', identifierColumns: ['email', 'id'], action: 'delete' }], hostile);
+    expect(done.status).toBe('SUCCESS');
+    expect(await customer.count('SELECT count(*) FROM users')).toBe(before);
+    expect(await customer.count(`SELECT count(*) FROM users WHERE email = 'victim@example.com'`)).toBe(1);
+  });
+
+  it('handles table and column names that need quoting', async () => {
+    await customer.pool.query(`INSERT INTO "Weird ""Table""" ("E-mail", note) VALUES ('q@example.com', 'x'), ('other@example.com', 'y')`);
+    const done = await runWith([{ table: 'Weird "Table"', identifierColumns: ['E-mail'], action: 'delete' }], 'q@example.com');
+    expect(done.status).toBe('SUCCESS');
+    expect(await customer.count(`SELECT count(*) FROM "Weird ""Table"""`)).toBe(1);
+  });
+
+  it('a foreign key violation fails the whole transaction: nothing is half-deleted', async () => {
+    await customer.seedUser('fk@example.com', { orders: 2 });
+    const done = await runWith([{ table: 'users', identifierColumns: ['email'], action: 'delete' }], 'fk@example.com');
+    expect(done.status).toBe('FAILED');
+    expect(done.integrationRequests[0]!.lastError).toMatch(/foreign key/);
+    expect(done.integrationRequests[0]!.attempts).toBe(1);
+    expect(await customer.count(`SELECT count(*) FROM users WHERE email = 'fk@example.com'`)).toBe(1);
+  });
+
+  it('waits for the maintenance window', () => {
+    const at = (h: number) => new Date(Date.UTC(2026, 0, 1, h, 30));
+    expect(nextWindowStart({ startHourUtc: 2, endHourUtc: 4 }, at(3))).toBeNull();
+    expect(nextWindowStart({ startHourUtc: 2, endHourUtc: 4 }, at(5))?.toISOString()).toBe('2026-01-02T02:00:00.000Z');
+    expect(nextWindowStart({ startHourUtc: 22, endHourUtc: 2 }, at(23))).toBeNull();
+    expect(nextWindowStart({ startHourUtc: 22, endHourUtc: 2 }, at(12))?.toISOString()).toBe('2026-01-01T22:00:00.000Z');
+  });
+
+  it('a request outside the window stays PENDING until it opens', async () => {
+    const hour = new Date().getUTCHours();
+    const closed = { startHourUtc: (hour + 2) % 24, endHourUtc: (hour + 3) % 24 };
+    const ws = await caller.workspaces.create({ name: 'windowed' });
+    await caller.integrations.create({ workspaceId: ws.id, name: 'db', type: 'POSTGRES', accountId, config: { rules: [{ table: 'users', identifierColumns: ['email'], action: 'delete' }], maintenanceWindow: closed } });
+    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: ws.id, identifier: 'later@example.com' });
+    const pending = await waitForRequest(env, created.id, ['PENDING']);
+    expect(pending.integrationRequests[0]).toMatchObject({ status: 'PENDING', attempts: 0 });
+    expect(pending.integrationRequests[0]!.nextAttemptAt!.getUTCHours()).toBe(closed.startHourUtc);
+  });
+
+  it('reports a wrong password as a clear failure', async () => {
+    const bad = await caller.accounts.create({ name: 'bad', integrationType: 'POSTGRES', type: 'DATABASE', secrets: { ...customer.credentials, password: 'wrong' } });
+    await expect(caller.integrations.discoverSchema({ accountId: bad.id })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('password authentication failed') });
+  });
+});
