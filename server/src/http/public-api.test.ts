@@ -10,6 +10,13 @@ beforeAll(async () => {
   env = await createTestEnv();
   server = await startTestServer(env.deps);
   org = await seedOrganization(env.deps, 'acme');
+  // No worker runs in this file: requests stay queued (STAGING) for their one integration.
+  await callerFor(env.deps, { pat: org.pat }).caller.integrations.create({
+    workspaceId: org.workspace.id,
+    name: 'CRM',
+    type: 'WEBHOOK',
+    config: { initiate: { url: 'http://127.0.0.1:9/erase' } },
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -52,7 +59,7 @@ describe('POST /api/public/deletion-requests', () => {
       status: 'STAGING',
       channel: 'API',
       createdByUserId: org.user.id,
-      integrationRequests: [],
+      integrationRequests: [expect.objectContaining({ name: 'CRM', type: 'WEBHOOK', status: 'STAGING', attempts: 0, trackingId: null })],
     });
     expect(body.id).toMatch(/^dr_/);
     expect(new Date(body.createdAt).toString()).not.toBe('Invalid Date');
@@ -176,7 +183,7 @@ describe('GET list endpoints', () => {
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.map((r: { id: string }) => r.id)).toEqual([...created].reverse());
-    expect(body[0].integrationRequests).toEqual([]);
+    expect(body[0]).toMatchObject({ status: 'FAILED', statusReason: expect.stringContaining('no enabled integrations'), integrationRequests: [] });
     expect(response.headers.get('link')).toBeNull();
   });
 
