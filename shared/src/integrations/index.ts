@@ -1,11 +1,22 @@
 import { z } from 'zod';
 import type { IntegrationType } from '../statuses';
+import { amplitudeConfigSchema } from './amplitude';
+import { googleAnalyticsConfigSchema } from './google-analytics';
+import { mixpanelConfigSchema } from './mixpanel';
+import { posthogConfigSchema } from './posthog';
 import { postgresConfigSchema } from './postgres';
+import { segmentConfigSchema } from './segment';
 import { webhookConfigSchema } from './webhook';
 
 export * from './accounts';
 export * from './postgres';
 export * from './webhook';
+export * from './vendor';
+export * from './mixpanel';
+export * from './amplitude';
+export * from './segment';
+export * from './posthog';
+export * from './google-analytics';
 
 /** Static facts about each integration type, for forms and for the engine. */
 export interface IntegrationTypeInfo {
@@ -20,5 +31,11 @@ export interface IntegrationTypeInfo {
 export const integrationTypeInfo: Partial<Record<IntegrationType, IntegrationTypeInfo>> = {
   WEBHOOK: { type: 'WEBHOOK', label: 'Webhook', accountTypes: ['KEY_VALUE'], accountRequired: false, configSchema: webhookConfigSchema },
   POSTGRES: { type: 'POSTGRES', label: 'PostgreSQL', accountTypes: ['DATABASE'], accountRequired: true, configSchema: postgresConfigSchema },
+  // Mixpanel's GDPR token is a long-lived bearer token pasted from its settings (no OAuth flow).
+  MIXPANEL: { type: 'MIXPANEL', label: 'Mixpanel', accountTypes: ['OAUTH', 'API_KEY'], accountRequired: true, configSchema: mixpanelConfigSchema },
+  AMPLITUDE: { type: 'AMPLITUDE', label: 'Amplitude', accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: amplitudeConfigSchema },
+  SEGMENT: { type: 'SEGMENT', label: 'Segment', accountTypes: ['API_KEY'], accountRequired: true, configSchema: segmentConfigSchema },
+  POSTHOG: { type: 'POSTHOG', label: 'PostHog', accountTypes: ['API_KEY'], accountRequired: true, configSchema: posthogConfigSchema },
+  GOOGLE_ANALYTICS: { type: 'GOOGLE_ANALYTICS', label: 'Google Analytics 4', accountTypes: ['OAUTH'], accountRequired: true, configSchema: googleAnalyticsConfigSchema },
 };
 

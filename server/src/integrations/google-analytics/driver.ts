@@ -1,0 +1,45 @@
+import type { GoogleAnalyticsConfig } from '@shared/integrations';
+import { isSuccessStatus, outcomeForHttpError } from '../http-client';
+import type { Driver, DriverContext } from '../types';
+import { credential, jsonBody } from '../vendor-http';
+import { googleAnalyticsClient, googleError } from './client';
+
+// The OAuth access token was refreshed (if expired) when the destination was loaded.
+const clientFor = (ctx: Pick<DriverContext<GoogleAnalyticsConfig>, 'http' | 'config' | 'secrets'>) => googleAnalyticsClient(ctx.http, ctx.config, credential(ctx, 'accessToken'));
+
+/**
+ * submitUserDeletion answers only with deletionRequestTime and offers no status: Google then
+ * deletes the user's data up to that time, so accepted counts as done.
+ */
+export const googleAnalyticsDriver: Driver<GoogleAnalyticsConfig> = {
+  type: 'GOOGLE_ANALYTICS',
+  async: false,
+  canCancel: () => false,
+  expectedCompletion: 'accepted in seconds; Google removes the data within about 72 hours (up to 63 days from backups)',
+
+  async requestDeletion(ctx) {
+    const response = await clientFor(ctx).submitUserDeletion(ctx.identifier);
+    if (!isSuccessStatus(response.status)) {
+      const outcome = outcomeForHttpError(response);
+      const reason = googleError(response);
+      if (outcome.kind === 'retry') return { ...outcome, reason };
+      return { kind: 'failed', reason: response.status === 401 ? `Google rejected the access token (${reason}); reconnect the account` : reason };
+    }
+    const deletionRequestTime = (jsonBody(response) as { deletionRequestTime?: unknown } | undefined)?.deletionRequestTime;
+    return {
+      kind: 'success',
+      message: `GA4 property ${ctx.config.propertyId} accepted the user deletion (${ctx.config.identifierType})${typeof deletionRequestTime === 'string' ? `; data up to ${deletionRequestTime} is deleted` : ''}`,
+      evidence: { propertyId: ctx.config.propertyId, identifierType: ctx.config.identifierType, deletionRequestTime: deletionRequestTime ?? null },
+    };
+  },
+
+  async testConnection(ctx) {
+    try {
+      const response = await clientFor(ctx).getProperty();
+      if (isSuccessStatus(response.status)) return { ok: true, message: `The account can read GA4 property ${ctx.config.propertyId}` };
+      return { ok: false, message: googleError(response) };
+    } catch (error) {
+      return { ok: false, message: (error as Error).message };
+    }
+  },
+};

@@ -1,0 +1,78 @@
+import type { MixpanelConfig } from '@shared/integrations';
+import { destinationMessage, isSuccessStatus, outcomeForHttpError } from '../http-client';
+import { TransientError, type Driver, type DriverContext } from '../types';
+import { credential, jsonBody, queuedByRateLimit, rateLimitError, retryAfterMs } from '../vendor-http';
+import { mixpanelClient } from './client';
+import { mixpanelRateLimiter } from './rate-limiter';
+import { MIXPANEL_CANCELABLE, mixpanelStatusOutcome } from './status';
+
+/** The GDPR token: an OAUTH account's access token, or an API_KEY account's key. */
+const clientFor = (ctx: Pick<DriverContext<MixpanelConfig>, 'http' | 'config' | 'secrets'>) => mixpanelClient(ctx.http, ctx.config, credential(ctx, 'accessToken', 'apiKey'));
+
+/** Status checks and cancels wait their turn inline, for up to this long. */
+const INLINE_WAIT_MS = 5_000;
+
+function taskStatus(body: unknown): string {
+  const results = (body as { results?: { status?: unknown } } | undefined)?.results;
+  return typeof results?.status === 'string' ? results.status : '';
+}
+
+export const mixpanelDriver: Driver<MixpanelConfig> = {
+  type: 'MIXPANEL',
+  async: true,
+  canCancel: () => true,
+  expectedCompletion: 'days to a few weeks (Mixpanel processes deletion tasks in batches)',
+
+  async requestDeletion(ctx) {
+    const client = clientFor(ctx);
+    // Queue rather than fail: wait for this project's next free second without using an attempt.
+    const comeBackAt = await mixpanelRateLimiter.turn(client.rateLimitKey, ctx.integrationRequestId, 1_000);
+    if (comeBackAt) return { kind: 'deferred', until: comeBackAt, message: `Queued behind other calls to this Mixpanel project (1 request per second); sending at ${comeBackAt.toISOString()}` };
+    const response = await client.createDeletion([ctx.identifier]);
+    if (response.status === 429) {
+      mixpanelRateLimiter.backOff(client.rateLimitKey, Date.now() + retryAfterMs(response, 1_000));
+      return queuedByRateLimit('Mixpanel', response, ctx.now);
+    }
+    if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
+    const taskId = (jsonBody(response) as { results?: { task_id?: unknown } } | undefined)?.results?.task_id;
+    if ((typeof taskId !== 'string' && typeof taskId !== 'number') || taskId === '') return { kind: 'failed', reason: 'Mixpanel accepted the deletion but returned no task_id' };
+    return { kind: 'accepted', trackingId: String(taskId), status: 'PENDING', message: `Mixpanel deletion task ${taskId} created (${ctx.config.complianceType})` };
+  },
+
+  async checkStatus(ctx) {
+    const client = clientFor(ctx);
+    const taskId = ctx.trackingId!;
+    const comeBackAt = await mixpanelRateLimiter.turn(client.rateLimitKey, `${ctx.integrationRequestId}:check`, INLINE_WAIT_MS);
+    if (comeBackAt) throw new TransientError('Waiting for a free slot in the Mixpanel rate limit', comeBackAt.getTime() - Date.now());
+    const response = await client.getDeletion(taskId);
+    if (response.status === 429) throw rateLimitError('Mixpanel', response);
+    if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
+    return mixpanelStatusOutcome(taskStatus(jsonBody(response)), taskId);
+  },
+
+  async cancel(ctx) {
+    try {
+      const client = clientFor(ctx);
+      const comeBackAt = await mixpanelRateLimiter.turn(client.rateLimitKey, `${ctx.integrationRequestId}:cancel`, INLINE_WAIT_MS);
+      if (comeBackAt) return { canceled: false, message: 'Mixpanel rate limit: try again in a few seconds' };
+      const response = await client.cancelDeletion(ctx.trackingId!);
+      if (isSuccessStatus(response.status)) return { canceled: true, message: `Mixpanel deletion task ${ctx.trackingId} canceled` };
+      return { canceled: false, message: `Mixpanel cancels only ${MIXPANEL_CANCELABLE.join(' or ')} tasks: ${destinationMessage(response)}` };
+    } catch (error) {
+      return { canceled: false, message: (error as Error).message };
+    }
+  },
+
+  async testConnection(ctx) {
+    // Reads the status of a task that does not exist: proves the token and project without deleting anything.
+    try {
+      const client = clientFor(ctx);
+      await mixpanelRateLimiter.turn(client.rateLimitKey, `test:${Date.now()}:${Math.random()}`, INLINE_WAIT_MS);
+      const response = await client.getDeletion('connection-test');
+      if (response.status === 401 || response.status === 403) return { ok: false, message: `Mixpanel refused the token: ${destinationMessage(response)}` };
+      return { ok: response.status < 500 && response.status !== 429, message: `Mixpanel answered HTTP ${response.status}` };
+    } catch (error) {
+      return { ok: false, message: (error as Error).message };
+    }
+  },
+};

@@ -1,0 +1,28 @@
+import type { Outcome } from '../types';
+
+/** Mixpanel deletion task statuses (GDPR API v3). */
+export const MIXPANEL_STATUSES = ['PENDING', 'STAGING', 'STARTED', 'SUCCESS', 'FAILURE', 'REVOKED', 'NOT_FOUND', 'UNKNOWN'] as const;
+
+/** Mixpanel cancels a task only before it has STARTED. */
+export const MIXPANEL_CANCELABLE = ['PENDING', 'STAGING'];
+
+export function mixpanelStatusOutcome(status: string, taskId: string): Outcome {
+  switch (status) {
+    case 'PENDING':
+    case 'STAGING':
+      return { kind: 'pending', status: 'PENDING', message: `Mixpanel task ${taskId} is ${status}` };
+    case 'STARTED':
+      return { kind: 'pending', status: 'PROCESSING', message: `Mixpanel task ${taskId} has STARTED deleting` };
+    case 'SUCCESS':
+      return { kind: 'success', message: `Mixpanel task ${taskId} finished: SUCCESS`, evidence: { mixpanelTaskId: taskId, mixpanelStatus: status } };
+    case 'FAILURE':
+      return { kind: 'failed', reason: `Mixpanel task ${taskId} reported FAILURE` };
+    case 'REVOKED':
+      return { kind: 'canceled', message: `Mixpanel task ${taskId} was revoked (canceled at Mixpanel)` };
+    case 'NOT_FOUND':
+      return { kind: 'failed', reason: `Mixpanel has no deletion task ${taskId} (NOT_FOUND)` };
+    default:
+      // UNKNOWN or a status added later: keep checking rather than guess an end.
+      return { kind: 'pending', status: 'PROCESSING', message: `Mixpanel task ${taskId} status ${status || '(none)'}` };
+  }
+}

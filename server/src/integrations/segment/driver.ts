@@ -1,0 +1,45 @@
+import type { SegmentConfig } from '@shared/integrations';
+import { destinationMessage, isSuccessStatus, outcomeForHttpError } from '../http-client';
+import type { Driver, DriverContext } from '../types';
+import { credential, jsonBody, queuedByRateLimit, rateLimitError } from '../vendor-http';
+import { segmentClient } from './client';
+import { segmentStatusOutcome } from './status';
+
+const clientFor = (ctx: Pick<DriverContext<SegmentConfig>, 'http' | 'config' | 'secrets'>) => segmentClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
+
+export const segmentDriver: Driver<SegmentConfig> = {
+  type: 'SEGMENT',
+  async: true,
+  // The Public API offers no way to withdraw a workspace regulation once created.
+  canCancel: () => false,
+  expectedCompletion: 'days, up to 30 days (Segment deletes in its systems, then forwards to destinations)',
+
+  async requestDeletion(ctx) {
+    const response = await clientFor(ctx).createRegulation(ctx.identifier);
+    if (response.status === 429) return queuedByRateLimit('Segment', response, ctx.now);
+    if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
+    const regulateId = (jsonBody(response) as { data?: { regulateId?: unknown } } | undefined)?.data?.regulateId;
+    if (typeof regulateId !== 'string' || regulateId === '') return { kind: 'failed', reason: 'Segment accepted the regulation but returned no regulateId' };
+    return { kind: 'accepted', trackingId: regulateId, status: 'PENDING', message: `Segment regulation ${regulateId} created (${ctx.config.regulationType})` };
+  },
+
+  async checkStatus(ctx) {
+    const regulateId = ctx.trackingId!;
+    const response = await clientFor(ctx).getRegulation(regulateId);
+    if (response.status === 429) throw rateLimitError('Segment', response);
+    if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
+    const regulation = (jsonBody(response) as { data?: { regulation?: Record<string, unknown> } } | undefined)?.data?.regulation;
+    if (!regulation) return { kind: 'retry', reason: 'Segment returned no regulation in its answer' };
+    return segmentStatusOutcome(regulation as Parameters<typeof segmentStatusOutcome>[0], regulateId);
+  },
+
+  async testConnection(ctx) {
+    try {
+      const response = await clientFor(ctx).listRegulations();
+      if (isSuccessStatus(response.status)) return { ok: true, message: 'Segment accepted the token' };
+      return { ok: false, message: destinationMessage(response) };
+    } catch (error) {
+      return { ok: false, message: (error as Error).message };
+    }
+  },
+};
