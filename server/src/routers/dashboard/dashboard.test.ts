@@ -93,3 +93,13 @@ describe('dashboard.auditLog', () => {
     expect((await memberCaller.dashboard.members()).map((m) => m.email)).toContain('m@example.com');
   });
 });
+
+describe('dashboard.workspaceUsage', () => {
+  it('counts what deleting each workspace would take with it', async () => {
+    const usage = await owner().dashboard.workspaceUsage();
+    const mine = usage.find((u) => u.workspaceId === org.workspace.id);
+    expect(mine).toMatchObject({ integrations: 0 });
+    expect(mine!.requests).toBeGreaterThan(0);
+    expect(usage.map((u) => u.workspaceId)).not.toContain(other.workspace.id);
+  });
+});

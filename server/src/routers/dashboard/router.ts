@@ -4,6 +4,7 @@ import { members } from './members';
 import { overview } from './overview';
 import { requestDetail } from './request-detail';
 import { searchRequests } from './search-requests';
+import { workspaceUsage } from './workspace-usage';
 
 /** Read models of the dashboard SPA; tRPC only, not part of the public REST API. */
-export const dashboardRouter = router({ overview, searchRequests, requestDetail, auditLog, members });
+export const dashboardRouter = router({ overview, searchRequests, requestDetail, auditLog, members, workspaceUsage });

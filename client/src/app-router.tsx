@@ -1,0 +1,27 @@
+import { createBrowserRouter } from 'react-router';
+import { RouteError } from './components/states';
+import { Shell } from './components/shell';
+
+/** Every screen is its own chunk, loaded when its route is first visited. */
+export function createAppRouter() {
+  return createBrowserRouter([
+    { path: '/sign-in', lazy: () => import('./routes/sign-in'), errorElement: <RouteError /> },
+    { path: '/sign-up', lazy: () => import('./routes/sign-up'), errorElement: <RouteError /> },
+    {
+      path: '/',
+      element: <Shell />,
+      errorElement: <RouteError />,
+      children: [
+        { index: true, lazy: () => import('./routes/overview') },
+        { path: 'requests', lazy: () => import('./routes/requests') },
+        { path: 'requests/new', lazy: () => import('./routes/request-new') },
+        { path: 'requests/:requestId', lazy: () => import('./routes/request-detail') },
+        { path: 'workspaces', lazy: () => import('./routes/workspaces') },
+        { path: 'settings/tokens', lazy: () => import('./routes/tokens') },
+        { path: 'organization', lazy: () => import('./routes/organization') },
+        { path: 'organization/audit-log', lazy: () => import('./routes/audit-log') },
+        { path: '*', lazy: () => import('./routes/not-found') },
+      ],
+    },
+  ]);
+}

@@ -1,0 +1,49 @@
+import { actionLabel, actorLabel, humanizeKey, splitDetails, type JsonValue } from '../lib/audit';
+import { formatDateTime } from '../lib/format';
+
+export interface AuditEntryView {
+  id: string;
+  action: string;
+  summary: string;
+  outcome: string | null;
+  actorType: string;
+  actorId: string | null;
+  actorName: string | null;
+  createdAt: string;
+  details: unknown;
+}
+
+/** One audit entry: what, who, when, outcome, and its recorded details (HTTP, SQL) expandable. */
+export function AuditEntryBody({ entry, context }: { entry: AuditEntryView; context?: string }) {
+  const { facts, blocks } = splitDetails((entry.details ?? null) as JsonValue);
+  return (
+    <div className="audit-entry">
+      <div className="audit-head">
+        <strong>{actionLabel(entry.action)}</strong>
+        {entry.outcome ? <span className={`outcome outcome-${entry.outcome.toLowerCase()}`}>{entry.outcome}</span> : null}
+        {context ? <span className="tag">{context}</span> : null}
+        <time className="muted small" dateTime={entry.createdAt}>
+          {formatDateTime(entry.createdAt)}
+        </time>
+      </div>
+      <p className="audit-summary">{entry.summary}</p>
+      <p className="muted small">By {actorLabel(entry)}</p>
+      {facts.length ? (
+        <dl className="facts">
+          {facts.map(([key, value]) => (
+            <div key={key}>
+              <dt>{humanizeKey(key)}</dt>
+              <dd className="mono">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+      {blocks.map(([key, value]) => (
+        <details key={key} className="audit-block">
+          <summary>{humanizeKey(key)}</summary>
+          <pre className="code-block">{typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>
+        </details>
+      ))}
+    </div>
+  );
+}

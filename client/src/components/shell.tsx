@@ -1,0 +1,164 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId } from 'react';
+import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { errorCode } from '../lib/errors';
+import { useTRPC } from '../trpc';
+import { MeContext, useMe } from './me-context';
+import { ErrorState, Loading } from './states';
+
+/** The signed-in frame: who and where you are, navigation, and the current screen. */
+export function Shell() {
+  const trpc = useTRPC();
+  const location = useLocation();
+  const me = useQuery(trpc.auth.me.queryOptions(undefined, { retry: false, staleTime: 60_000 }));
+  if (me.isPending) return <Loading label="Loading your dashboard…" />;
+  if (me.isError) {
+    if (errorCode(me.error) === 'UNAUTHORIZED') {
+      const next = location.pathname + location.search;
+      return <Navigate to={next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`} replace />;
+    }
+    return (
+      <main className="centered-page">
+        <ErrorState error={me.error} onRetry={() => void me.refetch()} />
+      </main>
+    );
+  }
+  return (
+    <MeContext value={me.data}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <div className="shell">
+        <Header />
+        <Sidebar />
+        <main id="main" className="content" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+    </MeContext>
+  );
+}
+
+function Header() {
+  const me = useMe();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const switchId = useId();
+  const switchOrganization = useMutation(
+    trpc.auth.switchOrganization.mutationOptions({
+      onSuccess: async () => {
+        // Everything on screen belonged to the previous organization.
+        queryClient.clear();
+        await navigate('/');
+      },
+    }),
+  );
+  const signOut = useMutation(
+    trpc.auth.signOut.mutationOptions({
+      onSettled: async () => {
+        queryClient.clear();
+        await navigate('/sign-in');
+      },
+    }),
+  );
+  const active = me.organizations.find((o) => o.id === me.organizationId);
+  return (
+    <header className="topbar">
+      <NavLink to="/" className="brand">
+        <span className="brand-mark" aria-hidden="true">
+          ⌫
+        </span>
+        Deletion Requests
+      </NavLink>
+      <div className="org-switcher">
+        {me.organizations.length > 1 ? (
+          <>
+            <label htmlFor={switchId} className="visually-hidden">
+              Organization
+            </label>
+            <select
+              id={switchId}
+              value={me.organizationId}
+              disabled={switchOrganization.isPending}
+              onChange={(event) => switchOrganization.mutate({ organizationId: event.target.value })}
+            >
+              {me.organizations.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.name} ({o.role.toLowerCase()})
+                </option>
+              ))}
+            </select>
+          </>
+        ) : (
+          <span className="org-name" title="Organization">
+            {active?.name}
+          </span>
+        )}
+        <span className={`role role-${me.role.toLowerCase()}`}>{me.role.toLowerCase()}</span>
+      </div>
+      <div className="user-menu">
+        <span className="user-name" title={me.user.email}>
+          {me.user.name}
+        </span>
+        <button type="button" className="button button-small" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+          Sign out
+        </button>
+      </div>
+    </header>
+  );
+}
+
+function Sidebar() {
+  const me = useMe();
+  const location = useLocation();
+  useEffect(() => {
+    document.getElementById('main')?.scrollTo?.(0, 0);
+  }, [location.pathname]);
+  return (
+    <nav className="sidebar" aria-label="Main">
+      <ul>
+        <li>
+          <NavLink to="/" end>
+            Overview
+          </NavLink>
+        </li>
+        <li>
+          <NavLink to="/requests">Requests</NavLink>
+        </li>
+        <li>
+          <NavLink to="/workspaces">Workspaces</NavLink>
+        </li>
+        <li className="nav-section">Settings</li>
+        <li>
+          <NavLink to="/organization" end>
+            Organization
+          </NavLink>
+        </li>
+        {me.isAdmin ? (
+          <li>
+            <NavLink to="/organization/audit-log">Audit log</NavLink>
+          </li>
+        ) : null}
+        <li>
+          <NavLink to="/settings/tokens">Access tokens</NavLink>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+export function PageHeader({ title, description, actions }: { title: string; description?: string; actions?: React.ReactNode }) {
+  useEffect(() => {
+    document.title = `${title} · Deletion Requests`;
+  }, [title]);
+  return (
+    <div className="page-header">
+      <div>
+        <h1>{title}</h1>
+        {description ? <p className="muted">{description}</p> : null}
+      </div>
+      {actions ? <div className="page-actions">{actions}</div> : null}
+    </div>
+  );
+}

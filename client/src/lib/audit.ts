@@ -1,0 +1,52 @@
+/** Readable names for audit actions; unknown actions are shown as they are. */
+const ACTION_LABEL: Record<string, string> = {
+  'request.created': 'Request created',
+  'request.canceled': 'Request canceled',
+  'workspace.created': 'Workspace created',
+  'workspace.renamed': 'Workspace renamed',
+  'workspace.deleted': 'Workspace deleted',
+  'workspace.api_key_revealed': 'Workspace API key revealed',
+  'workspace.api_key_rotated': 'Workspace API key rotated',
+  'pat.created': 'Access token created',
+  'pat.revoked': 'Access token revoked',
+  'organization.renamed': 'Organization renamed',
+};
+
+export function actionLabel(action: string): string {
+  if (ACTION_LABEL[action]) return ACTION_LABEL[action];
+  const words = action.replace(/[._]/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** "Jane (dashboard)", "Jane (API token)", "System". */
+export function actorLabel(entry: { actorType: string; actorName: string | null; actorId: string | null }): string {
+  if (entry.actorType === 'system' || !entry.actorId) return 'System';
+  const who = entry.actorName ?? 'A former member';
+  const via = entry.actorType === 'user:pat' ? 'API token' : entry.actorType === 'user:cli' ? 'CLI' : 'dashboard';
+  return `${who} (${via})`;
+}
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** Splits audit details into short scalar facts and larger blocks (HTTP exchanges, SQL, lists). */
+export function splitDetails(details: JsonValue): { facts: [string, string][]; blocks: [string, JsonValue][] } {
+  const facts: [string, string][] = [];
+  const blocks: [string, JsonValue][] = [];
+  if (details === null || typeof details !== 'object' || Array.isArray(details)) {
+    if (details !== null) blocks.push(['details', details]);
+    return { facts, blocks };
+  }
+  for (const [key, value] of Object.entries(details)) {
+    if (value === null || typeof value !== 'object') {
+      const text = String(value);
+      if (text.length <= 120 && !text.includes('\n')) facts.push([key, text]);
+      else blocks.push([key, value]);
+    } else blocks.push([key, value]);
+  }
+  return { facts, blocks };
+}
+
+export function humanizeKey(key: string): string {
+  const spaced = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]/g, ' ');
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1).toLowerCase();
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { issuesToFieldErrors, toDisplayError } from './errors';
+
+describe('issuesToFieldErrors', () => {
+  it('keeps the first message per field and strips a wrapping key', () => {
+    const issues = [
+      { path: ['filter', 'createdTo'], message: 'The end date must not be before the start date' },
+      { path: ['filter', 'createdTo'], message: 'second' },
+      { path: [], message: 'whole form' },
+      { nonsense: true },
+    ];
+    expect(issuesToFieldErrors(issues, 'filter')).toEqual({ createdTo: 'The end date must not be before the start date', _form: 'whole form' });
+  });
+});
+
+describe('toDisplayError', () => {
+  it('keeps the message of a plain error', () => {
+    expect(toDisplayError(new Error('boom'))).toEqual({ code: 'UNKNOWN', message: 'boom', fieldErrors: {} });
+  });
+});

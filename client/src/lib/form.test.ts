@@ -1,0 +1,25 @@
+import { createTokenInputSchema, signUpInputSchema } from '@shared/schemas/auth';
+import { describe, expect, it } from 'vitest';
+import { validateForm } from './form';
+
+describe('validateForm with the server schemas', () => {
+  it('names each invalid field with the schema message', () => {
+    const result = validateForm(signUpInputSchema, { email: 'nope', password: 'short', name: ' ', organizationName: 'Acme' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.email).toBe('Enter a valid email address');
+    expect(result.errors.password).toBe('Use at least 10 characters');
+    expect(result.errors.name).toBe('Required');
+    expect(result.errors.organizationName).toBeUndefined();
+  });
+
+  it('returns the parsed (trimmed, lower-cased) values when valid', () => {
+    const result = validateForm(signUpInputSchema, { email: ' Jane@Example.com ', password: 'a long enough passphrase', name: ' Jane ', organizationName: 'Acme' });
+    expect(result).toEqual({ ok: true, data: { email: 'jane@example.com', password: 'a long enough passphrase', name: 'Jane', organizationName: 'Acme' } });
+  });
+
+  it('accepts a token without expiry and refuses a zero-day one', () => {
+    expect(validateForm(createTokenInputSchema, { name: 'CI' }).ok).toBe(true);
+    expect(validateForm(createTokenInputSchema, { name: 'CI', expiresInDays: 0 }).ok).toBe(false);
+  });
+});

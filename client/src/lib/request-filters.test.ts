@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { filtersFromSearchParams, filtersToSearchParams, hasFilters, localDayEnd, localDayStart, toSearchFilter } from './request-filters';
+
+describe('request filters in the URL', () => {
+  it('round-trips through search params', () => {
+    const filters = { workspaceId: 'ws_1', statuses: ['FAILED' as const, 'ERROR' as const], from: '2026-01-01', to: '2026-01-31', createdByUserId: 'usr_1', identifier: 'a@b.c' };
+    expect(filtersFromSearchParams(filtersToSearchParams(filters))).toEqual(filters);
+  });
+
+  it('drops unknown statuses and malformed dates from a hand-edited link', () => {
+    expect(filtersFromSearchParams(new URLSearchParams('status=FAILED,BOGUS&from=yesterday'))).toEqual({ statuses: ['FAILED'] });
+    expect(hasFilters(filtersFromSearchParams(new URLSearchParams('status=BOGUS')))).toBe(false);
+  });
+
+  it('turns local days into an inclusive instant range and trims the identifier', () => {
+    const filter = toSearchFilter({ from: '2026-03-01', to: '2026-03-01', identifier: '  x@y.z ' });
+    expect(filter.createdFrom).toBe(localDayStart('2026-03-01'));
+    expect(filter.createdTo).toBe(localDayEnd('2026-03-01'));
+    expect(new Date(filter.createdTo!).getTime() - new Date(filter.createdFrom!).getTime()).toBe(86_399_999);
+    expect(filter.identifier).toBe('x@y.z');
+  });
+});

@@ -1,0 +1,72 @@
+import { REQUEST_STATUSES, type RequestStatus } from '@shared/statuses';
+
+/** The Requests screen's filters as they live in the URL, so every filtered view is a deep link. */
+export interface RequestFilters {
+  workspaceId?: string;
+  statuses?: RequestStatus[];
+  /** YYYY-MM-DD, in the viewer's time zone. */
+  from?: string;
+  to?: string;
+  createdByUserId?: string;
+  identifier?: string;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function filtersFromSearchParams(params: URLSearchParams): RequestFilters {
+  const statuses = (params.get('status') ?? '')
+    .split(',')
+    .filter((s): s is RequestStatus => (REQUEST_STATUSES as readonly string[]).includes(s));
+  const from = params.get('from') ?? '';
+  const to = params.get('to') ?? '';
+  return clean({
+    workspaceId: params.get('workspace') ?? undefined,
+    statuses: statuses.length ? statuses : undefined,
+    from: DATE.test(from) ? from : undefined,
+    to: DATE.test(to) ? to : undefined,
+    createdByUserId: params.get('createdBy') ?? undefined,
+    identifier: params.get('identifier') ?? undefined,
+  });
+}
+
+export function filtersToSearchParams(filters: RequestFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  if (filters.workspaceId) params.set('workspace', filters.workspaceId);
+  if (filters.statuses?.length) params.set('status', filters.statuses.join(','));
+  if (filters.from) params.set('from', filters.from);
+  if (filters.to) params.set('to', filters.to);
+  if (filters.createdByUserId) params.set('createdBy', filters.createdByUserId);
+  if (filters.identifier) params.set('identifier', filters.identifier);
+  return params;
+}
+
+/** Local calendar day boundaries as instants: "to" includes the whole day. */
+export function localDayStart(day: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(y, m - 1, d, 0, 0, 0, 0).toISOString();
+}
+
+export function localDayEnd(day: string): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(y, m - 1, d, 23, 59, 59, 999).toISOString();
+}
+
+/** The server's search filter for these URL filters. */
+export function toSearchFilter(filters: RequestFilters) {
+  return clean({
+    workspaceId: filters.workspaceId,
+    statuses: filters.statuses,
+    createdFrom: filters.from ? localDayStart(filters.from) : undefined,
+    createdTo: filters.to ? localDayEnd(filters.to) : undefined,
+    createdByUserId: filters.createdByUserId,
+    identifier: filters.identifier?.trim() || undefined,
+  });
+}
+
+export function hasFilters(filters: RequestFilters): boolean {
+  return Object.keys(clean(filters)).length > 0;
+}
+
+function clean<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== '')) as T;
+}

@@ -1,0 +1,143 @@
+import { nameSchema } from '@shared/schemas/auth';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { z } from 'zod';
+import { CopyableValue } from '../components/copy-button';
+import { TextField } from '../components/field';
+import { useMe } from '../components/me-context';
+import { PageHeader } from '../components/shell';
+import { ErrorState, FormError, Loading } from '../components/states';
+import { toDisplayError } from '../lib/errors';
+import { formValues, validateForm, type FieldErrors } from '../lib/form';
+import { formatDate } from '../lib/format';
+import { useTRPC } from '../trpc';
+
+const renameForm = z.object({ name: nameSchema });
+
+const RETENTION_TEXT = {
+  NONE: 'Requests are kept as they are.',
+  HASH: 'Identifiers are replaced by a one-way hash',
+  DELETE: 'Requests are deleted from this service',
+} as const;
+
+export function Component() {
+  const trpc = useTRPC();
+  const me = useMe();
+  const queryClient = useQueryClient();
+  const organization = useQuery(trpc.organization.get.queryOptions());
+  const members = useQuery(trpc.dashboard.members.queryOptions());
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [saved, setSaved] = useState(false);
+  const rename = useMutation(
+    trpc.organization.rename.mutationOptions({
+      onSuccess: async () => {
+        setSaved(true);
+        await queryClient.invalidateQueries({ queryKey: trpc.organization.get.queryKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() });
+      },
+    }),
+  );
+  const serverError = rename.error ? toDisplayError(rename.error) : null;
+
+  if (organization.isPending)
+    return (
+      <>
+        <PageHeader title="Organization" />
+        <Loading />
+      </>
+    );
+  if (organization.isError)
+    return (
+      <>
+        <PageHeader title="Organization" />
+        <ErrorState error={organization.error} onRetry={() => void organization.refetch()} />
+      </>
+    );
+  const org = organization.data;
+  return (
+    <>
+      <PageHeader title="Organization" description="Settings shared by everyone in the organization." />
+      <section className="card" aria-labelledby="org-general">
+        <h2 id="org-general">General</h2>
+        {me.isOwner ? (
+          <form
+            className="inline-form"
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault();
+              setSaved(false);
+              const result = validateForm(renameForm, formValues(event.currentTarget));
+              if (!result.ok) return setErrors(result.errors);
+              setErrors({});
+              rename.mutate(result.data);
+            }}
+          >
+            <TextField key={org.name} label="Organization name" name="name" defaultValue={org.name} error={errors.name ?? serverError?.fieldErrors.name} />
+            <button type="submit" className="button button-primary" disabled={rename.isPending}>
+              {rename.isPending ? 'Saving…' : 'Save name'}
+            </button>
+            {saved ? (
+              <span role="status" className="muted">
+                Saved
+              </span>
+            ) : null}
+          </form>
+        ) : (
+          <dl className="facts">
+            <div>
+              <dt>Name</dt>
+              <dd>{org.name}</dd>
+            </div>
+          </dl>
+        )}
+        <FormError message={serverError && !serverError.fieldErrors.name ? serverError.message : null} />
+        <dl className="facts">
+          <div>
+            <dt>Organization id</dt>
+            <dd>
+              <CopyableValue value={org.id} label="Organization id" />
+            </dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>{formatDate(org.createdAt)}</dd>
+          </div>
+        </dl>
+      </section>
+
+      <section className="card" aria-labelledby="org-retention">
+        <h2 id="org-retention">Retention</h2>
+        <p>
+          {org.retentionAction === 'NONE'
+            ? RETENTION_TEXT.NONE
+            : `${RETENTION_TEXT[org.retentionAction]} ${org.retentionDays} day${org.retentionDays === 1 ? '' : 's'} after they complete.`}
+        </p>
+        <p className="muted small">Changing the retention policy from the dashboard is not available yet.</p>
+      </section>
+
+      <section className="card" aria-labelledby="org-members">
+        <h2 id="org-members">Members</h2>
+        {members.isPending ? (
+          <Loading />
+        ) : members.isError ? (
+          <ErrorState error={members.error} onRetry={() => void members.refetch()} />
+        ) : (
+          <ul className="list">
+            {members.data.map((m) => (
+              <li key={m.id} className="list-row">
+                <span>
+                  {m.name}
+                  {m.id === me.user.id ? <span className="muted"> (you)</span> : null}
+                </span>
+                <span className="muted truncate">{m.email}</span>
+                <span className={`role role-${m.role.toLowerCase()}`}>{m.role.toLowerCase()}</span>
+                <span className="muted small nowrap">since {formatDate(m.joinedAt)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <p className="muted small">Inviting members and changing roles from the dashboard is not available yet.</p>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,227 @@
+import { OVERVIEW_WINDOWS } from '@shared/schemas/dashboard';
+import type { RequestStatus } from '@shared/statuses';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { Meter } from '../components/charts/meter';
+import { StackedBarChart } from '../components/charts/stacked-bar-chart';
+import { PageHeader } from '../components/shell';
+import { Empty, ErrorState, Loading } from '../components/states';
+import { SegmentedStatusBar, StatusBadge } from '../components/status';
+import { formatDuration, formatPercent, formatRelative, INTEGRATION_TYPE_LABEL } from '../lib/format';
+import { REQUEST_STATUSES, STATUS_COLOR, STATUS_LABEL } from '../lib/status';
+import { useTRPC, type RouterOutputs } from '../trpc';
+
+type Overview = RouterOutputs['dashboard']['overview'];
+type Window = (typeof OVERVIEW_WINDOWS)[number];
+
+const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+const shortDay = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const formatDay = (day: string) => shortDay.format(new Date(`${day}T00:00:00Z`));
+
+export function Component() {
+  const trpc = useTRPC();
+  const [params, setParams] = useSearchParams();
+  const days = (OVERVIEW_WINDOWS as readonly number[]).includes(Number(params.get('days'))) ? (Number(params.get('days')) as Window) : 30;
+  const overview = useQuery(trpc.dashboard.overview.queryOptions({ days, timeZone }, { refetchInterval: 15_000, placeholderData: (previous) => previous }));
+  return (
+    <>
+      <PageHeader
+        title="Overview"
+        description="How deletion requests are doing across your organization."
+        actions={
+          <div className="segmented-control" role="group" aria-label="Time window">
+            {OVERVIEW_WINDOWS.map((d) => (
+              <button
+                key={d}
+                type="button"
+                className="button button-small"
+                aria-pressed={d === days}
+                onClick={() => setParams(d === 30 ? {} : { days: String(d) }, { replace: true })}
+              >
+                {d} days
+              </button>
+            ))}
+          </div>
+        }
+      />
+      {overview.isPending ? <Loading /> : overview.isError ? <ErrorState error={overview.error} onRetry={() => void overview.refetch()} /> : <OverviewBody data={overview.data} />}
+    </>
+  );
+}
+
+function OverviewBody({ data }: { data: Overview }) {
+  const attention = data.byStatus.FAILED + data.byStatus.ERROR;
+  return (
+    <div className="stack">
+      <section className="tiles" aria-label="Totals">
+        <Tile label={`Requests, last ${data.days} days`} value={data.total} />
+        <Tile label="In progress now" value={data.openTotal} to="/requests?status=STAGING,PENDING,PROCESSING" />
+        <Tile label="Succeeded" value={data.byStatus.SUCCESS} tone="success" to="/requests?status=SUCCESS" />
+        <Tile label="Failed or errored" value={attention} tone={attention ? 'danger' : undefined} to="/requests?status=FAILED,ERROR" />
+      </section>
+
+      {data.total === 0 && data.needsAttentionTotal === 0 ? (
+        <Empty title={`No requests in the last ${data.days} days`}>
+          <p>
+            Create one from <Link to="/requests/new">Requests → Create request</Link>, or through the public API with a{' '}
+            <Link to="/settings/tokens">personal access token</Link>.
+          </p>
+        </Empty>
+      ) : (
+        <div className="grid-2">
+          <section className="card" aria-labelledby="per-day">
+            <h2 id="per-day">Requests per day</h2>
+            <StackedBarChart
+              rows={data.perDay.map((d) => ({ label: d.day, values: d.counts }))}
+              keys={REQUEST_STATUSES}
+              colors={STATUS_COLOR}
+              labels={STATUS_LABEL}
+              formatLabel={formatDay}
+              summary={`${data.total} requests over ${data.days} days`}
+            />
+          </section>
+          <section className="card" aria-labelledby="by-status">
+            <h2 id="by-status">By status</h2>
+            <StatusBreakdown counts={data.byStatus} total={data.total} />
+          </section>
+        </div>
+      )}
+
+      <section className="card" aria-labelledby="integrations">
+        <h2 id="integrations">Integrations</h2>
+        {data.integrations.length === 0 ? (
+          <p className="muted">No integration requests in this window. Requests fan out to the enabled integrations of their workspace.</p>
+        ) : (
+          <IntegrationStats integrations={data.integrations} />
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="attention">
+        <h2 id="attention">
+          Needs attention <span className="count">{data.needsAttentionTotal}</span>
+        </h2>
+        {data.needsAttention.length === 0 ? (
+          <p className="muted">Nothing has failed. Requests that fail or error show up here.</p>
+        ) : (
+          <ul className="list">
+            {data.needsAttention.map((request) => (
+              <li key={request.id} className="list-row">
+                <StatusBadge status={request.status} />
+                <Link to={`/requests/${request.id}`} className="mono truncate">
+                  {request.identifier ?? '(deleted by retention)'}
+                </Link>
+                <span className="muted truncate">{request.statusReason ?? request.workspaceName}</span>
+                <span className="muted nowrap">{formatRelative(request.updatedAt)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+        {data.needsAttentionTotal > data.needsAttention.length ? (
+          <p>
+            <Link to="/requests?status=FAILED,ERROR">See all {data.needsAttentionTotal}</Link>
+          </p>
+        ) : null}
+      </section>
+    </div>
+  );
+}
+
+function Tile({ label, value, tone, to }: { label: string; value: number; tone?: 'success' | 'danger'; to?: string }) {
+  const body = (
+    <>
+      <span className={`tile-value ${tone ? `tone-${tone}` : ''}`}>{value.toLocaleString()}</span>
+      <span className="tile-label">{label}</span>
+    </>
+  );
+  return to ? (
+    <Link to={to} className="tile card">
+      {body}
+    </Link>
+  ) : (
+    <div className="tile card">{body}</div>
+  );
+}
+
+function StatusBreakdown({ counts, total }: { counts: Record<RequestStatus, number>; total: number }) {
+  return (
+    <ul className="breakdown">
+      {REQUEST_STATUSES.map((status) => (
+        <li key={status}>
+          <Link to={`/requests?status=${status}`} className="breakdown-label">
+            {STATUS_LABEL[status]}
+          </Link>
+          <Meter
+            fraction={total ? counts[status] / total : 0}
+            color={STATUS_COLOR[status]}
+            label={STATUS_LABEL[status]}
+            valueText={`${counts[status]} of ${total}`}
+          />
+          <span className="breakdown-value">{counts[status]}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function IntegrationStats({ integrations }: { integrations: Overview['integrations'] }) {
+  const slowest = Math.max(1, ...integrations.map((i) => i.medianSeconds ?? 0));
+  return (
+    <div className="table-wrap">
+      <table className="table integration-stats">
+        <thead>
+          <tr>
+            <th scope="col">Integration</th>
+            <th scope="col">Outcomes</th>
+            <th scope="col">Success rate</th>
+            <th scope="col">Median time to completion</th>
+          </tr>
+        </thead>
+        <tbody>
+          {integrations.map((i) => {
+            const statuses: RequestStatus[] = [
+              ...Array<RequestStatus>(i.succeeded).fill('SUCCESS'),
+              ...Array<RequestStatus>(i.failed).fill('FAILED'),
+              ...Array<RequestStatus>(i.canceled).fill('CANCELED'),
+              ...Array<RequestStatus>(i.active).fill('PENDING'),
+            ];
+            return (
+              <tr key={`${i.integrationId}-${i.type}`}>
+                <th scope="row">
+                  {i.name}
+                  <span className="muted small block">
+                    {INTEGRATION_TYPE_LABEL[i.type] ?? i.type} · {i.total} request{i.total === 1 ? '' : 's'}
+                  </span>
+                </th>
+                <td>
+                  <SegmentedStatusBar statuses={statuses} />
+                </td>
+                <td>
+                  <div className="meter-row">
+                    <Meter
+                      fraction={i.successRate ?? 0}
+                      color="var(--status-success)"
+                      label={`Success rate of ${i.name}`}
+                      valueText={formatPercent(i.successRate)}
+                    />
+                    <span className="nowrap">{formatPercent(i.successRate)}</span>
+                  </div>
+                </td>
+                <td>
+                  <div className="meter-row">
+                    <Meter
+                      fraction={(i.medianSeconds ?? 0) / slowest}
+                      color="var(--accent)"
+                      label={`Median time to completion of ${i.name}`}
+                      valueText={formatDuration(i.medianSeconds)}
+                    />
+                    <span className="nowrap">{formatDuration(i.medianSeconds)}</span>
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,178 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { AuditEntryBody } from '../components/audit-entry';
+import { CopyButton } from '../components/copy-button';
+import { PageHeader } from '../components/shell';
+import { ErrorState, Loading } from '../components/states';
+import { SegmentedStatusBar, StatusBadge } from '../components/status';
+import { formatDateTime, formatRelative, INTEGRATION_TYPE_LABEL } from '../lib/format';
+import { isActive, progressSummary, STATUS_DESCRIPTION } from '../lib/status';
+import { useTRPC, type RouterOutputs } from '../trpc';
+
+type Detail = RouterOutputs['dashboard']['requestDetail'];
+type IntegrationRequest = Detail['integrationRequests'][number];
+
+export const DETAIL_REFRESH_MS = 3_000;
+
+export function Component() {
+  const { requestId = '' } = useParams();
+  const trpc = useTRPC();
+  const detail = useQuery(
+    trpc.dashboard.requestDetail.queryOptions(
+      { deletionRequestId: requestId },
+      // Poll while anything is still moving; a finished request stops polling.
+      { refetchInterval: (query) => (query.state.data && !isActive(query.state.data.status) && !query.state.data.integrationRequests.some((ir) => isActive(ir.status)) ? false : DETAIL_REFRESH_MS) },
+    ),
+  );
+  if (detail.isPending)
+    return (
+      <>
+        <PageHeader title="Request" />
+        <Loading />
+      </>
+    );
+  if (detail.isError)
+    return (
+      <>
+        <PageHeader title="Request" />
+        <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />
+        <p>
+          <Link to="/requests">Back to requests</Link>
+        </p>
+      </>
+    );
+  const request = detail.data;
+  const statuses = request.integrationRequests.map((ir) => ir.status);
+  const namesById = new Map(request.integrationRequests.map((ir) => [ir.id, ir.name]));
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link to="/requests">Requests</Link> / <span className="mono">{request.id}</span>
+      </p>
+      <PageHeader title={request.identifier ?? '(identifier deleted by retention)'} />
+      <section className="card summary-card" aria-label="Summary">
+        <div className="summary-status">
+          <StatusBadge status={request.status} />
+          <span>{request.statusReason ?? STATUS_DESCRIPTION[request.status]}</span>
+        </div>
+        <SegmentedStatusBar statuses={statuses} />
+        <p className="muted small">{progressSummary(statuses)}</p>
+        <dl className="facts facts-grid">
+          <div>
+            <dt>Request id</dt>
+            <dd>
+              <span className="mono">{request.id}</span> <CopyButton value={request.id} />
+            </dd>
+          </div>
+          <div>
+            <dt>Workspace</dt>
+            <dd>{request.workspaceName}</dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>
+              {formatDateTime(request.createdAt)} by {request.createdByName ?? 'a former member'}{' '}
+              {request.channel === 'API' ? (request.createdWithToken ? 'with an API token' : 'via API') : 'in the dashboard'}
+            </dd>
+          </div>
+          <div>
+            <dt>Completed</dt>
+            <dd>{request.completedAt ? formatDateTime(request.completedAt) : 'Not yet'}</dd>
+          </div>
+          {request.hashed ? (
+            <div>
+              <dt>Identifier</dt>
+              <dd>Hashed by the retention policy; the original cannot be shown.</dd>
+            </div>
+          ) : null}
+        </dl>
+      </section>
+
+      <section aria-labelledby="integrations-heading" className="stack">
+        <h2 id="integrations-heading">Integrations</h2>
+        {request.integrationRequests.length === 0 ? (
+          <p className="card muted">
+            The workspace had no enabled integration when this request was created, so there was nothing to delete anywhere.
+          </p>
+        ) : (
+          <div className="cards-grid">
+            {request.integrationRequests.map((ir) => (
+              <IntegrationRequestCard key={ir.id} ir={ir} />
+            ))}
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby="timeline-heading" className="stack">
+        <h2 id="timeline-heading">Audit trail</h2>
+        {request.auditTrail.length === 0 ? (
+          <p className="muted">Nothing recorded yet.</p>
+        ) : (
+          <ol className="timeline">
+            {request.auditTrail.map((entry) => (
+              <li key={entry.id} className="timeline-item">
+                <AuditEntryBody entry={entry} context={entry.integrationRequestId ? namesById.get(entry.integrationRequestId) : undefined} />
+              </li>
+            ))}
+          </ol>
+        )}
+        {request.auditTrailTruncated ? <p className="muted small">Only the first 500 entries are shown.</p> : null}
+      </section>
+    </>
+  );
+}
+
+function IntegrationRequestCard({ ir }: { ir: IntegrationRequest }) {
+  return (
+    <article className="card integration-request" aria-label={ir.name} data-status={ir.status}>
+      <header className="row space-between">
+        <div>
+          <h3>{ir.name}</h3>
+          <span className="muted small">{INTEGRATION_TYPE_LABEL[ir.type] ?? ir.type}</span>
+        </div>
+        <StatusBadge status={ir.status} />
+      </header>
+      <p className="muted small">{STATUS_DESCRIPTION[ir.status]}</p>
+      {ir.lastError ? (
+        <div className="callout callout-danger">
+          <strong>What went wrong</strong>
+          <p>{ir.lastError}</p>
+        </div>
+      ) : null}
+      <dl className="facts">
+        <div>
+          <dt>Attempts</dt>
+          <dd>{ir.attempts}</dd>
+        </div>
+        <div>
+          <dt>Tracking id</dt>
+          <dd className="mono">{ir.trackingId ?? '—'}</dd>
+        </div>
+        {ir.startedAt ? (
+          <div>
+            <dt>Started</dt>
+            <dd>{formatDateTime(ir.startedAt)}</dd>
+          </div>
+        ) : null}
+        {ir.completedAt ? (
+          <div>
+            <dt>Completed</dt>
+            <dd>{formatDateTime(ir.completedAt)}</dd>
+          </div>
+        ) : null}
+        {isActive(ir.status) && ir.nextAttemptAt ? (
+          <div>
+            <dt>Next attempt</dt>
+            <dd>{formatRelative(ir.nextAttemptAt)}</dd>
+          </div>
+        ) : null}
+        {isActive(ir.status) && ir.nextPollAt ? (
+          <div>
+            <dt>Next status check</dt>
+            <dd>{formatRelative(ir.nextPollAt)}</dd>
+          </div>
+        ) : null}
+      </dl>
+    </article>
+  );
+}

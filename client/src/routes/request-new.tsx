@@ -1,0 +1,88 @@
+import { createRequestFormSchema } from '@shared/schemas/dashboard';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { SelectField, TextField } from '../components/field';
+import { PageHeader } from '../components/shell';
+import { Empty, ErrorState, FormError, Loading } from '../components/states';
+import { toDisplayError } from '../lib/errors';
+import { formValues, validateForm, type FieldErrors } from '../lib/form';
+import { useTRPC } from '../trpc';
+
+export function Component() {
+  const trpc = useTRPC();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const workspaces = useQuery(trpc.workspaces.list.queryOptions());
+  const create = useMutation(
+    trpc.deletionRequests.createInWorkspace.mutationOptions({
+      onSuccess: async (request) => {
+        await queryClient.invalidateQueries({ queryKey: trpc.dashboard.pathKey() });
+        await navigate(`/requests/${request.id}`);
+      },
+    }),
+  );
+  const serverError = create.error ? toDisplayError(create.error) : null;
+  const fieldError = (name: string) => errors[name] ?? serverError?.fieldErrors[name];
+
+  let body;
+  if (workspaces.isPending) body = <Loading />;
+  else if (workspaces.isError) body = <ErrorState error={workspaces.error} onRetry={() => void workspaces.refetch()} />;
+  else if (workspaces.data.length === 0)
+    body = (
+      <Empty title="There is no workspace yet">
+        <p>
+          A request is sent to the integrations of one workspace. <Link to="/workspaces">Create a workspace</Link> first.
+        </p>
+      </Empty>
+    );
+  else
+    body = (
+      <form
+        className="card form narrow-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          const result = validateForm(createRequestFormSchema, formValues(event.currentTarget));
+          if (!result.ok) return setErrors(result.errors);
+          setErrors({});
+          create.mutate(result.data);
+        }}
+      >
+        <SelectField label="Workspace" name="workspaceId" defaultValue={params.get('workspace') ?? workspaces.data[0]?.id} error={fieldError('workspaceId')}>
+          {workspaces.data.map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Identifier"
+          name="identifier"
+          autoComplete="off"
+          placeholder="jane@example.com"
+          hint="The subject whose data is deleted: an email, user id or distinct id. One identifier per request."
+          error={fieldError('identifier')}
+          required
+        />
+        <FormError message={serverError && !Object.keys(serverError.fieldErrors).length ? serverError.message : null} />
+        <div className="form-actions">
+          <Link to="/requests" className="button">
+            Cancel
+          </Link>
+          <button type="submit" className="button button-primary" disabled={create.isPending}>
+            {create.isPending ? 'Creating…' : 'Create request'}
+          </button>
+        </div>
+      </form>
+    );
+
+  return (
+    <>
+      <PageHeader title="Create request" description="Delete one subject's data from every enabled integration of a workspace." />
+      {body}
+    </>
+  );
+}

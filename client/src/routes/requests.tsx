@@ -1,0 +1,251 @@
+import { requestSearchFilterSchema } from '@shared/schemas/dashboard';
+import type { RequestStatus } from '@shared/statuses';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { SelectField, TextField } from '../components/field';
+import { PageHeader } from '../components/shell';
+import { Empty, ErrorState, Loading } from '../components/states';
+import { SegmentedStatusBar, StatusBadge } from '../components/status';
+import { toDisplayError } from '../lib/errors';
+import { validateForm } from '../lib/form';
+import { formatDateTime, formatRelative } from '../lib/format';
+import { filtersFromSearchParams, filtersToSearchParams, hasFilters, toSearchFilter, type RequestFilters } from '../lib/request-filters';
+import { progressSummary, REQUEST_STATUSES, STATUS_LABEL } from '../lib/status';
+import { useTRPC, type RouterOutputs } from '../trpc';
+
+type RequestRow = RouterOutputs['dashboard']['searchRequests']['items'][number];
+
+export const LIVE_REFRESH_MS = 4_000;
+const PAGE_SIZE = 25;
+
+export function Component() {
+  const trpc = useTRPC();
+  const [params, setParams] = useSearchParams();
+  const filters = useMemo(() => filtersFromSearchParams(params), [params]);
+  const setFilters = (next: RequestFilters) => setParams(filtersToSearchParams(next), { replace: true });
+
+  const searchFilter = toSearchFilter(filters);
+  const validation = validateForm(requestSearchFilterSchema, searchFilter);
+  const workspaces = useQuery(trpc.workspaces.list.queryOptions());
+  const members = useQuery(trpc.dashboard.members.queryOptions());
+  const requests = useInfiniteQuery(
+    trpc.dashboard.searchRequests.infiniteQueryOptions(
+      { filter: searchFilter, limit: PAGE_SIZE },
+      {
+        enabled: validation.ok,
+        getNextPageParam: (last) => last.nextCursor,
+        // Statuses move while the page is open: poll quietly, keep what is on screen meanwhile.
+        refetchInterval: LIVE_REFRESH_MS,
+        placeholderData: (previous) => previous,
+      },
+    ),
+  );
+  const serverErrors = requests.error ? toDisplayError(requests.error, 'filter').fieldErrors : {};
+  const fieldErrors = { ...(validation.ok ? {} : validation.errors), ...serverErrors };
+  const rows = requests.data?.pages.flatMap((page) => page.items) ?? [];
+
+  return (
+    <>
+      <PageHeader
+        title="Requests"
+        description="Every deletion request in your organization, newest first. Statuses update live."
+        actions={
+          <Link to="/requests/new" className="button button-primary">
+            Create request
+          </Link>
+        }
+      />
+      <Filters
+        filters={filters}
+        onChange={setFilters}
+        errors={fieldErrors}
+        workspaces={workspaces.data ?? []}
+        members={members.data ?? []}
+      />
+      <section aria-label="Requests" aria-busy={requests.isFetching}>
+        {!validation.ok ? null : requests.isPending ? (
+          <Loading label="Loading requests…" />
+        ) : requests.isError && rows.length === 0 ? (
+          <ErrorState error={requests.error} onRetry={() => void requests.refetch()} />
+        ) : rows.length === 0 ? (
+          hasFilters(filters) ? (
+            <Empty title="No request matches these filters">
+              <p>
+                The identifier search is exact (after trimming spaces).{' '}
+                <button type="button" className="link-button" onClick={() => setFilters({})}>
+                  Clear the filters
+                </button>
+              </p>
+            </Empty>
+          ) : (
+            <Empty title="No deletion requests yet">
+              <p>
+                <Link to="/requests/new">Create one here</Link>, or send <code>POST /api/public/deletion-requests</code> with a{' '}
+                <Link to="/settings/tokens">personal access token</Link>.
+              </p>
+            </Empty>
+          )
+        ) : (
+          <>
+            <p className="live-note muted small" aria-live="off">
+              <span className="live-dot" aria-hidden="true" /> Live · refreshed {new Date(requests.dataUpdatedAt).toLocaleTimeString()}
+            </p>
+            <RequestsTable rows={rows} />
+            <div className="pager">
+              {requests.hasNextPage ? (
+                <button type="button" className="button" onClick={() => void requests.fetchNextPage()} disabled={requests.isFetchingNextPage}>
+                  {requests.isFetchingNextPage ? 'Loading…' : 'Load more'}
+                </button>
+              ) : (
+                <span className="muted small">
+                  {rows.length} request{rows.length === 1 ? '' : 's'} shown · end of list
+                </span>
+              )}
+            </div>
+          </>
+        )}
+      </section>
+    </>
+  );
+}
+
+function Filters(props: {
+  filters: RequestFilters;
+  onChange: (next: RequestFilters) => void;
+  errors: Record<string, string>;
+  workspaces: { id: string; name: string }[];
+  members: { id: string; name: string; email: string }[];
+}) {
+  const { filters, onChange, errors } = props;
+  const [identifier, setIdentifier] = useState(filters.identifier ?? '');
+  const toggleStatus = (status: RequestStatus, on: boolean) => {
+    const current = new Set(filters.statuses ?? []);
+    if (on) current.add(status);
+    else current.delete(status);
+    onChange({ ...filters, statuses: REQUEST_STATUSES.filter((s) => current.has(s)) });
+  };
+  return (
+    <form
+      className="card filters"
+      role="search"
+      aria-label="Filter requests"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onChange({ ...filters, identifier: identifier.trim() || undefined });
+      }}
+    >
+      <div className="filters-search">
+        <TextField
+          label="Identifier (exact match)"
+          name="identifier"
+          type="search"
+          value={identifier}
+          placeholder="jane@example.com"
+          autoComplete="off"
+          onChange={(event) => setIdentifier(event.target.value)}
+          error={errors.identifier}
+        />
+        <button type="submit" className="button">
+          Search
+        </button>
+      </div>
+      <div className="filters-grid">
+        <SelectField label="Workspace" value={filters.workspaceId ?? ''} onChange={(e) => onChange({ ...filters, workspaceId: e.target.value || undefined })} error={errors.workspaceId}>
+          <option value="">All workspaces</option>
+          {props.workspaces.map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Created by"
+          value={filters.createdByUserId ?? ''}
+          onChange={(e) => onChange({ ...filters, createdByUserId: e.target.value || undefined })}
+          error={errors.createdByUserId}
+        >
+          <option value="">Anyone</option>
+          {props.members.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.name || m.email}
+            </option>
+          ))}
+        </SelectField>
+        <TextField label="Created from" type="date" value={filters.from ?? ''} onChange={(e) => onChange({ ...filters, from: e.target.value || undefined })} error={errors.createdFrom} />
+        <TextField label="Created to" type="date" value={filters.to ?? ''} onChange={(e) => onChange({ ...filters, to: e.target.value || undefined })} error={errors.createdTo} />
+      </div>
+      <fieldset className="status-filter">
+        <legend>Status</legend>
+        {REQUEST_STATUSES.map((status) => (
+          <label key={status} className="chip">
+            <input type="checkbox" checked={filters.statuses?.includes(status) ?? false} onChange={(e) => toggleStatus(status, e.target.checked)} />
+            {STATUS_LABEL[status]}
+          </label>
+        ))}
+        {hasFilters(filters) ? (
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              setIdentifier('');
+              onChange({});
+            }}
+          >
+            Clear all filters
+          </button>
+        ) : null}
+      </fieldset>
+    </form>
+  );
+}
+
+function RequestsTable({ rows }: { rows: RequestRow[] }) {
+  return (
+    <div className="table-wrap">
+      <table className="table responsive-table requests-table">
+        <thead>
+          <tr>
+            <th scope="col">Identifier</th>
+            <th scope="col">Status</th>
+            <th scope="col">Progress</th>
+            <th scope="col">Workspace</th>
+            <th scope="col">Created</th>
+            <th scope="col">Created by</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const statuses = (row.integrationRequests ?? []).map((ir) => ir.status);
+            return (
+              <tr key={row.id} data-request-id={row.id}>
+                <td data-label="Identifier">
+                  <Link to={`/requests/${row.id}`} className="mono truncate identifier-link">
+                    {row.identifier ?? '(deleted by retention)'}
+                  </Link>
+                </td>
+                <td data-label="Status">
+                  <StatusBadge status={row.status} />
+                </td>
+                <td data-label="Progress">
+                  <SegmentedStatusBar statuses={statuses} />
+                  <span className="muted small">{progressSummary(statuses)}</span>
+                </td>
+                <td data-label="Workspace">{row.workspaceName}</td>
+                <td data-label="Created">
+                  <time dateTime={row.createdAt} title={formatDateTime(row.createdAt)}>
+                    {formatRelative(row.createdAt)}
+                  </time>
+                </td>
+                <td data-label="Created by">
+                  {row.createdByName ?? '—'}
+                  <span className="muted small block">{row.channel === 'API' ? 'via API' : 'in dashboard'}</span>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { createTRPCClient, httpBatchLink, type TRPCClientError } from '@trpc/client';
+import { createTRPCContext } from '@trpc/tanstack-react-query';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '../../server/src/routers/root';
+import { errorCode } from './lib/errors';
+import { trpcFetch } from './lib/trpc-fetch';
+
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type AppClientError = TRPCClientError<AppRouter>;
+
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+
+export function createTrpcClient() {
+  return createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: '/trpc', fetch: trpcFetch, maxURLLength: 4000 })] });
+}
+
+const NO_RETRY = new Set(['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'UNPROCESSABLE_CONTENT', 'CONFLICT']);
+
+/** `onSignedOut` runs when any call reports the session is gone, so the shell can send the user to sign in. */
+export function createQueryClient(onSignedOut: (queryKey: readonly unknown[]) => void) {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        if (errorCode(error) === 'UNAUTHORIZED') onSignedOut(query.queryKey);
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        staleTime: 10_000,
+        refetchOnWindowFocus: true,
+        retry: (failureCount, error) => !NO_RETRY.has(errorCode(error) ?? '') && failureCount < 2,
+      },
+    },
+  });
+}

@@ -1,0 +1,26 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+
+export const baseUrl = () => inject('baseUrl');
+
+/** A client on the app's embedded PostgreSQL (its port is in the cluster's pid file). */
+export async function connectAppDatabase(): Promise<pg.Client> {
+  const pidFile = path.join(inject('dataDir'), 'postgres', 'postmaster.pid');
+  const port = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[3]);
+  const client = new pg.Client({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${port}/deletion_service` });
+  await client.connect();
+  return client;
+}
+
+/** The public REST API, as a partner's backend calls it. */
+export async function publicApi(method: string, pathname: string, pat: string, body?: unknown) {
+  const response = await fetch(`${baseUrl()}/api/public${pathname}`, {
+    method,
+    headers: { 'X-API-Key': pat, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+}
