@@ -2,10 +2,15 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { prepareDatabase } from './db/bootstrap';
 import { connectDatabase } from './db/client';
 import { buildApp } from './http/app';
-import { createKeyring } from './lib/crypto';
+import type { Keyring } from './lib/crypto';
+import { KeyConfigurationError, loadKeyring } from './services/keys/master-key';
 import { createLogger, type Logger } from './lib/logger';
 import { policyFromConfig } from './lib/ssrf';
 import { Worker } from './engine/worker';
+import { Scheduler } from './engine/scheduler';
+import { startMetricsServer } from './metrics/http';
+import { watchQueueDepth } from './metrics/queue-depth';
+import { recordEngineStep, registry } from './metrics/service-metrics';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -24,18 +29,32 @@ async function main(): Promise<void> {
   }
   const server = await prepareDatabase(config, log);
   const database = connectDatabase(server.url, config.DB_POOL_SIZE);
-  const keyring = createKeyring(config.encryptionKey);
+  let keyring: Keyring;
+  try {
+    keyring = await loadKeyring(database.prisma, config);
+  } catch (error) {
+    if (!(error instanceof KeyConfigurationError)) throw error;
+    process.stderr.write(`Encryption key problem: ${error.message}\n`);
+    await database.close();
+    await server.stop();
+    process.exit(78);
+  }
   const deps = { prisma: database.prisma, keyring, config, log, policy: policyFromConfig(config) };
   const runsApi = config.ROLE !== 'worker';
   const worker =
     config.ROLE !== 'api'
       ? new Worker(
           { ...deps, pool: database.pool },
-          { concurrency: config.WORKER_CONCURRENCY, pollIntervalMs: config.WORKER_POLL_MS, leaseMs: config.LEASE_SECONDS * 1000 },
+          { concurrency: config.WORKER_CONCURRENCY, pollIntervalMs: config.WORKER_POLL_MS, leaseMs: config.LEASE_SECONDS * 1000, onStep: recordEngineStep },
         )
       : null;
+  // Retention (daily at midnight UTC) and audit-chain sealing run in worker processes.
+  const scheduler = worker ? new Scheduler(database.prisma, database.pool, log) : null;
   const app = runsApi ? await buildApp(deps) : null;
 
+  // Queue depth comes from the database, so any process can report it; the API and workers do.
+  watchQueueDepth(registry, database.pool);
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | null = null;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -43,7 +62,9 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down');
     await app?.close().catch((err) => log.error({ err }, 'error closing HTTP server'));
     // In-flight deletions get a grace period; any still running are handed back to the queue.
-    await worker?.stop().catch((err) => log.error({ err }, 'error stopping the worker'));
+    scheduler?.stop();
+    await worker?.stop(config.SHUTDOWN_GRACE_MS).catch((err) => log.error({ err }, 'error stopping the worker'));
+    await metricsServer?.close();
     await database.close();
     await server.stop().catch((err) => log.error({ err }, 'error stopping embedded PostgreSQL'));
     log.info('stopped');
@@ -54,7 +75,9 @@ async function main(): Promise<void> {
 
   try {
     await worker?.start();
+    scheduler?.start();
     await app?.listen({ port: config.PORT, host: config.HOST });
+    if (config.METRICS_PORT !== undefined) metricsServer = await startMetricsServer(config.METRICS_PORT, config.HOST, () => !stopping);
   } catch (error) {
     await worker?.stop(0);
     await database.close();

@@ -1,14 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config';
+import { passwordSchema } from '@shared/schemas/auth';
+import { loadConfig, parseKey } from '../config';
 import { prepareDatabase } from '../db/bootstrap';
 import { connectDatabase, type Db } from '../db/client';
 import { MIGRATIONS_DIR } from '../db/migrate';
-import { createKeyring, type Keyring } from '../lib/crypto';
+import type { Keyring } from '../lib/crypto';
 import { createLogger } from '../lib/logger';
 import type { Actor } from '../services/auth/actor';
 import { createUserWithOrganization } from '../services/auth/sign-up';
+import { sealAuditChain, verifyAuditChain } from '../services/audit/audit-chain';
+import { keyStatus, loadKeyring, rotateMasterKey } from '../services/keys/master-key';
 import { createPersonalAccessToken, listPersonalAccessTokens } from '../services/tokens/personal-access-tokens';
 import { createWorkspace, listWorkspaces } from '../services/workspaces/workspaces';
 // @ts-expect-error plain ESM helper shared with npm scripts
@@ -26,6 +29,11 @@ Commands:
   pat:create --email <e> [--org <organizationId>] --name <name> [--expires-days <n>]
                                                create a personal access token; prints it once
   users:list | workspaces:list --org <id> | pats:list --email <e> [--org <id>]
+  keys:status                                  master key id, data keys per master key, secrets still in the old format
+  keys:rotate-master [--new-key <base64>]      re-wrap every data key with the new master key (default: ENCRYPTION_KEY,
+                                               with the old key in PREVIOUS_ENCRYPTION_KEYS; or NEW_ENCRYPTION_KEY); see SECURITY.md
+  audit:seal                                   link new audit entries into each organization's hash chain
+  audit:verify [--org <id>]                    seal, then verify the audit hash chains; exit code 2 names the first broken link
 `;
 
 type Flags = Record<string, string | boolean | undefined>;
@@ -55,7 +63,45 @@ async function ownerActor(db: Db, organizationId: string, email?: string): Promi
 }
 
 const commands: Record<string, (tools: Tools, flags: Flags) => Promise<unknown>> = {
+  async 'keys:status'({ db, keyring }) {
+    return keyStatus(db, keyring);
+  },
+  async 'keys:rotate-master'({ db, keyring }, flags) {
+    const raw = typeof flags['new-key'] === 'string' ? flags['new-key'] : process.env.NEW_ENCRYPTION_KEY;
+    let newKey: Buffer | undefined;
+    if (raw) {
+      try {
+        newKey = parseKey(raw);
+      } catch {
+        throw new UsageError('--new-key (or NEW_ENCRYPTION_KEY) must encode exactly 32 bytes, base64 or hex');
+      }
+    }
+    return rotateMasterKey(db, keyring, newKey);
+  },
+  async 'audit:seal'({ db }) {
+    return sealAuditChain(db);
+  },
+  async 'audit:verify'({ db }, flags) {
+    const sealed = await sealAuditChain(db);
+    const report = await verifyAuditChain(db, { organizationId: typeof flags.org === 'string' ? flags.org : undefined });
+    if (!report.ok) {
+      process.exitCode = 2;
+      for (const b of report.breaks) {
+        process.stderr.write(`BROKEN: organization ${b.organizationId}, audit entry ${b.entryId} (chain position ${b.chainSeq}): ${b.reason}\n`);
+      }
+    }
+    return {
+      ok: report.ok,
+      organizations: report.organizations,
+      verifiedEntries: report.verifiedEntries,
+      sealedNow: sealed.sealed,
+      firstBrokenLink: report.breaks[0] ? `${report.breaks[0].organizationId}/${report.breaks[0].entryId}` : 'none',
+      ...(flags.json ? { breaks: report.breaks, heads: report.heads } : {}),
+    };
+  },
   async 'user:create'({ db }, flags) {
+    const password = passwordSchema.safeParse(required(flags, 'password'));
+    if (!password.success) throw new UsageError(`--password: ${password.error.issues[0]?.message}`);
     const { user, organization } = await createUserWithOrganization(db, {
       email: required(flags, 'email'),
       password: required(flags, 'password'),
@@ -109,7 +155,12 @@ const commands: Record<string, (tools: Tools, flags: Flags) => Promise<unknown>>
 function print(result: unknown, json: boolean): void {
   if (json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
   else if (Array.isArray(result)) console.table(result);
-  else for (const [key, value] of Object.entries(result as object)) process.stdout.write(`${key}: ${value instanceof Date ? value.toISOString() : value}\n`);
+  else {
+    for (const [key, value] of Object.entries(result as object)) {
+      const text = value instanceof Date ? value.toISOString() : typeof value === 'object' && value !== null ? JSON.stringify(value) : value;
+      process.stdout.write(`${key}: ${text}\n`);
+    }
+  }
 }
 
 async function createMigration(name: string): Promise<unknown> {
@@ -148,6 +199,7 @@ async function main(): Promise<number> {
       name: { type: 'string' },
       org: { type: 'string' },
       'expires-days': { type: 'string' },
+      'new-key': { type: 'string' },
     },
   });
   const [command] = positionals;
@@ -171,8 +223,9 @@ async function main(): Promise<number> {
   }
   const database = connectDatabase(server.url, 2);
   try {
-    print(await handler!({ db: database.prisma, keyring: createKeyring(config.encryptionKey) }, values), json);
-    return 0;
+    const keyring = await loadKeyring(database.prisma, config);
+    print(await handler!({ db: database.prisma, keyring }, values), json);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } finally {
     await database.close();
     await server.stop();

@@ -1,6 +1,7 @@
 import type { Db, DbOrTx } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
-import { decryptSecret, encryptSecret, type Keyring } from '../../lib/crypto';
+import type { Keyring } from '../../lib/crypto';
+import { openSecret, sealSecret } from '../../lib/secret-store';
 import { notFound } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { generateToken, hashToken, isWellFormedToken } from '../../lib/tokens';
@@ -17,17 +18,19 @@ export const workspaceSelect = {
   updatedAt: true,
 } satisfies Prisma.WorkspaceSelect;
 
-const keyContext = (workspaceId: string) => `workspace-api-key:${workspaceId}`;
+export const workspaceApiKeyContext = (workspaceId: string) => `workspace-api-key:${workspaceId}`;
 
-function newWorkspaceKey(keyring: Keyring, workspaceId: string) {
+/** A new key: its hash for lookups, and the key sealed with the organization's data key so admins can reveal it. */
+async function newWorkspaceKey(tx: DbOrTx, keyring: Keyring, organizationId: string, workspaceId: string) {
   const { token, hash, displayPrefix } = generateToken('workspaceApiKey');
-  return { token, data: { apiKeyHash: hash, apiKeyPrefix: displayPrefix, apiKeyCipher: encryptSecret(keyring, token, keyContext(workspaceId)) } };
+  const apiKeyCipher = await sealSecret({ prisma: tx, keyring }, organizationId, token, workspaceApiKeyContext(workspaceId));
+  return { token, data: { apiKeyHash: hash, apiKeyPrefix: displayPrefix, apiKeyCipher } };
 }
 
 export async function createWorkspace(db: Db, keyring: Keyring, actor: Actor, input: { name: string }) {
   const id = newId(ID_PREFIX.workspace);
-  const key = newWorkspaceKey(keyring, id);
   return db.$transaction(async (tx) => {
+    const key = await newWorkspaceKey(tx, keyring, actor.organizationId, id);
     const workspace = await tx.workspace.create({
       data: { id, organizationId: actor.organizationId, name: input.name, ...key.data },
       select: workspaceSelect,
@@ -85,14 +88,14 @@ export async function revealWorkspaceApiKey(db: Db, keyring: Keyring, actor: Act
   await getWorkspace(db, actor, workspaceId);
   const row = await db.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { apiKeyCipher: true } });
   await recordAudit(db, actor, { organizationId: actor.organizationId, action: 'workspace.api_key_revealed', summary: 'Workspace API key revealed', details: { workspaceId } });
-  return { apiKey: decryptSecret(keyring, row.apiKeyCipher, keyContext(workspaceId)) };
+  return { apiKey: await openSecret({ prisma: db, keyring }, actor.organizationId, row.apiKeyCipher, workspaceApiKeyContext(workspaceId)) };
 }
 
 /** A new key replaces the old one at once: lookups go by the stored hash. */
 export async function rotateWorkspaceApiKey(db: Db, keyring: Keyring, actor: Actor, workspaceId: string) {
   return db.$transaction(async (tx) => {
     await getWorkspace(tx, actor, workspaceId);
-    const key = newWorkspaceKey(keyring, workspaceId);
+    const key = await newWorkspaceKey(tx, keyring, actor.organizationId, workspaceId);
     const workspace = await tx.workspace.update({
       where: { id: workspaceId },
       data: { ...key.data, apiKeyRotatedAt: new Date() },

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prisma } from '../../generated/prisma/client';
+import { createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+import { sealAuditChain, verifyAuditChain } from './audit-chain';
+import { recordAudit } from './record-audit';
+
+let env: TestEnv;
+let org: Awaited<ReturnType<typeof seedOrganization>>;
+let other: Awaited<ReturnType<typeof seedOrganization>>;
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  org = await seedOrganization(env.deps, 'audit-a');
+  other = await seedOrganization(env.deps, 'audit-b');
+});
+afterAll(() => env?.close());
+
+const db = () => env.db.prisma;
+
+async function append(organizationId: string, n: number, details: (i: number) => object = (i) => ({ subject: `person${i}@example.com` })) {
+  await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      recordAudit(db(), null, { organizationId, action: 'test.entry', summary: `entry ${i}`, details: details(i) }),
+    ),
+  );
+}
+
+/** Changes a row behind the trigger's back, as someone with superuser rights could. */
+async function tamper(sql: string) {
+  await db().$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(`SET LOCAL session_replication_role = replica`);
+    await tx.$executeRawUnsafe(sql);
+  });
+}
+
+async function nthEntry(organizationId: string, chainSeq: number) {
+  return db().auditLog.findFirstOrThrow({ where: { organizationId, chainSeq: BigInt(chainSeq) } });
+}
+
+describe('audit hash chain', () => {
+  it('appends without chain fields, then the sealer links each organization in order and verification passes', async () => {
+    await append(org.organization.id, 25);
+    await append(other.organization.id, 5);
+    const unsealed = await db().auditLog.findFirstOrThrow({ where: { organizationId: org.organization.id, action: 'test.entry' } });
+    expect(unsealed).toMatchObject({ chainSeq: null, prevHash: null, hash: null });
+    expect(unsealed.detailsDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect((await sealAuditChain(db())).sealed).toBeGreaterThanOrEqual(30);
+    expect((await sealAuditChain(db())).sealed).toBe(0);
+    const first = await nthEntry(org.organization.id, 1);
+    const second = await nthEntry(org.organization.id, 2);
+    expect(first.prevHash).toBeNull();
+    expect(second.prevHash).toBe(first.hash);
+    const report = await verifyAuditChain(db());
+    expect(report).toMatchObject({ ok: true, breaks: [], unsealedEntries: 0 });
+    expect(report.verifiedEntries).toBeGreaterThanOrEqual(30);
+    expect(report.heads[org.organization.id]?.hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('a writer cannot pre-fill chain fields or a digest', async () => {
+    await db().auditLog.create({
+      data: { organizationId: org.organization.id, actorType: 'system', action: 'forged', summary: 'forged', details: { a: 1 }, hash: 'f'.repeat(64), prevHash: 'e'.repeat(64), chainSeq: 999n, detailsDigest: 'x' },
+    });
+    const row = await db().auditLog.findFirstOrThrow({ where: { action: 'forged' } });
+    expect(row).toMatchObject({ hash: null, prevHash: null, chainSeq: null });
+    expect(row.detailsDigest).not.toBe('x');
+    await sealAuditChain(db());
+    expect((await verifyAuditChain(db())).ok).toBe(true);
+  });
+
+  it('the application role cannot change, delete or truncate entries', async () => {
+    const row = await nthEntry(org.organization.id, 3);
+    await expect(db().auditLog.update({ where: { id: row.id }, data: { summary: 'rewritten' } })).rejects.toThrow(/append-only/);
+    await expect(db().auditLog.update({ where: { id: row.id }, data: { details: { subject: 'someone else' } } })).rejects.toThrow(/only be removed/);
+    await expect(db().auditLog.update({ where: { id: row.id }, data: { hash: '0'.repeat(64) } })).rejects.toThrow(/already sealed/);
+    await expect(db().auditLog.delete({ where: { id: row.id } })).rejects.toThrow(/cannot be deleted/);
+    await expect(db().$executeRawUnsafe('TRUNCATE "AuditLog"')).rejects.toThrow(/cannot be truncated/);
+    expect(await db().auditLog.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ summary: row.summary, hash: row.hash });
+  });
+
+  it('retention removes the personal payload and the chain still verifies', async () => {
+    const row = await nthEntry(org.organization.id, 4);
+    await db().auditLog.update({ where: { id: row.id }, data: { details: Prisma.DbNull } });
+    const after = await db().auditLog.findUniqueOrThrow({ where: { id: row.id } });
+    expect(after.details).toBeNull();
+    expect(after.detailsDigest).toBe(row.detailsDigest);
+    expect((await verifyAuditChain(db(), { organizationId: org.organization.id })).ok).toBe(true);
+  });
+
+  it('names the first broken link when a summary is rewritten in SQL', async () => {
+    const row = await nthEntry(org.organization.id, 7);
+    await tamper(`UPDATE "AuditLog" SET "summary" = 'nothing happened' WHERE "id" = ${row.id}`);
+    const report = await verifyAuditChain(db());
+    expect(report.ok).toBe(false);
+    expect(report.breaks).toEqual([{ organizationId: org.organization.id, entryId: String(row.id), chainSeq: '7', reason: expect.stringMatching(/hash does not match/) }]);
+    // The other organization's chain is intact and reported as such.
+    expect((await verifyAuditChain(db(), { organizationId: other.organization.id })).ok).toBe(true);
+    await tamper(`UPDATE "AuditLog" SET "summary" = ${`'${row.summary.replace(/'/g, "''")}'`} WHERE "id" = ${row.id}`);
+    expect((await verifyAuditChain(db())).ok).toBe(true);
+  });
+
+  it('names the entry whose details were altered, and the entry after a deleted one', async () => {
+    const altered = await nthEntry(org.organization.id, 9);
+    await tamper(`UPDATE "AuditLog" SET "details" = '{"subject":"nobody@example.com"}' WHERE "id" = ${altered.id}`);
+    let report = await verifyAuditChain(db(), { organizationId: org.organization.id });
+    expect(report.breaks[0]).toMatchObject({ entryId: String(altered.id), chainSeq: '9', reason: expect.stringMatching(/details were altered/) });
+
+    const removed = await nthEntry(org.organization.id, 5);
+    const next = await nthEntry(org.organization.id, 6);
+    await tamper(`DELETE FROM "AuditLog" WHERE "id" = ${removed.id}`);
+    report = await verifyAuditChain(db(), { organizationId: org.organization.id });
+    expect(report.breaks[0]).toMatchObject({ entryId: String(next.id), chainSeq: '6', reason: expect.stringMatching(/entries 5 to 5 of the chain are missing/) });
+  });
+
+  it('a forged hash with a consistent rest of the chain is still caught at the forged entry', async () => {
+    const row = await nthEntry(other.organization.id, 2);
+    await tamper(`UPDATE "AuditLog" SET "hash" = '${'a'.repeat(64)}' WHERE "id" = ${row.id}`);
+    const report = await verifyAuditChain(db(), { organizationId: other.organization.id });
+    expect(report.breaks[0]).toMatchObject({ entryId: String(row.id), chainSeq: '2' });
+  });
+
+  it('entries go away only together with their organization', async () => {
+    const doomed = await seedOrganization(env.deps, 'audit-doomed');
+    await append(doomed.organization.id, 3);
+    await sealAuditChain(db());
+    await db().organization.delete({ where: { id: doomed.organization.id } });
+    expect(await db().auditLog.count({ where: { organizationId: doomed.organization.id } })).toBe(0);
+  });
+
+  it('sealing keeps up with concurrent writers without a lock on the write path', async () => {
+    const fresh = await seedOrganization(env.deps, 'audit-busy');
+    const writers = append(fresh.organization.id, 200, (i) => ({ i }));
+    const sealers = Promise.all([sealAuditChain(db()), sealAuditChain(db()), sealAuditChain(db())]);
+    await Promise.all([writers, sealers]);
+    await sealAuditChain(db());
+    const report = await verifyAuditChain(db(), { organizationId: fresh.organization.id });
+    expect(report).toMatchObject({ ok: true, unsealedEntries: 0 });
+    expect(report.verifiedEntries).toBe(await db().auditLog.count({ where: { organizationId: fresh.organization.id } }));
+  });
+});

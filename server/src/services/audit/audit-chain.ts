@@ -1,0 +1,185 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '../../db/client';
+
+/**
+ * Tamper-evident audit log. Writers only append rows (a database trigger computes the
+ * digest of `details` and keeps chain fields empty), so creating requests never waits on
+ * a lock. `sealAuditChain` later links each organization's new rows, in id order, into a
+ * hash chain (chainSeq, prevHash, hash) under one advisory lock. The chain covers the
+ * digest of `details`, not `details` itself, so retention can remove the personal payload
+ * and the chain still verifies. The trigger refuses any other change and any delete
+ * (except together with the organization).
+ */
+
+const SEAL_LOCK = 727_275;
+const BATCH = 2_000;
+
+interface ChainRow {
+  id: bigint;
+  organizationId: string;
+  deletionRequestId: string | null;
+  integrationRequestId: string | null;
+  actorType: string;
+  actorId: string | null;
+  action: string;
+  outcome: string | null;
+  summary: string;
+  detailsDigest: string | null;
+  createdAt: Date;
+}
+
+/** The hash of one entry: everything it says, its place in the chain, and the entry before it. */
+export function auditEntryHash(row: ChainRow, chainSeq: bigint, prevHash: string | null): string {
+  const fields = [
+    'audit-v1',
+    row.organizationId,
+    chainSeq.toString(),
+    prevHash ?? '',
+    row.id.toString(),
+    row.createdAt.toISOString(),
+    row.actorType,
+    row.actorId,
+    row.action,
+    row.outcome,
+    row.summary,
+    row.deletionRequestId,
+    row.integrationRequestId,
+    row.detailsDigest,
+  ];
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
+}
+
+const chainSelect = {
+  id: true,
+  organizationId: true,
+  deletionRequestId: true,
+  integrationRequestId: true,
+  actorType: true,
+  actorId: true,
+  action: true,
+  outcome: true,
+  summary: true,
+  detailsDigest: true,
+  createdAt: true,
+} as const;
+
+/**
+ * Links every unsealed audit entry into its organization's chain. Safe to call from any
+ * number of processes (one sealer at a time holds the lock; others wait). Returns how many
+ * entries were sealed. Call it periodically and before verifying.
+ */
+export async function sealAuditChain(db: Db): Promise<{ sealed: number }> {
+  let sealed = 0;
+  for (;;) {
+    const count = await db.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEAL_LOCK})`;
+        const pending = await tx.auditLog.findMany({ where: { chainSeq: null }, select: chainSelect, orderBy: { id: 'asc' }, take: BATCH });
+        if (pending.length === 0) return 0;
+        const byOrganization = new Map<string, ChainRow[]>();
+        for (const row of pending) byOrganization.set(row.organizationId, [...(byOrganization.get(row.organizationId) ?? []), row]);
+        const ids: string[] = [];
+        const seqs: string[] = [];
+        const prevs: Array<string | null> = [];
+        const hashes: string[] = [];
+        for (const [organizationId, rows] of byOrganization) {
+          const head = await tx.auditLog.findFirst({
+            where: { organizationId, chainSeq: { not: null } },
+            orderBy: { chainSeq: 'desc' },
+            select: { chainSeq: true, hash: true },
+          });
+          let seq = head?.chainSeq ?? 0n;
+          let prev = head?.hash ?? null;
+          for (const row of rows) {
+            seq += 1n;
+            const hash = auditEntryHash(row, seq, prev);
+            ids.push(row.id.toString());
+            seqs.push(seq.toString());
+            prevs.push(prev);
+            hashes.push(hash);
+            prev = hash;
+          }
+        }
+        await tx.$executeRaw`
+          UPDATE "AuditLog" AS a SET "chainSeq" = v.seq, "prevHash" = v.prev, "hash" = v.hash
+          FROM unnest(${ids}::bigint[], ${seqs}::bigint[], ${prevs}::text[], ${hashes}::text[]) AS v(id, seq, prev, hash)
+          WHERE a.id = v.id`;
+        return pending.length;
+      },
+      { timeout: 60_000, maxWait: 30_000 },
+    );
+    sealed += count;
+    if (count < BATCH) return { sealed };
+  }
+}
+
+export interface ChainBreak {
+  organizationId: string;
+  /** The audit entry where verification failed (for a missing entry: the one after the gap). */
+  entryId: string;
+  chainSeq: string;
+  reason: string;
+}
+
+export interface VerificationReport {
+  ok: boolean;
+  organizations: number;
+  verifiedEntries: number;
+  unsealedEntries: number;
+  /** The first broken link of each organization whose chain is broken. */
+  breaks: ChainBreak[];
+  /** Last hash of each organization's chain: record it elsewhere to detect truncation of the tail. */
+  heads: Record<string, { chainSeq: string; hash: string }>;
+}
+
+interface VerifyRow extends ChainRow {
+  chainSeq: bigint;
+  prevHash: string | null;
+  hash: string | null;
+  actualDigest: string | null;
+}
+
+/** Walks each organization's chain in order and names the first entry that does not verify. */
+export async function verifyAuditChain(db: Db, options: { organizationId?: string } = {}): Promise<VerificationReport> {
+  const organizations = options.organizationId
+    ? [options.organizationId]
+    : (await db.auditLog.findMany({ distinct: ['organizationId'], select: { organizationId: true } })).map((r) => r.organizationId);
+  const report: VerificationReport = { ok: true, organizations: organizations.length, verifiedEntries: 0, unsealedEntries: 0, breaks: [], heads: {} };
+  report.unsealedEntries = await db.auditLog.count({ where: { chainSeq: null, ...(options.organizationId ? { organizationId: options.organizationId } : {}) } });
+  for (const organizationId of organizations) {
+    let expectedSeq = 1n;
+    let prev: string | null = null;
+    let broken: ChainBreak | null = null;
+    while (!broken) {
+      const rows = await db.$queryRaw<VerifyRow[]>`
+        SELECT "id", "organizationId", "deletionRequestId", "integrationRequestId", "actorType", "actorId", "action", "outcome",
+               "summary", "detailsDigest", "createdAt", "chainSeq", "prevHash", "hash",
+               CASE WHEN "details" IS NULL THEN NULL ELSE encode(sha256(convert_to("details"::text, 'UTF8')), 'hex') END AS "actualDigest"
+        FROM "AuditLog"
+        WHERE "organizationId" = ${organizationId} AND "chainSeq" >= ${expectedSeq}
+        ORDER BY "chainSeq" ASC
+        LIMIT ${BATCH}`;
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        const seq = BigInt(row.chainSeq);
+        const at = (reason: string): ChainBreak => ({ organizationId, entryId: String(row.id), chainSeq: seq.toString(), reason });
+        if (seq !== expectedSeq) broken = at(`entries ${expectedSeq} to ${seq - 1n} of the chain are missing (deleted)`);
+        else if (row.prevHash !== prev) broken = at('prevHash does not match the previous entry\'s hash (entry altered, removed or reordered)');
+        else if (row.actualDigest !== null && row.actualDigest !== row.detailsDigest) broken = at('details were altered: their digest does not match');
+        else if (row.hash !== auditEntryHash({ ...row, id: BigInt(row.id) }, seq, prev)) broken = at('hash does not match the entry\'s content (entry altered)');
+        if (broken) break;
+        report.verifiedEntries += 1;
+        prev = row.hash;
+        expectedSeq = seq + 1n;
+      }
+      if (rows.length < BATCH) break;
+    }
+    if (broken) {
+      report.ok = false;
+      report.breaks.push(broken);
+    } else if (prev) {
+      report.heads[organizationId] = { chainSeq: (expectedSeq - 1n).toString(), hash: prev };
+    }
+  }
+  return report;
+}
