@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deletionRequestSchema, queryBoolean } from '@shared/schemas/deletion-request';
+import { deletionRequestSchema } from '@shared/schemas/deletion-request';
 import { memberProcedure } from '../../trpc/procedures';
 import {
   cancelDeletionRequest,
@@ -15,7 +15,7 @@ const integrationRequestId = z.object({ integrationRequestId: z.string().max(64)
 
 /** A deletion request with its integration requests. */
 export const get = memberProcedure
-  .input(deletionRequestId.extend({ fetchHashed: queryBoolean(true).optional() }))
+  .input(deletionRequestId.extend({ fetchHashed: z.boolean().optional() }))
   .output(deletionRequestSchema)
   .query(({ ctx, input }) => getDeletionRequest(ctx.prisma, ctx.actor, input.deletionRequestId, { fetchHashed: input.fetchHashed ?? true }));
 

@@ -2,9 +2,15 @@ import { z } from 'zod';
 import { nameSchema } from '@shared/schemas/auth';
 import { router } from '../../trpc/init';
 import { memberProcedure, ownerProcedure } from '../../trpc/procedures';
-import { getOrganization, renameOrganization } from '../../services/organizations/organizations';
+import { getOrganization, renameOrganization, updateRetentionPolicy } from '../../services/organizations/organizations';
+import { applyRetention } from '../../services/retention/apply-retention';
+import { retentionPolicySchema } from '@shared/schemas/organization';
 
 export const organizationRouter = router({
   get: memberProcedure.query(({ ctx }) => getOrganization(ctx.prisma, ctx.actor)),
+  /** Hash or delete identifiers N days after completion (0 = at once); applied daily at midnight UTC. */
+  updateRetention: ownerProcedure.input(retentionPolicySchema).mutation(({ ctx, input }) => updateRetentionPolicy(ctx.prisma, ctx.actor, input)),
+  /** Applies the retention policy now instead of at the next midnight UTC. */
+  applyRetentionNow: ownerProcedure.mutation(({ ctx }) => applyRetention(ctx.prisma, new Date(), ctx.actor.organizationId)),
   rename: ownerProcedure.input(z.object({ name: nameSchema })).mutation(({ ctx, input }) => renameOrganization(ctx.prisma, ctx.actor, input.name)),
 });

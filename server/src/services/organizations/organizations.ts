@@ -36,3 +36,21 @@ export function listMemberships(db: Db, userId: string) {
     orderBy: { createdAt: 'asc' },
   });
 }
+
+/** The retention policy: what happens to a request's identifier N days after it finished. */
+export async function updateRetentionPolicy(db: Db, actor: Actor, input: { action: 'NONE' | 'HASH' | 'DELETE'; days: number }) {
+  return db.$transaction(async (tx) => {
+    const organization = await tx.organization.update({
+      where: { id: actor.organizationId },
+      data: { retentionAction: input.action, retentionDays: input.days },
+      select: { id: true, retentionAction: true, retentionDays: true },
+    });
+    await recordAudit(tx, actor, {
+      organizationId: actor.organizationId,
+      action: 'organization.retention_changed',
+      summary: input.action === 'NONE' ? 'Retention policy turned off' : `Retention policy: ${input.action.toLowerCase()} identifiers ${input.days} day(s) after completion`,
+      details: input,
+    });
+    return organization;
+  });
+}
