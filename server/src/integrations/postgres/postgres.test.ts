@@ -137,6 +137,18 @@ describe('PostgreSQL integration', () => {
     expect(pending.integrationRequests[0]!.nextAttemptAt!.getUTCHours()).toBe(closed.startHourUtc);
   });
 
+  it('test connection reports the server version, or why it cannot connect', async () => {
+    const ws = await caller.workspaces.create({ name: 'conn' });
+    const integration = await caller.integrations.create({ workspaceId: ws.id, name: 'db', type: 'POSTGRES', accountId, config: { rules: [{ table: 'users', identifierColumns: ['email'], action: 'delete' }] } });
+    expect(await caller.integrations.testConnection({ integrationId: integration.id })).toMatchObject({ ok: true, message: expect.stringContaining('PostgreSQL') });
+    await caller.accounts.update({ accountId, secrets: { ...customer.credentials, port: 9 } });
+    try {
+      expect(await caller.integrations.testConnection({ integrationId: integration.id })).toMatchObject({ ok: false, message: expect.stringContaining('ECONNREFUSED') });
+    } finally {
+      await caller.accounts.update({ accountId, secrets: customer.credentials });
+    }
+  });
+
   it('reports a wrong password as a clear failure', async () => {
     const bad = await caller.accounts.create({ name: 'bad', integrationType: 'POSTGRES', type: 'DATABASE', secrets: { ...customer.credentials, password: 'wrong' } });
     await expect(caller.integrations.discoverSchema({ accountId: bad.id })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('password authentication failed') });
