@@ -121,6 +121,9 @@ describe('a new owner sets up and tracks a deletion request', () => {
     await page.getByRole('heading', { name: identifier }).waitFor();
     await page.getByText('Request created').first().waitFor();
     await screenshot(page, '06-request-detail');
+    // The workspace has no integration yet: retrying says so in the server's words.
+    await page.getByRole('button', { name: 'Retry failed integrations' }).click();
+    await page.getByRole('alert').filter({ hasText: 'no enabled integrations' }).waitFor();
     await page.reload();
     await page.getByRole('heading', { name: identifier }).waitFor();
     await expect(page.getByText(requestId).first().isVisible()).resolves.toBe(true);

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { AuditEntryBody } from '../components/audit-entry';
 import { CopyButton } from '../components/copy-button';
+import { IntegrationRequestActions, RequestActions } from '../components/request-actions';
 import { PageHeader } from '../components/shell';
 import { ErrorState, Loading } from '../components/states';
 import { SegmentedStatusBar, StatusBadge } from '../components/status';
@@ -57,6 +58,7 @@ export function Component() {
         </div>
         <SegmentedStatusBar statuses={statuses} />
         <p className="muted small">{progressSummary(statuses)}</p>
+        <RequestActions request={request} />
         <dl className="facts facts-grid">
           <div>
             <dt>Request id</dt>
@@ -173,6 +175,7 @@ function IntegrationRequestCard({ ir }: { ir: IntegrationRequest }) {
           </div>
         ) : null}
       </dl>
+      <IntegrationRequestActions ir={ir} />
     </article>
   );
 }

@@ -228,8 +228,10 @@ function RequestsTable({ rows }: { rows: RequestRow[] }) {
                   <StatusBadge status={row.status} />
                 </td>
                 <td data-label="Progress">
-                  <SegmentedStatusBar statuses={statuses} />
-                  <span className="muted small">{progressSummary(statuses)}</span>
+                  <div>
+                    <SegmentedStatusBar statuses={statuses} />
+                    <span className="muted small">{progressSummary(statuses)}</span>
+                  </div>
                 </td>
                 <td data-label="Workspace">{row.workspaceName}</td>
                 <td data-label="Created">
@@ -238,8 +240,10 @@ function RequestsTable({ rows }: { rows: RequestRow[] }) {
                   </time>
                 </td>
                 <td data-label="Created by">
-                  {row.createdByName ?? '—'}
-                  <span className="muted small block">{row.channel === 'API' ? 'via API' : 'in dashboard'}</span>
+                  <div>
+                    {row.createdByName ?? '—'}
+                    <span className="muted small block">{row.channel === 'API' ? 'via API' : 'in dashboard'}</span>
+                  </div>
                 </td>
               </tr>
             );

@@ -13,6 +13,8 @@ interface Props<K extends string> {
 const HEIGHT = 180;
 const AXIS = 32;
 const BOTTOM = 22;
+/** Room above the plot so the top tick label is not cut off. */
+const TOP = 8;
 
 /** Bars per row (day) stacked by key (status), drawn in SVG; each bar has a tooltip. */
 export function StackedBarChart<K extends string>({ rows, keys, colors, labels, summary, formatLabel = (l) => l }: Props<K>) {
@@ -25,7 +27,7 @@ export function StackedBarChart<K extends string>({ rows, keys, colors, labels, 
   const labelEvery = Math.ceil(rows.length / 8);
   return (
     <figure className="chart">
-      <svg viewBox={`0 0 ${width} ${HEIGHT + BOTTOM}`} role="img" aria-label={summary} className="chart-svg">
+      <svg viewBox={`0 -${TOP} ${width} ${HEIGHT + BOTTOM + TOP}`} role="img" aria-label={summary} className="chart-svg">
         {scale.ticks.map((tick) => {
           const y = HEIGHT - (tick / scale.max) * HEIGHT;
           return (

@@ -1,0 +1,111 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toDisplayError } from '../lib/errors';
+import { isActive } from '../lib/status';
+import type { RequestStatus } from '@shared/statuses';
+import { useTRPC } from '../trpc';
+import { ConfirmDialog } from './dialog';
+
+const isRetryable = (status: RequestStatus) => status === 'FAILED' || status === 'ERROR';
+
+/** After any action the request's detail and every list are refreshed at once. */
+function useRefreshRequest() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: trpc.dashboard.pathKey() });
+}
+
+function ActionMessage({ error, done }: { error: unknown; done: string | null }) {
+  if (error) return <p className="form-error" role="alert">{toDisplayError(error).message}</p>;
+  if (done) return <p className="muted small" role="status">{done}</p>;
+  return null;
+}
+
+/** Retry what failed, or cancel what is still running, for the whole request. */
+export function RequestActions({ request }: { request: { id: string; status: RequestStatus; integrationRequests: { status: RequestStatus }[] } }) {
+  const trpc = useTRPC();
+  const refresh = useRefreshRequest();
+  const [done, setDone] = useState<string | null>(null);
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const retry = useMutation(trpc.deletionRequests.retry.mutationOptions({ onSuccess: async () => (setDone('Retry queued.'), await refresh()) }));
+  const cancel = useMutation(
+    trpc.deletionRequests.cancel.mutationOptions({ onSuccess: async () => (setConfirmCancel(false), setDone('Cancel requested.'), await refresh()) }),
+  );
+  const canRetry = isRetryable(request.status) || request.integrationRequests.some((ir) => isRetryable(ir.status));
+  const canCancel = request.integrationRequests.some((ir) => isActive(ir.status));
+  if (!canRetry && !canCancel) return null;
+  return (
+    <div className="request-actions">
+      <div className="row wrap">
+        {canRetry ? (
+          <button type="button" className="button button-primary" disabled={retry.isPending} onClick={() => (cancel.reset(), setDone(null), retry.mutate({ deletionRequestId: request.id }))}>
+            {retry.isPending ? 'Retrying…' : 'Retry failed integrations'}
+          </button>
+        ) : null}
+        {canCancel ? (
+          <button type="button" className="button button-danger-outline" onClick={() => (retry.reset(), cancel.reset(), setDone(null), setConfirmCancel(true))}>
+            Cancel request
+          </button>
+        ) : null}
+      </div>
+      <ActionMessage error={retry.error} done={done} />
+      <ConfirmDialog
+        open={confirmCancel}
+        title="Cancel this deletion request?"
+        confirmLabel="Cancel request"
+        destructive
+        busy={cancel.isPending}
+        error={cancel.error ? toDisplayError(cancel.error).message : null}
+        onCancel={() => setConfirmCancel(false)}
+        onConfirm={() => cancel.mutate({ deletionRequestId: request.id })}
+      >
+        <p>Integrations that have not finished are asked to stop. Some destinations cannot cancel a deletion they have accepted; those keep going and are listed with the reason.</p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+/** Per integration request: retry when failed; check status now or cancel while running. */
+export function IntegrationRequestActions({ ir }: { ir: { id: string; name: string; status: RequestStatus; trackingId: string | null } }) {
+  const trpc = useTRPC();
+  const refresh = useRefreshRequest();
+  const [done, setDone] = useState<string | null>(null);
+  const after = (message: string) => async () => {
+    setDone(message);
+    await refresh();
+  };
+  const retry = useMutation(trpc.deletionRequests.retryIntegration.mutationOptions({ onSuccess: after('Retry queued.') }));
+  const check = useMutation(trpc.deletionRequests.checkStatusNow.mutationOptions({ onSuccess: after('Status check queued.') }));
+  const cancel = useMutation(trpc.deletionRequests.cancelIntegration.mutationOptions({ onSuccess: after('Canceled.') }));
+  const reset = () => {
+    retry.reset();
+    check.reset();
+    cancel.reset();
+    setDone(null);
+  };
+  const input = { integrationRequestId: ir.id };
+  const busy = retry.isPending || check.isPending || cancel.isPending;
+  if (!isRetryable(ir.status) && !isActive(ir.status)) return null;
+  return (
+    <div className="ir-actions">
+      <div className="row wrap">
+        {isRetryable(ir.status) ? (
+          <button type="button" className="button button-small" disabled={busy} onClick={() => (reset(), retry.mutate(input))}>
+            Retry<span className="visually-hidden"> {ir.name}</span>
+          </button>
+        ) : null}
+        {isActive(ir.status) && ir.trackingId ? (
+          <button type="button" className="button button-small" disabled={busy} onClick={() => (reset(), check.mutate(input))}>
+            Check status now<span className="visually-hidden"> for {ir.name}</span>
+          </button>
+        ) : null}
+        {isActive(ir.status) ? (
+          <button type="button" className="button button-small button-danger-outline" disabled={busy} onClick={() => (reset(), cancel.mutate(input))}>
+            Cancel<span className="visually-hidden"> {ir.name}</span>
+          </button>
+        ) : null}
+      </div>
+      <ActionMessage error={retry.error ?? check.error ?? cancel.error} done={done} />
+    </div>
+  );
+}
