@@ -54,7 +54,10 @@ function outboundUrls(value: unknown, key = ''): string[] {
 }
 
 async function openPostgres(deps: AccountDeps, actor: Actor, accountId: string, trail: Exchange[] = []) {
-  const secrets = await loadAccountSecrets(deps, actor.organizationId, accountId);
+  // Another organization's (or a deleted) account is "not found", as everywhere else.
+  const secrets = await loadAccountSecrets(deps, actor.organizationId, accountId).catch((error) => {
+    throw error instanceof PermanentError ? new AppError('NOT_FOUND', 'Account not found') : error;
+  });
   const tools = outboundTools(deps.policy, trail, secretValues(secrets));
   try {
     return await connect({ secrets, resolveHost: tools.resolveHost });

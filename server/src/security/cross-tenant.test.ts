@@ -1,0 +1,208 @@
+import { TRPCError } from '@trpc/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../http/openapi';
+import { ID_PREFIX, newId } from '../lib/ids';
+import { identifierHmac } from '../lib/crypto';
+import { appRouter } from '../routers/root';
+import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../test/harness';
+
+/**
+ * Cross-tenant suite: organization B's owner (session and PAT) aims every procedure and
+ * REST path that takes an id or a key at organization A's objects. Each attempt must be
+ * refused (NOT_FOUND/FORBIDDEN, or an empty answer for filters), show nothing of A, and
+ * write nothing anywhere.
+ */
+
+let env: TestEnv;
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let A: Awaited<ReturnType<typeof seed>>;
+let B: Awaited<ReturnType<typeof seed>>;
+
+const SUBJECT = 'tenant-a-subject@example.com';
+const A_SECRET = 'tenant-a-webhook-secret-0123456789';
+
+async function seed(label: string, secret: string) {
+  const org = await seedOrganization(env.deps, label);
+  const { caller } = callerFor(env.deps, { pat: org.pat });
+  const account = await caller.accounts.create({ name: `${label} hooks account`, integrationType: 'WEBHOOK', type: 'KEY_VALUE', secrets: { token: secret } });
+  const integration = await caller.integrations.create({ workspaceId: org.workspace.id, name: `${label} CRM`, type: 'WEBHOOK', accountId: account.id, config: { initiate: { url: 'http://127.0.0.1:1/erase' } } });
+  // The request is written directly so no engine run changes rows while the suite compares snapshots.
+  const deletionRequestId = newId(ID_PREFIX.deletionRequest);
+  const identifier = label === 'tenant-a' ? SUBJECT : `${label}@example.com`;
+  await env.db.prisma.deletionRequest.create({
+    data: { id: deletionRequestId, organizationId: org.organization.id, workspaceId: org.workspace.id, identifier, identifierHmac: identifierHmac(env.deps.keyring, identifier), channel: 'API', createdByUserId: org.user.id, status: 'PENDING' },
+  });
+  const integrationRequestId = newId(ID_PREFIX.integrationRequest);
+  await env.db.prisma.integrationRequest.create({
+    data: { id: integrationRequestId, deletionRequestId, integrationId: integration.id, integrationName: integration.name, integrationType: 'WEBHOOK', configSnapshot: {}, accountId: account.id, status: 'PENDING' },
+  });
+  return { ...org, accountId: account.id, integrationId: integration.id, deletionRequestId, integrationRequestId };
+}
+
+beforeAll(async () => {
+  env = await createTestEnv({ GOOGLE_OAUTH_CLIENT_ID: 'test-client', GOOGLE_OAUTH_CLIENT_SECRET: 'test-secret' });
+  server = await startTestServer(env.deps);
+  A = await seed('tenant-a', A_SECRET);
+  B = await seed('tenant-b', 'tenant-b-webhook-secret-0123456789');
+});
+afterAll(async () => {
+  await server?.close();
+  await env?.close();
+});
+
+/** Everything stored, as one fingerprint (last-use timestamps excluded: B's own token use updates them). */
+async function snapshot(): Promise<string> {
+  const tables = await env.db.prisma.$queryRaw<Array<{ tablename: string }>>`
+    SELECT tablename::text AS tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations' ORDER BY tablename`;
+  const parts: string[] = [];
+  for (const { tablename } of tables) {
+    const [row] = await env.db.prisma.$queryRawUnsafe<Array<{ fingerprint: string | null; n: bigint }>>(
+      `SELECT md5(string_agg((to_jsonb(t) - 'lastUsedAt' - 'lastSeenAt')::text, '|' ORDER BY (to_jsonb(t) - 'lastUsedAt' - 'lastSeenAt')::text)) AS fingerprint, count(*) AS n FROM "${tablename}" t`,
+    );
+    parts.push(`${tablename}:${row?.n}:${row?.fingerprint}`);
+  }
+  return parts.join('\n');
+}
+
+/** What of A must never reach B. Ids are not in the list: B sent them and may see them echoed. */
+const markersOfA = () => [SUBJECT, A_SECRET, A.workspaceApiKey, A.email, 'tenant-a hooks account', 'tenant-a CRM', 'tenant-a workspace'];
+
+function expectNothingOfA(text: string, what: string) {
+  for (const marker of markersOfA()) expect(text.includes(marker), `${what} leaked "${marker}"`).toBe(false);
+}
+
+/** `sessionOnly`: the procedure refuses PATs outright (BAD_REQUEST before it looks at the id). */
+type Attempt = { path: string; input: unknown; sessionOnly?: boolean };
+
+/** Every id- or key-taking procedure, aimed at A (and, where two ids meet, mixing A's and B's). */
+function attempts(): Attempt[] {
+  const webhook = { initiate: { url: 'http://127.0.0.1:1/x' } };
+  return [
+    { path: 'auth.switchOrganization', input: { organizationId: A.organization.id }, sessionOnly: true },
+    { path: 'accounts.connectOAuth', input: { integrationType: 'GOOGLE_ANALYTICS', accountId: A.accountId } },
+    { path: 'tokens.revoke', input: { tokenId: A.patId } },
+    { path: 'workspaces.get', input: { workspaceId: A.workspace.id } },
+    { path: 'workspaces.rename', input: { workspaceId: A.workspace.id, name: 'taken over' } },
+    { path: 'workspaces.delete', input: { workspaceId: A.workspace.id } },
+    { path: 'workspaces.revealApiKey', input: { workspaceId: A.workspace.id } },
+    { path: 'workspaces.rotateApiKey', input: { workspaceId: A.workspace.id } },
+    { path: 'deletionRequests.create', input: { workspaceApiKey: A.workspaceApiKey, identifier: 'x@b.example' } },
+    { path: 'deletionRequests.createInWorkspace', input: { workspaceId: A.workspace.id, identifier: 'x@b.example' } },
+    { path: 'deletionRequests.listWorkspace', input: { workspaceId: A.workspace.id } },
+    { path: 'deletionRequests.listUser', input: { userId: A.user.id } },
+    { path: 'deletionRequests.get', input: { deletionRequestId: A.deletionRequestId } },
+    { path: 'deletionRequests.auditTrail', input: { deletionRequestId: A.deletionRequestId } },
+    { path: 'deletionRequests.retry', input: { deletionRequestId: A.deletionRequestId } },
+    { path: 'deletionRequests.cancel', input: { deletionRequestId: A.deletionRequestId } },
+    { path: 'deletionRequests.retryIntegration', input: { integrationRequestId: A.integrationRequestId } },
+    { path: 'deletionRequests.checkStatusNow', input: { integrationRequestId: A.integrationRequestId } },
+    { path: 'deletionRequests.cancelIntegration', input: { integrationRequestId: A.integrationRequestId } },
+    { path: 'accounts.get', input: { accountId: A.accountId } },
+    { path: 'accounts.update', input: { accountId: A.accountId, name: 'taken over', secrets: { token: 'attacker-controlled-token' } } },
+    { path: 'accounts.delete', input: { accountId: A.accountId } },
+    { path: 'integrations.list', input: { workspaceId: A.workspace.id } },
+    { path: 'integrations.get', input: { integrationId: A.integrationId } },
+    { path: 'integrations.create', input: { workspaceId: A.workspace.id, name: 'implant', type: 'WEBHOOK', accountId: B.accountId, config: webhook } },
+    { path: 'integrations.create', input: { workspaceId: B.workspace.id, name: 'borrow', type: 'WEBHOOK', accountId: A.accountId, config: webhook } },
+    { path: 'integrations.update', input: { integrationId: A.integrationId, name: 'taken over', config: webhook } },
+    { path: 'integrations.swapAccount', input: { integrationId: A.integrationId, accountId: B.accountId } },
+    { path: 'integrations.swapAccount', input: { integrationId: B.integrationId, accountId: A.accountId } },
+    { path: 'integrations.setEnabled', input: { integrationId: A.integrationId, enabled: false } },
+    { path: 'integrations.delete', input: { integrationId: A.integrationId } },
+    { path: 'integrations.testConnection', input: { integrationId: A.integrationId } },
+    { path: 'integrations.discoverSchema', input: { accountId: A.accountId } },
+    { path: 'integrations.dryRun', input: { accountId: A.accountId, config: { rules: [{ table: 'users', identifierColumns: ['email'], action: 'delete' }] }, identifier: 'x@b.example' } },
+    { path: 'dashboard.requestDetail', input: { deletionRequestId: A.deletionRequestId } },
+    { path: 'dashboard.searchRequests', input: { filter: { workspaceId: A.workspace.id } } },
+    { path: 'dashboard.searchRequests', input: { filter: { createdByUserId: A.user.id } } },
+    { path: 'dashboard.searchRequests', input: { filter: { identifier: SUBJECT } } },
+  ];
+}
+
+/** Field names (nested one level, "filter.workspaceId") of a procedure's input object. */
+function inputFields(schema: any, prefix = ''): string[] {
+  let s = schema;
+  for (let i = 0; i < 5 && s && !s.shape; i++) s = s._zod?.def?.innerType ?? s._zod?.def?.in ?? null;
+  if (!s?.shape) return [];
+  return Object.entries(s.shape as Record<string, unknown>).flatMap(([key, child]) => [prefix + key, ...(prefix ? [] : inputFields(child, `${key}.`))]);
+}
+
+const ID_FIELD = /(Id|ApiKey)$/;
+
+describe('cross-tenant: organization B against organization A', () => {
+  it('every procedure that takes an id or key has an attempt in this suite', () => {
+    const procedures = (appRouter._def as any).procedures as Record<string, any>;
+    const covered = new Set(attempts().map((a) => a.path));
+    const uncovered = Object.entries(procedures)
+      .filter(([, p]) => (p._def.inputs ?? []).some((schema: unknown) => inputFields(schema).some((f) => ID_FIELD.test(f))))
+      .map(([path]) => path)
+      .filter((path) => !covered.has(path));
+    expect(uncovered, 'add an attempt with organization A\'s ids for these procedures').toEqual([]);
+  });
+
+  it('tRPC (session and PAT): refused or empty, nothing of A in the answer, nothing written', async () => {
+    const problems: string[] = [];
+    for (const auth of ['session', 'pat'] as const) {
+      const sessionToken = auth === 'session' ? await signIn(B.email) : undefined;
+      const before = await snapshot();
+      for (const { path, input, sessionOnly } of attempts()) {
+        if (sessionOnly && auth === 'pat') continue;
+        if (!(path in (appRouter._def as any).procedures)) continue; // an attempt for a procedure not (yet) in this build
+        const { caller } = callerFor(env.deps, auth === 'pat' ? { pat: B.pat } : { sessionToken });
+        const procedure = path.split('.').reduce<any>((node, key) => node[key], caller);
+        const type = ((appRouter._def as any).procedures[path]._def.type as string) ?? 'query';
+        try {
+          const result = await procedure(input);
+          const text = JSON.stringify(result, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+          expectNothingOfA(text, `${path} (${auth})`);
+          if (type === 'mutation') problems.push(`${path} (${auth}) succeeded: ${text.slice(0, 200)}`);
+          else if (!isEmptyAnswer(result)) problems.push(`${path} (${auth}) answered with data: ${text.slice(0, 200)}`);
+        } catch (error) {
+          const code = error instanceof TRPCError ? error.code : 'THROWN';
+          expectNothingOfA(`${(error as Error).message}`, `${path} (${auth}) error`);
+          if (code !== 'NOT_FOUND' && code !== 'FORBIDDEN') problems.push(`${path} (${auth}) ${code}: ${(error as Error).message}`);
+        }
+      }
+      const after = await snapshot();
+      expect(after === before, `${auth}: a refused attempt wrote to the database`).toBe(true);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('REST: every public path with A\'s ids and keys answers 403/404 with nothing of A, and writes nothing', async () => {
+    const document = buildOpenApiDocument(server.baseUrl);
+    const values: Record<string, string> = { workspaceId: A.workspace.id, userId: A.user.id };
+    const before = await snapshot();
+    let calls = 0;
+    for (const [template, item] of Object.entries(document.paths ?? {})) {
+      for (const [method, operation] of Object.entries(item as Record<string, any>)) {
+        const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? 'missing'));
+        const headerSets: Array<Record<string, string>> = [{ 'x-api-key': B.pat }, { 'x-api-key': B.pat, 'x-workspace-api-key': A.workspaceApiKey }];
+        for (const headers of headerSets) {
+          const body = operation.requestBody ? JSON.stringify({ workspaceApiKey: A.workspaceApiKey, identifier: 'x@b.example' }) : undefined;
+          const response = await fetch(`${server.baseUrl}/api/public${path}`, { method: method.toUpperCase(), headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body });
+          const text = await response.text();
+          calls += 1;
+          expectNothingOfA(text, `${method.toUpperCase()} ${template}`);
+          const hasAId = template.includes('{') || body !== undefined || 'x-workspace-api-key' in headers;
+          if (hasAId) expect([403, 404], `${method.toUpperCase()} ${template} ${JSON.stringify(Object.keys(headers))}: ${text}`).toContain(response.status);
+          else for (const item of JSON.parse(text)) expect(item.organizationId).toBe(B.organization.id);
+        }
+      }
+    }
+    expect(calls).toBeGreaterThanOrEqual(8);
+    expect(await snapshot()).toBe(before);
+  });
+});
+
+function isEmptyAnswer(result: unknown): boolean {
+  if (Array.isArray(result)) return result.length === 0;
+  if (result && typeof result === 'object' && 'items' in result) return Array.isArray((result as { items: unknown[] }).items) && (result as { items: unknown[] }).items.length === 0;
+  return false;
+}
+
+async function signIn(email: string): Promise<string> {
+  const { caller, ctx } = callerFor(env.deps);
+  await caller.auth.signIn({ email, password: 'correct horse battery staple' });
+  return ctx.cookies.dds_session!;
+}
