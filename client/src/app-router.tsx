@@ -17,6 +17,8 @@ export function createAppRouter() {
         { path: 'requests/new', lazy: () => import('./routes/request-new') },
         { path: 'requests/:requestId', lazy: () => import('./routes/request-detail') },
         { path: 'workspaces', lazy: () => import('./routes/workspaces') },
+        { path: 'integrations', lazy: () => import('./routes/integrations') },
+        { path: 'accounts', lazy: () => import('./routes/accounts') },
         { path: 'settings/tokens', lazy: () => import('./routes/tokens') },
         { path: 'organization', lazy: () => import('./routes/organization') },
         { path: 'organization/audit-log', lazy: () => import('./routes/audit-log') },

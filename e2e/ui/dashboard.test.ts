@@ -145,6 +145,15 @@ describe('a new owner sets up and tracks a deletion request', () => {
     await screenshot(page, '07-overview');
   });
 
+  it('lists integrations and accounts (none yet)', async () => {
+    await nav(page, 'Integrations').click();
+    await page.getByText('No integrations yet').waitFor();
+    await screenshot(page, '13-integrations');
+    await nav(page, 'Accounts').click();
+    await page.getByText('No accounts yet').waitFor();
+    await screenshot(page, '14-accounts');
+  });
+
   it('shows organization settings and the audit log', async () => {
     await nav(page, 'Organization').click();
     await page.getByLabel('Organization name').waitFor();
@@ -228,6 +237,7 @@ describe('a member of the organization', () => {
     }
     expect(await memberPage.getByRole('button', { name: 'Create workspace' }).count()).toBe(0);
     expect(await nav(memberPage, 'Audit log').count()).toBe(0);
+    expect(await nav(memberPage, 'Accounts').count()).toBe(0);
     await screenshot(memberPage, '12-member-workspaces');
 
     await memberPage.goto('/organization/audit-log');

@@ -129,6 +129,14 @@ function Sidebar() {
         <li>
           <NavLink to="/workspaces">Workspaces</NavLink>
         </li>
+        <li>
+          <NavLink to="/integrations">Integrations</NavLink>
+        </li>
+        {me.isAdmin ? (
+          <li>
+            <NavLink to="/accounts">Accounts</NavLink>
+          </li>
+        ) : null}
         <li className="nav-section">Settings</li>
         <li>
           <NavLink to="/organization" end>

@@ -1,0 +1,137 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ConfirmDialog } from '../components/dialog';
+import { useMe } from '../components/me-context';
+import { PageHeader } from '../components/shell';
+import { Empty, ErrorState, Loading } from '../components/states';
+import { toDisplayError } from '../lib/errors';
+import { INTEGRATION_TYPE_LABEL } from '../lib/format';
+import { useTRPC, type RouterOutputs } from '../trpc';
+
+type Integration = RouterOutputs['integrations']['list'][number];
+
+export function Component() {
+  const trpc = useTRPC();
+  const me = useMe();
+  const workspaces = useQuery(trpc.workspaces.list.queryOptions());
+  const integrations = useQuery(trpc.integrations.list.queryOptions({}));
+  const header = (
+    <PageHeader title="Integrations" description="Where subject data lives. A new request is sent to every enabled integration of its workspace." />
+  );
+  if (integrations.isPending || workspaces.isPending)
+    return (
+      <>
+        {header}
+        <Loading />
+      </>
+    );
+  if (integrations.isError || workspaces.isError)
+    return (
+      <>
+        {header}
+        <ErrorState error={integrations.error ?? workspaces.error} onRetry={() => void integrations.refetch()} />
+      </>
+    );
+  return (
+    <>
+      {header}
+      <p className="callout small">Connecting new integrations from the dashboard is not available yet; they can be created through the API.</p>
+      {integrations.data.length === 0 ? (
+        <Empty title="No integrations yet">
+          <p>Requests in a workspace without enabled integrations fail with that reason.</p>
+        </Empty>
+      ) : (
+        workspaces.data.map((workspace) => {
+          const own = integrations.data.filter((i) => i.workspaceId === workspace.id);
+          if (own.length === 0) return null;
+          return (
+            <section key={workspace.id} className="stack" aria-label={`Integrations of ${workspace.name}`}>
+              <h2>{workspace.name}</h2>
+              <div className="cards-grid">
+                {own.map((integration) => (
+                  <IntegrationCard key={integration.id} integration={integration} canManage={me.isAdmin} />
+                ))}
+              </div>
+            </section>
+          );
+        })
+      )}
+    </>
+  );
+}
+
+function IntegrationCard({ integration, canManage }: { integration: Integration; canManage: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [tested, setTested] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.integrations.list.queryKey() });
+  const setEnabled = useMutation(trpc.integrations.setEnabled.mutationOptions({ onSuccess: refresh }));
+  const test = useMutation(
+    trpc.integrations.testConnection.mutationOptions({
+      onSuccess: (result) => setTested(typeof result === 'object' && result && 'message' in result ? String((result as { message: unknown }).message) : 'Connection works.'),
+    }),
+  );
+  const remove = useMutation(trpc.integrations.delete.mutationOptions({ onSuccess: async () => (setConfirmDelete(false), await refresh()) }));
+  const error = setEnabled.error ?? test.error;
+  return (
+    <article className="card" aria-label={integration.name}>
+      <header className="row space-between">
+        <div>
+          <h3>{integration.name}</h3>
+          <span className="muted small">{INTEGRATION_TYPE_LABEL[integration.type] ?? integration.type}</span>
+        </div>
+        <span className={`badge ${integration.enabled ? 'badge-success' : 'badge-staging'}`}>{integration.enabled ? 'Enabled' : 'Disabled'}</span>
+      </header>
+      <dl className="facts">
+        <div>
+          <dt>Account</dt>
+          <dd>{integration.account ? integration.account.name : 'None'}</dd>
+        </div>
+      </dl>
+      <details className="audit-block">
+        <summary>Configuration</summary>
+        <pre className="code-block">{JSON.stringify(integration.config, null, 2)}</pre>
+      </details>
+      {canManage ? (
+        <div className="row wrap ir-actions">
+          <button
+            type="button"
+            className="button button-small"
+            disabled={setEnabled.isPending}
+            onClick={() => setEnabled.mutate({ integrationId: integration.id, enabled: !integration.enabled })}
+          >
+            {integration.enabled ? 'Disable' : 'Enable'}
+          </button>
+          <button type="button" className="button button-small" disabled={test.isPending} onClick={() => (setTested(null), test.mutate({ integrationId: integration.id }))}>
+            {test.isPending ? 'Testing…' : 'Test connection'}
+          </button>
+          <button type="button" className="button button-small button-danger-outline" onClick={() => (remove.reset(), setConfirmDelete(true))}>
+            Delete
+          </button>
+        </div>
+      ) : null}
+      {error ? (
+        <p className="form-error" role="alert">
+          {toDisplayError(error).message}
+        </p>
+      ) : tested ? (
+        <p className="muted small" role="status">
+          {tested}
+        </p>
+      ) : null}
+      <ConfirmDialog
+        open={confirmDelete}
+        title={`Delete ${integration.name}?`}
+        confirmLabel="Delete integration"
+        destructive
+        busy={remove.isPending}
+        error={remove.error ? toDisplayError(remove.error).message : null}
+        onCancel={() => setConfirmDelete(false)}
+        onConfirm={() => remove.mutate({ integrationId: integration.id })}
+      >
+        <p>New requests will no longer be sent to it. Past requests keep their history; their account stays in Accounts.</p>
+      </ConfirmDialog>
+    </article>
+  );
+}
