@@ -14,6 +14,7 @@ import { sealAuditChain, verifyAuditChain } from '../services/audit/audit-chain'
 import { keyStatus, loadKeyring, rotateMasterKey } from '../services/keys/master-key';
 import { createPersonalAccessToken, listPersonalAccessTokens } from '../services/tokens/personal-access-tokens';
 import { createWorkspace, listWorkspaces } from '../services/workspaces/workspaces';
+import { applyRetention } from '../services/retention/apply-retention';
 // @ts-expect-error plain ESM helper shared with npm scripts
 import { runPrisma } from '../../scripts/prisma.mjs';
 
@@ -28,6 +29,7 @@ Commands:
                                                create a workspace; prints its id and API key
   pat:create --email <e> [--org <organizationId>] --name <name> [--expires-days <n>]
                                                create a personal access token; prints it once
+  retention:run [--org <id>]                   apply retention policies now (otherwise daily at midnight UTC)
   users:list | workspaces:list --org <id> | pats:list --email <e> [--org <id>]
   keys:status                                  master key id, data keys per master key, secrets still in the old format
   keys:rotate-master [--new-key <base64>]      re-wrap every data key with the new master key (default: ENCRYPTION_KEY,
@@ -98,6 +100,9 @@ const commands: Record<string, (tools: Tools, flags: Flags) => Promise<unknown>>
       firstBrokenLink: report.breaks[0] ? `${report.breaks[0].organizationId}/${report.breaks[0].entryId}` : 'none',
       ...(flags.json ? { breaks: report.breaks, heads: report.heads } : {}),
     };
+  },
+  async 'retention:run'({ db }, flags) {
+    return applyRetention(db, new Date(), typeof flags.org === 'string' ? flags.org : undefined);
   },
   async 'user:create'({ db }, flags) {
     const password = passwordSchema.safeParse(required(flags, 'password'));
