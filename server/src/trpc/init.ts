@@ -13,11 +13,16 @@ const t = initTRPC
       const issues = zodIssues ?? (error.cause instanceof AppError ? error.cause.details?.issues : undefined);
       const message =
         error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : zodIssues ? 'Input validation failed' : error.message;
-      const body = { code: error.code, message, ...(issues ? { issues } : {}) };
-      // The public API's body is exactly { code, message, issues? }; the dashboard's tRPC
-      // client also gets the HTTP status and path. Never a stack trace.
-      if (ctx?.channel !== 'trpc') return body;
-      return { ...body, data: { code: error.code, httpStatus: shape.data.httpStatus, path: shape.data.path } };
+      // The public API's body is exactly { code, message, issues? } with the code's name.
+      if (ctx?.channel !== 'trpc') return { code: error.code, message, ...(issues ? { issues } : {}) };
+      // The dashboard's tRPC client needs the JSON-RPC number in `code`; the name is in
+      // `data.code`. Never a stack trace on either channel.
+      return {
+        code: shape.code,
+        message,
+        ...(issues ? { issues } : {}),
+        data: { code: error.code, httpStatus: shape.data.httpStatus, path: shape.data.path },
+      };
     },
   });
 
