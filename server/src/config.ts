@@ -47,6 +47,12 @@ const envSchema = z.object({
   SIGN_IN_LIMIT_PER_EMAIL: z.coerce.number().int().min(0).default(10),
   /** Sign-in and sign-up attempts per 15 minutes per client address (0 turns the limit off). */
   SIGN_IN_LIMIT_PER_IP: z.coerce.number().int().min(0).default(50),
+  /** Google OAuth client for Google Analytics accounts; register PUBLIC_URL/oauth/callback/google as its redirect URI. */
+  GOOGLE_OAUTH_CLIENT_ID: z.string().trim().min(1).optional(),
+  GOOGLE_OAUTH_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  /** Google's authorization and token endpoints (overridable for tests and proxies). */
+  GOOGLE_OAUTH_AUTHORIZE_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_OAUTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
 });
 
 export type Env = z.infer<typeof envSchema>;

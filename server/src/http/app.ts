@@ -55,6 +55,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   const openApiDocument = buildOpenApiDocument(deps.config.PUBLIC_URL);
   app.get('/api/openapi.json', (_req, reply) => reply.send(openApiDocument));
   await registerDocsPage(app);
+  await (await import('./oauth')).registerOAuthRoutes(app, deps);
 
   app.get('/healthz', () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
