@@ -4,6 +4,8 @@ import type { DbOrTx } from '../db/client';
 import { AppError } from '../lib/errors';
 import { openSecret } from '../lib/secret-store';
 import type { Keyring } from '../lib/crypto';
+import type { Config } from '../config';
+import { needsRefresh, refreshOAuthAccount } from '../oauth/refresh';
 import { driverFor } from '../integrations/registry';
 import { PermanentError, type Driver } from '../integrations/types';
 
@@ -27,7 +29,7 @@ export async function loadAccountSecrets(deps: { prisma: DbOrTx; keyring: Keyrin
  * snapshot an integration request took). Problems are PermanentError: retrying will not help.
  */
 export async function loadDestination(
-  deps: { prisma: DbOrTx; keyring: Keyring },
+  deps: { prisma: DbOrTx; keyring: Keyring; config?: Config },
   input: { type: IntegrationType; config: unknown; accountId: string | null; organizationId: string },
 ): Promise<Destination> {
   const driver = driverFor(input.type);
@@ -36,7 +38,9 @@ export async function loadDestination(
   const parsed = info.configSchema.safeParse(input.config);
   if (!parsed.success) throw new PermanentError(`The integration's configuration is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   if (!input.accountId && info.accountRequired) throw new PermanentError('This integration has no account');
-  const secrets = input.accountId ? await loadAccountSecrets(deps, input.organizationId, input.accountId) : null;
+  let secrets = input.accountId ? await loadAccountSecrets(deps, input.organizationId, input.accountId) : null;
+  // An expired OAuth access token is refreshed (and stored) before any driver call uses it.
+  if (secrets && input.accountId && deps.config && needsRefresh(secrets)) secrets = await refreshOAuthAccount({ ...deps, config: deps.config }, input.organizationId, input.accountId);
   return { driver, config: parsed.data, secrets };
 }
 

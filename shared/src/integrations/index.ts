@@ -17,6 +17,7 @@ export * from './amplitude';
 export * from './segment';
 export * from './posthog';
 export * from './google-analytics';
+export * from './oauth';
 
 /** Static facts about each integration type, for forms and for the engine. */
 export interface IntegrationTypeInfo {

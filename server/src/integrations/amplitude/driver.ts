@@ -33,7 +33,8 @@ export const amplitudeDriver: Driver<AmplitudeConfig> = {
       return { kind: 'success', message: 'Amplitude knows no user with this id: nothing to delete', evidence: { userFound: false } };
     }
     const trackingId = formatTracking(tracking);
-    return { kind: 'accepted', trackingId, status: 'PENDING', message: `Amplitude scheduled the deletion (${tracking.map((t) => `job of ${t.day}`).join(', ')})` };
+    const jobs = jobsOf(jsonBody(response));
+    return { kind: 'accepted', trackingId, status: 'PENDING', message: `Amplitude scheduled the deletion (${jobs.map((j) => `job of ${j.day}: ${j.status}`).join(', ')})` };
   },
 
   async checkStatus(ctx) {

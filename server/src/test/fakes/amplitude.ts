@@ -1,0 +1,128 @@
+import { jsonOf, startFakeServer, stepAt, type FakeVendor } from './vendor-server';
+
+export interface AmplitudeEntry {
+  amplitude_id: number;
+  user_id?: string;
+  requester: string;
+  requested_on_day: string;
+}
+
+export interface AmplitudeJob {
+  day: string;
+  createdAt: number;
+  amplitude_ids: AmplitudeEntry[];
+}
+
+export interface AmplitudeFakeState {
+  apiKey: string;
+  secretKey: string;
+  /** Users the project knows: user id -> amplitude id. */
+  users: Map<string, number>;
+  jobs: Map<string, AmplitudeJob>;
+  /** Jobs are scheduled this many days after the request. */
+  scheduleDays: number;
+  /** How long a job stays staging, then submitted, before done. */
+  stagingMs: number;
+  submittedMs: number;
+  /** The next N requests are answered 429. */
+  throttleNext: number;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const flag = (value: unknown) => value === true || (typeof value === 'string' && value.toLowerCase() === 'true');
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * Amplitude User Privacy API v1: POST schedules users (up to 100 ids) into the job of a day
+ * some days out, GET lists jobs of a day range (at most six months) as staging -> submitted
+ * -> done over time, DELETE /{amplitude_id}/{day} removes a user from a staging job. HTTP
+ * Basic auth with the project's API key and secret key.
+ */
+export async function startAmplitudeFake(options: Partial<Pick<AmplitudeFakeState, 'stagingMs' | 'submittedMs' | 'scheduleDays'>> = {}): Promise<FakeVendor<AmplitudeFakeState> & { addUser(userId: string): number }> {
+  const state: AmplitudeFakeState = {
+    apiKey: 'amp-api-key',
+    secretKey: 'amp-secret-key',
+    users: new Map(),
+    jobs: new Map(),
+    scheduleDays: options.scheduleDays ?? 10,
+    stagingMs: options.stagingMs ?? 150,
+    submittedMs: options.submittedMs ?? 100,
+    throttleNext: 0,
+  };
+  const statusOf = (job: AmplitudeJob) => stepAt(job.createdAt, [['staging', state.stagingMs], ['submitted', state.submittedMs]], 'done');
+  const view = (job: AmplitudeJob) => ({ day: job.day, status: statusOf(job), amplitude_ids: job.amplitude_ids });
+  const server = await startFakeServer((call) => {
+    const expected = `Basic ${Buffer.from(`${state.apiKey}:${state.secretKey}`).toString('base64')}`;
+    if (call.headers.authorization !== expected) return { status: 401, body: { error: 'Invalid API key or secret key' } };
+    if (state.throttleNext > 0) {
+      state.throttleNext--;
+      return { status: 429, headers: { 'retry-after': '0' }, body: { error: 'Too many requests' } };
+    }
+    if (call.path === '/api/2/deletions/users' && call.method === 'POST') {
+      const body = jsonOf(call) as Record<string, unknown> | undefined;
+      if (!body) return { status: 400, body: { error: 'Body must be JSON' } };
+      const userIds = (body.user_ids ?? []) as unknown[];
+      const amplitudeIds = (body.amplitude_ids ?? []) as unknown[];
+      if (!Array.isArray(userIds) || !Array.isArray(amplitudeIds) || userIds.length + amplitudeIds.length === 0) return { status: 400, body: { error: 'Provide user_ids or amplitude_ids' } };
+      if (userIds.length + amplitudeIds.length > 100) return { status: 400, body: { error: 'At most 100 ids per request' } };
+      if (typeof body.requester !== 'string') return { status: 400, body: { error: 'requester is required' } };
+      if (flag(body.delete_from_org) && amplitudeIds.length > 0) return { status: 400, body: { error: 'delete_from_org requests must use user_ids only' } };
+      const ignoreInvalid = flag(body.ignore_invalid_id) || flag(body.delete_from_org);
+      const known = new Set(state.users.values());
+      const entries: { amplitudeId: number; userId?: string }[] = [];
+      const invalid: string[] = [];
+      for (const id of userIds) {
+        const amplitudeId = state.users.get(String(id));
+        if (amplitudeId === undefined) invalid.push(String(id));
+        else entries.push({ amplitudeId, userId: String(id) });
+      }
+      for (const id of amplitudeIds) {
+        if (known.has(Number(id))) entries.push({ amplitudeId: Number(id) });
+        else invalid.push(String(id));
+      }
+      if (invalid.length > 0 && !ignoreInvalid) return { status: 400, body: { error: `Invalid ids: ${invalid.join(', ')}` } };
+      if (entries.length === 0) return { status: 200, body: [] };
+      const day = dayOf(call.at + state.scheduleDays * 86_400_000);
+      let job = state.jobs.get(day);
+      if (!job || statusOf(job) !== 'staging') {
+        job = { day, createdAt: call.at, amplitude_ids: [] };
+        state.jobs.set(day, job);
+      }
+      const added: AmplitudeEntry[] = [];
+      for (const e of entries) {
+        const entry: AmplitudeEntry = { amplitude_id: e.amplitudeId, requester: body.requester, requested_on_day: dayOf(call.at), ...(flag(body.include_mapped_user_ids) && e.userId ? { user_id: e.userId } : {}) };
+        if (!job.amplitude_ids.some((a) => a.amplitude_id === e.amplitudeId)) job.amplitude_ids.push(entry);
+        added.push(entry);
+      }
+      return { status: 200, body: [{ day, status: statusOf(job), amplitude_ids: added }] };
+    }
+    if (call.path === '/api/2/deletions/users' && call.method === 'GET') {
+      const start = call.query.get('start_day') ?? '';
+      const end = call.query.get('end_day') ?? '';
+      if (!DAY.test(start) || !DAY.test(end) || start > end) return { status: 400, body: { error: 'start_day and end_day must be YYYY-MM-DD, start before end' } };
+      if (Date.parse(end) - Date.parse(start) > 184 * 86_400_000) return { status: 400, body: { error: 'The largest permitted range is six months' } };
+      return { status: 200, body: [...state.jobs.values()].filter((j) => j.day >= start && j.day <= end).map(view) };
+    }
+    const remove = /^\/api\/2\/deletions\/users\/([^/]+)\/([^/]+)$/.exec(call.path);
+    if (remove && call.method === 'DELETE') {
+      const [, amplitudeId, day] = remove;
+      const job = state.jobs.get(day!);
+      if (!job || !job.amplitude_ids.some((a) => String(a.amplitude_id) === amplitudeId)) return { status: 404, body: { error: 'No such user in the job of that day' } };
+      if (statusOf(job) !== 'staging') return { status: 400, body: { error: `The job of ${day} is ${statusOf(job)}; users can be removed only while it is staging` } };
+      const removed = job.amplitude_ids.find((a) => String(a.amplitude_id) === amplitudeId)!;
+      job.amplitude_ids = job.amplitude_ids.filter((a) => a !== removed);
+      return { status: 200, body: { day, status: statusOf(job), amplitude_ids: [removed] } };
+    }
+    return { status: 404, body: { error: 'Not found' } };
+  });
+  let nextId = 100_000;
+  return {
+    ...server,
+    state,
+    addUser(userId: string) {
+      const id = nextId++;
+      state.users.set(userId, id);
+      return id;
+    },
+  };
+}
