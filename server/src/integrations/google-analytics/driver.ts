@@ -1,7 +1,7 @@
 import type { GoogleAnalyticsConfig } from '@shared/integrations';
 import { isSuccessStatus, outcomeForHttpError } from '../http-client';
 import type { Driver, DriverContext } from '../types';
-import { credential, jsonBody } from '../vendor-http';
+import { credential, jsonBody, queuedByRateLimit } from '../vendor-http';
 import { googleAnalyticsClient, googleError } from './client';
 
 // The OAuth access token was refreshed (if expired) when the destination was loaded.
@@ -19,6 +19,8 @@ export const googleAnalyticsDriver: Driver<GoogleAnalyticsConfig> = {
 
   async requestDeletion(ctx) {
     const response = await clientFor(ctx).submitUserDeletion(ctx.identifier);
+    // Quota exhausted (RESOURCE_EXHAUSTED): wait for it to renew rather than spend attempts.
+    if (response.status === 429) return queuedByRateLimit('Google Analytics', response, ctx.now, 60_000);
     if (!isSuccessStatus(response.status)) {
       const outcome = outcomeForHttpError(response);
       const reason = googleError(response);
