@@ -95,6 +95,16 @@ describe('analytics integrations, end to end through the public API and the engi
     expect(amplitudeSteps).toMatch(/staging[\s\S]*done/);
   });
 
+  it('tests each connection without deleting anything', async () => {
+    const { org, caller } = await seedAnalyticsOrg(env);
+    const integrations = await connectAnalytics(caller, org.workspace.id, fakes);
+    for (const integration of Object.values(integrations)) {
+      const result = await caller.integrations.testConnection({ integrationId: integration!.id });
+      expect([integration!.type, result.ok, result.message]).toEqual([integration!.type, true, expect.any(String)]);
+    }
+    expect([...fakes.mixpanel.state.tasks.values()].filter((t) => t.distinctIds.includes('connection-test'))).toHaveLength(0);
+  });
+
   it('records "not found" as a successful deletion where the vendor knows no such user', async () => {
     const { org, caller } = await seedAnalyticsOrg(env);
     await connectAnalytics(caller, org.workspace.id, fakes, { only: ['POSTHOG', 'AMPLITUDE'] });
