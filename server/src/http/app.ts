@@ -10,7 +10,7 @@ import { appRouter } from '../routers/root';
 import { createContextFactory, type Context, type ServiceDeps } from '../trpc/context';
 import { registerDocsPage } from './docs-page';
 import { handleHttpError, sendError } from './errors';
-import { registerPublicApiRateLimits, registerSecurityHeaders } from './hardening';
+import { clientErrorHandler, registerPublicApiRateLimits, registerSecurityHeaders } from './hardening';
 import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
 
 const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../client/dist');
@@ -30,6 +30,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     bodyLimit: deps.config.BODY_LIMIT_BYTES,
     // Only trusted proxies (TRUST_PROXY) may set the client address that rate limits count.
     trustProxy: deps.config.trustProxy as boolean | string[],
+    clientErrorHandler,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();

@@ -101,3 +101,18 @@ export function registerPublicApiRateLimits(app: FastifyInstance, config: Config
     }
   });
 }
+
+/**
+ * Requests Node's HTTP parser refuses (oversized headers or URL, malformed request line)
+ * get the same `{ code, message }` body as every other error instead of Fastify's default.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: import('node:net').Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const body = JSON.stringify({ code: 'BAD_REQUEST', message: tooLarge ? 'Request headers or URL are too large' : 'Malformed HTTP request' });
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}

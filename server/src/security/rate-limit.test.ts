@@ -86,7 +86,7 @@ describe('sign-in attempt limits', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     const body = await refused.json();
-    expect(body.error?.code ?? body.code).toBe('TOO_MANY_REQUESTS');
+    expect(body.error?.data?.code ?? body.error?.code ?? body.code).toBe('TOO_MANY_REQUESTS');
     expect(JSON.stringify(body)).not.toContain('correct horse');
     // Another account signs in from the same address.
     expect((await signIn(b.email, 'correct horse battery staple', '192.0.2.20')).status).toBe(200);
