@@ -15,6 +15,8 @@ import { keyStatus, loadKeyring, rotateMasterKey } from '../services/keys/master
 import { createPersonalAccessToken, listPersonalAccessTokens } from '../services/tokens/personal-access-tokens';
 import { createWorkspace, listWorkspaces } from '../services/workspaces/workspaces';
 import { applyRetention } from '../services/retention/apply-retention';
+import { inviteMember } from '../services/members/invite-member';
+import { inviteMemberInputSchema } from '@shared/schemas/members';
 // @ts-expect-error plain ESM helper shared with npm scripts
 import { runPrisma } from '../../scripts/prisma.mjs';
 
@@ -29,6 +31,8 @@ Commands:
                                                create a workspace; prints its id and API key
   pat:create --email <e> [--org <organizationId>] --name <name> [--expires-days <n>]
                                                create a personal access token; prints it once
+  invite:create --org <organizationId> --email <e> --role <OWNER|ADMIN|MEMBER>
+                                               invite someone; prints the one-time link (valid 7 days)
   retention:run [--org <id>]                   apply retention policies now (otherwise daily at midnight UTC)
   users:list | workspaces:list --org <id> | pats:list --email <e> [--org <id>]
   keys:status                                  master key id, data keys per master key, secrets still in the old format
@@ -114,6 +118,13 @@ const commands: Record<string, (tools: Tools, flags: Flags) => Promise<unknown>>
       organizationName: required(flags, 'org'),
     });
     return { userId: user.id, email: user.email, organizationId: organization.id, organizationName: organization.name };
+  },
+  async 'invite:create'({ db }, flags) {
+    const input = inviteMemberInputSchema.safeParse({ email: required(flags, 'email'), role: required(flags, 'role').toUpperCase() });
+    if (!input.success) throw new UsageError(input.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
+    const actor = await ownerActor(db, required(flags, 'org'));
+    const invitation = await inviteMember(db, actor, { ...input.data, publicUrl: loadConfig().PUBLIC_URL });
+    return { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt, link: invitation.link };
   },
   async 'workspace:create'({ db, keyring }, flags) {
     const actor = await ownerActor(db, required(flags, 'org'));
@@ -203,6 +214,7 @@ async function main(): Promise<number> {
       password: { type: 'string' },
       name: { type: 'string' },
       org: { type: 'string' },
+      role: { type: 'string' },
       'expires-days': { type: 'string' },
       'new-key': { type: 'string' },
     },

@@ -2,6 +2,7 @@ import { router } from '../trpc/init';
 import { accountsRouter } from './accounts/router';
 import { authRouter } from './auth/router';
 import { integrationsRouter } from './integrations/router';
+import { membersRouter } from './members/router';
 import { dashboardRouter } from './dashboard/router';
 import { deletionRequestsRouter } from './deletion-requests/router';
 import { organizationRouter } from './organization/router';
@@ -17,6 +18,7 @@ export const appRouter = router({
   accounts: accountsRouter,
   integrations: integrationsRouter,
   dashboard: dashboardRouter,
+  members: membersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -54,6 +54,8 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'accounts.create': 'ADMIN',
   'accounts.update': 'ADMIN',
   'accounts.delete': 'ADMIN',
+  'accounts.oauthProviders': 'ADMIN',
+  'accounts.connectOAuth': 'ADMIN',
 
   'integrations.list': 'MEMBER',
   'integrations.get': 'MEMBER',
@@ -72,6 +74,15 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'dashboard.members': 'MEMBER',
   'dashboard.workspaceUsage': 'MEMBER',
   'dashboard.auditLog': 'ADMIN',
+
+  'members.list': 'MEMBER',
+  'members.invitations': 'OWNER',
+  'members.invite': 'OWNER',
+  'members.revokeInvitation': 'OWNER',
+  'members.describeInvitation': 'PUBLIC',
+  'members.acceptInvitation': 'PUBLIC',
+  'members.changeRole': 'OWNER',
+  'members.remove': 'OWNER',
 };
 
 const RANK = { PUBLIC: 0, SELF: 1, MEMBER: 1, ADMIN: 2, OWNER: 3 } as const;
