@@ -36,7 +36,11 @@ async function seed(label: string, secret: string) {
   await env.db.prisma.integrationRequest.create({
     data: { id: integrationRequestId, deletionRequestId, integrationId: integration.id, integrationName: integration.name, integrationType: 'WEBHOOK', configSnapshot: {}, accountId: account.id, status: 'PENDING' },
   });
-  return { ...org, accountId: account.id, integrationId: integration.id, deletionRequestId, integrationRequestId };
+  const invitationId = newId(ID_PREFIX.invitation);
+  await env.db.prisma.invitation.create({
+    data: { id: invitationId, organizationId: org.organization.id, email: `invitee-${label}@example.com`, role: 'MEMBER', tokenHash: `hash-${invitationId}`, expiresAt: new Date(Date.now() + 86_400_000) },
+  });
+  return { ...org, accountId: account.id, integrationId: integration.id, deletionRequestId, integrationRequestId, invitationId };
 }
 
 beforeAll(async () => {
@@ -65,7 +69,7 @@ async function snapshot(): Promise<string> {
 }
 
 /** What of A must never reach B. Ids are not in the list: B sent them and may see them echoed. */
-const markersOfA = () => [SUBJECT, A_SECRET, A.workspaceApiKey, A.email, 'tenant-a hooks account', 'tenant-a CRM', 'tenant-a workspace'];
+const markersOfA = () => [SUBJECT, A_SECRET, A.workspaceApiKey, A.email, 'invitee-tenant-a@example.com', 'tenant-a hooks account', 'tenant-a CRM', 'tenant-a workspace'];
 
 function expectNothingOfA(text: string, what: string) {
   for (const marker of markersOfA()) expect(text.includes(marker), `${what} leaked "${marker}"`).toBe(false);
@@ -112,6 +116,9 @@ function attempts(): Attempt[] {
     { path: 'integrations.testConnection', input: { integrationId: A.integrationId } },
     { path: 'integrations.discoverSchema', input: { accountId: A.accountId } },
     { path: 'integrations.dryRun', input: { accountId: A.accountId, config: { rules: [{ table: 'users', identifierColumns: ['email'], action: 'delete' }] }, identifier: 'x@b.example' } },
+    { path: 'members.changeRole', input: { userId: A.user.id, role: 'MEMBER' } },
+    { path: 'members.remove', input: { userId: A.user.id } },
+    { path: 'members.revokeInvitation', input: { invitationId: A.invitationId } },
     { path: 'dashboard.requestDetail', input: { deletionRequestId: A.deletionRequestId } },
     { path: 'dashboard.searchRequests', input: { filter: { workspaceId: A.workspace.id } } },
     { path: 'dashboard.searchRequests', input: { filter: { createdByUserId: A.user.id } } },
