@@ -27,6 +27,10 @@ const envSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   LEASE_SECONDS: z.coerce.number().int().min(2).max(3_600).default(60),
+  /** On SIGTERM, how long in-flight engine steps may finish before their leases are handed back. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** When set, /metrics and /healthz are served on this port (any role) instead of the API port. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
   RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
   RETRY_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(1_800_000),

@@ -21,9 +21,18 @@ interface Claimed {
   accountId: string | null;
   startedAt: Date | null;
   createdAt: Date;
+  nextAttemptAt: Date | null;
   deletionRequestId: string;
   integration: { accountId: string | null } | null;
   deletionRequest: { identifier: string | null; organizationId: string };
+}
+
+/** What a step did, for metrics: RETRY when it will be tried again, null when there was nothing to run. */
+export interface StepReport {
+  integrationType: Claimed['integrationType'];
+  status: RequestStatus | 'RETRY';
+  /** When the step fell due, to measure how long it waited for a worker. */
+  dueAt: Date | null;
 }
 
 /**
@@ -31,7 +40,7 @@ interface Claimed {
  * status check of an accepted async job. The outcome, its audit entry and the parent's
  * roll-up are written in one transaction, and only while this worker still holds the lease.
  */
-export async function executeIntegrationRequest(deps: EngineDeps, id: string, workerId: string): Promise<void> {
+export async function executeIntegrationRequest(deps: EngineDeps, id: string, workerId: string): Promise<StepReport | null> {
   const ir = (await deps.prisma.integrationRequest.findFirst({
     where: { id, lockedBy: workerId },
     select: {
@@ -44,12 +53,14 @@ export async function executeIntegrationRequest(deps: EngineDeps, id: string, wo
       accountId: true,
       startedAt: true,
       createdAt: true,
+      nextAttemptAt: true,
       deletionRequestId: true,
       integration: { select: { accountId: true } },
       deletionRequest: { select: { identifier: true, organizationId: true } },
     },
   })) as Claimed | null;
-  if (!ir || !isActive(ir.status)) return;
+  if (!ir || !isActive(ir.status)) return null;
+  const report = (status: StepReport['status']): StepReport => ({ integrationType: ir.integrationType, status, dueAt: ir.nextAttemptAt });
   const phase: Phase = ir.trackingId && ir.status !== 'STAGING' ? 'check' : 'initiate';
   const now = new Date();
   const attempt = phase === 'initiate' ? ir.attempts + 1 : ir.attempts;
@@ -96,10 +107,11 @@ export async function executeIntegrationRequest(deps: EngineDeps, id: string, wo
       deps.log.error({ err: error, integrationRequestId: id }, 'integration request failed with an internal error');
       outcome = { kind: 'failed', reason: `Internal error: ${(error as Error).message}` };
       await applyOutcome(deps, ir, workerId, phase, attempt, outcome, trail, 'ERROR');
-      return;
+      return report('ERROR');
     }
   }
-  await applyOutcome(deps, ir, workerId, phase, attempt, outcome, trail);
+  const status = await applyOutcome(deps, ir, workerId, phase, attempt, outcome, trail);
+  return report(outcome.kind === 'retry' && status !== null && isActive(status) ? 'RETRY' : (status ?? ir.status));
 }
 
 interface NextState {
@@ -175,20 +187,20 @@ async function applyOutcome(
   outcome: Outcome,
   trail: Exchange[],
   forceStatus?: RequestStatus,
-): Promise<void> {
+): Promise<RequestStatus | null> {
   const now = new Date();
   const next = forceStatus
     ? { status: forceStatus, data: { status: forceStatus, completedAt: now, nextAttemptAt: null, lastError: (outcome as { reason?: string }).reason ?? null }, summary: (outcome as { reason?: string }).reason ?? forceStatus }
     : nextState(deps, ir, phase, attempt, outcome, now);
   assertTransition(ir.status, next.status);
-  await deps.prisma.$transaction(async (tx) => {
+  return deps.prisma.$transaction(async (tx) => {
     await lockDeletionRequest(tx, ir.deletionRequestId);
     const updated = await tx.integrationRequest.updateMany({
       where: { id: ir.id, lockedBy: workerId },
       data: { ...next.data, lockedBy: null, lockedUntil: null },
     });
     // Lease lost (this worker stalled past it): the new owner records the outcome instead.
-    if (updated.count === 0) return;
+    if (updated.count === 0) return null;
     const evidence = outcome.kind === 'success' ? outcome.evidence : undefined;
     await recordAudit(tx, null, {
       organizationId: ir.deletionRequest.organizationId,
@@ -210,5 +222,6 @@ async function applyOutcome(
       });
     }
     await rollUpDeletionRequest(tx, ir.deletionRequestId);
+    return next.status;
   });
 }

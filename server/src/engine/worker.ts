@@ -3,14 +3,14 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { EngineDeps } from './deps';
 import { WORK_CHANNEL } from './deps';
-import { executeIntegrationRequest } from './execute';
+import { executeIntegrationRequest, type StepReport } from './execute';
 
 export interface WorkerOptions {
   concurrency: number;
   pollIntervalMs: number;
   leaseMs: number;
   /** Called after each step with its duration, for metrics. */
-  onStep?: (info: { integrationRequestId: string; ms: number; error?: unknown }) => void;
+  onStep?: (info: { integrationRequestId: string; ms: number; startedAt: number; report?: StepReport | null; error?: unknown }) => void;
 }
 
 /**
@@ -130,10 +130,10 @@ export class Worker {
     const started = Date.now();
     const step = executeIntegrationRequest(this.deps, id, this.id)
       .then(
-        () => this.options.onStep?.({ integrationRequestId: id, ms: Date.now() - started }),
+        (report) => this.options.onStep?.({ integrationRequestId: id, ms: Date.now() - started, startedAt: started, report }),
         (error) => {
           this.deps.log.error({ err: error, integrationRequestId: id }, 'integration request step failed');
-          this.options.onStep?.({ integrationRequestId: id, ms: Date.now() - started, error });
+          this.options.onStep?.({ integrationRequestId: id, ms: Date.now() - started, startedAt: started, error });
           return this.releaseLease(id);
         },
       )

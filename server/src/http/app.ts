@@ -12,6 +12,7 @@ import { registerDocsPage } from './docs-page';
 import { handleHttpError, sendError } from './errors';
 import { clientErrorHandler, registerPublicApiRateLimits, registerSecurityHeaders } from './hardening';
 import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
+import { registerHttpMetrics } from '../metrics/http';
 
 const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../client/dist');
 
@@ -38,6 +39,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   });
   app.setErrorHandler(handleHttpError);
   registerSecurityHeaders(app, deps.config);
+  registerHttpMetrics(app, { serveEndpoint: deps.config.METRICS_PORT === undefined });
   registerPublicApiRateLimits(app, deps.config);
   await app.register(fastifyCookie);
 

@@ -1,0 +1,200 @@
+/**
+ * The baseline the bench compares the service against: bare Fastify routes on raw `pg`,
+ * no tRPC, no ORM, no validation library. They do the same durable work as the service:
+ * the same token and key lookups, the same rows written in one transaction, the same list
+ * queries (keyset on (createdAt, id), integration requests in one query per page).
+ */
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { hashToken, isWellFormedToken } from '../server/src/lib/tokens';
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE ?? 10) });
+pool.on('error', () => {});
+const pepper = Buffer.from(hkdfSync('sha256', Buffer.from(process.env.ENCRYPTION_KEY ?? '', 'base64'), Buffer.alloc(0), 'bench/identifier-hmac', 32));
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+const newId = (prefix: string) => {
+  let out = '';
+  for (const b of randomBytes(20)) out += ALPHABET[b & 31];
+  return `${prefix}_${out}`;
+};
+
+interface Principal {
+  userId: string;
+  organizationId: string;
+}
+
+async function authenticate(header: unknown): Promise<Principal | null> {
+  if (typeof header !== 'string' || !isWellFormedToken('personalAccessToken', header)) return null;
+  const { rows } = await pool.query(
+    `SELECT p."userId", p."organizationId" FROM "PersonalAccessToken" p
+       JOIN "Membership" m ON m."userId" = p."userId" AND m."organizationId" = p."organizationId"
+      WHERE p."tokenHash" = $1 AND p."revokedAt" IS NULL AND (p."expiresAt" IS NULL OR p."expiresAt" > now())`,
+    [hashToken(header)],
+  );
+  return rows[0] ?? null;
+}
+
+const app = Fastify({ logger: false });
+app.get('/healthz', async () => ({ status: 'ok' }));
+
+/** The floor: one committed single-row INSERT, nothing else. */
+app.post('/floor', async (request, reply) => {
+  const { identifier } = request.body as { identifier: string };
+  const id = newId('dr');
+  await pool.query(
+    `INSERT INTO "BenchFloor" (id, identifier, "createdAt") VALUES ($1, $2, now())`,
+    [id, identifier],
+  );
+  return reply.code(201).send({ id, identifier });
+});
+
+app.post('/create', async (request, reply) => {
+  const principal = await authenticate(request.headers['x-api-key']);
+  if (!principal) return reply.code(401).send({ code: 'UNAUTHORIZED' });
+  const body = request.body as { workspaceApiKey?: string; identifier?: string };
+  if (typeof body?.identifier !== 'string' || body.identifier.trim() === '' || typeof body.workspaceApiKey !== 'string') return reply.code(400).send({ code: 'BAD_REQUEST' });
+  if (!isWellFormedToken('workspaceApiKey', body.workspaceApiKey)) return reply.code(404).send({ code: 'NOT_FOUND' });
+  const ws = await pool.query(`SELECT id, "organizationId" FROM "Workspace" WHERE "apiKeyHash" = $1`, [hashToken(body.workspaceApiKey)]);
+  const workspace = ws.rows[0];
+  if (!workspace || workspace.organizationId !== principal.organizationId) return reply.code(404).send({ code: 'NOT_FOUND' });
+  const client = await pool.connect();
+  const id = newId('dr');
+  const now = new Date();
+  try {
+    await client.query('BEGIN');
+    const integrations = await client.query(
+      `SELECT id, name, type, config, "accountId" FROM "Integration" WHERE "workspaceId" = $1 AND enabled ORDER BY "createdAt"`,
+      [workspace.id],
+    );
+    await client.query(
+      `INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", identifier, "identifierHmac", channel, "createdByUserId", "createdAt", "updatedAt")
+       VALUES ($1, $2, $3, $4, $5, 'API', $6, $7, $7)`,
+      [id, principal.organizationId, workspace.id, body.identifier, createHmac('sha256', pepper).update(body.identifier).digest('hex'), principal.userId, now],
+    );
+    const irIds = integrations.rows.map(() => newId('ir'));
+    const rows = integrations.rows;
+    await client.query(
+      `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType", "configSnapshot", "accountId", "nextAttemptAt", "createdAt", "updatedAt")
+       SELECT u.ir, $1, u.iid, u.name, u.type, u.config, u.acc, $2, $2, $2
+         FROM unnest($3::text[], $4::text[], $5::text[], $6::"IntegrationType"[], $7::jsonb[], $8::text[]) AS u(ir, iid, name, type, config, acc)`,
+      [id, now, irIds, rows.map((i) => i.id), rows.map((i) => i.name), rows.map((i) => i.type), rows.map((i) => JSON.stringify(i.config)), rows.map((i) => i.accountId)],
+    );
+    await client.query(`SELECT pg_notify('integration_work', '')`);
+    await client.query(
+      `INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "actorType", "actorId", action, summary, details) VALUES ($1, $2, 'user:pat', $3, 'request.created', $4, $5)`,
+      [principal.organizationId, id, principal.userId, `Deletion request created for ${integrations.rows.length} integration(s)`, JSON.stringify({ workspaceId: workspace.id, integrations: integrations.rows.map((i) => ({ id: i.id, name: i.name, type: i.type })) })],
+    );
+    await client.query('COMMIT');
+    const iso = now.toISOString();
+    return reply.code(201).send({
+      id,
+      organizationId: principal.organizationId,
+      workspaceId: workspace.id,
+      identifier: body.identifier,
+      hashed: false,
+      status: 'STAGING',
+      statusReason: null,
+      channel: 'API',
+      createdByUserId: principal.userId,
+      createdAt: iso,
+      updatedAt: iso,
+      completedAt: null,
+      integrationRequests: integrations.rows.map((i, n) => ({ id: irIds[n], integrationId: i.id, name: i.name, type: i.type, status: 'STAGING', attempts: 0, trackingId: null, lastError: null, nextAttemptAt: iso, createdAt: iso, updatedAt: iso, completedAt: null })),
+    });
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+});
+
+const DR_COLUMNS = `id, "organizationId", "workspaceId", identifier, hashed, status, "statusReason", channel, "createdByUserId", "createdAt", "updatedAt", "completedAt"`;
+const IR_COLUMNS = `id, "deletionRequestId", "integrationId", "integrationName", "integrationType", status, attempts, "trackingId", "lastError", "nextAttemptAt", "createdAt", "updatedAt", "completedAt"`;
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+async function list(scopeColumn: 'organizationId' | 'workspaceId' | 'createdByUserId', scopeValue: string, organizationId: string, query: Record<string, string | undefined>) {
+  const limit = Math.min(1000, Math.max(1, Number(query.limit ?? 100)));
+  const values: unknown[] = [organizationId, limit + 1];
+  let where = `"organizationId" = $1`;
+  if (scopeColumn !== 'organizationId') {
+    values.push(scopeValue);
+    where += ` AND "${scopeColumn}" = $${values.length}`;
+  }
+  if (query.cursor) {
+    const [at, id] = Buffer.from(query.cursor, 'base64url').toString('utf8').split('|');
+    values.push(new Date(at!), id);
+    where += ` AND ("createdAt", id) < ($${values.length - 1}, $${values.length})`;
+  }
+  const { rows } = await pool.query(`SELECT ${DR_COLUMNS} FROM "DeletionRequest" WHERE ${where} ORDER BY "createdAt" DESC, id DESC LIMIT $2`, values);
+  const page = rows.slice(0, limit);
+  const byRequest = new Map<string, unknown[]>();
+  if (query.fetchIntegrationRequests !== 'false' && page.length > 0) {
+    const irs = await pool.query(`SELECT ${IR_COLUMNS} FROM "IntegrationRequest" WHERE "deletionRequestId" = ANY($1) ORDER BY "createdAt"`, [page.map((r) => r.id)]);
+    for (const ir of irs.rows) {
+      const listOf = byRequest.get(ir.deletionRequestId) ?? [];
+      listOf.push({ id: ir.id, integrationId: ir.integrationId, name: ir.integrationName, type: ir.integrationType, status: ir.status, attempts: ir.attempts, trackingId: ir.trackingId, lastError: ir.lastError, nextAttemptAt: iso(ir.nextAttemptAt), createdAt: iso(ir.createdAt), updatedAt: iso(ir.updatedAt), completedAt: iso(ir.completedAt) });
+      byRequest.set(ir.deletionRequestId, listOf);
+    }
+  }
+  const hideHashed = query.fetchHashed !== 'false';
+  const items = page.map((r) => ({
+    id: r.id,
+    organizationId: r.organizationId,
+    workspaceId: r.workspaceId,
+    identifier: r.hashed && hideHashed && r.identifier !== null ? '[hashed]' : r.identifier,
+    hashed: r.hashed,
+    status: r.status,
+    statusReason: r.statusReason,
+    channel: r.channel,
+    createdByUserId: r.createdByUserId,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+    completedAt: iso(r.completedAt),
+    ...(query.fetchIntegrationRequests !== 'false' ? { integrationRequests: byRequest.get(r.id) ?? [] } : {}),
+  }));
+  const last = page[page.length - 1];
+  const next = rows.length > limit && last ? Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString('base64url') : null;
+  return { items, next };
+}
+
+app.get('/list/organization', async (request, reply) => {
+  const principal = await authenticate(request.headers['x-api-key']);
+  if (!principal) return reply.code(401).send({ code: 'UNAUTHORIZED' });
+  const { items, next } = await list('organizationId', principal.organizationId, principal.organizationId, request.query as Record<string, string>);
+  if (next) reply.header('link', `</list/organization?cursor=${next}>; rel="next"`);
+  return items;
+});
+
+app.get('/list/workspace/:workspaceId', async (request, reply) => {
+  const principal = await authenticate(request.headers['x-api-key']);
+  if (!principal) return reply.code(401).send({ code: 'UNAUTHORIZED' });
+  const { workspaceId } = request.params as { workspaceId: string };
+  const ws = await pool.query(`SELECT 1 FROM "Workspace" WHERE id = $1 AND "organizationId" = $2`, [workspaceId, principal.organizationId]);
+  if (ws.rowCount === 0) return reply.code(404).send({ code: 'NOT_FOUND' });
+  const { items, next } = await list('workspaceId', workspaceId, principal.organizationId, request.query as Record<string, string>);
+  if (next) reply.header('link', `</list/workspace/${workspaceId}?cursor=${next}>; rel="next"`);
+  return items;
+});
+
+app.get('/list/user/:userId', async (request, reply) => {
+  const principal = await authenticate(request.headers['x-api-key']);
+  if (!principal) return reply.code(401).send({ code: 'UNAUTHORIZED' });
+  const { userId } = request.params as { userId: string };
+  const member = await pool.query(`SELECT 1 FROM "Membership" WHERE "userId" = $1 AND "organizationId" = $2`, [userId, principal.organizationId]);
+  if (member.rowCount === 0) return reply.code(404).send({ code: 'NOT_FOUND' });
+  const { items, next } = await list('createdByUserId', userId, principal.organizationId, request.query as Record<string, string>);
+  if (next) reply.header('link', `</list/user/${userId}?cursor=${next}>; rel="next"`);
+  return items;
+});
+
+await pool.query(`CREATE TABLE IF NOT EXISTS "BenchFloor" (id text PRIMARY KEY, identifier text NOT NULL, "createdAt" timestamptz NOT NULL)`);
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+const stop = async () => {
+  await app.close();
+  await pool.end();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());

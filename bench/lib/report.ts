@@ -1,0 +1,37 @@
+import type { LoadResult } from './load';
+
+export interface Comparison {
+  scenario: string;
+  case: string;
+  service: LoadResult | TimedResult;
+  baseline: LoadResult | TimedResult;
+  /** service / baseline throughput, or baseline p99 / service p99 multiples, as the target defines. */
+  ratio: number;
+  target: string;
+  met: boolean;
+  floor?: LoadResult;
+}
+
+export interface TimedResult {
+  seconds: number;
+  itemsPerSecond: number;
+  peakRssMb: number;
+  items: number;
+}
+
+const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+
+export function describe(result: LoadResult | TimedResult): string {
+  if ('seconds' in result) return `${result.itemsPerSecond.toFixed(0)}/s (${result.items} in ${result.seconds.toFixed(2)} s, peak RSS ${result.peakRssMb} MB)`;
+  return `${result.requestsPerSecond.toFixed(0)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  RSS ${result.peakRssMb} MB${result.failures ? `  FAILURES ${result.failures}` : ''}`;
+}
+
+export function printComparison(c: Comparison): void {
+  const mark = c.met ? 'ok ' : 'MISS';
+  process.stdout.write(
+    `${mark} ${pad(`${c.scenario} / ${c.case}`, 46)} ratio ${c.ratio.toFixed(2)} (${c.target})\n` +
+      `       service:  ${describe(c.service)}\n` +
+      `       baseline: ${describe(c.baseline)}\n` +
+      (c.floor ? `       floor:    ${describe(c.floor)}\n` : ''),
+  );
+}

@@ -1,0 +1,133 @@
+import http from 'node:http';
+import pg from 'pg';
+import type { BenchCluster } from '../lib/database';
+import { startService, type Child } from '../lib/processes';
+import type { Comparison, TimedResult } from '../lib/report';
+import { addPostgresIntegration, addWebhookIntegration, prepareCustomerDatabase, remainingSubjects, seedOrganization } from '../lib/seed';
+import { startWebhookSink } from '../lib/webhook-sink';
+import type { BenchSettings } from '../settings';
+
+const CREATE_CONCURRENCY = 16;
+const DEADLINE_MS = 240_000;
+
+const subjectsFor = (n: number) => Array.from({ length: n }, (_, i) => `subject-${i}@customer.example`);
+
+async function postJson(url: string, headers: Record<string, string>, body: unknown, agent: http.Agent): Promise<number> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** The service: `workers` worker processes and one API process, from the first create to the last SUCCESS. */
+async function runService(cluster: BenchCluster, settings: BenchSettings, workers: number): Promise<TimedResult & { failed: number; duplicateCalls: number; remaining: number }> {
+  const url = await cluster.createDatabase(`bench_pipeline_${workers}`);
+  const customerUrl = await cluster.createDatabase(`bench_pipeline_customer_${workers}`, { migrated: false });
+  const subjects = subjectsFor(settings.pipelineRequests);
+  await prepareCustomerDatabase(customerUrl, subjects, settings.pipelineRequests * 4);
+  const sink = await startWebhookSink();
+  const org = await seedOrganization(url, 1);
+  const workspace = org.workspaces[0]!;
+  await addWebhookIntegration(org, workspace.id, `${sink.url}/erase`);
+  await addPostgresIntegration(org, workspace.id, customerUrl);
+  const processes: Child[] = [];
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CREATE_CONCURRENCY });
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    const api = await startService(url, { ROLE: 'api' });
+    processes.push(api);
+    for (let i = 0; i < workers; i++) processes.push(await startService(url, { ROLE: 'worker' }));
+    const started = performance.now();
+    let next = 0;
+    const createOne = async () => {
+      while (next < subjects.length) {
+        const identifier = subjects[next++]!;
+        const status = await postJson(`${api.url}/api/public/deletion-requests`, { 'x-api-key': org.pat }, { workspaceApiKey: workspace.apiKey, identifier }, agent);
+        if (status !== 201) throw new Error(`create answered ${status}`);
+      }
+    };
+    await Promise.all(Array.from({ length: CREATE_CONCURRENCY }, createOne));
+    let done = { success: 0, failed: 0 };
+    for (;;) {
+      const { rows } = await db.query<{ success: string; failed: string }>(
+        `SELECT count(*) FILTER (WHERE status = 'SUCCESS') AS success, count(*) FILTER (WHERE status IN ('FAILED', 'ERROR', 'CANCELED')) AS failed FROM "DeletionRequest" WHERE "workspaceId" = $1`,
+        [workspace.id],
+      );
+      done = { success: Number(rows[0]!.success), failed: Number(rows[0]!.failed) };
+      if (done.success + done.failed >= subjects.length) break;
+      if (performance.now() - started > DEADLINE_MS) throw new Error(`pipeline with ${workers} worker(s): only ${done.success + done.failed}/${subjects.length} finished in time`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const peakRssMb = processes.reduce((sum, p) => sum + p.peakRssMb(), 0);
+    const duplicateCalls = [...sink.callsByKey.values()].filter((n) => n > 1).length;
+    return { seconds, items: subjects.length, itemsPerSecond: subjects.length / seconds, peakRssMb, failed: done.failed, duplicateCalls, remaining: await remainingSubjects(customerUrl, subjects) };
+  } finally {
+    await Promise.all(processes.map((p) => p.stop()));
+    agent.destroy();
+    await db.end();
+    await org.close();
+    await sink.close();
+  }
+}
+
+/** The baseline: a plain loop making the same webhook call and DELETE statements directly. */
+async function runLoop(cluster: BenchCluster, settings: BenchSettings): Promise<TimedResult & { remaining: number }> {
+  const customerUrl = await cluster.createDatabase('bench_pipeline_customer_loop', { migrated: false });
+  const subjects = subjectsFor(settings.pipelineRequests);
+  await prepareCustomerDatabase(customerUrl, subjects, settings.pipelineRequests * 4);
+  const sink = await startWebhookSink();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const customer = new pg.Client({ connectionString: customerUrl });
+  await customer.connect();
+  try {
+    const started = performance.now();
+    let n = 0;
+    for (const identifier of subjects) {
+      const status = await postJson(`${sink.url}/erase`, { authorization: 'Bearer bench-webhook-token', 'idempotency-key': `loop-${n++}` }, { email: identifier }, agent);
+      if (status !== 200) throw new Error(`webhook answered ${status}`);
+      await customer.query('BEGIN');
+      await customer.query(`DELETE FROM "public"."orders" WHERE "customer_email" = $1`, [identifier]);
+      await customer.query(`DELETE FROM "public"."events" WHERE "distinct_id" = $1`, [identifier]);
+      await customer.query(`DELETE FROM "public"."users" WHERE "email" = $1`, [identifier]);
+      await customer.query('COMMIT');
+    }
+    const seconds = (performance.now() - started) / 1000;
+    return { seconds, items: subjects.length, itemsPerSecond: subjects.length / seconds, peakRssMb: 0, remaining: await remainingSubjects(customerUrl, subjects) };
+  } finally {
+    agent.destroy();
+    await customer.end();
+    await sink.close();
+  }
+}
+
+/**
+ * `pipelineRequests` deletion requests through a workspace with a zero-latency webhook and
+ * a PostgreSQL integration, with 1 and with 4 worker processes, against the plain loop.
+ */
+export async function pipelineScenario(cluster: BenchCluster, settings: BenchSettings): Promise<Comparison[]> {
+  const loop = await runLoop(cluster, settings);
+  if (loop.remaining !== 0) throw new Error('the baseline loop left subject rows behind');
+  const comparisons: Comparison[] = [];
+  for (const workers of [1, 4]) {
+    const service = await runService(cluster, settings, workers);
+    const ratio = service.itemsPerSecond / loop.itemsPerSecond;
+    const problems = [service.failed ? `${service.failed} not SUCCESS` : '', service.remaining ? `${service.remaining} subject rows left` : ''].filter(Boolean);
+    comparisons.push({
+      scenario: 'pipeline',
+      case: `${settings.pipelineRequests} requests (webhook + PostgreSQL), ${workers} worker process(es)${problems.length ? ` [${problems.join(', ')}]` : ''}`,
+      service,
+      baseline: loop,
+      ratio,
+      target: `throughput >= 0.50 x plain loop; ${service.duplicateCalls} repeated webhook calls`,
+      met: ratio >= 0.5 && problems.length === 0,
+    });
+  }
+  return comparisons;
+}

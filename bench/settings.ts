@@ -1,0 +1,27 @@
+/** How hard and how long the bench pushes; `--smoke` shrinks everything to a seconds-long check. */
+export interface BenchSettings {
+  smoke: boolean;
+  connections: number;
+  /** Each comparison alternates its sides for this many rounds. */
+  rounds: number;
+  secondsPerRound: number;
+  listSecondsPerRound: number;
+  listRequests: number;
+  pipelineRequests: number;
+  scenarios: Set<string>;
+}
+
+export function readSettings(argv: string[]): BenchSettings {
+  const smoke = argv.includes('--smoke');
+  const only = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  return {
+    smoke,
+    connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+    rounds: smoke ? 1 : Number(process.env.BENCH_ROUNDS ?? 3),
+    secondsPerRound: smoke ? 1 : Number(process.env.BENCH_SECONDS ?? 3),
+    listSecondsPerRound: smoke ? 1 : Number(process.env.BENCH_LIST_SECONDS ?? 1.5),
+    listRequests: smoke ? 2_000 : 100_000,
+    pipelineRequests: smoke ? 100 : 2_000,
+    scenarios: new Set((only ?? 'create,list,pipeline,dashboard').split(',')),
+  };
+}

@@ -1,0 +1,46 @@
+import { CallbackGauge, type Registry } from './registry';
+
+interface Queryable {
+  query<R>(text: string): Promise<{ rows: R[] }>;
+}
+
+const ACTIVE = `status IN ('STAGING', 'PENDING', 'PROCESSING')`;
+
+/**
+ * Queue depth read from the integration request rows at scrape time: due (waiting for a
+ * worker), leased (a worker has it) and scheduled (retry, poll or maintenance window later),
+ * plus the age of the oldest due row. The partial index on active rows keeps this cheap.
+ */
+export function watchQueueDepth(registry: Registry, db: Queryable): () => void {
+  let cached: { at: number; rows: Promise<{ type: string; due: string; leased: string; scheduled: string; oldest: number | null }[]> } | null = null;
+  const read = () => {
+    // Both gauges of one scrape share one query.
+    if (!cached || Date.now() - cached.at > 500) {
+      const rows = db
+        .query<{ type: string; due: string; leased: string; scheduled: string; oldest: number | null }>(
+          `SELECT "integrationType"::text AS type,
+                  count(*) FILTER (WHERE "nextAttemptAt" <= now() AND ("lockedUntil" IS NULL OR "lockedUntil" < now())) AS due,
+                  count(*) FILTER (WHERE "lockedUntil" >= now()) AS leased,
+                  count(*) FILTER (WHERE "nextAttemptAt" > now() AND ("lockedUntil" IS NULL OR "lockedUntil" < now())) AS scheduled,
+                  extract(epoch FROM now() - min("nextAttemptAt") FILTER (WHERE "nextAttemptAt" <= now() AND ("lockedUntil" IS NULL OR "lockedUntil" < now())))::float8 AS oldest
+             FROM "IntegrationRequest" WHERE ${ACTIVE} AND "nextAttemptAt" IS NOT NULL GROUP BY 1`,
+        )
+        .then((r) => r.rows);
+      rows.catch(() => {});
+      cached = { at: Date.now(), rows };
+    }
+    return cached.rows;
+  };
+  const depth = new CallbackGauge('dds_queue_depth', 'Active integration requests by type and state: due (waiting for a worker), leased (running), scheduled (later).', async () =>
+    (await read()).flatMap((r) => (['due', 'leased', 'scheduled'] as const).map((state) => ({ labels: { type: r.type, state }, value: Number(r[state]) }))),
+  );
+  const oldest = new CallbackGauge('dds_queue_oldest_due_seconds', 'How long the oldest due integration request has waited for a worker, by type.', async () =>
+    (await read()).map((r) => ({ labels: { type: r.type }, value: r.oldest ?? 0 })),
+  );
+  registry.register(depth);
+  registry.register(oldest);
+  return () => {
+    registry.unregister(depth);
+    registry.unregister(oldest);
+  };
+}
