@@ -1,35 +1,42 @@
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { hashToken, isWellFormedToken } from '../../lib/tokens';
+import type { Role } from '@shared/statuses';
 import type { Actor } from './actor';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** Resolves a PAT from `X-API-Key`. Missing, malformed, unknown, revoked and expired are all 401. */
+interface PatRow {
+  id: string;
+  userId: string;
+  organizationId: string;
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  role: Role | null;
+}
+
+/**
+ * Resolves a PAT from `X-API-Key`. Missing, malformed, unknown, revoked and expired are all 401.
+ * Runs on every public API call, so the token and its owner's membership come in one query;
+ * nothing is cached, so a revocation or a removed membership applies to the very next call.
+ */
 export async function authenticatePat(db: Db, token: string, now = new Date()): Promise<Actor> {
   if (!isWellFormedToken('personalAccessToken', token)) throw new AppError('UNAUTHORIZED', 'Invalid API key');
-  const pat = await db.personalAccessToken.findUnique({
-    where: { tokenHash: hashToken(token) },
-    select: {
-      id: true,
-      userId: true,
-      organizationId: true,
-      revokedAt: true,
-      expiresAt: true,
-      lastUsedAt: true,
-      user: { select: { memberships: { select: { organizationId: true, role: true } } } },
-    },
-  });
+  const [pat] = await db.$queryRaw<PatRow[]>`
+    SELECT p.id, p."userId", p."organizationId", p."revokedAt", p."expiresAt", p."lastUsedAt", m.role::text AS role
+      FROM "PersonalAccessToken" p
+      LEFT JOIN "Membership" m ON m."userId" = p."userId" AND m."organizationId" = p."organizationId"
+     WHERE p."tokenHash" = ${hashToken(token)}`;
   if (!pat) throw new AppError('UNAUTHORIZED', 'Invalid API key');
   if (pat.revokedAt) throw new AppError('UNAUTHORIZED', 'This personal access token has been revoked');
   if (pat.expiresAt && pat.expiresAt <= now) throw new AppError('UNAUTHORIZED', 'This personal access token has expired');
-  const membership = pat.user.memberships.find((m) => m.organizationId === pat.organizationId);
-  if (!membership) throw new AppError('UNAUTHORIZED', 'The owner of this token is no longer a member of its organization');
+  if (!pat.role) throw new AppError('UNAUTHORIZED', 'The owner of this token is no longer a member of its organization');
   if (!pat.lastUsedAt || now.getTime() - pat.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     // Best effort and coarse-grained: the hot path does not wait on it.
     db.personalAccessToken.update({ where: { id: pat.id }, data: { lastUsedAt: now } }).catch(() => {});
   }
-  return { userId: pat.userId, organizationId: pat.organizationId, role: membership.role, via: 'pat', tokenId: pat.id };
+  return { userId: pat.userId, organizationId: pat.organizationId, role: pat.role, via: 'pat', tokenId: pat.id };
 }
 
 /** Resolves the dashboard session cookie. */

@@ -29,7 +29,8 @@ export async function searchDeletionRequests(db: Db, keyring: Keyring, actor: Ac
   }
   if (input.cursor) {
     const { createdAt, id } = decodeKeysetCursor(input.cursor);
-    where.AND = [{ OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] }];
+    // The plain bound lets the index scan start at the cursor (a deep page costs what the first does).
+    where.AND = [{ createdAt: { lte: createdAt } }, { OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] }];
   }
   const rows = await db.deletionRequest.findMany({
     where,

@@ -3,8 +3,9 @@ import { Prisma } from '../../generated/prisma/client';
 import { identifierHmac, sha256Hex, type Keyring } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
+import type { IntegrationType } from '@shared/statuses';
 import type { Actor } from '../auth/actor';
-import { recordAudit } from '../audit/record-audit';
+import { auditActor } from '../audit/record-audit';
 import { WORK_CHANNEL } from '../../engine/deps';
 import { NO_INTEGRATIONS_REASON } from '../../engine/state-machine';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from './serialize';
@@ -17,11 +18,23 @@ export interface CreateDeletionRequestInput {
 
 const select = { ...deletionRequestSelect, requestHash: true, integrationRequests: { select: integrationRequestSelect, orderBy: { createdAt: 'asc' } } } satisfies Prisma.DeletionRequestSelect;
 
+/** Whether a write failed on a unique constraint (Prisma's own error, or from a raw statement). */
+function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  const cause = (error.meta as { driverAdapterError?: { cause?: { originalCode?: string } } } | undefined)?.driverAdapterError?.cause;
+  return error.code === 'P2002' || (error.code === 'P2010' && cause?.originalCode === '23505');
+}
+
 /**
- * Records a deletion request and, in the same transaction, one integration request per
- * enabled integration of the workspace with a snapshot of its configuration. Each
- * integration request row is also its own queue entry (due now), so no accepted request
- * exists without its work. `replayed` is true when an Idempotency-Key matched an earlier call.
+ * Records a deletion request and, atomically, one integration request per enabled
+ * integration of the workspace with a snapshot of its configuration, and the audit entry.
+ * Each integration request row is also its own queue entry (due now), so no accepted
+ * request exists without its work. `replayed` is true when an Idempotency-Key matched an
+ * earlier call.
+ *
+ * The hot path of the public API: the rows are written by one INSERT statement (data-
+ * modifying CTEs are atomic and need no BEGIN/COMMIT round trips), and the answer is built
+ * from the values written instead of being read back.
  */
 export async function createDeletionRequest(db: Db, keyring: Keyring, actor: Actor, input: CreateDeletionRequestInput) {
   const requestHash = sha256Hex(`${input.workspaceId}\n${input.identifier}`);
@@ -31,60 +44,74 @@ export async function createDeletionRequest(db: Db, keyring: Keyring, actor: Act
   }
   const id = newId(ID_PREFIX.deletionRequest);
   try {
-    const created = await db.$transaction(async (tx) => {
-      const integrations = await tx.integration.findMany({
-        where: { workspaceId: input.workspaceId, enabled: true },
-        select: { id: true, name: true, type: true, config: true, accountId: true },
-        orderBy: { createdAt: 'asc' },
-      });
-      const now = new Date();
-      await tx.deletionRequest.create({
-        data: {
-          id,
-          organizationId: actor.organizationId,
-          workspaceId: input.workspaceId,
-          identifier: input.identifier,
-          identifierHmac: identifierHmac(keyring, input.identifier),
-          channel: actor.via === 'session' ? 'DASHBOARD' : 'API',
-          createdByUserId: actor.userId,
-          createdByTokenId: actor.tokenId ?? null,
-          idempotencyKey: input.idempotencyKey ?? null,
-          requestHash,
-          createdAt: now,
-          // Nothing to run: the outcome is explicit at once instead of a request that never moves.
-          ...(integrations.length === 0 ? { status: 'FAILED' as const, statusReason: NO_INTEGRATIONS_REASON, completedAt: now } : {}),
-        },
-      });
-      if (integrations.length > 0) {
-        await tx.integrationRequest.createMany({
-          data: integrations.map((integration) => ({
-            id: newId(ID_PREFIX.integrationRequest),
-            deletionRequestId: id,
-            integrationId: integration.id,
-            integrationName: integration.name,
-            integrationType: integration.type,
-            configSnapshot: integration.config as Prisma.InputJsonValue,
-            accountId: integration.accountId,
-            nextAttemptAt: now,
-            createdAt: now,
-          })),
-        });
-        // Delivered on commit: idle workers wake at once instead of at their next poll.
-        await tx.$executeRaw`SELECT pg_notify(${WORK_CHANNEL}, '')`;
-      }
-      await recordAudit(tx, actor, {
-        organizationId: actor.organizationId,
-        deletionRequestId: id,
-        action: 'request.created',
-        summary: `Deletion request created for ${integrations.length} integration(s)`,
-        details: { workspaceId: input.workspaceId, integrations: integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })) },
-      });
-      return tx.deletionRequest.findUniqueOrThrow({ where: { id }, select });
-    });
-    return { deletionRequest: toDeletionRequestDto(created), replayed: false };
+    const integrations = await db.$queryRaw<{ id: string; name: string; type: IntegrationType; config: Prisma.JsonValue; accountId: string | null }[]>`
+      SELECT id, name, type::text AS type, config, "accountId" FROM "Integration"
+       WHERE "workspaceId" = ${input.workspaceId} AND enabled ORDER BY "createdAt", id`;
+    const now = new Date();
+    // Nothing to run: the outcome is explicit at once instead of a request that never moves.
+    const empty = integrations.length === 0;
+    const row = {
+      id,
+      organizationId: actor.organizationId,
+      workspaceId: input.workspaceId,
+      identifier: input.identifier,
+      hashed: false,
+      status: empty ? ('FAILED' as const) : ('STAGING' as const),
+      statusReason: empty ? NO_INTEGRATIONS_REASON : null,
+      channel: actor.via === 'session' ? ('DASHBOARD' as const) : ('API' as const),
+      createdByUserId: actor.userId,
+      createdAt: now,
+      updatedAt: now,
+      completedAt: empty ? now : null,
+      integrationRequests: integrations.map((integration) => ({
+        id: newId(ID_PREFIX.integrationRequest),
+        integrationId: integration.id,
+        integrationName: integration.name,
+        integrationType: integration.type,
+        status: 'STAGING' as const,
+        attempts: 0,
+        trackingId: null,
+        lastError: null,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+        completedAt: null,
+      })),
+    };
+    const at = Prisma.sql`(${now.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+    const who = auditActor(actor);
+    const details = { workspaceId: input.workspaceId, integrations: integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })) };
+    // Foreign keys are checked at the end of the statement, when the parent row exists.
+    await db.$executeRaw`
+      WITH request AS (
+        INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", identifier, "identifierHmac", status, "statusReason", channel,
+                                       "createdByUserId", "createdByTokenId", "idempotencyKey", "requestHash", "createdAt", "updatedAt", "completedAt")
+        VALUES (${id}, ${actor.organizationId}, ${input.workspaceId}, ${input.identifier}, ${identifierHmac(keyring, input.identifier)},
+                ${row.status}::"RequestStatus", ${row.statusReason}, ${row.channel}::"RequestChannel", ${actor.userId}, ${actor.tokenId ?? null},
+                ${input.idempotencyKey ?? null}, ${requestHash}, ${at}, ${at}, ${empty ? at : null})
+        RETURNING id
+      ), work AS (
+        INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType", "configSnapshot",
+                                          "accountId", "nextAttemptAt", "createdAt", "updatedAt")
+        SELECT w.id, request.id, w.integration_id, w.name, w.type::"IntegrationType", w.config::jsonb, w.account_id, ${at}, ${at}, ${at}
+          FROM request, unnest(${row.integrationRequests.map((r) => r.id)}::text[], ${integrations.map((i) => i.id)}::text[],
+                               ${integrations.map((i) => i.name)}::text[], ${integrations.map((i) => i.type)}::text[],
+                               ${integrations.map((i) => JSON.stringify(i.config))}::text[], ${integrations.map((i) => i.accountId)}::text[])
+               AS w(id, integration_id, name, type, config, account_id)
+        RETURNING 1
+      ), audit AS (
+        INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "actorType", "actorId", action, summary, details)
+        SELECT ${actor.organizationId}, request.id, ${who.actorType}, ${who.actorId}, 'request.created',
+               ${`Deletion request created for ${integrations.length} integration(s)`}, ${JSON.stringify(details)}::jsonb
+          FROM request
+        RETURNING 1
+      )
+      -- Delivered on commit: idle workers wake at once instead of at their next poll.
+      SELECT (SELECT count(*) FROM work) AS queued, CASE WHEN ${!empty} THEN pg_notify(${WORK_CHANNEL}, '') END AS woken`;
+    return { deletionRequest: toDeletionRequestDto(row), replayed: false };
   } catch (error) {
     // Two concurrent calls with one Idempotency-Key: the loser answers with the winner's request.
-    if (input.idempotencyKey && error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+    if (input.idempotencyKey && isUniqueViolation(error)) {
       const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, requestHash);
       if (earlier) return { deletionRequest: earlier, replayed: true };
     }

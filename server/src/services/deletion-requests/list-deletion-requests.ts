@@ -35,6 +35,9 @@ export async function listDeletionRequests(db: Db, scope: ListScope, options: Li
   const where: Prisma.DeletionRequestWhereInput = { ...scope };
   if (options.cursor) {
     const { createdAt, id } = decodeCursor(options.cursor);
+    // The plain bound lets PostgreSQL start the index scan at the cursor: without it the OR
+    // is only a filter, and a deep page reads every row before it.
+    where.createdAt = { lte: createdAt };
     where.OR = [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }];
   }
   const rows = await db.deletionRequest.findMany({

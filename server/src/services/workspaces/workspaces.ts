@@ -110,7 +110,9 @@ export async function rotateWorkspaceApiKey(db: Db, keyring: Keyring, actor: Act
 export async function findWorkspaceByApiKey(db: DbOrTx, actor: Actor, apiKey: string) {
   const trimmed = apiKey.trim();
   if (!isWellFormedToken('workspaceApiKey', trimmed)) throw notFound('Workspace for this API key');
-  const workspace = await db.workspace.findUnique({ where: { apiKeyHash: hashToken(trimmed) }, select: { id: true, organizationId: true } });
+  // On every create: a raw lookup costs a fraction of a compiled ORM query.
+  const [workspace] = await db.$queryRaw<{ id: string; organizationId: string }[]>`
+    SELECT id, "organizationId" FROM "Workspace" WHERE "apiKeyHash" = ${hashToken(trimmed)}`;
   if (!workspace || workspace.organizationId !== actor.organizationId) throw notFound('Workspace for this API key');
   return workspace;
 }
