@@ -14,14 +14,15 @@ import { OAuthGrantError, OAuthUnavailableError, requestTokens, secretsFromToken
  * short-lived cookie and returns the provider's authorization URL for the browser to open.
  */
 export async function startOAuthConnection(ctx: Pick<Context, 'prisma' | 'keyring' | 'config' | 'setCookie'>, actor: Actor, input: StartOAuthInput) {
-  const found = providerForType(ctx.config, input.integrationType);
-  if (!found) throw new AppError('BAD_REQUEST', `${input.integrationType} accounts are not connected through OAuth; paste the token instead`);
-  const provider = requireConfigured(found);
+  // Another organization's account is "not found" whatever else is wrong with the call.
   if (input.accountId) {
     const account = await ctx.prisma.account.findFirst({ where: { id: input.accountId, organizationId: actor.organizationId }, select: { type: true, integrationType: true } });
     if (!account) throw new AppError('NOT_FOUND', 'Account not found');
     if (account.type !== 'OAUTH' || account.integrationType !== input.integrationType) throw new AppError('BAD_REQUEST', `That account is not an OAuth account for ${input.integrationType}`);
   }
+  const found = providerForType(ctx.config, input.integrationType);
+  if (!found) throw new AppError('BAD_REQUEST', `${input.integrationType} accounts are not connected through OAuth; paste the token instead`);
+  const provider = requireConfigured(found);
   const secrets = newAuthorizationSecrets();
   ctx.setCookie(
     OAUTH_STATE_COOKIE,
