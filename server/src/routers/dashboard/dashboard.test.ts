@@ -11,6 +11,13 @@ beforeAll(async () => {
   env = await createTestEnv();
   org = await seedOrganization(env.deps, 'acme');
   other = await seedOrganization(env.deps, 'globex');
+  // No worker runs in this file: requests stay queued (STAGING) for their one integration.
+  await callerFor(env.deps, { pat: org.pat }).caller.integrations.create({
+    workspaceId: org.workspace.id,
+    name: 'CRM',
+    type: 'WEBHOOK',
+    config: { initiate: { url: 'http://127.0.0.1:9/erase' } },
+  });
 });
 afterAll(() => env.close());
 
