@@ -105,7 +105,7 @@ describe('dashboard.workspaceUsage', () => {
   it('counts what deleting each workspace would take with it', async () => {
     const usage = await owner().dashboard.workspaceUsage();
     const mine = usage.find((u) => u.workspaceId === org.workspace.id);
-    expect(mine).toMatchObject({ integrations: 0 });
+    expect(mine).toMatchObject({ integrations: 1 });
     expect(mine!.requests).toBeGreaterThan(0);
     expect(usage.map((u) => u.workspaceId)).not.toContain(other.workspace.id);
   });
