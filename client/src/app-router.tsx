@@ -7,6 +7,7 @@ export function createAppRouter() {
   return createBrowserRouter([
     { path: '/sign-in', lazy: () => import('./routes/sign-in'), errorElement: <RouteError /> },
     { path: '/sign-up', lazy: () => import('./routes/sign-up'), errorElement: <RouteError /> },
+    { path: '/invite/:token', lazy: () => import('./routes/accept-invitation'), errorElement: <RouteError /> },
     {
       path: '/',
       element: <Shell />,
@@ -18,6 +19,8 @@ export function createAppRouter() {
         { path: 'requests/:requestId', lazy: () => import('./routes/request-detail') },
         { path: 'workspaces', lazy: () => import('./routes/workspaces') },
         { path: 'integrations', lazy: () => import('./routes/integrations') },
+        { path: 'integrations/new', lazy: () => import('./routes/integration-form') },
+        { path: 'integrations/:integrationId', lazy: () => import('./routes/integration-form') },
         { path: 'accounts', lazy: () => import('./routes/accounts') },
         { path: 'settings/tokens', lazy: () => import('./routes/tokens') },
         { path: 'organization', lazy: () => import('./routes/organization') },

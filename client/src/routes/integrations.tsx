@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../components/dialog';
 import { useMe } from '../components/me-context';
 import { PageHeader } from '../components/shell';
@@ -15,8 +16,20 @@ export function Component() {
   const me = useMe();
   const workspaces = useQuery(trpc.workspaces.list.queryOptions());
   const integrations = useQuery(trpc.integrations.list.queryOptions({}));
+  const [search] = useSearchParams();
+  const savedId = search.get('saved');
   const header = (
-    <PageHeader title="Integrations" description="Where subject data lives. A new request is sent to every enabled integration of its workspace." />
+    <PageHeader
+      title="Integrations"
+      description="Where subject data lives. A new request is sent to every enabled integration of its workspace."
+      actions={
+        me.isAdmin ? (
+          <Link className="button button-primary" to={search.get('workspaceId') ? `/integrations/new?workspaceId=${search.get('workspaceId')}` : '/integrations/new'}>
+            Connect integration
+          </Link>
+        ) : null
+      }
+    />
   );
   if (integrations.isPending || workspaces.isPending)
     return (
@@ -35,7 +48,11 @@ export function Component() {
   return (
     <>
       {header}
-      <p className="callout small">Connecting new integrations from the dashboard is not available yet; they can be created through the API.</p>
+      {savedId && integrations.data.some((i) => i.id === savedId) ? (
+        <p className="callout callout-success" role="status">
+          Integration “{integrations.data.find((i) => i.id === savedId)!.name}” saved.
+        </p>
+      ) : null}
       {integrations.data.length === 0 ? (
         <Empty title="No integrations yet">
           <p>Requests in a workspace without enabled integrations fail with that reason.</p>
@@ -86,7 +103,15 @@ function IntegrationCard({ integration, canManage }: { integration: Integration;
       <dl className="facts">
         <div>
           <dt>Account</dt>
-          <dd>{integration.account ? integration.account.name : 'None'}</dd>
+          <dd>
+            {integration.account ? integration.account.name : 'None'}
+            {canManage ? (
+              <>
+                {' · '}
+                <Link to={`/integrations/${integration.id}#integration-account`}>Swap</Link>
+              </>
+            ) : null}
+          </dd>
         </div>
       </dl>
       <details className="audit-block">
@@ -103,6 +128,9 @@ function IntegrationCard({ integration, canManage }: { integration: Integration;
           >
             {integration.enabled ? 'Disable' : 'Enable'}
           </button>
+          <Link className="button button-small" to={`/integrations/${integration.id}`} aria-label={`Edit ${integration.name}`}>
+            Edit
+          </Link>
           <button type="button" className="button button-small" disabled={test.isPending} onClick={() => (setTested(null), test.mutate({ integrationId: integration.id }))}>
             {test.isPending ? 'Testing…' : 'Test connection'}
           </button>

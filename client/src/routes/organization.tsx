@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { CopyableValue } from '../components/copy-button';
 import { TextField } from '../components/field';
 import { useMe } from '../components/me-context';
+import { MembersSection } from '../components/organization/members-section';
+import { RetentionSection } from '../components/organization/retention-section';
 import { PageHeader } from '../components/shell';
 import { ErrorState, FormError, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
@@ -14,18 +16,11 @@ import { useTRPC } from '../trpc';
 
 const renameForm = z.object({ name: nameSchema });
 
-const RETENTION_TEXT = {
-  NONE: 'Requests are kept as they are.',
-  HASH: 'Identifiers are replaced by a one-way hash',
-  DELETE: 'Requests are deleted from this service',
-} as const;
-
 export function Component() {
   const trpc = useTRPC();
   const me = useMe();
   const queryClient = useQueryClient();
   const organization = useQuery(trpc.organization.get.queryOptions());
-  const members = useQuery(trpc.dashboard.members.queryOptions());
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saved, setSaved] = useState(false);
   const rename = useMutation(
@@ -105,39 +100,8 @@ export function Component() {
         </dl>
       </section>
 
-      <section className="card" aria-labelledby="org-retention">
-        <h2 id="org-retention">Retention</h2>
-        <p>
-          {org.retentionAction === 'NONE'
-            ? RETENTION_TEXT.NONE
-            : `${RETENTION_TEXT[org.retentionAction]} ${org.retentionDays} day${org.retentionDays === 1 ? '' : 's'} after they complete.`}
-        </p>
-        <p className="muted small">Changing the retention policy from the dashboard is not available yet.</p>
-      </section>
-
-      <section className="card" aria-labelledby="org-members">
-        <h2 id="org-members">Members</h2>
-        {members.isPending ? (
-          <Loading />
-        ) : members.isError ? (
-          <ErrorState error={members.error} onRetry={() => void members.refetch()} />
-        ) : (
-          <ul className="list">
-            {members.data.map((m) => (
-              <li key={m.id} className="list-row">
-                <span>
-                  {m.name}
-                  {m.id === me.user.id ? <span className="muted"> (you)</span> : null}
-                </span>
-                <span className="muted truncate">{m.email}</span>
-                <span className={`role role-${m.role.toLowerCase()}`}>{m.role.toLowerCase()}</span>
-                <span className="muted small nowrap">since {formatDate(m.joinedAt)}</span>
-              </li>
-            ))}
-          </ul>
-        )}
-        <p className="muted small">Inviting members and changing roles from the dashboard is not available yet.</p>
-      </section>
+      <RetentionSection organization={org} canEdit={me.isOwner} />
+      <MembersSection />
     </>
   );
 }

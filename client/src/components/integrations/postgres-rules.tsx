@@ -1,0 +1,320 @@
+import { identifierSchema } from '@shared/schemas/deletion-request';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { toDisplayError } from '../../lib/errors';
+import {
+  ACTION_LABEL,
+  describeRule,
+  eligibleColumns,
+  moveItem,
+  newRule,
+  normalizeRule,
+  softDeleteColumns,
+  tableKey,
+  type DiscoveredColumn,
+  type DiscoveredTable,
+  type PostgresDraft,
+  type RuleDraft,
+} from '../../lib/postgres-rules';
+import { useTRPC, useTRPCClient } from '../../trpc';
+import { SelectField, TextField } from '../field';
+import { CheckboxField } from '../schema-form/schema-fields';
+import { ErrorState, FormError, Loading } from '../states';
+
+const ACTIONS = Object.keys(ACTION_LABEL) as RuleDraft['action'][];
+
+/** Tables and columns the account's database user can see (schema discovery is a call to the database). */
+export function useDiscoveredSchema(accountId: string | null) {
+  const client = useTRPCClient();
+  return useQuery({
+    queryKey: ['postgres-schema', accountId],
+    queryFn: () => client.integrations.discoverSchema.mutate({ accountId: accountId! }) as Promise<DiscoveredTable[]>,
+    enabled: Boolean(accountId),
+    staleTime: 60_000,
+    retry: false,
+  });
+}
+
+/**
+ * The PostgreSQL rule builder: per rule a table, identifier columns matched any/all, and an
+ * action with the columns it needs; rules run in order in one transaction.
+ */
+export function PostgresRulesEditor(props: { accountId: string | null; value: PostgresDraft; onChange: (next: PostgresDraft) => void; errors: Record<string, string> }) {
+  const discovered = useDiscoveredSchema(props.accountId);
+  const tables = discovered.data ?? [];
+  const rules = props.value.rules;
+  const setRules = (next: RuleDraft[]) => props.onChange({ ...props.value, rules: next });
+  const windowOn = Boolean(props.value.maintenanceWindow);
+
+  if (!props.accountId) return <p className="callout small">Choose or create the database account first: its tables are read to build the rules.</p>;
+  if (discovered.isPending) return <Loading label="Reading the database schema…" />;
+  if (discovered.isError) return <ErrorState title="The database schema could not be read" error={discovered.error} onRetry={() => void discovered.refetch()} />;
+  return (
+    <div className="rule-builder">
+      <div className="row space-between wrap">
+        <p className="muted small">
+          {tables.length} table{tables.length === 1 ? '' : 's'} found. Rules run in this order, in one transaction: put child tables (such as orders) before the
+          tables they reference (such as users).
+        </p>
+        <button type="button" className="button button-small" onClick={() => void discovered.refetch()} disabled={discovered.isFetching}>
+          {discovered.isFetching ? 'Reading…' : 'Reload schema'}
+        </button>
+      </div>
+      {props.errors['config.rules'] ? (
+        <p className="field-error" role="alert">
+          {props.errors['config.rules']}
+        </p>
+      ) : null}
+      <ol className="rules">
+        {rules.map((rule, index) => (
+          <li key={index}>
+            <RuleEditor
+              index={index}
+              count={rules.length}
+              rule={rule}
+              tables={tables}
+              errors={props.errors}
+              onChange={(next) => setRules(rules.map((r, i) => (i === index ? next : r)))}
+              onMove={(to) => setRules(moveItem(rules, index, to))}
+              onRemove={() => setRules(rules.filter((_, i) => i !== index))}
+            />
+          </li>
+        ))}
+      </ol>
+      <button type="button" className="button" onClick={() => setRules([...rules, newRule(tables.find((t) => !rules.some((r) => tableKey(r) === tableKey(t))))])} disabled={tables.length === 0}>
+        Add rule
+      </button>
+
+      <fieldset className="schema-fieldset">
+        <legend>Maintenance window</legend>
+        <CheckboxField
+          label="Only run deletions in a daily window (UTC)"
+          checked={windowOn}
+          hint="Outside the window requests wait as PENDING."
+          onChange={(on) => props.onChange({ ...props.value, maintenanceWindow: on ? { startHourUtc: 2, endHourUtc: 5 } : undefined })}
+        />
+        {windowOn ? (
+          <div className="row wrap">
+            <HourField label="From hour (UTC)" value={props.value.maintenanceWindow!.startHourUtc} max={23} error={props.errors['config.maintenanceWindow.startHourUtc']} onChange={(h) => props.onChange({ ...props.value, maintenanceWindow: { ...props.value.maintenanceWindow!, startHourUtc: h } })} />
+            <HourField label="Until hour (UTC)" value={props.value.maintenanceWindow!.endHourUtc} max={24} error={props.errors['config.maintenanceWindow.endHourUtc']} onChange={(h) => props.onChange({ ...props.value, maintenanceWindow: { ...props.value.maintenanceWindow!, endHourUtc: h } })} />
+          </div>
+        ) : null}
+        <FormError message={props.errors['config.maintenanceWindow']} />
+      </fieldset>
+      <TextField
+        label="Statement timeout (ms)"
+        type="number"
+        inputMode="numeric"
+        min={100}
+        max={600000}
+        placeholder="30000"
+        value={props.value.statementTimeoutMs === undefined ? '' : String(props.value.statementTimeoutMs)}
+        error={props.errors['config.statementTimeoutMs']}
+        onChange={(e) => props.onChange({ ...props.value, statementTimeoutMs: e.target.value === '' ? undefined : Number(e.target.value) })}
+      />
+    </div>
+  );
+}
+
+function HourField(props: { label: string; value: number; max: number; error?: string; onChange: (hour: number) => void }) {
+  return <TextField label={props.label} type="number" inputMode="numeric" min={0} max={props.max} value={String(props.value)} error={props.error} onChange={(e) => props.onChange(Number(e.target.value))} />;
+}
+
+function RuleEditor(props: {
+  index: number;
+  count: number;
+  rule: RuleDraft;
+  tables: DiscoveredTable[];
+  errors: Record<string, string>;
+  onChange: (rule: RuleDraft) => void;
+  onMove: (to: number) => void;
+  onRemove: () => void;
+}) {
+  const { rule, index } = props;
+  const n = index + 1;
+  const err = (field: string) => props.errors[`config.rules.${index}.${field}`];
+  const table = props.tables.find((t) => tableKey(t) === tableKey(rule));
+  const columns = table?.columns ?? [];
+  const update = (patch: Partial<RuleDraft>) => props.onChange(normalizeRule({ ...rule, ...patch }, props.tables.find((t) => tableKey(t) === tableKey({ ...rule, ...patch }))));
+  const eligible = eligibleColumns(rule.action, columns);
+  return (
+    <section className="card rule" aria-label={`Rule ${n}`}>
+      <div className="row space-between wrap">
+        <h3>Rule {n}</h3>
+        <div className="row">
+          <button type="button" className="button button-small" disabled={index === 0} onClick={() => props.onMove(index - 1)} aria-label={`Move rule ${n} up`}>
+            ↑ Up
+          </button>
+          <button type="button" className="button button-small" disabled={index === props.count - 1} onClick={() => props.onMove(index + 1)} aria-label={`Move rule ${n} down`}>
+            ↓ Down
+          </button>
+          <button type="button" className="button button-small button-danger-outline" onClick={props.onRemove} aria-label={`Remove rule ${n}`}>
+            Remove
+          </button>
+        </div>
+      </div>
+      <p className="muted small rule-summary">{describeRule(rule)}</p>
+      <div className="rule-grid">
+        <SelectField
+          label={`Table (rule ${n})`}
+          value={rule.table ? tableKey(rule) : ''}
+          error={err('table') ?? err('schema')}
+          onChange={(e) => {
+            const picked = props.tables.find((t) => tableKey(t) === e.target.value);
+            if (picked) update({ schema: picked.schema, table: picked.table });
+          }}
+        >
+          <option value="" disabled>
+            Choose a table
+          </option>
+          {rule.table && !table ? <option value={tableKey(rule)}>{tableKey(rule)} (not found)</option> : null}
+          {props.tables.map((t) => (
+            <option key={tableKey(t)} value={tableKey(t)}>
+              {tableKey(t)}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label={`Action (rule ${n})`} value={rule.action} error={err('action')} onChange={(e) => update({ action: e.target.value as RuleDraft['action'] })}>
+          {ACTIONS.map((a) => (
+            <option key={a} value={a}>
+              {ACTION_LABEL[a]}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <ColumnChecklist
+        legend={`Identifier columns (rule ${n})`}
+        hint="Compared with the request's identifier."
+        columns={columns}
+        selected={rule.identifierColumns}
+        error={err('identifierColumns')}
+        onChange={(identifierColumns) => update({ identifierColumns })}
+      />
+      {rule.identifierColumns.length > 1 ? (
+        <SelectField label={`Match (rule ${n})`} value={rule.match} onChange={(e) => update({ match: e.target.value as 'any' | 'all' })}>
+          <option value="any">Any of these columns equals the identifier</option>
+          <option value="all">All of these columns equal the identifier</option>
+        </SelectField>
+      ) : null}
+      {rule.action === 'set_null' || rule.action === 'hash' || rule.action === 'mask' ? (
+        <ColumnChecklist
+          legend={`Columns to change (rule ${n})`}
+          hint={rule.action === 'set_null' ? 'Only nullable columns can be set to NULL.' : 'Only text columns can be hashed or masked.'}
+          columns={eligible}
+          selected={rule.columns}
+          error={err('columns')}
+          onChange={(picked) => update({ columns: picked })}
+        />
+      ) : null}
+      {rule.action === 'soft_delete' ? (
+        <SelectField label={`Flag or timestamp column (rule ${n})`} value={rule.softDeleteColumn ?? ''} error={err('softDeleteColumn')} onChange={(e) => update({ softDeleteColumn: e.target.value || undefined })}>
+          <option value="">Choose a column</option>
+          {softDeleteColumns(columns).map((c) => (
+            <option key={c.name} value={c.name}>
+              {c.name} ({c.dataType})
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
+    </section>
+  );
+}
+
+function ColumnChecklist(props: { legend: string; hint: string; columns: DiscoveredColumn[]; selected: string[]; error?: string; onChange: (selected: string[]) => void }) {
+  const id = useId();
+  return (
+    <fieldset className="column-checklist" aria-describedby={props.error ? `${id}-error` : `${id}-hint`}>
+      <legend>{props.legend}</legend>
+      <p className="hint" id={`${id}-hint`}>
+        {props.hint}
+      </p>
+      {props.columns.length === 0 ? <p className="muted small">No column of this table fits.</p> : null}
+      <div className="chips">
+        {props.columns.map((c) => (
+          <label key={c.name} className="chip">
+            <input
+              type="checkbox"
+              checked={props.selected.includes(c.name)}
+              onChange={(e) => props.onChange(e.target.checked ? [...props.selected, c.name] : props.selected.filter((s) => s !== c.name))}
+            />
+            {c.name} <span className="muted small">{c.dataType}{c.nullable ? '' : ', not null'}</span>
+          </label>
+        ))}
+      </div>
+      {props.error ? (
+        <p className="field-error" id={`${id}-error`} role="alert">
+          {props.error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** Read-only preview: how many rows each rule would change for an identifier, and the SQL. */
+export function DryRunPanel(props: { accountId: string | null; config: () => unknown; onIssues: (errors: Record<string, string>) => void }) {
+  const trpc = useTRPC();
+  const [identifier, setIdentifier] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const dryRun = useMutation(
+    trpc.integrations.dryRun.mutationOptions({
+      onError: (e) => props.onIssues(toDisplayError(e).fieldErrors),
+      onSuccess: () => props.onIssues({}),
+    }),
+  );
+  const run = () => {
+    const parsed = identifierSchema.safeParse(identifier);
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message);
+    setError(undefined);
+    dryRun.mutate({ accountId: props.accountId!, config: props.config(), identifier: parsed.data });
+  };
+  const serverError = dryRun.error ? toDisplayError(dryRun.error) : null;
+  return (
+    <section className="card dry-run" aria-labelledby="dry-run-title">
+      <h2 id="dry-run-title">Dry run</h2>
+      <p className="muted small">Counts the rows each rule would change for an identifier, in a read-only transaction. Nothing is changed.</p>
+      <div
+        className="inline-form"
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            run();
+          }
+        }}
+      >
+        <TextField label="Identifier to preview" value={identifier} error={error} onChange={(e) => setIdentifier(e.target.value)} />
+        <button type="button" className="button" disabled={!props.accountId || dryRun.isPending} onClick={run}>
+          {dryRun.isPending ? 'Counting…' : 'Preview'}
+        </button>
+      </div>
+      <FormError message={serverError?.message} />
+      {dryRun.data ? (
+        <div role="status" aria-label="Dry run result">
+          <div className="table-wrap">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Rule</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Rows</th>
+                </tr>
+              </thead>
+              <tbody>
+                {dryRun.data.rules.map((r, i) => (
+                  <tr key={i} data-dry-run-table={r.table}>
+                    <td>{r.table}</td>
+                    <td>{ACTION_LABEL[r.action as RuleDraft['action']] ?? r.action}</td>
+                    <td className="mono">{r.rows}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <details className="audit-block">
+            <summary>SQL statements</summary>
+            <pre className="code-block">{dryRun.data.statements.filter(Boolean).join('\n\n')}</pre>
+          </details>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,175 @@
+import { inviteMemberInputSchema } from '@shared/schemas/members';
+import { ROLES, type Role } from '@shared/statuses';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toDisplayError } from '../../lib/errors';
+import { formValues, validateForm, type FieldErrors } from '../../lib/form';
+import { formatDate } from '../../lib/format';
+import { useTRPC, type RouterOutputs } from '../../trpc';
+import { CopyableValue } from '../copy-button';
+import { ConfirmDialog } from '../dialog';
+import { SelectField, TextField } from '../field';
+import { useMe } from '../me-context';
+import { ErrorState, FormError, Loading } from '../states';
+
+type Member = RouterOutputs['members']['list'][number];
+
+const ROLE_TEXT: Record<Role, string> = {
+  OWNER: 'Owner: everything, including members and retention',
+  ADMIN: 'Admin: workspaces, integrations and accounts',
+  MEMBER: 'Member: create and view requests',
+};
+
+/** Members and roles; owners invite with a one-time link, change roles and remove members. */
+export function MembersSection() {
+  const trpc = useTRPC();
+  const me = useMe();
+  const members = useQuery(trpc.members.list.queryOptions());
+  return (
+    <section className="card" aria-labelledby="org-members">
+      <h2 id="org-members">Members</h2>
+      {members.isPending ? (
+        <Loading />
+      ) : members.isError ? (
+        <ErrorState error={members.error} onRetry={() => void members.refetch()} />
+      ) : (
+        <ul className="list members-list">
+          {members.data.map((m) => (
+            <MemberRow key={m.id} member={m} isSelf={m.id === me.user.id} canManage={me.isOwner} />
+          ))}
+        </ul>
+      )}
+      {me.isOwner ? <Invitations /> : <p className="muted small">Only owners invite members and change roles.</p>}
+    </section>
+  );
+}
+
+function MemberRow({ member, isSelf, canManage }: { member: Member; isSelf: boolean; canManage: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [confirm, setConfirm] = useState(false);
+  const refresh = async () => {
+    await queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
+    await queryClient.invalidateQueries({ queryKey: trpc.dashboard.members.queryKey() });
+    if (isSelf) await queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() });
+  };
+  const changeRole = useMutation(trpc.members.changeRole.mutationOptions({ onSuccess: refresh }));
+  const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: async () => (setConfirm(false), await refresh()) }));
+  return (
+    <li className="list-row member-row" aria-label={member.name}>
+      <span>
+        {member.name}
+        {isSelf ? <span className="muted"> (you)</span> : null}
+      </span>
+      <span className="muted truncate">{member.email}</span>
+      {canManage ? (
+        <SelectField
+          label={`Role of ${member.name}`}
+          value={member.role}
+          disabled={changeRole.isPending}
+          error={changeRole.error ? toDisplayError(changeRole.error).message : undefined}
+          onChange={(e) => changeRole.mutate({ userId: member.id, role: e.target.value as Role })}
+        >
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {r.toLowerCase()}
+            </option>
+          ))}
+        </SelectField>
+      ) : (
+        <span className={`role role-${member.role.toLowerCase()}`}>{member.role.toLowerCase()}</span>
+      )}
+      <span className="muted small nowrap">since {formatDate(member.joinedAt)}</span>
+      {canManage ? (
+        <button type="button" className="button button-small button-danger-outline" onClick={() => (remove.reset(), setConfirm(true))} aria-label={`Remove ${member.name}`}>
+          Remove
+        </button>
+      ) : null}
+      <ConfirmDialog
+        open={confirm}
+        title={`Remove ${member.name}?`}
+        confirmLabel="Remove member"
+        destructive
+        busy={remove.isPending}
+        error={remove.error ? toDisplayError(remove.error).message : null}
+        onCancel={() => setConfirm(false)}
+        onConfirm={() => remove.mutate({ userId: member.id })}
+      >
+        <p>
+          {member.email} loses access to this organization at once and their access tokens for it are revoked. Requests they created stay.
+        </p>
+      </ConfirmDialog>
+    </li>
+  );
+}
+
+function Invitations() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const pending = useQuery(trpc.members.invitations.queryOptions());
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.members.invitations.queryKey() });
+  const invite = useMutation(trpc.members.invite.mutationOptions({ onSuccess: refresh }));
+  const revoke = useMutation(trpc.members.revokeInvitation.mutationOptions({ onSuccess: refresh }));
+  const serverError = invite.error ? toDisplayError(invite.error) : null;
+  return (
+    <div className="invitations">
+      <h3>Invite someone</h3>
+      <form
+        className="inline-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          const result = validateForm(inviteMemberInputSchema, formValues(event.currentTarget));
+          if (!result.ok) return setErrors(result.errors);
+          setErrors({});
+          invite.mutate(result.data, { onSuccess: () => (event.target as HTMLFormElement).reset() });
+        }}
+      >
+        <TextField label="Email to invite" name="email" type="email" autoComplete="off" error={errors.email ?? serverError?.fieldErrors.email} />
+        <SelectField label="Role" name="role" defaultValue="MEMBER" error={errors.role}>
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_TEXT[r]}
+            </option>
+          ))}
+        </SelectField>
+        <button type="submit" className="button button-primary" disabled={invite.isPending}>
+          {invite.isPending ? 'Inviting…' : 'Create invitation link'}
+        </button>
+      </form>
+      <FormError message={serverError && !serverError.fieldErrors.email ? serverError.message : null} />
+      {invite.data ? (
+        <div className="callout callout-warning" role="status">
+          <p>
+            Send this link to <strong>{invite.data.email}</strong> ({invite.data.role.toLowerCase()}). It works once, until {formatDate(invite.data.expiresAt)}, and
+            it is shown only this once.
+          </p>
+          <CopyableValue value={invite.data.link} label="Invitation link" />
+        </div>
+      ) : null}
+      <h3>Pending invitations</h3>
+      {pending.isPending ? (
+        <Loading />
+      ) : pending.isError ? (
+        <ErrorState error={pending.error} onRetry={() => void pending.refetch()} />
+      ) : pending.data.length === 0 ? (
+        <p className="muted small">None.</p>
+      ) : (
+        <ul className="list">
+          {pending.data.map((i) => (
+            <li key={i.id} className="list-row" aria-label={`Invitation of ${i.email}`}>
+              <span className="truncate">{i.email}</span>
+              <span className={`role role-${i.role.toLowerCase()}`}>{i.role.toLowerCase()}</span>
+              <span className="muted small nowrap">until {formatDate(i.expiresAt)}</span>
+              <button type="button" className="button button-small" disabled={revoke.isPending} onClick={() => revoke.mutate({ invitationId: i.id })}>
+                Withdraw
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <FormError message={revoke.error ? toDisplayError(revoke.error).message : null} />
+    </div>
+  );
+}

@@ -1,0 +1,303 @@
+import { useId, useState } from 'react';
+import { SelectField, TextField } from '../field';
+import { defaultsFor, errorsBelow, fieldKind, labelFor, nodeOf, parseList, pathKey, type JsonSchema, type Path } from '../../lib/schema-form';
+
+export interface SchemaFormOptions {
+  /** String fields typed as passwords (write-only secrets). */
+  isSecret?: (path: Path) => boolean;
+  /** Hints under fields, by dotted path without list indices ("initiate.url"). */
+  hints?: Record<string, string>;
+  /** Labels that read better than the humanized key, by the same dotted path. */
+  labels?: Record<string, string>;
+}
+
+interface NodeProps {
+  schema: JsonSchema;
+  value: unknown;
+  onChange: (value: unknown) => void;
+  path: Path;
+  errors: Record<string, string>;
+  required: boolean;
+  options: SchemaFormOptions;
+  /** Path of the root, dropped from hint and label keys ("config"). */
+  rootLength: number;
+}
+
+const shapeKey = (path: Path, rootLength: number) => path.slice(rootLength).filter((p) => typeof p === 'string').join('.');
+
+/**
+ * Fields for a JSON Schema (from a zod schema): strings, numbers, booleans, enums, nested
+ * objects (optional ones behind a checkbox), records (key/value rows), lists of strings and
+ * lists of objects; anything else as JSON. Errors are looked up by dotted path.
+ */
+export function SchemaFields(props: { schema: JsonSchema; value: unknown; onChange: (value: unknown) => void; errors: Record<string, string>; path?: Path; options?: SchemaFormOptions }) {
+  const path = props.path ?? [];
+  return (
+    <SchemaNode
+      schema={props.schema}
+      value={props.value}
+      onChange={props.onChange}
+      path={path}
+      errors={props.errors}
+      required
+      options={props.options ?? {}}
+      rootLength={path.length}
+    />
+  );
+}
+
+function SchemaNode(props: NodeProps) {
+  const node = nodeOf(props.schema);
+  const key = props.path.at(-1);
+  const shape = shapeKey(props.path, props.rootLength);
+  const label = props.options.labels?.[shape] ?? (key === undefined ? '' : labelFor(key));
+  const labelText = props.required || node.default !== undefined ? label : `${label} (optional)`;
+  const error = props.errors[pathKey(props.path)];
+  const hint = props.options.hints?.[shape];
+  switch (fieldKind(node)) {
+    case 'enum':
+      return (
+        <SelectField label={labelText} value={props.value === undefined ? '' : String(props.value)} error={error} hint={hint} onChange={(e) => props.onChange(e.target.value === '' ? undefined : e.target.value)}>
+          {props.required || node.default !== undefined ? null : <option value="">—</option>}
+          {node.enum!.map((option) => (
+            <option key={String(option)} value={String(option)}>
+              {String(option)}
+            </option>
+          ))}
+        </SelectField>
+      );
+    case 'string':
+      return (
+        <TextField
+          label={labelText}
+          type={props.options.isSecret?.(props.path) ? 'password' : 'text'}
+          autoComplete={props.options.isSecret?.(props.path) ? 'new-password' : 'off'}
+          value={typeof props.value === 'string' ? props.value : ''}
+          error={error}
+          hint={hint}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+      );
+    case 'text':
+      return <TextAreaField label={labelText} value={typeof props.value === 'string' ? props.value : ''} error={error} hint={hint} onChange={props.onChange} />;
+    case 'number':
+      return (
+        <TextField
+          label={labelText}
+          type="number"
+          inputMode="numeric"
+          min={node.minimum}
+          max={node.maximum}
+          value={typeof props.value === 'number' && !Number.isNaN(props.value) ? String(props.value) : ''}
+          placeholder={node.default !== undefined ? String(node.default) : undefined}
+          error={error}
+          hint={hint}
+          onChange={(e) => props.onChange(e.target.value === '' ? undefined : Number(e.target.value))}
+        />
+      );
+    case 'boolean':
+      return <CheckboxField label={label} checked={props.value === true} onChange={props.onChange} error={error} hint={hint} />;
+    case 'object':
+      return <ObjectNode {...props} schema={node} label={label} error={error} hint={hint} />;
+    case 'record':
+      return <RecordNode {...props} schema={node} label={labelText} error={error} hint={hint} />;
+    case 'string-list':
+      return <StringListNode {...props} label={labelText} error={error} hint={hint} />;
+    case 'object-list':
+      return <ObjectListNode {...props} schema={node} label={labelText} error={error} hint={hint} />;
+    default:
+      return <JsonNode {...props} label={labelText} error={error} hint={hint} />;
+  }
+}
+
+type Extra = { label: string; error?: string; hint?: string };
+
+function ObjectNode(props: NodeProps & Extra) {
+  const isRoot = props.path.length === props.rootLength;
+  const present = props.value !== undefined && props.value !== null;
+  const object = (present ? props.value : {}) as Record<string, unknown>;
+  const fields = Object.entries(props.schema.properties ?? {}).map(([key, child]) => (
+    <SchemaNode
+      key={key}
+      schema={child}
+      value={object[key]}
+      onChange={(next) => {
+        const copy = { ...object };
+        if (next === undefined) delete copy[key];
+        else copy[key] = next;
+        props.onChange(copy);
+      }}
+      path={[...props.path, key]}
+      errors={props.errors}
+      required={props.schema.required?.includes(key) ?? false}
+      options={props.options}
+      rootLength={props.rootLength}
+    />
+  ));
+  if (isRoot) return <div className="schema-object">{fields}{props.error ? <p className="field-error">{props.error}</p> : null}</div>;
+  const hidden = !props.required && !present;
+  const inner = errorsBelow(props.errors, props.path);
+  return (
+    <fieldset className="schema-fieldset">
+      <legend>{props.label}</legend>
+      {props.required ? null : (
+        <CheckboxField
+          label={`Use ${props.label.toLowerCase()}`}
+          checked={present}
+          onChange={(on) => props.onChange(on ? defaultsFor(props.schema) : undefined)}
+        />
+      )}
+      {props.hint ? <p className="hint">{props.hint}</p> : null}
+      {props.error ? <p className="field-error" role="alert">{props.error}</p> : null}
+      {hidden ? (inner.length > 0 && !props.error ? <p className="field-error">{inner[0]}</p> : null) : fields}
+    </fieldset>
+  );
+}
+
+function RecordNode(props: NodeProps & Extra) {
+  const [rows, setRows] = useState<[string, string][]>(() => Object.entries((props.value ?? {}) as Record<string, string>));
+  const valueSchema = typeof props.schema.additionalProperties === 'object' ? props.schema.additionalProperties : {};
+  const secret = props.options.isSecret?.([...props.path, '*']) ?? false;
+  const update = (next: [string, string][]) => {
+    setRows(next);
+    props.onChange(Object.fromEntries(next.filter(([k]) => k.trim() !== '').map(([k, v]) => [k.trim(), v])));
+  };
+  return (
+    <fieldset className="schema-fieldset">
+      <legend>{props.label}</legend>
+      {props.hint ? <p className="hint">{props.hint}</p> : null}
+      {rows.length === 0 ? <p className="muted small">None.</p> : null}
+      {rows.map(([k, v], index) => (
+        <div className="record-row" key={index}>
+          <TextField label={`Name ${index + 1}`} value={k} onChange={(e) => update(rows.map((r, i) => (i === index ? [e.target.value, r[1]] : r)))} />
+          <TextField
+            label={`Value ${index + 1}`}
+            type={secret ? 'password' : 'text'}
+            autoComplete={secret ? 'new-password' : 'off'}
+            maxLength={valueSchema.maxLength}
+            value={v}
+            error={props.errors[pathKey([...props.path, k])]}
+            onChange={(e) => update(rows.map((r, i) => (i === index ? [r[0], e.target.value] : r)))}
+          />
+          <button type="button" className="button button-small" aria-label={`Remove ${k || `row ${index + 1}`}`} onClick={() => update(rows.filter((_, i) => i !== index))}>
+            Remove
+          </button>
+        </div>
+      ))}
+      {props.error ? <p className="field-error" role="alert">{props.error}</p> : null}
+      <button type="button" className="button button-small" onClick={() => update([...rows, ['', '']])}>
+        Add {props.label.replace(/ \(optional\)$/, '').toLowerCase().replace(/s$/, '')}
+      </button>
+    </fieldset>
+  );
+}
+
+function StringListNode(props: NodeProps & Extra) {
+  const [text, setText] = useState(() => (Array.isArray(props.value) ? props.value.join(', ') : ''));
+  const itemErrors = errorsBelow(props.errors, props.path);
+  return (
+    <TextField
+      label={props.label}
+      value={text}
+      hint={props.hint ?? 'Separate values with commas'}
+      error={props.error ?? itemErrors[0]}
+      onChange={(e) => {
+        setText(e.target.value);
+        props.onChange(parseList(e.target.value));
+      }}
+    />
+  );
+}
+
+function ObjectListNode(props: NodeProps & Extra) {
+  const list = Array.isArray(props.value) ? props.value : [];
+  const items = props.schema.items!;
+  const singular = props.label.replace(/ \(optional\)$/, '').replace(/s$/, '');
+  const move = (from: number, to: number) => {
+    const next = [...list];
+    const [item] = next.splice(from, 1);
+    next.splice(to, 0, item);
+    props.onChange(next);
+  };
+  return (
+    <fieldset className="schema-fieldset">
+      <legend>{props.label}</legend>
+      {props.hint ? <p className="hint">{props.hint}</p> : null}
+      {props.error ? <p className="field-error" role="alert">{props.error}</p> : null}
+      {list.map((item, index) => (
+        <div className="schema-list-item" key={index}>
+          <div className="row space-between wrap">
+            <strong>
+              {singular} {index + 1}
+            </strong>
+            <div className="row">
+              <button type="button" className="button button-small" disabled={index === 0} onClick={() => move(index, index - 1)} aria-label={`Move ${singular.toLowerCase()} ${index + 1} up`}>
+                ↑
+              </button>
+              <button type="button" className="button button-small" disabled={index === list.length - 1} onClick={() => move(index, index + 1)} aria-label={`Move ${singular.toLowerCase()} ${index + 1} down`}>
+                ↓
+              </button>
+              <button type="button" className="button button-small button-danger-outline" onClick={() => props.onChange(list.filter((_, i) => i !== index))}>
+                Remove
+              </button>
+            </div>
+          </div>
+          <SchemaNode {...props} schema={items} value={item} path={[...props.path, index]} required rootLength={props.rootLength} onChange={(next) => props.onChange(list.map((old, i) => (i === index ? next : old)))} />
+        </div>
+      ))}
+      <button type="button" className="button button-small" onClick={() => props.onChange([...list, defaultsFor(items)])}>
+        Add {singular.toLowerCase()}
+      </button>
+    </fieldset>
+  );
+}
+
+function JsonNode(props: NodeProps & Extra) {
+  const [text, setText] = useState(() => (props.value === undefined ? '' : JSON.stringify(props.value, null, 2)));
+  const [parseError, setParseError] = useState<string | null>(null);
+  return (
+    <TextAreaField
+      label={`${props.label} (JSON)`}
+      value={text}
+      error={parseError ?? props.error}
+      hint={props.hint}
+      onChange={(next) => {
+        setText(next);
+        if (next.trim() === '') return (setParseError(null), props.onChange(undefined));
+        try {
+          props.onChange(JSON.parse(next));
+          setParseError(null);
+        } catch {
+          setParseError('Not valid JSON');
+        }
+      }}
+    />
+  );
+}
+
+export function TextAreaField({ label, value, onChange, error, hint, rows = 4 }: { label: string; value: string; onChange: (v: string) => void; error?: string; hint?: string; rows?: number }) {
+  const id = useId();
+  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} rows={rows} className="mono" value={value} aria-invalid={error ? true : undefined} aria-describedby={describedBy} onChange={(e) => onChange(e.target.value)} />
+      {hint ? <p className="hint" id={`${id}-hint`}>{hint}</p> : null}
+      {error ? <p className="field-error" id={`${id}-error`}>{error}</p> : null}
+    </div>
+  );
+}
+
+export function CheckboxField({ label, checked, onChange, error, hint }: { label: string; checked: boolean; onChange: (v: boolean) => void; error?: string; hint?: string }) {
+  const id = useId();
+  return (
+    <div className="field field-checkbox">
+      <label htmlFor={id} className="checkbox-label">
+        <input id={id} type="checkbox" checked={checked} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} onChange={(e) => onChange(e.target.checked)} />
+        {label}
+      </label>
+      {hint ? <p className="hint">{hint}</p> : null}
+      {error ? <p className="field-error" id={`${id}-error`}>{error}</p> : null}
+    </div>
+  );
+}

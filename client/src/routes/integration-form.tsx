@@ -1,0 +1,261 @@
+import { integrationTypeInfo } from '@shared/integrations';
+import { nameSchema } from '@shared/schemas/auth';
+import type { IntegrationType } from '@shared/statuses';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { SelectField, TextField } from '../components/field';
+import { AccountChooser } from '../components/integrations/account-chooser';
+import { DryRunPanel, PostgresRulesEditor } from '../components/integrations/postgres-rules';
+import { useMe } from '../components/me-context';
+import { SchemaFields } from '../components/schema-form/schema-fields';
+import { PageHeader } from '../components/shell';
+import { ErrorState, FormError, Loading } from '../components/states';
+import { toDisplayError } from '../lib/errors';
+import { validateForm } from '../lib/form';
+import { defaultsFor, formSchemaOf, pruneEmpty } from '../lib/schema-form';
+import type { PostgresDraft } from '../lib/postgres-rules';
+import { useTRPC, type RouterOutputs } from '../trpc';
+
+type Integration = RouterOutputs['integrations']['get'];
+const TYPES = Object.values(integrationTypeInfo).filter((info) => info !== undefined);
+
+const WEBHOOK_OPTIONS = {
+  labels: { initiate: 'Initiate deletion call', status: 'Status call', cancel: 'Cancel call', 'initiate.trackingIdPath': 'Tracking id JSONPath', 'status.statusPath': 'Status JSONPath' },
+  hints: {
+    mode: 'sync: the response is the final answer. async: the response carries a tracking id and a status call is polled.',
+    'initiate.url': 'Use {{identifier}} for the subject, and {{key}} for any key of the account.',
+    'initiate.body': 'JSON, for example {"email": "{{identifier}}"}',
+    'initiate.trackingIdPath': 'Async only: where the tracking id is in the JSON response, e.g. $.id',
+    'status.url': 'Use {{trackingId}} for the tracking id.',
+    'status.statusPath': 'Where the status value is in the JSON response, e.g. $.status',
+  },
+};
+
+export function Component() {
+  const { integrationId } = useParams();
+  const trpc = useTRPC();
+  const me = useMe();
+  const existing = useQuery(trpc.integrations.get.queryOptions({ integrationId: integrationId ?? '' }, { enabled: Boolean(integrationId) }));
+  const title = integrationId ? 'Edit integration' : 'Connect an integration';
+  const header = (
+    <>
+      <p className="breadcrumb">
+        <Link to="/integrations">Integrations</Link> /
+      </p>
+      <PageHeader title={integrationId && existing.data ? existing.data.name : title} description={integrationId ? undefined : 'Where subject data lives: every new request of the workspace is sent here.'} />
+    </>
+  );
+  if (!me.isAdmin)
+    return (
+      <>
+        {header}
+        <p className="callout">Only owners and admins can connect and change integrations.</p>
+      </>
+    );
+  if (integrationId && existing.isPending)
+    return (
+      <>
+        {header}
+        <Loading />
+      </>
+    );
+  if (integrationId && existing.isError)
+    return (
+      <>
+        {header}
+        <ErrorState error={existing.error} onRetry={() => void existing.refetch()} />
+      </>
+    );
+  return (
+    <>
+      {header}
+      <IntegrationForm key={integrationId ?? 'new'} existing={existing.data} />
+    </>
+  );
+}
+
+function IntegrationForm({ existing }: { existing?: Integration }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const workspaces = useQuery(trpc.workspaces.list.queryOptions());
+  const [type, setType] = useState<IntegrationType>(existing?.type ?? ((search.get('type') as IntegrationType) in integrationTypeInfo ? (search.get('type') as IntegrationType) : 'WEBHOOK'));
+  const info = integrationTypeInfo[type]!;
+  const schema = useMemo(() => formSchemaOf(info.configSchema), [info]);
+  const [workspaceId, setWorkspaceId] = useState(existing?.workspaceId ?? search.get('workspaceId') ?? '');
+  const [name, setName] = useState(existing?.name ?? '');
+  const [accountId, setAccountId] = useState<string | null>(existing?.accountId ?? null);
+  const [config, setConfig] = useState<unknown>(() => existing?.config ?? (type === 'POSTGRES' ? { rules: [] } : defaultsFor(schema)));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [issuesFromDryRun, setIssuesFromDryRun] = useState<Record<string, string>>({});
+  const done = async (integration: { id: string; workspaceId: string }) => {
+    await queryClient.invalidateQueries({ queryKey: trpc.integrations.list.queryKey() });
+    await queryClient.invalidateQueries({ queryKey: trpc.integrations.get.queryKey({ integrationId: integration.id }) });
+    await navigate(`/integrations?workspaceId=${integration.workspaceId}&saved=${integration.id}`);
+  };
+  const create = useMutation(trpc.integrations.create.mutationOptions({ onSuccess: done }));
+  const update = useMutation(trpc.integrations.update.mutationOptions({ onSuccess: done }));
+  const save = existing ? update : create;
+  const serverError = save.error ? toDisplayError(save.error) : null;
+  const allErrors = { ...issuesFromDryRun, ...serverError?.fieldErrors, ...errors };
+
+  const configToSend = () => {
+    if (type !== 'POSTGRES') return pruneEmpty(schema, config);
+    const draft = config as PostgresDraft;
+    return { ...draft, rules: draft.rules.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined))) };
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const next: Record<string, string> = {};
+    const configValue = configToSend();
+    const checked = validateForm(info.configSchema, configValue);
+    if (!checked.ok) for (const [k, m] of Object.entries(checked.errors)) next[k === '_form' ? 'config' : `config.${k}`] = m;
+    const nameCheck = nameSchema.safeParse(name);
+    if (!nameCheck.success) next.name = nameCheck.error.issues[0]!.message;
+    if (!existing && !workspaceId) next.workspaceId = 'Choose a workspace';
+    if (!existing && info.accountRequired && !accountId) next.accountId = 'Choose or create an account';
+    setErrors(next);
+    if (Object.keys(next).length > 0) {
+      requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      return;
+    }
+    if (existing) update.mutate({ integrationId: existing.id, name: nameCheck.data, config: configValue });
+    else create.mutate({ workspaceId, name: nameCheck.data!, type, accountId, config: configValue });
+  };
+
+  if (workspaces.isPending) return <Loading />;
+  if (workspaces.isError) return <ErrorState error={workspaces.error} onRetry={() => void workspaces.refetch()} />;
+  if (!existing && workspaces.data.length === 0)
+    return (
+      <p className="callout">
+        Integrations belong to a workspace: <Link to="/workspaces">create a workspace</Link> first.
+      </p>
+    );
+  return (
+    <form className="integration-form" noValidate onSubmit={submit} aria-label={existing ? 'Edit integration' : 'New integration'}>
+      <section className="card" aria-labelledby="integration-basics">
+        <h2 id="integration-basics">Integration</h2>
+        {existing ? (
+          <p className="muted">
+            {info.label} in {workspaces.data.find((w) => w.id === existing.workspaceId)?.name ?? 'its workspace'}
+          </p>
+        ) : (
+          <div className="form-grid">
+            <SelectField label="Workspace" value={workspaceId} error={allErrors.workspaceId} onChange={(e) => setWorkspaceId(e.target.value)}>
+              <option value="" disabled>
+                Choose a workspace
+              </option>
+              {workspaces.data.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              label="Type"
+              value={type}
+              error={allErrors.type}
+              onChange={(e) => {
+                const next = e.target.value as IntegrationType;
+                setType(next);
+                setAccountId(null);
+                setConfig(next === 'POSTGRES' ? { rules: [] } : defaultsFor(formSchemaOf(integrationTypeInfo[next]!.configSchema)));
+                setErrors({});
+              }}
+            >
+              {TYPES.map((t) => (
+                <option key={t.type} value={t.type}>
+                  {t.label}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+        )}
+        <TextField label="Integration name" value={name} error={allErrors.name} onChange={(e) => setName(e.target.value)} />
+      </section>
+
+      <section className="card" aria-labelledby="integration-account">
+        <h2 id="integration-account">Account</h2>
+        {existing ? (
+          <SwapAccount integration={existing} onSwapped={(id) => setAccountId(id)} />
+        ) : (
+          <>
+            <p className="muted small">
+              {info.accountRequired ? 'The credentials it uses.' : 'Optional: secrets usable as {{key}} in the calls.'} Secrets are write-only and never shown again.
+            </p>
+            <AccountChooser key={type} integrationType={type} value={accountId} onChange={setAccountId} error={allErrors.accountId} />
+          </>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="integration-config">
+        <h2 id="integration-config">{type === 'POSTGRES' ? 'Rules' : 'Configuration'}</h2>
+        {type === 'POSTGRES' ? (
+          <PostgresRulesEditor accountId={accountId} value={config as PostgresDraft} onChange={setConfig} errors={allErrors} />
+        ) : (
+          <SchemaFields key={type} schema={schema} value={config} onChange={setConfig} errors={allErrors} path={['config']} options={type === 'WEBHOOK' ? WEBHOOK_OPTIONS : undefined} />
+        )}
+        {allErrors.config ? <p className="field-error" role="alert">{allErrors.config}</p> : null}
+      </section>
+
+      {type === 'POSTGRES' ? <DryRunPanel accountId={accountId} config={configToSend} onIssues={setIssuesFromDryRun} /> : null}
+
+      <FormError message={serverError && Object.keys(serverError.fieldErrors).length === 0 ? serverError.message : serverError ? `${serverError.message}: see the highlighted fields` : null} />
+      {Object.keys(errors).length > 0 ? (
+        <p className="form-error" role="alert">
+          Some fields need attention.
+        </p>
+      ) : null}
+      <div className="form-actions">
+        <Link className="button" to="/integrations">
+          Cancel
+        </Link>
+        <button type="submit" className="button button-primary" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : existing ? 'Save changes' : 'Connect integration'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Credential rotation: point the integration at another account of its type (or a new one). */
+function SwapAccount({ integration, onSwapped }: { integration: Integration; onSwapped: (accountId: string) => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [target, setTarget] = useState<string | null>(integration.accountId);
+  const swap = useMutation(
+    trpc.integrations.swapAccount.mutationOptions({
+      onSuccess: async (updated) => {
+        onSwapped(updated.accountId!);
+        await queryClient.invalidateQueries({ queryKey: trpc.integrations.get.queryKey({ integrationId: integration.id }) });
+        await queryClient.invalidateQueries({ queryKey: trpc.integrations.list.queryKey() });
+      },
+    }),
+  );
+  const error = swap.error ? toDisplayError(swap.error) : null;
+  return (
+    <div>
+      <p>
+        Uses <strong>{integration.account?.name ?? 'no account'}</strong>. Swapping applies to requests in flight too.
+      </p>
+      <AccountChooser integrationType={integration.type} value={target} onChange={setTarget} label="Swap to account" error={error?.fieldErrors.accountId} />
+      <button
+        type="button"
+        className="button"
+        disabled={!target || target === integration.accountId || swap.isPending}
+        onClick={() => target && swap.mutate({ integrationId: integration.id, accountId: target })}
+      >
+        {swap.isPending ? 'Swapping…' : 'Swap account'}
+      </button>
+      <FormError message={error && !error.fieldErrors.accountId ? error.message : null} />
+      {swap.isSuccess ? (
+        <p role="status" className="muted small">
+          Now using {swap.data.account?.name}.
+        </p>
+      ) : null}
+    </div>
+  );
+}
