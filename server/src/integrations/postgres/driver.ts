@@ -5,6 +5,7 @@ import type { Driver, DriverContext, Exchange, Outcome } from '../types';
 import { PermanentError, TransientError } from '../types';
 import { columnsOf, discoverSchema, type DiscoveredTable } from './schema';
 import { actionStatement, pendingCountStatement, type Statement } from './sql';
+import { withSession } from './sessions';
 
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 
@@ -51,7 +52,7 @@ export async function connect(
   return client;
 }
 
-async function run(client: pg.Client, trail: Exchange[], statement: Statement): Promise<pg.QueryResult> {
+async function run(client: pg.ClientBase, trail: Exchange[], statement: Statement): Promise<pg.QueryResult> {
   const started = Date.now();
   const step: Extract<Exchange, { kind: 'sql' }> = { kind: 'sql', statement: statement.text, durationMs: 0 };
   trail.push(step);
@@ -108,6 +109,35 @@ export function nextWindowStart(window: PostgresConfig['maintenanceWindow'], now
   return next;
 }
 
+/** The rules' statements in one transaction, then the proof that no matching row is left. */
+async function deleteAndVerify(client: pg.ClientBase, ctx: DriverContext<PostgresConfig>, tables: DiscoveredTable[]): Promise<Outcome> {
+  const rules = resolvedRules(ctx.config, tables);
+  const changed: Record<string, number> = {};
+  await client.query('BEGIN');
+  try {
+    for (const { rule, columns } of rules) {
+      const statement = actionStatement(rule, columns, ctx.identifier);
+      changed[ruleLabel(rule)] = statement ? ((await run(client, ctx.trail, statement)).rowCount ?? 0) : 0;
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+  // Proof: after the commit, no row matching the identifier is left outside its target state.
+  const remaining: Record<string, number> = {};
+  for (const { rule, columns } of rules) {
+    const statement = pendingCountStatement(rule, columns, ctx.identifier);
+    remaining[ruleLabel(rule)] = statement ? Number((await run(client, ctx.trail, statement)).rows[0].n) : 0;
+  }
+  const left = Object.entries(remaining).filter(([, n]) => n > 0);
+  if (left.length > 0) {
+    return { kind: 'retry', reason: `Verification found rows still matching: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}` };
+  }
+  const total = Object.values(changed).reduce((a, b) => a + b, 0);
+  return { kind: 'success', message: `${total} row(s) changed; verified that no matching rows remain`, evidence: { changed, remaining } };
+}
+
 export const postgresDriver: Driver<PostgresConfig> = {
   type: 'POSTGRES',
   async: false,
@@ -117,36 +147,16 @@ export const postgresDriver: Driver<PostgresConfig> = {
   async requestDeletion(ctx): Promise<Outcome> {
     const windowStart = nextWindowStart(ctx.config.maintenanceWindow, ctx.now);
     if (windowStart) return { kind: 'deferred', until: windowStart, message: `Scheduled for the maintenance window at ${windowStart.toISOString()}` };
-    const client = await connect(ctx, { statementTimeoutMs: ctx.config.statementTimeoutMs });
-    try {
-      const rules = resolvedRules(ctx.config, await discoverSchema(client));
-      const changed: Record<string, number> = {};
-      await client.query('BEGIN');
+    return withSession(ctx, ctx.config.statementTimeoutMs, classifyDatabaseError, async (session) => {
+      const first = await session.schema();
       try {
-        for (const { rule, columns } of rules) {
-          const statement = actionStatement(rule, columns, ctx.identifier);
-          changed[ruleLabel(rule)] = statement ? ((await run(client, ctx.trail, statement)).rowCount ?? 0) : 0;
-        }
-        await client.query('COMMIT');
+        return await deleteAndVerify(session.client, ctx, first.tables);
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
+        // The schema may have changed since it was cached (a table renamed, a column added): look again once.
+        if (!first.cached || error instanceof TransientError) throw error;
+        return deleteAndVerify(session.client, ctx, (await session.schema(true)).tables);
       }
-      // Proof: after the commit, no row matching the identifier is left outside its target state.
-      const remaining: Record<string, number> = {};
-      for (const { rule, columns } of rules) {
-        const statement = pendingCountStatement(rule, columns, ctx.identifier);
-        remaining[ruleLabel(rule)] = statement ? Number((await run(client, ctx.trail, statement)).rows[0].n) : 0;
-      }
-      const left = Object.entries(remaining).filter(([, n]) => n > 0);
-      if (left.length > 0) {
-        return { kind: 'retry', reason: `Verification found rows still matching: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}` };
-      }
-      const total = Object.values(changed).reduce((a, b) => a + b, 0);
-      return { kind: 'success', message: `${total} row(s) changed; verified that no matching rows remain`, evidence: { changed, remaining } };
-    } finally {
-      await client.end().catch(() => {});
-    }
+    });
   },
 
   async testConnection(ctx) {
