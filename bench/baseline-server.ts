@@ -189,6 +189,26 @@ app.get('/list/user/:userId', async (request, reply) => {
   return items;
 });
 
+/** The dashboard baseline: the first page of requests as a server-rendered HTML table. */
+app.get('/requests-page', async (request, reply) => {
+  const token = /(?:^|;\s*)dds_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1];
+  const session = token
+    ? await pool.query(
+        `SELECT s."userId", m."organizationId" FROM "Session" s JOIN "Membership" m ON m."userId" = s."userId" AND m."organizationId" = s."activeOrganizationId"
+          WHERE s."tokenHash" = $1 AND s."expiresAt" > now()`,
+        [hashToken(token)],
+      )
+    : null;
+  const principal = session?.rows[0];
+  if (!principal) return reply.code(401).send({ code: 'UNAUTHORIZED' });
+  const { items } = await list('organizationId', principal.organizationId, principal.organizationId, { limit: '50', fetchIntegrationRequests: 'true' });
+  const escape = (v: unknown) => String(v ?? '').replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const rows = items
+    .map((r) => `<tr data-request-id="${escape(r.id)}"><td>${escape(r.identifier)}</td><td>${escape(r.status)}</td><td>${escape(r.createdAt)}</td></tr>`)
+    .join('');
+  return reply.type('text/html').send(`<!doctype html><title>Requests</title><table><tbody>${rows}</tbody></table>`);
+});
+
 await pool.query(`CREATE TABLE IF NOT EXISTS "BenchFloor" (id text PRIMARY KEY, identifier text NOT NULL, "createdAt" timestamptz NOT NULL)`);
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 const stop = async () => {
