@@ -55,7 +55,16 @@ export default async function setup({ provide }: { provide: (key: string, value:
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let log = '';
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseUrl, LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: baseUrl,
+    LOG_LEVEL: 'warn',
+    // The suites' destinations (a webhook receiver, a customer database) are on loopback.
+    OUTBOUND_ALLOWLIST: '127.0.0.0/8,localhost',
+  };
   // Always the embedded database in the temp dir, never a developer's server.
   delete env.DATABASE_URL;
   const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['server/src/main.ts'], {

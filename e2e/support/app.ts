@@ -5,11 +5,15 @@ import { inject } from 'vitest';
 
 export const baseUrl = () => inject('baseUrl');
 
-/** A client on the app's embedded PostgreSQL (its port is in the cluster's pid file). */
-export async function connectAppDatabase(): Promise<pg.Client> {
+/** The port of the app's embedded PostgreSQL (in the cluster's pid file). */
+export function appDatabasePort(): number {
   const pidFile = path.join(inject('dataDir'), 'postgres', 'postmaster.pid');
-  const port = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[3]);
-  const client = new pg.Client({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${port}/deletion_service` });
+  return Number(fs.readFileSync(pidFile, 'utf8').split('\n')[3]);
+}
+
+/** A client on the app's embedded PostgreSQL: its own database, or another one in the same cluster. */
+export async function connectAppDatabase(database = 'deletion_service'): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${appDatabasePort()}/${database}` });
   await client.connect();
   return client;
 }

@@ -13,6 +13,26 @@ export interface AuditEntryView {
   details: unknown;
 }
 
+interface SqlExchange {
+  kind: 'sql';
+  statement: string;
+  rowCount?: number;
+  durationMs?: number;
+  error?: string;
+}
+
+/** SQL exchanges read as SQL (statement, then rows and time as a comment), not as escaped JSON. */
+export function sqlText(value: unknown): string | null {
+  if (!Array.isArray(value) || value.length === 0) return null;
+  if (!value.every((v) => v && typeof v === 'object' && (v as SqlExchange).kind === 'sql' && typeof (v as SqlExchange).statement === 'string')) return null;
+  return (value as SqlExchange[])
+    .map((x) => {
+      const facts = [x.rowCount !== undefined ? `${x.rowCount} row(s)` : null, x.durationMs !== undefined ? `${x.durationMs} ms` : null, x.error ? `error: ${x.error}` : null].filter(Boolean);
+      return `${x.statement};${facts.length ? `\n-- ${facts.join(', ')}` : ''}`;
+    })
+    .join('\n\n');
+}
+
 /** One audit entry: what, who, when, outcome, and its recorded details (HTTP, SQL) expandable. */
 export function AuditEntryBody({ entry, context }: { entry: AuditEntryView; context?: string }) {
   const { facts, blocks } = splitDetails((entry.details ?? null) as JsonValue);
@@ -41,7 +61,7 @@ export function AuditEntryBody({ entry, context }: { entry: AuditEntryView; cont
       {blocks.map(([key, value]) => (
         <details key={key} className="audit-block">
           <summary>{humanizeKey(key)}</summary>
-          <pre className="code-block">{typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>
+          <pre className="code-block">{typeof value === 'string' ? value : (sqlText(value) ?? JSON.stringify(value, null, 2))}</pre>
         </details>
       ))}
     </div>

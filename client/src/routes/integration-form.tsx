@@ -84,7 +84,8 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const [type, setType] = useState<IntegrationType>(existing?.type ?? ((search.get('type') as IntegrationType) in integrationTypeInfo ? (search.get('type') as IntegrationType) : 'WEBHOOK'));
   const info = integrationTypeInfo[type]!;
   const schema = useMemo(() => formSchemaOf(info.configSchema), [info]);
-  const [workspaceId, setWorkspaceId] = useState(existing?.workspaceId ?? search.get('workspaceId') ?? '');
+  const [chosenWorkspaceId, setWorkspaceId] = useState(existing?.workspaceId ?? search.get('workspaceId') ?? '');
+  const workspaceId = chosenWorkspaceId || workspaces.data?.[0]?.id || '';
   const [name, setName] = useState(existing?.name ?? '');
   const [accountId, setAccountId] = useState<string | null>(existing?.accountId ?? null);
   const [config, setConfig] = useState<unknown>(() => existing?.config ?? (type === 'POSTGRES' ? { rules: [] } : defaultsFor(schema)));

@@ -158,6 +158,7 @@ function RecordNode(props: NodeProps & Extra) {
   const [rows, setRows] = useState<[string, string][]>(() => Object.entries((props.value ?? {}) as Record<string, string>));
   const valueSchema = typeof props.schema.additionalProperties === 'object' ? props.schema.additionalProperties : {};
   const secret = props.options.isSecret?.([...props.path, '*']) ?? false;
+  const singular = props.label.replace(/ \(optional\)$/, '').replace(/s$/, '');
   const update = (next: [string, string][]) => {
     setRows(next);
     props.onChange(Object.fromEntries(next.filter(([k]) => k.trim() !== '').map(([k, v]) => [k.trim(), v])));
@@ -169,9 +170,9 @@ function RecordNode(props: NodeProps & Extra) {
       {rows.length === 0 ? <p className="muted small">None.</p> : null}
       {rows.map(([k, v], index) => (
         <div className="record-row" key={index}>
-          <TextField label={`Name ${index + 1}`} value={k} onChange={(e) => update(rows.map((r, i) => (i === index ? [e.target.value, r[1]] : r)))} />
+          <TextField label={`${singular} name ${index + 1}`} value={k} onChange={(e) => update(rows.map((r, i) => (i === index ? [e.target.value, r[1]] : r)))} />
           <TextField
-            label={`Value ${index + 1}`}
+            label={`${singular} value ${index + 1}`}
             type={secret ? 'password' : 'text'}
             autoComplete={secret ? 'new-password' : 'off'}
             maxLength={valueSchema.maxLength}
@@ -186,7 +187,7 @@ function RecordNode(props: NodeProps & Extra) {
       ))}
       {props.error ? <p className="field-error" role="alert">{props.error}</p> : null}
       <button type="button" className="button button-small" onClick={() => update([...rows, ['', '']])}>
-        Add {props.label.replace(/ \(optional\)$/, '').toLowerCase().replace(/s$/, '')}
+        Add {singular.toLowerCase()}
       </button>
     </fieldset>
   );

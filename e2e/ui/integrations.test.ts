@@ -1,0 +1,344 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { appDatabasePort, baseUrl, connectAppDatabase, publicApi } from '../support/app';
+import { launchBrowser, newPage, PHONE, screenshot } from '../support/browser';
+
+const PASSWORD = 'a long enough passphrase';
+const suffix = randomBytes(3).toString('hex');
+const owner = { name: 'Irene Integrator', email: `irene-${suffix}@example.com`, org: 'Shop Inc' };
+const invitee = { name: 'Mia Member', email: `mia-${suffix}@example.com` };
+const customerDb = `customer_${suffix}`;
+const subject = `jane-${suffix}@example.com`;
+
+let browser: Browser;
+let page: Page;
+let workspaceApiKey = '';
+let pat = '';
+
+/** The partner's internal system: records each deletion call, answers 200 (or 400 while "broken"). */
+const webhook = { mode: 'ok' as 'ok' | 'fail', calls: [] as { url: string; authorization?: string; body: string }[], url: '' };
+const receiver = http.createServer((request, response) => {
+  let body = '';
+  request.on('data', (chunk) => (body += chunk));
+  request.on('end', () => {
+    webhook.calls.push({ url: request.url ?? '', authorization: request.headers.authorization, body });
+    const ok = webhook.mode === 'ok';
+    response.writeHead(ok ? 200 : 400, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(ok ? { deleted: true } : { error: 'unknown customer list' }));
+  });
+});
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  webhook.url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  // The customer's own database, in the same PostgreSQL cluster as the app's.
+  const admin = await connectAppDatabase();
+  await admin.query(`CREATE DATABASE ${customerDb}`);
+  await admin.end();
+  const db = await connectAppDatabase(customerDb);
+  await db.query(`
+    CREATE TABLE users (id serial PRIMARY KEY, email text NOT NULL UNIQUE, phone text, deleted_at timestamptz);
+    CREATE TABLE orders (id serial PRIMARY KEY, user_email text NOT NULL REFERENCES users(email), total integer NOT NULL);
+    INSERT INTO users (email, phone) VALUES ('${subject}', '+1 555 0100'), ('someone-else@example.com', NULL);
+    INSERT INTO orders (user_email, total) VALUES ('${subject}', 10), ('${subject}', 25), ('someone-else@example.com', 7);`);
+  await db.end();
+  browser = await launchBrowser();
+  ({ page } = await newPage(browser, baseUrl()));
+  page.on('console', (message) => message.type() === 'error' && console.error(`[browser] ${message.text()}`));
+});
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
+});
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+const nav = (p: Page, name: string) => p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+
+async function rowsOf(table: string): Promise<number> {
+  const db = await connectAppDatabase(customerDb);
+  try {
+    return Number((await db.query(`SELECT count(*) AS n FROM ${table} WHERE ${table === 'users' ? 'email' : 'user_email'} = $1`, [subject])).rows[0].n);
+  } finally {
+    await db.end();
+  }
+}
+
+async function fillDatabaseAccount(p: Page, name: string) {
+  await p.getByLabel('Account name').fill(name);
+  await p.getByLabel('Host', { exact: true }).fill('127.0.0.1');
+  await p.getByLabel('Port', { exact: true }).fill(String(appDatabasePort()));
+  await p.getByLabel('Database', { exact: true }).fill(customerDb);
+  await p.getByLabel('User', { exact: true }).fill('postgres');
+  await p.getByLabel('Password', { exact: true }).fill('postgres');
+  await p.getByLabel('SSL mode').selectOption('disable');
+  await p.getByRole('button', { name: 'Save account' }).click();
+}
+
+/** Waits, without reloading, until the request's row in the list shows `label`. */
+async function waitForRowStatus(p: Page, requestId: string, label: string) {
+  await p.locator(`tr[data-request-id="${requestId}"] .badge`, { hasText: label }).first().waitFor({ timeout: 30_000 });
+}
+
+describe('an owner connects destinations and tracks deletions through them', () => {
+  it('signs up, creates a workspace and a personal access token', async () => {
+    await page.goto('/sign-up');
+    await page.getByLabel('Your name').fill(owner.name);
+    await page.getByLabel('Work email').fill(owner.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Organization name').fill(owner.org);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByLabel('Workspace name').fill('Shop');
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    const card = page.getByRole('article', { name: 'Shop' });
+    await card.getByRole('button', { name: 'Reveal' }).click();
+    workspaceApiKey = (await card.getByLabel('Workspace API key').textContent())?.trim() ?? '';
+    await nav(page, 'Access tokens').click();
+    await page.getByLabel('Token name').fill('Backend');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    pat = (await page.getByLabel('New personal access token').textContent())?.trim() ?? '';
+    expect(pat).toMatch(/^dds_pat_/);
+  });
+
+  it('connects a webhook with a secret account created inline, validating the form with the shared schema', async () => {
+    await nav(page, 'Integrations').click();
+    await page.getByRole('link', { name: 'Connect integration' }).click();
+    await page.getByRole('heading', { name: 'Connect an integration' }).waitFor();
+    await page.getByLabel('Integration name').fill('CRM webhook');
+    // Submitting without a URL: the schema's own message, next to the field.
+    await page.getByRole('button', { name: 'Connect integration' }).click();
+    const url = page.getByLabel('URL', { exact: true });
+    await expect(url.getAttribute('aria-invalid')).resolves.toBe('true');
+    await page.getByText('Required').first().waitFor();
+
+    await page.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: 'New account…' });
+    await page.getByLabel('Account name').fill('CRM secrets');
+    await page.getByRole('button', { name: 'Add secret' }).click();
+    await page.getByLabel('Secret name 1').fill('token');
+    await page.getByLabel('Secret value 1').fill('s3cret-crm-token');
+    await page.getByRole('button', { name: 'Save account' }).click();
+    await page.getByText('token: ••••').waitFor();
+
+    await url.fill(`${webhook.url}/gdpr/delete?email={{identifier}}`);
+    await page.getByRole('button', { name: 'Add header' }).click();
+    await page.getByLabel('Header name 1').fill('Authorization');
+    await page.getByLabel('Header value 1').fill('Bearer {{token}}');
+    await page.getByLabel('Body (optional)').fill('{"email": "{{identifier}}"}');
+    await screenshot(page, '20-integration-webhook-form');
+    await page.getByRole('button', { name: 'Connect integration' }).click();
+    await page.getByRole('article', { name: 'CRM webhook' }).waitFor();
+    await page.getByText('Integration “CRM webhook” saved').waitFor();
+  });
+
+  it('connects PostgreSQL with the rule builder and previews the rules with a dry run', async () => {
+    await page.getByRole('link', { name: 'Connect integration' }).click();
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'PostgreSQL' });
+    await page.getByLabel('Integration name').fill('Customer DB');
+    // No PostgreSQL account yet: the new-account form is open.
+    await fillDatabaseAccount(page, 'Customer DB (primary)');
+    await page.getByRole('button', { name: 'Add rule' }).waitFor();
+
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const rule1 = page.getByRole('region', { name: 'Rule 1' });
+    await page.getByLabel('Table (rule 1)').selectOption('public.users');
+    await rule1.getByRole('checkbox', { name: /^email/ }).check();
+    // Only nullable columns are offered for set NULL; the email column is NOT NULL.
+    await page.getByLabel('Action (rule 1)').selectOption('set_null');
+    const changeable = rule1.getByRole('group', { name: 'Columns to change (rule 1)' });
+    await changeable.getByRole('checkbox', { name: /^phone/ }).waitFor();
+    expect(await changeable.getByRole('checkbox', { name: /^email/ }).count()).toBe(0);
+    expect(await changeable.getByRole('checkbox', { name: /^id\b/ }).count()).toBe(0);
+    await page.getByLabel('Action (rule 1)').selectOption('delete');
+
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await expect(page.getByLabel('Table (rule 2)').inputValue()).resolves.toBe('public.orders');
+    await expect(page.getByRole('region', { name: 'Rule 2' }).getByRole('checkbox', { name: /^user_email/ }).isChecked()).resolves.toBe(true);
+    // Orders reference users: they must go first.
+    await page.getByRole('button', { name: 'Move rule 2 up' }).click();
+    await expect(page.getByLabel('Table (rule 1)').inputValue()).resolves.toBe('public.orders');
+
+    await page.getByLabel('Identifier to preview').fill(subject);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect(page.locator('tr[data-dry-run-table="public.orders"] td').last().textContent()).resolves.toBe('2');
+    await expect(page.locator('tr[data-dry-run-table="public.users"] td').last().textContent()).resolves.toBe('1');
+    expect(await rowsOf('orders')).toBe(2);
+    await screenshot(page, '21-integration-postgres-rules');
+
+    await page.getByRole('button', { name: 'Connect integration' }).click();
+    await page.getByRole('article', { name: 'Customer DB' }).waitFor();
+    await screenshot(page, '22-integrations-connected');
+  });
+
+  let requestId = '';
+  it('follows a request created through the public API to SUCCESS in the list, without reloading', async () => {
+    await nav(page, 'Requests').click();
+    await page.getByRole('heading', { name: 'Requests', level: 1 }).waitFor();
+    await page.waitForLoadState('networkidle');
+    const navigations: string[] = [];
+    const track = (frame: { url(): string }) => frame === page.mainFrame() && navigations.push(frame.url());
+    page.on('framenavigated', track);
+    const created = await publicApi('POST', '/deletion-requests', pat, { workspaceApiKey, identifier: subject });
+    expect(created.status).toBe(201);
+    requestId = String(created.body?.id);
+    await waitForRowStatus(page, requestId, 'Succeeded');
+    page.off('framenavigated', track);
+    expect(navigations).toEqual([]);
+    expect(await rowsOf('orders')).toBe(0);
+    expect(await rowsOf('users')).toBe(0);
+    const call = webhook.calls.at(-1)!;
+    expect(call.url).toBe(`/gdpr/delete?email=${encodeURIComponent(subject)}`);
+    expect(call.authorization).toBe('Bearer s3cret-crm-token');
+    expect(JSON.parse(call.body)).toEqual({ email: subject });
+  });
+
+  it('shows the SQL statements in the request\'s audit trail', async () => {
+    await page.locator(`tr[data-request-id="${requestId}"]`).getByRole('link').click();
+    await page.getByRole('heading', { name: subject }).waitFor();
+    const database = page.getByRole('article', { name: 'Customer DB' });
+    await expect(database.getAttribute('data-status')).resolves.toBe('SUCCESS');
+    for (const summary of await page.locator('details.audit-block > summary').all()) await summary.click();
+    await page.getByText(/DELETE FROM "public"\."orders"/).first().waitFor();
+    await screenshot(page, '23-request-detail-sql');
+  });
+
+  it('retries a webhook that failed, once it is fixed', async () => {
+    webhook.mode = 'fail';
+    await nav(page, 'Requests').click();
+    const created = await publicApi('POST', '/deletion-requests', pat, { workspaceApiKey, identifier: `retry-${suffix}@example.com` });
+    const id = String(created.body?.id);
+    await waitForRowStatus(page, id, 'Failed');
+    await page.locator(`tr[data-request-id="${id}"]`).getByRole('link').click();
+    const hook = page.getByRole('article', { name: 'CRM webhook' });
+    await hook.getByText(/400|unknown customer list/).first().waitFor();
+    await screenshot(page, '24-request-failed');
+    webhook.mode = 'ok';
+    await page.getByRole('button', { name: 'Retry failed integrations' }).click();
+    await page.locator('article[aria-label="CRM webhook"][data-status="SUCCESS"]').waitFor({ timeout: 30_000 });
+    await page.locator('.summary-card .badge', { hasText: 'Succeeded' }).waitFor({ timeout: 30_000 });
+  });
+
+  it('swaps the database account and keeps requests waiting for a maintenance window, then cancels one', async () => {
+    await nav(page, 'Integrations').click();
+    await page.getByRole('article', { name: 'CRM webhook' }).getByRole('button', { name: 'Disable' }).click();
+    await page.getByRole('article', { name: 'CRM webhook' }).getByText('Disabled').waitFor();
+    await page.getByRole('link', { name: 'Edit Customer DB' }).click();
+    await page.getByRole('heading', { name: 'Customer DB' }).waitFor();
+
+    await page.getByLabel('Swap to account').selectOption({ label: 'New account…' });
+    await fillDatabaseAccount(page, 'Customer DB (rotated)');
+    await page.getByRole('button', { name: 'Swap account' }).click();
+    await page.getByText('Now using Customer DB (rotated)').waitFor();
+
+    const hour = new Date().getUTCHours();
+    await page.getByLabel('Only run deletions in a daily window (UTC)').check();
+    await page.getByLabel('From hour (UTC)').fill(String((hour + 2) % 24));
+    await page.getByLabel('Until hour (UTC)').fill(String((hour + 3) % 24));
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Integration “Customer DB” saved').waitFor();
+    await page.getByRole('article', { name: 'Customer DB' }).getByText('Customer DB (rotated)').waitFor();
+
+    const created = await publicApi('POST', '/deletion-requests', pat, { workspaceApiKey, identifier: `later-${suffix}@example.com` });
+    const id = String(created.body?.id);
+    await page.goto(`/requests/${id}`);
+    await page.locator('article[aria-label="Customer DB"][data-status="PENDING"]').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Cancel request' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel request' }).click();
+    await page.locator('article[aria-label="Customer DB"][data-status="CANCELED"]').waitFor();
+    await page.locator('.summary-card .badge', { hasText: 'Canceled' }).waitFor();
+  });
+
+  it('manages accounts: secrets stay write-only, deleting one in use is refused saying where', async () => {
+    await nav(page, 'Accounts').click();
+    const crm = page.getByRole('article', { name: 'CRM secrets' });
+    await crm.getByText('token').first().waitFor();
+    expect(await page.content()).not.toContain('s3cret-crm-token');
+    await crm.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete account' }).click();
+    await page.getByRole('dialog').getByText(/used by "CRM webhook"/).waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
+    await crm.getByRole('button', { name: 'Replace secrets' }).click();
+    await crm.getByRole('button', { name: 'Add secret' }).click();
+    await crm.getByLabel('Secret name 1').fill('token');
+    await crm.getByLabel('Secret value 1').fill('rotated-crm-token-0001');
+    await crm.getByRole('button', { name: 'Replace secrets' }).click();
+    await crm.getByText('Secrets replaced.').waitFor();
+    await crm.getByText('••••0001').waitFor();
+
+    // The primary database account is no longer used after the swap.
+    const old = page.getByRole('article', { name: 'Customer DB (primary)' });
+    await old.getByText('No integration').waitFor();
+    await old.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete account' }).click();
+    await old.waitFor({ state: 'detached' });
+    await screenshot(page, '25-accounts');
+  });
+
+  it('edits the retention policy', async () => {
+    await nav(page, 'Organization').click();
+    await page.getByLabel('After completion', { exact: true }).selectOption('HASH');
+    await page.getByLabel('Days after completion').fill('30');
+    await page.getByRole('button', { name: 'Save policy' }).click();
+    await page.getByText('Identifiers are replaced by a one-way hash 30 days after they complete').waitFor();
+  });
+
+  it('invites a member through a one-time link; the member sees no admin actions', async () => {
+    await page.getByLabel('Email to invite').fill(invitee.email);
+    await page.getByRole('button', { name: 'Create invitation link' }).click();
+    const link = (await page.getByLabel('Invitation link').textContent())?.trim() ?? '';
+    expect(link).toMatch(new RegExp(`^${baseUrl()}/invite/dds_inv_`));
+    await page.getByRole('listitem', { name: `Invitation of ${invitee.email}` }).waitFor();
+    await screenshot(page, '26-organization-members');
+
+    const { context, page: memberPage } = await newPage(browser, baseUrl());
+    await memberPage.goto(link);
+    await memberPage.getByRole('heading', { name: `Join ${owner.org}` }).waitFor();
+    await screenshot(memberPage, '27-accept-invitation');
+    await memberPage.getByLabel('Your name').fill(invitee.name);
+    await memberPage.getByLabel('Choose a password').fill(PASSWORD);
+    await memberPage.getByRole('button', { name: 'Create account and join' }).click();
+    await memberPage.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+
+    expect(await nav(memberPage, 'Accounts').count()).toBe(0);
+    expect(await nav(memberPage, 'Audit log').count()).toBe(0);
+    await nav(memberPage, 'Integrations').click();
+    await memberPage.getByRole('article', { name: 'Customer DB' }).waitFor();
+    for (const action of ['Connect integration', 'Edit Customer DB', 'Swap']) expect(await memberPage.getByRole('link', { name: action }).count()).toBe(0);
+    for (const action of ['Disable', 'Enable', 'Test connection', 'Delete']) expect(await memberPage.getByRole('button', { name: action }).count()).toBe(0);
+    await memberPage.goto('/integrations/new');
+    await memberPage.getByText('Only owners and admins can connect and change integrations').waitFor();
+    await nav(memberPage, 'Organization').click();
+    await memberPage.getByRole('listitem', { name: owner.name }).waitFor();
+    for (const action of ['Create invitation link', 'Save policy', 'Remove']) expect(await memberPage.getByRole('button', { name: action }).count()).toBe(0);
+    // The link worked once.
+    await memberPage.goto(link);
+    await memberPage.getByText('This invitation cannot be used').waitFor();
+
+    // Promoted by the owner, the member gets the admin screens.
+    await page.reload();
+    await page.getByLabel(`Role of ${invitee.name}`).selectOption('ADMIN');
+    await expect.poll(async () => {
+      await memberPage.goto('/');
+      await memberPage.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+      return nav(memberPage, 'Accounts').count();
+    }, { timeout: 15_000 }).toBe(1);
+    await context.close();
+  });
+
+  it('reads the integration form at phone width', async () => {
+    const phone = await browser.newContext({ baseURL: baseUrl(), viewport: PHONE, storageState: await page.context().storageState() });
+    const phonePage = await phone.newPage();
+    await phonePage.goto('/integrations/new?type=POSTGRES');
+    await phonePage.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: 'Customer DB (rotated)' });
+    await phonePage.getByRole('button', { name: 'Add rule' }).click();
+    await phonePage.getByLabel('Table (rule 1)').waitFor();
+    const overflow = await phonePage.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
+    await screenshot(phonePage, '28-integration-form-phone');
+    await phone.close();
+  });
+});
