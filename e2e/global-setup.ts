@@ -46,7 +46,8 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  */
 export default async function setup({ provide }: { provide: (key: string, value: string) => void }) {
   if (process.env.E2E_SKIP_BUILD !== '1') {
-    const build = spawnSync('npm', ['run', 'build:client'], { cwd: root, encoding: 'utf8' });
+    // The runner sets NODE_ENV=test, which would give React's development build: test what ships.
+    const build = spawnSync('npm', ['run', 'build:client'], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
     if (build.status !== 0) throw new Error(`npm run build:client failed:\n${build.stdout}\n${build.stderr}`);
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dds-e2e-'));

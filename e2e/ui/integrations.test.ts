@@ -124,6 +124,8 @@ describe('an owner connects destinations and tracks deletions through them', () 
     await page.getByText('token: ••••').waitFor();
 
     await url.fill(`${webhook.url}/gdpr/delete?email={{identifier}}`);
+    // The message goes once the field is valid.
+    await expect(url.getAttribute('aria-invalid')).resolves.toBeNull();
     await page.getByRole('button', { name: 'Add header' }).click();
     await page.getByLabel('Header name 1').fill('Authorization');
     await page.getByLabel('Header value 1').fill('Bearer {{token}}');

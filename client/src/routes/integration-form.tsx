@@ -108,23 +108,40 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
     return { ...draft, rules: draft.rules.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined))) };
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  /** Every client-side check, with the server's own schemas; keys are the server's issue paths. */
+  const validate = (configValue: unknown, nameValue: string) => {
     const next: Record<string, string> = {};
-    const configValue = configToSend();
     const checked = validateForm(info.configSchema, configValue);
     if (!checked.ok) for (const [k, m] of Object.entries(checked.errors)) next[k === '_form' ? 'config' : `config.${k}`] = m;
-    const nameCheck = nameSchema.safeParse(name);
+    const nameCheck = nameSchema.safeParse(nameValue);
     if (!nameCheck.success) next.name = nameCheck.error.issues[0]!.message;
     if (!existing && !workspaceId) next.workspaceId = 'Choose a workspace';
     if (!existing && info.accountRequired && !accountId) next.accountId = 'Choose or create an account';
+    return next;
+  };
+  // After a failed submit, messages follow the edits instead of going stale.
+  const [submitted, setSubmitted] = useState(false);
+  const onConfigChange = (next: unknown) => {
+    setConfig(next);
+    if (submitted) setErrors(validate(type === 'POSTGRES' ? next : pruneEmpty(schema, next), name));
+  };
+  const onNameChange = (next: string) => {
+    setName(next);
+    if (submitted) setErrors(validate(configToSend(), next));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    const configValue = configToSend();
+    const next = validate(configValue, name);
     setErrors(next);
     if (Object.keys(next).length > 0) {
       requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       return;
     }
-    if (existing) update.mutate({ integrationId: existing.id, name: nameCheck.data, config: configValue });
-    else create.mutate({ workspaceId, name: nameCheck.data!, type, accountId, config: configValue });
+    if (existing) update.mutate({ integrationId: existing.id, name: name.trim(), config: configValue });
+    else create.mutate({ workspaceId, name: name.trim(), type, accountId, config: configValue });
   };
 
   if (workspaces.isPending) return <Loading />;
@@ -165,6 +182,7 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
                 setAccountId(null);
                 setConfig(next === 'POSTGRES' ? { rules: [] } : defaultsFor(formSchemaOf(integrationTypeInfo[next]!.configSchema)));
                 setErrors({});
+                setSubmitted(false);
               }}
             >
               {TYPES.map((t) => (
@@ -175,7 +193,7 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
             </SelectField>
           </div>
         )}
-        <TextField label="Integration name" value={name} error={allErrors.name} onChange={(e) => setName(e.target.value)} />
+        <TextField label="Integration name" value={name} error={allErrors.name} onChange={(e) => onNameChange(e.target.value)} />
       </section>
 
       <section className="card" aria-labelledby="integration-account">
@@ -187,7 +205,16 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
             <p className="muted small">
               {info.accountRequired ? 'The credentials it uses.' : 'Optional: secrets usable as {{key}} in the calls.'} Secrets are write-only and never shown again.
             </p>
-            <AccountChooser key={type} integrationType={type} value={accountId} onChange={setAccountId} error={allErrors.accountId} />
+            <AccountChooser
+              key={type}
+              integrationType={type}
+              value={accountId}
+              onChange={(id) => {
+                setAccountId(id);
+                setErrors(({ accountId: _cleared, ...rest }) => rest);
+              }}
+              error={allErrors.accountId}
+            />
           </>
         )}
       </section>
@@ -195,9 +222,9 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
       <section className="card" aria-labelledby="integration-config">
         <h2 id="integration-config">{type === 'POSTGRES' ? 'Rules' : 'Configuration'}</h2>
         {type === 'POSTGRES' ? (
-          <PostgresRulesEditor accountId={accountId} value={config as PostgresDraft} onChange={setConfig} errors={allErrors} />
+          <PostgresRulesEditor accountId={accountId} value={config as PostgresDraft} onChange={onConfigChange} errors={allErrors} />
         ) : (
-          <SchemaFields key={type} schema={schema} value={config} onChange={setConfig} errors={allErrors} path={['config']} options={type === 'WEBHOOK' ? WEBHOOK_OPTIONS : undefined} />
+          <SchemaFields key={type} schema={schema} value={config} onChange={onConfigChange} errors={allErrors} path={['config']} options={type === 'WEBHOOK' ? WEBHOOK_OPTIONS : undefined} />
         )}
         {allErrors.config ? <p className="field-error" role="alert">{allErrors.config}</p> : null}
       </section>
