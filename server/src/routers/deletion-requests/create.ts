@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { deletionRequestSchema, identifierSchema } from '@shared/schemas/deletion-request';
 import { AppError } from '../../lib/errors';
 import { memberProcedure } from '../../trpc/procedures';
-import { createDeletionRequest } from '../../services/deletion-requests/create-deletion-request';
-import { findWorkspaceByApiKey } from '../../services/workspaces/workspaces';
+import { createDeletionRequest, findWorkspaceForCreate } from '../../services/deletion-requests/create-deletion-request';
 import { TAG } from './shared-meta';
 
 const IDEMPOTENCY_KEY_MAX = 255;
@@ -41,11 +40,12 @@ export const create = memberProcedure
     if (idempotencyKey && idempotencyKey.length > IDEMPOTENCY_KEY_MAX) {
       throw new AppError('BAD_REQUEST', `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX} characters`);
     }
-    const workspace = await findWorkspaceByApiKey(ctx.prisma, ctx.actor, input.workspaceApiKey);
+    const workspace = await findWorkspaceForCreate(ctx.prisma, ctx.actor, input.workspaceApiKey);
     const result = await createDeletionRequest(ctx.prisma, ctx.keyring, ctx.actor, {
       workspaceId: workspace.id,
       identifier: input.identifier,
       idempotencyKey,
+      integrations: workspace.integrations,
     });
     ctx.response.status = 201;
     if (result.replayed) ctx.response.headers['Idempotent-Replayed'] = 'true';

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/client';
+import { hotQuery, type Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { hashToken, isWellFormedToken } from '../../lib/tokens';
 import type { Role } from '@shared/statuses';
@@ -23,11 +23,14 @@ interface PatRow {
  */
 export async function authenticatePat(db: Db, token: string, now = new Date()): Promise<Actor> {
   if (!isWellFormedToken('personalAccessToken', token)) throw new AppError('UNAUTHORIZED', 'Invalid API key');
-  const [pat] = await db.$queryRaw<PatRow[]>`
-    SELECT p.id, p."userId", p."organizationId", p."revokedAt", p."expiresAt", p."lastUsedAt", m.role::text AS role
-      FROM "PersonalAccessToken" p
-      LEFT JOIN "Membership" m ON m."userId" = p."userId" AND m."organizationId" = p."organizationId"
-     WHERE p."tokenHash" = ${hashToken(token)}`;
+  const [pat] = await hotQuery<PatRow>(
+    db,
+    `SELECT p.id, p."userId", p."organizationId", p."revokedAt", p."expiresAt", p."lastUsedAt", m.role::text AS role
+       FROM "PersonalAccessToken" p
+       LEFT JOIN "Membership" m ON m."userId" = p."userId" AND m."organizationId" = p."organizationId"
+      WHERE p."tokenHash" = $1`,
+    [hashToken(token)],
+  );
   if (!pat) throw new AppError('UNAUTHORIZED', 'Invalid API key');
   if (pat.revokedAt) throw new AppError('UNAUTHORIZED', 'This personal access token has been revoked');
   if (pat.expiresAt && pat.expiresAt <= now) throw new AppError('UNAUTHORIZED', 'This personal access token has expired');

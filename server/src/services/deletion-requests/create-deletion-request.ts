@@ -1,7 +1,8 @@
-import type { Db } from '../../db/client';
+import { hotQuery, type Db } from '../../db/client';
 import { Prisma } from '../../generated/prisma/client';
 import { identifierHmac, sha256Hex, type Keyring } from '../../lib/crypto';
-import { AppError } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
+import { hashToken, isWellFormedToken } from '../../lib/tokens';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import type { IntegrationType } from '@shared/statuses';
 import type { Actor } from '../auth/actor';
@@ -14,12 +15,71 @@ export interface CreateDeletionRequestInput {
   workspaceId: string;
   identifier: string;
   idempotencyKey?: string;
+  /** The workspace's enabled integrations when the caller already read them (see findWorkspaceForCreate). */
+  integrations?: EnabledIntegration[];
+}
+
+export interface EnabledIntegration {
+  id: string;
+  name: string;
+  type: IntegrationType;
+  config: Prisma.JsonValue;
+  accountId: string | null;
+}
+
+/**
+ * The actor's workspace that a Workspace API Key names, with its enabled integrations in
+ * creation order, in one query: the public create's key lookup and the snapshot source.
+ */
+export async function findWorkspaceForCreate(db: Db, actor: Actor, apiKey: string) {
+  const trimmed = apiKey.trim();
+  if (!isWellFormedToken('workspaceApiKey', trimmed)) throw notFound('Workspace for this API key');
+  const rows = await hotQuery<{ workspaceId: string; organizationId: string } & { [K in keyof EnabledIntegration]: EnabledIntegration[K] | null }>(
+    db,
+    `SELECT w.id AS "workspaceId", w."organizationId", i.id, i.name, i.type::text AS type, i.config, i."accountId"
+       FROM "Workspace" w LEFT JOIN "Integration" i ON i."workspaceId" = w.id AND i.enabled
+      WHERE w."apiKeyHash" = $1
+      ORDER BY i."createdAt", i.id`,
+    [hashToken(trimmed)],
+  );
+  const first = rows[0];
+  if (!first || first.organizationId !== actor.organizationId) throw notFound('Workspace for this API key');
+  const integrations = rows.filter((r) => r.id !== null).map((r) => ({ id: r.id!, name: r.name!, type: r.type!, config: r.config, accountId: r.accountId }));
+  return { id: first.workspaceId, organizationId: first.organizationId, integrations };
 }
 
 const select = { ...deletionRequestSelect, requestHash: true, integrationRequests: { select: integrationRequestSelect, orderBy: { createdAt: 'asc' } } } satisfies Prisma.DeletionRequestSelect;
 
+/**
+ * The request, its integration requests and its audit entry in one atomic statement, and
+ * the wake-up for idle workers (delivered on commit). $13 is the creation time (UTC).
+ */
+const INSERT_REQUEST = `
+  WITH request AS (
+    INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", identifier, "identifierHmac", status, "statusReason", channel,
+                                   "createdByUserId", "createdByTokenId", "idempotencyKey", "requestHash", "createdAt", "updatedAt", "completedAt")
+    VALUES ($1, $2, $3, $4, $5, $6::"RequestStatus", $7, $8::"RequestChannel", $9, $10, $11, $12,
+            ($13::timestamptz AT TIME ZONE 'UTC'), ($13::timestamptz AT TIME ZONE 'UTC'),
+            CASE WHEN $14::boolean THEN ($13::timestamptz AT TIME ZONE 'UTC') END)
+    RETURNING id
+  ), work AS (
+    INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType", "configSnapshot",
+                                      "accountId", "nextAttemptAt", "createdAt", "updatedAt")
+    SELECT w.id, request.id, w.integration_id, w.name, w.type::"IntegrationType", w.config::jsonb, w.account_id,
+           ($13::timestamptz AT TIME ZONE 'UTC'), ($13::timestamptz AT TIME ZONE 'UTC'), ($13::timestamptz AT TIME ZONE 'UTC')
+      FROM request, unnest($15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[]) AS w(id, integration_id, name, type, config, account_id)
+    RETURNING 1
+  ), audit AS (
+    INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "actorType", "actorId", action, summary, details)
+    SELECT $2, request.id, $21, $22, 'request.created', $23, $24::jsonb FROM request
+    RETURNING 1
+  )
+  SELECT (SELECT count(*) FROM work)::int AS queued, CASE WHEN NOT $14::boolean THEN (SELECT 1 FROM pg_notify($25, '')) END AS woken`;
+
 /** Whether a write failed on a unique constraint (Prisma's own error, or from a raw statement). */
 function isUniqueViolation(error: unknown): boolean {
+  // From pg itself (hotQuery on the pool).
+  if ((error as { code?: unknown }).code === '23505') return true;
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
   const cause = (error.meta as { driverAdapterError?: { cause?: { originalCode?: string } } } | undefined)?.driverAdapterError?.cause;
   return error.code === 'P2002' || (error.code === 'P2010' && cause?.originalCode === '23505');
@@ -44,9 +104,11 @@ export async function createDeletionRequest(db: Db, keyring: Keyring, actor: Act
   }
   const id = newId(ID_PREFIX.deletionRequest);
   try {
-    const integrations = await db.$queryRaw<{ id: string; name: string; type: IntegrationType; config: Prisma.JsonValue; accountId: string | null }[]>`
-      SELECT id, name, type::text AS type, config, "accountId" FROM "Integration"
-       WHERE "workspaceId" = ${input.workspaceId} AND enabled ORDER BY "createdAt", id`;
+    const integrations =
+      input.integrations ??
+      (await db.$queryRaw<EnabledIntegration[]>`
+        SELECT id, name, type::text AS type, config, "accountId" FROM "Integration"
+         WHERE "workspaceId" = ${input.workspaceId} AND enabled ORDER BY "createdAt", id`);
     const now = new Date();
     // Nothing to run: the outcome is explicit at once instead of a request that never moves.
     const empty = integrations.length === 0;
@@ -78,36 +140,36 @@ export async function createDeletionRequest(db: Db, keyring: Keyring, actor: Act
         completedAt: null,
       })),
     };
-    const at = Prisma.sql`(${now.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
     const who = auditActor(actor);
     const details = { workspaceId: input.workspaceId, integrations: integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })) };
     // Foreign keys are checked at the end of the statement, when the parent row exists.
-    await db.$executeRaw`
-      WITH request AS (
-        INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", identifier, "identifierHmac", status, "statusReason", channel,
-                                       "createdByUserId", "createdByTokenId", "idempotencyKey", "requestHash", "createdAt", "updatedAt", "completedAt")
-        VALUES (${id}, ${actor.organizationId}, ${input.workspaceId}, ${input.identifier}, ${identifierHmac(keyring, input.identifier)},
-                ${row.status}::"RequestStatus", ${row.statusReason}, ${row.channel}::"RequestChannel", ${actor.userId}, ${actor.tokenId ?? null},
-                ${input.idempotencyKey ?? null}, ${requestHash}, ${at}, ${at}, ${empty ? at : null})
-        RETURNING id
-      ), work AS (
-        INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType", "configSnapshot",
-                                          "accountId", "nextAttemptAt", "createdAt", "updatedAt")
-        SELECT w.id, request.id, w.integration_id, w.name, w.type::"IntegrationType", w.config::jsonb, w.account_id, ${at}, ${at}, ${at}
-          FROM request, unnest(${row.integrationRequests.map((r) => r.id)}::text[], ${integrations.map((i) => i.id)}::text[],
-                               ${integrations.map((i) => i.name)}::text[], ${integrations.map((i) => i.type)}::text[],
-                               ${integrations.map((i) => JSON.stringify(i.config))}::text[], ${integrations.map((i) => i.accountId)}::text[])
-               AS w(id, integration_id, name, type, config, account_id)
-        RETURNING 1
-      ), audit AS (
-        INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "actorType", "actorId", action, summary, details)
-        SELECT ${actor.organizationId}, request.id, ${who.actorType}, ${who.actorId}, 'request.created',
-               ${`Deletion request created for ${integrations.length} integration(s)`}, ${JSON.stringify(details)}::jsonb
-          FROM request
-        RETURNING 1
-      )
-      -- Delivered on commit: idle workers wake at once instead of at their next poll.
-      SELECT (SELECT count(*) FROM work) AS queued, CASE WHEN ${!empty} THEN pg_notify(${WORK_CHANNEL}, '') END AS woken`;
+    await hotQuery(db, INSERT_REQUEST, [
+      id,
+      actor.organizationId,
+      input.workspaceId,
+      input.identifier,
+      identifierHmac(keyring, input.identifier),
+      row.status,
+      row.statusReason,
+      row.channel,
+      actor.userId,
+      actor.tokenId ?? null,
+      input.idempotencyKey ?? null,
+      requestHash,
+      now.toISOString(),
+      empty,
+      row.integrationRequests.map((r) => r.id),
+      integrations.map((i) => i.id),
+      integrations.map((i) => i.name),
+      integrations.map((i) => i.type),
+      integrations.map((i) => JSON.stringify(i.config)),
+      integrations.map((i) => i.accountId),
+      who.actorType,
+      who.actorId,
+      `Deletion request created for ${integrations.length} integration(s)`,
+      JSON.stringify(details),
+      WORK_CHANNEL,
+    ]);
     return { deletionRequest: toDeletionRequestDto(row), replayed: false };
   } catch (error) {
     // Two concurrent calls with one Idempotency-Key: the loser answers with the winner's request.
