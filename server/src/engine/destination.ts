@@ -7,7 +7,10 @@ import type { Keyring } from '../lib/crypto';
 import type { Config } from '../config';
 import { needsRefresh, refreshOAuthAccount } from '../oauth/refresh';
 import { driverFor } from '../integrations/registry';
-import { PermanentError, type Driver } from '../integrations/types';
+import { PermanentError, type Driver, type DriverContext, type Exchange } from '../integrations/types';
+import type { Logger } from '../lib/logger';
+import type { OutboundPolicy } from '../lib/ssrf';
+import { outboundTools, secretValues } from './outbound';
 
 export interface Destination {
   driver: Driver;
@@ -52,4 +55,28 @@ export async function loadDestinationForUser(...args: Parameters<typeof loadDest
     if (error instanceof PermanentError) throw new AppError('BAD_REQUEST', error.message);
     throw error;
   }
+}
+
+/** The account an integration request uses: its integration's current one (a swap applies to requests in flight), else the snapshot's. */
+export function currentAccountId(ir: { integration: { accountId: string | null } | null; accountId: string | null }): string | null {
+  return ir.integration ? ir.integration.accountId : ir.accountId;
+}
+
+/** Everything a driver call needs for one integration request, with SSRF-guarded outbound tools recording into `trail`. */
+export function driverContext(
+  deps: { policy: OutboundPolicy; log: Logger },
+  destination: Destination,
+  request: Pick<DriverContext, 'integrationType' | 'integrationRequestId' | 'deletionRequestId' | 'identifier' | 'trackingId'>,
+  trail: Exchange[],
+  now = new Date(),
+): DriverContext {
+  return {
+    ...request,
+    config: destination.config,
+    secrets: destination.secrets,
+    trail,
+    log: deps.log,
+    now,
+    ...outboundTools(deps.policy, trail, secretValues(destination.secrets)),
+  };
 }

@@ -4,8 +4,7 @@ import { PermanentError, TransientError, type Exchange, type Outcome } from '../
 import { recordAudit } from '../services/audit/record-audit';
 import { pollDelayMs, retryDelayMs } from './backoff';
 import type { EngineDeps } from './deps';
-import { loadDestination } from './destination';
-import { outboundTools, secretValues } from './outbound';
+import { currentAccountId, driverContext, loadDestination } from './destination';
 import { lockDeletionRequest, rollUpDeletionRequest } from './roll-up';
 import { assertTransition, isActive } from './state-machine';
 
@@ -75,24 +74,22 @@ export async function executeIntegrationRequest(deps: EngineDeps, id: string, wo
     const destination = await loadDestination(deps, {
       type: ir.integrationType,
       config: ir.configSnapshot,
-      // A swapped account applies to requests still in flight.
-      accountId: ir.integration ? ir.integration.accountId : ir.accountId,
+      accountId: currentAccountId(ir),
       organizationId: ir.deletionRequest.organizationId,
     });
-    const tools = outboundTools(deps.policy, trail, secretValues(destination.secrets));
-    const ctx = {
-      integrationType: ir.integrationType,
-      integrationRequestId: ir.id,
-      deletionRequestId: ir.deletionRequestId,
-      identifier: ir.deletionRequest.identifier,
-      config: destination.config,
-      secrets: destination.secrets,
-      trackingId: ir.trackingId,
+    const ctx = driverContext(
+      deps,
+      destination,
+      {
+        integrationType: ir.integrationType,
+        integrationRequestId: ir.id,
+        deletionRequestId: ir.deletionRequestId,
+        identifier: ir.deletionRequest.identifier,
+        trackingId: ir.trackingId,
+      },
       trail,
-      log: deps.log,
       now,
-      ...tools,
-    };
+    );
     if (phase === 'check') {
       outcome = destination.driver.checkStatus
         ? await destination.driver.checkStatus(ctx)

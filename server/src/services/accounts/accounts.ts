@@ -8,6 +8,7 @@ import { sealSecret } from '../../lib/secret-store';
 import { assertHostAllowed, type OutboundPolicy } from '../../lib/ssrf';
 import type { Keyring } from '../../lib/crypto';
 import type { Logger } from '../../lib/logger';
+import type { Config } from '../../config';
 import { accountContext } from '../../engine/destination';
 import type { Actor } from '../auth/actor';
 import { recordAudit } from '../audit/record-audit';
@@ -19,6 +20,8 @@ export interface AccountDeps {
   keyring: Keyring;
   policy: OutboundPolicy;
   log: Logger;
+  /** Lets OAuth accounts refresh an expired access token before a call. */
+  config?: Config;
 }
 
 export const accountSelect = {

@@ -3,8 +3,7 @@ import { Prisma } from '../../generated/prisma/client';
 import { AppError, notFound } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { WORK_CHANNEL } from '../../engine/deps';
-import { loadDestination } from '../../engine/destination';
-import { outboundTools, secretValues } from '../../engine/outbound';
+import { currentAccountId, driverContext, loadDestination } from '../../engine/destination';
 import { lockDeletionRequest, rollUpDeletionRequest } from '../../engine/roll-up';
 import { assertTransition, isActive, isRetryable } from '../../engine/state-machine';
 import type { Exchange } from '../../integrations/types';
@@ -157,25 +156,27 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
       const destination = await loadDestination(deps, {
         type: ir.integrationType,
         config: ir.configSnapshot,
-        accountId: ir.integration ? ir.integration.accountId : ir.accountId,
+        accountId: currentAccountId(ir),
         organizationId: actor.organizationId,
       });
       if (!destination.driver.canCancel(destination.config) || !destination.driver.cancel) {
         throw new AppError('CONFLICT', `${ir.integrationName} (${ir.integrationType}) does not support canceling a deletion it has accepted`);
       }
-      const result = await destination.driver.cancel({
-        integrationType: ir.integrationType,
-        integrationRequestId: ir.id,
-        deletionRequestId: ir.deletionRequest.id,
-        identifier: ir.deletionRequest.identifier ?? '',
-        config: destination.config,
-        secrets: destination.secrets,
-        trackingId: ir.trackingId,
-        trail,
-        log: deps.log,
-        now,
-        ...outboundTools(deps.policy, trail, secretValues(destination.secrets)),
-      });
+      const result = await destination.driver.cancel(
+        driverContext(
+          deps,
+          destination,
+          {
+            integrationType: ir.integrationType,
+            integrationRequestId: ir.id,
+            deletionRequestId: ir.deletionRequest.id,
+            identifier: ir.deletionRequest.identifier ?? '',
+            trackingId: ir.trackingId,
+          },
+          trail,
+          now,
+        ),
+      );
       if (!result.canceled) throw new AppError('CONFLICT', `${ir.integrationName} refused to cancel: ${result.message}`);
       message = result.message;
     } else {
