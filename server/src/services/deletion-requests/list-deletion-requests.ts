@@ -1,5 +1,5 @@
-import type { Db } from '../../db/client';
-import { Prisma } from '../../generated/prisma/client';
+import { hotQuery, type Db } from '../../db/client';
+import type { Prisma } from '../../generated/prisma/client';
 import { AppError } from '../../lib/errors';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from './serialize';
 
@@ -37,27 +37,35 @@ type IntegrationRequestRow = Prisma.IntegrationRequestGetPayload<{ select: typeo
  * busiest read of the public API, where the ORM's per-row work showed in the benchmark.
  */
 export async function listDeletionRequests(db: Db, scope: ListScope, options: ListOptions) {
-  const conditions = [Prisma.sql`"organizationId" = ${scope.organizationId}`];
-  if (scope.workspaceId) conditions.push(Prisma.sql`"workspaceId" = ${scope.workspaceId}`);
-  if (scope.createdByUserId) conditions.push(Prisma.sql`"createdByUserId" = ${scope.createdByUserId}`);
+  const values: unknown[] = [options.limit + 1, scope.organizationId];
+  const conditions = ['"organizationId" = $2'];
+  if (scope.workspaceId) conditions.push(`"workspaceId" = $${values.push(scope.workspaceId)}`);
+  if (scope.createdByUserId) conditions.push(`"createdByUserId" = $${values.push(scope.createdByUserId)}`);
   if (options.cursor) {
     const { createdAt, id } = decodeCursor(options.cursor);
-    conditions.push(Prisma.sql`("createdAt", id) < (${createdAt.toISOString()}::timestamptz AT TIME ZONE 'UTC', ${id})`);
+    const at = values.push(createdAt.toISOString());
+    conditions.push(`("createdAt", id) < ($${at}::timestamptz AT TIME ZONE 'UTC', $${values.push(id)})`);
   }
-  const rows = await db.$queryRaw<DeletionRequestRow[]>`
-    SELECT id, "organizationId", "workspaceId", identifier, hashed, status::text AS status, "statusReason", channel::text AS channel,
-           "createdByUserId", "createdAt", "updatedAt", "completedAt"
-      FROM "DeletionRequest" WHERE ${Prisma.join(conditions, ' AND ')}
-     ORDER BY "createdAt" DESC, id DESC LIMIT ${options.limit + 1}`;
+  const rows = await hotQuery<DeletionRequestRow>(
+    db,
+    `SELECT id, "organizationId", "workspaceId", identifier, hashed, status::text AS status, "statusReason", channel::text AS channel,
+            "createdByUserId", "createdAt", "updatedAt", "completedAt"
+       FROM "DeletionRequest" WHERE ${conditions.join(' AND ')}
+      ORDER BY "createdAt" DESC, id DESC LIMIT $1`,
+    values,
+  );
   const page = rows.slice(0, options.limit);
   const last = page[page.length - 1];
   const nextCursor = rows.length > options.limit && last ? encodeCursor(last.createdAt, last.id) : null;
   if (options.fetchIntegrationRequests && page.length > 0) {
-    const children = await db.$queryRaw<IntegrationRequestRow[]>`
-      SELECT id, "deletionRequestId", "integrationId", "integrationName", "integrationType"::text AS "integrationType", status::text AS status,
-             attempts, "trackingId", "lastError", "nextAttemptAt", "createdAt", "updatedAt", "completedAt"
-        FROM "IntegrationRequest" WHERE "deletionRequestId" = ANY(${page.map((r) => r.id)}::text[])
-       ORDER BY "createdAt"`;
+    const children = await hotQuery<IntegrationRequestRow>(
+      db,
+      `SELECT id, "deletionRequestId", "integrationId", "integrationName", "integrationType"::text AS "integrationType", status::text AS status,
+              attempts, "trackingId", "lastError", "nextAttemptAt", "createdAt", "updatedAt", "completedAt"
+         FROM "IntegrationRequest" WHERE "deletionRequestId" = ANY($1::text[])
+        ORDER BY "createdAt"`,
+      [page.map((r) => r.id)],
+    );
     const byParent = new Map<string, IntegrationRequestRow[]>();
     for (const child of children) {
       const siblings = byParent.get(child.deletionRequestId);
