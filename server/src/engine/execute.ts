@@ -1,37 +1,79 @@
-import type { RequestStatus } from '@shared/statuses';
-import type { Prisma } from '../generated/prisma/client';
+import type { IntegrationType, RequestStatus } from '@shared/statuses';
 import { PermanentError, TransientError, type Exchange, type Outcome } from '../integrations/types';
-import { recordAudit } from '../services/audit/record-audit';
 import { pollDelayMs, retryDelayMs } from './backoff';
 import type { EngineDeps } from './deps';
 import { currentAccountId, driverContext, loadDestination } from './destination';
 import { lockDeletionRequest, rollUpDeletionRequest } from './roll-up';
+import { insertAudit, iso, NOW_UTC, pgQuery, utc, type AuditRow, type Query } from './sql';
 import { assertTransition, isActive } from './state-machine';
 
 type Phase = 'initiate' | 'check';
 
-interface Claimed {
+/** A leased integration request with what its step needs, as `claimDueSteps` returns it. */
+export interface Claimed {
   id: string;
   status: RequestStatus;
+  /** Already counting this step when it is a deletion attempt. */
   attempts: number;
   trackingId: string | null;
-  integrationType: Prisma.IntegrationRequestGetPayload<object>['integrationType'];
-  configSnapshot: Prisma.JsonValue;
+  integrationType: IntegrationType;
+  configSnapshot: unknown;
   accountId: string | null;
   startedAt: Date | null;
   createdAt: Date;
-  nextAttemptAt: Date | null;
+  /** When the step fell due (before the lease). */
+  dueAt: Date | null;
   deletionRequestId: string;
+  identifier: string | null;
+  organizationId: string;
   integration: { accountId: string | null } | null;
-  deletionRequest: { identifier: string | null; organizationId: string };
 }
 
 /** What a step did, for metrics: RETRY when it will be tried again, null when there was nothing to run. */
 export interface StepReport {
-  integrationType: Claimed['integrationType'];
+  integrationType: IntegrationType;
   status: RequestStatus | 'RETRY';
   /** When the step fell due, to measure how long it waited for a worker. */
   dueAt: Date | null;
+}
+
+const isInitiation = (ir: { trackingId: string | null; status: RequestStatus }) => !ir.trackingId || ir.status === 'STAGING';
+
+/**
+ * Leases up to `limit` due integration requests for `workerId` (FOR UPDATE SKIP LOCKED, so
+ * workers never share one) and returns what their steps need, in one statement. A step
+ * that sends a deletion counts its attempt here, before the call, so a crash loop still
+ * runs out of attempts.
+ */
+export async function claimDueSteps(query: Query, workerId: string, leaseMs: number, limit: number): Promise<Claimed[]> {
+  const rows = await query<Omit<Claimed, 'integration'> & { hasIntegration: boolean; integrationAccountId: string | null }>(
+    `WITH due AS (
+       SELECT id, "nextAttemptAt" FROM "IntegrationRequest"
+        WHERE "nextAttemptAt" <= ${NOW_UTC}
+          AND status IN ('STAGING', 'PENDING', 'PROCESSING')
+          AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC})
+        ORDER BY "nextAttemptAt"
+        LIMIT $3
+        FOR UPDATE SKIP LOCKED
+     ), claimed AS (
+       UPDATE "IntegrationRequest" ir
+          SET "lockedBy" = $1, "lockedUntil" = ${NOW_UTC} + make_interval(secs => $2),
+              attempts = ir.attempts + CASE WHEN ir."trackingId" IS NULL OR ir.status = 'STAGING' THEN 1 ELSE 0 END,
+              "startedAt" = COALESCE(ir."startedAt", ${NOW_UTC})
+         FROM due WHERE ir.id = due.id
+       RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."trackingId", ir."integrationType"::text AS "integrationType", ir."configSnapshot",
+                 ir."accountId", ir."startedAt", ir."createdAt", due."nextAttemptAt" AS "dueAt", ir."deletionRequestId", ir."integrationId"
+     )
+     SELECT c.*, dr.identifier, dr."organizationId", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId"
+       FROM claimed c
+       JOIN "DeletionRequest" dr ON dr.id = c."deletionRequestId"
+       LEFT JOIN "Integration" i ON i.id = c."integrationId"`,
+    [workerId, leaseMs / 1000, limit],
+  );
+  return rows.map(({ hasIntegration, integrationAccountId, ...row }) => ({
+    ...row,
+    integration: hasIntegration ? { accountId: integrationAccountId } : null,
+  }));
 }
 
 /**
@@ -39,43 +81,22 @@ export interface StepReport {
  * status check of an accepted async job. The outcome, its audit entry and the parent's
  * roll-up are written in one transaction, and only while this worker still holds the lease.
  */
-export async function executeIntegrationRequest(deps: EngineDeps, id: string, workerId: string): Promise<StepReport | null> {
-  const ir = (await deps.prisma.integrationRequest.findFirst({
-    where: { id, lockedBy: workerId },
-    select: {
-      id: true,
-      status: true,
-      attempts: true,
-      trackingId: true,
-      integrationType: true,
-      configSnapshot: true,
-      accountId: true,
-      startedAt: true,
-      createdAt: true,
-      nextAttemptAt: true,
-      deletionRequestId: true,
-      integration: { select: { accountId: true } },
-      deletionRequest: { select: { identifier: true, organizationId: true } },
-    },
-  })) as Claimed | null;
-  if (!ir || !isActive(ir.status)) return null;
-  const report = (status: StepReport['status']): StepReport => ({ integrationType: ir.integrationType, status, dueAt: ir.nextAttemptAt });
-  const phase: Phase = ir.trackingId && ir.status !== 'STAGING' ? 'check' : 'initiate';
+export async function executeIntegrationRequest(deps: EngineDeps, ir: Claimed, workerId: string): Promise<StepReport | null> {
+  if (!isActive(ir.status)) return null;
+  const id = ir.id;
+  const report = (status: StepReport['status']): StepReport => ({ integrationType: ir.integrationType, status, dueAt: ir.dueAt });
+  const phase: Phase = isInitiation(ir) ? 'initiate' : 'check';
   const now = new Date();
-  const attempt = phase === 'initiate' ? ir.attempts + 1 : ir.attempts;
-  if (phase === 'initiate') {
-    // Counted before the call, so a crash loop still runs out of attempts.
-    await deps.prisma.integrationRequest.updateMany({ where: { id, lockedBy: workerId }, data: { attempts: attempt, startedAt: ir.startedAt ?? now } });
-  }
+  const attempt = ir.attempts;
   const trail: Exchange[] = [];
   let outcome: Outcome;
   try {
-    if (ir.deletionRequest.identifier === null) throw new PermanentError('The identifier was removed by the retention policy');
+    if (ir.identifier === null) throw new PermanentError('The identifier was removed by the retention policy');
     const destination = await loadDestination(deps, {
       type: ir.integrationType,
       config: ir.configSnapshot,
       accountId: currentAccountId(ir),
-      organizationId: ir.deletionRequest.organizationId,
+      organizationId: ir.organizationId,
     });
     const ctx = driverContext(
       deps,
@@ -84,7 +105,7 @@ export async function executeIntegrationRequest(deps: EngineDeps, id: string, wo
         integrationType: ir.integrationType,
         integrationRequestId: ir.id,
         deletionRequestId: ir.deletionRequestId,
-        identifier: ir.deletionRequest.identifier,
+        identifier: ir.identifier,
         trackingId: ir.trackingId,
       },
       trail,
@@ -111,9 +132,19 @@ export async function executeIntegrationRequest(deps: EngineDeps, id: string, wo
   return report(outcome.kind === 'retry' && status !== null && isActive(status) ? 'RETRY' : (status ?? ir.status));
 }
 
+/** The columns a step may change. */
+interface StepUpdate {
+  status?: RequestStatus;
+  trackingId?: string;
+  lastError?: string | null;
+  attempts?: number;
+  nextAttemptAt?: Date | null;
+  completedAt?: Date | null;
+}
+
 interface NextState {
   status: RequestStatus;
-  data: Prisma.IntegrationRequestUpdateManyMutationInput;
+  data: StepUpdate;
   summary: string;
 }
 
@@ -190,27 +221,32 @@ async function applyOutcome(
     ? { status: forceStatus, data: { status: forceStatus, completedAt: now, nextAttemptAt: null, lastError: (outcome as { reason?: string }).reason ?? null }, summary: (outcome as { reason?: string }).reason ?? forceStatus }
     : nextState(deps, ir, phase, attempt, outcome, now);
   assertTransition(ir.status, next.status);
-  return deps.prisma.$transaction(async (tx) => {
-    await lockDeletionRequest(tx, ir.deletionRequestId);
-    const updated = await tx.integrationRequest.updateMany({
-      where: { id: ir.id, lockedBy: workerId },
-      data: { ...next.data, lockedBy: null, lockedUntil: null },
-    });
+  const client = await deps.pool.connect();
+  const query = pgQuery(client);
+  try {
+    await client.query('BEGIN');
+    const parent = await lockDeletionRequest(query, ir.deletionRequestId);
+    const updated = parent ? await updateLeased(query, ir.id, workerId, next.data) : 0;
     // Lease lost (this worker stalled past it): the new owner records the outcome instead.
-    if (updated.count === 0) return null;
+    if (!parent || updated === 0) {
+      await client.query('ROLLBACK');
+      return null;
+    }
     const evidence = outcome.kind === 'success' ? outcome.evidence : undefined;
-    await recordAudit(tx, null, {
-      organizationId: ir.deletionRequest.organizationId,
-      deletionRequestId: ir.deletionRequestId,
-      integrationRequestId: ir.id,
-      action: phase === 'initiate' ? 'deletion.requested' : 'deletion.status_checked',
-      outcome: next.status,
-      summary: phase === 'initiate' ? `Attempt ${attempt}: ${next.summary}` : next.summary,
-      details: JSON.parse(JSON.stringify({ attempt, result: outcome.kind, from: ir.status, to: next.status, exchanges: trail, evidence })) as Prisma.InputJsonValue,
-    });
+    const entries: AuditRow[] = [
+      {
+        organizationId: ir.organizationId,
+        deletionRequestId: ir.deletionRequestId,
+        integrationRequestId: ir.id,
+        action: phase === 'initiate' ? 'deletion.requested' : 'deletion.status_checked',
+        outcome: next.status,
+        summary: phase === 'initiate' ? `Attempt ${attempt}: ${next.summary}` : next.summary,
+        details: { attempt, result: outcome.kind, from: ir.status, to: next.status, exchanges: trail, evidence },
+      },
+    ];
     if (!isActive(next.status)) {
-      await recordAudit(tx, null, {
-        organizationId: ir.deletionRequest.organizationId,
+      entries.push({
+        organizationId: ir.organizationId,
         deletionRequestId: ir.deletionRequestId,
         integrationRequestId: ir.id,
         action: 'deletion.completed',
@@ -218,7 +254,36 @@ async function applyOutcome(
         summary: `Completed with status ${next.status}`,
       });
     }
-    await rollUpDeletionRequest(tx, ir.deletionRequestId);
+    await insertAudit(query, entries);
+    await rollUpDeletionRequest(query, ir.deletionRequestId, parent);
+    await client.query('COMMIT');
     return next.status;
-  });
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** Writes a step's new state and releases the lease, only if this worker still holds it. */
+async function updateLeased(query: Query, id: string, workerId: string, data: StepUpdate): Promise<number> {
+  const values: unknown[] = [id, workerId];
+  const sets = ['"lockedBy" = NULL', '"lockedUntil" = NULL', `"updatedAt" = ${NOW_UTC}`];
+  const set = (column: string, value: unknown, cast = '') => {
+    values.push(value);
+    sets.push(`"${column}" = $${values.length}${cast}`);
+  };
+  const setTime = (column: string, value: Date | null) => {
+    values.push(iso(value));
+    sets.push(`"${column}" = ${utc(`$${values.length}`)}`);
+  };
+  if (data.status !== undefined) set('status', data.status, '::"RequestStatus"');
+  if (data.trackingId !== undefined) set('trackingId', data.trackingId);
+  if (data.lastError !== undefined) set('lastError', data.lastError);
+  if (data.attempts !== undefined) set('attempts', data.attempts);
+  if (data.nextAttemptAt !== undefined) setTime('nextAttemptAt', data.nextAttemptAt);
+  if (data.completedAt !== undefined) setTime('completedAt', data.completedAt);
+  const rows = await query(`UPDATE "IntegrationRequest" SET ${sets.join(', ')} WHERE id = $1 AND "lockedBy" = $2 RETURNING id`, values);
+  return rows.length;
 }

@@ -1,33 +1,48 @@
-import type { Tx } from '../db/client';
-import { recordAudit } from '../services/audit/record-audit';
+import type { RequestStatus } from '@shared/statuses';
+import { insertAudit, NOW_UTC, utc, type Query } from './sql';
 import { isTerminal, NO_INTEGRATIONS_REASON, rollUpStatus } from './state-machine';
 
-/**
- * Recomputes a deletion request's status from its integration requests. The caller holds
- * the parent's row lock (`lockDeletionRequest`), so concurrent finishes cannot interleave.
- */
-export async function rollUpDeletionRequest(tx: Tx, deletionRequestId: string): Promise<void> {
-  const [parent, children] = await Promise.all([
-    tx.deletionRequest.findUniqueOrThrow({ where: { id: deletionRequestId }, select: { status: true, organizationId: true, completedAt: true } }),
-    tx.integrationRequest.findMany({ where: { deletionRequestId }, select: { status: true, completedAt: true } }),
-  ]);
-  const status = rollUpStatus(children.map((c) => c.status));
-  const finished = isTerminal(status);
-  const completedAt = finished
-    ? (children.reduce<Date | null>((latest, c) => (c.completedAt && (!latest || c.completedAt > latest) ? c.completedAt : latest), null) ?? new Date())
-    : null;
-  const statusReason = children.length === 0 ? NO_INTEGRATIONS_REASON : null;
-  if (parent.status === status && Boolean(parent.completedAt) === finished) return;
-  await tx.deletionRequest.update({ where: { id: deletionRequestId }, data: { status, completedAt, statusReason } });
-  await recordAudit(tx, null, {
-    organizationId: parent.organizationId,
-    deletionRequestId,
-    action: finished ? 'request.completed' : 'request.status_changed',
-    outcome: status,
-    summary: `Request ${parent.status} → ${status}`,
-  });
+export interface LockedParent {
+  status: RequestStatus;
+  organizationId: string;
+  completedAt: Date | null;
 }
 
-export async function lockDeletionRequest(tx: Tx, deletionRequestId: string): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM "DeletionRequest" WHERE id = ${deletionRequestId} FOR UPDATE`;
+/** Locks a deletion request's row for the rest of the transaction, so concurrent finishes cannot interleave their roll-ups. */
+export async function lockDeletionRequest(query: Query, deletionRequestId: string): Promise<LockedParent | null> {
+  const [parent] = await query<LockedParent>(
+    `SELECT status::text AS status, "organizationId", "completedAt" FROM "DeletionRequest" WHERE id = $1 FOR UPDATE`,
+    [deletionRequestId],
+  );
+  return parent ?? null;
+}
+
+/**
+ * Recomputes a deletion request's status from its integration requests (the rule is
+ * `rollUpStatus`), with an audit entry when it changes. The caller holds the row lock.
+ */
+export async function rollUpDeletionRequest(query: Query, deletionRequestId: string, parent: LockedParent): Promise<void> {
+  const children = await query<{ status: RequestStatus; completedAt: Date | null }>(
+    `SELECT status::text AS status, "completedAt" FROM "IntegrationRequest" WHERE "deletionRequestId" = $1`,
+    [deletionRequestId],
+  );
+  const status = rollUpStatus(children.map((c) => c.status));
+  const finished = isTerminal(status);
+  if (parent.status === status && Boolean(parent.completedAt) === finished) return;
+  const latest = children.reduce<Date | null>((max, c) => (c.completedAt && (!max || c.completedAt > max) ? c.completedAt : max), null);
+  await query(
+    `UPDATE "DeletionRequest" SET status = $2::"RequestStatus", "statusReason" = $3,
+            "completedAt" = CASE WHEN $4::boolean THEN COALESCE(${utc('$5')}, ${NOW_UTC}) END, "updatedAt" = ${NOW_UTC}
+      WHERE id = $1 RETURNING id`,
+    [deletionRequestId, status, children.length === 0 ? NO_INTEGRATIONS_REASON : null, finished, latest ? latest.toISOString() : null],
+  );
+  await insertAudit(query, [
+    {
+      organizationId: parent.organizationId,
+      deletionRequestId,
+      action: finished ? 'request.completed' : 'request.status_changed',
+      outcome: status,
+      summary: `Request ${parent.status} → ${status}`,
+    },
+  ]);
 }

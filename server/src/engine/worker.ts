@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { EngineDeps } from './deps';
 import { WORK_CHANNEL } from './deps';
-import { executeIntegrationRequest, type StepReport } from './execute';
+import { claimDueSteps, executeIntegrationRequest, type Claimed, type StepReport } from './execute';
+import { NOW_UTC, pgQuery } from './sql';
 
 export interface WorkerOptions {
   concurrency: number;
@@ -92,14 +93,14 @@ export class Worker {
   private async loop(): Promise<void> {
     while (this.running) {
       const free = this.options.concurrency - this.inFlight.size;
-      let claimed: string[] = [];
+      let claimed: Claimed[] = [];
       if (free > 0) {
         try {
           claimed = await this.claim(free);
         } catch (error) {
           this.deps.log.error({ err: error }, 'claiming work failed');
         }
-        for (const id of claimed) this.run(id);
+        for (const step of claimed) this.run(step);
       }
       if (!this.listener && this.running) await this.listen();
       // Full batch: more may be due now. Otherwise sleep until woken or the poll interval.
@@ -126,9 +127,10 @@ export class Worker {
     });
   }
 
-  private run(id: string): void {
+  private run(claimed: Claimed): void {
+    const id = claimed.id;
     const started = Date.now();
-    const step = executeIntegrationRequest(this.deps, id, this.id)
+    const step = executeIntegrationRequest(this.deps, claimed, this.id)
       .then(
         (report) => this.options.onStep?.({ integrationRequestId: id, ms: Date.now() - started, startedAt: started, report }),
         (error) => {
@@ -144,28 +146,15 @@ export class Worker {
     this.inFlight.set(id, step);
   }
 
-  private async claim(limit: number): Promise<string[]> {
-    const { rows } = await this.deps.pool.query<{ id: string }>(
-      `UPDATE "IntegrationRequest" SET "lockedBy" = $1, "lockedUntil" = now() + make_interval(secs => $2)
-        WHERE id IN (
-          SELECT id FROM "IntegrationRequest"
-           WHERE "nextAttemptAt" <= now()
-             AND status IN ('STAGING', 'PENDING', 'PROCESSING')
-             AND ("lockedUntil" IS NULL OR "lockedUntil" < now())
-           ORDER BY "nextAttemptAt"
-           LIMIT $3
-           FOR UPDATE SKIP LOCKED)
-        RETURNING id`,
-      [this.id, this.options.leaseMs / 1000, limit],
-    );
-    return rows.map((r) => r.id);
+  private claim(limit: number): Promise<Claimed[]> {
+    return claimDueSteps(pgQuery(this.deps.pool), this.id, this.options.leaseMs, limit);
   }
 
   private async extendLeases(): Promise<void> {
     const ids = [...this.inFlight.keys()];
     if (ids.length === 0) return;
     await this.deps.pool
-      .query(`UPDATE "IntegrationRequest" SET "lockedUntil" = now() + make_interval(secs => $3) WHERE id = ANY($1) AND "lockedBy" = $2`, [
+      .query(`UPDATE "IntegrationRequest" SET "lockedUntil" = ${NOW_UTC} + make_interval(secs => $3) WHERE id = ANY($1) AND "lockedBy" = $2`, [
         ids,
         this.id,
         this.options.leaseMs / 1000,
@@ -177,7 +166,7 @@ export class Worker {
   private async releaseLease(id: string): Promise<void> {
     await this.deps.pool
       .query(
-        `UPDATE "IntegrationRequest" SET "lockedBy" = NULL, "lockedUntil" = NULL, "nextAttemptAt" = now() + interval '5 seconds' WHERE id = $1 AND "lockedBy" = $2`,
+        `UPDATE "IntegrationRequest" SET "lockedBy" = NULL, "lockedUntil" = NULL, "nextAttemptAt" = ${NOW_UTC} + interval '5 seconds' WHERE id = $1 AND "lockedBy" = $2`,
         [id, this.id],
       )
       .catch(() => {});

@@ -1,3 +1,4 @@
+import { NOW_UTC } from '../engine/sql';
 import { CallbackGauge, type Registry } from './registry';
 
 interface Queryable {
@@ -19,10 +20,10 @@ export function watchQueueDepth(registry: Registry, db: Queryable): () => void {
       const rows = db
         .query<{ type: string; due: string; leased: string; scheduled: string; oldest: number | null }>(
           `SELECT "integrationType"::text AS type,
-                  count(*) FILTER (WHERE "nextAttemptAt" <= now() AND ("lockedUntil" IS NULL OR "lockedUntil" < now())) AS due,
-                  count(*) FILTER (WHERE "lockedUntil" >= now()) AS leased,
-                  count(*) FILTER (WHERE "nextAttemptAt" > now() AND ("lockedUntil" IS NULL OR "lockedUntil" < now())) AS scheduled,
-                  extract(epoch FROM now() - min("nextAttemptAt") FILTER (WHERE "nextAttemptAt" <= now() AND ("lockedUntil" IS NULL OR "lockedUntil" < now())))::float8 AS oldest
+                  count(*) FILTER (WHERE "nextAttemptAt" <= ${NOW_UTC} AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC})) AS due,
+                  count(*) FILTER (WHERE "lockedUntil" >= ${NOW_UTC}) AS leased,
+                  count(*) FILTER (WHERE "nextAttemptAt" > ${NOW_UTC} AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC})) AS scheduled,
+                  extract(epoch FROM ${NOW_UTC} - min("nextAttemptAt") FILTER (WHERE "nextAttemptAt" <= ${NOW_UTC} AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC})))::float8 AS oldest
              FROM "IntegrationRequest" WHERE ${ACTIVE} AND "nextAttemptAt" IS NOT NULL GROUP BY 1`,
         )
         .then((r) => r.rows);

@@ -5,6 +5,7 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { WORK_CHANNEL } from '../../engine/deps';
 import { currentAccountId, driverContext, loadDestination } from '../../engine/destination';
 import { lockDeletionRequest, rollUpDeletionRequest } from '../../engine/roll-up';
+import { prismaQuery } from '../../engine/sql';
 import { assertTransition, isActive, isRetryable } from '../../engine/state-machine';
 import type { Exchange } from '../../integrations/types';
 import type { Actor } from '../auth/actor';
@@ -49,7 +50,8 @@ export async function retryIntegrationRequest(db: Db, actor: Actor, integrationR
   const ir = await findIntegrationRequest(db, actor, integrationRequestId);
   if (!isRetryable(ir.status)) throw new AppError('CONFLICT', `Only failed integration requests can be retried; this one is ${ir.status}`);
   await db.$transaction(async (tx) => {
-    await lockDeletionRequest(tx, ir.deletionRequest.id);
+    const parent = await lockDeletionRequest(prismaQuery(tx), ir.deletionRequest.id);
+    if (!parent) throw notFound('Deletion request');
     assertTransition(ir.status, 'STAGING');
     const updated = await tx.integrationRequest.updateMany({
       where: { id: ir.id, status: ir.status },
@@ -65,7 +67,7 @@ export async function retryIntegrationRequest(db: Db, actor: Actor, integrationR
       summary: `Retry requested (was ${ir.status})`,
       details: { from: ir.status, to: 'STAGING' },
     });
-    await rollUpDeletionRequest(tx, ir.deletionRequest.id);
+    await rollUpDeletionRequest(prismaQuery(tx), ir.deletionRequest.id, parent);
     await notify(tx);
   });
   return { id: ir.id, status: 'STAGING' as const };
@@ -87,7 +89,8 @@ export async function retryDeletionRequest(db: Db, actor: Actor, deletionRequest
 async function fanOutLate(db: Db, actor: Actor, dr: { id: string; workspaceId: string; identifier: string | null }) {
   if (dr.identifier === null) throw new AppError('CONFLICT', 'The identifier was removed by the retention policy');
   return db.$transaction(async (tx) => {
-    await lockDeletionRequest(tx, dr.id);
+    const parent = await lockDeletionRequest(prismaQuery(tx), dr.id);
+    if (!parent) throw notFound('Deletion request');
     const existing = await tx.integrationRequest.count({ where: { deletionRequestId: dr.id } });
     if (existing > 0) throw new AppError('CONFLICT', 'The request changed meanwhile; reload and try again');
     const integrations = await tx.integration.findMany({ where: { workspaceId: dr.workspaceId, enabled: true }, select: { id: true, name: true, type: true, config: true, accountId: true } });
@@ -107,7 +110,7 @@ async function fanOutLate(db: Db, actor: Actor, dr: { id: string; workspaceId: s
       })),
     });
     await recordAudit(tx, actor, { organizationId: actor.organizationId, deletionRequestId: dr.id, action: 'request.retried', summary: `Sent to ${integrations.length} integration(s) enabled now` });
-    await rollUpDeletionRequest(tx, dr.id);
+    await rollUpDeletionRequest(prismaQuery(tx), dr.id, parent);
     await notify(tx);
     return { retried: ids };
   });
@@ -196,7 +199,8 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
     throw error instanceof AppError ? error : new AppError('CONFLICT', `Could not cancel: ${(error as Error).message}`);
   }
   await deps.prisma.$transaction(async (tx) => {
-    await lockDeletionRequest(tx, ir.deletionRequest.id);
+    const parent = await lockDeletionRequest(prismaQuery(tx), ir.deletionRequest.id);
+    if (!parent) throw notFound('Deletion request');
     assertTransition(ir.status, 'CANCELED');
     await tx.integrationRequest.updateMany({
       where: { id: ir.id, lockedBy: owner },
@@ -211,7 +215,7 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
       summary: message,
       details: JSON.parse(JSON.stringify({ from: ir.status, to: 'CANCELED', exchanges: trail })),
     });
-    await rollUpDeletionRequest(tx, ir.deletionRequest.id);
+    await rollUpDeletionRequest(prismaQuery(tx), ir.deletionRequest.id, parent);
   });
   return { id: ir.id, status: 'CANCELED' as const, message };
 }
