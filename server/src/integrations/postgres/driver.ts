@@ -5,7 +5,7 @@ import type { Driver, DriverContext, Exchange, Outcome } from '../types';
 import { PermanentError, TransientError } from '../types';
 import { columnsOf, discoverSchema, type DiscoveredTable } from './schema';
 import { actionStatement, pendingCountStatement, type Statement } from './sql';
-import { withSession } from './sessions';
+import { connectionConfig, withSession } from './sessions';
 
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 
@@ -29,19 +29,7 @@ export async function connect(
   const secrets = ctx.secrets as DatabaseSecrets | null;
   if (!secrets?.host) throw new PermanentError('This integration needs a database account');
   const address = await ctx.resolveHost(secrets.host);
-  const ssl =
-    secrets.sslMode === 'disable' ? false : { rejectUnauthorized: secrets.sslMode === 'verify-full', servername: /^[\d.:]+$/.test(secrets.host) ? undefined : secrets.host };
-  const client = new pg.Client({
-    host: address,
-    port: secrets.port ?? 5432,
-    database: secrets.database,
-    user: secrets.user,
-    password: secrets.password,
-    ssl,
-    connectionTimeoutMillis: 10_000,
-    statement_timeout: options.statementTimeoutMs ?? 30_000,
-    application_name: 'deletion-request-service',
-  });
+  const client = new pg.Client(connectionConfig(secrets, address, options.statementTimeoutMs ?? 30_000));
   client.on('error', () => {});
   try {
     await client.connect();

@@ -7,6 +7,21 @@ import { discoverSchema, type DiscoveredTable } from './schema';
 
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 
+/** How to reach a customer database: the SSRF-checked address, TLS checked against the host name, a statement timeout. */
+export function connectionConfig(secrets: DatabaseSecrets, address: string, statementTimeoutMs: number): pg.ClientConfig {
+  return {
+    host: address,
+    port: secrets.port ?? 5432,
+    database: secrets.database,
+    user: secrets.user,
+    password: secrets.password,
+    ssl: secrets.sslMode === 'disable' ? false : { rejectUnauthorized: secrets.sslMode === 'verify-full', servername: /^[\d.:]+$/.test(secrets.host) ? undefined : secrets.host },
+    connectionTimeoutMillis: 10_000,
+    statement_timeout: statementTimeoutMs,
+    application_name: 'deletion-request-service',
+  };
+}
+
 const IDLE_MS = 10_000;
 const SCHEMA_TTL_MS = 30_000;
 const POOL_MAX = 4;
@@ -43,18 +58,8 @@ export async function withSession<T>(
   const key = createHash('sha256').update(JSON.stringify([address, secrets, statementTimeoutMs])).digest('hex');
   let destination = destinations.get(key);
   if (!destination) {
-    const ssl =
-      secrets.sslMode === 'disable' ? false : { rejectUnauthorized: secrets.sslMode === 'verify-full', servername: /^[\d.:]+$/.test(secrets.host) ? undefined : secrets.host };
     const pool = new pg.Pool({
-      host: address,
-      port: secrets.port ?? 5432,
-      database: secrets.database,
-      user: secrets.user,
-      password: secrets.password,
-      ssl,
-      connectionTimeoutMillis: 10_000,
-      statement_timeout: statementTimeoutMs,
-      application_name: 'deletion-request-service',
+      ...connectionConfig(secrets, address, statementTimeoutMs),
       max: POOL_MAX,
       idleTimeoutMillis: IDLE_MS,
       allowExitOnIdle: true,
