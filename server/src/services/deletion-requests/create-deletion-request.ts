@@ -70,8 +70,8 @@ const INSERT_REQUEST = `
       FROM request, unnest($15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[]) AS w(id, integration_id, name, type, config, account_id)
     RETURNING 1
   ), audit AS (
-    INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "actorType", "actorId", action, summary, details)
-    SELECT $2, request.id, $21, $22, 'request.created', $23, $24::jsonb FROM request
+    INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "actorType", "actorId", action, summary, details, "createdAt")
+    SELECT $2, request.id, $21, $22, 'request.created', $23, $24::jsonb, ($13::timestamptz AT TIME ZONE 'UTC') FROM request
     RETURNING 1
   )
   SELECT (SELECT count(*) FROM work)::int AS queued, CASE WHEN NOT $14::boolean THEN (SELECT 1 FROM pg_notify($25, '')) END AS woken`;
@@ -176,6 +176,11 @@ export async function createDeletionRequest(db: Db, keyring: Keyring, actor: Act
     if (input.idempotencyKey && isUniqueViolation(error)) {
       const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, requestHash);
       if (earlier) return { deletionRequest: earlier, replayed: true };
+    }
+    // An integration deleted between reading the workspace and writing the snapshot: nothing
+    // was written (one statement), and the caller can simply send the request again.
+    if ((error as { code?: unknown }).code === '23503') {
+      throw new AppError('CONFLICT', "The workspace's integrations changed while the request was being created; send it again");
     }
     throw error;
   }
