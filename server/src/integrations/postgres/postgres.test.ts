@@ -149,6 +149,33 @@ describe('PostgreSQL integration', () => {
     }
   });
 
+  it('a request cannot wait for its window forever: past ASYNC_MAX_AGE_HOURS it FAILS with the reason', async () => {
+    const shortEnv = await createTestEnv({ ...FAST_ENGINE_CONFIG, ASYNC_MAX_AGE_HOURS: String(0.4 / 3600) });
+    const shortWorker = await startTestWorker(shortEnv);
+    try {
+      const org = await seedOrganization(shortEnv.deps);
+      const { caller: owner } = callerFor(shortEnv.deps, { pat: org.pat });
+      const account = await owner.accounts.create({ name: 'db', integrationType: 'POSTGRES', type: 'DATABASE', secrets: customer.credentials });
+      const hour = new Date().getUTCHours();
+      await owner.integrations.create({
+        workspaceId: org.workspace.id,
+        name: 'db',
+        type: 'POSTGRES',
+        accountId: account.id,
+        config: { rules: [{ table: 'users', identifierColumns: ['email'], action: 'delete' }], maintenanceWindow: { startHourUtc: (hour + 2) % 24, endHourUtc: (hour + 3) % 24 } },
+      });
+      const created = await owner.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'never@example.com' });
+      await waitForRequest(shortEnv, created.id, ['PENDING']);
+      await new Promise((r) => setTimeout(r, 500));
+      await owner.deletionRequests.checkStatusNow({ integrationRequestId: created.integrationRequests![0]!.id });
+      const done = await waitForRequest(shortEnv, created.id);
+      expect(done.integrationRequests[0]).toMatchObject({ status: 'FAILED', attempts: 0, lastError: expect.stringContaining('Still waiting after') });
+    } finally {
+      await shortWorker.stop();
+      await shortEnv.close();
+    }
+  });
+
   it('reports a wrong password as a clear failure', async () => {
     const bad = await caller.accounts.create({ name: 'bad', integrationType: 'POSTGRES', type: 'DATABASE', secrets: { ...customer.credentials, password: 'wrong' } });
     await expect(caller.integrations.discoverSchema({ accountId: bad.id })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('password authentication failed') });
