@@ -1,6 +1,6 @@
 import { integrationTypeInfo } from '@shared/integrations';
 import type { IntegrationType } from '@shared/statuses';
-import type { DbOrTx } from '../db/client';
+import { hotQuery, type DbOrTx } from '../db/client';
 import { AppError } from '../lib/errors';
 import { openSecret } from '../lib/secret-store';
 import type { Keyring } from '../lib/crypto';
@@ -22,7 +22,8 @@ export const accountContext = (accountId: string) => `account:${accountId}`;
 
 /** Decrypts an account's credentials (a JSON object). */
 export async function loadAccountSecrets(deps: { prisma: DbOrTx; keyring: Keyring }, organizationId: string, accountId: string) {
-  const account = await deps.prisma.account.findFirst({ where: { id: accountId, organizationId }, select: { secretCipher: true } });
+  // Every engine step reads it: straight on the pool, not through the ORM.
+  const [account] = await hotQuery<{ secretCipher: string }>(deps.prisma, `SELECT "secretCipher" FROM "Account" WHERE id = $1 AND "organizationId" = $2`, [accountId, organizationId]);
   if (!account) throw new PermanentError('The account of this integration was deleted');
   return JSON.parse(await openSecret(deps, organizationId, account.secretCipher, accountContext(accountId))) as Record<string, unknown>;
 }

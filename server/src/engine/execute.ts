@@ -3,8 +3,8 @@ import { PermanentError, TransientError, type Exchange, type Outcome } from '../
 import { pollDelayMs, retryDelayMs } from './backoff';
 import type { EngineDeps } from './deps';
 import { currentAccountId, driverContext, loadDestination } from './destination';
-import { lockDeletionRequest, rollUpDeletionRequest } from './roll-up';
-import { insertAudit, iso, NOW_UTC, pgQuery, utc, type AuditRow, type Query } from './sql';
+import { applyRollUp, lockDeletionRequest, type ChildState } from './roll-up';
+import { AUDIT_COLUMNS, auditValues, iso, NOW_UTC, pgQuery, utc, type AuditRow, type Query } from './sql';
 import { assertTransition, isActive } from './state-machine';
 
 type Phase = 'initiate' | 'check';
@@ -227,41 +227,41 @@ async function applyOutcome(
     ? { status: forceStatus, data: { status: forceStatus, completedAt: now, nextAttemptAt: null, lastError: (outcome as { reason?: string }).reason ?? null }, summary: (outcome as { reason?: string }).reason ?? forceStatus }
     : nextState(deps, ir, phase, attempt, outcome, now);
   assertTransition(ir.status, next.status);
+  const evidence = outcome.kind === 'success' ? outcome.evidence : undefined;
+  const entries: AuditRow[] = [
+    {
+      organizationId: ir.organizationId,
+      deletionRequestId: ir.deletionRequestId,
+      integrationRequestId: ir.id,
+      action: phase === 'initiate' ? 'deletion.requested' : 'deletion.status_checked',
+      outcome: next.status,
+      summary: phase === 'initiate' ? `Attempt ${attempt}: ${next.summary}` : next.summary,
+      details: { attempt, result: outcome.kind, from: ir.status, to: next.status, exchanges: trail, evidence },
+    },
+  ];
+  if (!isActive(next.status)) {
+    entries.push({
+      organizationId: ir.organizationId,
+      deletionRequestId: ir.deletionRequestId,
+      integrationRequestId: ir.id,
+      action: 'deletion.completed',
+      outcome: next.status,
+      summary: `Completed with status ${next.status}`,
+    });
+  }
   const client = await deps.pool.connect();
   const query = pgQuery(client);
   try {
     await client.query('BEGIN');
+    // The parent's lock comes first, so the siblings read below include every finished step.
     const parent = await lockDeletionRequest(query, ir.deletionRequestId);
-    const updated = parent ? await updateLeased(query, ir.id, workerId, next.data) : 0;
+    const children = parent ? await finishStep(query, ir, workerId, next.data, entries) : null;
     // Lease lost (this worker stalled past it): the new owner records the outcome instead.
-    if (!parent || updated === 0) {
+    if (!parent || !children) {
       await client.query('ROLLBACK');
       return null;
     }
-    const evidence = outcome.kind === 'success' ? outcome.evidence : undefined;
-    const entries: AuditRow[] = [
-      {
-        organizationId: ir.organizationId,
-        deletionRequestId: ir.deletionRequestId,
-        integrationRequestId: ir.id,
-        action: phase === 'initiate' ? 'deletion.requested' : 'deletion.status_checked',
-        outcome: next.status,
-        summary: phase === 'initiate' ? `Attempt ${attempt}: ${next.summary}` : next.summary,
-        details: { attempt, result: outcome.kind, from: ir.status, to: next.status, exchanges: trail, evidence },
-      },
-    ];
-    if (!isActive(next.status)) {
-      entries.push({
-        organizationId: ir.organizationId,
-        deletionRequestId: ir.deletionRequestId,
-        integrationRequestId: ir.id,
-        action: 'deletion.completed',
-        outcome: next.status,
-        summary: `Completed with status ${next.status}`,
-      });
-    }
-    await insertAudit(query, entries);
-    await rollUpDeletionRequest(query, ir.deletionRequestId, parent);
+    await applyRollUp(query, ir.deletionRequestId, parent, children);
     await client.query('COMMIT');
     return next.status;
   } catch (error) {
@@ -272,9 +272,13 @@ async function applyOutcome(
   }
 }
 
-/** Writes a step's new state and releases the lease, only if this worker still holds it. */
-async function updateLeased(query: Query, id: string, workerId: string, data: StepUpdate): Promise<number> {
-  const values: unknown[] = [id, workerId];
+/**
+ * In one statement: writes a step's new state and releases the lease (only if this worker
+ * still holds it), appends its audit entries, and returns the states of all integration
+ * requests of the parent as they now are. Null when the lease was lost.
+ */
+async function finishStep(query: Query, ir: Claimed, workerId: string, data: StepUpdate, entries: AuditRow[]): Promise<ChildState[] | null> {
+  const values: unknown[] = [ir.id, workerId, ir.deletionRequestId];
   const sets = ['"lockedBy" = NULL', '"lockedUntil" = NULL', `"updatedAt" = ${NOW_UTC}`];
   const set = (column: string, value: unknown, cast = '') => {
     values.push(value);
@@ -290,6 +294,19 @@ async function updateLeased(query: Query, id: string, workerId: string, data: St
   if (data.attempts !== undefined) set('attempts', data.attempts);
   if (data.nextAttemptAt !== undefined) setTime('nextAttemptAt', data.nextAttemptAt);
   if (data.completedAt !== undefined) setTime('completedAt', data.completedAt);
-  const rows = await query(`UPDATE "IntegrationRequest" SET ${sets.join(', ')} WHERE id = $1 AND "lockedBy" = $2 RETURNING id`, values);
-  return rows.length;
+  const rows = await query<ChildState & { updated: number }>(
+    `WITH step AS (
+       UPDATE "IntegrationRequest" SET ${sets.join(', ')} WHERE id = $1 AND "lockedBy" = $2 RETURNING id, status::text AS status, "completedAt"
+     ), audit AS (
+       INSERT INTO "AuditLog" (${AUDIT_COLUMNS}) SELECT entry.* FROM step, (${auditValues(entries, values)}) AS entry RETURNING 1
+     )
+     SELECT COALESCE(step.status, sibling.status::text) AS status,
+            CASE WHEN step.id IS NULL THEN sibling."completedAt" ELSE step."completedAt" END AS "completedAt",
+            (SELECT count(*) FROM step)::int AS updated
+       FROM "IntegrationRequest" sibling LEFT JOIN step ON step.id = sibling.id
+      WHERE sibling."deletionRequestId" = $3`,
+    values,
+  );
+  if (!rows.some((r) => r.updated > 0)) return null;
+  return rows.map(({ status, completedAt }) => ({ status, completedAt }));
 }

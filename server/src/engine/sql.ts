@@ -32,18 +32,14 @@ export interface AuditRow {
   details?: unknown;
 }
 
-/** Appends system audit entries in one statement (the audit trigger digests `details`). */
-export async function insertAudit(query: Query, rows: AuditRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const values: unknown[] = [];
+export const AUDIT_COLUMNS = `"organizationId", "deletionRequestId", "integrationRequestId", "actorType", "actorId", action, outcome, summary, details, "createdAt"`;
+
+/** `VALUES (...)` rows of system audit entries, parameters numbered after `values`' current length. */
+export function auditValues(rows: AuditRow[], values: unknown[]): string {
   const tuples = rows.map((row) => {
     const base = values.length;
     values.push(row.organizationId, row.deletionRequestId, row.integrationRequestId ?? null, row.action, row.outcome ?? null, row.summary, row.details === undefined ? null : JSON.stringify(row.details));
-    return `($${base + 1}, $${base + 2}, $${base + 3}, 'system', NULL, $${base + 4}, $${base + 5}, $${base + 6}, $${base + 7}::jsonb, ${NOW_UTC})`;
+    return `($${base + 1}, $${base + 2}, $${base + 3}, 'system', NULL::text, $${base + 4}, $${base + 5}, $${base + 6}, $${base + 7}::jsonb, ${NOW_UTC})`;
   });
-  await query(
-    `INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "integrationRequestId", "actorType", "actorId", action, outcome, summary, details, "createdAt")
-     VALUES ${tuples.join(', ')} RETURNING id`,
-    values,
-  );
+  return `VALUES ${tuples.join(', ')}`;
 }
