@@ -97,13 +97,17 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 }
 
+// Connections to destinations are reused between calls (each was checked when it was opened).
+const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }) };
+
 function send(url: URL, req: HttpRequest, headers: Record<string, string>, options: HttpClientOptions): Promise<HttpResponse> {
   const transport = url.protocol === 'https:' ? https : http;
+  const agent = agents[url.protocol as keyof typeof agents];
   const timeoutMs = req.timeoutMs ?? options.defaultTimeoutMs ?? 15_000;
   return new Promise((resolve, reject) => {
     const request = transport.request(
       url,
-      { method: req.method, headers, timeout: timeoutMs, ...(options.lookup ? { lookup: options.lookup } : {}) },
+      { method: req.method, headers, timeout: timeoutMs, agent, ...(options.lookup ? { lookup: options.lookup } : {}) },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;

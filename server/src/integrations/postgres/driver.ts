@@ -4,7 +4,7 @@ import type { PostgresConfig, PostgresRule } from '@shared/integrations/postgres
 import type { Driver, DriverContext, Exchange, Outcome } from '../types';
 import { PermanentError, TransientError } from '../types';
 import { columnsOf, discoverSchema, type DiscoveredTable } from './schema';
-import { actionStatement, pendingCountStatement, type Statement } from './sql';
+import { actionStatement, pendingCountsStatement, pendingCountStatement, type Statement } from './sql';
 import { connectionConfig, withSession } from './sessions';
 
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
@@ -113,11 +113,11 @@ async function deleteAndVerify(client: pg.ClientBase, ctx: DriverContext<Postgre
     throw error;
   }
   // Proof: after the commit, no row matching the identifier is left outside its target state.
+  const counts = (await run(client, ctx.trail, pendingCountsStatement(rules, ctx.identifier))).rows[0] as Record<string, number>;
   const remaining: Record<string, number> = {};
-  for (const { rule, columns } of rules) {
-    const statement = pendingCountStatement(rule, columns, ctx.identifier);
-    remaining[ruleLabel(rule)] = statement ? Number((await run(client, ctx.trail, statement)).rows[0].n) : 0;
-  }
+  rules.forEach(({ rule }, i) => {
+    remaining[ruleLabel(rule)] = Number(counts[`r${i}`]);
+  });
   const left = Object.entries(remaining).filter(([, n]) => n > 0);
   if (left.length > 0) {
     return { kind: 'retry', reason: `Verification found rows still matching: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}` };

@@ -34,10 +34,10 @@ export interface Statement {
  * `WHERE` for a rule: each identifier column compared with its own parameter (so each
  * keeps its type and its index). Returns null when no row can match.
  */
-export function matchClause(rule: PostgresRule, columns: TableColumns, identifier: string): Statement | null {
+export function matchClause(rule: PostgresRule, columns: TableColumns, identifier: string, paramOffset = 0): Statement | null {
   const usable = rule.identifierColumns.filter((c) => comparable(columns.get(c)?.dataType ?? 'text', identifier));
   if (usable.length === 0 || (rule.match === 'all' && usable.length < rule.identifierColumns.length)) return null;
-  const parts = usable.map((c, i) => `${quoteIdent(c)} = $${i + 1}`);
+  const parts = usable.map((c, i) => `${quoteIdent(c)} = $${paramOffset + i + 1}`);
   return { text: `(${parts.join(rule.match === 'all' ? ' AND ' : ' OR ')})`, values: usable.map(() => identifier) };
 }
 
@@ -97,8 +97,20 @@ export function actionStatement(rule: PostgresRule, columns: TableColumns, ident
 }
 
 /** Counts rows still to be handled: the dry run before, and the verification proof after. */
-export function pendingCountStatement(rule: PostgresRule, columns: TableColumns, identifier: string): Statement | null {
-  const match = matchClause(rule, columns, identifier);
+export function pendingCountStatement(rule: PostgresRule, columns: TableColumns, identifier: string, paramOffset = 0): Statement | null {
+  const match = matchClause(rule, columns, identifier, paramOffset);
   if (!match) return null;
   return { text: `SELECT count(*)::int AS n FROM ${tableRef(rule)} WHERE ${match.text} AND ${pendingCondition(rule, columns)}`, values: match.values };
+}
+
+/** Every rule's pending count in one statement (one round trip): column `r<i>` for rule i, 0 when it cannot match. */
+export function pendingCountsStatement(rules: { rule: PostgresRule; columns: TableColumns }[], identifier: string): Statement {
+  const values: string[] = [];
+  const parts = rules.map(({ rule, columns }, i) => {
+    const statement = pendingCountStatement(rule, columns, identifier, values.length);
+    if (!statement) return `0 AS r${i}`;
+    values.push(...statement.values);
+    return `(${statement.text}) AS r${i}`;
+  });
+  return { text: `SELECT ${parts.join(', ')}`, values };
 }
