@@ -21,11 +21,20 @@ export interface Destination {
 export const accountContext = (accountId: string) => `account:${accountId}`;
 
 /** Decrypts an account's credentials (a JSON object). */
-export async function loadAccountSecrets(deps: { prisma: DbOrTx; keyring: Keyring }, organizationId: string, accountId: string) {
-  // Every engine step reads it: straight on the pool, not through the ORM.
-  const [account] = await hotQuery<{ secretCipher: string }>(deps.prisma, `SELECT "secretCipher" FROM "Account" WHERE id = $1 AND "organizationId" = $2`, [accountId, organizationId]);
-  if (!account) throw new PermanentError('The account of this integration was deleted');
-  return JSON.parse(await openSecret(deps, organizationId, account.secretCipher, accountContext(accountId))) as Record<string, unknown>;
+/** Decrypts an account's credentials (a JSON object); `secretCipher` when the caller already read it (null: the account is gone). */
+export async function loadAccountSecrets(
+  deps: { prisma: DbOrTx; keyring: Keyring },
+  organizationId: string,
+  accountId: string,
+  secretCipher?: string | null,
+) {
+  let sealed = secretCipher;
+  if (sealed === undefined) {
+    const [account] = await hotQuery<{ secretCipher: string }>(deps.prisma, `SELECT "secretCipher" FROM "Account" WHERE id = $1 AND "organizationId" = $2`, [accountId, organizationId]);
+    sealed = account?.secretCipher ?? null;
+  }
+  if (sealed === null) throw new PermanentError('The account of this integration was deleted');
+  return JSON.parse(await openSecret(deps, organizationId, sealed, accountContext(accountId))) as Record<string, unknown>;
 }
 
 /**
@@ -34,7 +43,7 @@ export async function loadAccountSecrets(deps: { prisma: DbOrTx; keyring: Keyrin
  */
 export async function loadDestination(
   deps: { prisma: DbOrTx; keyring: Keyring; config?: Config },
-  input: { type: IntegrationType; config: unknown; accountId: string | null; organizationId: string },
+  input: { type: IntegrationType; config: unknown; accountId: string | null; organizationId: string; secretCipher?: string | null },
 ): Promise<Destination> {
   const driver = driverFor(input.type);
   const info = integrationTypeInfo[input.type];
@@ -42,7 +51,7 @@ export async function loadDestination(
   const parsed = info.configSchema.safeParse(input.config);
   if (!parsed.success) throw new PermanentError(`The integration's configuration is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   if (!input.accountId && info.accountRequired) throw new PermanentError('This integration has no account');
-  let secrets = input.accountId ? await loadAccountSecrets(deps, input.organizationId, input.accountId) : null;
+  let secrets = input.accountId ? await loadAccountSecrets(deps, input.organizationId, input.accountId, input.secretCipher) : null;
   // An expired OAuth access token is refreshed (and stored) before any driver call uses it.
   if (secrets && input.accountId && deps.config && needsRefresh(secrets)) secrets = await refreshOAuthAccount({ ...deps, config: deps.config }, input.organizationId, input.accountId);
   return { driver, config: parsed.data, secrets };

@@ -3,7 +3,8 @@ import { PermanentError, TransientError, type Exchange, type Outcome } from '../
 import { pollDelayMs, retryDelayMs } from './backoff';
 import type { EngineDeps } from './deps';
 import { currentAccountId, driverContext, loadDestination } from './destination';
-import { applyRollUp, lockDeletionRequest, type ChildState } from './roll-up';
+import type pg from 'pg';
+import { applyRollUp, type ChildState, type LockedParent } from './roll-up';
 import { AUDIT_COLUMNS, auditValues, iso, NOW_UTC, pgQuery, utc, type AuditRow, type Query } from './sql';
 import { assertTransition, isActive } from './state-machine';
 
@@ -27,6 +28,8 @@ export interface Claimed {
   identifier: string | null;
   organizationId: string;
   integration: { accountId: string | null } | null;
+  /** The sealed credentials of the account the step uses (null when it has none or it is gone). */
+  secretCipher: string | null;
 }
 
 /** What a step did, for metrics: RETRY when it will be tried again, null when there was nothing to run. */
@@ -64,10 +67,11 @@ export async function claimDueSteps(query: Query, workerId: string, leaseMs: num
        RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."trackingId", ir."integrationType"::text AS "integrationType", ir."configSnapshot",
                  ir."accountId", ir."startedAt", ir."createdAt", due."nextAttemptAt" AS "dueAt", ir."deletionRequestId", ir."integrationId"
      )
-     SELECT c.*, dr.identifier, dr."organizationId", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId"
+     SELECT c.*, dr.identifier, dr."organizationId", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", a."secretCipher"
        FROM claimed c
        JOIN "DeletionRequest" dr ON dr.id = c."deletionRequestId"
-       LEFT JOIN "Integration" i ON i.id = c."integrationId"`,
+       LEFT JOIN "Integration" i ON i.id = c."integrationId"
+       LEFT JOIN "Account" a ON a.id = CASE WHEN i.id IS NOT NULL THEN i."accountId" ELSE c."accountId" END AND a."organizationId" = dr."organizationId"`,
     [workerId, leaseMs / 1000, limit],
   );
   return rows.map(({ hasIntegration, integrationAccountId, ...row }) => ({
@@ -97,6 +101,7 @@ export async function executeIntegrationRequest(deps: EngineDeps, ir: Claimed, w
       config: ir.configSnapshot,
       accountId: currentAccountId(ir),
       organizationId: ir.organizationId,
+      secretCipher: ir.secretCipher,
     });
     const ctx = driverContext(
       deps,
@@ -252,9 +257,8 @@ async function applyOutcome(
   const client = await deps.pool.connect();
   const query = pgQuery(client);
   try {
-    await client.query('BEGIN');
     // The parent's lock comes first, so the siblings read below include every finished step.
-    const parent = await lockDeletionRequest(query, ir.deletionRequestId);
+    const parent = await beginAndLockParent(client, ir.deletionRequestId);
     const children = parent ? await finishStep(query, ir, workerId, next.data, entries) : null;
     // Lease lost (this worker stalled past it): the new owner records the outcome instead.
     if (!parent || !children) {
@@ -270,6 +274,17 @@ async function applyOutcome(
   } finally {
     client.release();
   }
+}
+
+/**
+ * BEGIN and the parent's row lock in one round trip (a simple-protocol query, so the id is
+ * sent as an escaped literal).
+ */
+async function beginAndLockParent(client: pg.PoolClient, deletionRequestId: string): Promise<LockedParent | null> {
+  const results = (await client.query(
+    `BEGIN; SELECT status::text AS status, "organizationId", "completedAt" FROM "DeletionRequest" WHERE id = ${client.escapeLiteral(deletionRequestId)} FOR UPDATE`,
+  )) as unknown as pg.QueryResult<LockedParent>[];
+  return results[1]?.rows[0] ?? null;
 }
 
 /**
