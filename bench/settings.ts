@@ -8,6 +8,8 @@ export interface BenchSettings {
   listSecondsPerRound: number;
   listRequests: number;
   pipelineRequests: number;
+  /** Worker process counts the pipeline runs with (BENCH_PIPELINE_WORKERS, default 1,4). */
+  pipelineWorkers: number[];
   scenarios: Set<string>;
 }
 
@@ -22,6 +24,7 @@ export function readSettings(argv: string[]): BenchSettings {
     listSecondsPerRound: smoke ? 1 : Number(process.env.BENCH_LIST_SECONDS ?? 1.5),
     listRequests: smoke ? 2_000 : 100_000,
     pipelineRequests: smoke ? 100 : 2_000,
+    pipelineWorkers: (process.env.BENCH_PIPELINE_WORKERS ?? '1,4').split(',').map(Number),
     scenarios: new Set((only ?? 'create,list,pipeline,dashboard').split(',')),
   };
 }

@@ -25,7 +25,11 @@ async function postJson(url: string, headers: Record<string, string>, body: unkn
 }
 
 /** The service: `workers` worker processes and one API process, from the first create to the last SUCCESS. */
-async function runService(cluster: BenchCluster, settings: BenchSettings, workers: number): Promise<TimedResult & { failed: number; duplicateCalls: number; remaining: number }> {
+async function runService(
+  cluster: BenchCluster,
+  settings: BenchSettings,
+  workers: number,
+): Promise<TimedResult & { createSeconds: number; failed: number; duplicateCalls: number; remaining: number }> {
   const url = await cluster.createDatabase(`bench_pipeline_${workers}`);
   const customerUrl = await cluster.createDatabase(`bench_pipeline_customer_${workers}`, { migrated: false });
   const subjects = subjectsFor(settings.pipelineRequests);
@@ -53,6 +57,7 @@ async function runService(cluster: BenchCluster, settings: BenchSettings, worker
       }
     };
     await Promise.all(Array.from({ length: CREATE_CONCURRENCY }, createOne));
+    const createSeconds = (performance.now() - started) / 1000;
     let done = { success: 0, failed: 0 };
     for (;;) {
       const { rows } = await db.query<{ success: string; failed: string }>(
@@ -67,7 +72,7 @@ async function runService(cluster: BenchCluster, settings: BenchSettings, worker
     const seconds = (performance.now() - started) / 1000;
     const peakRssMb = processes.reduce((sum, p) => sum + p.peakRssMb(), 0);
     const duplicateCalls = [...sink.callsByKey.values()].filter((n) => n > 1).length;
-    return { seconds, items: subjects.length, itemsPerSecond: subjects.length / seconds, peakRssMb, failed: done.failed, duplicateCalls, remaining: await remainingSubjects(customerUrl, subjects) };
+    return { seconds, createSeconds, items: subjects.length, itemsPerSecond: subjects.length / seconds, peakRssMb, failed: done.failed, duplicateCalls, remaining: await remainingSubjects(customerUrl, subjects) };
   } finally {
     await Promise.all(processes.map((p) => p.stop()));
     agent.destroy();
@@ -115,7 +120,7 @@ export async function pipelineScenario(cluster: BenchCluster, settings: BenchSet
   const loop = await runLoop(cluster, settings);
   if (loop.remaining !== 0) throw new Error('the baseline loop left subject rows behind');
   const comparisons: Comparison[] = [];
-  for (const workers of [1, 4]) {
+  for (const workers of settings.pipelineWorkers) {
     const service = await runService(cluster, settings, workers);
     const ratio = service.itemsPerSecond / loop.itemsPerSecond;
     const problems = [service.failed ? `${service.failed} not SUCCESS` : '', service.remaining ? `${service.remaining} subject rows left` : ''].filter(Boolean);

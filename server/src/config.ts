@@ -22,6 +22,11 @@ const envSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Server-side prepared statements on the hot path; turn off behind PgBouncer < 1.21 in transaction mode. */
+  DB_PREPARED_STATEMENTS: z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default('true')
+    .transform((v) => v === 'true'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
   // Deletion engine
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig, type Config } from './config';
 import { prepareDatabase } from './db/bootstrap';
-import { connectDatabase } from './db/client';
+import { connectDatabase, usePreparedStatements } from './db/client';
 import { buildApp } from './http/app';
 import type { Keyring } from './lib/crypto';
 import { KeyConfigurationError, loadKeyring } from './services/keys/master-key';
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     log.warn({ file: `${config.DATA_DIR}/encryption.key` }, 'generated a new ENCRYPTION_KEY for the embedded database; back this file up, secrets cannot be read without it');
   }
   const server = await prepareDatabase(config, log);
+  usePreparedStatements(config.DB_PREPARED_STATEMENTS);
   const database = connectDatabase(server.url, config.DB_POOL_SIZE);
   let keyring: Keyring;
   try {

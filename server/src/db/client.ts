@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client';
@@ -24,14 +25,44 @@ const poolTypes = {
 
 const pools = new WeakMap<object, pg.Pool>();
 
+/** Past this many distinct statement texts, new ones run unnamed (a guard against unbounded variety). */
+const MAX_PREPARED_TEXTS = 500;
+const statementNames = new Map<string, string>();
+let prepareStatements = true;
+
+/** DB_PREPARED_STATEMENTS: off for poolers that cannot keep a session's prepared statements (PgBouncer before 1.21 in transaction mode). */
+export function usePreparedStatements(enabled: boolean): void {
+  prepareStatements = enabled;
+}
+
+/**
+ * A hot statement as a named (server-side prepared) query: each connection parses and
+ * plans its text once and then only binds values, which is most of PostgreSQL's work for
+ * the short statements of the API's hot path and the engine. Texts are the statements'
+ * own, never built from input, so their number stays small.
+ */
+export function prepared(text: string, values: unknown[] = []): pg.QueryConfig {
+  if (!prepareStatements) return { text, values };
+  let name = statementNames.get(text);
+  if (!name) {
+    if (statementNames.size >= MAX_PREPARED_TEXTS) return { text, values };
+    name = `dds_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values };
+}
+
 /**
  * Runs one parameterised statement ($1, $2 ...) straight on the pool under `db` when there
  * is one, skipping the ORM's per-query work; the few statements on the public API's hot
  * path use it. Inside a transaction (or on a client made elsewhere) it goes through Prisma.
  */
+/** The pg pool under a Prisma client made by `connectDatabase`. */
+export const poolOf = (db: DbOrTx): pg.Pool | undefined => pools.get(db);
+
 export async function hotQuery<R>(db: DbOrTx, text: string, values: unknown[]): Promise<R[]> {
   const pool = pools.get(db);
-  if (pool) return (await pool.query(text, values)).rows as R[];
+  if (pool) return (await pool.query(prepared(text, values))).rows as R[];
   return (db as Db).$queryRawUnsafe<R[]>(text, ...values);
 }
 

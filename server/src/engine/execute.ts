@@ -3,9 +3,8 @@ import { PermanentError, TransientError, type Exchange, type Outcome } from '../
 import { pollDelayMs, retryDelayMs } from './backoff';
 import type { EngineDeps } from './deps';
 import { currentAccountId, driverContext, loadDestination } from './destination';
-import type pg from 'pg';
-import { applyRollUp, type ChildState, type LockedParent } from './roll-up';
-import { AUDIT_COLUMNS, auditValues, iso, NOW_UTC, pgQuery, utc, type AuditRow, type Query } from './sql';
+import type { FinishingStep, StepUpdate } from './finish';
+import { NOW_UTC, type AuditRow, type Query } from './sql';
 import { assertTransition, isActive } from './state-machine';
 
 type Phase = 'initiate' | 'check';
@@ -82,10 +81,10 @@ export async function claimDueSteps(query: Query, workerId: string, leaseMs: num
 
 /**
  * Runs one step of an integration request this worker has leased: the deletion call, or a
- * status check of an accepted async job. The outcome, its audit entry and the parent's
- * roll-up are written in one transaction, and only while this worker still holds the lease.
+ * status check of an accepted async job. `finish` writes the outcome, its audit entries and
+ * the parent's roll-up in one transaction, and only while this worker still holds the lease.
  */
-export async function executeIntegrationRequest(deps: EngineDeps, ir: Claimed, workerId: string): Promise<StepReport | null> {
+export async function executeIntegrationRequest(deps: EngineDeps, ir: Claimed, finish: Finish): Promise<StepReport | null> {
   if (!isActive(ir.status)) return null;
   const id = ir.id;
   const report = (status: StepReport['status']): StepReport => ({ integrationType: ir.integrationType, status, dueAt: ir.dueAt });
@@ -129,22 +128,12 @@ export async function executeIntegrationRequest(deps: EngineDeps, ir: Claimed, w
     else {
       deps.log.error({ err: error, integrationRequestId: id }, 'integration request failed with an internal error');
       outcome = { kind: 'failed', reason: `Internal error: ${(error as Error).message}` };
-      await applyOutcome(deps, ir, workerId, phase, attempt, outcome, trail, 'ERROR');
+      await applyOutcome(deps, finish, ir, phase, attempt, outcome, trail, 'ERROR');
       return report('ERROR');
     }
   }
-  const status = await applyOutcome(deps, ir, workerId, phase, attempt, outcome, trail);
+  const status = await applyOutcome(deps, finish, ir, phase, attempt, outcome, trail);
   return report(outcome.kind === 'retry' && status !== null && isActive(status) ? 'RETRY' : (status ?? ir.status));
-}
-
-/** The columns a step may change. */
-interface StepUpdate {
-  status?: RequestStatus;
-  trackingId?: string;
-  lastError?: string | null;
-  attempts?: number;
-  nextAttemptAt?: Date | null;
-  completedAt?: Date | null;
 }
 
 interface NextState {
@@ -217,10 +206,13 @@ function nextState(deps: EngineDeps, ir: Claimed, phase: Phase, attempt: number,
   }
 }
 
-async function applyOutcome(
+/** Writes a step's outcome; the worker's `StepFinisher` batches them, `finishSteps` is the one-off form. */
+export type Finish = (step: FinishingStep) => Promise<RequestStatus | null>;
+
+function applyOutcome(
   deps: EngineDeps,
+  finish: Finish,
   ir: Claimed,
-  workerId: string,
   phase: Phase,
   attempt: number,
   outcome: Outcome,
@@ -254,74 +246,5 @@ async function applyOutcome(
       summary: `Completed with status ${next.status}`,
     });
   }
-  const client = await deps.pool.connect();
-  const query = pgQuery(client);
-  try {
-    // The parent's lock comes first, so the siblings read below include every finished step.
-    const parent = await beginAndLockParent(client, ir.deletionRequestId);
-    const children = parent ? await finishStep(query, ir, workerId, next.data, entries) : null;
-    // Lease lost (this worker stalled past it): the new owner records the outcome instead.
-    if (!parent || !children) {
-      await client.query('ROLLBACK');
-      return null;
-    }
-    await applyRollUp(query, ir.deletionRequestId, parent, children);
-    await client.query('COMMIT');
-    return next.status;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
-/**
- * BEGIN and the parent's row lock in one round trip (a simple-protocol query, so the id is
- * sent as an escaped literal).
- */
-async function beginAndLockParent(client: pg.PoolClient, deletionRequestId: string): Promise<LockedParent | null> {
-  const results = (await client.query(
-    `BEGIN; SELECT status::text AS status, "organizationId", "completedAt" FROM "DeletionRequest" WHERE id = ${client.escapeLiteral(deletionRequestId)} FOR UPDATE`,
-  )) as unknown as pg.QueryResult<LockedParent>[];
-  return results[1]?.rows[0] ?? null;
-}
-
-/**
- * In one statement: writes a step's new state and releases the lease (only if this worker
- * still holds it), appends its audit entries, and returns the states of all integration
- * requests of the parent as they now are. Null when the lease was lost.
- */
-async function finishStep(query: Query, ir: Claimed, workerId: string, data: StepUpdate, entries: AuditRow[]): Promise<ChildState[] | null> {
-  const values: unknown[] = [ir.id, workerId, ir.deletionRequestId];
-  const sets = ['"lockedBy" = NULL', '"lockedUntil" = NULL', `"updatedAt" = ${NOW_UTC}`];
-  const set = (column: string, value: unknown, cast = '') => {
-    values.push(value);
-    sets.push(`"${column}" = $${values.length}${cast}`);
-  };
-  const setTime = (column: string, value: Date | null) => {
-    values.push(iso(value));
-    sets.push(`"${column}" = ${utc(`$${values.length}`)}`);
-  };
-  if (data.status !== undefined) set('status', data.status, '::"RequestStatus"');
-  if (data.trackingId !== undefined) set('trackingId', data.trackingId);
-  if (data.lastError !== undefined) set('lastError', data.lastError);
-  if (data.attempts !== undefined) set('attempts', data.attempts);
-  if (data.nextAttemptAt !== undefined) setTime('nextAttemptAt', data.nextAttemptAt);
-  if (data.completedAt !== undefined) setTime('completedAt', data.completedAt);
-  const rows = await query<ChildState & { updated: number }>(
-    `WITH step AS (
-       UPDATE "IntegrationRequest" SET ${sets.join(', ')} WHERE id = $1 AND "lockedBy" = $2 RETURNING id, status::text AS status, "completedAt"
-     ), audit AS (
-       INSERT INTO "AuditLog" (${AUDIT_COLUMNS}) SELECT entry.* FROM step, (${auditValues(entries, values)}) AS entry RETURNING 1
-     )
-     SELECT COALESCE(step.status, sibling.status::text) AS status,
-            CASE WHEN step.id IS NULL THEN sibling."completedAt" ELSE step."completedAt" END AS "completedAt",
-            (SELECT count(*) FROM step)::int AS updated
-       FROM "IntegrationRequest" sibling LEFT JOIN step ON step.id = sibling.id
-      WHERE sibling."deletionRequestId" = $3`,
-    values,
-  );
-  if (!rows.some((r) => r.updated > 0)) return null;
-  return rows.map(({ status, completedAt }) => ({ status, completedAt }));
+  return finish({ id: ir.id, deletionRequestId: ir.deletionRequestId, status: next.status, data: next.data, entries });
 }

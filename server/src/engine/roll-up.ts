@@ -34,28 +34,57 @@ export async function rollUpDeletionRequest(query: Query, deletionRequestId: str
   await applyRollUp(query, deletionRequestId, parent, children);
 }
 
-/** Writes the roll-up of `children` (read after the parent's lock was taken) and its audit entry, in one statement. */
-export async function applyRollUp(query: Query, deletionRequestId: string, parent: LockedParent, children: ChildState[]): Promise<void> {
+/** A deletion request's new status from its integration requests, ready to be written. */
+export interface RollUpChange {
+  deletionRequestId: string;
+  status: RequestStatus;
+  reason: string | null;
+  finished: boolean;
+  /** When the last integration request finished (the request's completedAt), ISO. */
+  latest: string | null;
+  action: 'request.completed' | 'request.status_changed';
+  summary: string;
+}
+
+/** The roll-up of `children` (read after the parent's lock was taken), or null when the parent already shows it. */
+export function rollUpChange(deletionRequestId: string, parent: LockedParent, children: ChildState[]): RollUpChange | null {
   const status = rollUpStatus(children.map((c) => c.status));
   const finished = isTerminal(status);
-  if (parent.status === status && Boolean(parent.completedAt) === finished) return;
+  if (parent.status === status && Boolean(parent.completedAt) === finished) return null;
   const latest = children.reduce<Date | null>((max, c) => (c.completedAt && (!max || c.completedAt > max) ? c.completedAt : max), null);
+  return {
+    deletionRequestId,
+    status,
+    reason: children.length === 0 ? NO_INTEGRATIONS_REASON : null,
+    finished,
+    latest: latest ? latest.toISOString() : null,
+    action: finished ? 'request.completed' : 'request.status_changed',
+    summary: `Request ${parent.status} → ${status}`,
+  };
+}
+
+/** Writes roll-ups and their audit entries (in the order given), in one statement. The caller holds the parents' locks. */
+export async function writeRollUps(query: Query, changes: RollUpChange[]): Promise<void> {
+  if (changes.length === 0) return;
   await query(
-    `WITH request AS (
-       UPDATE "DeletionRequest" SET status = $2::"RequestStatus", "statusReason" = $3,
-              "completedAt" = CASE WHEN $4::boolean THEN COALESCE(${utc('$5')}, ${NOW_UTC}) END, "updatedAt" = ${NOW_UTC}
-        WHERE id = $1 RETURNING id, "organizationId"
+    `WITH change AS (
+       SELECT c.*, n.ord FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS n(v, ord),
+              jsonb_to_record(n.v) AS c("deletionRequestId" text, status text, reason text, finished boolean, latest text, action text, summary text)
+     ), request AS (
+       UPDATE "DeletionRequest" d SET status = c.status::"RequestStatus", "statusReason" = c.reason,
+              "completedAt" = CASE WHEN c.finished THEN COALESCE(${utc('c.latest')}, ${NOW_UTC}) END, "updatedAt" = ${NOW_UTC}
+         FROM change c WHERE d.id = ANY($2::text[]) AND d.id = c."deletionRequestId"
+       RETURNING d.id, d."organizationId", c.status, c.action, c.summary, c.ord
      )
      INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "actorType", "actorId", action, outcome, summary, "createdAt")
-     SELECT "organizationId", id, 'system', NULL, $6, $2, $7, ${NOW_UTC} FROM request RETURNING id`,
-    [
-      deletionRequestId,
-      status,
-      children.length === 0 ? NO_INTEGRATIONS_REASON : null,
-      finished,
-      latest ? latest.toISOString() : null,
-      finished ? 'request.completed' : 'request.status_changed',
-      `Request ${parent.status} → ${status}`,
-    ],
+     SELECT "organizationId", id, 'system', NULL, action, status, summary, ${NOW_UTC} FROM request ORDER BY ord`,
+    // The ids as an array too, so that the planner looks them up by key (see finish.ts).
+    [JSON.stringify(changes), changes.map((c) => c.deletionRequestId)],
   );
+}
+
+/** Writes the roll-up of `children` (read after the parent's lock was taken) and its audit entry, in one statement. */
+export async function applyRollUp(query: Query, deletionRequestId: string, parent: LockedParent, children: ChildState[]): Promise<void> {
+  const change = rollUpChange(deletionRequestId, parent, children);
+  if (change) await writeRollUps(query, [change]);
 }

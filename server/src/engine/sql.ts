@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Tx } from '../db/client';
+import { prepared, type Tx } from '../db/client';
 
 /** One SQL round trip: the engine's hot statements run the same on a pg client or a Prisma transaction. */
 export type Query = <R = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<R[]>;
@@ -7,7 +7,7 @@ export type Query = <R = Record<string, unknown>>(text: string, values?: unknown
 export const pgQuery =
   (client: pg.PoolClient | pg.Pool): Query =>
   async <R>(text: string, values: unknown[] = []) =>
-    (await client.query(text, values)).rows as R[];
+    (await client.query(prepared(text, values))).rows as R[];
 
 export const prismaQuery =
   (tx: Tx): Query =>

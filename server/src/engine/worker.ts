@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { EngineDeps } from './deps';
 import { WORK_CHANNEL } from './deps';
 import { claimDueSteps, executeIntegrationRequest, type Claimed, type StepReport } from './execute';
+import { StepFinisher } from './finish';
 import { NOW_UTC, pgQuery } from './sql';
 
 export interface WorkerOptions {
@@ -26,14 +27,19 @@ export class Worker {
   private inFlight = new Map<string, Promise<void>>();
   private wakeUp: (() => void) | null = null;
   private wakePending = false;
+  /** New work may be due: set by a notification or the poll, cleared by a claim that found fewer steps than it asked for. */
+  private maybeDue = true;
   private listener: pg.Client | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private loopDone: Promise<void> | null = null;
+  private readonly finisher: StepFinisher;
 
   constructor(
     private readonly deps: EngineDeps,
     private readonly options: WorkerOptions,
-  ) {}
+  ) {
+    this.finisher = new StepFinisher(deps.pool, this.id);
+  }
 
   async start(): Promise<void> {
     this.running = true;
@@ -46,6 +52,11 @@ export class Worker {
 
   /** Wakes the loop: new work may be due. */
   kick(): void {
+    this.maybeDue = true;
+    this.wake();
+  }
+
+  private wake(): void {
     if (this.wakeUp) this.wakeUp();
     else this.wakePending = true;
   }
@@ -97,6 +108,8 @@ export class Worker {
       if (free > 0) {
         try {
           claimed = await this.claim(free);
+          // A full batch means more may be waiting; a short one means the queue was drained.
+          this.maybeDue = claimed.length === free;
         } catch (error) {
           this.deps.log.error({ err: error }, 'claiming work failed');
         }
@@ -130,7 +143,7 @@ export class Worker {
   private run(claimed: Claimed): void {
     const id = claimed.id;
     const started = Date.now();
-    const step = executeIntegrationRequest(this.deps, claimed, this.id)
+    const step = executeIntegrationRequest(this.deps, claimed, this.finisher.finish)
       .then(
         (report) => this.options.onStep?.({ integrationRequestId: id, ms: Date.now() - started, startedAt: started, report }),
         (error) => {
@@ -141,7 +154,8 @@ export class Worker {
       )
       .finally(() => {
         this.inFlight.delete(id);
-        this.kick();
+        // A slot is free: worth a claim only if work may be waiting (else the next notification or poll brings it).
+        if (this.maybeDue) this.wake();
       });
     this.inFlight.set(id, step);
   }

@@ -7,7 +7,7 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import type { IntegrationType } from '@shared/statuses';
 import type { Actor } from '../auth/actor';
 import { auditActor } from '../audit/record-audit';
-import { WORK_CHANNEL } from '../../engine/deps';
+import { wakeWorkers } from '../../engine/wake-up';
 import { NO_INTEGRATIONS_REASON } from '../../engine/state-machine';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from './serialize';
 
@@ -50,10 +50,7 @@ export async function findWorkspaceForCreate(db: Db, actor: Actor, apiKey: strin
 
 const select = { ...deletionRequestSelect, requestHash: true, integrationRequests: { select: integrationRequestSelect, orderBy: { createdAt: 'asc' } } } satisfies Prisma.DeletionRequestSelect;
 
-/**
- * The request, its integration requests and its audit entry in one atomic statement, and
- * the wake-up for idle workers (delivered on commit). $13 is the creation time (UTC).
- */
+/** The request, its integration requests and its audit entry in one atomic statement. $13 is the creation time (UTC). */
 const INSERT_REQUEST = `
   WITH request AS (
     INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", identifier, "identifierHmac", status, "statusReason", channel,
@@ -74,7 +71,7 @@ const INSERT_REQUEST = `
     SELECT $2, request.id, $21, $22, 'request.created', $23, $24::jsonb, ($13::timestamptz AT TIME ZONE 'UTC') FROM request
     RETURNING 1
   )
-  SELECT (SELECT count(*) FROM work)::int AS queued, CASE WHEN NOT $14::boolean THEN (SELECT 1 FROM pg_notify($25, '')) END AS woken`;
+  SELECT (SELECT count(*) FROM work)::int AS queued`;
 
 /** Whether a write failed on a unique constraint (Prisma's own error, or from a raw statement). */
 function isUniqueViolation(error: unknown): boolean {
@@ -168,8 +165,8 @@ export async function createDeletionRequest(db: Db, keyring: Keyring, actor: Act
       who.actorId,
       `Deletion request created for ${integrations.length} integration(s)`,
       JSON.stringify(details),
-      WORK_CHANNEL,
     ]);
+    if (!empty) wakeWorkers(db);
     return { deletionRequest: toDeletionRequestDto(row), replayed: false };
   } catch (error) {
     // Two concurrent calls with one Idempotency-Key: the loser answers with the winner's request.
