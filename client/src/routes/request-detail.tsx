@@ -164,14 +164,9 @@ function IntegrationRequestCard({ ir }: { ir: IntegrationRequest }) {
         ) : null}
         {isActive(ir.status) && ir.nextAttemptAt ? (
           <div>
-            <dt>Next attempt</dt>
+            {/* One schedule: an accepted job's next status check, or the next (re)try of the deletion. */}
+            <dt>{ir.trackingId && ir.status !== 'STAGING' ? 'Next status check' : 'Next attempt'}</dt>
             <dd>{formatRelative(ir.nextAttemptAt)}</dd>
-          </div>
-        ) : null}
-        {isActive(ir.status) && ir.nextPollAt ? (
-          <div>
-            <dt>Next status check</dt>
-            <dd>{formatRelative(ir.nextPollAt)}</dd>
           </div>
         ) : null}
       </dl>

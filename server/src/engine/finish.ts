@@ -62,13 +62,16 @@ export async function finishSteps(pool: pg.Pool, workerId: string, steps: Finish
 /**
  * BEGIN and the parents' row locks in one round trip (a simple-protocol query, so the ids
  * are sent as escaped literals). Parents that no longer exist are missing from the map.
+ * The transaction's statements keep their generic plans (looked up by key whatever the
+ * batch size, see `writeSteps`) instead of being planned again for every batch.
  */
 async function beginAndLockParents(client: pg.PoolClient, ids: string[]): Promise<Map<string, LockedParent>> {
   const list = ids.map((id) => client.escapeLiteral(id)).join(', ');
   const results = (await client.query(
-    `BEGIN; SELECT id, status::text AS status, "organizationId", "completedAt" FROM "DeletionRequest" WHERE id IN (${list}) ORDER BY id FOR UPDATE`,
+    `BEGIN; SET LOCAL plan_cache_mode = force_generic_plan;
+     SELECT id, status::text AS status, "organizationId", "completedAt" FROM "DeletionRequest" WHERE id IN (${list}) ORDER BY id FOR UPDATE`,
   )) as unknown as pg.QueryResult<LockedParent & { id: string }>[];
-  return new Map((results[1]?.rows ?? []).map(({ id, ...parent }) => [id, parent]));
+  return new Map((results[2]?.rows ?? []).map(({ id, ...parent }) => [id, parent]));
 }
 
 interface SiblingRow extends ChildState {

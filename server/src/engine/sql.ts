@@ -20,7 +20,6 @@ export const prismaQuery =
  */
 export const NOW_UTC = `(now() AT TIME ZONE 'UTC')`;
 export const utc = (param: string) => `(${param}::timestamptz AT TIME ZONE 'UTC')`;
-export const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 export interface AuditRow {
   organizationId: string;
@@ -33,13 +32,3 @@ export interface AuditRow {
 }
 
 export const AUDIT_COLUMNS = `"organizationId", "deletionRequestId", "integrationRequestId", "actorType", "actorId", action, outcome, summary, details, "createdAt"`;
-
-/** `VALUES (...)` rows of system audit entries, parameters numbered after `values`' current length. */
-export function auditValues(rows: AuditRow[], values: unknown[]): string {
-  const tuples = rows.map((row) => {
-    const base = values.length;
-    values.push(row.organizationId, row.deletionRequestId, row.integrationRequestId ?? null, row.action, row.outcome ?? null, row.summary, row.details === undefined ? null : JSON.stringify(row.details));
-    return `($${base + 1}, $${base + 2}, $${base + 3}, 'system', NULL::text, $${base + 4}, $${base + 5}, $${base + 6}, $${base + 7}::jsonb, ${NOW_UTC})`;
-  });
-  return `VALUES ${tuples.join(', ')}`;
-}

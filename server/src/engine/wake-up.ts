@@ -3,7 +3,7 @@ import { poolOf, type Db } from '../db/client';
 import { WORK_CHANNEL } from './deps';
 
 /** At most one wake-up per pool in this window; the work itself is already durable in its rows. */
-const WAKE_INTERVAL_MS = 5;
+const WAKE_INTERVAL_MS = 20;
 
 const wakers = new WeakMap<pg.Pool, Waker>();
 

@@ -13,10 +13,10 @@ export const FAST_ENGINE_CONFIG = {
   WORKER_POLL_MS: '50',
 };
 
-export async function startTestWorker(env: TestEnv, options: { concurrency?: number; leaseMs?: number } = {}) {
+export async function startTestWorker(env: TestEnv, options: { concurrency?: number; leaseMs?: number; pollIntervalMs?: number } = {}) {
   const database = connectDatabase(env.db.url, 4);
   const deps: EngineDeps = { ...env.deps, prisma: database.prisma, pool: database.pool };
-  const worker = new Worker(deps, { concurrency: options.concurrency ?? 4, pollIntervalMs: 50, leaseMs: options.leaseMs ?? 5_000 });
+  const worker = new Worker(deps, { concurrency: options.concurrency ?? 4, pollIntervalMs: options.pollIntervalMs ?? 50, leaseMs: options.leaseMs ?? 5_000 });
   await worker.start();
   return {
     worker,

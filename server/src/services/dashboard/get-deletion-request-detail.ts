@@ -13,7 +13,7 @@ const detailSelect = {
   workspace: { select: { name: true } },
   createdBy: { select: { name: true, email: true } },
   integrationRequests: {
-    select: { ...integrationRequestSelect, startedAt: true, nextPollAt: true },
+    select: { ...integrationRequestSelect, startedAt: true },
     orderBy: { createdAt: 'asc' },
   },
 } satisfies Prisma.DeletionRequestSelect;
@@ -46,7 +46,6 @@ export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionReq
     integrationRequests: (dto.integrationRequests ?? []).map((ir) => ({
       ...ir,
       startedAt: extra.get(ir.id)?.startedAt?.toISOString() ?? null,
-      nextPollAt: extra.get(ir.id)?.nextPollAt?.toISOString() ?? null,
     })),
     auditTrail: audit.map((entry) => toAuditEntryDto(entry, actorNames)),
     auditTrailTruncated: audit.length === AUDIT_TRAIL_LIMIT,
