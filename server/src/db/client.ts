@@ -60,6 +60,13 @@ export function prepared(text: string, values: unknown[] = []): pg.QueryConfig {
 /** The pg pool under a Prisma client made by `connectDatabase`. */
 export const poolOf = (db: DbOrTx): pg.Pool | undefined => pools.get(db);
 
+const closers = new WeakMap<pg.Pool, (() => Promise<void>)[]>();
+
+/** Runs `close` (a listener's end, say) when the database under `pool` is closed. */
+export function onDatabaseClose(pool: pg.Pool, close: () => Promise<void>): void {
+  closers.set(pool, [...(closers.get(pool) ?? []), close]);
+}
+
 export async function hotQuery<R>(db: DbOrTx, text: string, values: unknown[]): Promise<R[]> {
   const pool = pools.get(db);
   if (pool) return (await pool.query(prepared(text, values))).rows as R[];
@@ -76,6 +83,7 @@ export function connectDatabase(url: string, poolSize: number): Database {
     prisma,
     pool,
     async close() {
+      await Promise.all((closers.get(pool) ?? []).map((close) => close().catch(() => {})));
       await prisma.$disconnect();
       await pool.end().catch(() => {});
     },

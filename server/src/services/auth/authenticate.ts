@@ -3,6 +3,7 @@ import { AppError } from '../../lib/errors';
 import { hashToken, isWellFormedToken } from '../../lib/tokens';
 import type { Role } from '@shared/statuses';
 import type { Actor } from './actor';
+import { patCacheFor } from './pat-cache';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -16,27 +17,37 @@ interface PatRow {
   role: Role | null;
 }
 
-/**
- * Resolves a PAT from `X-API-Key`. Missing, malformed, unknown, revoked and expired are all 401.
- * Runs on every public API call, so the token and its owner's membership come in one query;
- * nothing is cached, so a revocation or a removed membership applies to the very next call.
- */
-export async function authenticatePat(db: Db, token: string, now = new Date()): Promise<Actor> {
-  if (!isWellFormedToken('personalAccessToken', token)) throw new AppError('UNAUTHORIZED', 'Invalid API key');
-  const [pat] = await hotQuery<PatRow>(
+/** A token row as `authenticatePat` reads it, and as the cache keeps it. */
+function lookupPat(db: Db, tokenHash: string): Promise<PatRow | null> {
+  return hotQuery<PatRow>(
     db,
     `SELECT p.id, p."userId", p."organizationId", p."revokedAt", p."expiresAt", p."lastUsedAt", m.role::text AS role
        FROM "PersonalAccessToken" p
        LEFT JOIN "Membership" m ON m."userId" = p."userId" AND m."organizationId" = p."organizationId"
       WHERE p."tokenHash" = $1`,
-    [hashToken(token)],
-  );
+    [tokenHash],
+  ).then((rows) => rows[0] ?? null);
+}
+
+/**
+ * Resolves a PAT from `X-API-Key`. Missing, malformed, unknown, revoked and expired are all 401.
+ * Runs on every public API call: the token and its owner's membership come in one query,
+ * and a valid token is then kept for a few seconds (`PatCache`, which every process empties
+ * the moment the database reports a revocation, a role change or a removed membership).
+ */
+export async function authenticatePat(db: Db, token: string, now = new Date()): Promise<Actor> {
+  if (!isWellFormedToken('personalAccessToken', token)) throw new AppError('UNAUTHORIZED', 'Invalid API key');
+  const tokenHash = hashToken(token);
+  const cache = patCacheFor<PatRow>(db);
+  const usable = (row: PatRow) => !row.revokedAt && row.role !== null && (!row.expiresAt || row.expiresAt > now);
+  const pat = cache ? await cache.get(tokenHash, () => lookupPat(db, tokenHash), usable) : await lookupPat(db, tokenHash);
   if (!pat) throw new AppError('UNAUTHORIZED', 'Invalid API key');
   if (pat.revokedAt) throw new AppError('UNAUTHORIZED', 'This personal access token has been revoked');
   if (pat.expiresAt && pat.expiresAt <= now) throw new AppError('UNAUTHORIZED', 'This personal access token has expired');
   if (!pat.role) throw new AppError('UNAUTHORIZED', 'The owner of this token is no longer a member of its organization');
   if (!pat.lastUsedAt || now.getTime() - pat.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    // Best effort and coarse-grained: the hot path does not wait on it.
+    // Best effort and coarse-grained: the hot path does not wait on it (and a cached row remembers it was done).
+    pat.lastUsedAt = now;
     db.personalAccessToken.update({ where: { id: pat.id }, data: { lastUsedAt: now } }).catch(() => {});
   }
   return { userId: pat.userId, organizationId: pat.organizationId, role: pat.role, via: 'pat', tokenId: pat.id };

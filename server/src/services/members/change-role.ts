@@ -2,12 +2,13 @@ import type { Role } from '@shared/statuses';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import type { Actor } from '../auth/actor';
+import { forgetVerifiedTokens } from '../auth/pat-cache';
 import { recordAudit } from '../audit/record-audit';
 import { assertAnotherOwnerRemains } from './owners';
 
 /** Gives a member another role; the last owner cannot be demoted. */
 export async function changeMemberRole(db: Db, actor: Actor, input: { userId: string; role: Role }) {
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const membership = await tx.membership.findUnique({
       where: { userId_organizationId: { userId: input.userId, organizationId: actor.organizationId } },
       select: { id: true, role: true, user: { select: { email: true } } },
@@ -24,4 +25,6 @@ export async function changeMemberRole(db: Db, actor: Actor, input: { userId: st
     });
     return { userId: input.userId, role: input.role };
   });
+  forgetVerifiedTokens(db);
+  return result;
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import type { Actor } from '../auth/actor';
+import { forgetVerifiedTokens } from '../auth/pat-cache';
 import { recordAudit } from '../audit/record-audit';
 import { assertAnotherOwnerRemains } from './owners';
 
@@ -9,7 +10,7 @@ import { assertAnotherOwnerRemains } from './owners';
  * are revoked; requests they created stay, still attributed to them.
  */
 export async function removeMember(db: Db, actor: Actor, input: { userId: string }, now = new Date()) {
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const membership = await tx.membership.findUnique({
       where: { userId_organizationId: { userId: input.userId, organizationId: actor.organizationId } },
       select: { id: true, role: true, user: { select: { email: true } } },
@@ -29,4 +30,6 @@ export async function removeMember(db: Db, actor: Actor, input: { userId: string
     });
     return { userId: input.userId };
   });
+  forgetVerifiedTokens(db);
+  return result;
 }

@@ -4,6 +4,7 @@ import { notFound } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { generateToken } from '../../lib/tokens';
 import type { Actor } from '../auth/actor';
+import { forgetVerifiedTokens } from '../auth/pat-cache';
 import { recordAudit } from '../audit/record-audit';
 
 export const tokenSelect = {
@@ -50,9 +51,9 @@ export function listPersonalAccessTokens(db: Db, actor: Actor) {
   });
 }
 
-/** Revocation takes effect on the next request: every request looks the token up. */
+/** Revocation takes effect on the next request: verified tokens are forgotten here at once, and in other processes on the database's notification. */
 export async function revokePersonalAccessToken(db: Db, actor: Actor, tokenId: string) {
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const existing = await tx.personalAccessToken.findFirst({
       where: { id: tokenId, userId: actor.userId, organizationId: actor.organizationId },
       select: { id: true, name: true, prefix: true, revokedAt: true },
@@ -68,4 +69,6 @@ export async function revokePersonalAccessToken(db: Db, actor: Actor, tokenId: s
     });
     return revoked;
   });
+  forgetVerifiedTokens(db);
+  return result;
 }
