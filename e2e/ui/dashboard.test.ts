@@ -159,9 +159,45 @@ describe('a new owner sets up and tracks a deletion request', () => {
     await page.getByLabel('Organization name').waitFor();
     await screenshot(page, '08-organization');
     await nav(page, 'Audit log').click();
+    await page.getByText(/Audit chain verified: \d+ entr(y|ies) sealed, \d+ awaiting sealing/).waitFor();
     await page.getByText('Access token created').first().waitFor();
     await page.getByText('Workspace API key revealed').first().waitFor();
     await screenshot(page, '09-audit-log');
+  });
+
+  it('warns when a sealed audit entry was altered in the database, naming it, until it is restored', async () => {
+    const db = await connectAppDatabase();
+    try {
+      // The workers seal new entries every 30 s: wait for the organization's first sealed one.
+      let first: { id: string; summary: string } | undefined;
+      for (const deadline = Date.now() + 45_000; !first && Date.now() < deadline; ) {
+        const { rows } = await db.query<{ id: string; summary: string }>(
+          `SELECT a.id::text AS id, a.summary FROM "AuditLog" a JOIN "Membership" m ON m."organizationId" = a."organizationId"
+             JOIN "User" u ON u.id = m."userId" WHERE u.email = $1 AND a."chainSeq" = 1`,
+          [owner.email],
+        );
+        first = rows[0];
+        if (!first) await new Promise((r) => setTimeout(r, 500));
+      }
+      expect(first, 'no audit entry was sealed within 45 s').toBeDefined();
+      // What someone with superuser rights could do: bypass the append-only trigger.
+      const rewrite = (summary: string) =>
+        db.query(`BEGIN; SET LOCAL session_replication_role = replica; UPDATE "AuditLog" SET summary = ${db.escapeLiteral(summary)} WHERE id = ${Number(first!.id)}; COMMIT`);
+      await rewrite('nothing happened');
+      try {
+        await page.getByRole('button', { name: 'Verify again' }).click();
+        const alert = page.getByRole('alert').filter({ hasText: `Audit chain broken at entry ${first!.id}` });
+        await alert.waitFor();
+        expect(await alert.textContent()).toContain('(chain position 1): hash does not match');
+        await screenshot(page, '29-audit-chain-broken');
+      } finally {
+        await rewrite(first!.summary);
+      }
+      await page.getByRole('button', { name: 'Verify again' }).click();
+      await page.getByText(/Audit chain verified: \d+ entr(y|ies) sealed/).waitFor();
+    } finally {
+      await db.end();
+    }
   });
 
   it('reads well at phone width', async () => {

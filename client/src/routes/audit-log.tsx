@@ -1,5 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { AuditChainStatusPanel } from '../components/audit-chain-status';
 import { AuditEntryBody } from '../components/audit-entry';
 import { useMe } from '../components/me-context';
 import { PageHeader } from '../components/shell';
@@ -24,6 +25,7 @@ export function Component() {
   return (
     <>
       {header}
+      <AuditChainStatusPanel />
       {log.isPending ? (
         <Loading />
       ) : log.isError ? (

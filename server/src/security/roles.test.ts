@@ -74,6 +74,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'dashboard.members': 'MEMBER',
   'dashboard.workspaceUsage': 'MEMBER',
   'dashboard.auditLog': 'ADMIN',
+  'dashboard.verifyAuditChain': 'ADMIN',
 
   'members.list': 'MEMBER',
   'members.invitations': 'OWNER',
