@@ -4,7 +4,7 @@ import type { PostgresConfig, PostgresRule } from '@shared/integrations/postgres
 import type { Driver, DriverContext, Exchange, Outcome } from '../types';
 import { PermanentError, TransientError } from '../types';
 import { columnsOf, discoverSchema, type DiscoveredTable } from './schema';
-import { actionStatement, pendingCountsStatement, pendingCountStatement, type Statement } from './sql';
+import { actionStatement, combinedActionStatement, pendingCountsStatement, pendingCountStatement, rulesOnDistinctTables, type Statement } from './sql';
 import { connectionConfig, withSession } from './sessions';
 
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
@@ -97,20 +97,34 @@ export function nextWindowStart(window: PostgresConfig['maintenanceWindow'], now
   return next;
 }
 
-/** The rules' statements in one transaction, then the proof that no matching row is left. */
+/**
+ * The rules' statements, atomically, then the proof that no matching row is left. Rules on
+ * distinct tables run as one statement (one round trip); rules that share a table run in
+ * their order in one transaction.
+ */
 async function deleteAndVerify(client: pg.ClientBase, ctx: DriverContext<PostgresConfig>, tables: DiscoveredTable[]): Promise<Outcome> {
   const rules = resolvedRules(ctx.config, tables);
   const changed: Record<string, number> = {};
-  await client.query('BEGIN');
-  try {
-    for (const { rule, columns } of rules) {
-      const statement = actionStatement(rule, columns, ctx.identifier);
-      changed[ruleLabel(rule)] = statement ? ((await run(client, ctx.trail, statement)).rowCount ?? 0) : 0;
+  if (rulesOnDistinctTables(rules)) {
+    const counts = (await run(client, ctx.trail, combinedActionStatement(rules, ctx.identifier))).rows[0] as Record<string, number>;
+    rules.forEach(({ rule }, i) => {
+      changed[ruleLabel(rule)] = Number(counts[`r${i}`]);
+    });
+    // The trail shows the rows the statement changed, as for separate statements.
+    const exchange = ctx.trail.at(-1);
+    if (exchange?.kind === 'sql') exchange.rowCount = Object.values(changed).reduce((a, b) => a + b, 0);
+  } else {
+    await client.query('BEGIN');
+    try {
+      for (const { rule, columns } of rules) {
+        const statement = actionStatement(rule, columns, ctx.identifier);
+        changed[ruleLabel(rule)] = statement ? ((await run(client, ctx.trail, statement)).rowCount ?? 0) : 0;
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
     }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
   }
   // Proof: after the commit, no row matching the identifier is left outside its target state.
   const counts = (await run(client, ctx.trail, pendingCountsStatement(rules, ctx.identifier))).rows[0] as Record<string, number>;

@@ -118,6 +118,66 @@ describe('PostgreSQL integration', () => {
     expect(await customer.count(`SELECT count(*) FROM users WHERE email = 'fk@example.com'`)).toBe(1);
   });
 
+  it('rules on different tables run as one statement, so their order does not trip a foreign key', async () => {
+    await customer.seedUser('order@example.com', { orders: 2, events: 1 });
+    // Users first, although orders reference them: foreign keys are checked at the end of the statement.
+    const done = await runWith(
+      [
+        { table: 'users', identifierColumns: ['email'], action: 'delete' },
+        { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },
+        { table: 'events', identifierColumns: ['distinct_id'], action: 'mask', columns: ['kind'] },
+      ],
+      'order@example.com',
+    );
+    expect(done.status).toBe('SUCCESS');
+    expect(await customer.count(`SELECT count(*) FROM users WHERE email = 'order@example.com'`)).toBe(0);
+    expect(await customer.count(`SELECT count(*) FROM orders WHERE customer_email = 'order@example.com'`)).toBe(0);
+    expect(await customer.count(`SELECT count(*) FROM events WHERE distinct_id = 'order@example.com' AND kind = '[masked]'`)).toBe(1);
+    const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: done.id });
+    const step = trail.find((e) => e.action === 'deletion.requested')!;
+    const details = step.details as { exchanges: { kind: string; statement: string }[]; evidence: { changed: Record<string, number> } };
+    expect(details.exchanges.filter((x) => x.kind === 'sql').map((x) => x.statement.slice(0, 4))).toEqual(['WITH', 'SELE']);
+    expect(details.evidence.changed).toEqual({ 'delete on public.users': 1, 'delete on public.orders': 2, 'mask on public.events': 1 });
+  });
+
+  it('rules that share a table run one after the other, in their order, in one transaction', async () => {
+    await customer.seedUser('shared@example.com', { orders: 1, events: 0 });
+    const done = await runWith(
+      [
+        { table: 'users', identifierColumns: ['email'], action: 'hash', columns: ['name'] },
+        { table: 'users', identifierColumns: ['email'], action: 'set_null', columns: ['phone'] },
+        { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },
+      ],
+      'shared@example.com',
+    );
+    expect(done.status).toBe('SUCCESS');
+    const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: done.id });
+    const step = trail.find((e) => e.action === 'deletion.requested')!;
+    const statements = (step.details as { exchanges: { kind: string; statement: string; rowCount: number }[] }).exchanges.filter((x) => x.kind === 'sql');
+    expect(statements.map((x) => [x.statement.slice(0, 6), x.rowCount])).toEqual([
+      ['UPDATE', 1],
+      ['UPDATE', 1],
+      ['DELETE', 1],
+      ['SELECT', 1],
+    ]);
+  });
+
+  it('a failing rule in a combined statement changes nothing', async () => {
+    await customer.seedUser('atomic@example.com', { orders: 1, events: 2 });
+    // events are deleted by the first part, but the users part violates the orders foreign key.
+    const done = await runWith(
+      [
+        { table: 'events', identifierColumns: ['distinct_id'], action: 'delete' },
+        { table: 'users', identifierColumns: ['email'], action: 'delete' },
+      ],
+      'atomic@example.com',
+    );
+    expect(done.status).toBe('FAILED');
+    expect(done.integrationRequests[0]!.lastError).toMatch(/foreign key/);
+    expect(await customer.count(`SELECT count(*) FROM events WHERE distinct_id = 'atomic@example.com'`)).toBe(2);
+    expect(await customer.count(`SELECT count(*) FROM users WHERE email = 'atomic@example.com'`)).toBe(1);
+  });
+
   it('waits for the maintenance window', () => {
     const at = (h: number) => new Date(Date.UTC(2026, 0, 1, h, 30));
     expect(nextWindowStart({ startHourUtc: 2, endHourUtc: 4 }, at(3))).toBeNull();

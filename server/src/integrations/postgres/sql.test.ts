@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { postgresRuleSchema } from '@shared/integrations/postgres';
-import { actionStatement, matchClause, pendingCountStatement, quoteIdent, type TableColumns } from './sql';
+import { actionStatement, combinedActionStatement, matchClause, pendingCountStatement, quoteIdent, rulesOnDistinctTables, type TableColumns } from './sql';
 
 const columns: TableColumns = new Map([
   ['id', { dataType: 'bigint', nullable: false }],
@@ -21,6 +21,28 @@ describe('PostgreSQL rule statements', () => {
     const statement = actionStatement(rule({ identifierColumns: ['email'], action: 'delete' }), columns, hostile)!;
     expect(statement.text).toBe('DELETE FROM "public"."users" WHERE ("email" = $1)');
     expect(statement.values).toEqual([hostile]);
+  });
+
+  it('combines rules on distinct tables into one statement, numbering each part\'s parameters after the last', () => {
+    const hostile = "a'); DROP TABLE users; --";
+    const rules = [
+      { rule: rule({ identifierColumns: ['email'], action: 'delete' }), columns },
+      { rule: rule({ table: 'orders', identifierColumns: ['id', 'email'], action: 'delete' }), columns },
+      { rule: rule({ table: 'events', identifierColumns: ['email', 'note'], match: 'all', action: 'set_null', columns: ['note'] }), columns },
+    ];
+    expect(rulesOnDistinctTables(rules)).toBe(true);
+    expect(rulesOnDistinctTables([...rules, rules[0]!])).toBe(false);
+    const statement = combinedActionStatement(rules, hostile);
+    expect(statement.text).toBe(
+      'WITH r0 AS (DELETE FROM "public"."users" WHERE ("email" = $1) RETURNING 1), ' +
+        'r1 AS (DELETE FROM "public"."orders" WHERE ("email" = $2) RETURNING 1), ' +
+        'r2 AS (UPDATE "public"."events" SET "note" = NULL WHERE ("email" = $3 AND "note" = $4) AND ("note" IS NOT NULL) RETURNING 1) ' +
+        'SELECT (SELECT count(*) FROM r0)::int AS r0, (SELECT count(*) FROM r1)::int AS r1, (SELECT count(*) FROM r2)::int AS r2',
+    );
+    expect(statement.values).toEqual([hostile, hostile, hostile, hostile]);
+    // A rule that cannot match (a numeric column, a non-numeric identifier) counts 0 and runs nothing.
+    const none = combinedActionStatement([{ rule: rule({ identifierColumns: ['id'], action: 'delete' }), columns }], 'a@b.c');
+    expect(none).toEqual({ text: 'SELECT 0 AS r0', values: [] });
   });
 
   it('skips numeric columns a non-numeric identifier cannot equal', () => {

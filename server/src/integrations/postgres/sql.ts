@@ -64,9 +64,9 @@ function pendingCondition(rule: PostgresRule, columns: TableColumns): string {
   }
 }
 
-/** The statement that carries out a rule. */
-export function actionStatement(rule: PostgresRule, columns: TableColumns, identifier: string): Statement | null {
-  const match = matchClause(rule, columns, identifier);
+/** The statement that carries out a rule (its parameters numbered after `paramOffset`). */
+export function actionStatement(rule: PostgresRule, columns: TableColumns, identifier: string, paramOffset = 0): Statement | null {
+  const match = matchClause(rule, columns, identifier, paramOffset);
   if (!match) return null;
   const where = `WHERE ${match.text} AND ${pendingCondition(rule, columns)}`;
   const table = tableRef(rule);
@@ -113,4 +113,30 @@ export function pendingCountsStatement(rules: { rule: PostgresRule; columns: Tab
     return `(${statement.text}) AS r${i}`;
   });
   return { text: `SELECT ${parts.join(', ')}`, values };
+}
+
+/** Whether no two rules name the same table: then they can run as one statement (see `combinedActionStatement`). */
+export function rulesOnDistinctTables(rules: { rule: PostgresRule }[]): boolean {
+  return new Set(rules.map(({ rule }) => tableRef(rule))).size === rules.length;
+}
+
+/**
+ * Every rule as one statement: one data-modifying CTE per rule (`RETURNING 1`), and column
+ * `r<i>` the rows rule i changed (0 when it cannot match). A single statement is atomic on
+ * its own, so it needs no BEGIN/COMMIT round trips and holds its locks in the customer's
+ * database for the shortest time. Foreign keys are checked at the end of the statement, so
+ * the rules' order does not matter. Only for rules on distinct tables: two parts of one
+ * statement must not change the same row.
+ */
+export function combinedActionStatement(rules: { rule: PostgresRule; columns: TableColumns }[], identifier: string): Statement {
+  const values: string[] = [];
+  const parts: string[] = [];
+  const counts = rules.map(({ rule, columns }, i) => {
+    const statement = actionStatement(rule, columns, identifier, values.length);
+    if (!statement) return `0 AS r${i}`;
+    values.push(...statement.values);
+    parts.push(`r${i} AS (${statement.text} RETURNING 1)`);
+    return `(SELECT count(*) FROM r${i})::int AS r${i}`;
+  });
+  return { text: `${parts.length ? `WITH ${parts.join(', ')} ` : ''}SELECT ${counts.join(', ')}`, values };
 }
