@@ -3,11 +3,13 @@
  * no tRPC, no ORM, no validation library. They do the same durable work as the service:
  * the same token and key lookups, the same rows written in one transaction, the same list
  * queries (keyset on (createdAt, id), integration requests in one query per page).
+ * `/create-lean` is the service's own create design without the framework.
  */
-import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { hashToken, isWellFormedToken } from '../server/src/lib/tokens';
+import { INSERT_REQUEST } from '../server/src/services/deletion-requests/insert-request';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE ?? 10) });
 pool.on('error', () => {});
@@ -108,6 +110,104 @@ app.post('/create', async (request, reply) => {
   } finally {
     client.release();
   }
+});
+
+/**
+ * The service's own design without its framework (no tRPC, no OpenAPI adapter, no zod):
+ * verified tokens kept for 10 s, the workspace and its integrations in one query, the
+ * service's single INSERT statement, both prepared, and one wake-up per 20 ms after commit. The service
+ * against this route is what the framework costs; against /create, what the whole
+ * service costs next to the straightforward way of doing the same durable work.
+ */
+const leanTokens = new Map<string, { principal: Principal; at: number }>();
+let lastWake = 0;
+let wakeTimer: NodeJS.Timeout | null = null;
+const wake = () => {
+  if (wakeTimer) return;
+  const send = () => {
+    lastWake = Date.now();
+    pool.query(`BEGIN; SET LOCAL synchronous_commit = off; NOTIFY integration_work; COMMIT`).catch(() => {});
+  };
+  const wait = lastWake + 20 - Date.now();
+  if (wait <= 0) send();
+  else
+    wakeTimer = setTimeout(() => {
+      wakeTimer = null;
+      send();
+    }, wait);
+};
+
+app.post('/create-lean', async (request, reply) => {
+  const header = request.headers['x-api-key'];
+  if (typeof header !== 'string' || !isWellFormedToken('personalAccessToken', header)) return reply.code(401).send({ code: 'UNAUTHORIZED' });
+  const tokenHash = hashToken(header);
+  let principal = leanTokens.get(tokenHash);
+  if (!principal || Date.now() - principal.at > 10_000) {
+    const found = await authenticate(header);
+    if (!found) return reply.code(401).send({ code: 'UNAUTHORIZED' });
+    principal = { principal: found, at: Date.now() };
+    leanTokens.set(tokenHash, principal);
+  }
+  const { organizationId, userId } = principal.principal;
+  const body = request.body as { workspaceApiKey?: string; identifier?: string };
+  if (typeof body?.identifier !== 'string' || body.identifier.trim() === '' || typeof body.workspaceApiKey !== 'string') return reply.code(400).send({ code: 'BAD_REQUEST' });
+  if (!isWellFormedToken('workspaceApiKey', body.workspaceApiKey)) return reply.code(404).send({ code: 'NOT_FOUND' });
+  const { rows } = await pool.query({
+    name: 'lean_workspace',
+    text: `SELECT w.id AS "workspaceId", w."organizationId", i.id, i.name, i.type::text AS type, i.config, i."accountId"
+             FROM "Workspace" w LEFT JOIN "Integration" i ON i."workspaceId" = w.id AND i.enabled
+            WHERE w."apiKeyHash" = $1 ORDER BY i."createdAt", i.id`,
+    values: [hashToken(body.workspaceApiKey)],
+  });
+  if (!rows[0] || rows[0].organizationId !== organizationId) return reply.code(404).send({ code: 'NOT_FOUND' });
+  const workspaceId = rows[0].workspaceId as string;
+  const integrations = rows.filter((r) => r.id !== null);
+  const id = newId('dr');
+  const now = new Date();
+  const iso = now.toISOString();
+  const irIds = integrations.map(() => newId('ir'));
+  await pool.query({ name: 'lean_insert', text: INSERT_REQUEST, values: [
+    id,
+    organizationId,
+    workspaceId,
+    body.identifier,
+    createHmac('sha256', pepper).update(body.identifier).digest('hex'),
+    'STAGING',
+    null,
+    'API',
+    userId,
+    null,
+    null,
+    createHash('sha256').update(`${workspaceId}\n${body.identifier}`).digest('hex'),
+    iso,
+    false,
+    irIds,
+    integrations.map((i) => i.id),
+    integrations.map((i) => i.name),
+    integrations.map((i) => i.type),
+    integrations.map((i) => JSON.stringify(i.config)),
+    integrations.map((i) => i.accountId),
+    'user:pat',
+    userId,
+    `Deletion request created for ${integrations.length} integration(s)`,
+    JSON.stringify({ workspaceId, integrations: integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })) }),
+  ] });
+  wake();
+  return reply.code(201).send({
+    id,
+    organizationId,
+    workspaceId,
+    identifier: body.identifier,
+    hashed: false,
+    status: 'STAGING',
+    statusReason: null,
+    channel: 'API',
+    createdByUserId: userId,
+    createdAt: iso,
+    updatedAt: iso,
+    completedAt: null,
+    integrationRequests: integrations.map((i, n) => ({ id: irIds[n], integrationId: i.id, name: i.name, type: i.type, status: 'STAGING', attempts: 0, trackingId: null, lastError: null, nextAttemptAt: iso, createdAt: iso, updatedAt: iso, completedAt: null })),
+  });
 });
 
 const DR_COLUMNS = `id, "organizationId", "workspaceId", identifier, hashed, status, "statusReason", channel, "createdByUserId", "createdAt", "updatedAt", "completedAt"`;

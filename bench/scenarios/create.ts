@@ -7,7 +7,8 @@ import type { BenchSettings } from '../settings';
 
 /**
  * POST /api/public/deletion-requests into a workspace with 3 integrations, against the
- * baseline doing the same durable work on raw pg, and a single INSERT as the floor.
+ * baseline doing the same durable work on raw pg, and a single INSERT as the floor; and
+ * against the service's own statements and caching on bare Fastify (the framework's cost).
  */
 export async function createScenario(cluster: BenchCluster, settings: BenchSettings): Promise<Comparison[]> {
   const url = await cluster.createDatabase('bench_create');
@@ -30,16 +31,23 @@ export async function createScenario(cluster: BenchCluster, settings: BenchSetti
     await warmUp(service, spec('/api/public/deletion-requests'));
     await warmUp(baseline, spec('/create'));
     await warmUp(baseline, spec('/floor'));
-    const [serviceResult, baselineResult, floor] = await interleave(
+    await warmUp(baseline, spec('/create-lean'));
+    const [serviceResult, baselineResult, floor, lean] = await interleave(
       [
         { target: service, spec: spec('/api/public/deletion-requests') },
         { target: baseline, spec: spec('/create') },
         { target: baseline, spec: spec('/floor') },
+        { target: baseline, spec: spec('/create-lean') },
       ],
       settings.rounds,
     );
     const ratio = serviceResult.requestsPerSecond / baselineResult.requestsPerSecond;
-    return [{ scenario: 'create', case: 'POST /api/public/deletion-requests (3 integrations)', service: serviceResult, baseline: baselineResult, floor, ratio, target: 'throughput >= 0.60 x baseline', met: ratio >= 0.6 && serviceResult.failures === 0 }];
+    const leanRatio = serviceResult.requestsPerSecond / lean.requestsPerSecond;
+    return [
+      { scenario: 'create', case: 'POST /api/public/deletion-requests (3 integrations)', service: serviceResult, baseline: baselineResult, floor, ratio, target: 'throughput >= 0.60 x baseline', met: ratio >= 0.6 && serviceResult.failures === 0 },
+      // What the framework costs: the same statements and caching without tRPC, the OpenAPI adapter and zod.
+      { scenario: 'create', case: "the service's own design on bare Fastify", service: serviceResult, baseline: lean, ratio: leanRatio, target: 'reported', met: serviceResult.failures === 0 },
+    ];
   } finally {
     await service.stop();
     await baseline.stop();

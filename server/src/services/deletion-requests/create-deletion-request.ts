@@ -8,6 +8,7 @@ import type { IntegrationType } from '@shared/statuses';
 import type { Actor } from '../auth/actor';
 import { auditActor } from '../audit/record-audit';
 import { wakeWorkers } from '../../engine/wake-up';
+import { INSERT_REQUEST } from './insert-request';
 import { NO_INTEGRATIONS_REASON } from '../../engine/state-machine';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from './serialize';
 
@@ -49,29 +50,6 @@ export async function findWorkspaceForCreate(db: Db, actor: Actor, apiKey: strin
 }
 
 const select = { ...deletionRequestSelect, requestHash: true, integrationRequests: { select: integrationRequestSelect, orderBy: { createdAt: 'asc' } } } satisfies Prisma.DeletionRequestSelect;
-
-/** The request, its integration requests and its audit entry in one atomic statement. $13 is the creation time (UTC). */
-const INSERT_REQUEST = `
-  WITH request AS (
-    INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", identifier, "identifierHmac", status, "statusReason", channel,
-                                   "createdByUserId", "createdByTokenId", "idempotencyKey", "requestHash", "createdAt", "updatedAt", "completedAt")
-    VALUES ($1, $2, $3, $4, $5, $6::"RequestStatus", $7, $8::"RequestChannel", $9, $10, $11, $12,
-            ($13::timestamptz AT TIME ZONE 'UTC'), ($13::timestamptz AT TIME ZONE 'UTC'),
-            CASE WHEN $14::boolean THEN ($13::timestamptz AT TIME ZONE 'UTC') END)
-    RETURNING id
-  ), work AS (
-    INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType", "configSnapshot",
-                                      "accountId", "nextAttemptAt", "createdAt", "updatedAt")
-    SELECT w.id, request.id, w.integration_id, w.name, w.type::"IntegrationType", w.config::jsonb, w.account_id,
-           ($13::timestamptz AT TIME ZONE 'UTC'), ($13::timestamptz AT TIME ZONE 'UTC'), ($13::timestamptz AT TIME ZONE 'UTC')
-      FROM request, unnest($15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::text[]) AS w(id, integration_id, name, type, config, account_id)
-    RETURNING 1
-  ), audit AS (
-    INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "actorType", "actorId", action, summary, details, "createdAt")
-    SELECT $2, request.id, $21, $22, 'request.created', $23, $24::jsonb, ($13::timestamptz AT TIME ZONE 'UTC') FROM request
-    RETURNING 1
-  )
-  SELECT (SELECT count(*) FROM work)::int AS queued`;
 
 /** Whether a write failed on a unique constraint (Prisma's own error, or from a raw statement). */
 function isUniqueViolation(error: unknown): boolean {
