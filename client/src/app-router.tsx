@@ -1,8 +1,9 @@
 import { createBrowserRouter } from 'react-router';
 import { RouteError } from './components/states';
 import { Shell } from './components/shell';
+import { requestsLoader } from './lib/request-queries';
 
-/** Every screen is its own chunk, loaded when its route is first visited. */
+/** Every screen is its own chunk, loaded when its route is first visited (the Requests screen's data is asked for meanwhile). */
 export function createAppRouter() {
   return createBrowserRouter([
     { path: '/sign-in', lazy: () => import('./routes/sign-in'), errorElement: <RouteError /> },
@@ -14,7 +15,7 @@ export function createAppRouter() {
       errorElement: <RouteError />,
       children: [
         { index: true, lazy: () => import('./routes/overview') },
-        { path: 'requests', lazy: () => import('./routes/requests') },
+        { path: 'requests', loader: requestsLoader, lazy: () => import('./routes/requests') },
         { path: 'requests/new', lazy: () => import('./routes/request-new') },
         { path: 'requests/:requestId', lazy: () => import('./routes/request-detail') },
         { path: 'workspaces', lazy: () => import('./routes/workspaces') },

@@ -3,17 +3,17 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { createAppRouter } from './app-router';
-import { createQueryClient, createTrpcClient, TRPCProvider } from './trpc';
+import { queryClient, trpcClient, trpcOptions } from './query';
+import { ME_QUERY_OPTIONS, TRPCProvider } from './trpc';
 import './styles.css';
 
-const trpcClient = createTrpcClient();
-const ME_PATH = 'auth.me';
-const queryClient = createQueryClient((queryKey) => {
-  // Another call found the session gone: re-check who we are and the shell sends us to sign in.
-  const path = Array.isArray(queryKey[0]) ? (queryKey[0] as string[]).join('.') : '';
-  if (path !== ME_PATH) void queryClient.invalidateQueries({ queryKey: [['auth', 'me']] });
-});
 const router = createAppRouter();
+
+// Every signed-in screen first needs to know who is signed in: ask now, while the screen's
+// code loads, instead of after it has rendered (one round trip less before the first data).
+if (!/^\/(sign-in|sign-up|invite\/)/.test(window.location.pathname)) {
+  void queryClient.prefetchQuery(trpcOptions.auth.me.queryOptions(undefined, ME_QUERY_OPTIONS));
+}
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -51,6 +51,18 @@ describe('a new owner sets up and tracks a deletion request', () => {
     await screenshot(page, '01-sign-in');
   });
 
+  it('lets browsers keep the hashed assets, and revalidate the page that names them', async () => {
+    for (const pathname of ['/', '/requests']) {
+      const html = await fetch(`${baseUrl()}${pathname}`);
+      expect(html.headers.get('cache-control')).toBe('no-cache');
+      const script = /src="(\/assets\/[^"]+\.js)"/.exec(await html.text())?.[1];
+      expect(script).toBeTruthy();
+      const asset = await fetch(`${baseUrl()}${script}`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    }
+  });
+
   it('validates the sign-up form with the shared schema before calling the server', async () => {
     await page.goto('/sign-up');
     await page.getByLabel('Work email').fill('not-an-email');

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
+import { REQUEST_STATUSES, type RequestStatus } from './status-values';
+
 /** Status of an integration request and, rolled up, of its deletion request. */
-export const REQUEST_STATUSES = ['STAGING', 'PENDING', 'PROCESSING', 'SUCCESS', 'CANCELED', 'FAILED', 'ERROR'] as const;
+export { REQUEST_STATUSES, type RequestStatus };
 export const requestStatusSchema = z.enum(REQUEST_STATUSES);
-export type RequestStatus = z.infer<typeof requestStatusSchema>;
 
 export const TERMINAL_STATUSES: readonly RequestStatus[] = ['SUCCESS', 'CANCELED', 'FAILED', 'ERROR'];
 

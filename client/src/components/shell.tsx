@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorCode } from '../lib/errors';
-import { useTRPC } from '../trpc';
+import { ME_QUERY_OPTIONS, useTRPC } from '../trpc';
 import { MeContext, useMe } from './me-context';
 import { ErrorState, Loading } from './states';
 
@@ -10,7 +10,7 @@ import { ErrorState, Loading } from './states';
 export function Shell() {
   const trpc = useTRPC();
   const location = useLocation();
-  const me = useQuery(trpc.auth.me.queryOptions(undefined, { retry: false, staleTime: 60_000 }));
+  const me = useQuery(trpc.auth.me.queryOptions(undefined, ME_QUERY_OPTIONS));
   if (me.isPending) return <Loading label="Loading your dashboard…" />;
   if (me.isError) {
     if (errorCode(me.error) === 'UNAUTHORIZED') {

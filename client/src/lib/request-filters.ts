@@ -1,4 +1,4 @@
-import { REQUEST_STATUSES, type RequestStatus } from '@shared/statuses';
+import { REQUEST_STATUSES, type RequestStatus } from '@shared/status-values';
 
 /** The Requests screen's filters as they live in the URL, so every filtered view is a deep link. */
 export interface RequestFilters {

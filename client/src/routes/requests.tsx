@@ -12,12 +12,11 @@ import { validateForm } from '../lib/form';
 import { formatDateTime, formatRelative } from '../lib/format';
 import { filtersFromSearchParams, filtersToSearchParams, hasFilters, toSearchFilter, type RequestFilters } from '../lib/request-filters';
 import { progressSummary, REQUEST_STATUSES, STATUS_LABEL } from '../lib/status';
+import { requestListQueries } from '../lib/request-queries';
 import { useTRPC, type RouterOutputs } from '../trpc';
 
 type RequestRow = RouterOutputs['dashboard']['searchRequests']['items'][number];
 
-export const LIVE_REFRESH_MS = 4_000;
-const PAGE_SIZE = 25;
 
 export function Component() {
   const trpc = useTRPC();
@@ -27,20 +26,10 @@ export function Component() {
 
   const searchFilter = toSearchFilter(filters);
   const validation = validateForm(requestSearchFilterSchema, searchFilter);
-  const workspaces = useQuery(trpc.workspaces.list.queryOptions());
-  const members = useQuery(trpc.dashboard.members.queryOptions());
-  const requests = useInfiniteQuery(
-    trpc.dashboard.searchRequests.infiniteQueryOptions(
-      { filter: searchFilter, limit: PAGE_SIZE },
-      {
-        enabled: validation.ok,
-        getNextPageParam: (last) => last.nextCursor,
-        // Statuses move while the page is open: poll quietly, keep what is on screen meanwhile.
-        refetchInterval: LIVE_REFRESH_MS,
-        placeholderData: (previous) => previous,
-      },
-    ),
-  );
+  const queries = requestListQueries(trpc, searchFilter, validation.ok);
+  const workspaces = useQuery(queries.workspaces);
+  const members = useQuery(queries.members);
+  const requests = useInfiniteQuery(queries.requests);
   const serverErrors = requests.error ? toDisplayError(requests.error, 'filter').fieldErrors : {};
   const fieldErrors = { ...(validation.ok ? {} : validation.errors), ...serverErrors };
   const rows = requests.data?.pages.flatMap((page) => page.items) ?? [];

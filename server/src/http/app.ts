@@ -71,7 +71,18 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   });
 
   const hasClient = fs.existsSync(path.join(CLIENT_DIST, 'index.html'));
-  if (hasClient) await app.register(fastifyStatic, { root: CLIENT_DIST, prefix: '/', wildcard: false });
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: CLIENT_DIST,
+      prefix: '/',
+      wildcard: false,
+      // Built assets carry a content hash in their name: browsers keep them without asking
+      // again. index.html (the SPA's entry, which names them) is always revalidated.
+      setHeaders: (reply, filePath) => {
+        reply.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';
     if (request.method !== 'GET' || url.startsWith('/api/') || url.startsWith('/trpc/')) {

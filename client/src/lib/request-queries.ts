@@ -1,0 +1,41 @@
+import type { RequestSearchFilter } from '@shared/schemas/dashboard';
+import { queryClient, trpcOptions } from '../query';
+import type { useTRPC } from '../trpc';
+import { filtersFromSearchParams, toSearchFilter } from './request-filters';
+
+type Trpc = ReturnType<typeof useTRPC>;
+
+export const LIVE_REFRESH_MS = 4_000;
+export const REQUESTS_PAGE_SIZE = 25;
+
+/** The Requests screen's queries: its first page for `filter`, and the lists its filters offer. */
+export function requestListQueries(trpc: Trpc, filter: RequestSearchFilter, enabled = true) {
+  return {
+    workspaces: trpc.workspaces.list.queryOptions(),
+    members: trpc.dashboard.members.queryOptions(),
+    requests: trpc.dashboard.searchRequests.infiniteQueryOptions(
+      { filter, limit: REQUESTS_PAGE_SIZE },
+      {
+        enabled,
+        getNextPageParam: (last) => last.nextCursor,
+        // Statuses move while the page is open: poll quietly, keep what is on screen meanwhile.
+        refetchInterval: LIVE_REFRESH_MS,
+        placeholderData: (previous) => previous,
+      },
+    ),
+  };
+}
+
+/**
+ * The route's loader: asks for the screen's data the moment the route is entered, while
+ * its code is still loading (and in the same batch as "who am I" on a fresh page load).
+ * It never waits for the answers; the screen's own queries pick them up. Filters the server
+ * refuses are shown by the screen, which validates them itself.
+ */
+export function requestsLoader({ request }: { request: Request }) {
+  const queries = requestListQueries(trpcOptions, toSearchFilter(filtersFromSearchParams(new URL(request.url).searchParams)));
+  void queryClient.prefetchInfiniteQuery(queries.requests);
+  void queryClient.prefetchQuery(queries.workspaces);
+  void queryClient.prefetchQuery(queries.members);
+  return null;
+}

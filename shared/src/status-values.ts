@@ -1,0 +1,6 @@
+/**
+ * The request statuses as plain values, for code that must not load zod (the dashboard's
+ * first bundle); `statuses.ts` builds its schemas from these.
+ */
+export const REQUEST_STATUSES = ['STAGING', 'PENDING', 'PROCESSING', 'SUCCESS', 'CANCELED', 'FAILED', 'ERROR'] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
