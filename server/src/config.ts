@@ -48,6 +48,8 @@ const envSchema = z.object({
   OUTBOUND_ALLOWLIST: z.string().default(''),
   /** Which peers may set X-Forwarded-For: true, false, a hop count, or addresses/CIDRs/names (loopback, linklocal, uniquelocal). */
   TRUST_PROXY: z.string().min(1).default('loopback,linklocal,uniquelocal'),
+  /** How long an API process keeps a verified PAT (0: look it up on every call); see SECURITY.md. */
+  TOKEN_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
   /** Public API requests per minute per personal access token (0 turns the limit off). */
   API_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(0).default(600),
   /** Public API requests per minute per client address (0 turns the limit off). */

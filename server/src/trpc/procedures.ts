@@ -40,7 +40,7 @@ export const publicProcedure = baseProcedure.use(csrf);
 
 async function resolveActor(ctx: Context): Promise<Actor> {
   const apiKey = ctx.headers['x-api-key'];
-  if (apiKey) return authenticatePat(ctx.prisma, apiKey.trim());
+  if (apiKey) return authenticatePat(ctx.prisma, apiKey.trim(), { cacheMs: ctx.config.TOKEN_CACHE_SECONDS * 1000 });
   const session = ctx.cookies[SESSION_COOKIE];
   if (session) return authenticateSession(ctx.prisma, session);
   throw new AppError('UNAUTHORIZED', ctx.channel === 'rest' ? 'Missing X-API-Key header' : 'Please sign in');

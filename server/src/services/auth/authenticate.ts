@@ -6,6 +6,8 @@ import type { Actor } from './actor';
 import { patCacheFor } from './pat-cache';
 
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** TOKEN_CACHE_SECONDS' default. */
+const DEFAULT_CACHE_MS = 10_000;
 
 interface PatRow {
   id: string;
@@ -35,12 +37,13 @@ function lookupPat(db: Db, tokenHash: string): Promise<PatRow | null> {
  * and a valid token is then kept for a few seconds (`PatCache`, which every process empties
  * the moment the database reports a revocation, a role change or a removed membership).
  */
-export async function authenticatePat(db: Db, token: string, now = new Date()): Promise<Actor> {
+export async function authenticatePat(db: Db, token: string, options: { cacheMs?: number; now?: Date } = {}): Promise<Actor> {
+  const { cacheMs = DEFAULT_CACHE_MS, now = new Date() } = options;
   if (!isWellFormedToken('personalAccessToken', token)) throw new AppError('UNAUTHORIZED', 'Invalid API key');
   const tokenHash = hashToken(token);
-  const cache = patCacheFor<PatRow>(db);
+  const cache = cacheMs > 0 ? patCacheFor<PatRow>(db) : null;
   const usable = (row: PatRow) => !row.revokedAt && row.role !== null && (!row.expiresAt || row.expiresAt > now);
-  const pat = cache ? await cache.get(tokenHash, () => lookupPat(db, tokenHash), usable) : await lookupPat(db, tokenHash);
+  const pat = cache ? await cache.get(tokenHash, () => lookupPat(db, tokenHash), usable, cacheMs) : await lookupPat(db, tokenHash);
   if (!pat) throw new AppError('UNAUTHORIZED', 'Invalid API key');
   if (pat.revokedAt) throw new AppError('UNAUTHORIZED', 'This personal access token has been revoked');
   if (pat.expiresAt && pat.expiresAt <= now) throw new AppError('UNAUTHORIZED', 'This personal access token has expired');

@@ -66,6 +66,13 @@ describe('verified token cache', () => {
     expect((await authenticatePat(env.db.prisma, org.pat)).role).toBe('MEMBER');
   });
 
+  it('looks the token up on every call when the cache is off (TOKEN_CACHE_SECONDS=0)', async () => {
+    const org = await seedOrganization(env.deps);
+    await warm(org.pat);
+    await silently(`UPDATE "Membership" SET role = 'ADMIN' WHERE "userId" = $1`, [org.user.id]);
+    expect((await authenticatePat(env.db.prisma, org.pat, { cacheMs: 0 })).role).toBe('ADMIN');
+  });
+
   it('forgets a token at once when another process revokes it', async () => {
     const org = await seedOrganization(env.deps);
     await warm(org.pat);
@@ -97,12 +104,12 @@ describe('verified token cache', () => {
   it('does not store a lookup that a change overtook', async () => {
     const cache = patCacheFor<string>(other.prisma)!;
     await eventually(async () => {
-      await cache.get('warm', async () => 'x', () => true);
+      await cache.get('warm', async () => 'x', () => true, 10_000);
       expect(cache.size).toBeGreaterThan(0);
     });
     cache.forget();
     let release!: () => void;
-    const lookup = cache.get('token', () => new Promise<string>((resolve) => (release = () => resolve('valid'))), () => true);
+    const lookup = cache.get('token', () => new Promise<string>((resolve) => (release = () => resolve('valid'))), () => true, 10_000);
     await sleep(10);
     cache.forget();
     release();
@@ -114,7 +121,7 @@ describe('verified token cache', () => {
     const cache = new PatCache<string>({ host: '127.0.0.1', port: 9, connectionTimeoutMillis: 200 });
     let loads = 0;
     for (let i = 0; i < 3; i++) {
-      await cache.get('token', async () => `value-${++loads}`, () => true);
+      await cache.get('token', async () => `value-${++loads}`, () => true, 10_000);
       await sleep(50);
     }
     expect(loads).toBe(3);

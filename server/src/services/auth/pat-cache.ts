@@ -1,8 +1,6 @@
 import pg from 'pg';
 import { onDatabaseClose, poolOf, type Db } from '../../db/client';
 
-/** How long a verified token is kept at most, even when nothing tells this process to forget it. */
-export const PAT_CACHE_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 const RECONNECT_MS = 1_000;
 export const AUTH_CHANGED_CHANNEL = 'auth_changed';
@@ -14,7 +12,7 @@ interface Entry<T> {
 
 /**
  * Verified personal access tokens (their row and their owner's role), kept per process for
- * up to PAT_CACHE_MS so that a burst of public API calls does not look the same token up
+ * a few seconds (TOKEN_CACHE_SECONDS) so that a burst of public API calls does not look the same token up
  * every time. Safe to keep because the database says when to forget: triggers on
  * PersonalAccessToken and Membership (migration `auth_changed_notify`) notify
  * `auth_changed` when a token is revoked or its expiry changes, a role changes, a
@@ -35,11 +33,11 @@ export class PatCache<T> {
 
   constructor(private readonly options: pg.ClientConfig) {}
 
-  /** The cached value, or the one `load` reads (stored when it is safe to). */
-  async get(key: string, load: () => Promise<T | null>, keep: (value: T) => boolean): Promise<T | null> {
+  /** The value cached for at most `ttlMs`, or the one `load` reads (stored when it is safe to). */
+  async get(key: string, load: () => Promise<T | null>, keep: (value: T) => boolean, ttlMs: number): Promise<T | null> {
     this.ensureListening();
     const entry = this.entries.get(key);
-    if (entry && Date.now() - entry.at < PAT_CACHE_MS) return entry.value;
+    if (entry && Date.now() - entry.at < ttlMs) return entry.value;
     if (entry) this.entries.delete(key);
     const generation = this.generation;
     const value = await load();
