@@ -63,6 +63,8 @@ export default async function setup({ provide }: { provide: (key: string, value:
     HOST: '127.0.0.1',
     PUBLIC_URL: baseUrl,
     LOG_LEVEL: 'warn',
+    // The audit-chain check waits for entries to be sealed: seal every second, not every 30 s.
+    AUDIT_SEAL_INTERVAL_MS: '1000',
     // The suites' destinations (a webhook receiver, a customer database) are on loopback.
     OUTBOUND_ALLOWLIST: '127.0.0.0/8,localhost',
   };

@@ -180,7 +180,7 @@ describe('a new owner sets up and tracks a deletion request', () => {
   it('warns when a sealed audit entry was altered in the database, naming it, until it is restored', async () => {
     const db = await connectAppDatabase();
     try {
-      // The workers seal new entries every 30 s: wait for the organization's first sealed one.
+      // The workers seal new entries every second here (AUDIT_SEAL_INTERVAL_MS): wait for the organization's first sealed one.
       let first: { id: string; summary: string } | undefined;
       for (const deadline = Date.now() + 45_000; !first && Date.now() < deadline; ) {
         const { rows } = await db.query<{ id: string; summary: string }>(

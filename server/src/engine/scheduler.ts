@@ -5,7 +5,6 @@ import { sealAuditChain } from '../services/audit/audit-chain';
 import { applyRetention } from '../services/retention/apply-retention';
 
 const RETENTION_LOCK = 727275;
-const SEAL_INTERVAL_MS = 30_000;
 
 /** Milliseconds until the next midnight UTC. */
 export function msUntilMidnightUtc(now = new Date()): number {
@@ -26,12 +25,14 @@ export class Scheduler {
     private readonly db: Db,
     private readonly pool: pg.Pool,
     private readonly log: Logger,
+    /** AUDIT_SEAL_INTERVAL_MS: how often new audit entries are sealed into the hash chain. */
+    private readonly sealIntervalMs = 30_000,
   ) {}
 
   start(): void {
     void this.runRetention();
     this.scheduleMidnight();
-    const seal = setInterval(() => void this.seal(), SEAL_INTERVAL_MS);
+    const seal = setInterval(() => void this.seal(), this.sealIntervalMs);
     seal.unref();
     this.timers.push(seal);
   }
