@@ -20,7 +20,6 @@ export interface Destination {
 
 export const accountContext = (accountId: string) => `account:${accountId}`;
 
-/** Decrypts an account's credentials (a JSON object). */
 /** Decrypts an account's credentials (a JSON object); `secretCipher` when the caller already read it (null: the account is gone). */
 export async function loadAccountSecrets(
   deps: { prisma: DbOrTx; keyring: Keyring },
