@@ -10,7 +10,8 @@ const ACTIVE = `status IN ('STAGING', 'PENDING', 'PROCESSING')`;
 /**
  * Queue depth read from the integration request rows at scrape time: due (waiting for a
  * worker), leased (a worker has it) and scheduled (retry, poll or maintenance window later),
- * plus the age of the oldest due row. The partial index on active rows keeps this cheap.
+ * plus the age of the oldest due row. Finished rows have no nextAttemptAt, so the index on it
+ * reads only the active ones and this stays cheap however long the history (EXPLAIN).
  */
 export function watchQueueDepth(registry: Registry, db: Queryable): () => void {
   let cached: { at: number; rows: Promise<{ type: string; due: string; leased: string; scheduled: string; oldest: number | null }[]> } | null = null;
