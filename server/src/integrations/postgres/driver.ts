@@ -12,11 +12,14 @@ type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 // SQLSTATE classes that a later attempt may not hit: timeouts, lock conflicts, shutdowns.
 const TRANSIENT_SQLSTATES = new Set(['57014', '40001', '40P01', '55P03', '53300', '57P01', '57P02', '57P03', '08000', '08003', '08006']);
 
+/** A database error with its SQLSTATE kept, for the few the driver handles itself. */
+const withSqlState = <E extends Error>(error: E, sqlState: string): E & { sqlState: string } => Object.assign(error, { sqlState });
+
 export function classifyDatabaseError(error: unknown): TransientError | PermanentError {
   const e = error as { code?: string; message?: string };
   const message = e.message ?? String(error);
-  if (e.code && TRANSIENT_SQLSTATES.has(e.code)) return new TransientError(`Database: ${message} (${e.code})`);
-  if (e.code && /^[0-9A-Z]{5}$/.test(e.code)) return new PermanentError(`Database: ${message} (${e.code})`);
+  if (e.code && TRANSIENT_SQLSTATES.has(e.code)) return withSqlState(new TransientError(`Database: ${message} (${e.code})`), e.code);
+  if (e.code && /^[0-9A-Z]{5}$/.test(e.code)) return withSqlState(new PermanentError(`Database: ${message} (${e.code})`), e.code);
   // Connection refused, reset, DNS, TLS handshake: the database may be back later.
   return new TransientError(`Database connection: ${message}`);
 }
@@ -97,33 +100,58 @@ export function nextWindowStart(window: PostgresConfig['maintenanceWindow'], now
   return next;
 }
 
+/** triggered_data_change_violation: a trigger changed a row that another part of the same statement changes too. */
+const TRIGGERED_DATA_CHANGE = '27000';
+
+type ResolvedRules = ReturnType<typeof resolvedRules>;
+
+/** The rules one after the other, in their order, in one transaction; the rows each changed. */
+async function runInOrder(client: pg.ClientBase, ctx: DriverContext<PostgresConfig>, rules: ResolvedRules): Promise<Record<string, number>> {
+  const changed: Record<string, number> = {};
+  await client.query('BEGIN');
+  try {
+    for (const { rule, columns } of rules) {
+      const statement = actionStatement(rule, columns, ctx.identifier);
+      changed[ruleLabel(rule)] = statement ? ((await run(client, ctx.trail, statement)).rowCount ?? 0) : 0;
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+  return changed;
+}
+
+/** Rules on distinct tables as one statement (one round trip); the rows each changed. */
+async function runAsOneStatement(client: pg.ClientBase, ctx: DriverContext<PostgresConfig>, rules: ResolvedRules): Promise<Record<string, number>> {
+  const changed: Record<string, number> = {};
+  const counts = (await run(client, ctx.trail, combinedActionStatement(rules, ctx.identifier))).rows[0] as Record<string, number>;
+  rules.forEach(({ rule }, i) => {
+    changed[ruleLabel(rule)] = Number(counts[`r${i}`]);
+  });
+  // The trail shows the rows the statement changed, as for separate statements.
+  const exchange = ctx.trail.at(-1);
+  if (exchange?.kind === 'sql') exchange.rowCount = Object.values(changed).reduce((a, b) => a + b, 0);
+  return changed;
+}
+
 /**
  * The rules' statements, atomically, then the proof that no matching row is left. Rules on
  * distinct tables run as one statement (one round trip); rules that share a table run in
- * their order in one transaction.
+ * their order in one transaction, and so do the rest when one of the customer's triggers
+ * changes a row that another rule changes as well (which one statement cannot do).
  */
 async function deleteAndVerify(client: pg.ClientBase, ctx: DriverContext<PostgresConfig>, tables: DiscoveredTable[]): Promise<Outcome> {
   const rules = resolvedRules(ctx.config, tables);
-  const changed: Record<string, number> = {};
-  if (rulesOnDistinctTables(rules)) {
-    const counts = (await run(client, ctx.trail, combinedActionStatement(rules, ctx.identifier))).rows[0] as Record<string, number>;
-    rules.forEach(({ rule }, i) => {
-      changed[ruleLabel(rule)] = Number(counts[`r${i}`]);
-    });
-    // The trail shows the rows the statement changed, as for separate statements.
-    const exchange = ctx.trail.at(-1);
-    if (exchange?.kind === 'sql') exchange.rowCount = Object.values(changed).reduce((a, b) => a + b, 0);
-  } else {
-    await client.query('BEGIN');
+  let changed: Record<string, number>;
+  if (!rulesOnDistinctTables(rules)) changed = await runInOrder(client, ctx, rules);
+  else {
     try {
-      for (const { rule, columns } of rules) {
-        const statement = actionStatement(rule, columns, ctx.identifier);
-        changed[ruleLabel(rule)] = statement ? ((await run(client, ctx.trail, statement)).rowCount ?? 0) : 0;
-      }
-      await client.query('COMMIT');
+      changed = await runAsOneStatement(client, ctx, rules);
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
+      // Nothing was changed (one statement is atomic): run the same rules one by one.
+      if ((error as { sqlState?: string }).sqlState !== TRIGGERED_DATA_CHANGE) throw error;
+      changed = await runInOrder(client, ctx, rules);
     }
   }
   // Proof: after the commit, no row matching the identifier is left outside its target state.

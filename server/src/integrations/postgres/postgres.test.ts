@@ -162,6 +162,43 @@ describe('PostgreSQL integration', () => {
     ]);
   });
 
+  it('falls back to one rule at a time when a trigger of the customer\'s changes a row another rule changes', async () => {
+    await customer.pool.query(`
+      CREATE TABLE IF NOT EXISTS profiles (email text PRIMARY KEY, bio text);
+      CREATE OR REPLACE FUNCTION forget_profile() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN UPDATE profiles SET bio = 'account closed' WHERE email = OLD.email; RETURN OLD; END $$;
+      DROP TRIGGER IF EXISTS users_forget_profile ON users;
+      CREATE TRIGGER users_forget_profile BEFORE DELETE ON users FOR EACH ROW EXECUTE FUNCTION forget_profile();
+    `);
+    try {
+      await customer.seedUser('trigger@example.com', { orders: 0, events: 0 });
+      await customer.pool.query(`INSERT INTO profiles (email, bio) VALUES ('trigger@example.com', 'likes hiking')`);
+      const done = await runWith(
+        [
+          { table: 'users', identifierColumns: ['email'], action: 'delete' },
+          { table: 'profiles', identifierColumns: ['email'], action: 'mask', columns: ['bio'] },
+        ],
+        'trigger@example.com',
+      );
+      expect(done.integrationRequests[0]!.lastError).toBeNull();
+      expect(done.status).toBe('SUCCESS');
+      expect(await customer.count(`SELECT count(*) FROM users WHERE email = 'trigger@example.com'`)).toBe(0);
+      expect(await customer.count(`SELECT count(*) FROM profiles WHERE email = 'trigger@example.com' AND bio = '[masked]'`)).toBe(1);
+      // The trail shows the one statement refused, then the rules one by one, then the verification.
+      const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: done.id });
+      const step = trail.find((e) => e.action === 'deletion.requested')!;
+      const statements = (step.details as { exchanges: { kind: string; statement: string; error?: string }[] }).exchanges.filter((x) => x.kind === 'sql');
+      expect(statements.map((x) => [x.statement.slice(0, 6), x.error ? 'error' : 'ok'])).toEqual([
+        ['WITH r', 'error'],
+        ['DELETE', 'ok'],
+        ['UPDATE', 'ok'],
+        ['SELECT', 'ok'],
+      ]);
+    } finally {
+      await customer.pool.query(`DROP TRIGGER IF EXISTS users_forget_profile ON users`);
+    }
+  });
+
   it('a failing rule in a combined statement changes nothing', async () => {
     await customer.seedUser('atomic@example.com', { orders: 1, events: 2 });
     // events are deleted by the first part, but the users part violates the orders foreign key.
