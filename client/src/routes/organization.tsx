@@ -10,7 +10,7 @@ import { RetentionSection } from '../components/organization/retention-section';
 import { PageHeader } from '../components/shell';
 import { ErrorState, FormError, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
-import { formValues, validateForm, type FieldErrors } from '../lib/form';
+import { useFormSubmit } from '../lib/use-form-submit';
 import { formatDate } from '../lib/format';
 import { useTRPC } from '../trpc';
 
@@ -21,7 +21,6 @@ export function Component() {
   const me = useMe();
   const queryClient = useQueryClient();
   const organization = useQuery(trpc.organization.get.queryOptions());
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [saved, setSaved] = useState(false);
   const rename = useMutation(
     trpc.organization.rename.mutationOptions({
@@ -32,6 +31,7 @@ export function Component() {
       },
     }),
   );
+  const { errors, onSubmit } = useFormSubmit(renameForm, (data) => rename.mutate(data));
   const serverError = rename.error ? toDisplayError(rename.error) : null;
 
   if (organization.isPending)
@@ -59,12 +59,8 @@ export function Component() {
             className="inline-form"
             noValidate
             onSubmit={(event) => {
-              event.preventDefault();
               setSaved(false);
-              const result = validateForm(renameForm, formValues(event.currentTarget));
-              if (!result.ok) return setErrors(result.errors);
-              setErrors({});
-              rename.mutate(result.data);
+              onSubmit(event);
             }}
           >
             <TextField key={org.name} label="Organization name" name="name" defaultValue={org.name} error={errors.name ?? serverError?.fieldErrors.name} />

@@ -1,12 +1,11 @@
 import { createRequestFormSchema } from '@shared/schemas/dashboard';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { SelectField, TextField } from '../components/field';
 import { PageHeader } from '../components/shell';
 import { Empty, ErrorState, FormError, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
-import { formValues, validateForm, type FieldErrors } from '../lib/form';
+import { useFormSubmit } from '../lib/use-form-submit';
 import { useTRPC } from '../trpc';
 
 export function Component() {
@@ -14,7 +13,6 @@ export function Component() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
-  const [errors, setErrors] = useState<FieldErrors>({});
   const workspaces = useQuery(trpc.workspaces.list.queryOptions());
   const create = useMutation(
     trpc.deletionRequests.createInWorkspace.mutationOptions({
@@ -24,6 +22,7 @@ export function Component() {
       },
     }),
   );
+  const { errors, onSubmit } = useFormSubmit(createRequestFormSchema, (data) => create.mutate(data));
   const serverError = create.error ? toDisplayError(create.error) : null;
   const fieldError = (name: string) => errors[name] ?? serverError?.fieldErrors[name];
 
@@ -43,13 +42,7 @@ export function Component() {
       <form
         className="card form narrow-form"
         noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          const result = validateForm(createRequestFormSchema, formValues(event.currentTarget));
-          if (!result.ok) return setErrors(result.errors);
-          setErrors({});
-          create.mutate(result.data);
-        }}
+        onSubmit={onSubmit}
       >
         <SelectField label="Workspace" name="workspaceId" defaultValue={params.get('workspace') ?? workspaces.data[0]?.id} error={fieldError('workspaceId')}>
           {workspaces.data.map((w) => (

@@ -1,11 +1,11 @@
 import { signInInputSchema } from '@shared/schemas/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { TextField } from '../components/field';
 import { FormError } from '../components/states';
 import { toDisplayError } from '../lib/errors';
-import { formValues, validateForm, type FieldErrors } from '../lib/form';
+import { useFormSubmit } from '../lib/use-form-submit';
 import { useTRPC } from '../trpc';
 
 /** Only same-site paths are followed after signing in. */
@@ -18,8 +18,15 @@ export function Component() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
-  const [errors, setErrors] = useState<FieldErrors>({});
   const signIn = useMutation(trpc.auth.signIn.mutationOptions());
+  const { errors, onSubmit } = useFormSubmit(signInInputSchema, (data) =>
+    signIn.mutate(data, {
+      onSuccess: async () => {
+        queryClient.clear();
+        await navigate(safeNext(params.get('next')), { replace: true });
+      },
+    }),
+  );
   useEffect(() => {
     document.title = 'Sign in · Deletion Requests';
   }, []);
@@ -29,18 +36,7 @@ export function Component() {
       <form
         className="card narrow auth-card"
         noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          const result = validateForm(signInInputSchema, formValues(event.currentTarget));
-          if (!result.ok) return setErrors(result.errors);
-          setErrors({});
-          signIn.mutate(result.data, {
-            onSuccess: async () => {
-              queryClient.clear();
-              await navigate(safeNext(params.get('next')), { replace: true });
-            },
-          });
-        }}
+        onSubmit={onSubmit}
       >
         <h1>Sign in</h1>
         <p className="muted">Track and create data deletion requests for your organization.</p>

@@ -1,19 +1,26 @@
 import { signUpInputSchema } from '@shared/schemas/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { TextField } from '../components/field';
 import { FormError } from '../components/states';
 import { toDisplayError } from '../lib/errors';
-import { formValues, validateForm, type FieldErrors } from '../lib/form';
+import { useFormSubmit } from '../lib/use-form-submit';
 import { useTRPC } from '../trpc';
 
 export function Component() {
   const trpc = useTRPC();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [errors, setErrors] = useState<FieldErrors>({});
   const signUp = useMutation(trpc.auth.signUp.mutationOptions());
+  const { errors, onSubmit } = useFormSubmit(signUpInputSchema, (data) =>
+    signUp.mutate(data, {
+      onSuccess: async () => {
+        queryClient.clear();
+        await navigate('/workspaces', { replace: true });
+      },
+    }),
+  );
   useEffect(() => {
     document.title = 'Create an account · Deletion Requests';
   }, []);
@@ -24,18 +31,7 @@ export function Component() {
       <form
         className="card narrow auth-card"
         noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          const result = validateForm(signUpInputSchema, formValues(event.currentTarget));
-          if (!result.ok) return setErrors(result.errors);
-          setErrors({});
-          signUp.mutate(result.data, {
-            onSuccess: async () => {
-              queryClient.clear();
-              await navigate('/workspaces', { replace: true });
-            },
-          });
-        }}
+        onSubmit={onSubmit}
       >
         <h1>Create an account</h1>
         <p className="muted">You will own a new organization; invite your team once it exists.</p>

@@ -8,7 +8,7 @@ import { useMe } from '../components/me-context';
 import { PageHeader } from '../components/shell';
 import { Empty, ErrorState, FormError, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
-import { formValues, validateForm, type FieldErrors } from '../lib/form';
+import { useFormSubmit } from '../lib/use-form-submit';
 import { formatDate, formatDateTime, formatRelative } from '../lib/format';
 import { tokenState } from '../lib/tokens';
 import { useTRPC, type RouterOutputs } from '../trpc';
@@ -122,7 +122,6 @@ export function Component() {
 function CreateToken() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const create = useMutation(
     trpc.tokens.create.mutationOptions({
@@ -132,6 +131,11 @@ function CreateToken() {
       },
     }),
   );
+  const { errors, onSubmit } = useFormSubmit(
+    createTokenInputSchema,
+    (data, form) => create.mutate(data, { onSuccess: () => form.reset() }),
+    (values) => ({ name: values.name, expiresInDays: values.expiresInDays ? Number(values.expiresInDays) : undefined }),
+  );
   const serverError = create.error ? toDisplayError(create.error) : null;
   return (
     <section className="card" aria-labelledby="create-token">
@@ -139,18 +143,7 @@ function CreateToken() {
       <form
         className="inline-form"
         noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          const form = event.currentTarget;
-          const values = formValues(form);
-          const result = validateForm(createTokenInputSchema, {
-            name: values.name,
-            expiresInDays: values.expiresInDays ? Number(values.expiresInDays) : undefined,
-          });
-          if (!result.ok) return setErrors(result.errors);
-          setErrors({});
-          create.mutate(result.data, { onSuccess: () => form.reset() });
-        }}
+        onSubmit={onSubmit}
       >
         <TextField label="Token name" name="name" placeholder="CRM sync" error={errors.name ?? serverError?.fieldErrors.name} />
         <SelectField label="Expires after" name="expiresInDays" defaultValue="90" error={errors.expiresInDays ?? serverError?.fieldErrors.expiresInDays}>

@@ -10,7 +10,7 @@ import { useMe } from '../components/me-context';
 import { PageHeader } from '../components/shell';
 import { Empty, ErrorState, FormError, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
-import { formValues, validateForm, type FieldErrors } from '../lib/form';
+import { useFormSubmit } from '../lib/use-form-submit';
 import { formatDate } from '../lib/format';
 import { useTRPC, type RouterOutputs } from '../trpc';
 
@@ -52,7 +52,6 @@ export function Component() {
 function CreateWorkspace() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [created, setCreated] = useState<{ name: string; apiKey: string } | null>(null);
   const create = useMutation(
     trpc.workspaces.create.mutationOptions({
@@ -63,6 +62,7 @@ function CreateWorkspace() {
       },
     }),
   );
+  const { errors, onSubmit } = useFormSubmit(nameForm, (data, form) => create.mutate(data, { onSuccess: () => form.reset() }));
   const serverError = create.error ? toDisplayError(create.error) : null;
   return (
     <section className="card" aria-labelledby="create-workspace">
@@ -70,14 +70,7 @@ function CreateWorkspace() {
       <form
         className="inline-form"
         noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          const form = event.currentTarget;
-          const result = validateForm(nameForm, formValues(form));
-          if (!result.ok) return setErrors(result.errors);
-          setErrors({});
-          create.mutate(result.data, { onSuccess: () => form.reset() });
-        }}
+        onSubmit={onSubmit}
       >
         <TextField label="Workspace name" name="name" placeholder="Production" error={errors.name ?? serverError?.fieldErrors.name} />
         <button type="submit" className="button button-primary" disabled={create.isPending}>
@@ -102,7 +95,6 @@ function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; 
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [renaming, setRenaming] = useState(false);
-  const [renameErrors, setRenameErrors] = useState<FieldErrors>({});
   const [revealed, setRevealed] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<'rotate' | 'delete' | null>(null);
   const [typedName, setTypedName] = useState('');
@@ -123,6 +115,7 @@ function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; 
   );
   const remove = useMutation(trpc.workspaces.delete.mutationOptions({ onSuccess: async () => (setConfirm(null), await refresh()) }));
   const headingId = `ws-${workspace.id}`;
+  const { errors: renameErrors, onSubmit: onRename } = useFormSubmit(nameForm, (data) => rename.mutate({ workspaceId: workspace.id, name: data.name }));
   const renameError = rename.error ? toDisplayError(rename.error) : null;
 
   return (
@@ -132,13 +125,7 @@ function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; 
           <form
             className="inline-form"
             noValidate
-            onSubmit={(event) => {
-              event.preventDefault();
-              const result = validateForm(nameForm, formValues(event.currentTarget));
-              if (!result.ok) return setRenameErrors(result.errors);
-              setRenameErrors({});
-              rename.mutate({ workspaceId: workspace.id, name: result.data.name });
-            }}
+            onSubmit={onRename}
           >
             <TextField label="New name" name="name" defaultValue={workspace.name} autoFocus error={renameErrors.name ?? renameError?.fieldErrors.name ?? (renameError?.message || undefined)} />
             <button type="submit" className="button button-primary" disabled={rename.isPending}>

@@ -3,7 +3,7 @@ import { ROLES, type Role } from '@shared/statuses';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toDisplayError } from '../../lib/errors';
-import { formValues, validateForm, type FieldErrors } from '../../lib/form';
+import { useFormSubmit } from '../../lib/use-form-submit';
 import { formatDate } from '../../lib/format';
 import { useTRPC, type RouterOutputs } from '../../trpc';
 import { CopyableValue } from '../copy-button';
@@ -107,9 +107,9 @@ function Invitations() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const pending = useQuery(trpc.members.invitations.queryOptions());
-  const [errors, setErrors] = useState<FieldErrors>({});
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.members.invitations.queryKey() });
   const invite = useMutation(trpc.members.invite.mutationOptions({ onSuccess: refresh }));
+  const { errors, onSubmit } = useFormSubmit(inviteMemberInputSchema, (data, form) => invite.mutate(data, { onSuccess: () => form.reset() }));
   const revoke = useMutation(trpc.members.revokeInvitation.mutationOptions({ onSuccess: refresh }));
   const serverError = invite.error ? toDisplayError(invite.error) : null;
   return (
@@ -118,13 +118,7 @@ function Invitations() {
       <form
         className="inline-form"
         noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          const result = validateForm(inviteMemberInputSchema, formValues(event.currentTarget));
-          if (!result.ok) return setErrors(result.errors);
-          setErrors({});
-          invite.mutate(result.data, { onSuccess: () => (event.target as HTMLFormElement).reset() });
-        }}
+        onSubmit={onSubmit}
       >
         <TextField label="Email to invite" name="email" type="email" autoComplete="off" error={errors.email ?? serverError?.fieldErrors.email} />
         <SelectField label="Role" name="role" defaultValue="MEMBER" error={errors.role}>
