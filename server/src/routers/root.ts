@@ -8,6 +8,7 @@ import { deletionRequestsRouter } from './deletion-requests/router';
 import { organizationRouter } from './organization/router';
 import { tokensRouter } from './tokens/router';
 import { workspacesRouter } from './workspaces/router';
+import { deadlinesRouter } from './deadlines/router';
 
 export const appRouter = router({
   auth: authRouter,
@@ -19,6 +20,7 @@ export const appRouter = router({
   integrations: integrationsRouter,
   dashboard: dashboardRouter,
   members: membersRouter,
+  deadlines: deadlinesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { requestStatusSchema } from '../statuses';
+import { DUE_FILTERS, regulationNameSchema } from '../deadlines';
 import { identifierSchema } from './deletion-request';
 
 export const DASHBOARD_PAGE_SIZE_DEFAULT = 25;
@@ -18,6 +19,8 @@ export const requestSearchFilterSchema = z
     createdByUserId: idSchema.optional(),
     /** Matched exactly (after trimming) through the identifier's keyed hash, never by substring. */
     identifier: identifierSchema.optional(),
+    /** "overdue": past its deadline and not fulfilled; "due7": fulfilment due within 7 days. */
+    due: z.enum(DUE_FILTERS).optional(),
   })
   .refine((f) => !f.createdFrom || !f.createdTo || f.createdFrom <= f.createdTo, {
     path: ['createdTo'],
@@ -27,6 +30,8 @@ export type RequestSearchFilter = z.infer<typeof requestSearchFilterSchema>;
 
 export const requestSearchInputSchema = z.object({
   filter: requestSearchFilterSchema.default({}),
+  /** Newest first (default), or the nearest deadline first. */
+  sort: z.enum(['created', 'due']).default('created'),
   limit: z.number().int().min(1).max(DASHBOARD_PAGE_SIZE_MAX).default(DASHBOARD_PAGE_SIZE_DEFAULT),
   cursor: cursorSchema,
 });
@@ -49,4 +54,6 @@ export const auditLogInputSchema = z.object({
 export const createRequestFormSchema = z.object({
   workspaceId: z.string().min(1, 'Choose a workspace').max(64),
   identifier: identifierSchema,
+  /** Empty: the workspace's regulation. */
+  regulation: regulationNameSchema.optional(),
 });

@@ -47,6 +47,9 @@ export const deletionRequestSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
     completedAt: z.string().nullable(),
+    regulation: z.string().nullable().meta({ description: 'The regulation whose deadline applies: "GDPR", "CCPA" or a custom policy name.' }),
+    dueAt: z.string().nullable().meta({ description: 'The legal deadline (ISO 8601), after any extension.' }),
+    dueExtendedAt: z.string().nullable().meta({ description: 'When the deadline was extended, if it was.' }),
     integrationRequests: z.array(integrationRequestSchema).optional(),
   })
   .meta({ id: 'DeletionRequest' });

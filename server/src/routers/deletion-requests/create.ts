@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { deletionRequestSchema, identifierSchema } from '@shared/schemas/deletion-request';
+import { regulationNameSchema } from '@shared/deadlines';
 import { AppError } from '../../lib/errors';
 import { memberProcedure } from '../../trpc/procedures';
 import { createDeletionRequest, findWorkspaceForCreate } from '../../services/deletion-requests/create-deletion-request';
@@ -23,7 +24,7 @@ export const create = memberProcedure
       successDescription: 'The created deletion request (201), or the original one when an Idempotency-Key is replayed.',
       requestHeaders: z.object({ 'Idempotency-Key': z.string().max(IDEMPOTENCY_KEY_MAX).optional() }),
       errorResponses: {
-        400: 'Invalid body (missing or empty identifier, malformed JSON)',
+        400: 'Invalid body (missing or empty identifier, unknown regulation, malformed JSON)',
         401: 'Missing, invalid, revoked or expired personal access token',
         404: 'No workspace with this API key in the token\'s organization',
         413: 'Body too large',
@@ -33,7 +34,7 @@ export const create = memberProcedure
       },
     },
   })
-  .input(z.object({ workspaceApiKey: z.string().min(1).max(200), identifier: identifierSchema }))
+  .input(z.object({ workspaceApiKey: z.string().min(1).max(200), identifier: identifierSchema, regulation: regulationNameSchema.optional() }))
   .output(deletionRequestSchema)
   .mutation(async ({ ctx, input }) => {
     const idempotencyKey = ctx.headers['idempotency-key']?.trim() || undefined;
@@ -45,6 +46,8 @@ export const create = memberProcedure
       workspaceId: workspace.id,
       identifier: input.identifier,
       idempotencyKey,
+      regulation: input.regulation,
+      workspaceRegulation: workspace.regulation,
       integrations: workspace.integrations,
     });
     ctx.response.status = 201;

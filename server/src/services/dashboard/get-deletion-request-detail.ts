@@ -3,6 +3,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import { notFound } from '../../lib/errors';
 import type { Actor } from '../auth/actor';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
+import { completionProfiles, projectRisk } from '../deadlines/at-risk';
 import { auditEntrySelect, toAuditEntryDto } from './audit-entry';
 
 const AUDIT_TRAIL_LIMIT = 500;
@@ -10,6 +11,7 @@ const AUDIT_TRAIL_LIMIT = 500;
 const detailSelect = {
   ...deletionRequestSelect,
   createdByTokenId: true,
+  dueExtensionReason: true,
   workspace: { select: { name: true } },
   createdBy: { select: { name: true, email: true } },
   integrationRequests: {
@@ -22,7 +24,7 @@ const detailSelect = {
  * One deletion request of the actor's organization with its integration requests and its
  * audit trail (oldest first, as a timeline reads). Another organization's is "not found".
  */
-export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionRequestId: string) {
+export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionRequestId: string, now = new Date()) {
   const row = await db.deletionRequest.findFirst({
     where: { id: deletionRequestId, organizationId: actor.organizationId },
     select: detailSelect,
@@ -34,8 +36,9 @@ export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionReq
     take: AUDIT_TRAIL_LIMIT,
     select: auditEntrySelect,
   });
-  const actorNames = await namesOf(db, audit.map((entry) => entry.actorId));
-  const { workspace, createdBy, createdByTokenId, integrationRequests, ...request } = row;
+  const [actorNames, profiles] = await Promise.all([namesOf(db, audit.map((entry) => entry.actorId)), completionProfiles(db, actor.organizationId, now)]);
+  const { workspace, createdBy, createdByTokenId, dueExtensionReason, integrationRequests, ...request } = row;
+  const risk = projectRisk({ dueAt: row.dueAt, integrationRequests: integrationRequests.map((ir) => ({ ...ir, name: ir.integrationName })) }, profiles, now);
   const extra = new Map(integrationRequests.map((ir) => [ir.id, ir]));
   const dto = toDeletionRequestDto({ ...request, integrationRequests });
   return {
@@ -43,6 +46,9 @@ export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionReq
     workspaceName: workspace.name,
     createdByName: createdBy ? createdBy.name || createdBy.email : null,
     createdWithToken: createdByTokenId !== null,
+    dueExtensionReason,
+    atRisk: risk.atRisk,
+    riskReasons: risk.reasons,
     integrationRequests: (dto.integrationRequests ?? []).map((ir) => ({
       ...ir,
       startedAt: extra.get(ir.id)?.startedAt?.toISOString() ?? null,

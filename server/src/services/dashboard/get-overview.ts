@@ -3,11 +3,14 @@ import type { Db } from '../../db/client';
 import { Prisma } from '../../generated/prisma/client';
 import { AppError } from '../../lib/errors';
 import type { Actor } from '../auth/actor';
+import { completionProfiles, projectRisk } from '../deadlines/at-risk';
 import { deletionRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
 
 const DAY_MS = 86_400_000;
 const ATTENTION_LIMIT = 10;
 const ATTENTION_STATUSES: RequestStatus[] = ['FAILED', 'ERROR'];
+/** Unfulfilled requests with the nearest deadlines that the overview looks at. */
+const DEADLINE_SCAN_LIMIT = 200;
 const OPEN_STATUSES: RequestStatus[] = ['STAGING', 'PENDING', 'PROCESSING'];
 
 type StatusCounts = Record<RequestStatus, number>;
@@ -42,7 +45,9 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
   const since = new Date(now.getTime() - (input.days + 1) * DAY_MS);
   const organizationId = actor.organizationId;
 
-  const [openTotal, perDayRows, integrationRows, attentionRows, attentionTotal] = await Promise.all([
+  const weekAhead = new Date(now.getTime() + 7 * DAY_MS);
+  const unfulfilled = { organizationId, status: { notIn: ['SUCCESS', 'CANCELED'] as RequestStatus[] } };
+  const [openTotal, perDayRows, integrationRows, attentionRows, attentionTotal, overdueTotal, dueThisWeekTotal, deadlineRows, profiles] = await Promise.all([
     db.deletionRequest.count({ where: { organizationId, status: { in: OPEN_STATUSES } } }),
     db.$queryRaw<{ day: string; status: RequestStatus; count: number }[]>(Prisma.sql`
       SELECT to_char(("createdAt" AT TIME ZONE 'UTC') AT TIME ZONE ${input.timeZone}, 'YYYY-MM-DD') AS day,
@@ -76,7 +81,25 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
       select: { ...deletionRequestSelect, workspace: { select: { name: true } } },
     }),
     db.deletionRequest.count({ where: { organizationId, status: { in: ATTENTION_STATUSES } } }),
+    db.deletionRequest.count({ where: { ...unfulfilled, dueAt: { lte: now } } }),
+    db.deletionRequest.count({ where: { ...unfulfilled, dueAt: { gt: now, lte: weekAhead } } }),
+    // The nearest deadlines of unfulfilled requests: the overdue and due-this-week lists and the at-risk projection.
+    db.deletionRequest.findMany({
+      where: { ...unfulfilled, dueAt: { not: null } },
+      orderBy: [{ dueAt: 'asc' }, { id: 'asc' }],
+      take: DEADLINE_SCAN_LIMIT,
+      select: {
+        ...deletionRequestSelect,
+        workspace: { select: { name: true } },
+        integrationRequests: { select: { integrationId: true, integrationName: true, status: true, createdAt: true } },
+      },
+    }),
+    completionProfiles(db, organizationId, now),
   ]);
+  const deadlines = deadlineRows.map(({ workspace, integrationRequests, ...row }) => {
+    const risk = projectRisk({ dueAt: row.dueAt, integrationRequests: integrationRequests.map((ir) => ({ ...ir, name: ir.integrationName })) }, profiles, now);
+    return { ...toDeletionRequestDto(row), workspaceName: workspace.name, atRisk: risk.atRisk, riskReasons: risk.reasons };
+  });
 
   const perDayMap = new Map(days.map((day) => [day, zeroCounts()]));
   for (const row of perDayRows) {
@@ -101,5 +124,10 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
     }),
     needsAttention: attentionRows.map(({ workspace, ...row }) => ({ ...toDeletionRequestDto(row), workspaceName: workspace.name })),
     needsAttentionTotal: attentionTotal,
+    overdueTotal,
+    dueThisWeekTotal,
+    overdue: deadlines.filter((r) => r.dueAt && new Date(r.dueAt) <= now).slice(0, ATTENTION_LIMIT),
+    dueThisWeek: deadlines.filter((r) => r.dueAt && new Date(r.dueAt) > now && new Date(r.dueAt) <= weekAhead).slice(0, ATTENTION_LIMIT),
+    atRisk: deadlines.filter((r) => r.atRisk && r.dueAt && new Date(r.dueAt) > now).slice(0, ATTENTION_LIMIT),
   };
 }

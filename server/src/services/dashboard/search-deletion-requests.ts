@@ -5,7 +5,10 @@ import type { Prisma } from '../../generated/prisma/client';
 import { identifierHmac, type Keyring } from '../../lib/crypto';
 import type { Actor } from '../auth/actor';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
-import { decodeKeysetCursor, encodeKeysetCursor } from './cursor';
+import { decodeDueCursor, decodeKeysetCursor, encodeDueCursor, encodeKeysetCursor } from './cursor';
+
+const DAY_MS = 86_400_000;
+const FULFILLED: ('SUCCESS' | 'CANCELED')[] = ['SUCCESS', 'CANCELED'];
 
 export type RequestSearchInput = z.output<typeof requestSearchInputSchema>;
 
@@ -14,7 +17,7 @@ export type RequestSearchInput = z.output<typeof requestSearchInputSchema>;
  * workspace, statuses, creation date range, creator and an exact identifier. The identifier
  * is matched through its keyed hash, so hashed (retained) requests are found too.
  */
-export async function searchDeletionRequests(db: Db, keyring: Keyring, actor: Actor, input: RequestSearchInput) {
+export async function searchDeletionRequests(db: Db, keyring: Keyring, actor: Actor, input: RequestSearchInput, now = new Date()) {
   const { filter } = input;
   const where: Prisma.DeletionRequestWhereInput = { organizationId: actor.organizationId };
   if (filter.workspaceId) where.workspaceId = filter.workspaceId;
@@ -27,14 +30,25 @@ export async function searchDeletionRequests(db: Db, keyring: Keyring, actor: Ac
       ...(filter.createdTo ? { lte: new Date(filter.createdTo) } : {}),
     };
   }
-  if (input.cursor) {
+  const and: Prisma.DeletionRequestWhereInput[] = [];
+  if (filter.due) {
+    // Not fulfilled: anything but SUCCESS and CANCELED still owes the subject an answer.
+    const bound = filter.due === 'overdue' ? { lte: now } : { gt: now, lte: new Date(now.getTime() + 7 * DAY_MS) };
+    and.push({ dueAt: bound, status: { notIn: FULFILLED } });
+  }
+  const byDue = input.sort === 'due';
+  if (input.cursor && byDue) {
+    const { dueAt, id } = decodeDueCursor(input.cursor);
+    and.push(dueAt ? { OR: [{ dueAt: { gt: dueAt } }, { dueAt, id: { gt: id } }, { dueAt: null }] } : { dueAt: null, id: { gt: id } });
+  } else if (input.cursor) {
     const { createdAt, id } = decodeKeysetCursor(input.cursor);
     // The plain bound lets the index scan start at the cursor (a deep page costs what the first does).
-    where.AND = [{ createdAt: { lte: createdAt } }, { OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] }];
+    and.push({ createdAt: { lte: createdAt } }, { OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] });
   }
+  if (and.length) where.AND = and;
   const rows = await db.deletionRequest.findMany({
     where,
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    orderBy: byDue ? [{ dueAt: { sort: 'asc', nulls: 'last' } }, { id: 'asc' }] : [{ createdAt: 'desc' }, { id: 'desc' }],
     take: input.limit + 1,
     select: {
       ...deletionRequestSelect,
@@ -51,6 +65,6 @@ export async function searchDeletionRequests(db: Db, keyring: Keyring, actor: Ac
       workspaceName: workspace.name,
       createdByName: createdBy ? createdBy.name || createdBy.email : null,
     })),
-    nextCursor: rows.length > input.limit && last ? encodeKeysetCursor(last.createdAt, last.id) : null,
+    nextCursor: rows.length > input.limit && last ? (byDue ? encodeDueCursor(last.dueAt, last.id) : encodeKeysetCursor(last.createdAt, last.id)) : null,
   };
 }

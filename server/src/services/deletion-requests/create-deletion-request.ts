@@ -10,12 +10,18 @@ import { auditActor } from '../audit/record-audit';
 import { wakeWorkers } from '../../engine/wake-up';
 import { INSERT_REQUEST } from './insert-request';
 import { NO_INTEGRATIONS_REASON } from '../../engine/state-machine';
+import { dueAtFor } from '@shared/deadlines';
+import { regulationForRequest, resolveRegulation } from '../deadlines/regulations';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from './serialize';
 
 export interface CreateDeletionRequestInput {
   workspaceId: string;
   identifier: string;
   idempotencyKey?: string;
+  /** "GDPR", "CCPA" or a custom policy name; when absent, the workspace's regulation (or the organization's default). */
+  regulation?: string;
+  /** The workspace's regulation when the caller already read it (see findWorkspaceForCreate). */
+  workspaceRegulation?: string;
   /** The workspace's enabled integrations when the caller already read them (see findWorkspaceForCreate). */
   integrations?: EnabledIntegration[];
 }
@@ -35,10 +41,12 @@ export interface EnabledIntegration {
 export async function findWorkspaceForCreate(db: Db, actor: Actor, apiKey: string) {
   const trimmed = apiKey.trim();
   if (!isWellFormedToken('workspaceApiKey', trimmed)) throw notFound('Workspace for this API key');
-  const rows = await hotQuery<{ workspaceId: string; organizationId: string } & { [K in keyof EnabledIntegration]: EnabledIntegration[K] | null }>(
+  const rows = await hotQuery<{ workspaceId: string; organizationId: string; regulation: string } & { [K in keyof EnabledIntegration]: EnabledIntegration[K] | null }>(
     db,
-    `SELECT w.id AS "workspaceId", w."organizationId", i.id, i.name, i.type::text AS type, i.config, i."accountId"
-       FROM "Workspace" w LEFT JOIN "Integration" i ON i."workspaceId" = w.id AND i.enabled
+    `SELECT w.id AS "workspaceId", w."organizationId", COALESCE(w.regulation, o."defaultRegulation") AS regulation,
+            i.id, i.name, i.type::text AS type, i.config, i."accountId"
+       FROM "Workspace" w JOIN "Organization" o ON o.id = w."organizationId"
+       LEFT JOIN "Integration" i ON i."workspaceId" = w.id AND i.enabled
       WHERE w."apiKeyHash" = $1
       ORDER BY i."createdAt", i.id`,
     [hashToken(trimmed)],
@@ -46,7 +54,7 @@ export async function findWorkspaceForCreate(db: Db, actor: Actor, apiKey: strin
   const first = rows[0];
   if (!first || first.organizationId !== actor.organizationId) throw notFound('Workspace for this API key');
   const integrations = rows.filter((r) => r.id !== null).map((r) => ({ id: r.id!, name: r.name!, type: r.type!, config: r.config, accountId: r.accountId }));
-  return { id: first.workspaceId, organizationId: first.organizationId, integrations };
+  return { id: first.workspaceId, organizationId: first.organizationId, regulation: first.regulation, integrations };
 }
 
 const select = { ...deletionRequestSelect, requestHash: true, integrationRequests: { select: integrationRequestSelect, orderBy: { createdAt: 'asc' } } } satisfies Prisma.DeletionRequestSelect;
@@ -71,20 +79,24 @@ function isUniqueViolation(error: unknown): boolean {
  * modifying CTEs are atomic and need no BEGIN/COMMIT round trips), and the answer is built
  * from the values written instead of being read back.
  */
-export async function createDeletionRequest(db: Db, keyring: Keyring, actor: Actor, input: CreateDeletionRequestInput) {
-  const requestHash = sha256Hex(`${input.workspaceId}\n${input.identifier}`);
+export async function createDeletionRequest(db: Db, keyring: Keyring, actor: Actor, input: CreateDeletionRequestInput, now = new Date()) {
+  // The regulation is part of the body an Idempotency-Key is bound to (absent: as before).
+  const requestHash = sha256Hex(`${input.workspaceId}\n${input.identifier}${input.regulation ? `\n${input.regulation}` : ''}`);
   if (input.idempotencyKey) {
     const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, requestHash);
     if (earlier) return { deletionRequest: earlier, replayed: true };
   }
   const id = newId(ID_PREFIX.deletionRequest);
+  const rule = input.regulation || input.workspaceRegulation
+    ? await resolveRegulation(db, actor.organizationId, (input.regulation || input.workspaceRegulation)!)
+    : await regulationForRequest(db, actor.organizationId, input.workspaceId);
+  const dueAt = dueAtFor(rule, now);
   try {
     const integrations =
       input.integrations ??
       (await db.$queryRaw<EnabledIntegration[]>`
         SELECT id, name, type::text AS type, config, "accountId" FROM "Integration"
          WHERE "workspaceId" = ${input.workspaceId} AND enabled ORDER BY "createdAt", id`);
-    const now = new Date();
     // Nothing to run: the outcome is explicit at once instead of a request that never moves.
     const empty = integrations.length === 0;
     const row = {
@@ -100,6 +112,9 @@ export async function createDeletionRequest(db: Db, keyring: Keyring, actor: Act
       createdAt: now,
       updatedAt: now,
       completedAt: empty ? now : null,
+      regulation: rule.name,
+      dueAt,
+      dueExtendedAt: null,
       integrationRequests: integrations.map((integration) => ({
         id: newId(ID_PREFIX.integrationRequest),
         integrationId: integration.id,
@@ -116,7 +131,7 @@ export async function createDeletionRequest(db: Db, keyring: Keyring, actor: Act
       })),
     };
     const who = auditActor(actor);
-    const details = { workspaceId: input.workspaceId, integrations: integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })) };
+    const details = { workspaceId: input.workspaceId, regulation: rule.name, dueAt: dueAt.toISOString(), integrations: integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })) };
     // Foreign keys are checked at the end of the statement, when the parent row exists.
     await hotQuery(db, INSERT_REQUEST, [
       id,
@@ -143,6 +158,8 @@ export async function createDeletionRequest(db: Db, keyring: Keyring, actor: Act
       who.actorId,
       `Deletion request created for ${integrations.length} integration(s)`,
       JSON.stringify(details),
+      rule.name,
+      dueAt.toISOString(),
     ]);
     if (!empty) wakeWorkers(db);
     return { deletionRequest: toDeletionRequestDto(row), replayed: false };

@@ -1,11 +1,13 @@
-/** The request, its integration requests and its audit entry in one atomic statement. $13 is the creation time (UTC). */
+/** The request, its integration requests and its audit entry in one atomic statement. $13 is the creation time (UTC), $25/$26 the regulation and its deadline. */
 export const INSERT_REQUEST = `
   WITH request AS (
     INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", identifier, "identifierHmac", status, "statusReason", channel,
-                                   "createdByUserId", "createdByTokenId", "idempotencyKey", "requestHash", "createdAt", "updatedAt", "completedAt")
+                                   "createdByUserId", "createdByTokenId", "idempotencyKey", "requestHash", "createdAt", "updatedAt", "completedAt",
+                                   regulation, "dueAt")
     VALUES ($1, $2, $3, $4, $5, $6::"RequestStatus", $7, $8::"RequestChannel", $9, $10, $11, $12,
             ($13::timestamptz AT TIME ZONE 'UTC'), ($13::timestamptz AT TIME ZONE 'UTC'),
-            CASE WHEN $14::boolean THEN ($13::timestamptz AT TIME ZONE 'UTC') END)
+            CASE WHEN $14::boolean THEN ($13::timestamptz AT TIME ZONE 'UTC') END,
+            $25, ($26::timestamptz AT TIME ZONE 'UTC'))
     RETURNING id
   ), work AS (
     INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType", "configSnapshot",

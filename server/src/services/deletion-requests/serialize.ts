@@ -29,6 +29,9 @@ export const deletionRequestSelect = {
   createdAt: true,
   updatedAt: true,
   completedAt: true,
+  regulation: true,
+  dueAt: true,
+  dueExtendedAt: true,
 } satisfies Prisma.DeletionRequestSelect;
 
 type IntegrationRequestRow = Prisma.IntegrationRequestGetPayload<{ select: typeof integrationRequestSelect }>;
@@ -71,6 +74,9 @@ export function toDeletionRequestDto(row: DeletionRequestRow, options: { fetchHa
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     completedAt: iso(row.completedAt),
+    regulation: row.regulation,
+    dueAt: iso(row.dueAt),
+    dueExtendedAt: iso(row.dueExtendedAt),
     ...(row.integrationRequests ? { integrationRequests: row.integrationRequests.map(toIntegrationRequestDto) } : {}),
   };
 }

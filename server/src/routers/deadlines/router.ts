@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { extendDeadlineInputSchema, regulationNameSchema, regulationPolicyInputSchema } from '@shared/deadlines';
+import { router } from '../../trpc/init';
+import { adminProcedure, memberProcedure } from '../../trpc/procedures';
+import { extendDeadline } from '../../services/deadlines/extend-deadline';
+import {
+  createRegulationPolicy,
+  deleteRegulationPolicy,
+  listRegulations,
+  setDefaultRegulation,
+  setWorkspaceRegulation,
+} from '../../services/deadlines/regulations';
+import { TAG } from '../deletion-requests/shared-meta';
+
+const extendOutput = z.object({
+  deletionRequestId: z.string(),
+  regulation: z.string(),
+  dueAt: z.string(),
+  dueExtendedAt: z.string(),
+  dueExtensionReason: z.string(),
+});
+
+export const deadlinesRouter = router({
+  /** Built-in regulations, the organization's custom policies, its default and each workspace's choice. */
+  regulations: memberProcedure.query(({ ctx }) => listRegulations(ctx.prisma, ctx.actor)),
+  createPolicy: adminProcedure.input(regulationPolicyInputSchema).mutation(({ ctx, input }) => createRegulationPolicy(ctx.prisma, ctx.actor, input)),
+  deletePolicy: adminProcedure.input(z.object({ policyId: z.string().max(64) })).mutation(({ ctx, input }) => deleteRegulationPolicy(ctx.prisma, ctx.actor, input.policyId)),
+  setDefault: adminProcedure.input(z.object({ regulation: regulationNameSchema })).mutation(({ ctx, input }) => setDefaultRegulation(ctx.prisma, ctx.actor, input.regulation)),
+  /** null: the workspace follows the organization's default. */
+  setWorkspaceRegulation: adminProcedure
+    .input(z.object({ workspaceId: z.string().max(64), regulation: regulationNameSchema.nullable() }))
+    .mutation(({ ctx, input }) => setWorkspaceRegulation(ctx.prisma, ctx.actor, input)),
+  /** Extends the legal deadline once, with the reason given to the subject; audited. */
+  extend: memberProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/deletion-requests/{deletionRequestId}/extend-deadline',
+        operationId: 'extendDeletionRequestDeadline',
+        tags: [TAG],
+        summary: "Extend a deletion request's legal deadline",
+        description: 'Once per request: GDPR by two further months, CCPA by 45 days, a custom policy by its extension days, counted from receipt. The reason is recorded in the audit trail.',
+        protect: true,
+        errorResponses: { 400: 'Missing or too short reason', 401: 'Missing or invalid token', 404: 'No such request in this organization', 409: 'Already extended, finished, or not extendable' },
+      },
+    })
+    .input(extendDeadlineInputSchema)
+    .output(extendOutput)
+    .mutation(({ ctx, input }) => extendDeadline(ctx.prisma, ctx.actor, input)),
+});

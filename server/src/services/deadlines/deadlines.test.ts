@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
+import { createDeletionRequest } from '../deletion-requests/create-deletion-request';
+import { searchDeletionRequests } from '../dashboard/search-deletion-requests';
+import { getOverview } from '../dashboard/get-overview';
+import { extendDeadline } from './extend-deadline';
+
+let env: TestEnv;
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let org: Awaited<ReturnType<typeof seedOrganization>>;
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  server = await startTestServer(env.deps);
+  org = await seedOrganization(env.deps, 'deadlines');
+  // No worker runs here: requests stay queued for their one integration.
+  await callerFor(env.deps, { pat: org.pat }).caller.integrations.create({
+    workspaceId: org.workspace.id,
+    name: 'CRM',
+    type: 'WEBHOOK',
+    config: { initiate: { url: 'http://127.0.0.1:9/erase' } },
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  await env?.close();
+});
+
+const owner = () => callerFor(env.deps, { pat: org.pat }).caller;
+const create = (identifier: string, now: Date, regulation?: string) =>
+  createDeletionRequest(env.deps.prisma, env.deps.keyring, org.actor, { workspaceId: org.workspace.id, identifier, regulation }, now).then((r) => r.deletionRequest);
+
+describe('deadlines on create', () => {
+  it('GDPR by default: one calendar month, clamped at the month end', async () => {
+    const request = await create('jan31@example.com', new Date('2026-01-31T09:00:00.000Z'));
+    expect(request).toMatchObject({ regulation: 'GDPR', dueAt: '2026-02-28T09:00:00.000Z', dueExtendedAt: null });
+    const stored = await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: request.id }, select: { dueAt: true, regulation: true } });
+    expect(stored).toEqual({ dueAt: new Date('2026-02-28T09:00:00.000Z'), regulation: 'GDPR' });
+  });
+
+  it('a per-request override, the workspace choice and custom policies; anything else is a 400 over REST', async () => {
+    expect((await create('ccpa@example.com', new Date('2026-01-31T09:00:00.000Z'), 'CCPA')).dueAt).toBe('2026-03-17T09:00:00.000Z');
+    await owner().deadlines.createPolicy({ name: 'LGPD', days: 15, extensionDays: 0 });
+    await owner().deadlines.setWorkspaceRegulation({ workspaceId: org.workspace.id, regulation: 'LGPD' });
+    const viaWorkspace = await create('lgpd@example.com', new Date('2026-12-20T00:00:00.000Z'));
+    expect(viaWorkspace).toMatchObject({ regulation: 'LGPD', dueAt: '2027-01-04T00:00:00.000Z' });
+    await owner().deadlines.setWorkspaceRegulation({ workspaceId: org.workspace.id, regulation: null });
+    await expect(owner().deadlines.deletePolicy({ policyId: (await owner().deadlines.regulations()).policies[0]!.id })).resolves.toEqual({ ok: true });
+
+    const post = (body: object) =>
+      fetch(`${server.baseUrl}/api/public/deletion-requests`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': org.pat },
+        body: JSON.stringify({ workspaceApiKey: org.workspaceApiKey, identifier: 'rest@example.com', ...body }),
+      });
+    const before = await env.deps.prisma.deletionRequest.count();
+    const bad = await post({ regulation: 'HIPAA' });
+    expect(bad.status).toBe(400);
+    const body = await bad.json();
+    expect(body).toMatchObject({ code: 'BAD_REQUEST' });
+    expect(body.message).toContain('"GDPR", "CCPA"');
+    expect(await env.deps.prisma.deletionRequest.count()).toBe(before);
+    const ok = await post({ regulation: 'CCPA' });
+    expect(ok.status).toBe(201);
+    const created = await ok.json();
+    expect(created.regulation).toBe('CCPA');
+    expect(new Date(created.dueAt).getTime() - new Date(created.createdAt).getTime()).toBe(45 * 86_400_000);
+    const listed = await (await fetch(`${server.baseUrl}/api/public/deletion-requests/organization?limit=100`, { headers: { 'x-api-key': org.pat } })).json();
+    expect(listed.find((r: { id: string }) => r.id === created.id)).toMatchObject({ id: created.id, regulation: 'CCPA', dueAt: created.dueAt });
+  });
+});
+
+describe('extensions', () => {
+  it('GDPR: two further months from receipt, once, audited with the reason', async () => {
+    const request = await create('extend@example.com', new Date('2026-01-31T09:00:00.000Z'));
+    const extendedAt = new Date('2026-02-20T12:00:00.000Z');
+    const reason = 'Complex request spanning several archived systems';
+    const result = await extendDeadline(env.deps.prisma, org.actor, { deletionRequestId: request.id, reason }, extendedAt);
+    expect(result).toMatchObject({ dueAt: '2026-04-30T09:00:00.000Z', dueExtendedAt: extendedAt.toISOString(), regulation: 'GDPR' });
+    await expect(extendDeadline(env.deps.prisma, org.actor, { deletionRequestId: request.id, reason })).rejects.toMatchObject({ code: 'CONFLICT' });
+    const audit = await env.deps.prisma.auditLog.findFirstOrThrow({ where: { deletionRequestId: request.id, action: 'request.deadline_extended' } });
+    expect(audit.details).toMatchObject({ reason, previousDueAt: '2026-02-28T09:00:00.000Z', dueAt: '2026-04-30T09:00:00.000Z' });
+    expect(audit.actorId).toBe(org.user.id);
+  });
+
+  it('CCPA: 45 more days; a reason is required', async () => {
+    const request = await create('extend-ccpa@example.com', new Date('2026-01-31T09:00:00.000Z'), 'CCPA');
+    await expect(owner().deadlines.extend({ deletionRequestId: request.id, reason: 'short' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    const result = await owner().deadlines.extend({ deletionRequestId: request.id, reason: 'Identity verification still pending with the subject' });
+    expect(result.dueAt).toBe('2026-05-01T09:00:00.000Z');
+  });
+});
+
+describe('the list, sorted and filtered by deadline', () => {
+  it('"overdue" and "due in 7 days" follow the injected clock; sort by nearest deadline pages with a cursor', async () => {
+    const now = new Date('2026-03-10T00:00:00.000Z');
+    const search = (input: object) => searchDeletionRequests(env.deps.prisma, env.deps.keyring, org.actor, { filter: {}, sort: 'created', limit: 25, ...input } as never, now);
+    const soon = await create('soon@example.com', new Date('2026-02-13T00:00:00.000Z'));
+    const overdue = await search({ filter: { due: 'overdue' } });
+    expect(overdue.items.map((r) => r.identifier)).toEqual(expect.arrayContaining(['jan31@example.com']));
+    expect(overdue.items.map((r) => r.identifier)).not.toContain('soon@example.com');
+    const due7 = await search({ filter: { due: 'due7' } });
+    expect(due7.items.map((r) => r.id)).toEqual([soon.id]);
+
+    const first = await search({ sort: 'due', limit: 2 });
+    const second = await search({ sort: 'due', limit: 100, cursor: first.nextCursor });
+    const all = [...first.items, ...second.items];
+    const dues = all.map((r) => r.dueAt ?? '9999');
+    expect(dues).toEqual([...dues].sort());
+    expect(new Set(all.map((r) => r.id)).size).toBe(await env.deps.prisma.deletionRequest.count({ where: { organizationId: org.organization.id } }));
+  });
+
+  it('the overview counts overdue and due-this-week requests and projects the ones at risk', async () => {
+    const now = new Date('2026-03-10T00:00:00.000Z');
+    const overview = await getOverview(env.deps.prisma, org.actor, { days: 7, timeZone: 'UTC' }, now);
+    expect(overview.overdueTotal).toBeGreaterThan(0);
+    expect(overview.dueThisWeekTotal).toBe(1);
+    expect(overview.dueThisWeek[0]?.identifier).toBe('soon@example.com');
+
+    // Three earlier deletions through the CRM integration each took 20 days: a request sent 5 days ago under a
+    // 10-day policy is at risk; one under GDPR is not.
+    const integration = await env.deps.prisma.integration.findFirstOrThrow({ where: { workspaceId: org.workspace.id } });
+    for (let i = 0; i < 3; i++) {
+      const past = await create(`past${i}@example.com`, new Date('2026-01-01T00:00:00.000Z'));
+      await env.deps.prisma.integrationRequest.updateMany({
+        where: { deletionRequestId: past.id },
+        data: { status: 'SUCCESS', completedAt: new Date('2026-01-21T00:00:00.000Z') },
+      });
+      await env.deps.prisma.deletionRequest.update({ where: { id: past.id }, data: { status: 'SUCCESS' } });
+    }
+    await owner().deadlines.createPolicy({ name: 'Ten days', days: 10, extensionDays: 0 });
+    const risky = await create('risky@example.com', new Date('2026-03-05T00:00:00.000Z'), 'Ten days');
+    const safe = await create('safe@example.com', new Date('2026-03-05T00:00:00.000Z'));
+    const later = await getOverview(env.deps.prisma, org.actor, { days: 7, timeZone: 'UTC' }, now);
+    const projected = later.atRisk.find((r) => r.id === risky.id);
+    expect(projected?.riskReasons).toEqual([`${integration.name} takes about 20 days: at risk`]);
+    expect(later.atRisk.map((r) => r.id)).not.toContain(safe.id);
+    const detail = await owner().dashboard.requestDetail({ deletionRequestId: risky.id });
+    expect(detail).toMatchObject({ regulation: 'Ten days', dueAt: '2026-03-15T00:00:00.000Z' });
+  });
+});

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+/**
+ * Legal deadlines. GDPR Art. 12(3): one month from receipt, extendable by two further
+ * months; CCPA/CPRA (Cal. Civ. Code 1798.130(a)(2)): 45 days, extendable once by 45 days.
+ * Organizations may define their own policies of N days (extendable by M).
+ * All arithmetic is in UTC.
+ */
+export const BUILT_IN_REGULATIONS = ['GDPR', 'CCPA'] as const;
+export type BuiltInRegulation = (typeof BUILT_IN_REGULATIONS)[number];
+
+/** A regulation as the arithmetic needs it; custom policies carry their own numbers. */
+export type RegulationRule =
+  | { name: 'GDPR'; kind: 'months'; months: 1; extensionMonths: 2 }
+  | { name: 'CCPA'; kind: 'days'; days: 45; extensionDays: 45 }
+  | { name: string; kind: 'days'; days: number; extensionDays: number };
+
+export const GDPR_RULE: RegulationRule = { name: 'GDPR', kind: 'months', months: 1, extensionMonths: 2 };
+export const CCPA_RULE: RegulationRule = { name: 'CCPA', kind: 'days', days: 45, extensionDays: 45 };
+
+const DAY_MS = 86_400_000;
+
+export function isBuiltInRegulation(name: string): name is BuiltInRegulation {
+  return (BUILT_IN_REGULATIONS as readonly string[]).includes(name);
+}
+
+export function builtInRule(name: BuiltInRegulation): RegulationRule {
+  return name === 'GDPR' ? GDPR_RULE : CCPA_RULE;
+}
+
+/**
+ * The same day-of-month `months` later, clamped to the last day of a shorter month
+ * (31 January + 1 month = 28 or 29 February), keeping the time of day.
+ */
+export function addCalendarMonths(date: Date, months: number): Date {
+  const year = date.getUTCFullYear();
+  const month = date.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const day = Math.min(date.getUTCDate(), lastDay);
+  return new Date(Date.UTC(year, month, day, date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(), date.getUTCMilliseconds()));
+}
+
+export function addDays(date: Date, days: number): Date {
+  return new Date(date.getTime() + days * DAY_MS);
+}
+
+/** The deadline of a request received at `receivedAt`. */
+export function dueAtFor(rule: RegulationRule, receivedAt: Date): Date {
+  return rule.kind === 'months' ? addCalendarMonths(receivedAt, rule.months) : addDays(receivedAt, rule.days);
+}
+
+/**
+ * The deadline after the one extension the regulation allows, counted from receipt so a
+ * clamped month end does not shorten it (31 Jan: due 28 Feb, extended to 30 Apr).
+ * Null when the policy allows no extension.
+ */
+export function extendedDueAtFor(rule: RegulationRule, receivedAt: Date): Date | null {
+  if (rule.kind === 'months') return addCalendarMonths(receivedAt, rule.months + rule.extensionMonths);
+  if (rule.extensionDays <= 0) return null;
+  return addDays(receivedAt, rule.days + rule.extensionDays);
+}
+
+/** Whole days until the deadline, rounded up (due later today: 1... overdue: 0 or less, e.g. -2 = two days late). */
+export function daysLeft(dueAt: Date, now: Date): number {
+  return Math.ceil((dueAt.getTime() - now.getTime()) / DAY_MS);
+}
+
+export function isOverdue(dueAt: Date, now: Date): boolean {
+  return dueAt.getTime() <= now.getTime();
+}
+
+/** How a regulation's extension reads to people. */
+export function extensionLabel(rule: RegulationRule): string {
+  if (rule.kind === 'months') return `${rule.extensionMonths} months`;
+  return `${rule.extensionDays} days`;
+}
+
+const REGULATION_NAME_MAX = 40;
+
+/** A regulation as given on create: "GDPR", "CCPA" or a custom policy's name (checked against the organization's). */
+export const regulationNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'regulation must not be empty')
+  .max(REGULATION_NAME_MAX, `regulation must be at most ${REGULATION_NAME_MAX} characters`)
+  .meta({ description: 'The regulation whose deadline applies: "GDPR", "CCPA" (covers CPRA), or the name of a custom policy of the organization.', example: 'GDPR' });
+
+/** A custom deadline policy. */
+export const regulationPolicyInputSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Required')
+    .max(REGULATION_NAME_MAX, `Use at most ${REGULATION_NAME_MAX} characters`)
+    .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, 'Use letters, digits, spaces, dots, dashes and underscores')
+    .refine((n) => !isBuiltInRegulation(n.toUpperCase()), 'GDPR and CCPA are built in; choose another name'),
+  days: z.number().int().min(1, 'At least 1 day').max(3650),
+  extensionDays: z.number().int().min(0).max(3650).default(0),
+});
+
+export const extendDeadlineInputSchema = z.object({
+  deletionRequestId: z.string().min(1).max(64),
+  reason: z.string().trim().min(10, 'Give the reason in at least 10 characters (it is told to the subject)').max(1000),
+});
+
+/** Deadline filters of the Requests screen. */
+export const DUE_FILTERS = ['overdue', 'due7'] as const;
+export type DueFilter = (typeof DUE_FILTERS)[number];
