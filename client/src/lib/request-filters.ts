@@ -1,3 +1,4 @@
+import { DUE_FILTERS, type DueFilter } from '@shared/deadlines';
 import { REQUEST_STATUSES, type RequestStatus } from '@shared/status-values';
 
 /** The Requests screen's filters as they live in the URL, so every filtered view is a deep link. */
@@ -9,6 +10,10 @@ export interface RequestFilters {
   to?: string;
   createdByUserId?: string;
   identifier?: string;
+  /** Deadline filter: past due, or due within 7 days (unfulfilled requests). */
+  due?: DueFilter;
+  /** "due": nearest deadline first; absent: newest first. */
+  sort?: 'due';
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -26,6 +31,8 @@ export function filtersFromSearchParams(params: URLSearchParams): RequestFilters
     to: DATE.test(to) ? to : undefined,
     createdByUserId: params.get('createdBy') ?? undefined,
     identifier: params.get('identifier') ?? undefined,
+    due: (DUE_FILTERS as readonly string[]).includes(params.get('due') ?? '') ? (params.get('due') as DueFilter) : undefined,
+    sort: params.get('sort') === 'due' ? 'due' : undefined,
   });
 }
 
@@ -37,6 +44,8 @@ export function filtersToSearchParams(filters: RequestFilters): URLSearchParams 
   if (filters.to) params.set('to', filters.to);
   if (filters.createdByUserId) params.set('createdBy', filters.createdByUserId);
   if (filters.identifier) params.set('identifier', filters.identifier);
+  if (filters.due) params.set('due', filters.due);
+  if (filters.sort) params.set('sort', filters.sort);
   return params;
 }
 
@@ -60,11 +69,13 @@ export function toSearchFilter(filters: RequestFilters) {
     createdTo: filters.to ? localDayEnd(filters.to) : undefined,
     createdByUserId: filters.createdByUserId,
     identifier: filters.identifier?.trim() || undefined,
+    due: filters.due,
   });
 }
 
 export function hasFilters(filters: RequestFilters): boolean {
-  return Object.keys(clean(filters)).length > 0;
+  const { sort: _sort, ...rest } = filters;
+  return Object.keys(clean(rest)).length > 0;
 }
 
 function clean<T extends object>(value: T): T {

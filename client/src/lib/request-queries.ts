@@ -9,12 +9,12 @@ export const LIVE_REFRESH_MS = 4_000;
 export const REQUESTS_PAGE_SIZE = 25;
 
 /** The Requests screen's queries: its first page for `filter`, and the lists its filters offer. */
-export function requestListQueries(trpc: Trpc, filter: RequestSearchFilter, enabled = true) {
+export function requestListQueries(trpc: Trpc, filter: RequestSearchFilter, enabled = true, sort: 'created' | 'due' = 'created') {
   return {
     workspaces: trpc.workspaces.list.queryOptions(),
     members: trpc.dashboard.members.queryOptions(),
     requests: trpc.dashboard.searchRequests.infiniteQueryOptions(
-      { filter, limit: REQUESTS_PAGE_SIZE },
+      { filter, sort, limit: REQUESTS_PAGE_SIZE },
       {
         enabled,
         getNextPageParam: (last) => last.nextCursor,
@@ -33,7 +33,8 @@ export function requestListQueries(trpc: Trpc, filter: RequestSearchFilter, enab
  * refuses are shown by the screen, which validates them itself.
  */
 export function requestsLoader({ request }: { request: Request }) {
-  const queries = requestListQueries(trpcOptions, toSearchFilter(filtersFromSearchParams(new URL(request.url).searchParams)));
+  const filters = filtersFromSearchParams(new URL(request.url).searchParams);
+  const queries = requestListQueries(trpcOptions, toSearchFilter(filters), true, filters.sort ?? 'created');
   void queryClient.prefetchInfiniteQuery(queries.requests);
   void queryClient.prefetchQuery(queries.workspaces);
   void queryClient.prefetchQuery(queries.members);

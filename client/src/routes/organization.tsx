@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { CopyableValue } from '../components/copy-button';
 import { TextField } from '../components/field';
 import { useMe } from '../components/me-context';
+import { DeadlinesSection } from '../components/organization/deadlines-section';
 import { MembersSection } from '../components/organization/members-section';
 import { RetentionSection } from '../components/organization/retention-section';
 import { PageHeader } from '../components/shell';
@@ -97,6 +98,7 @@ export function Component() {
       </section>
 
       <RetentionSection organization={org} canEdit={me.isOwner} />
+      <DeadlinesSection canEdit={me.isAdmin} />
       <MembersSection />
     </>
   );

@@ -2,6 +2,7 @@ import { OVERVIEW_WINDOWS } from '@shared/schemas/dashboard';
 import type { RequestStatus } from '@shared/statuses';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
+import { DueDate } from '../components/due-date';
 import { Meter } from '../components/charts/meter';
 import { StackedBarChart } from '../components/charts/stacked-bar-chart';
 import { PageHeader } from '../components/shell';
@@ -58,7 +59,27 @@ function OverviewBody({ data }: { data: Overview }) {
         <Tile label="In progress now" value={data.openTotal} to="/requests?status=STAGING,PENDING,PROCESSING" />
         <Tile label="Succeeded" value={data.byStatus.SUCCESS} tone="success" to="/requests?status=SUCCESS" />
         <Tile label="Failed or errored" value={attention} tone={attention ? 'danger' : undefined} to="/requests?status=FAILED,ERROR" />
+        <Tile label="Overdue" value={data.overdueTotal} tone={data.overdueTotal ? 'danger' : undefined} to="/requests?due=overdue&sort=due" />
+        <Tile label="Due this week" value={data.dueThisWeekTotal} to="/requests?due=due7&sort=due" />
       </section>
+
+      {data.overdue.length + data.dueThisWeek.length + data.atRisk.length > 0 ? (
+        <section className="card" aria-labelledby="deadlines">
+          <h2 id="deadlines">Deadlines</h2>
+          <ul className="list">
+            {[...data.overdue, ...data.dueThisWeek, ...data.atRisk.filter((r) => !data.dueThisWeek.some((d) => d.id === r.id))].map((request) => (
+              <li key={request.id} className="list-row">
+                <StatusBadge status={request.status} />
+                <Link to={`/requests/${request.id}`} className="mono truncate">
+                  {request.id}
+                </Link>
+                <span className="muted truncate">{request.atRisk ? request.riskReasons.join('; ') : request.workspaceName}</span>
+                <DueDate dueAt={request.dueAt} status={request.status} regulation={request.regulation} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       {data.total === 0 && data.needsAttentionTotal === 0 ? (
         <Empty title={`No requests in the last ${data.days} days`}>

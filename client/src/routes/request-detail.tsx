@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { AuditEntryBody } from '../components/audit-entry';
 import { CopyButton } from '../components/copy-button';
+import { DeadlinePanel } from '../components/deadline-panel';
 import { IntegrationRequestActions, RequestActions } from '../components/request-actions';
 import { PageHeader } from '../components/shell';
 import { ErrorState, Loading } from '../components/states';
@@ -89,6 +90,8 @@ export function Component() {
           ) : null}
         </dl>
       </section>
+
+      <DeadlinePanel request={request} />
 
       <section aria-labelledby="integrations-heading" className="stack">
         <h2 id="integrations-heading">Integrations</h2>

@@ -14,6 +14,7 @@ export function Component() {
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const workspaces = useQuery(trpc.workspaces.list.queryOptions());
+  const regulations = useQuery(trpc.deadlines.regulations.queryOptions());
   const create = useMutation(
     trpc.deletionRequests.createInWorkspace.mutationOptions({
       onSuccess: async (request) => {
@@ -22,7 +23,10 @@ export function Component() {
       },
     }),
   );
-  const { errors, onSubmit } = useFormSubmit(createRequestFormSchema, (data) => create.mutate(data));
+  const { errors, onSubmit } = useFormSubmit(createRequestFormSchema, (data) => create.mutate(data), ({ regulation, ...values }) => ({
+    ...values,
+    ...(regulation ? { regulation } : {}),
+  }));
   const serverError = create.error ? toDisplayError(create.error) : null;
   const fieldError = (name: string) => errors[name] ?? serverError?.fieldErrors[name];
 
@@ -60,6 +64,16 @@ export function Component() {
           error={fieldError('identifier')}
           required
         />
+        <SelectField label="Regulation" name="regulation" defaultValue="" error={fieldError('regulation')} hint="Sets the legal deadline of this request.">
+          <option value="">The workspace's regulation</option>
+          <option value="GDPR">GDPR: one month</option>
+          <option value="CCPA">CCPA/CPRA: 45 days</option>
+          {(regulations.data?.policies ?? []).map((p) => (
+            <option key={p.id} value={p.name}>
+              {p.name}: {p.days} days
+            </option>
+          ))}
+        </SelectField>
         <FormError message={serverError && !Object.keys(serverError.fieldErrors).length ? serverError.message : null} />
         <div className="form-actions">
           <Link to="/requests" className="button">

@@ -7,6 +7,7 @@ import { SelectField, TextField } from '../components/field';
 import { PageHeader } from '../components/shell';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { SegmentedStatusBar, StatusBadge } from '../components/status';
+import { DueDate } from '../components/due-date';
 import { toDisplayError } from '../lib/errors';
 import { validateForm } from '../lib/form';
 import { formatDateTime, formatRelative } from '../lib/format';
@@ -26,7 +27,7 @@ export function Component() {
 
   const searchFilter = toSearchFilter(filters);
   const validation = validateForm(requestSearchFilterSchema, searchFilter);
-  const queries = requestListQueries(trpc, searchFilter, validation.ok);
+  const queries = requestListQueries(trpc, searchFilter, validation.ok, filters.sort ?? 'created');
   const workspaces = useQuery(queries.workspaces);
   const members = useQuery(queries.members);
   const requests = useInfiniteQuery(queries.requests);
@@ -163,6 +164,15 @@ function Filters(props: {
         </SelectField>
         <TextField label="Created from" type="date" value={filters.from ?? ''} onChange={(e) => onChange({ ...filters, from: e.target.value || undefined })} error={errors.createdFrom} />
         <TextField label="Created to" type="date" value={filters.to ?? ''} onChange={(e) => onChange({ ...filters, to: e.target.value || undefined })} error={errors.createdTo} />
+        <SelectField label="Deadline" value={filters.due ?? ''} onChange={(e) => onChange({ ...filters, due: (e.target.value || undefined) as RequestFilters['due'] })}>
+          <option value="">Any deadline</option>
+          <option value="overdue">Overdue</option>
+          <option value="due7">Due in 7 days</option>
+        </SelectField>
+        <SelectField label="Sort by" value={filters.sort ?? ''} onChange={(e) => onChange({ ...filters, sort: e.target.value === 'due' ? 'due' : undefined })}>
+          <option value="">Newest first</option>
+          <option value="due">Nearest deadline first</option>
+        </SelectField>
       </div>
       <fieldset className="status-filter">
         <legend>Status</legend>
@@ -198,6 +208,7 @@ function RequestsTable({ rows }: { rows: RequestRow[] }) {
             <th scope="col">Identifier</th>
             <th scope="col">Status</th>
             <th scope="col">Progress</th>
+            <th scope="col">Due</th>
             <th scope="col">Workspace</th>
             <th scope="col">Created</th>
             <th scope="col">Created by</th>
@@ -221,6 +232,9 @@ function RequestsTable({ rows }: { rows: RequestRow[] }) {
                     <SegmentedStatusBar statuses={statuses} />
                     <span className="muted small">{progressSummary(statuses)}</span>
                   </div>
+                </td>
+                <td data-label="Due">
+                  <DueDate dueAt={row.dueAt} status={row.status} regulation={row.regulation} />
                 </td>
                 <td data-label="Workspace">{row.workspaceName}</td>
                 <td data-label="Created">

@@ -1,0 +1,97 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { deadlineLabel } from '../lib/deadline';
+import { toDisplayError } from '../lib/errors';
+import { formatDateTime } from '../lib/format';
+import { useTRPC } from '../trpc';
+import { ConfirmDialog } from './dialog';
+
+interface DeadlineRequest {
+  id: string;
+  status: string;
+  regulation: string | null;
+  dueAt: string | null;
+  dueExtendedAt: string | null;
+  dueExtensionReason: string | null;
+  atRisk: boolean;
+  riskReasons: string[];
+}
+
+const FINISHED = new Set(['SUCCESS', 'CANCELED', 'FAILED', 'ERROR']);
+
+/** The legal deadline of one request: date, days left, risk, and the one extension its regulation allows. */
+export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const extend = useMutation(
+    trpc.deadlines.extend.mutationOptions({
+      onSuccess: async () => {
+        setOpen(false);
+        setReason('');
+        await queryClient.invalidateQueries({ queryKey: trpc.dashboard.pathKey() });
+      },
+    }),
+  );
+  if (!request.dueAt) return null;
+  const label = deadlineLabel(request.dueAt, request.status);
+  const canExtend = !request.dueExtendedAt && !FINISHED.has(request.status);
+  return (
+    <section className="card deadline-panel" aria-label="Deadline">
+      <dl className="facts facts-grid">
+        <div>
+          <dt>Deadline ({request.regulation})</dt>
+          <dd>
+            <time dateTime={request.dueAt}>{formatDateTime(request.dueAt)}</time>{' '}
+            <span className={`due-${label.tone}`} data-due-tone={label.tone}>
+              · {label.text}
+            </span>
+          </dd>
+        </div>
+        {request.dueExtendedAt ? (
+          <div>
+            <dt>Extended</dt>
+            <dd>
+              {formatDateTime(request.dueExtendedAt)}: {request.dueExtensionReason}
+            </dd>
+          </div>
+        ) : null}
+        {request.atRisk ? (
+          <div>
+            <dt>At risk</dt>
+            <dd className="due-soon">{request.riskReasons.join('; ')}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {canExtend ? (
+        <button type="button" className="button" onClick={() => setOpen(true)}>
+          Extend deadline
+        </button>
+      ) : null}
+      <ConfirmDialog
+        open={open}
+        title="Extend the deadline"
+        confirmLabel="Extend"
+        busy={extend.isPending}
+        error={extend.error ? toDisplayError(extend.error).message : null}
+        confirmDisabled={reason.trim().length < 10}
+        onConfirm={() => extend.mutate({ deletionRequestId: request.id, reason })}
+        onCancel={() => setOpen(false)}
+      >
+        <p>
+          {request.regulation === 'GDPR'
+            ? 'GDPR allows two further months (Art. 12(3)); the subject must be told why within the first month.'
+            : request.regulation === 'CCPA'
+              ? 'CCPA allows one extension of 45 days, with notice to the consumer.'
+              : `The ${request.regulation} policy's extension applies.`}{' '}
+          It can be done once and is recorded in the audit trail.
+        </p>
+        <label className="field">
+          <span className="field-label">Reason (told to the subject)</span>
+          <textarea name="reason" rows={3} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} required />
+        </label>
+      </ConfirmDialog>
+    </section>
+  );
+}

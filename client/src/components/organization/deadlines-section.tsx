@@ -1,0 +1,104 @@
+import { regulationPolicyInputSchema } from '@shared/deadlines';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toDisplayError } from '../../lib/errors';
+import { validateForm, type FieldErrors } from '../../lib/form';
+import { useTRPC } from '../../trpc';
+import { SelectField, TextField } from '../field';
+import { ErrorState, FormError, Loading } from '../states';
+
+/** Which regulation's deadline applies: the organization's default, each workspace's choice, and custom policies. */
+export function DeadlinesSection({ canEdit }: { canEdit: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const regulations = useQuery(trpc.deadlines.regulations.queryOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.deadlines.regulations.queryKey() });
+  const setDefault = useMutation(trpc.deadlines.setDefault.mutationOptions({ onSuccess: refresh }));
+  const setWorkspace = useMutation(trpc.deadlines.setWorkspaceRegulation.mutationOptions({ onSuccess: refresh }));
+  const createPolicy = useMutation(trpc.deadlines.createPolicy.mutationOptions({ onSuccess: refresh }));
+  const deletePolicy = useMutation(trpc.deadlines.deletePolicy.mutationOptions({ onSuccess: refresh }));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  if (regulations.isPending) return <Loading />;
+  if (regulations.isError) return <ErrorState error={regulations.error} onRetry={() => void regulations.refetch()} />;
+  const data = regulations.data;
+  const names = ['GDPR', 'CCPA', ...data.policies.map((p) => p.name)];
+  const mutationError = [setDefault, setWorkspace, createPolicy, deletePolicy].map((m) => m.error).find(Boolean);
+  const serverError = mutationError ? toDisplayError(mutationError) : null;
+  return (
+    <section className="card" aria-labelledby="org-deadlines">
+      <h2 id="org-deadlines">Legal deadlines</h2>
+      <p className="muted">
+        Each request is due by its regulation: GDPR one month (extendable by two), CCPA/CPRA 45 days (extendable by 45), or a policy of your own.
+        A request can name its regulation; otherwise its workspace's applies.
+      </p>
+      <div className="filters-grid">
+        <SelectField label="Organization default" value={data.defaultRegulation} disabled={!canEdit} onChange={(e) => setDefault.mutate({ regulation: e.target.value })}>
+          {names.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </SelectField>
+        {data.workspaces.map((w) => (
+          <SelectField
+            key={w.id}
+            label={`Workspace "${w.name}"`}
+            value={w.regulation ?? ''}
+            disabled={!canEdit}
+            onChange={(e) => setWorkspace.mutate({ workspaceId: w.id, regulation: e.target.value || null })}
+          >
+            <option value="">Organization default ({data.defaultRegulation})</option>
+            {names.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </SelectField>
+        ))}
+      </div>
+      <h3>Custom policies</h3>
+      {data.policies.length === 0 ? <p className="muted">None yet.</p> : null}
+      <ul className="list">
+        {data.policies.map((p) => (
+          <li key={p.id} className="list-row">
+            <strong>{p.name}</strong>
+            <span className="muted">
+              {p.days} days{p.extensionDays ? `, extendable by ${p.extensionDays}` : ', no extension'}
+            </span>
+            {canEdit ? (
+              <button type="button" className="link-button" onClick={() => deletePolicy.mutate({ policyId: p.id })}>
+                Delete
+              </button>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {canEdit ? (
+        <form
+          className="inline-form"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            const form = new FormData(event.currentTarget);
+            const result = validateForm(regulationPolicyInputSchema, {
+              name: String(form.get('name') ?? ''),
+              days: Number(form.get('days')),
+              extensionDays: Number(form.get('extensionDays') || 0),
+            });
+            if (!result.ok) return setErrors(result.errors);
+            setErrors({});
+            createPolicy.mutate(result.data, { onSuccess: () => (event.target as HTMLFormElement).reset() });
+          }}
+        >
+          <TextField label="Policy name" name="name" placeholder="LGPD" error={errors.name} />
+          <TextField label="Days" name="days" type="number" min={1} error={errors.days} />
+          <TextField label="Extension days" name="extensionDays" type="number" min={0} defaultValue="0" error={errors.extensionDays} />
+          <button type="submit" className="button" disabled={createPolicy.isPending}>
+            Add policy
+          </button>
+        </form>
+      ) : null}
+      <FormError message={serverError?.message ?? null} />
+    </section>
+  );
+}

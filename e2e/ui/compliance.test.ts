@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, connectAppDatabase } from '../support/app';
+import { launchBrowser, newPage, screenshot } from '../support/browser';
+
+const PASSWORD = 'a long enough passphrase';
+const suffix = randomBytes(3).toString('hex');
+const owner = { name: 'Priya Privacy', email: `priya-${suffix}@example.com`, org: 'Deadline Corp' };
+
+let browser: Browser;
+let page: Page;
+const requestIds: Record<string, string> = {};
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  ({ page } = await newPage(browser, baseUrl()));
+  page.on('console', (message) => message.type() === 'error' && console.error(`[browser] ${message.text()}`));
+});
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') await screenshot(page, `failed-compliance-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function createRequest(identifier: string, regulation: string) {
+  await page.goto('/requests/new');
+  await page.getByLabel('Identifier').fill(identifier);
+  await page.getByLabel('Regulation').selectOption(regulation);
+  await page.getByRole('button', { name: 'Create request' }).click();
+  await page.waitForURL(/\/requests\/dr_/);
+  return page.url().split('/').pop()!;
+}
+
+describe('a privacy team tracks legal deadlines', () => {
+  it('signs up and creates a workspace', async () => {
+    await page.goto('/sign-up');
+    await page.getByLabel('Your name').fill(owner.name);
+    await page.getByLabel('Work email').fill(owner.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Organization name').fill(owner.org);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
+    await page.getByLabel('Workspace name').fill('EU shop');
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await page.getByRole('article', { name: 'EU shop' }).waitFor();
+  });
+
+  it('creates requests under GDPR and CCPA, and shows the deadline on the detail', async () => {
+    requestIds.gdpr = await createRequest(`gdpr-${suffix}@example.com`, 'GDPR');
+    const panel = page.getByRole('region', { name: 'Deadline' });
+    await panel.getByText('Deadline (GDPR)').waitFor();
+    await expect(panel.textContent()).resolves.toMatch(/(2[89]|3[01]) days left/);
+    requestIds.ccpa = await createRequest(`ccpa-${suffix}@example.com`, 'CCPA');
+    await page.getByRole('region', { name: 'Deadline' }).getByText('45 days left').waitFor();
+  });
+
+  it('lists the deadline with days left, and filters the overdue ones', async () => {
+    // Time travel for one request: its deadline passed two days ago.
+    const db = await connectAppDatabase();
+    try {
+      await db.query(`UPDATE "DeletionRequest" SET "dueAt" = now() - interval '2 days 1 hour' WHERE id = $1`, [requestIds.gdpr]);
+    } finally {
+      await db.end();
+    }
+    await page.goto('/requests');
+    await page.getByRole('columnheader', { name: 'Due' }).waitFor();
+    const late = page.locator(`tr[data-request-id="${requestIds.gdpr}"]`);
+    await late.getByText('2 days overdue').waitFor();
+    await page.locator(`tr[data-request-id="${requestIds.ccpa}"]`).getByText('45 days left').waitFor();
+    await screenshot(page, 'compliance-01-deadline-column');
+
+    await page.getByLabel('Deadline').selectOption('overdue');
+    await page.waitForURL(/due=overdue/);
+    await page.locator(`tr[data-request-id="${requestIds.ccpa}"]`).waitFor({ state: 'detached' });
+    await late.waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    await screenshot(page, 'compliance-02-overdue-filter');
+
+    await page.goto('/');
+    await page.getByText('Overdue', { exact: true }).waitFor();
+  });
+});
