@@ -66,11 +66,29 @@ const envSchema = z.object({
   /** Google's authorization and token endpoints (overridable for tests and proxies). */
   GOOGLE_OAUTH_AUTHORIZE_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
   GOOGLE_OAUTH_TOKEN_URL: z.url().default('https://oauth2.googleapis.com/token'),
+  /** Outgoing email (notifications, password reset, sign-up verification): off while SMTP_HOST is unset. */
+  SMTP_HOST: z.string().trim().min(1).optional(),
+  SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
+  /** true: TLS from the first byte (port 465); false: STARTTLS when the server offers it. */
+  SMTP_SECURE: z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true'),
+  SMTP_USER: z.string().optional(),
+  SMTP_PASSWORD: z.string().optional(),
+  SMTP_FROM: z.string().trim().min(3).default('Data Deletion Service <no-reply@localhost>'),
+  /** Hours of a password reset link's life, and of an email verification link's. */
+  PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
+  EMAIL_VERIFICATION_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(72),
+  /** How often workers look for events to notify about (integration failed, completed, digest). */
+  NOTIFY_INTERVAL_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'ENCRYPTION_KEY' | 'PUBLIC_URL' | 'PREVIOUS_ENCRYPTION_KEYS' | 'TRUST_PROXY'> {
+export interface Config extends Omit<Env, 'ENCRYPTION_KEY' | 'PUBLIC_URL' | 'PREVIOUS_ENCRYPTION_KEYS' | 'TRUST_PROXY' | 'SMTP_PASSWORD'> {
+  /** SMTP_PASSWORD, under a name that says it is a secret (never logged, never shown). */
+  smtpPassword?: string;
   /** 32-byte master key. */
   encryptionKey: Buffer;
   /** Earlier master keys, only used to unwrap data keys not yet re-wrapped by `keys:rotate-master`. */
@@ -145,9 +163,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (error) {
     throw new ConfigError(`OUTBOUND_ALLOWLIST: ${(error as Error).message}`);
   }
-  const { ENCRYPTION_KEY: _omit, PREVIOUS_ENCRYPTION_KEYS: _previous, TRUST_PROXY, ...rest } = e;
+  const { ENCRYPTION_KEY: _omit, PREVIOUS_ENCRYPTION_KEYS: _previous, TRUST_PROXY, SMTP_PASSWORD, ...rest } = e;
   return {
     ...rest,
+    smtpPassword: SMTP_PASSWORD,
     trustProxy: parseTrustProxy(TRUST_PROXY),
     previousEncryptionKeys,
     encryptionKey,

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
         )
       : null;
   // Retention (daily at midnight UTC) and audit-chain sealing run in worker processes.
-  const scheduler = worker ? new Scheduler(database.prisma, database.pool, log, config.AUDIT_SEAL_INTERVAL_MS) : null;
+  const scheduler = worker ? new Scheduler(database.prisma, database.pool, log, config.AUDIT_SEAL_INTERVAL_MS, deps) : null;
   const app = runsApi ? await buildApp(deps) : null;
 
   // Queue depth comes from the database, so any process can report it; the API and workers do.

@@ -3,8 +3,10 @@ import type { Db } from '../db/client';
 import type { Logger } from '../lib/logger';
 import { sealAuditChain } from '../services/audit/audit-chain';
 import { applyRetention } from '../services/retention/apply-retention';
+import { runNotifications, type NotifyDeps } from '../services/notifications/notify';
 
 const RETENTION_LOCK = 727275;
+const NOTIFY_LOCK = 727276;
 
 /** Milliseconds until the next midnight UTC. */
 export function msUntilMidnightUtc(now = new Date()): number {
@@ -27,6 +29,8 @@ export class Scheduler {
     private readonly log: Logger,
     /** AUDIT_SEAL_INTERVAL_MS: how often new audit entries are sealed into the hash chain. */
     private readonly sealIntervalMs = 30_000,
+    /** What the notifier needs (email, Slack, secrets); without it no notifications are sent. */
+    private readonly notifyDeps?: NotifyDeps,
   ) {}
 
   start(): void {
@@ -35,6 +39,33 @@ export class Scheduler {
     const seal = setInterval(() => void this.seal(), this.sealIntervalMs);
     seal.unref();
     this.timers.push(seal);
+    if (this.notifyDeps) {
+      const notify = setInterval(() => void this.notify(), this.notifyDeps.config.NOTIFY_INTERVAL_MS);
+      notify.unref();
+      this.timers.push(notify);
+    }
+  }
+
+  /** Notifications (integration failed, completed, reappeared) and the daily deadline digest; one worker at a time. */
+  async notify(): Promise<void> {
+    if (!this.notifyDeps || this.stopped) return;
+    try {
+      const client = await this.pool.connect();
+      try {
+        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [NOTIFY_LOCK]);
+        if (!rows[0]?.locked) return;
+        try {
+          const result = await runNotifications(this.notifyDeps);
+          if (result.sent) this.log.info(result, 'notifications sent');
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [NOTIFY_LOCK]);
+        }
+      } finally {
+        client.release();
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'notification run failed');
+    }
   }
 
   stop(): void {

@@ -9,6 +9,7 @@ import { organizationRouter } from './organization/router';
 import { tokensRouter } from './tokens/router';
 import { workspacesRouter } from './workspaces/router';
 import { deadlinesRouter } from './deadlines/router';
+import { notificationsRouter } from './notifications/router';
 
 export const appRouter = router({
   auth: authRouter,
@@ -21,6 +22,7 @@ export const appRouter = router({
   dashboard: dashboardRouter,
   members: membersRouter,
   deadlines: deadlinesRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

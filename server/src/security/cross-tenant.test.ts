@@ -40,7 +40,8 @@ async function seed(label: string, secret: string) {
   await env.db.prisma.invitation.create({
     data: { id: invitationId, organizationId: org.organization.id, email: `invitee-${label}@example.com`, role: 'MEMBER', tokenHash: `hash-${invitationId}`, expiresAt: new Date(Date.now() + 86_400_000) },
   });
-  return { ...org, accountId: account.id, integrationId: integration.id, deletionRequestId, integrationRequestId, invitationId };
+  const policy = await caller.deadlines.createPolicy({ name: `${label} policy`, days: 20, extensionDays: 10 });
+  return { ...org, accountId: account.id, integrationId: integration.id, deletionRequestId, integrationRequestId, invitationId, policyId: policy.id };
 }
 
 beforeAll(async () => {
@@ -120,6 +121,9 @@ function attempts(): Attempt[] {
     { path: 'members.remove', input: { userId: A.user.id } },
     { path: 'members.revokeInvitation', input: { invitationId: A.invitationId } },
     { path: 'dashboard.requestDetail', input: { deletionRequestId: A.deletionRequestId } },
+    { path: 'deadlines.extend', input: { deletionRequestId: A.deletionRequestId, reason: 'an attempt from another organization' } },
+    { path: 'deadlines.deletePolicy', input: { policyId: A.policyId } },
+    { path: 'deadlines.setWorkspaceRegulation', input: { workspaceId: A.workspace.id, regulation: 'CCPA' } },
     { path: 'dashboard.searchRequests', input: { filter: { workspaceId: A.workspace.id } } },
     { path: 'dashboard.searchRequests', input: { filter: { createdByUserId: A.user.id } } },
     { path: 'dashboard.searchRequests', input: { filter: { identifier: SUBJECT } } },
@@ -178,7 +182,7 @@ describe('cross-tenant: organization B against organization A', () => {
 
   it('REST: every public path with A\'s ids and keys answers 403/404 with nothing of A, and writes nothing', async () => {
     const document = buildOpenApiDocument(server.baseUrl);
-    const values: Record<string, string> = { workspaceId: A.workspace.id, userId: A.user.id };
+    const values: Record<string, string> = { workspaceId: A.workspace.id, userId: A.user.id, deletionRequestId: A.deletionRequestId };
     const before = await snapshot();
     let calls = 0;
     for (const [template, item] of Object.entries(document.paths ?? {})) {
@@ -186,7 +190,7 @@ describe('cross-tenant: organization B against organization A', () => {
         const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? 'missing'));
         const headerSets: Array<Record<string, string>> = [{ 'x-api-key': B.pat }, { 'x-api-key': B.pat, 'x-workspace-api-key': A.workspaceApiKey }];
         for (const headers of headerSets) {
-          const body = operation.requestBody ? JSON.stringify({ workspaceApiKey: A.workspaceApiKey, identifier: 'x@b.example' }) : undefined;
+          const body = operation.requestBody ? JSON.stringify({ workspaceApiKey: A.workspaceApiKey, identifier: 'x@b.example', reason: 'a valid reason given by organization B' }) : undefined;
           const response = await fetch(`${server.baseUrl}/api/public${path}`, { method: method.toUpperCase(), headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body });
           const text = await response.text();
           calls += 1;

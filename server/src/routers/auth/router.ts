@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { signInInputSchema, signUpInputSchema } from '@shared/schemas/auth';
+import { emailSchema, passwordSchema, signInInputSchema, signUpInputSchema } from '@shared/schemas/auth';
+import { requestPasswordReset, resetPassword, sendEmailVerification, verifyEmail } from '../../services/auth/user-tokens';
+import { mailerFor } from '../../services/notifications/mailer';
 import { roleSchema } from '@shared/statuses';
 import { SESSION_COOKIE } from '../../trpc/context';
 import { router } from '../../trpc/init';
@@ -12,7 +14,7 @@ import { AppError } from '../../lib/errors';
 import { assertAuthAttemptAllowed } from '../../lib/rate-limit-auth';
 
 const meSchema = z.object({
-  user: z.object({ id: z.string(), email: z.string(), name: z.string() }),
+  user: z.object({ id: z.string(), email: z.string(), name: z.string(), emailVerified: z.boolean() }),
   organizationId: z.string(),
   role: roleSchema,
   organizations: z.array(z.object({ id: z.string(), name: z.string(), role: roleSchema })),
@@ -24,6 +26,7 @@ export const authRouter = router({
     assertAuthAttemptAllowed(ctx.config, ctx.ip);
     const result = await signUp(ctx.prisma, input);
     ctx.setCookie(SESSION_COOKIE, result.sessionToken, { maxAgeSeconds: SESSION_TTL_SECONDS });
+    await sendEmailVerification(ctx, result.user.id);
     return { userId: result.user.id, organizationId: result.organization.id };
   }),
 
@@ -47,7 +50,9 @@ export const authRouter = router({
   /** The signed-in user, their active organization and role, and every organization they belong to. */
   me: authedProcedure.output(meSchema).query(async ({ ctx }) => {
     const [user, memberships] = await Promise.all([
-      ctx.prisma.user.findUniqueOrThrow({ where: { id: ctx.actor.userId }, select: { id: true, email: true, name: true } }),
+      ctx.prisma.user
+        .findUniqueOrThrow({ where: { id: ctx.actor.userId }, select: { id: true, email: true, name: true, emailVerifiedAt: true } })
+        .then(({ emailVerifiedAt, ...u }) => ({ ...u, emailVerified: emailVerifiedAt !== null })),
       listMemberships(ctx.prisma, ctx.actor.userId),
     ]);
     return {
@@ -56,6 +61,33 @@ export const authRouter = router({
       role: ctx.actor.role,
       organizations: memberships.map((m) => ({ id: m.organization.id, name: m.organization.name, role: m.role })),
     };
+  }),
+
+  /** What this server can do for signed-out visitors: without SMTP there is no password reset by email. */
+  capabilities: publicProcedure.query(({ ctx }) => ({ emailEnabled: mailerFor(ctx.config).enabled })),
+
+  /** "Forgot password": the same answer whether or not the address has an account. */
+  requestPasswordReset: publicProcedure.input(z.object({ email: emailSchema })).mutation(async ({ ctx, input }) => {
+    assertAuthAttemptAllowed(ctx.config, ctx.ip);
+    return requestPasswordReset(ctx, input.email);
+  }),
+
+  /** Sets a new password with a mailed single-use token, and signs out every session of the account. */
+  resetPassword: publicProcedure.input(z.object({ token: z.string().max(200), password: passwordSchema })).mutation(async ({ ctx, input }) => {
+    assertAuthAttemptAllowed(ctx.config, ctx.ip);
+    const result = await resetPassword(ctx, input);
+    ctx.clearCookie(SESSION_COOKIE);
+    return result;
+  }),
+
+  verifyEmail: publicProcedure.input(z.object({ token: z.string().max(200) })).mutation(async ({ ctx, input }) => {
+    assertAuthAttemptAllowed(ctx.config, ctx.ip);
+    return verifyEmail(ctx, input.token);
+  }),
+
+  resendVerification: authedProcedure.mutation(async ({ ctx }) => {
+    assertAuthAttemptAllowed(ctx.config, ctx.ip);
+    return sendEmailVerification(ctx, ctx.actor.userId);
   }),
 
   /** Organization switcher: the session acts in another organization the user belongs to. */

@@ -1,0 +1,111 @@
+import { sign } from 'node:crypto';
+import type { Db } from '../../db/client';
+import type { Keyring } from '../../lib/crypto';
+import { AppError, notFound } from '../../lib/errors';
+import type { Actor } from '../auth/actor';
+import { canonicalJson } from './canonical-json';
+import { signingKeyFor } from './signing-key';
+import type { SignedCertificate } from './verify-certificate';
+
+const FINAL = ['SUCCESS', 'FAILED', 'ERROR', 'CANCELED'];
+const STORE_TYPES = new Set(['POSTGRES', 'MYSQL', 'REDIS', 'S3', 'DYNAMODB']);
+
+type Evidence = Record<string, unknown>;
+
+/** What one destination proved: rows changed and the verification for stores; task ids and final statuses for vendors. */
+function destinationEvidence(type: string, evidence: Evidence | null) {
+  if (!evidence) return { recorded: false as const };
+  if (STORE_TYPES.has(type)) {
+    const remaining = (evidence.remaining ?? {}) as Record<string, number>;
+    return {
+      recorded: true as const,
+      rowsChanged: evidence.changed ?? null,
+      verification: { remainingMatchingRows: remaining, passed: Object.values(remaining).every((n) => Number(n) === 0) },
+    };
+  }
+  return { recorded: true as const, vendor: evidence };
+}
+
+/**
+ * The certificate of deletion of a finished request, signed with the organization's Ed25519
+ * key. It names the subject only by the identifier's keyed hash (HMAC-SHA256 with the
+ * service's secret pepper), so it can be kept after retention removed the identifier, and it
+ * anchors itself in the organization's tamper-evident audit chain.
+ */
+export async function buildCertificate(db: Db, keyring: Keyring, actor: Pick<Actor, 'organizationId'>, deletionRequestId: string, now = new Date()): Promise<SignedCertificate> {
+  const request = await db.deletionRequest.findFirst({
+    where: { id: deletionRequestId, organizationId: actor.organizationId },
+    select: {
+      id: true,
+      status: true,
+      identifierHmac: true,
+      regulation: true,
+      dueAt: true,
+      dueExtendedAt: true,
+      createdAt: true,
+      completedAt: true,
+      workspace: { select: { id: true, name: true } },
+      organization: { select: { id: true, name: true } },
+      integrationRequests: {
+        orderBy: { createdAt: 'asc' },
+        select: { id: true, integrationName: true, integrationType: true, status: true, trackingId: true, attempts: true, createdAt: true, startedAt: true, completedAt: true, reverifiedAt: true, reappearedAt: true },
+      },
+    },
+  });
+  if (!request) throw notFound('Deletion request');
+  if (!FINAL.includes(request.status)) throw new AppError('CONFLICT', `The request is still ${request.status}; a certificate is issued once it has finished`);
+
+  const successes = await db.auditLog.findMany({
+    where: { organizationId: actor.organizationId, deletionRequestId, outcome: 'SUCCESS', action: { in: ['deletion.requested', 'deletion.status_checked'] } },
+    orderBy: { id: 'asc' },
+    select: { integrationRequestId: true, details: true, createdAt: true },
+  });
+  const evidenceBy = new Map<string, Evidence | null>();
+  for (const entry of successes) {
+    const evidence = (entry.details as { evidence?: Evidence } | null)?.evidence;
+    if (entry.integrationRequestId) evidenceBy.set(entry.integrationRequestId, evidence ?? evidenceBy.get(entry.integrationRequestId) ?? null);
+  }
+  const [head, lastOwn] = await Promise.all([
+    db.auditLog.findFirst({ where: { organizationId: actor.organizationId, chainSeq: { not: null } }, orderBy: { chainSeq: 'desc' }, select: { chainSeq: true, hash: true, createdAt: true } }),
+    db.auditLog.findFirst({ where: { organizationId: actor.organizationId, deletionRequestId, chainSeq: { not: null } }, orderBy: { chainSeq: 'desc' }, select: { chainSeq: true, hash: true } }),
+  ]);
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  const certificate = {
+    type: 'certificate-of-deletion',
+    version: 1,
+    issuedAt: now.toISOString(),
+    issuer: { organizationId: request.organization.id, organizationName: request.organization.name },
+    deletionRequest: {
+      id: request.id,
+      status: request.status,
+      workspace: { id: request.workspace.id, name: request.workspace.name },
+      subject: { identifierHash: { algorithm: 'HMAC-SHA256', keyedWith: 'service identifier pepper', value: request.identifierHmac } },
+      regulation: request.regulation,
+      receivedAt: request.createdAt.toISOString(),
+      dueAt: iso(request.dueAt),
+      dueExtendedAt: iso(request.dueExtendedAt),
+      completedAt: iso(request.completedAt),
+    },
+    destinations: request.integrationRequests.map((ir) => ({
+      integrationRequestId: ir.id,
+      name: ir.integrationName,
+      type: ir.integrationType,
+      finalStatus: ir.status,
+      vendorTaskId: ir.trackingId,
+      attempts: ir.attempts,
+      requestedAt: ir.createdAt.toISOString(),
+      startedAt: iso(ir.startedAt),
+      completedAt: iso(ir.completedAt),
+      reverifiedAt: iso(ir.reverifiedAt),
+      reappearedAt: iso(ir.reappearedAt),
+      evidence: destinationEvidence(ir.integrationType, evidenceBy.get(ir.id) ?? null),
+    })),
+    auditChain: {
+      head: head ? { chainSeq: head.chainSeq!.toString(), hash: head.hash, sealedAt: head.createdAt.toISOString() } : null,
+      lastEntryOfRequest: lastOwn ? { chainSeq: lastOwn.chainSeq!.toString(), hash: lastOwn.hash } : null,
+    },
+  };
+  const key = await signingKeyFor(db, keyring, actor.organizationId);
+  const value = sign(null, Buffer.from(canonicalJson(certificate), 'utf8'), key.privateKey).toString('base64');
+  return { certificate, signature: { algorithm: 'Ed25519', keyId: key.id, publicKey: key.publicKey, value } };
+}

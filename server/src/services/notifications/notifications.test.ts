@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestWorker, waitForRequest } from '../../test/engine';
+import { startSlackWebhook } from '../../test/fakes/slack-webhook';
+import { startSmtpSink, toAddresses } from '../../test/fakes/smtp-sink';
+import { startWebhookServer } from '../../test/fakes/webhook-server';
+import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+import { buildDigest, runNotifications } from './notify';
+
+let env: TestEnv;
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+let slack: Awaited<ReturnType<typeof startSlackWebhook>>;
+let org: Awaited<ReturnType<typeof seedOrganization>>;
+
+beforeAll(async () => {
+  smtp = await startSmtpSink();
+  slack = await startSlackWebhook();
+  env = await createTestEnv({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_FROM: 'Deletions <no-reply@example.test>', MAX_ATTEMPTS: '1' });
+  org = await seedOrganization(env.deps, 'notify');
+});
+afterAll(async () => {
+  await env?.close();
+  await smtp?.close();
+  await slack?.close();
+});
+
+const linkToken = (text: string, page: string) => {
+  const match = new RegExp(`${page}#token=([A-Za-z0-9_-]+)`).exec(text);
+  if (!match) throw new Error(`no ${page} link in: ${text}`);
+  return match[1]!;
+};
+
+describe('password reset by email', () => {
+  it('mails a single-use link; the new password works, the old one and the used link do not, and sessions end', async () => {
+    const { caller } = callerFor(env.deps);
+    const session = await caller.auth.signIn({ email: org.email, password: 'correct horse battery staple' });
+    expect(session.userId).toBe(org.user.id);
+    const sessionsBefore = await env.deps.prisma.session.count({ where: { userId: org.user.id } });
+    expect(sessionsBefore).toBeGreaterThan(0);
+
+    await expect(caller.auth.requestPasswordReset({ email: org.email.toUpperCase() })).resolves.toEqual({ ok: true });
+    const mail = await smtp.waitFor((m) => m.subject === 'Reset your password' && toAddresses(m).includes(org.email));
+    expect(mail.from?.value[0]?.address).toBe('no-reply@example.test');
+    const token = linkToken(mail.text ?? '', '/reset-password');
+    // Only the hash is stored.
+    const stored = await env.deps.prisma.userToken.findFirstOrThrow({ where: { userId: org.user.id, purpose: 'password_reset' } });
+    expect(stored.tokenHash).not.toContain(token);
+
+    await caller.auth.resetPassword({ token, password: 'a brand new passphrase' });
+    expect(await env.deps.prisma.session.count({ where: { userId: org.user.id } })).toBe(0);
+    await expect(caller.auth.signIn({ email: org.email, password: 'correct horse battery staple' })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(caller.auth.signIn({ email: org.email, password: 'a brand new passphrase' })).resolves.toMatchObject({ userId: org.user.id });
+    await expect(caller.auth.resetPassword({ token, password: 'yet another passphrase' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('answers the same for an unknown address and sends nothing; an expired link is refused', async () => {
+    const before = smtp.messages.length;
+    await expect(callerFor(env.deps).caller.auth.requestPasswordReset({ email: 'nobody@example.com' })).resolves.toEqual({ ok: true });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.messages.slice(before).filter((m) => toAddresses(m).includes('nobody@example.com'))).toEqual([]);
+
+    const other = await seedOrganization(env.deps, 'expiry');
+    await callerFor(env.deps).caller.auth.requestPasswordReset({ email: other.email });
+    const token = linkToken((await smtp.waitFor((m) => toAddresses(m).includes(other.email))).text ?? '', '/reset-password');
+    await env.deps.prisma.userToken.updateMany({ where: { userId: other.user.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await expect(callerFor(env.deps).caller.auth.resetPassword({ token, password: 'a brand new passphrase' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('expired'),
+    });
+  });
+
+  it('mails at most three links an hour to one account', async () => {
+    const other = await seedOrganization(env.deps, 'limit');
+    for (let i = 0; i < 5; i++) await callerFor(env.deps).caller.auth.requestPasswordReset({ email: other.email });
+    await smtp.waitFor((m) => toAddresses(m).includes(other.email));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(smtp.messages.filter((m) => toAddresses(m).includes(other.email))).toHaveLength(3);
+  });
+});
+
+describe('email verification at sign-up', () => {
+  it('mails a link that marks the address verified', async () => {
+    const { caller } = callerFor(env.deps);
+    const email = `signup-${Date.now()}@example.com`;
+    await caller.auth.signUp({ email, password: 'a long enough passphrase', name: 'New User', organizationName: 'New Org' });
+    expect((await caller.auth.me()).user.emailVerified).toBe(false);
+    const mail = await smtp.waitFor((m) => m.subject === 'Confirm your email address' && toAddresses(m).includes(email));
+    await caller.auth.verifyEmail({ token: linkToken(mail.text ?? '', '/verify-email') });
+    expect((await caller.auth.me()).user.emailVerified).toBe(true);
+  });
+});
+
+describe('notifications by email and Slack', () => {
+  it('tells the chosen channels that an integration failed, without the subject identifier', async () => {
+    const owner = callerFor(env.deps, { pat: org.pat }).caller;
+    const destination = await startWebhookServer();
+    // The destination echoes the identifier in its error, as real systems do.
+    destination.on('POST /erase', (call) => ({ status: 422, body: { error: `unknown user ${JSON.parse(call.body).user}` } }));
+    await owner.integrations.create({
+      workspaceId: org.workspace.id,
+      name: 'Billing',
+      type: 'WEBHOOK',
+      config: { initiate: { url: `${destination.url}/erase`, body: '{"user": "{{identifier}}"}' } },
+    });
+    await owner.notifications.update({
+      events: {
+        integration_failed: { email: true, slack: true },
+        credentials_failing: { email: true, slack: true },
+        deadline_digest: { email: false, slack: false },
+        request_completed: { email: false, slack: false },
+        data_reappeared: { email: true, slack: true },
+      },
+      emailRecipients: ['privacy-team@example.com'],
+      slackWebhookUrl: slack.url,
+    });
+    const settings = await owner.notifications.settings();
+    expect(JSON.stringify(settings)).not.toContain(slack.url);
+    expect(settings.slackWebhookHint).toMatch(/^127\.0\.0\.1:\d+\/…/);
+
+    const identifier = 'secret.subject@example.com';
+    const request = await owner.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier });
+    const worker = await startTestWorker(env);
+    try {
+      await waitForRequest(env, request.id);
+    } finally {
+      await worker.stop();
+      await destination.close();
+    }
+    const result = await runNotifications(env.deps);
+    expect(result.sent).toBe(2);
+    const mail = await smtp.waitFor((m) => toAddresses(m).includes('privacy-team@example.com'));
+    expect(mail.subject).toBe(`Billing failed for request ${request.id}`);
+    expect(mail.text).toContain(`http://localhost:3000/requests/${request.id}`);
+    expect(mail.text).toContain('Reason:');
+    expect(slack.messages).toHaveLength(1);
+    expect(slack.messages[0]?.text).toContain(request.id);
+    for (const text of [mail.subject ?? '', mail.text ?? '', slack.messages[0]?.text ?? '']) expect(text).not.toContain(identifier);
+    // Nothing is sent twice: the cursor moved past the entry.
+    expect((await runNotifications(env.deps)).sent).toBe(0);
+  });
+
+  it('sends the daily digest of overdue requests once per day', async () => {
+    const owner = callerFor(env.deps, { pat: org.pat }).caller;
+    const request = await owner.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'late@example.com' });
+    await env.deps.prisma.deletionRequest.update({ where: { id: request.id }, data: { dueAt: new Date(Date.now() - 3 * 86_400_000) } });
+    const digest = await buildDigest({ ...env.deps }, org.organization.id, new Date());
+    expect(digest?.subject).toMatch(/^Deadlines: \d+ overdue/);
+    expect(digest?.text).toContain(request.id);
+    expect(digest?.text).not.toContain('late@example.com');
+  });
+
+  it('refuses a Slack webhook the outbound policy blocks', async () => {
+    const owner = callerFor(env.deps, { pat: org.pat }).caller;
+    const events = (await owner.notifications.settings()).events;
+    await expect(owner.notifications.update({ events, emailRecipients: [], slackWebhookUrl: 'http://169.254.169.254/latest' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+});

@@ -1,0 +1,183 @@
+import type { NotificationEvent } from '@shared/schemas/notifications';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { createRedactor } from '../../integrations/http-client';
+import type { Keyring } from '../../lib/crypto';
+import type { Logger } from '../../lib/logger';
+import type { OutboundPolicy } from '../../lib/ssrf';
+import { completionProfiles, projectRisk } from '../deadlines/at-risk';
+import { mailerFor } from './mailer';
+import { emailRecipientsOf, openSlackWebhook, resolveSettings, type ResolvedSettings } from './settings';
+import { postToSlack } from './slack';
+
+export interface NotifyDeps {
+  prisma: Db;
+  keyring: Keyring;
+  config: Config;
+  policy: OutboundPolicy;
+  log: Logger;
+}
+
+export interface Notice {
+  subject: string;
+  text: string;
+}
+
+/** Audit actions that may become a notice. */
+const WATCHED_ACTIONS = ['deletion.completed', 'request.completed', 'request.reappeared'];
+const BATCH = 200;
+const DIGEST_LIST_MAX = 20;
+const DAY_MS = 86_400_000;
+
+const requestLink = (config: Config, id: string) => new URL(`/requests/${id}`, config.PUBLIC_URL).toString();
+
+/**
+ * Sends one notice on the channels the organization chose for `event`. Each channel fails on
+ * its own (logged), so a broken Slack webhook does not keep the email from going out.
+ */
+export async function deliver(deps: NotifyDeps, organizationId: string, settings: ResolvedSettings, event: NotificationEvent, notice: Notice): Promise<number> {
+  const channels = settings.events[event];
+  let sent = 0;
+  const mailer = mailerFor(deps.config);
+  if (channels.email && mailer.enabled) {
+    try {
+      const to = await emailRecipientsOf(deps.prisma, organizationId, settings);
+      if (to.length) {
+        await mailer.send({ to, subject: notice.subject, text: `${notice.text}\n\n— Data Deletion Service\nNotification settings: ${new URL('/organization', deps.config.PUBLIC_URL)}` });
+        sent++;
+      }
+    } catch (error) {
+      deps.log.warn({ organizationId, event, err: (error as Error).message }, 'email notification failed');
+    }
+  }
+  if (channels.slack && settings.slackWebhookCipher) {
+    try {
+      const url = await openSlackWebhook(deps.prisma, deps.keyring, organizationId, settings.slackWebhookCipher);
+      await postToSlack(deps.policy, url, `*${notice.subject}*\n${notice.text}`);
+      sent++;
+    } catch (error) {
+      deps.log.warn({ organizationId, event, err: (error as Error).message }, 'Slack notification failed');
+    }
+  }
+  return sent;
+}
+
+interface WatchedEntry {
+  id: bigint;
+  action: string;
+  outcome: string | null;
+  deletionRequestId: string | null;
+  integrationRequestId: string | null;
+  summary: string;
+}
+
+/** 401/403 from a vendor, or a database refusing the login: the account's credentials need attention. */
+async function credentialsFailed(db: Db, integrationRequestId: string): Promise<boolean> {
+  const attempt = await db.auditLog.findFirst({
+    where: { integrationRequestId, action: { in: ['deletion.requested', 'deletion.status_checked'] } },
+    orderBy: { id: 'desc' },
+    select: { details: true, summary: true },
+  });
+  const exchanges = ((attempt?.details as { exchanges?: { response?: { status?: number }; error?: string }[] } | null)?.exchanges ?? []);
+  if (exchanges.some((x) => x.response?.status === 401 || x.response?.status === 403)) return true;
+  return /password authentication failed|authentication failed|invalid (api )?key|unauthori[sz]ed|forbidden|28P01|28000/i.test(
+    `${attempt?.summary ?? ''} ${exchanges.map((x) => x.error ?? '').join(' ')}`,
+  );
+}
+
+/** The notice for one audit entry, with the subject identifier scrubbed from any destination text. */
+async function noticeFor(deps: NotifyDeps, entry: WatchedEntry): Promise<{ event: NotificationEvent; notice: Notice } | null> {
+  if (!entry.deletionRequestId) return null;
+  const link = requestLink(deps.config, entry.deletionRequestId);
+  if (entry.action === 'request.completed' && entry.outcome === 'SUCCESS') {
+    return { event: 'request_completed', notice: { subject: `Deletion request ${entry.deletionRequestId} completed`, text: `Every destination confirmed the deletion.\n${link}` } };
+  }
+  if (entry.action === 'request.reappeared') {
+    return {
+      event: 'data_reappeared',
+      notice: { subject: `Deleted data reappeared: ${entry.deletionRequestId}`, text: `Re-verification found rows matching the subject again (restored backup, ETL?). Retry the deletion:\n${link}` },
+    };
+  }
+  if (entry.action !== 'deletion.completed' || !entry.integrationRequestId || (entry.outcome !== 'FAILED' && entry.outcome !== 'ERROR')) return null;
+  const ir = await deps.prisma.integrationRequest.findUnique({
+    where: { id: entry.integrationRequestId },
+    select: { integrationName: true, lastError: true, deletionRequest: { select: { identifier: true } } },
+  });
+  if (!ir) return null;
+  const identifier = ir.deletionRequest.identifier;
+  // A destination may echo the identifier in its error: blank it out, or leave the reason out when it is too short to scrub safely.
+  const reason = !ir.lastError ? '' : identifier && identifier.length < 4 ? '' : createRedactor(identifier ? [identifier, identifier.toLowerCase()] : [])(ir.lastError).slice(0, 300);
+  const credentials = await credentialsFailed(deps.prisma, entry.integrationRequestId);
+  return {
+    event: credentials ? 'credentials_failing' : 'integration_failed',
+    notice: {
+      subject: credentials ? `Credentials failing: ${ir.integrationName}` : `${ir.integrationName} failed for request ${entry.deletionRequestId}`,
+      text: `${credentials ? `${ir.integrationName} refused the account's credentials; update them under Accounts, then retry.` : `${ir.integrationName} ended with ${entry.outcome}.`}${reason ? `\nReason: ${reason}` : ''}\n${link}`,
+    },
+  };
+}
+
+/** The daily digest: unfulfilled requests past their deadline and those projected to miss it. */
+export async function buildDigest(deps: NotifyDeps, organizationId: string, now: Date): Promise<Notice | null> {
+  const unfulfilled = { organizationId, status: { notIn: ['SUCCESS' as const, 'CANCELED' as const] } };
+  const [overdueTotal, overdue, upcoming, profiles] = await Promise.all([
+    deps.prisma.deletionRequest.count({ where: { ...unfulfilled, dueAt: { lte: now } } }),
+    deps.prisma.deletionRequest.findMany({ where: { ...unfulfilled, dueAt: { lte: now } }, orderBy: { dueAt: 'asc' }, take: DIGEST_LIST_MAX, select: { id: true, dueAt: true } }),
+    deps.prisma.deletionRequest.findMany({
+      where: { ...unfulfilled, dueAt: { gt: now } },
+      orderBy: { dueAt: 'asc' },
+      take: 200,
+      select: { id: true, dueAt: true, integrationRequests: { select: { integrationId: true, integrationName: true, status: true, createdAt: true } } },
+    }),
+    completionProfiles(deps.prisma, organizationId, now),
+  ]);
+  const atRisk = upcoming
+    .map((r) => ({ ...r, risk: projectRisk({ dueAt: r.dueAt, integrationRequests: r.integrationRequests.map((ir) => ({ ...ir, name: ir.integrationName })) }, profiles, now) }))
+    .filter((r) => r.risk.atRisk)
+    .slice(0, DIGEST_LIST_MAX);
+  if (overdueTotal === 0 && atRisk.length === 0) return null;
+  const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : '');
+  const lines = [`${overdueTotal} request(s) overdue, ${atRisk.length} at risk.`];
+  if (overdue.length) lines.push('', 'Overdue:', ...overdue.map((r) => `- ${r.id} (due ${day(r.dueAt)}, ${Math.floor((now.getTime() - r.dueAt!.getTime()) / DAY_MS)} day(s) late) ${requestLink(deps.config, r.id)}`));
+  if (atRisk.length) lines.push('', 'At risk:', ...atRisk.map((r) => `- ${r.id} (due ${day(r.dueAt)}): ${r.risk.reasons.join('; ')} ${requestLink(deps.config, r.id)}`));
+  return { subject: `Deadlines: ${overdueTotal} overdue, ${atRisk.length} at risk`, text: lines.join('\n') };
+}
+
+/**
+ * One pass of the notifier for every organization: new audit entries become notices (the
+ * settings row keeps a cursor into the append-only audit log, so nothing is missed across
+ * restarts and nothing from before the settings existed is sent), then the daily digest
+ * once per UTC day. Run by one worker at a time (the caller holds an advisory lock).
+ */
+export async function runNotifications(deps: NotifyDeps, now = new Date()): Promise<{ sent: number }> {
+  // Organizations without settings start with the defaults, from this point of their log on.
+  await deps.prisma.$executeRaw`
+    INSERT INTO "NotificationSettings" ("organizationId", "auditCursor", "updatedAt")
+    SELECT o.id, COALESCE((SELECT max(a.id) FROM "AuditLog" a WHERE a."organizationId" = o.id), 0), now()
+      FROM "Organization" o WHERE NOT EXISTS (SELECT 1 FROM "NotificationSettings" s WHERE s."organizationId" = o.id)
+    ON CONFLICT DO NOTHING`;
+  const organizations = await deps.prisma.notificationSettings.findMany({ select: { organizationId: true } });
+  let sent = 0;
+  for (const { organizationId } of organizations) {
+    const settings = await resolveSettings(deps.prisma, organizationId);
+    const entries = await deps.prisma.auditLog.findMany({
+      where: { organizationId, id: { gt: settings.auditCursor }, action: { in: WATCHED_ACTIONS } },
+      orderBy: { id: 'asc' },
+      take: BATCH,
+      select: { id: true, action: true, outcome: true, deletionRequestId: true, integrationRequestId: true, summary: true },
+    });
+    for (const entry of entries) {
+      const notice = await noticeFor(deps, entry);
+      if (notice) sent += await deliver(deps, organizationId, settings, notice.event, notice.notice);
+      await deps.prisma.notificationSettings.update({ where: { organizationId }, data: { auditCursor: entry.id } });
+    }
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    const digestOn = settings.events.deadline_digest.email || settings.events.deadline_digest.slack;
+    if (digestOn && (!settings.lastDigestAt || settings.lastDigestAt.getTime() < today)) {
+      const digest = await buildDigest(deps, organizationId, now);
+      if (digest) sent += await deliver(deps, organizationId, settings, 'deadline_digest', digest);
+      await deps.prisma.notificationSettings.update({ where: { organizationId }, data: { lastDigestAt: now } });
+    }
+  }
+  return { sent };
+}
