@@ -42,7 +42,7 @@ describe('Segment contract (@segment/public-api-sdk-typescript)', () => {
     const [ourGet] = await callsDuring(fake, () => segmentDriver.checkStatus!(ctx(regulateId)));
     let regulation: { overallStatus?: unknown; id?: string } | undefined;
     const [sdkGet] = await callsDuring(fake, async () => {
-      regulation = (await sdk().getRegulation(regulateId)).body.data.regulation as typeof regulation;
+      regulation = (await sdk().getRegulation(regulateId)).body.data?.regulation as typeof regulation;
     });
     expectSameRequest(ourGet, sdkGet);
     expect(regulation).toMatchObject({ id: regulateId, overallStatus: 'INITIALIZED' });
