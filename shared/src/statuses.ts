@@ -23,6 +23,7 @@ export const INTEGRATION_TYPES = [
   'SEGMENT',
   'POSTHOG',
   'GOOGLE_ANALYTICS',
+  'STRIPE',
 ] as const;
 export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 export type IntegrationType = z.infer<typeof integrationTypeSchema>;

@@ -51,4 +51,5 @@ export const INTEGRATION_TYPE_LABEL: Record<string, string> = {
   SEGMENT: 'Segment',
   POSTHOG: 'PostHog',
   GOOGLE_ANALYTICS: 'Google Analytics 4',
+  STRIPE: 'Stripe',
 };

@@ -5,6 +5,7 @@ import { mixpanelDriver } from './mixpanel/driver';
 import { postgresDriver } from './postgres/driver';
 import { posthogDriver } from './posthog/driver';
 import { segmentDriver } from './segment/driver';
+import { stripeDriver } from './stripe/driver';
 import type { Driver } from './types';
 import { webhookDriver } from './webhook/driver';
 
@@ -17,6 +18,7 @@ export const drivers: Partial<Record<IntegrationType, Driver>> = {
   SEGMENT: segmentDriver,
   POSTHOG: posthogDriver,
   GOOGLE_ANALYTICS: googleAnalyticsDriver,
+  STRIPE: stripeDriver,
 };
 
 export function driverFor(type: IntegrationType): Driver | undefined {

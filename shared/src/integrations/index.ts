@@ -6,6 +6,7 @@ import { mixpanelConfigSchema } from './mixpanel';
 import { posthogConfigSchema } from './posthog';
 import { postgresConfigSchema } from './postgres';
 import { segmentConfigSchema } from './segment';
+import { stripeConfigSchema } from './stripe';
 import { webhookConfigSchema } from './webhook';
 
 export * from './accounts';
@@ -18,6 +19,7 @@ export * from './segment';
 export * from './posthog';
 export * from './google-analytics';
 export * from './oauth';
+export * from './stripe';
 
 /** Static facts about each integration type, for forms and for the engine. */
 export interface IntegrationTypeInfo {
@@ -38,5 +40,7 @@ export const integrationTypeInfo: Partial<Record<IntegrationType, IntegrationTyp
   SEGMENT: { type: 'SEGMENT', label: 'Segment', accountTypes: ['API_KEY'], accountRequired: true, configSchema: segmentConfigSchema },
   POSTHOG: { type: 'POSTHOG', label: 'PostHog', accountTypes: ['API_KEY'], accountRequired: true, configSchema: posthogConfigSchema },
   GOOGLE_ANALYTICS: { type: 'GOOGLE_ANALYTICS', label: 'Google Analytics 4', accountTypes: ['OAUTH'], accountRequired: true, configSchema: googleAnalyticsConfigSchema },
+  // A secret key, or a restricted key with write access to customers.
+  STRIPE: { type: 'STRIPE', label: 'Stripe', accountTypes: ['API_KEY'], accountRequired: true, configSchema: stripeConfigSchema },
 };
 
