@@ -24,6 +24,7 @@ export const INTEGRATION_TYPES = [
   'POSTHOG',
   'GOOGLE_ANALYTICS',
   'STRIPE',
+  'HUBSPOT',
 ] as const;
 export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 export type IntegrationType = z.infer<typeof integrationTypeSchema>;

@@ -52,4 +52,5 @@ export const INTEGRATION_TYPE_LABEL: Record<string, string> = {
   POSTHOG: 'PostHog',
   GOOGLE_ANALYTICS: 'Google Analytics 4',
   STRIPE: 'Stripe',
+  HUBSPOT: 'HubSpot',
 };

@@ -6,6 +6,7 @@ import { postgresDriver } from './postgres/driver';
 import { posthogDriver } from './posthog/driver';
 import { segmentDriver } from './segment/driver';
 import { stripeDriver } from './stripe/driver';
+import { hubspotDriver } from './hubspot/driver';
 import type { Driver } from './types';
 import { webhookDriver } from './webhook/driver';
 
@@ -19,6 +20,7 @@ export const drivers: Partial<Record<IntegrationType, Driver>> = {
   POSTHOG: posthogDriver,
   GOOGLE_ANALYTICS: googleAnalyticsDriver,
   STRIPE: stripeDriver,
+  HUBSPOT: hubspotDriver,
 };
 
 export function driverFor(type: IntegrationType): Driver | undefined {

@@ -6,6 +6,7 @@ import { mixpanelConfigSchema } from './mixpanel';
 import { posthogConfigSchema } from './posthog';
 import { postgresConfigSchema } from './postgres';
 import { segmentConfigSchema } from './segment';
+import { hubspotConfigSchema } from './hubspot';
 import { stripeConfigSchema } from './stripe';
 import { webhookConfigSchema } from './webhook';
 
@@ -20,6 +21,7 @@ export * from './posthog';
 export * from './google-analytics';
 export * from './oauth';
 export * from './stripe';
+export * from './hubspot';
 
 /** Static facts about each integration type, for forms and for the engine. */
 export interface IntegrationTypeInfo {
@@ -42,5 +44,7 @@ export const integrationTypeInfo: Partial<Record<IntegrationType, IntegrationTyp
   GOOGLE_ANALYTICS: { type: 'GOOGLE_ANALYTICS', label: 'Google Analytics 4', accountTypes: ['OAUTH'], accountRequired: true, configSchema: googleAnalyticsConfigSchema },
   // A secret key, or a restricted key with write access to customers.
   STRIPE: { type: 'STRIPE', label: 'Stripe', accountTypes: ['API_KEY'], accountRequired: true, configSchema: stripeConfigSchema },
+  // A private app access token with crm.objects.contacts.read/write.
+  HUBSPOT: { type: 'HUBSPOT', label: 'HubSpot', accountTypes: ['API_KEY'], accountRequired: true, configSchema: hubspotConfigSchema },
 };
 
