@@ -25,6 +25,7 @@ export const INTEGRATION_TYPES = [
   'GOOGLE_ANALYTICS',
   'STRIPE',
   'HUBSPOT',
+  'ZENDESK',
 ] as const;
 export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 export type IntegrationType = z.infer<typeof integrationTypeSchema>;

@@ -52,5 +52,6 @@ export const INTEGRATION_TYPE_LABEL: Record<string, string> = {
   POSTHOG: 'PostHog',
   GOOGLE_ANALYTICS: 'Google Analytics 4',
   STRIPE: 'Stripe',
+  ZENDESK: 'Zendesk',
   HUBSPOT: 'HubSpot',
 };

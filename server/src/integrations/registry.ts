@@ -6,6 +6,7 @@ import { postgresDriver } from './postgres/driver';
 import { posthogDriver } from './posthog/driver';
 import { segmentDriver } from './segment/driver';
 import { stripeDriver } from './stripe/driver';
+import { zendeskDriver } from './zendesk/driver';
 import { hubspotDriver } from './hubspot/driver';
 import type { Driver } from './types';
 import { webhookDriver } from './webhook/driver';
@@ -21,6 +22,7 @@ export const drivers: Partial<Record<IntegrationType, Driver>> = {
   GOOGLE_ANALYTICS: googleAnalyticsDriver,
   STRIPE: stripeDriver,
   HUBSPOT: hubspotDriver,
+  ZENDESK: zendeskDriver,
 };
 
 export function driverFor(type: IntegrationType): Driver | undefined {

@@ -7,6 +7,7 @@ import { posthogConfigSchema } from './posthog';
 import { postgresConfigSchema } from './postgres';
 import { segmentConfigSchema } from './segment';
 import { hubspotConfigSchema } from './hubspot';
+import { zendeskConfigSchema } from './zendesk';
 import { stripeConfigSchema } from './stripe';
 import { webhookConfigSchema } from './webhook';
 
@@ -21,6 +22,7 @@ export * from './posthog';
 export * from './google-analytics';
 export * from './oauth';
 export * from './stripe';
+export * from './zendesk';
 export * from './hubspot';
 
 /** Static facts about each integration type, for forms and for the engine. */
@@ -46,5 +48,7 @@ export const integrationTypeInfo: Partial<Record<IntegrationType, IntegrationTyp
   STRIPE: { type: 'STRIPE', label: 'Stripe', accountTypes: ['API_KEY'], accountRequired: true, configSchema: stripeConfigSchema },
   // A private app access token with crm.objects.contacts.read/write.
   HUBSPOT: { type: 'HUBSPOT', label: 'HubSpot', accountTypes: ['API_KEY'], accountRequired: true, configSchema: hubspotConfigSchema },
+  // An admin's API token; the admin's email is part of the configuration.
+  ZENDESK: { type: 'ZENDESK', label: 'Zendesk', accountTypes: ['API_KEY'], accountRequired: true, configSchema: zendeskConfigSchema },
 };
 
