@@ -26,6 +26,7 @@ export const INTEGRATION_TYPES = [
   'STRIPE',
   'HUBSPOT',
   'ZENDESK',
+  'INTERCOM',
 ] as const;
 export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 export type IntegrationType = z.infer<typeof integrationTypeSchema>;

@@ -6,6 +6,7 @@ import { postgresDriver } from './postgres/driver';
 import { posthogDriver } from './posthog/driver';
 import { segmentDriver } from './segment/driver';
 import { stripeDriver } from './stripe/driver';
+import { intercomDriver } from './intercom/driver';
 import { zendeskDriver } from './zendesk/driver';
 import { hubspotDriver } from './hubspot/driver';
 import type { Driver } from './types';
@@ -23,6 +24,7 @@ export const drivers: Partial<Record<IntegrationType, Driver>> = {
   STRIPE: stripeDriver,
   HUBSPOT: hubspotDriver,
   ZENDESK: zendeskDriver,
+  INTERCOM: intercomDriver,
 };
 
 export function driverFor(type: IntegrationType): Driver | undefined {

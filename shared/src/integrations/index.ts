@@ -8,6 +8,7 @@ import { postgresConfigSchema } from './postgres';
 import { segmentConfigSchema } from './segment';
 import { hubspotConfigSchema } from './hubspot';
 import { zendeskConfigSchema } from './zendesk';
+import { intercomConfigSchema } from './intercom';
 import { stripeConfigSchema } from './stripe';
 import { webhookConfigSchema } from './webhook';
 
@@ -22,6 +23,7 @@ export * from './posthog';
 export * from './google-analytics';
 export * from './oauth';
 export * from './stripe';
+export * from './intercom';
 export * from './zendesk';
 export * from './hubspot';
 
@@ -50,5 +52,7 @@ export const integrationTypeInfo: Partial<Record<IntegrationType, IntegrationTyp
   HUBSPOT: { type: 'HUBSPOT', label: 'HubSpot', accountTypes: ['API_KEY'], accountRequired: true, configSchema: hubspotConfigSchema },
   // An admin's API token; the admin's email is part of the configuration.
   ZENDESK: { type: 'ZENDESK', label: 'Zendesk', accountTypes: ['API_KEY'], accountRequired: true, configSchema: zendeskConfigSchema },
+  // An access token of an Intercom app (Developer Hub) with read and write access to contacts.
+  INTERCOM: { type: 'INTERCOM', label: 'Intercom', accountTypes: ['API_KEY'], accountRequired: true, configSchema: intercomConfigSchema },
 };
 
