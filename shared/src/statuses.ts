@@ -27,6 +27,7 @@ export const INTEGRATION_TYPES = [
   'HUBSPOT',
   'ZENDESK',
   'INTERCOM',
+  'MAILCHIMP',
 ] as const;
 export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 export type IntegrationType = z.infer<typeof integrationTypeSchema>;

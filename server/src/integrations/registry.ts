@@ -6,6 +6,7 @@ import { postgresDriver } from './postgres/driver';
 import { posthogDriver } from './posthog/driver';
 import { segmentDriver } from './segment/driver';
 import { stripeDriver } from './stripe/driver';
+import { mailchimpDriver } from './mailchimp/driver';
 import { intercomDriver } from './intercom/driver';
 import { zendeskDriver } from './zendesk/driver';
 import { hubspotDriver } from './hubspot/driver';
@@ -25,6 +26,7 @@ export const drivers: Partial<Record<IntegrationType, Driver>> = {
   HUBSPOT: hubspotDriver,
   ZENDESK: zendeskDriver,
   INTERCOM: intercomDriver,
+  MAILCHIMP: mailchimpDriver,
 };
 
 export function driverFor(type: IntegrationType): Driver | undefined {

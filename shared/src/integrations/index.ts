@@ -9,6 +9,7 @@ import { segmentConfigSchema } from './segment';
 import { hubspotConfigSchema } from './hubspot';
 import { zendeskConfigSchema } from './zendesk';
 import { intercomConfigSchema } from './intercom';
+import { mailchimpConfigSchema } from './mailchimp';
 import { stripeConfigSchema } from './stripe';
 import { webhookConfigSchema } from './webhook';
 
@@ -23,6 +24,7 @@ export * from './posthog';
 export * from './google-analytics';
 export * from './oauth';
 export * from './stripe';
+export * from './mailchimp';
 export * from './intercom';
 export * from './zendesk';
 export * from './hubspot';
@@ -54,5 +56,7 @@ export const integrationTypeInfo: Partial<Record<IntegrationType, IntegrationTyp
   ZENDESK: { type: 'ZENDESK', label: 'Zendesk', accountTypes: ['API_KEY'], accountRequired: true, configSchema: zendeskConfigSchema },
   // An access token of an Intercom app (Developer Hub) with read and write access to contacts.
   INTERCOM: { type: 'INTERCOM', label: 'Intercom', accountTypes: ['API_KEY'], accountRequired: true, configSchema: intercomConfigSchema },
+  // An API key (it ends in the account's data center, such as -us6).
+  MAILCHIMP: { type: 'MAILCHIMP', label: 'Mailchimp', accountTypes: ['API_KEY'], accountRequired: true, configSchema: mailchimpConfigSchema },
 };
 
