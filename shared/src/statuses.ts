@@ -28,6 +28,7 @@ export const INTEGRATION_TYPES = [
   'ZENDESK',
   'INTERCOM',
   'MAILCHIMP',
+  'SENDGRID',
 ] as const;
 export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 export type IntegrationType = z.infer<typeof integrationTypeSchema>;

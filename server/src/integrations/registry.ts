@@ -6,6 +6,7 @@ import { postgresDriver } from './postgres/driver';
 import { posthogDriver } from './posthog/driver';
 import { segmentDriver } from './segment/driver';
 import { stripeDriver } from './stripe/driver';
+import { sendgridDriver } from './sendgrid/driver';
 import { mailchimpDriver } from './mailchimp/driver';
 import { intercomDriver } from './intercom/driver';
 import { zendeskDriver } from './zendesk/driver';
@@ -27,6 +28,7 @@ export const drivers: Partial<Record<IntegrationType, Driver>> = {
   ZENDESK: zendeskDriver,
   INTERCOM: intercomDriver,
   MAILCHIMP: mailchimpDriver,
+  SENDGRID: sendgridDriver,
 };
 
 export function driverFor(type: IntegrationType): Driver | undefined {

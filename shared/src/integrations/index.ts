@@ -10,6 +10,7 @@ import { hubspotConfigSchema } from './hubspot';
 import { zendeskConfigSchema } from './zendesk';
 import { intercomConfigSchema } from './intercom';
 import { mailchimpConfigSchema } from './mailchimp';
+import { sendgridConfigSchema } from './sendgrid';
 import { stripeConfigSchema } from './stripe';
 import { webhookConfigSchema } from './webhook';
 
@@ -24,6 +25,7 @@ export * from './posthog';
 export * from './google-analytics';
 export * from './oauth';
 export * from './stripe';
+export * from './sendgrid';
 export * from './mailchimp';
 export * from './intercom';
 export * from './zendesk';
@@ -58,5 +60,7 @@ export const integrationTypeInfo: Partial<Record<IntegrationType, IntegrationTyp
   INTERCOM: { type: 'INTERCOM', label: 'Intercom', accountTypes: ['API_KEY'], accountRequired: true, configSchema: intercomConfigSchema },
   // An API key (it ends in the account's data center, such as -us6).
   MAILCHIMP: { type: 'MAILCHIMP', label: 'Mailchimp', accountTypes: ['API_KEY'], accountRequired: true, configSchema: mailchimpConfigSchema },
+  // An API key with Marketing (contacts) access.
+  SENDGRID: { type: 'SENDGRID', label: 'SendGrid', accountTypes: ['API_KEY'], accountRequired: true, configSchema: sendgridConfigSchema },
 };
 
