@@ -29,6 +29,7 @@ export const INTEGRATION_TYPES = [
   'INTERCOM',
   'MAILCHIMP',
   'SENDGRID',
+  'AUTH0',
 ] as const;
 export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 export type IntegrationType = z.infer<typeof integrationTypeSchema>;

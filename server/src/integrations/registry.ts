@@ -6,6 +6,7 @@ import { postgresDriver } from './postgres/driver';
 import { posthogDriver } from './posthog/driver';
 import { segmentDriver } from './segment/driver';
 import { stripeDriver } from './stripe/driver';
+import { auth0Driver } from './auth0/driver';
 import { sendgridDriver } from './sendgrid/driver';
 import { mailchimpDriver } from './mailchimp/driver';
 import { intercomDriver } from './intercom/driver';
@@ -29,6 +30,7 @@ export const drivers: Partial<Record<IntegrationType, Driver>> = {
   INTERCOM: intercomDriver,
   MAILCHIMP: mailchimpDriver,
   SENDGRID: sendgridDriver,
+  AUTH0: auth0Driver,
 };
 
 export function driverFor(type: IntegrationType): Driver | undefined {

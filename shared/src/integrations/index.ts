@@ -11,6 +11,7 @@ import { zendeskConfigSchema } from './zendesk';
 import { intercomConfigSchema } from './intercom';
 import { mailchimpConfigSchema } from './mailchimp';
 import { sendgridConfigSchema } from './sendgrid';
+import { auth0ConfigSchema } from './auth0';
 import { stripeConfigSchema } from './stripe';
 import { webhookConfigSchema } from './webhook';
 
@@ -25,6 +26,7 @@ export * from './posthog';
 export * from './google-analytics';
 export * from './oauth';
 export * from './stripe';
+export * from './auth0';
 export * from './sendgrid';
 export * from './mailchimp';
 export * from './intercom';
@@ -62,5 +64,7 @@ export const integrationTypeInfo: Partial<Record<IntegrationType, IntegrationTyp
   MAILCHIMP: { type: 'MAILCHIMP', label: 'Mailchimp', accountTypes: ['API_KEY'], accountRequired: true, configSchema: mailchimpConfigSchema },
   // An API key with Marketing (contacts) access.
   SENDGRID: { type: 'SENDGRID', label: 'SendGrid', accountTypes: ['API_KEY'], accountRequired: true, configSchema: sendgridConfigSchema },
+  // A machine-to-machine application: client id (API key) and client secret, with read:users and delete:users.
+  AUTH0: { type: 'AUTH0', label: 'Auth0', accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: auth0ConfigSchema },
 };
 
