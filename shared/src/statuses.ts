@@ -30,6 +30,7 @@ export const INTEGRATION_TYPES = [
   'MAILCHIMP',
   'SENDGRID',
   'AUTH0',
+  'BRAZE',
 ] as const;
 export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 export type IntegrationType = z.infer<typeof integrationTypeSchema>;

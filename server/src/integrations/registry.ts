@@ -6,6 +6,7 @@ import { postgresDriver } from './postgres/driver';
 import { posthogDriver } from './posthog/driver';
 import { segmentDriver } from './segment/driver';
 import { stripeDriver } from './stripe/driver';
+import { brazeDriver } from './braze/driver';
 import { auth0Driver } from './auth0/driver';
 import { sendgridDriver } from './sendgrid/driver';
 import { mailchimpDriver } from './mailchimp/driver';
@@ -31,6 +32,7 @@ export const drivers: Partial<Record<IntegrationType, Driver>> = {
   MAILCHIMP: mailchimpDriver,
   SENDGRID: sendgridDriver,
   AUTH0: auth0Driver,
+  BRAZE: brazeDriver,
 };
 
 export function driverFor(type: IntegrationType): Driver | undefined {

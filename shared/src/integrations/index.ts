@@ -12,6 +12,7 @@ import { intercomConfigSchema } from './intercom';
 import { mailchimpConfigSchema } from './mailchimp';
 import { sendgridConfigSchema } from './sendgrid';
 import { auth0ConfigSchema } from './auth0';
+import { brazeConfigSchema } from './braze';
 import { stripeConfigSchema } from './stripe';
 import { webhookConfigSchema } from './webhook';
 
@@ -26,6 +27,7 @@ export * from './posthog';
 export * from './google-analytics';
 export * from './oauth';
 export * from './stripe';
+export * from './braze';
 export * from './auth0';
 export * from './sendgrid';
 export * from './mailchimp';
@@ -66,5 +68,7 @@ export const integrationTypeInfo: Partial<Record<IntegrationType, IntegrationTyp
   SENDGRID: { type: 'SENDGRID', label: 'SendGrid', accountTypes: ['API_KEY'], accountRequired: true, configSchema: sendgridConfigSchema },
   // A machine-to-machine application: client id (API key) and client secret, with read:users and delete:users.
   AUTH0: { type: 'AUTH0', label: 'Auth0', accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: auth0ConfigSchema },
+  // A REST API key with the users.delete and users.export.ids permissions.
+  BRAZE: { type: 'BRAZE', label: 'Braze', accountTypes: ['API_KEY'], accountRequired: true, configSchema: brazeConfigSchema },
 };
 
