@@ -31,6 +31,7 @@ export const INTEGRATION_TYPES = [
   'SENDGRID',
   'AUTH0',
   'BRAZE',
+  'KLAVIYO',
 ] as const;
 export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 export type IntegrationType = z.infer<typeof integrationTypeSchema>;

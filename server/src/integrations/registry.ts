@@ -6,6 +6,7 @@ import { postgresDriver } from './postgres/driver';
 import { posthogDriver } from './posthog/driver';
 import { segmentDriver } from './segment/driver';
 import { stripeDriver } from './stripe/driver';
+import { klaviyoDriver } from './klaviyo/driver';
 import { brazeDriver } from './braze/driver';
 import { auth0Driver } from './auth0/driver';
 import { sendgridDriver } from './sendgrid/driver';
@@ -33,6 +34,7 @@ export const drivers: Partial<Record<IntegrationType, Driver>> = {
   SENDGRID: sendgridDriver,
   AUTH0: auth0Driver,
   BRAZE: brazeDriver,
+  KLAVIYO: klaviyoDriver,
 };
 
 export function driverFor(type: IntegrationType): Driver | undefined {

@@ -13,6 +13,7 @@ import { mailchimpConfigSchema } from './mailchimp';
 import { sendgridConfigSchema } from './sendgrid';
 import { auth0ConfigSchema } from './auth0';
 import { brazeConfigSchema } from './braze';
+import { klaviyoConfigSchema } from './klaviyo';
 import { stripeConfigSchema } from './stripe';
 import { webhookConfigSchema } from './webhook';
 
@@ -27,6 +28,7 @@ export * from './posthog';
 export * from './google-analytics';
 export * from './oauth';
 export * from './stripe';
+export * from './klaviyo';
 export * from './braze';
 export * from './auth0';
 export * from './sendgrid';
@@ -70,5 +72,7 @@ export const integrationTypeInfo: Partial<Record<IntegrationType, IntegrationTyp
   AUTH0: { type: 'AUTH0', label: 'Auth0', accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: auth0ConfigSchema },
   // A REST API key with the users.delete and users.export.ids permissions.
   BRAZE: { type: 'BRAZE', label: 'Braze', accountTypes: ['API_KEY'], accountRequired: true, configSchema: brazeConfigSchema },
+  // A private API key with profiles:read and data-privacy:write scopes.
+  KLAVIYO: { type: 'KLAVIYO', label: 'Klaviyo', accountTypes: ['API_KEY'], accountRequired: true, configSchema: klaviyoConfigSchema },
 };
 
