@@ -32,6 +32,7 @@ export const INTEGRATION_TYPES = [
   'AUTH0',
   'BRAZE',
   'KLAVIYO',
+  'CUSTOMERIO',
 ] as const;
 export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 export type IntegrationType = z.infer<typeof integrationTypeSchema>;

@@ -52,6 +52,7 @@ export const INTEGRATION_TYPE_LABEL: Record<string, string> = {
   POSTHOG: 'PostHog',
   GOOGLE_ANALYTICS: 'Google Analytics 4',
   STRIPE: 'Stripe',
+  CUSTOMERIO: 'Customer.io',
   KLAVIYO: 'Klaviyo',
   BRAZE: 'Braze',
   AUTH0: 'Auth0',

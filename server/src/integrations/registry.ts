@@ -6,6 +6,7 @@ import { postgresDriver } from './postgres/driver';
 import { posthogDriver } from './posthog/driver';
 import { segmentDriver } from './segment/driver';
 import { stripeDriver } from './stripe/driver';
+import { customerioDriver } from './customerio/driver';
 import { klaviyoDriver } from './klaviyo/driver';
 import { brazeDriver } from './braze/driver';
 import { auth0Driver } from './auth0/driver';
@@ -35,6 +36,7 @@ export const drivers: Partial<Record<IntegrationType, Driver>> = {
   AUTH0: auth0Driver,
   BRAZE: brazeDriver,
   KLAVIYO: klaviyoDriver,
+  CUSTOMERIO: customerioDriver,
 };
 
 export function driverFor(type: IntegrationType): Driver | undefined {

@@ -14,6 +14,7 @@ import { sendgridConfigSchema } from './sendgrid';
 import { auth0ConfigSchema } from './auth0';
 import { brazeConfigSchema } from './braze';
 import { klaviyoConfigSchema } from './klaviyo';
+import { customerioConfigSchema } from './customerio';
 import { stripeConfigSchema } from './stripe';
 import { webhookConfigSchema } from './webhook';
 
@@ -28,6 +29,7 @@ export * from './posthog';
 export * from './google-analytics';
 export * from './oauth';
 export * from './stripe';
+export * from './customerio';
 export * from './klaviyo';
 export * from './braze';
 export * from './auth0';
@@ -74,5 +76,7 @@ export const integrationTypeInfo: Partial<Record<IntegrationType, IntegrationTyp
   BRAZE: { type: 'BRAZE', label: 'Braze', accountTypes: ['API_KEY'], accountRequired: true, configSchema: brazeConfigSchema },
   // A private API key with profiles:read and data-privacy:write scopes.
   KLAVIYO: { type: 'KLAVIYO', label: 'Klaviyo', accountTypes: ['API_KEY'], accountRequired: true, configSchema: klaviyoConfigSchema },
+  // The Track API key (API key) and an App API key (secret key); the Site ID is part of the configuration.
+  CUSTOMERIO: { type: 'CUSTOMERIO', label: 'Customer.io', accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: customerioConfigSchema },
 };
 
