@@ -39,7 +39,7 @@ describe('Zendesk contract (node-zendesk)', () => {
     const [sdkSearch] = await callsDuring(fake, async () => expect(await client.users.search({ query: 'email:customer@example.com' })).toMatchObject([{ id: other.id, email: 'customer@example.com' }]));
     const [sdkDelete] = await callsDuring(fake, async () => expect((await client.users.delete(other.id) as unknown as { result: unknown }).result).toMatchObject({ id: other.id, active: false }));
     // node-zendesk has no method for deleted users: its generic request builds the same URL, auth and parsing.
-    const [sdkPermanent] = await callsDuring(fake, async () => expect((await client.users.request('DELETE', ['deleted_users', other.id])).result).toMatchObject({ deleted_user: { id: other.id } }));
+    const [sdkPermanent] = await callsDuring(fake, async () => expect(((await (client.users.request as unknown as (method: string, uri: unknown[]) => Promise<{ result: unknown }>)('DELETE', ['deleted_users', other.id])).result)).toMatchObject({ deleted_user: { id: other.id } }));
     const id = (call: (typeof ours)[number], n: number) => ({ ...call, path: call.path.replace(String(n), '{id}') });
     expectSameRequest(ours[0], sdkSearch);
     expectSameRequest(id(ours[1]!, user.id), id(sdkDelete!, other.id));
