@@ -8,6 +8,9 @@ export function createAppRouter() {
   return createBrowserRouter([
     { path: '/sign-in', lazy: () => import('./routes/sign-in'), errorElement: <RouteError /> },
     { path: '/sign-up', lazy: () => import('./routes/sign-up'), errorElement: <RouteError /> },
+    { path: '/forgot-password', lazy: () => import('./routes/forgot-password'), errorElement: <RouteError /> },
+    { path: '/reset-password', lazy: () => import('./routes/reset-password'), errorElement: <RouteError /> },
+    { path: '/verify-email', lazy: () => import('./routes/verify-email'), errorElement: <RouteError /> },
     { path: '/invite/:token', lazy: () => import('./routes/accept-invitation'), errorElement: <RouteError /> },
     {
       path: '/',

@@ -6,6 +6,7 @@ import { CopyableValue } from '../components/copy-button';
 import { TextField } from '../components/field';
 import { useMe } from '../components/me-context';
 import { DeadlinesSection } from '../components/organization/deadlines-section';
+import { NotificationsSection } from '../components/organization/notifications-section';
 import { MembersSection } from '../components/organization/members-section';
 import { RetentionSection } from '../components/organization/retention-section';
 import { PageHeader } from '../components/shell';
@@ -99,6 +100,7 @@ export function Component() {
 
       <RetentionSection organization={org} canEdit={me.isOwner} />
       <DeadlinesSection canEdit={me.isAdmin} />
+      {me.isAdmin ? <NotificationsSection /> : null}
       <MembersSection />
     </>
   );

@@ -47,6 +47,9 @@ export function Component() {
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
         </button>
         <p className="muted center">
+          <Link to="/forgot-password">Forgot your password?</Link>
+        </p>
+        <p className="muted center">
           New here? <Link to="/sign-up">Create an account</Link>
         </p>
       </form>
