@@ -81,4 +81,15 @@ describe('a privacy team tracks legal deadlines', () => {
     await page.goto('/');
     await page.getByText('Overdue', { exact: true }).waitFor();
   });
+
+  it('downloads the certificate of a finished request as a PDF', async () => {
+    // The workspace has no integration, so the request finished at once (FAILED, nothing to delete).
+    await page.goto(`/requests/${requestIds.ccpa}`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download PDF' }).click()]);
+    expect(download.suggestedFilename()).toBe(`certificate-${requestIds.ccpa}.pdf`);
+    const file = await download.path();
+    const bytes = (await import('node:fs')).readFileSync(file!);
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(bytes.toString('latin1')).not.toContain(`ccpa-${suffix}@example.com`);
+  });
 });

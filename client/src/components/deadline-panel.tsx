@@ -34,7 +34,26 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
       },
     }),
   );
-  if (!request.dueAt) return null;
+  const finished = FINISHED.has(request.status);
+  const certificate = finished ? (
+    <p className="certificate-links">
+      Certificate of deletion:{' '}
+      <a href={`/api/downloads/certificates/${request.id}.pdf`} download>
+        Download PDF
+      </a>{' '}
+      ·{' '}
+      <a href={`/api/downloads/certificates/${request.id}.json`} download>
+        signed JSON
+      </a>{' '}
+      · <a href="/api/downloads/certificate-public-key.pem">public key</a>
+    </p>
+  ) : null;
+  if (!request.dueAt)
+    return certificate ? (
+      <section className="card deadline-panel" aria-label="Deadline">
+        {certificate}
+      </section>
+    ) : null;
   const label = deadlineLabel(request.dueAt, request.status);
   const canExtend = !request.dueExtendedAt && !FINISHED.has(request.status);
   return (
@@ -64,6 +83,7 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
           </div>
         ) : null}
       </dl>
+      {certificate}
       {canExtend ? (
         <button type="button" className="button" onClick={() => setOpen(true)}>
           Extend deadline

@@ -15,6 +15,7 @@ import { keyStatus, loadKeyring, rotateMasterKey } from '../services/keys/master
 import { createPersonalAccessToken, listPersonalAccessTokens } from '../services/tokens/personal-access-tokens';
 import { createWorkspace, listWorkspaces } from '../services/workspaces/workspaces';
 import { applyRetention } from '../services/retention/apply-retention';
+import { verifyCertificate } from '../services/certificates/verify-certificate';
 import { inviteMember } from '../services/members/invite-member';
 import { inviteMemberInputSchema } from '@shared/schemas/members';
 // @ts-expect-error plain ESM helper shared with npm scripts
@@ -39,6 +40,8 @@ Commands:
   keys:rotate-master [--new-key <base64>]      re-wrap every data key with the new master key (default: ENCRYPTION_KEY,
                                                with the old key in PREVIOUS_ENCRYPTION_KEYS; or NEW_ENCRYPTION_KEY); see SECURITY.md
   audit:seal                                   link new audit entries into each organization's hash chain
+  certificate:verify <file> [--public-key <file>]
+                                               verify a certificate of deletion (JSON) offline; exit code 2 when it was changed
   audit:verify [--org <id>]                    seal, then verify the audit hash chains; exit code 2 names the first broken link
 `;
 
@@ -217,6 +220,7 @@ async function main(): Promise<number> {
       role: { type: 'string' },
       'expires-days': { type: 'string' },
       'new-key': { type: 'string' },
+      'public-key': { type: 'string' },
     },
   });
   const [command] = positionals;
@@ -224,6 +228,21 @@ async function main(): Promise<number> {
   if (!command || command === 'help' || values.help) {
     process.stdout.write(USAGE);
     return command ? 0 : 64;
+  }
+  if (command === 'certificate:verify') {
+    // Offline: no configuration, no database, no network.
+    const file = positionals[1];
+    if (!file) throw new UsageError('certificate:verify needs the certificate file');
+    const trusted = typeof values['public-key'] === 'string' ? fs.readFileSync(values['public-key'], 'utf8') : undefined;
+    let document: unknown;
+    try {
+      document = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new UsageError(`${file} is not a JSON certificate: ${(error as Error).message}`);
+    }
+    const result = verifyCertificate(document, trusted);
+    print(result, json);
+    return result.valid ? 0 : 2;
   }
   if (command === 'db:migration:create') {
     print(await createMigration(required(values, 'name')), json);

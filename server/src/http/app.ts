@@ -7,6 +7,7 @@ import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { appRouter } from '../routers/root';
+import { registerDownloadRoutes } from './downloads';
 import { createContextFactory, type Context, type ServiceDeps } from '../trpc/context';
 import { registerDocsPage } from './docs-page';
 import { handleHttpError, sendError } from './errors';
@@ -59,6 +60,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   app.get('/api/openapi.json', (_req, reply) => reply.send(openApiDocument));
   await registerDocsPage(app);
   await (await import('./oauth')).registerOAuthRoutes(app, deps);
+  registerDownloadRoutes(app, deps);
 
   app.get('/healthz', () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {

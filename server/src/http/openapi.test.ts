@@ -19,6 +19,7 @@ describe('OpenAPI document', () => {
       'GET /deletion-requests/user/{userId}',
       'GET /deletion-requests/workspace/{workspaceId}',
       'POST /deletion-requests',
+      'POST /deletion-requests/{deletionRequestId}/extend-deadline',
     ]);
     expect(document.servers?.[0]?.url).toBe('http://localhost:3000/api/public');
   });

@@ -1,0 +1,147 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PDFDocument, PDFName, PDFDict, PDFArray, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealAuditChain } from '../audit/audit-chain';
+import { createCustomerDatabase, type CustomerDatabase } from '../../test/customer-db';
+import { startTestWorker, waitForRequest } from '../../test/engine';
+import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
+import { buildCertificate } from './build-certificate';
+import { renderCertificatePdf } from './render-pdf';
+import { publicKeyPem, signingKeyFor } from './signing-key';
+import { verifyCertificate, type SignedCertificate } from './verify-certificate';
+
+let env: TestEnv;
+let customer: CustomerDatabase;
+let org: Awaited<ReturnType<typeof seedOrganization>>;
+let signed: SignedCertificate;
+let requestId: string;
+const identifier = 'cert.subject@example.com';
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  customer = await createCustomerDatabase();
+  org = await seedOrganization(env.deps, 'certs');
+  const caller = callerFor(env.deps, { pat: org.pat }).caller;
+  const account = await caller.accounts.create({ name: 'app db', integrationType: 'POSTGRES', type: 'DATABASE', secrets: customer.credentials });
+  await caller.integrations.create({
+    workspaceId: org.workspace.id,
+    name: 'App database',
+    type: 'POSTGRES',
+    accountId: account.id,
+    config: { rules: [{ table: 'orders', identifierColumns: ['customer_email'], action: 'delete' }, { table: 'users', identifierColumns: ['email'], action: 'delete' }] },
+  });
+  await customer.seedUser(identifier, { orders: 2 });
+  const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier });
+  requestId = created.id;
+  const worker = await startTestWorker(env);
+  try {
+    expect((await waitForRequest(env, requestId)).status).toBe('SUCCESS');
+  } finally {
+    await worker.stop();
+  }
+  await sealAuditChain(env.deps.prisma);
+  signed = await buildCertificate(env.deps.prisma, env.deps.keyring, org.actor, requestId);
+});
+afterAll(async () => {
+  await customer?.close();
+  await env?.close();
+});
+
+describe('certificate of deletion', () => {
+  it("lists each destination's evidence and the audit-chain head, and names the subject only by its keyed hash", async () => {
+    const c = signed.certificate as any;
+    expect(c.deletionRequest).toMatchObject({ id: requestId, status: 'SUCCESS', regulation: 'GDPR' });
+    const stored = await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: requestId } });
+    expect(c.deletionRequest.subject.identifierHash.value).toBe(stored.identifierHmac);
+    expect(c.destinations).toHaveLength(1);
+    expect(c.destinations[0]).toMatchObject({
+      name: 'App database',
+      finalStatus: 'SUCCESS',
+      evidence: { recorded: true, rowsChanged: { 'delete on public.orders': 2, 'delete on public.users': 1 }, verification: { passed: true } },
+    });
+    const head = await env.deps.prisma.auditLog.findFirstOrThrow({ where: { organizationId: org.organization.id, chainSeq: { not: null } }, orderBy: { chainSeq: 'desc' } });
+    expect(c.auditChain.head).toMatchObject({ chainSeq: head.chainSeq!.toString(), hash: head.hash });
+    expect(JSON.stringify(signed)).not.toContain(identifier);
+  });
+
+  it('verifies, and rejects any change, a foreign key, or a different published key', async () => {
+    expect(verifyCertificate(signed)).toMatchObject({ valid: true, deletionRequestId: requestId });
+    const key = await signingKeyFor(env.deps.prisma, env.deps.keyring, org.organization.id);
+    expect(verifyCertificate(signed, publicKeyPem(key.publicKey))).toMatchObject({ valid: true });
+
+    const tampered = structuredClone(signed) as any;
+    tampered.certificate.destinations[0].finalStatus = 'SUCCESS ';
+    expect(verifyCertificate(tampered)).toMatchObject({ valid: false, reason: expect.stringContaining('changed') });
+    const reordered = JSON.parse(JSON.stringify({ signature: signed.signature, certificate: signed.certificate }));
+    expect(verifyCertificate(reordered).valid).toBe(true);
+
+    const other = await seedOrganization(env.deps, 'other-certs');
+    const otherKey = await signingKeyFor(env.deps.prisma, env.deps.keyring, other.organization.id);
+    expect(verifyCertificate(signed, publicKeyPem(otherKey.publicKey))).toMatchObject({ valid: false });
+    // The private key is stored sealed, never in the clear.
+    const row = await env.deps.prisma.organizationSigningKey.findFirstOrThrow({ where: { organizationId: org.organization.id } });
+    expect(row.privateKeyCipher.startsWith('v2:')).toBe(true);
+  });
+
+  it('`npm run cli -- certificate:verify` checks a file offline: exit 0, and 2 once a byte changed', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cert-'));
+    const file = path.join(dir, 'certificate.json');
+    fs.writeFileSync(file, JSON.stringify(signed, null, 2));
+    const run = () =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'server/src/cli/index.ts', 'certificate:verify', file, '--json'], {
+        encoding: 'utf8',
+        // No database, no key: verification needs neither.
+        env: { PATH: process.env.PATH ?? '' },
+      });
+    const ok = run();
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ valid: true });
+    fs.writeFileSync(file, JSON.stringify(signed, null, 2).replace('"attempts": 1', '"attempts": 2'));
+    const bad = run();
+    expect(bad.status).toBe(2);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ valid: false });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('renders a PDF that carries the signed JSON as an attachment', async () => {
+    const bytes = await renderCertificatePdf(signed);
+    expect(Buffer.from(bytes.slice(0, 5)).toString()).toBe('%PDF-');
+    const pdf = await PDFDocument.load(bytes);
+    expect(pdf.getTitle()).toBe(`Certificate of deletion ${requestId}`);
+    const names = pdf.catalog.lookup(PDFName.of('Names'), PDFDict).lookup(PDFName.of('EmbeddedFiles'), PDFDict).lookup(PDFName.of('Names'), PDFArray);
+    const spec = names.lookup(1, PDFDict);
+    const stream = spec.lookup(PDFName.of('EF'), PDFDict).lookup(PDFName.of('F')) as PDFRawStream;
+    const attached = JSON.parse(Buffer.from(decodePDFRawStream(stream).decode()).toString('utf8'));
+    expect(verifyCertificate(attached)).toMatchObject({ valid: true, deletionRequestId: requestId });
+  });
+
+  it('downloads over HTTP with a token or a session only, as JSON and PDF', async () => {
+    const server = await startTestServer(env.deps);
+    try {
+      const anonymous = await fetch(`${server.baseUrl}/api/downloads/certificates/${requestId}.pdf`);
+      expect(anonymous.status).toBe(401);
+      const pdf = await fetch(`${server.baseUrl}/api/downloads/certificates/${requestId}.pdf`, { headers: { 'x-api-key': org.pat } });
+      expect(pdf.status).toBe(200);
+      expect(pdf.headers.get('content-type')).toBe('application/pdf');
+      expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="certificate-${requestId}.pdf"`);
+      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+      const json = await (await fetch(`${server.baseUrl}/api/downloads/certificates/${requestId}.json`, { headers: { 'x-api-key': org.pat } })).json();
+      expect(verifyCertificate(json).valid).toBe(true);
+      const other = await seedOrganization(env.deps, 'foreign-certs');
+      expect((await fetch(`${server.baseUrl}/api/downloads/certificates/${requestId}.json`, { headers: { 'x-api-key': other.pat } })).status).toBe(404);
+      const pem = await fetch(`${server.baseUrl}/api/downloads/certificate-public-key.pem`, { headers: { 'x-api-key': org.pat } });
+      expect(verifyCertificate(json, await pem.text()).valid).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('is refused while the request is still running', async () => {
+    const caller = callerFor(env.deps, { pat: org.pat }).caller;
+    const running = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'other@example.com' });
+    await expect(buildCertificate(env.deps.prisma, env.deps.keyring, org.actor, running.id)).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+});

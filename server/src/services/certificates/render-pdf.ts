@@ -1,0 +1,108 @@
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { SignedCertificate } from './verify-certificate';
+
+const A4: [number, number] = [595.28, 841.89];
+const MARGIN = 50;
+
+interface Cursor {
+  page: PDFPage;
+  y: number;
+}
+
+/** Characters outside WinAnsi (what the standard fonts can draw) become "?". */
+const printable = (text: string) => text.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+
+/**
+ * The human-readable certificate, rendered from the signed JSON document (which is embedded
+ * in the PDF as an attachment, so the PDF carries its own proof). The JSON is what
+ * `certificate:verify` checks; the PDF shows the same facts.
+ */
+export async function renderCertificatePdf(signed: SignedCertificate): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const c = signed.certificate as any;
+  pdf.setTitle(`Certificate of deletion ${c.deletionRequest.id}`);
+  pdf.setCreator('Data Deletion Request Service');
+  pdf.setCreationDate(new Date(c.issuedAt));
+  const regular = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const mono = await pdf.embedFont(StandardFonts.Courier);
+  const cursor: Cursor = { page: pdf.addPage(A4), y: A4[1] - MARGIN };
+
+  const line = (text: string, font: PDFFont = regular, size = 10, indent = 0) => {
+    const width = A4[0] - 2 * MARGIN - indent;
+    // Wrap on width; long tokens (hashes) are cut.
+    const words = printable(text).split(' ');
+    let current = '';
+    const lines: string[] = [];
+    for (const word of words) {
+      const candidate = current ? `${current} ${word}` : word;
+      if (font.widthOfTextAtSize(candidate, size) <= width) current = candidate;
+      else {
+        if (current) lines.push(current);
+        let rest = word;
+        while (font.widthOfTextAtSize(rest, size) > width) {
+          let n = rest.length;
+          while (n > 1 && font.widthOfTextAtSize(rest.slice(0, n), size) > width) n--;
+          lines.push(rest.slice(0, n));
+          rest = rest.slice(n);
+        }
+        current = rest;
+      }
+    }
+    if (current) lines.push(current);
+    for (const l of lines) {
+      if (cursor.y < MARGIN + size) {
+        cursor.page = pdf.addPage(A4);
+        cursor.y = A4[1] - MARGIN;
+      }
+      cursor.page.drawText(l, { x: MARGIN + indent, y: cursor.y - size, size, font, color: rgb(0.1, 0.1, 0.12) });
+      cursor.y -= size + 4;
+    }
+  };
+  const gap = (n = 8) => void (cursor.y -= n);
+
+  line(c.deletionRequest.status === 'SUCCESS' ? 'Certificate of deletion' : 'Deletion report (not every destination succeeded)', bold, 20);
+  gap();
+  line(`Issued ${c.issuedAt} by ${c.issuer.organizationName} (${c.issuer.organizationId})`);
+  gap(12);
+  line('Request', bold, 13);
+  const r = c.deletionRequest;
+  line(`Id: ${r.id}    Status: ${r.status}    Workspace: ${r.workspace.name}`);
+  line(`Received: ${r.receivedAt}    Completed: ${r.completedAt ?? '-'}`);
+  line(`Regulation: ${r.regulation ?? '-'}    Due: ${r.dueAt ?? '-'}${r.dueExtendedAt ? ` (extended ${r.dueExtendedAt})` : ''}`);
+  line(`Subject (keyed hash, ${r.subject.identifierHash.algorithm}):`);
+  line(r.subject.identifierHash.value, mono, 9, 12);
+  gap(12);
+  line('Destinations', bold, 13);
+  for (const d of c.destinations) {
+    gap(4);
+    line(`${d.name} (${d.type}): ${d.finalStatus}`, bold, 11);
+    line(`Requested ${d.requestedAt}; completed ${d.completedAt ?? '-'}; attempts ${d.attempts}${d.vendorTaskId ? `; vendor task id ${d.vendorTaskId}` : ''}`, regular, 9, 12);
+    if (d.reverifiedAt) line(`Re-verified ${d.reverifiedAt}${d.reappearedAt ? `; data REAPPEARED ${d.reappearedAt}` : '; nothing reappeared'}`, regular, 9, 12);
+    const e = d.evidence;
+    if (!e.recorded) line('No evidence recorded (or removed by the retention policy).', regular, 9, 12);
+    else if (e.verification) {
+      line(`Rows changed: ${JSON.stringify(e.rowsChanged)}`, mono, 8, 12);
+      line(`Verification ${e.verification.passed ? 'passed' : 'FAILED'}: rows still matching ${JSON.stringify(e.verification.remainingMatchingRows)}`, mono, 8, 12);
+    } else line(`Vendor evidence: ${JSON.stringify(e.vendor)}`, mono, 8, 12);
+  }
+  gap(12);
+  line('Audit chain', bold, 13);
+  const head = c.auditChain.head;
+  line(head ? `Head #${head.chainSeq} sealed ${head.sealedAt}:` : 'Not sealed yet.');
+  if (head) line(head.hash, mono, 9, 12);
+  gap(12);
+  line('Signature', bold, 13);
+  line(`Ed25519, key ${signed.signature.keyId}. The signed JSON document is attached to this PDF (certificate.json);`);
+  line('verify it offline with: npm run cli -- certificate:verify certificate.json');
+  line(`Public key (SPKI, base64): ${signed.signature.publicKey}`, mono, 8);
+  line(`Signature: ${signed.signature.value}`, mono, 8);
+
+  await pdf.attach(Buffer.from(JSON.stringify(signed, null, 2), 'utf8'), 'certificate.json', {
+    mimeType: 'application/json',
+    description: 'The signed certificate of deletion',
+    creationDate: new Date(c.issuedAt),
+    modificationDate: new Date(c.issuedAt),
+  });
+  return pdf.save();
+}
