@@ -100,6 +100,8 @@ const connectors: Connector[] = [
   { search: 'customer.io', label: 'Customer.io', name: 'Lifecycle', account: () => ({ 'API key': fakes.customerio.state.trackApiKey, 'Secret key': 'cio-app-e2e' }), config: () => ({ 'Site id': fakes.customerio.state.siteId, 'Base URL': fakes.customerio.url }) },
 ];
 
+/** A form field by its label, optional ones included ("Base URL (optional)"). */
+const fieldNamed = (p: Page, label: string) => p.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\(optional\\))?$`));
 const nav = (p: Page, name: string) => p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 
 describe('SaaS connectors from the dashboard to SUCCESS', () => {
@@ -135,8 +137,9 @@ describe('SaaS connectors from the dashboard to SUCCESS', () => {
       await page.getByLabel('Account name').fill(`${connector.label} account`);
       for (const [label, value] of Object.entries(connector.account())) await page.getByLabel(label, { exact: true }).fill(value);
       await page.getByRole('button', { name: 'Save account' }).click();
-      await page.getByRole('combobox', { name: 'Account', exact: true }).locator('option:checked', { hasText: `${connector.label} account` }).waitFor();
-      for (const [label, value] of Object.entries(connector.config())) await page.getByLabel(label, { exact: true }).fill(value);
+      const account = page.getByRole('combobox', { name: 'Account', exact: true });
+      await expect.poll(() => account.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? '')).toBe(`${connector.label} account`);
+      for (const [label, value] of Object.entries(connector.config())) await fieldNamed(page, label).fill(value);
       if (connector.label === 'HubSpot') await screenshot(page, '40-integration-saas-form');
       await page.getByRole('button', { name: 'Connect integration' }).click();
       await page.getByText(`Integration “${connector.name}” saved`).waitFor();
