@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { integrationCatalogue, integrationsMarkdownTable, integrationTypeInfo, README_TABLE_END, README_TABLE_START } from '@shared/integrations';
 import { INTEGRATION_TYPES } from '@shared/statuses';
-import { drivers } from './registry';
+import { driverFor } from './registry';
 
 describe('connector catalogue', () => {
   it('the README integrations table is the one generated from the catalogue (npm run docs:integrations)', () => {
@@ -14,7 +14,7 @@ describe('connector catalogue', () => {
 
   it('declares each connector\'s capabilities as its driver has them', () => {
     for (const type of INTEGRATION_TYPES) {
-      const driver = drivers[type]!;
+      const driver = driverFor(type)!;
       const { capabilities } = integrationCatalogue[type];
       const polls = driver.async !== false && typeof driver.checkStatus === 'function';
       expect([type, 'status', capabilities.status]).toEqual([type, 'status', polls]);
