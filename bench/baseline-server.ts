@@ -9,7 +9,7 @@ import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { hashToken, isWellFormedToken } from '../server/src/lib/tokens';
-import { INSERT_REQUEST } from '../server/src/services/deletion-requests/insert-request';
+import { INSERT_REQUEST } from '../server/src/pipeline/store/fan-out';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE ?? 10) });
 pool.on('error', () => {});

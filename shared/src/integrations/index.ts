@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { IntegrationType } from '../statuses';
+import type { AccountType } from './accounts';
 import { amplitudeConfigSchema } from './amplitude';
 import { googleAnalyticsConfigSchema } from './google-analytics';
 import { mixpanelConfigSchema } from './mixpanel';
@@ -19,17 +20,23 @@ export * from './posthog';
 export * from './google-analytics';
 export * from './oauth';
 
-/** Static facts about each integration type, for forms and for the engine. */
+/**
+ * Static facts about each integration type, for forms and for the engine. Adding a
+ * connector: its folder (`shared/src/integrations/<vendor>.ts` for the configuration,
+ * `server/src/integrations/<vendor>/` for the driver, `server/src/test/fakes/<vendor>.ts`)
+ * and one line in each registry; these registries are total, so the compiler names any
+ * one that is missing.
+ */
 export interface IntegrationTypeInfo {
   type: IntegrationType;
   label: string;
-  accountTypes: readonly ('API_KEY' | 'API_KEY_SECRET' | 'OAUTH' | 'DATABASE' | 'KEY_VALUE')[];
+  accountTypes: readonly AccountType[];
   /** False when the account is optional (webhooks without secrets). */
   accountRequired: boolean;
   configSchema: z.ZodType;
 }
 
-export const integrationTypeInfo: Partial<Record<IntegrationType, IntegrationTypeInfo>> = {
+export const integrationTypeInfo: Record<IntegrationType, IntegrationTypeInfo> = {
   WEBHOOK: { type: 'WEBHOOK', label: 'Webhook', accountTypes: ['KEY_VALUE'], accountRequired: false, configSchema: webhookConfigSchema },
   POSTGRES: { type: 'POSTGRES', label: 'PostgreSQL', accountTypes: ['DATABASE'], accountRequired: true, configSchema: postgresConfigSchema },
   // Mixpanel's GDPR token is a long-lived bearer token pasted from its settings (no OAuth flow).

@@ -9,7 +9,7 @@ import { assertHostAllowed, type OutboundPolicy } from '../../lib/ssrf';
 import type { Keyring } from '../../lib/crypto';
 import type { Logger } from '../../lib/logger';
 import type { Config } from '../../config';
-import { accountContext } from '../../engine/destination';
+import { accountContext } from './secrets';
 import type { Actor } from '../auth/actor';
 import { recordAudit } from '../audit/record-audit';
 

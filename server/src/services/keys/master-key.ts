@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { accountContext } from '../../engine/destination';
+import { accountContext } from '../accounts/secrets';
 import { aeadOpen, aeadSeal, createKeyring, type Keyring } from '../../lib/crypto';
 import { masterKeyFor, MasterKeyMismatchError, openSecret, sealSecret, unwrapDataKey, dataKeyWrapContext } from '../../lib/secret-store';
 import { workspaceApiKeyContext } from '../workspaces/workspaces';
