@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import { AppError, notFound } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
-import { sealSecret } from '../../lib/secret-store';
+import { sealSecret } from '../keys/secret-store';
 import { assertHostAllowed, type OutboundPolicy } from '../../lib/ssrf';
 import type { Keyring } from '../../lib/crypto';
 import type { Logger } from '../../lib/logger';

@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import type { DbOrTx, Db } from '../../db/client';
 import type { Keyring } from '../../lib/crypto';
-import { openSecret, sealSecret } from '../../lib/secret-store';
+import { openSecret, sealSecret } from '../keys/secret-store';
 import { PermanentError, TransientError } from '../../integrations/types';
 import { recordAudit } from '../audit/record-audit';
 import { accountContext } from './secrets';

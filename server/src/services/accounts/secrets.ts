@@ -1,7 +1,7 @@
 import type { AccountType } from '@shared/integrations/accounts';
 import { hotQuery, type DbOrTx } from '../../db/client';
 import type { Keyring } from '../../lib/crypto';
-import { openSecret } from '../../lib/secret-store';
+import { openSecret } from '../keys/secret-store';
 import { PermanentError } from '../../integrations/types';
 
 /** The encryption context of an account's sealed credentials. */

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { DbOrTx } from '../db/client';
-import { aeadOpen, aeadSeal, decryptSecret, type Keyring, type MasterKey } from './crypto';
-import { AppError } from './errors';
-import { newId } from './ids';
+import type { DbOrTx } from '../../db/client';
+import { aeadOpen, aeadSeal, decryptSecret, type Keyring, type MasterKey } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
+import { newId } from '../../lib/ids';
 
 /**
  * The one seam through which organization secrets (account credentials, workspace API

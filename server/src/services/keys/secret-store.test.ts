@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../test/harness';
-import { createKeyring, encryptSecret } from './crypto';
+import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+import { createKeyring, encryptSecret } from '../../lib/crypto';
 import { openSecret, sealSecret } from './secret-store';
 
 let env: TestEnv;
