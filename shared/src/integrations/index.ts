@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { IntegrationType } from '../statuses';
 import type { AccountType } from './accounts';
+import { INTEGRATION_TYPE_LABELS as LABEL } from './labels';
 import { amplitudeConfigSchema } from './amplitude';
 import { googleAnalyticsConfigSchema } from './google-analytics';
 import { mixpanelConfigSchema } from './mixpanel';
@@ -19,6 +20,7 @@ export * from './segment';
 export * from './posthog';
 export * from './google-analytics';
 export * from './oauth';
+export * from './labels';
 
 /**
  * Static facts about each integration type, for forms and for the engine. Adding a
@@ -37,13 +39,13 @@ export interface IntegrationTypeInfo {
 }
 
 export const integrationTypeInfo: Record<IntegrationType, IntegrationTypeInfo> = {
-  WEBHOOK: { type: 'WEBHOOK', label: 'Webhook', accountTypes: ['KEY_VALUE'], accountRequired: false, configSchema: webhookConfigSchema },
-  POSTGRES: { type: 'POSTGRES', label: 'PostgreSQL', accountTypes: ['DATABASE'], accountRequired: true, configSchema: postgresConfigSchema },
+  WEBHOOK: { type: 'WEBHOOK', label: LABEL.WEBHOOK, accountTypes: ['KEY_VALUE'], accountRequired: false, configSchema: webhookConfigSchema },
+  POSTGRES: { type: 'POSTGRES', label: LABEL.POSTGRES, accountTypes: ['DATABASE'], accountRequired: true, configSchema: postgresConfigSchema },
   // Mixpanel's GDPR token is a long-lived bearer token pasted from its settings (no OAuth flow).
-  MIXPANEL: { type: 'MIXPANEL', label: 'Mixpanel', accountTypes: ['OAUTH', 'API_KEY'], accountRequired: true, configSchema: mixpanelConfigSchema },
-  AMPLITUDE: { type: 'AMPLITUDE', label: 'Amplitude', accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: amplitudeConfigSchema },
-  SEGMENT: { type: 'SEGMENT', label: 'Segment', accountTypes: ['API_KEY'], accountRequired: true, configSchema: segmentConfigSchema },
-  POSTHOG: { type: 'POSTHOG', label: 'PostHog', accountTypes: ['API_KEY'], accountRequired: true, configSchema: posthogConfigSchema },
-  GOOGLE_ANALYTICS: { type: 'GOOGLE_ANALYTICS', label: 'Google Analytics 4', accountTypes: ['OAUTH'], accountRequired: true, configSchema: googleAnalyticsConfigSchema },
+  MIXPANEL: { type: 'MIXPANEL', label: LABEL.MIXPANEL, accountTypes: ['OAUTH', 'API_KEY'], accountRequired: true, configSchema: mixpanelConfigSchema },
+  AMPLITUDE: { type: 'AMPLITUDE', label: LABEL.AMPLITUDE, accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: amplitudeConfigSchema },
+  SEGMENT: { type: 'SEGMENT', label: LABEL.SEGMENT, accountTypes: ['API_KEY'], accountRequired: true, configSchema: segmentConfigSchema },
+  POSTHOG: { type: 'POSTHOG', label: LABEL.POSTHOG, accountTypes: ['API_KEY'], accountRequired: true, configSchema: posthogConfigSchema },
+  GOOGLE_ANALYTICS: { type: 'GOOGLE_ANALYTICS', label: LABEL.GOOGLE_ANALYTICS, accountTypes: ['OAUTH'], accountRequired: true, configSchema: googleAnalyticsConfigSchema },
 };
 
