@@ -9,6 +9,16 @@ export const INTEGRATION_TYPE_LABELS: Record<IntegrationType, string> = {
   SEGMENT: 'Segment',
   POSTHOG: 'PostHog',
   GOOGLE_ANALYTICS: 'Google Analytics 4',
+  STRIPE: 'Stripe',
+  CUSTOMERIO: 'Customer.io',
+  KLAVIYO: 'Klaviyo',
+  BRAZE: 'Braze',
+  AUTH0: 'Auth0',
+  SENDGRID: 'SendGrid',
+  MAILCHIMP: 'Mailchimp',
+  INTERCOM: 'Intercom',
+  ZENDESK: 'Zendesk',
+  HUBSPOT: 'HubSpot',
 };
 
 /** The label of a type read as a plain string (an aggregate, say); an unknown one is shown as it is. */

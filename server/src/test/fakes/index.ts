@@ -6,6 +6,16 @@ import { startMixpanelFake } from './mixpanel';
 import { startPosthogFake } from './posthog';
 import { startSegmentFake } from './segment';
 import { startWebhookServer } from './webhook-server';
+import { startStripeFake } from './stripe';
+import { startHubspotFake } from './hubspot';
+import { startZendeskFake } from './zendesk';
+import { startIntercomFake } from './intercom';
+import { startMailchimpFake } from './mailchimp';
+import { startSendgridFake } from './sendgrid';
+import { startAuth0Fake } from './auth0';
+import { startBrazeFake } from './braze';
+import { startKlaviyoFake } from './klaviyo';
+import { startCustomerioFake } from './customerio';
 
 /** A destination for tests: where it listens (an http URL, or a PostgreSQL connection string) and how to stop it. */
 export interface StandIn {
@@ -26,4 +36,14 @@ export const standIns: Record<IntegrationType, () => Promise<StandIn>> = {
   SEGMENT: () => startSegmentFake(),
   POSTHOG: () => startPosthogFake(),
   GOOGLE_ANALYTICS: () => startGoogleFake(),
+  STRIPE: () => startStripeFake(),
+  HUBSPOT: () => startHubspotFake(),
+  ZENDESK: () => startZendeskFake(),
+  INTERCOM: () => startIntercomFake(),
+  MAILCHIMP: () => startMailchimpFake(),
+  SENDGRID: () => startSendgridFake(),
+  AUTH0: () => startAuth0Fake(),
+  BRAZE: () => startBrazeFake(),
+  KLAVIYO: () => startKlaviyoFake(),
+  CUSTOMERIO: () => startCustomerioFake(),
 };
