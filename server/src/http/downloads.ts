@@ -5,7 +5,8 @@ import { authenticatePat, authenticateSession } from '../services/auth/authentic
 import { buildCertificate } from '../services/certificates/build-certificate';
 import { renderCertificatePdf } from '../services/certificates/render-pdf';
 import { publicKeyPem, signingKeyFor } from '../services/certificates/signing-key';
-import { SESSION_COOKIE, type ServiceDeps } from '../trpc/context';
+import type { ServiceDeps } from '../services/deps';
+import { SESSION_COOKIE } from '../trpc/context';
 import { sendError } from './errors';
 
 const REQUEST_ID = /^dr_[0-9a-z]{1,60}$/;

@@ -2,7 +2,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject 
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../lib/crypto';
 import { newId } from '../../lib/ids';
-import { openSecret, sealSecret } from '../../lib/secret-store';
+import { openSecret, sealSecret } from '../keys/secret-store';
 
 const context = (keyId: string) => `signing-key:${keyId}`;
 

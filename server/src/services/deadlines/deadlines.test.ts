@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
-import { createDeletionRequest } from '../deletion-requests/create-deletion-request';
+import { createDeletionRequest as createInPipeline } from '../../pipeline/commands/create';
 import { searchDeletionRequests } from '../dashboard/search-deletion-requests';
 import { getOverview } from '../dashboard/get-overview';
 import { extendDeadline } from './extend-deadline';
@@ -28,7 +28,7 @@ afterAll(async () => {
 
 const owner = () => callerFor(env.deps, { pat: org.pat }).caller;
 const create = (identifier: string, now: Date, regulation?: string) =>
-  createDeletionRequest(env.deps.prisma, env.deps.keyring, org.actor, { workspaceId: org.workspace.id, identifier, regulation }, now).then((r) => r.deletionRequest);
+  createInPipeline(env.deps, org.actor, { workspace: { id: org.workspace.id }, identifier, regulation }, now).then((r) => r.deletionRequest);
 
 describe('deadlines on create', () => {
   it('GDPR by default: one calendar month, clamped at the month end', async () => {

@@ -3,7 +3,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import type { Keyring } from '../../lib/crypto';
 import type { OutboundPolicy } from '../../lib/ssrf';
 import { assertUrlAllowed } from '../../lib/ssrf';
-import { openSecret, sealSecret } from '../../lib/secret-store';
+import { openSecret, sealSecret } from '../keys/secret-store';
 import type { Actor } from '../auth/actor';
 import { recordAudit } from '../audit/record-audit';
 import { slackWebhookHint } from './slack';

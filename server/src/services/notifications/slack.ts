@@ -1,4 +1,4 @@
-import { createHttpClient } from '../../integrations/http-client';
+import { createHttpClient } from '../../integrations/runtime/http-client';
 import { assertUrlAllowed, guardedLookup, type OutboundPolicy } from '../../lib/ssrf';
 import { AppError } from '../../lib/errors';
 
