@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { checkOut, isDatabaseUnreachable } from '../db/connections';
 import type { RequestStatus } from '@shared/statuses';
 import { rollUpChange, writeRollUps, type ChildState, type LockedParent, type RollUpChange } from './roll-up';
 import { AUDIT_COLUMNS, NOW_UTC, pgQuery, utc, type AuditRow, type Query } from './sql';
@@ -32,7 +33,8 @@ export interface FinishingStep {
  */
 export async function finishSteps(pool: pg.Pool, workerId: string, steps: FinishingStep[]): Promise<(RequestStatus | null)[]> {
   if (steps.length === 0) return [];
-  const client = await pool.connect();
+  const held = await checkOut(pool);
+  const client = held.client;
   const query = pgQuery(client);
   try {
     const parentIds = [...new Set(steps.map((s) => s.deletionRequestId))].sort();
@@ -55,7 +57,7 @@ export async function finishSteps(pool: pg.Pool, workerId: string, steps: Finish
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   } finally {
-    client.release();
+    held.release();
   }
 }
 
@@ -132,6 +134,12 @@ async function writeSteps(query: Query, workerId: string, steps: FinishingStep[]
  * written together in the next transaction, so under load one commit records many steps,
  * and with a single step nothing waits. If a batch fails, its steps are written one by
  * one, so a step that cannot be written does not hold back the others.
+ *
+ * While the database is unreachable (a restart, a failover) a batch is written again and
+ * again, for up to `retryForMs`: the outcome of a call already made is recorded as soon as
+ * the database is back instead of being lost and the call repeated. If the lease was taken
+ * over meanwhile, the write changes nothing (it is conditional on the lease) and the new
+ * owner repeats the call with the same Idempotency-Key.
  */
 export class StepFinisher {
   private queue: { step: FinishingStep; resolve: (status: RequestStatus | null) => void; reject: (error: unknown) => void }[] = [];
@@ -141,7 +149,20 @@ export class StepFinisher {
     private readonly pool: pg.Pool,
     private readonly workerId: string,
     private readonly maxBatch = 32,
+    private readonly retryForMs = 5 * 60_000,
   ) {}
+
+  private async write(steps: FinishingStep[]): Promise<(RequestStatus | null)[]> {
+    const started = Date.now();
+    for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
+      try {
+        return await finishSteps(this.pool, this.workerId, steps);
+      } catch (error) {
+        if (!isDatabaseUnreachable(error) || Date.now() - started + wait > this.retryForMs) throw error;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
+  }
 
   readonly finish = (step: FinishingStep): Promise<RequestStatus | null> =>
     new Promise((resolve, reject) => {
@@ -157,13 +178,13 @@ export class StepFinisher {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
       try {
-        const results = await finishSteps(this.pool, this.workerId, batch.map((b) => b.step));
+        const results = await this.write(batch.map((b) => b.step));
         batch.forEach((b, i) => b.resolve(results[i]!));
       } catch (error) {
         if (batch.length === 1) batch[0]!.reject(error);
         else {
           for (const b of batch) {
-            await finishSteps(this.pool, this.workerId, [b.step]).then(([status]) => b.resolve(status!), b.reject);
+            await this.write([b.step]).then(([status]) => b.resolve(status!), b.reject);
           }
         }
       }

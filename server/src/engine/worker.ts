@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { connectClient, isDatabaseUnreachable } from '../db/connections';
 import type { EngineDeps } from './deps';
 import { WORK_CHANNEL } from './deps';
 import { claimDueSteps, executeIntegrationRequest, type Claimed, type StepReport } from './execute';
@@ -30,6 +31,10 @@ export class Worker {
   /** New work may be due: set by a notification or the poll, cleared by a claim that found fewer steps than it asked for. */
   private maybeDue = true;
   private listener: pg.Client | null = null;
+  /** No LISTEN attempt before this time (the database may be down: do not try on every turn). */
+  private listenRetryAt = 0;
+  /** When the database became unreachable for this worker; null while it answers. */
+  private unreachableSince: number | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private loopDone: Promise<void> | null = null;
   private readonly finisher: StepFinisher;
@@ -84,20 +89,43 @@ export class Worker {
   }
 
   private async listen(): Promise<void> {
+    if (Date.now() < this.listenRetryAt) return;
     const options = (this.deps.pool as unknown as { options: pg.ClientConfig }).options;
-    const client = new pg.Client(options);
-    client.on('error', () => {
-      // Reconnect on the next tick of the loop; polling covers the gap.
-      this.listener = null;
-    });
-    client.on('notification', () => this.kick());
+    let client: pg.Client | null = null;
     try {
-      await client.connect();
+      client = await connectClient(options, () => {
+        // Connection lost (restart, failover): reconnect from the loop; polling covers the gap,
+        // and notifications sent meanwhile are lost, so look for due work at once.
+        if (this.listener === client) this.listener = null;
+        this.listenRetryAt = Date.now() + 1_000;
+        this.kick();
+      });
+      client.on('notification', () => this.kick());
       await client.query(`LISTEN ${WORK_CHANNEL}`);
       this.listener = client;
     } catch (error) {
-      this.deps.log.warn({ err: error }, 'could not LISTEN for new work; polling only');
-      await client.end().catch(() => {});
+      this.listenRetryAt = Date.now() + 5_000;
+      if (!isDatabaseUnreachable(error)) this.deps.log.warn({ err: error }, 'could not LISTEN for new work; polling only');
+      await client?.end().catch(() => {});
+    }
+  }
+
+  /** Logs an outage once when it starts and once when it ends, not on every poll. */
+  private databaseAnswered(error?: unknown): void {
+    if (error === undefined) {
+      if (this.unreachableSince !== null) {
+        this.deps.log.warn({ workerId: this.id, unreachableMs: Date.now() - this.unreachableSince }, 'database reachable again; deletion work resumed');
+        this.unreachableSince = null;
+      }
+      return;
+    }
+    if (!isDatabaseUnreachable(error)) {
+      this.deps.log.error({ err: error }, 'claiming work failed');
+      return;
+    }
+    if (this.unreachableSince === null) {
+      this.unreachableSince = Date.now();
+      this.deps.log.error({ workerId: this.id, err: error }, 'database unreachable; deletion work paused until it answers again');
     }
   }
 
@@ -108,10 +136,11 @@ export class Worker {
       if (free > 0) {
         try {
           claimed = await this.claim(free);
+          this.databaseAnswered();
           // A full batch means more may be waiting; a short one means the queue was drained.
           this.maybeDue = claimed.length === free;
         } catch (error) {
-          this.deps.log.error({ err: error }, 'claiming work failed');
+          this.databaseAnswered(error);
         }
         for (const step of claimed) this.run(step);
       }
@@ -147,7 +176,9 @@ export class Worker {
       .then(
         (report) => this.options.onStep?.({ integrationRequestId: id, ms: Date.now() - started, startedAt: started, report }),
         (error) => {
-          this.deps.log.error({ err: error, integrationRequestId: id }, 'integration request step failed');
+          // Unreachable database: the lease expires and the step runs again (same Idempotency-Key).
+          if (isDatabaseUnreachable(error)) this.deps.log.warn({ integrationRequestId: id, reason: (error as Error).message }, 'step outcome not recorded: database unreachable');
+          else this.deps.log.error({ err: error, integrationRequestId: id }, 'integration request step failed');
           this.options.onStep?.({ integrationRequestId: id, ms: Date.now() - started, startedAt: started, error });
           return this.releaseLease(id);
         },
@@ -173,7 +204,10 @@ export class Worker {
         this.id,
         this.options.leaseMs / 1000,
       ])
-      .catch((error) => this.deps.log.warn({ err: error }, 'could not extend leases'));
+      .catch((error) => {
+        // During an outage the loop has said so once already.
+        if (!isDatabaseUnreachable(error)) this.deps.log.warn({ err: error }, 'could not extend leases');
+      });
   }
 
   /** After an unexpected failure the step is retried shortly by whichever worker claims it. */

@@ -8,6 +8,7 @@ import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { appRouter } from '../routers/root';
 import { createContextFactory, type Context, type ServiceDeps } from '../trpc/context';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../db/connections';
 import { registerDocsPage } from './docs-page';
 import { handleHttpError, sendError } from './errors';
 import { clientErrorHandler, registerPublicApiRateLimits, registerSecurityHeaders } from './hardening';
@@ -66,6 +67,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
       await deps.prisma.$queryRaw`SELECT 1`;
       return { status: 'ready' };
     } catch {
+      reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       return sendError(reply, 'SERVICE_UNAVAILABLE', 'Database is not reachable');
     }
   });
