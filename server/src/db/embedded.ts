@@ -471,6 +471,7 @@ function prepareDataDir(dataDir: string, runAs: { uid: number; gid: number } | n
       if (fs.readdirSync(dataDir).length > 0) throw new Error(`${dataDir} already holds files`);
       fs.rmdirSync(dataDir);
     }
+    if (!reachable(path.dirname(target), runAs)) throw new Error(`the "${SYSTEM_USER}" user cannot enter it either`);
     fs.symlinkSync(target, dataDir);
   } catch (error) {
     throw new EmbeddedPostgresError(
