@@ -12,7 +12,10 @@ import { EmbeddedPostgresError, startEmbeddedPostgres } from './embedded';
  */
 const asRoot = process.getuid?.() === 0;
 const made: string[] = [];
+const sharedTmp = process.env.TMPDIR;
 afterAll(() => {
+  if (sharedTmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = sharedTmp;
   for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -23,7 +26,7 @@ function dir(prefix: string, mode: number): string {
   return d;
 }
 
-const passwordFiles = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('pg-password-'));
+const passwordFiles = (tmp: string) => fs.readdirSync(tmp).filter((name) => name.includes('password'));
 
 describe.skipIf(!asRoot)('the embedded PostgreSQL started as root from a closed (0700) directory', () => {
   const home = asRoot ? dir('dds-root-home-', 0o700) : '';
@@ -39,7 +42,9 @@ describe.skipIf(!asRoot)('the embedded PostgreSQL started as root from a closed 
     const binaryCacheDir = path.join(dir('dds-root-cache-', 0o755), 'cache');
     const runtimeDir = path.join(dir('dds-root-runtime-', 0o755), 'lib');
     const dataDir = path.join(project, '.data', 'postgres');
-    const passwordFilesBefore = passwordFiles();
+    // A temp directory of this test's own (other processes on the machine use the shared one).
+    const tmp = dir('dds-root-tmp-', 0o1777);
+    process.env.TMPDIR = tmp;
 
     const options = { dataDir, nativeDir, binaryCacheDir, runtimeDir, detached: false };
     const first = await startEmbeddedPostgres(options);
@@ -64,7 +69,8 @@ describe.skipIf(!asRoot)('the embedded PostgreSQL started as root from a closed 
     } finally {
       await second.stop();
     }
-    expect(passwordFiles()).toEqual(passwordFilesBefore);
+    expect(os.tmpdir()).toBe(tmp);
+    expect(passwordFiles(tmp)).toEqual([]);
     expect(fs.readdirSync(path.dirname(first.dataDir)).filter((n) => n.includes('password'))).toEqual([]);
   });
 
