@@ -12,6 +12,8 @@ import { connectClient } from './connections';
  *
  * - the server runs in its own session (`detached`), so a terminal's Ctrl-C reaches only
  *   the service, which stops PostgreSQL after its workers finished or handed back their work;
+ *   a watchdog in that session stops the server if the service dies without doing so
+ *   (SIGKILL), so no server outlives its service;
  * - as root, initdb and postgres run as the unprivileged `postgres` user, with the binaries
  *   and the data where that user can reach them (a clone under /root is mode 0700);
  * - the superuser's password reaches initdb through a pipe, never a file;
@@ -109,6 +111,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
 
   const server = new Postmaster({ native, dataDir, port, runAs, detached: opts.detached ?? true, adoptedPid, log, urlFor });
   if (adoptedPid === null) await server.startPatiently();
+  else server.watch(adoptedPid);
   if (opts.supervise) server.supervise();
   await ensureDatabase(urlFor(port, 'postgres'), database);
   return {
@@ -130,6 +133,7 @@ class Postmaster {
   private stopping = false;
   private supervising = false;
   private restartTimer: NodeJS.Timeout | null = null;
+  private watchdog: ChildProcess | null = null;
 
   constructor(
     private readonly o: {
@@ -177,7 +181,10 @@ class Postmaster {
       if (child.exitCode !== null || child.signalCode !== null) {
         throw new EmbeddedPostgresError(`The embedded PostgreSQL exited at start: ${lastLine(logFile)} (log: ${logFile})`);
       }
-      if (await answers(this.o.urlFor(this.o.port, 'postgres'))) return;
+      if (await answers(this.o.urlFor(this.o.port, 'postgres'))) {
+        this.watch(child.pid!);
+        return;
+      }
       if (Date.now() > deadline) {
         child.kill('SIGQUIT');
         await exited;
@@ -203,6 +210,22 @@ class Postmaster {
     }
   }
 
+  /**
+   * A detached server does not get the terminal's signals, nor dies with us: a small
+   * process in its session reads a pipe from this one and, when the pipe closes because
+   * this process is gone (even by SIGKILL), asks the postmaster for a fast shutdown.
+   */
+  watch(pid: number): void {
+    if (!this.o.detached) return;
+    this.watchdog?.kill('SIGKILL');
+    const watchdog = spawn('/bin/sh', ['-c', 'read _; kill -INT "$1" 2>/dev/null', 'sh', String(pid)], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+    watchdog.on('error', () => {});
+    watchdog.stdin?.on('error', () => {});
+    watchdog.unref();
+    (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    this.watchdog = watchdog;
+  }
+
   supervise(): void {
     this.supervising = true;
   }
@@ -224,6 +247,7 @@ class Postmaster {
         const running = await findRunningServer(this.o.dataDir, this.o.urlFor);
         if (running) {
           this.adopted = running.pid;
+          this.watch(running.pid);
           this.o.log('info', 'the embedded PostgreSQL is running again', { pid: running.pid });
           return;
         }
@@ -247,6 +271,7 @@ class Postmaster {
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.watchdog?.kill('SIGKILL');
     const pid = this.pid() ?? this.adopted;
     if (pid === null || !processAlive(pid)) return;
     try {

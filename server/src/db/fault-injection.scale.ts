@@ -283,7 +283,7 @@ describe('the embedded PostgreSQL of `npm start`', () => {
     expect(processAlive(second.pid)).toBe(false);
   });
 
-  it('starts within a second of a SIGKILL of everything, and after a SIGKILL of the service alone', async () => {
+  it('starts within a second of a SIGKILL of everything; a SIGKILL of the service alone stops its PostgreSQL too', async () => {
     webhookDelayMs = 0;
     let service = await start(null, embeddedEnv(), true);
     const conn = await embeddedDeps();
@@ -303,13 +303,14 @@ describe('the embedded PostgreSQL of `npm start`', () => {
     await waitUntilFinished(first.deps, org.workspace.id, 1, 30_000);
     await first.close();
 
-    // The service alone killed: its PostgreSQL (in its own session) survives and is adopted.
-    const survivor = postmaster()!;
+    // The service alone killed: its PostgreSQL (in its own session) is stopped by its watchdog, not left running.
+    const orphan = postmaster()!;
     service.killGroup('SIGKILL');
     await service.exited;
-    expect(processAlive(survivor.pid)).toBe(true);
+    await waitFor('the orphaned PostgreSQL to stop', () => !processAlive(orphan.pid), 20_000);
     service = await start(null, embeddedEnv(), true);
-    expect(postmaster()!.pid).toBe(survivor.pid);
+    const survivor = postmaster()!;
+    expect(survivor.pid).not.toBe(orphan.pid);
     await createAll(service, org, [`k2-${tag}@example.com`]);
     const check = await embeddedDeps();
     try {
@@ -318,7 +319,6 @@ describe('the embedded PostgreSQL of `npm start`', () => {
     } finally {
       await check.close();
     }
-    // The adopted server is stopped with the service.
     service.kill('SIGTERM');
     expect(await service.exited).toEqual({ code: 0, signal: null });
     expect(processAlive(survivor.pid)).toBe(false);
