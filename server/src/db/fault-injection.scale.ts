@@ -13,7 +13,7 @@ import { policyFromConfig } from '../lib/ssrf';
 import { startWebhookServer, type WebhookServer } from '../test/fakes/webhook-server';
 import { callerFor, seedOrganization } from '../test/harness';
 import { startServiceProcess, stopServiceProcess, type ServiceProcess } from '../test/service-process';
-import type { ServiceDeps } from '../trpc/context';
+import type { ServiceDeps } from '../services/deps';
 
 /**
  * Faults injected into real processes: PostgreSQL killed and started again under load, the

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { checkOut, createPool, type HeldClient } from '../../db/connections';
 import type { AccountSecretsByType } from '@shared/integrations/accounts';
-import type { DriverContext } from '../types';
+import type { DiscoveredTable, DriverContext } from '../types';
 import { PermanentError } from '../types';
-import { discoverSchema, type DiscoveredTable } from './schema';
+import { discoverSchema } from './schema';
 
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 
