@@ -56,6 +56,8 @@ const envSchema = z.object({
   API_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(0).default(600),
   /** Public API requests per minute per client address (0 turns the limit off). */
   API_RATE_LIMIT_PER_IP: z.coerce.number().int().min(0).default(1200),
+  /** Identifiers per minute per personal access token that erasure checks may look up (0 turns the limit off). */
+  ERASURE_CHECK_LIMIT_PER_TOKEN: z.coerce.number().int().min(0).default(10_000),
   /** Sign-in attempts per 15 minutes per account email (0 turns the limit off). */
   SIGN_IN_LIMIT_PER_EMAIL: z.coerce.number().int().min(0).default(10),
   /** Sign-in and sign-up attempts per 15 minutes per client address (0 turns the limit off). */
