@@ -4,3 +4,4 @@ export * from './schemas/deletion-request';
 export * from './schemas/auth';
 export * from './scopes';
 export * from './schemas/erasure-check';
+export * from './schemas/callbacks';

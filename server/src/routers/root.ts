@@ -6,6 +6,7 @@ import { membersRouter } from './members/router';
 import { dashboardRouter } from './dashboard/router';
 import { deletionRequestsRouter } from './deletion-requests/router';
 import { erasureChecksRouter } from './erasure-checks/router';
+import { callbacksRouter } from './callbacks/router';
 import { organizationRouter } from './organization/router';
 import { tokensRouter } from './tokens/router';
 import { workspacesRouter } from './workspaces/router';
@@ -17,6 +18,7 @@ export const appRouter = router({
   workspaces: workspacesRouter,
   deletionRequests: deletionRequestsRouter,
   erasureChecks: erasureChecksRouter,
+  callbacks: callbacksRouter,
   accounts: accountsRouter,
   integrations: integrationsRouter,
   dashboard: dashboardRouter,

@@ -183,6 +183,8 @@ describe('cross-tenant: organization B against organization A', () => {
     let calls = 0;
     for (const [template, item] of Object.entries(document.paths ?? {})) {
       for (const [method, operation] of Object.entries(item as Record<string, any>)) {
+        // Erasure checks name no id of A: they answer about B's own organization (next test).
+        if (operation.tags?.includes('Erasure checks')) continue;
         const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? 'missing'));
         const headerSets: Array<Record<string, string>> = [{ 'x-api-key': B.pat }, { 'x-api-key': B.pat, 'x-workspace-api-key': A.workspaceApiKey }];
         for (const headers of headerSets) {
@@ -199,6 +201,23 @@ describe('cross-tenant: organization B against organization A', () => {
     }
     expect(calls).toBeGreaterThanOrEqual(8);
     expect(await snapshot()).toBe(before);
+  });
+});
+
+describe('erasure checks across organizations', () => {
+  it('B asking about A\'s subject learns nothing: not found, single and batch', async () => {
+    const subject = 'only-in-a@example.org';
+    const created = await fetch(`${server.baseUrl}/api/public/deletion-requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': A.pat },
+      body: JSON.stringify({ workspaceApiKey: A.workspaceApiKey, identifier: subject }),
+    });
+    expect(created.status).toBe(201);
+    const ask = (path: string, body: unknown, pat: string) =>
+      fetch(`${server.baseUrl}/api/public${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': pat }, body: JSON.stringify(body) }).then((r) => r.json());
+    expect(await ask('/erasure-checks', { identifier: subject }, B.pat)).toMatchObject({ found: false, deletionRequestId: null });
+    expect((await ask('/erasure-checks/batch', { identifiers: [subject] }, B.pat)).results).toEqual([expect.objectContaining({ found: false })]);
+    expect(await ask('/erasure-checks', { identifier: subject }, A.pat)).toMatchObject({ found: true });
   });
 });
 

@@ -76,6 +76,18 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'dashboard.auditLog': 'ADMIN',
   'dashboard.verifyAuditChain': 'ADMIN',
 
+  'erasureChecks.check': 'MEMBER',
+  'erasureChecks.checkBatch': 'MEMBER',
+
+  'callbacks.list': 'ADMIN',
+  'callbacks.create': 'ADMIN',
+  'callbacks.update': 'ADMIN',
+  'callbacks.delete': 'ADMIN',
+  'callbacks.rotateSecret': 'ADMIN',
+  'callbacks.sendTest': 'ADMIN',
+  'callbacks.deliveries': 'ADMIN',
+  'callbacks.resend': 'ADMIN',
+
   'members.list': 'MEMBER',
   'members.invitations': 'OWNER',
   'members.invite': 'OWNER',
