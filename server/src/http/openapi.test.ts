@@ -68,3 +68,10 @@ describe('OpenAPI document', () => {
     );
   });
 });
+
+describe('checked-in OpenAPI document and partner client types', () => {
+  it('match what the procedures generate (run `npm run openapi:generate` after changing a public procedure or schema)', async () => {
+    const { stalePartnerClientFiles } = await import('./partner-client-files');
+    expect(await stalePartnerClientFiles()).toEqual([]);
+  });
+});
