@@ -1,5 +1,6 @@
 import type { RequestStatus } from '@shared/statuses';
 import { NOW_UTC, utc, type Query } from './sql';
+import { enqueueRequestFinishedEvents } from '../callbacks/store/status-events';
 import { isTerminal, NO_INTEGRATIONS_REASON, rollUpStatus } from './state-machine';
 
 export interface LockedParent {
@@ -81,6 +82,8 @@ export async function writeRollUps(query: Query, changes: RollUpChange[]): Promi
     // The ids as an array too, so that the planner looks them up by key (see finish.ts).
     [JSON.stringify(changes), changes.map((c) => c.deletionRequestId)],
   );
+  // Status callbacks of the requests that finished, in this same transaction.
+  await enqueueRequestFinishedEvents(query, changes.filter((c) => c.finished).map((c) => c.deletionRequestId));
 }
 
 /** Writes the roll-up of `children` (read after the parent's lock was taken) and its audit entry, in one statement. */
