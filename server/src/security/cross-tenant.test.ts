@@ -40,7 +40,9 @@ async function seed(label: string, secret: string) {
   await env.db.prisma.invitation.create({
     data: { id: invitationId, organizationId: org.organization.id, email: `invitee-${label}@example.com`, role: 'MEMBER', tokenHash: `hash-${invitationId}`, expiresAt: new Date(Date.now() + 86_400_000) },
   });
-  return { ...org, accountId: account.id, integrationId: integration.id, deletionRequestId, integrationRequestId, invitationId };
+  const endpoint = await caller.callbacks.create({ url: 'http://127.0.0.1:1/hooks', events: ['deletion_request.completed'], workspaceId: org.workspace.id });
+  const delivery = await caller.callbacks.sendTest({ endpointId: endpoint.id });
+  return { ...org, accountId: account.id, integrationId: integration.id, deletionRequestId, integrationRequestId, invitationId, endpointId: endpoint.id, deliveryId: delivery.id };
 }
 
 beforeAll(async () => {
@@ -120,6 +122,13 @@ function attempts(): Attempt[] {
     { path: 'members.remove', input: { userId: A.user.id } },
     { path: 'members.revokeInvitation', input: { invitationId: A.invitationId } },
     { path: 'dashboard.requestDetail', input: { deletionRequestId: A.deletionRequestId } },
+    { path: 'callbacks.create', input: { url: 'http://127.0.0.1:1/implant', events: ['deletion_request.completed'], workspaceId: A.workspace.id } },
+    { path: 'callbacks.update', input: { endpointId: A.endpointId, url: 'http://127.0.0.1:2/taken-over' } },
+    { path: 'callbacks.delete', input: { endpointId: A.endpointId } },
+    { path: 'callbacks.rotateSecret', input: { endpointId: A.endpointId, overlapHours: 0 } },
+    { path: 'callbacks.sendTest', input: { endpointId: A.endpointId } },
+    { path: 'callbacks.deliveries', input: { endpointId: A.endpointId } },
+    { path: 'callbacks.resend', input: { deliveryId: A.deliveryId } },
     { path: 'dashboard.searchRequests', input: { filter: { workspaceId: A.workspace.id } } },
     { path: 'dashboard.searchRequests', input: { filter: { createdByUserId: A.user.id } } },
     { path: 'dashboard.searchRequests', input: { filter: { identifier: SUBJECT } } },

@@ -143,7 +143,7 @@ describe('roles: every procedure with every role', () => {
     expect(Object.keys(MINIMUM_ROLE).filter((p) => !paths.includes(p))).toEqual([]);
   });
 
-  it('FORBIDDEN exactly below each procedure\'s role, for MEMBER, ADMIN and OWNER', async () => {
+  it('FORBIDDEN exactly below each procedure\'s role, for MEMBER, ADMIN and OWNER', { timeout: 120_000 }, async () => {
     const mismatches: string[] = [];
     for (const path of procedurePaths()) {
       const minimum = MINIMUM_ROLE[path];
