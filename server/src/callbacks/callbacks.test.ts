@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { prismaQuery } from '../engine/sql';
+import { dbQuery } from '../pipeline/store/sql';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../test/harness';
 import { startCallbackReceiver } from '../test/fakes/callback-receiver';
 import { CallbackDispatcher } from './dispatcher';
@@ -121,7 +121,7 @@ describe('status callbacks', () => {
     const disabled = await caller.callbacks.create({ url: receiver.url, events: ['deletion_request.completed'] });
     await caller.callbacks.update({ endpointId: disabled.id, enabled: false });
     const ids = await env.db.prisma.$transaction((tx) =>
-      enqueueCallbackEvent(prismaQuery(tx), {
+      enqueueCallbackEvent(dbQuery(tx), {
         organizationId: fresh.organization.id,
         workspaceId: fresh.workspace.id,
         type: 'deletion_request.completed',

@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { prismaQuery } from '../engine/sql';
+import { dbQuery } from '../pipeline/store/sql';
 import { AppError, notFound } from '../lib/errors';
 import type { Actor } from '../services/auth/actor';
 import { recordAudit } from '../services/audit/record-audit';
@@ -70,7 +70,7 @@ export async function resendCallbackDelivery(db: Db, actor: Actor, deliveryId: s
 export async function sendTestCallback(db: Db, actor: Actor, endpointId: string) {
   const endpoint = await findCallbackEndpoint(db, actor, endpointId);
   const [id] = await db.$transaction((tx) =>
-    enqueueCallbackEvent(prismaQuery(tx), {
+    enqueueCallbackEvent(dbQuery(tx), {
       organizationId: actor.organizationId,
       workspaceId: endpoint.workspaceId,
       type: 'callback.test',

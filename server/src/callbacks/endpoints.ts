@@ -3,7 +3,7 @@ import type { Prisma } from '../generated/prisma/client';
 import type { Keyring } from '../lib/crypto';
 import { AppError, notFound } from '../lib/errors';
 import { ID_PREFIX, newId } from '../lib/ids';
-import { openSecret, sealSecret } from '../lib/secret-store';
+import { openSecret, sealSecret } from '../services/keys/secret-store';
 import { assertUrlAllowed, blockedReason, type OutboundPolicy } from '../lib/ssrf';
 import type { CallbackEventType } from '@shared/schemas/callbacks';
 import { assertWorkspaceAllowed, mayUseWorkspace, type Actor } from '../services/auth/actor';

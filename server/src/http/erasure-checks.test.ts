@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyRetention } from '../services/retention/apply-retention';
+import { applyRetention } from '../pipeline/commands/apply-retention';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../test/harness';
 import { expectError, restClient } from '../test/rest';
 
