@@ -1,4 +1,4 @@
-import { accountSecretSchemas, integrationTypeInfo, isSecretAccountField, OAUTH_PROVIDER_BY_TYPE, type AccountType } from '@shared/integrations';
+import { accountSecretSchemas, integrationCatalogue, integrationTypeInfo, isSecretAccountField, OAUTH_PROVIDER_BY_TYPE, type AccountType } from '@shared/integrations';
 import { nameSchema } from '@shared/schemas/auth';
 import type { IntegrationType } from '@shared/statuses';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -115,6 +115,7 @@ export function AccountForm(props: { integrationType: IntegrationType; replace?:
         <p className="muted small">Enter the new credentials in full: they replace the stored ones, which are never shown.</p>
       ) : (
         <>
+          <p className="muted small">Credentials: {integrationCatalogue[props.integrationType].credentials}.</p>
           <TextField label="Account name" value={name} error={allErrors.name} onChange={(e) => setName(e.target.value)} />
           {allowed.length > 1 ? (
             <SelectField
