@@ -1,8 +1,8 @@
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../server/src/routers/root';
-import { createQueryClient, createTrpcClient } from './trpc';
+import { createQueryClient, createTrpcClient, SESSION_QUERY_OPTIONS } from './trpc';
 
-const ME_PATH = 'auth.me';
+const SESSION_PATH = 'auth.session';
 
 /** The one tRPC client and query cache of the dashboard. */
 export const trpcClient = createTrpcClient();
@@ -10,7 +10,7 @@ export const trpcClient = createTrpcClient();
 export const queryClient = createQueryClient((queryKey) => {
   // Another call found the session gone: re-check who we are and the shell sends us to sign in.
   const path = Array.isArray(queryKey[0]) ? (queryKey[0] as string[]).join('.') : '';
-  if (path !== ME_PATH) void queryClient.invalidateQueries({ queryKey: [['auth', 'me']] });
+  if (path !== SESSION_PATH) void queryClient.invalidateQueries({ queryKey: [['auth', 'session']] });
 });
 
 /**
@@ -19,3 +19,8 @@ export const queryClient = createQueryClient((queryKey) => {
  * so the screen's own queries find the data already there (or on its way).
  */
 export const trpcOptions = createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient });
+
+/** Asks who is signed in before the shell renders (main.tsx), with the shell's own options. */
+export function prefetchSession() {
+  return queryClient.prefetchQuery(trpcOptions.auth.session.queryOptions(undefined, SESSION_QUERY_OPTIONS));
+}

@@ -13,7 +13,7 @@ export type AppClientError = TRPCClientError<AppRouter>;
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
 /** How the signed-in frame asks who is signed in (main.tsx starts the same query before the frame renders). */
-export const ME_QUERY_OPTIONS = { retry: false, staleTime: 60_000 } as const;
+export const SESSION_QUERY_OPTIONS = { retry: false, staleTime: 60_000 } as const;
 
 export function createTrpcClient() {
   return createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: '/trpc', fetch: trpcFetch, maxURLLength: 4000 })] });

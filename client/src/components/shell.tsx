@@ -2,21 +2,22 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorCode } from '../lib/errors';
-import { ME_QUERY_OPTIONS, useTRPC } from '../trpc';
+import { SESSION_QUERY_OPTIONS, useTRPC } from '../trpc';
 import { MeContext, useMe } from './me-context';
 import { ErrorState, Loading } from './states';
 
 /** The signed-in frame: who and where you are, navigation, and the current screen. */
-export function Shell() {
+export function Component() {
   const trpc = useTRPC();
   const location = useLocation();
-  const me = useQuery(trpc.auth.me.queryOptions(undefined, ME_QUERY_OPTIONS));
+  // null when signed out: an answer, so a signed-out visit leaves no error in the console.
+  const me = useQuery(trpc.auth.session.queryOptions(undefined, SESSION_QUERY_OPTIONS));
   if (me.isPending) return <Loading label="Loading your dashboard…" />;
+  if (me.data === null || errorCode(me.error) === 'UNAUTHORIZED') {
+    const next = location.pathname + location.search;
+    return <Navigate to={next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`} replace />;
+  }
   if (me.isError) {
-    if (errorCode(me.error) === 'UNAUTHORIZED') {
-      const next = location.pathname + location.search;
-      return <Navigate to={next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`} replace />;
-    }
     return (
       <main className="centered-page">
         <ErrorState error={me.error} onRetry={() => void me.refetch()} />

@@ -23,3 +23,16 @@ describe('validateForm with the server schemas', () => {
     expect(validateForm(createTokenInputSchema, { name: 'CI', expiresInDays: 0 }).ok).toBe(false);
   });
 });
+
+describe('messages for people', () => {
+  it('never shows zod\'s default texts, and keeps the schema\'s own messages', async () => {
+    const { z } = await import('zod');
+    const schema = z.object({ days: z.number().int().min(0), headers: z.record(z.string().regex(/^[A-Za-z-]+$/), z.string()), name: z.string().min(1, 'Enter a name') });
+    const result = validateForm(schema, { days: Number.NaN, headers: { 'bad name': 'x' }, name: '' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.days).toBe('Enter a number');
+    expect(result.errors.name).toBe('Enter a name');
+    expect(Object.values(result.errors).join(' ')).not.toMatch(/Invalid input|expected|received|in record/);
+  });
+});

@@ -27,7 +27,7 @@ export function Component() {
       onSuccess: async () => {
         setSaved(true);
         await queryClient.invalidateQueries({ queryKey: trpc.organization.get.queryKey() });
-        await queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.auth.session.queryKey() });
       },
     }),
   );

@@ -18,6 +18,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'auth.signIn': 'PUBLIC',
   'auth.signOut': 'PUBLIC',
   'auth.me': 'SELF',
+  'auth.session': 'PUBLIC',
   'auth.switchOrganization': 'SELF',
   'tokens.create': 'SELF',
   'tokens.list': 'SELF',

@@ -51,7 +51,7 @@ function MemberRow({ member, isSelf, canManage }: { member: Member; isSelf: bool
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
     await queryClient.invalidateQueries({ queryKey: trpc.dashboard.members.queryKey() });
-    if (isSelf) await queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() });
+    if (isSelf) await queryClient.invalidateQueries({ queryKey: trpc.auth.session.queryKey() });
   };
   const changeRole = useMutation(trpc.members.changeRole.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: async () => (setConfirm(false), await refresh()) }));
