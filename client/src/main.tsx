@@ -1,3 +1,5 @@
+// First, before React is evaluated: the Requests page's data is asked for at once.
+import './lib/early-data';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';

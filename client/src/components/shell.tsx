@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useSyncExternalStore } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorCode } from '../lib/errors';
+import { setTimeZoneChoice, subscribeTimeZone, timeZoneChoice } from '../lib/time-zone';
 import { SESSION_QUERY_OPTIONS, useTRPC } from '../trpc';
 import { MeContext, useMe } from './me-context';
 import { ErrorState, Loading } from './states';
@@ -12,6 +13,7 @@ export function Component() {
   const location = useLocation();
   // null when signed out: an answer, so a signed-out visit leaves no error in the console.
   const me = useQuery(trpc.auth.session.queryOptions(undefined, SESSION_QUERY_OPTIONS));
+  const timeZone = useSyncExternalStore(subscribeTimeZone, timeZoneChoice);
   if (me.isPending) return <Loading label="Loading your dashboard…" />;
   if (me.data === null || errorCode(me.error) === 'UNAUTHORIZED') {
     const next = location.pathname + location.search;
@@ -32,7 +34,8 @@ export function Component() {
       <div className="shell">
         <Header />
         <Sidebar />
-        <main id="main" className="content" tabIndex={-1}>
+        {/* Keyed by the time zone choice: every time on the screen is formatted again when it changes. */}
+        <main id="main" className="content" tabIndex={-1} key={timeZone}>
           <Outlet />
         </main>
       </div>
@@ -99,6 +102,7 @@ function Header() {
         <span className={`role role-${me.role.toLowerCase()}`}>{me.role.toLowerCase()}</span>
       </div>
       <div className="user-menu">
+        <TimeZoneToggle />
         <span className="user-name" title={me.user.email}>
           {me.user.name}
         </span>
@@ -107,6 +111,22 @@ function Header() {
         </button>
       </div>
     </header>
+  );
+}
+
+/** Times in the viewer's zone or in UTC, everywhere (audit entries are compared across teams). */
+function TimeZoneToggle() {
+  const zone = useSyncExternalStore(subscribeTimeZone, timeZoneChoice);
+  return (
+    <button
+      type="button"
+      className="button button-small time-zone-toggle"
+      aria-pressed={zone === 'UTC'}
+      title={zone === 'UTC' ? 'Times are shown in UTC: show them in your time zone' : 'Times are shown in your time zone: show them in UTC'}
+      onClick={() => setTimeZoneChoice(zone === 'UTC' ? 'local' : 'UTC')}
+    >
+      {zone === 'UTC' ? 'Times: UTC' : 'Times: local'}
+    </button>
   );
 }
 

@@ -36,3 +36,15 @@ describe('messages for people', () => {
     expect(Object.values(result.errors).join(' ')).not.toMatch(/Invalid input|expected|received|in record/);
   });
 });
+
+describe('record keys', () => {
+  it('puts a refused header name under the name, with the schema\'s own message', async () => {
+    const { webhookConfigSchema } = await import('@shared/integrations/webhook');
+    const { recordKeyField } = await import('./form');
+    const result = validateForm(webhookConfigSchema, { initiate: { url: 'https://crm.example/erase', headers: { 'bad name': 'x' } } });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors[`initiate.headers.${recordKeyField('bad name')}`]).toBe('Not a valid header name');
+    expect(result.errors['initiate.headers.bad name']).toBeUndefined();
+  });
+});

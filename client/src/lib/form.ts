@@ -36,7 +36,7 @@ export function humanIssueMessage(issue: z.core.$ZodRawIssue): string {
     case 'invalid_value':
       return 'Choose one of the options';
     case 'invalid_key':
-      return 'This name is not allowed here';
+      return (issue as { issues?: { message?: string }[] }).issues?.[0]?.message ?? 'This name is not allowed here';
     case 'not_multiple_of':
       return 'Enter a whole number';
     default:
@@ -48,8 +48,17 @@ export function humanIssueMessage(issue: z.core.$ZodRawIssue): string {
 export function validateForm<S extends z.ZodType>(schema: S, values: unknown): Validation<z.output<S>> {
   const result = schema.safeParse(values, { error: humanIssueMessage });
   if (result.success) return { ok: true, data: result.data };
-  return { ok: false, errors: issuesToFieldErrors(result.error.issues as never[]) };
+  // A record's refused key (a header name) belongs under the name's own field, not its value's.
+  const issues = result.error.issues.map((issue) => {
+    if (issue.code !== 'invalid_key') return issue;
+    const key = String(issue.path.at(-1) ?? '');
+    return { ...issue, path: [...issue.path.slice(0, -1), recordKeyField(key)], message: issue.issues[0]?.message ?? issue.message };
+  });
+  return { ok: false, errors: issuesToFieldErrors(issues as never[]) };
 }
+
+/** The error key of a record entry's name (`headers.bad name#name`), beside its value's (`headers.bad name`). */
+export const recordKeyField = (key: string) => `${key}#name`;
 
 /** Values of a submitted form as strings keyed by control name. */
 export function formValues(form: HTMLFormElement): Record<string, string> {

@@ -1,4 +1,3 @@
-import { requestSearchFilterSchema } from '@shared/schemas/dashboard';
 import type { RequestStatus } from '@shared/statuses';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -8,11 +7,11 @@ import { PageHeader } from '../components/shell';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { SegmentedStatusBar, StatusBadge } from '../components/status';
 import { toDisplayError } from '../lib/errors';
-import { validateForm } from '../lib/form';
 import { formatDateTime, formatRelative } from '../lib/format';
-import { filtersFromSearchParams, filtersToSearchParams, hasFilters, toSearchFilter, type RequestFilters } from '../lib/request-filters';
+import { checkRequestFilters, filtersFromSearchParams, filtersToSearchParams, hasFilters, toSearchFilter, type RequestFilters } from '../lib/request-filters';
 import { progressSummary, REQUEST_STATUSES, STATUS_LABEL } from '../lib/status';
-import { requestListQueries } from '../lib/request-queries';
+import { LIVE_REFRESH_MS, requestListQueries } from '../lib/request-queries';
+import { LiveIndicator } from '../components/live-indicator';
 import { useTRPC, type RouterOutputs } from '../trpc';
 
 type RequestRow = RouterOutputs['dashboard']['searchRequests']['items'][number];
@@ -25,7 +24,8 @@ export function Component() {
   const setFilters = (next: RequestFilters) => setParams(filtersToSearchParams(next), { replace: true });
 
   const searchFilter = toSearchFilter(filters);
-  const validation = validateForm(requestSearchFilterSchema, searchFilter);
+  // Checked here, before anything is sent (the server checks the same with its schema).
+  const validation = checkRequestFilters(searchFilter);
   const queries = requestListQueries(trpc, searchFilter, validation.ok);
   const workspaces = useQuery(queries.workspaces);
   const members = useQuery(queries.members);
@@ -77,9 +77,7 @@ export function Component() {
           )
         ) : (
           <>
-            <p className="live-note muted small" aria-live="off">
-              <span className="live-dot" aria-hidden="true" /> Live · refreshed {new Date(requests.dataUpdatedAt).toLocaleTimeString()}
-            </p>
+            <LiveIndicator query={requests} intervalMs={LIVE_REFRESH_MS} />
             <RequestsTable rows={rows} />
             <div className="pager">
               {requests.hasNextPage ? (

@@ -19,6 +19,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'auth.signOut': 'PUBLIC',
   'auth.me': 'SELF',
   'auth.session': 'PUBLIC',
+  'organization.retentionPreview': 'OWNER',
   'auth.switchOrganization': 'SELF',
   'tokens.create': 'SELF',
   'tokens.list': 'SELF',

@@ -35,7 +35,13 @@ export function MembersSection() {
       ) : (
         <ul className="list members-list">
           {members.data.map((m) => (
-            <MemberRow key={m.id} member={m} isSelf={m.id === me.user.id} canManage={me.isOwner} />
+            <MemberRow
+              key={m.id}
+              member={m}
+              isSelf={m.id === me.user.id}
+              canManage={me.isOwner}
+              onlyOwner={m.role === 'OWNER' && members.data.filter((other) => other.role === 'OWNER').length === 1}
+            />
           ))}
         </ul>
       )}
@@ -44,7 +50,8 @@ export function MembersSection() {
   );
 }
 
-function MemberRow({ member, isSelf, canManage }: { member: Member; isSelf: boolean; canManage: boolean }) {
+/** `onlyOwner`: the organization's last owner, who can be neither removed nor demoted (the server refuses both). */
+function MemberRow({ member, isSelf, canManage, onlyOwner }: { member: Member; isSelf: boolean; canManage: boolean; onlyOwner: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [confirm, setConfirm] = useState(false);
@@ -62,7 +69,7 @@ function MemberRow({ member, isSelf, canManage }: { member: Member; isSelf: bool
         {isSelf ? <span className="muted"> (you)</span> : null}
       </span>
       <span className="muted truncate">{member.email}</span>
-      {canManage ? (
+      {canManage && !onlyOwner ? (
         <SelectField
           label={`Role of ${member.name}`}
           value={member.role}
@@ -80,10 +87,12 @@ function MemberRow({ member, isSelf, canManage }: { member: Member; isSelf: bool
         <span className={`role role-${member.role.toLowerCase()}`}>{member.role.toLowerCase()}</span>
       )}
       <span className="muted small nowrap">since {formatDate(member.joinedAt)}</span>
-      {canManage ? (
+      {canManage && !onlyOwner ? (
         <button type="button" className="button button-small button-danger-outline" onClick={() => (remove.reset(), setConfirm(true))} aria-label={`Remove ${member.name}`}>
           Remove
         </button>
+      ) : onlyOwner && canManage ? (
+        <span className="muted small">The only owner: make someone else owner first to change this role.</span>
       ) : null}
       <ConfirmDialog
         open={confirm}
