@@ -144,7 +144,9 @@ describe('a new owner sets up and tracks a deletion request', () => {
   it('creates a request from the dashboard', async () => {
     await page.goto('/requests/new');
     await page.getByRole('button', { name: 'Create request' }).click();
-    await page.getByText('identifier must not be empty').waitFor();
+    await page.getByText('Enter an identifier').waitFor();
+    // Focus lands on the field to fix.
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('identifier');
     await page.getByLabel('Identifier').fill(`user-${suffix}`);
     await page.getByRole('button', { name: 'Create request' }).click();
     await page.getByRole('heading', { name: `user-${suffix}` }).waitFor();

@@ -131,7 +131,7 @@ function CreateToken() {
       },
     }),
   );
-  const { errors, onSubmit } = useFormSubmit(
+  const { errors, onSubmit, onInput } = useFormSubmit(
     createTokenInputSchema,
     (data, form) => create.mutate(data, { onSuccess: () => form.reset() }),
     (values) => ({ name: values.name, expiresInDays: values.expiresInDays ? Number(values.expiresInDays) : undefined }),
@@ -144,6 +144,7 @@ function CreateToken() {
         className="inline-form"
         noValidate
         onSubmit={onSubmit}
+        onInput={onInput}
       >
         <TextField label="Token name" name="name" placeholder="CRM sync" error={errors.name ?? serverError?.fieldErrors.name} />
         <SelectField label="Expires after" name="expiresInDays" defaultValue="90" error={errors.expiresInDays ?? serverError?.fieldErrors.expiresInDays}>

@@ -48,5 +48,6 @@ export const auditLogInputSchema = z.object({
 /** The dashboard's "Create request" form. */
 export const createRequestFormSchema = z.object({
   workspaceId: z.string().min(1, 'Choose a workspace').max(64),
-  identifier: identifierSchema,
+  // The form's own words first; then every rule of the API's identifier.
+  identifier: z.string().trim().min(1, 'Enter an identifier').pipe(identifierSchema),
 });

@@ -118,7 +118,7 @@ function Invitations() {
   const pending = useQuery(trpc.members.invitations.queryOptions());
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.members.invitations.queryKey() });
   const invite = useMutation(trpc.members.invite.mutationOptions({ onSuccess: refresh }));
-  const { errors, onSubmit } = useFormSubmit(inviteMemberInputSchema, (data, form) => invite.mutate(data, { onSuccess: () => form.reset() }));
+  const { errors, onSubmit, onInput } = useFormSubmit(inviteMemberInputSchema, (data, form) => invite.mutate(data, { onSuccess: () => form.reset() }));
   const revoke = useMutation(trpc.members.revokeInvitation.mutationOptions({ onSuccess: refresh }));
   const serverError = invite.error ? toDisplayError(invite.error) : null;
   return (
@@ -128,6 +128,7 @@ function Invitations() {
         className="inline-form"
         noValidate
         onSubmit={onSubmit}
+        onInput={onInput}
       >
         <TextField label="Email to invite" name="email" type="email" autoComplete="off" error={errors.email ?? serverError?.fieldErrors.email} />
         <SelectField label="Role" name="role" defaultValue="MEMBER" error={errors.role}>
