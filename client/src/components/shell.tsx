@@ -135,6 +135,8 @@ function Sidebar() {
   const location = useLocation();
   useEffect(() => {
     document.getElementById('main')?.scrollTo?.(0, 0);
+    // On a phone the navigation is one scrolling row: keep the current screen's tab in view.
+    document.querySelector('.sidebar a.active')?.scrollIntoView?.({ block: 'nearest', inline: 'center' });
   }, [location.pathname]);
   return (
     <nav className="sidebar" aria-label="Main">

@@ -1,6 +1,6 @@
 import type { RequestStatus } from '@shared/statuses';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, useSyncExternalStore } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { SelectField, TextField } from '../components/field';
 import { PageHeader } from '../components/shell';
@@ -45,13 +45,15 @@ export function Component() {
           </Link>
         }
       />
-      <Filters
-        filters={filters}
-        onChange={setFilters}
-        errors={fieldErrors}
-        workspaces={workspaces.data ?? []}
-        members={members.data ?? []}
-      />
+      <FiltersPanel active={activeFilterCount(filters)} hasErrors={Object.keys(fieldErrors).length > 0}>
+        <Filters
+          filters={filters}
+          onChange={setFilters}
+          errors={fieldErrors}
+          workspaces={workspaces.data ?? []}
+          members={members.data ?? []}
+        />
+      </FiltersPanel>
       <section aria-label="Requests" aria-busy={requests.isFetching}>
         {!validation.ok ? null : requests.isPending ? (
           <Loading label="Loading requests…" />
@@ -94,6 +96,29 @@ export function Component() {
         )}
       </section>
     </>
+  );
+}
+
+const PHONE = '(max-width: 600px)';
+const subscribePhone = (listener: () => void) => {
+  const query = window.matchMedia(PHONE);
+  query.addEventListener('change', listener);
+  return () => query.removeEventListener('change', listener);
+};
+
+const activeFilterCount = (filters: RequestFilters) => Object.keys(filters).length;
+
+/** On a phone the filters start folded under one line (they would fill the first screen); elsewhere they are always open. */
+function FiltersPanel({ active, hasErrors, children }: { active: number; hasErrors: boolean; children: React.ReactNode }) {
+  const phone = useSyncExternalStore(subscribePhone, () => window.matchMedia(PHONE).matches);
+  if (!phone) return <>{children}</>;
+  return (
+    <details className="card filters-panel" open={hasErrors || undefined}>
+      <summary>
+        Filters{active ? ` · ${active} active` : ''}
+      </summary>
+      {children}
+    </details>
   );
 }
 

@@ -76,6 +76,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'dashboard.members': 'MEMBER',
   'dashboard.workspaceUsage': 'MEMBER',
   'dashboard.auditLog': 'ADMIN',
+  'dashboard.auditLogActions': 'ADMIN',
   'dashboard.verifyAuditChain': 'ADMIN',
 
   'members.list': 'MEMBER',
