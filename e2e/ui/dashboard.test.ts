@@ -174,8 +174,8 @@ describe('a new owner sets up and tracks a deletion request', () => {
     await screenshot(page, '08-organization');
     await nav(page, 'Audit log').click();
     await page.getByText(/Audit chain verified: \d+ entr(y|ies) sealed, \d+ awaiting sealing/).waitFor();
-    await page.getByText('Access token created').first().waitFor();
-    await page.getByText('Workspace API key revealed').first().waitFor();
+    await page.locator('.timeline').getByText('Access token created').first().waitFor();
+    await page.locator('.timeline').getByText('Workspace API key revealed').first().waitFor();
     await screenshot(page, '09-audit-log');
   });
 

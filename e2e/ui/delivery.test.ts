@@ -14,7 +14,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const KB = 1000;
+// KB as browsers' devtools count them (1 KB = 1,024 bytes).
+const KB = 1024;
 
 describe('what the dashboard sends over the wire', () => {
   it('serves brotli or gzip copies of the built assets by Accept-Encoding, varying on it', async () => {
