@@ -1,5 +1,5 @@
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
-import type { AppRouter } from '../../server/src/routers/root';
+import type { AppRouter } from '../../server/src/api-types';
 import { createQueryClient, createTrpcClient } from './trpc';
 
 const ME_PATH = 'auth.me';

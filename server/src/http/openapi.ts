@@ -25,6 +25,8 @@ export function buildOpenApiDocument(publicUrl: string): OpenAPIObject {
     baseUrl: new URL(PUBLIC_API_PREFIX, publicUrl).toString(),
     securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Personal Access Token (dds_pat_…)' } },
   });
+  // The service is open source under Apache-2.0 (LICENSE); OpenAPI 3.1 names it by its SPDX identifier.
+  document.info = { ...document.info, license: { name: 'Apache License 2.0', identifier: 'Apache-2.0' } };
   // Every error response carries the one stable error body.
   document.components = { ...document.components, schemas: { ...document.components?.schemas, Error: errorBody } };
   for (const pathItem of Object.values(document.paths ?? {})) {
