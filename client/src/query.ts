@@ -1,5 +1,5 @@
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
-import type { AppRouter } from '../../server/src/routers/root';
+import type { AppRouter } from '../../server/src/api-types';
 import { EARLY_PROCEDURES, takeEarlyRequestsData } from './lib/early-data';
 import { createQueryClient, createTrpcClient, SESSION_QUERY_OPTIONS } from './trpc';
 

@@ -1,13 +1,11 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink, type TRPCClientError } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
-import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '../../server/src/routers/root';
+import type { AppRouter, RouterInputs, RouterOutputs } from '../../server/src/api-types';
 import { errorCode } from './lib/errors';
 import { trpcFetch } from './lib/trpc-fetch';
 
-export type RouterOutputs = inferRouterOutputs<AppRouter>;
-export type RouterInputs = inferRouterInputs<AppRouter>;
+export type { RouterInputs, RouterOutputs };
 export type AppClientError = TRPCClientError<AppRouter>;
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
