@@ -81,6 +81,9 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
       root: CLIENT_DIST,
       prefix: '/',
       wildcard: false,
+      // The build writes brotli and gzip copies of every text asset (client/build/precompress.ts):
+      // they are sent by Accept-Encoding, with `Vary: Accept-Encoding`.
+      preCompressed: true,
       // Built assets carry a content hash in their name: browsers keep them without asking
       // again. index.html (the SPA's entry, which names them) is always revalidated.
       setHeaders: (reply, filePath) => {
