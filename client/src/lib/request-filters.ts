@@ -16,6 +16,8 @@ export interface RequestFilters {
   sort?: 'due';
 }
 
+export const REQUESTS_PAGE_SIZE = 25;
+
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export function filtersFromSearchParams(params: URLSearchParams): RequestFilters {
@@ -71,6 +73,17 @@ export function toSearchFilter(filters: RequestFilters) {
     identifier: filters.identifier?.trim() || undefined,
     due: filters.due,
   });
+}
+
+/**
+ * The checks of the server's filter schema that a person can get wrong in this form, without
+ * loading zod on the Requests page (its first screen): a date range that ends before it starts.
+ */
+export function checkRequestFilters(filter: ReturnType<typeof toSearchFilter>): { ok: true } | { ok: false; errors: Record<string, string> } {
+  if (filter.createdFrom && filter.createdTo && filter.createdFrom > filter.createdTo) {
+    return { ok: false, errors: { createdTo: 'The end date must not be before the start date' } };
+  }
+  return { ok: true };
 }
 
 export function hasFilters(filters: RequestFilters): boolean {

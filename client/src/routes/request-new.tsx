@@ -23,7 +23,7 @@ export function Component() {
       },
     }),
   );
-  const { errors, onSubmit } = useFormSubmit(createRequestFormSchema, (data) => create.mutate(data), ({ regulation, ...values }) => ({
+  const { errors, onSubmit, onInput } = useFormSubmit(createRequestFormSchema, (data) => create.mutate(data), ({ regulation, ...values }) => ({
     ...values,
     ...(regulation ? { regulation } : {}),
   }));
@@ -47,6 +47,7 @@ export function Component() {
         className="card form narrow-form"
         noValidate
         onSubmit={onSubmit}
+        onInput={onInput}
       >
         <SelectField label="Workspace" name="workspaceId" defaultValue={params.get('workspace') ?? workspaces.data[0]?.id} error={fieldError('workspaceId')}>
           {workspaces.data.map((w) => (

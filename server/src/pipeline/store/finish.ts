@@ -1,6 +1,8 @@
 import type pg from 'pg';
+import { checkOut } from '../../db/connections';
 import type { RequestStatus } from '@shared/statuses';
 import { rollUpChange, writeRollUps, type ChildState, type LockedParent, type RollUpChange } from './roll-up';
+import { enqueueIntegrationFailedEvents } from '../../callbacks/store/status-events';
 import { AUDIT_COLUMNS, NOW_UTC, pgQuery, utc, type AuditRow, type Query } from './sql';
 
 /** The columns a step may change. */
@@ -32,7 +34,8 @@ export interface FinishingStep {
  */
 export async function finishSteps(pool: pg.Pool, workerId: string, steps: FinishingStep[]): Promise<(RequestStatus | null)[]> {
   if (steps.length === 0) return [];
-  const client = await pool.connect();
+  const held = await checkOut(pool);
+  const client = held.client;
   const query = pgQuery(client);
   try {
     const parentIds = [...new Set(steps.map((s) => s.deletionRequestId))].sort();
@@ -49,13 +52,14 @@ export async function finishSteps(pool: pg.Pool, workerId: string, steps: Finish
       if (change) changes.push(change);
     }
     await writeRollUps(query, changes);
+    await enqueueIntegrationFailedEvents(query, siblings.filter((r) => r.updated && (r.status === 'FAILED' || r.status === 'ERROR')).map((r) => r.id));
     await client.query('COMMIT');
     return steps.map((s) => (updated.has(s.id) ? s.status : null));
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   } finally {
-    client.release();
+    held.release();
   }
 }
 
