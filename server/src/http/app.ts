@@ -7,6 +7,7 @@ import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { appRouter } from '../routers/root';
+import { registerCsvDownloadRoutes } from './csv-downloads';
 import { registerDownloadRoutes } from './downloads';
 import type { ServiceDeps } from '../services/deps';
 import { createContextFactory, type Context } from '../trpc/context';
@@ -65,6 +66,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   await registerDocsPage(app);
   await (await import('./oauth')).registerOAuthRoutes(app, deps);
   registerDownloadRoutes(app, deps);
+  registerCsvDownloadRoutes(app, deps);
 
   app.get('/healthz', () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {

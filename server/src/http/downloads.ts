@@ -12,7 +12,7 @@ import { sendError } from './errors';
 const REQUEST_ID = /^dr_[0-9a-z]{1,60}$/;
 
 /** A PAT (X-API-Key) or the dashboard's session cookie: downloads are never anonymous. */
-async function actorOf(deps: ServiceDeps, request: FastifyRequest): Promise<Actor> {
+export async function actorOf(deps: ServiceDeps, request: FastifyRequest): Promise<Actor> {
   const apiKey = request.headers['x-api-key'];
   if (typeof apiKey === 'string' && apiKey) return authenticatePat(deps.prisma, apiKey.trim(), { cacheMs: deps.config.TOKEN_CACHE_SECONDS * 1000 });
   const session = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[SESSION_COOKIE];
@@ -28,7 +28,7 @@ function download(reply: FastifyReply, type: string, filename: string, body: str
     .send(body);
 }
 
-async function guarded(reply: FastifyReply, run: () => Promise<unknown>) {
+export async function guarded(reply: FastifyReply, run: () => Promise<unknown>) {
   try {
     return await run();
   } catch (error) {

@@ -3,7 +3,7 @@ import type { requestSearchInputSchema } from '@shared/schemas/dashboard';
 import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import { identifierHmac, type Keyring } from '../../lib/crypto';
-import type { Actor } from '../auth/actor';
+import { mayUseWorkspace, type Actor } from '../auth/actor';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
 import { decodeDueCursor, decodeKeysetCursor, encodeDueCursor, encodeKeysetCursor } from './cursor';
 
@@ -21,6 +21,8 @@ export async function searchDeletionRequests(db: Db, keyring: Keyring, actor: Ac
   const { filter } = input;
   const where: Prisma.DeletionRequestWhereInput = { organizationId: actor.organizationId };
   if (filter.workspaceId) where.workspaceId = filter.workspaceId;
+  // A token limited to workspaces sees only theirs (the dashboard's sessions have no such limit).
+  if (actor.workspaceIds) where.workspaceId = filter.workspaceId ? (mayUseWorkspace(actor, filter.workspaceId) ? filter.workspaceId : { in: [] }) : { in: [...actor.workspaceIds] };
   if (filter.statuses?.length) where.status = { in: filter.statuses };
   if (filter.createdByUserId) where.createdByUserId = filter.createdByUserId;
   if (filter.identifier) where.identifierHmac = identifierHmac(keyring, filter.identifier);

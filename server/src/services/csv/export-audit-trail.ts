@@ -1,0 +1,53 @@
+import type { Db } from '../../db/client';
+import { csvLine } from '../../lib/csv';
+import { notFound } from '../../lib/errors';
+import { assertWorkspaceAllowed, type Actor } from '../auth/actor';
+import { namesOf } from '../dashboard/get-deletion-request-detail';
+import { EXPORT_PAGE_SIZE } from './export-requests';
+
+export const AUDIT_CSV_COLUMNS = ['id', 'createdAt', 'integrationRequestId', 'integration', 'actorType', 'actor', 'action', 'outcome', 'summary', 'details'] as const;
+
+/**
+ * One request's audit trail, oldest first, as CSV lines: every entry (no 500-entry cap as on
+ * screen), paged by the entry id. `details` is the recorded JSON (secrets were redacted when
+ * it was written). Another organization's request is "not found".
+ */
+export async function* exportAuditTrailCsv(db: Db, actor: Actor, deletionRequestId: string): AsyncGenerator<string> {
+  const request = await db.deletionRequest.findFirst({
+    where: { id: deletionRequestId, organizationId: actor.organizationId },
+    select: { workspaceId: true, integrationRequests: { select: { id: true, integrationName: true } } },
+  });
+  if (!request) throw notFound('Deletion request');
+  assertWorkspaceAllowed(actor, request.workspaceId);
+  const integrationNames = new Map(request.integrationRequests.map((ir) => [ir.id, ir.integrationName]));
+  yield csvLine(AUDIT_CSV_COLUMNS);
+  let after = -1n;
+  for (;;) {
+    const entries = await db.auditLog.findMany({
+      where: { organizationId: actor.organizationId, deletionRequestId, id: { gt: after } },
+      orderBy: { id: 'asc' },
+      take: EXPORT_PAGE_SIZE,
+      select: { id: true, integrationRequestId: true, actorType: true, actorId: true, action: true, outcome: true, summary: true, details: true, createdAt: true },
+    });
+    if (entries.length === 0) return;
+    const names = await namesOf(db, entries.map((e) => e.actorId));
+    let chunk = '';
+    for (const e of entries) {
+      chunk += csvLine([
+        e.id.toString(),
+        e.createdAt,
+        e.integrationRequestId,
+        e.integrationRequestId ? (integrationNames.get(e.integrationRequestId) ?? null) : null,
+        e.actorType,
+        e.actorId ? (names.get(e.actorId) ?? e.actorId) : null,
+        e.action,
+        e.outcome,
+        e.summary,
+        e.details === null ? null : JSON.stringify(e.details),
+      ]);
+    }
+    yield chunk;
+    after = entries[entries.length - 1]!.id;
+    if (entries.length < EXPORT_PAGE_SIZE) return;
+  }
+}
