@@ -1,12 +1,14 @@
 import { router } from '../../trpc/init';
 import { create } from './create';
 import { createInWorkspace } from './create-in-workspace';
+import { importCsv } from './import-csv';
 import { listOrganization, listUser, listWorkspace } from './list';
 import { auditTrail, cancel, cancelIntegration, checkStatusNow, get, retry, retryIntegration } from './actions';
 
 export const deletionRequestsRouter = router({
   create,
   createInWorkspace,
+  importCsv,
   listOrganization,
   listWorkspace,
   listUser,

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWorkspace } from '../../services/workspaces/workspaces';
+import { createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
+import { expectError, restClient } from '../../test/rest';
+
+let env: TestEnv;
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let org: Awaited<ReturnType<typeof seedOrganization>>;
+let other: Awaited<ReturnType<typeof seedOrganization>>;
+let staging: { id: string };
+let api: ReturnType<typeof restClient>;
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  server = await startTestServer(env.deps);
+  api = restClient(server.baseUrl);
+  org = await seedOrganization(env.deps, 'csv-import');
+  other = await seedOrganization(env.deps, 'csv-import-other');
+  staging = await createWorkspace(env.deps.prisma, env.deps.keyring, org.actor, { name: 'Staging' });
+});
+afterAll(async () => {
+  await server?.close();
+  await env?.close();
+});
+
+const importCsv = (body: unknown, token = org.pat) => api.post('/api/public/deletion-requests/import', body, { 'X-API-Key': token });
+
+const file = [
+  'identifier,workspace,regulation',
+  'ann@example.com,Staging,GDPR',
+  `"=cmd|' /C calc'!A0",${'csv-import workspace'},CCPA`,
+  '"quoted ""name"", with comma",,',
+  ',Staging,',
+  'bob@example.com,Nowhere,',
+  'carol@example.com,Staging,HIPAA',
+  'dörte@例え.jp,Staging,',
+].join('\r\n');
+
+describe('CSV import over REST', () => {
+  it('creates valid rows through the create command and reports each bad one with its reason', async () => {
+    const res = await importCsv({ csv: file, workspaceId: org.workspace.id, batchKey: 'crm-2026-11.csv' });
+    expect(res.status).toBe(200);
+    const report = await res.json();
+    expect(report).toMatchObject({ created: 4, existing: 0, errors: 3 });
+    expect(report.rows.map((r: { line: number; result: string }) => [r.line, r.result])).toEqual([
+      [2, 'created'],
+      [3, 'created'],
+      [4, 'created'],
+      [5, 'error'],
+      [6, 'error'],
+      [7, 'error'],
+      [8, 'created'],
+    ]);
+    expect(report.rows[3].message).toBe('identifier must not be empty');
+    expect(report.rows[4].message).toMatch(/No workspace with this name/);
+    expect(report.rows[5].message).toMatch(/Unknown regulation/);
+    // No message repeats an identifier.
+    expect(JSON.stringify(report.rows.map((r: { message: string | null }) => r.message))).not.toMatch(/bob@|carol@/);
+    const created = await env.deps.prisma.deletionRequest.findMany({
+      where: { id: { in: report.rows.filter((r: { result: string }) => r.result === 'created').map((r: { deletionRequestId: string }) => r.deletionRequestId) } },
+      select: { identifier: true, workspaceId: true, regulation: true, channel: true },
+    });
+    expect(created).toEqual(
+      expect.arrayContaining([
+        { identifier: 'ann@example.com', workspaceId: staging.id, regulation: 'GDPR', channel: 'API' },
+        { identifier: `=cmd|' /C calc'!A0`, workspaceId: org.workspace.id, regulation: 'CCPA', channel: 'API' },
+        { identifier: 'quoted "name", with comma', workspaceId: org.workspace.id, regulation: 'GDPR', channel: 'API' },
+        { identifier: 'dörte@例え.jp', workspaceId: staging.id, regulation: 'GDPR', channel: 'API' },
+      ]),
+    );
+    const audit = await env.deps.prisma.auditLog.findFirst({ where: { organizationId: org.organization.id, action: 'requests.imported' } });
+    expect(audit?.summary).toBe('CSV import: 4 created, 0 already existed, 3 refused');
+  });
+
+  it('is idempotent: the same file again creates nothing new; the fixed row alone is created', async () => {
+    const before = await env.deps.prisma.deletionRequest.count({ where: { organizationId: org.organization.id } });
+    const again = await (await importCsv({ csv: file, workspaceId: org.workspace.id, batchKey: 'crm-2026-11.csv' })).json();
+    expect(again).toMatchObject({ created: 0, existing: 4, errors: 3 });
+    expect(await env.deps.prisma.deletionRequest.count({ where: { organizationId: org.organization.id } })).toBe(before);
+    const fixed = await (await importCsv({ csv: file.replace('bob@example.com,Nowhere', 'bob@example.com,Staging'), workspaceId: org.workspace.id, batchKey: 'crm-2026-11.csv' })).json();
+    expect(fixed).toMatchObject({ created: 1, existing: 4, errors: 2 });
+    // Another batch key is another import.
+    const otherBatch = await (await importCsv({ csv: 'identifier\nann@example.com\n', workspaceId: staging.id, batchKey: 'next-month' })).json();
+    expect(otherBatch).toMatchObject({ created: 1, existing: 0, errors: 0 });
+  });
+
+  it('refuses whole-file problems with a clear 4xx and creates nothing', async () => {
+    const before = await env.deps.prisma.deletionRequest.count();
+    await expectError(await importCsv({ csv: 'email\nann@example.com\n', workspaceId: org.workspace.id }), 400, 'BAD_REQUEST');
+    await expectError(await importCsv({ csv: 'identifier\nann@example.com\n' }), 400, 'BAD_REQUEST');
+    const broken = await expectError(await importCsv({ csv: 'identifier\n"ann@example.com\n', workspaceId: org.workspace.id }), 400, 'BAD_REQUEST');
+    expect(broken.message).toBe('Line 2: A quoted cell is not closed');
+    const tooMany = `identifier\n${Array.from({ length: 1001 }, (_, i) => `u${i}@x.io`).join('\n')}`;
+    const big = await expectError(await importCsv({ csv: tooMany, workspaceId: org.workspace.id }), 413, 'PAYLOAD_TOO_LARGE');
+    expect(big.message).toContain('at most 1000');
+    await expectError(await importCsv({ csv: 'identifier\nx@y.z\n', workspaceId: other.workspace.id }), 404, 'NOT_FOUND');
+    expect(await env.deps.prisma.deletionRequest.count()).toBe(before);
+  });
+});
