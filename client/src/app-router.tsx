@@ -37,6 +37,7 @@ export function createAppRouter() {
               lazy: () => import('./routes/requests'),
             },
             { path: 'requests/new', lazy: () => import('./routes/request-new') },
+            { path: 'requests/import', lazy: () => import('./routes/request-import') },
             { path: 'requests/:requestId', lazy: () => import('./routes/request-detail') },
             { path: 'workspaces', lazy: () => import('./routes/workspaces') },
             { path: 'integrations', lazy: () => import('./routes/integrations') },

@@ -113,6 +113,11 @@ export function Component() {
 
       <section aria-labelledby="timeline-heading" className="stack">
         <h2 id="timeline-heading">Audit trail</h2>
+        <p className="small">
+          <a href={`/api/downloads/requests/${request.id}/audit-trail.csv`} download>
+            Download the whole audit trail (CSV)
+          </a>
+        </p>
         {request.auditTrail.length === 0 ? (
           <p className="muted">Nothing recorded yet.</p>
         ) : (
@@ -124,7 +129,7 @@ export function Component() {
             ))}
           </ol>
         )}
-        {request.auditTrailTruncated ? <p className="muted small">Only the first 500 entries are shown.</p> : null}
+        {request.auditTrailTruncated ? <p className="muted small">Only the first 500 entries are shown; the CSV download has them all.</p> : null}
       </section>
     </>
   );

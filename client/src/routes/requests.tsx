@@ -18,6 +18,43 @@ import { useTRPC, type RouterOutputs } from '../trpc';
 type RequestRow = RouterOutputs['dashboard']['searchRequests']['items'][number];
 
 
+/**
+ * Downloads the filtered list as CSV. The filters travel in a POST body, so an identifier
+ * filter never lands in a URL (server logs, history).
+ */
+function ExportCsvButton({ filter, sort, disabled }: { filter: ReturnType<typeof toSearchFilter>; sort: 'created' | 'due'; disabled: boolean }) {
+  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const run = async () => {
+    setState({ busy: true, error: null });
+    try {
+      const res = await fetch('/api/downloads/requests.csv', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ filter, sort }) });
+      if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { message?: string } | null)?.message ?? `Export failed (${res.status})`);
+      const name = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '')?.[1] ?? 'deletion-requests.csv';
+      const url = URL.createObjectURL(await res.blob());
+      const link = Object.assign(document.createElement('a'), { href: url, download: name });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setState({ busy: false, error: null });
+    } catch (error) {
+      setState({ busy: false, error: (error as Error).message });
+    }
+  };
+  return (
+    <>
+      <button type="button" className="button" disabled={disabled || state.busy} onClick={() => void run()}>
+        {state.busy ? 'Exporting…' : 'Export CSV'}
+      </button>
+      {state.error ? (
+        <span className="form-error" role="alert">
+          {state.error}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
 export function Component() {
   const trpc = useTRPC();
   const [params, setParams] = useSearchParams();
@@ -41,9 +78,15 @@ export function Component() {
         title="Requests"
         description="Every deletion request in your organization, newest first. Statuses update live."
         actions={
-          <Link to="/requests/new" className="button button-primary">
-            Create request
-          </Link>
+          <>
+            <ExportCsvButton filter={searchFilter} sort={filters.sort ?? 'created'} disabled={!validation.ok} />
+            <Link to="/requests/import" className="button">
+              Import CSV
+            </Link>
+            <Link to="/requests/new" className="button button-primary">
+              Create request
+            </Link>
+          </>
         }
       />
       <FiltersPanel active={activeFilterCount(filters)} hasErrors={Object.keys(fieldErrors).length > 0}>
