@@ -91,8 +91,21 @@ export interface Driver<Config = any> {
   discover?(ctx: Omit<AdminContext, 'config'>): Promise<DiscoveredTable[]>;
   /** Read-only preview: what a deletion of `identifier` would change with this configuration. */
   dryRun?(ctx: AdminContext<Config> & { identifier: string }): Promise<DryRunResult>;
+  /**
+   * Runs the proof of deletion again, read-only, some time after SUCCESS (organization setting
+   * `reverifyAfterDays`): rows matching the subject that came back (a restored backup, an ETL
+   * job) are counted. Only drivers that can look the subject up in their store have it.
+   */
+  reverify?(ctx: DriverContext<Config>): Promise<ReverifyResult>;
   /** Typical time from request to confirmed deletion, shown to users. */
   expectedCompletion: string;
+}
+
+/** What a re-verification found: matching rows left outside their target state, per rule. */
+export interface ReverifyResult {
+  remaining: number;
+  counts: Record<string, number>;
+  message: string;
 }
 
 /** Thrown by drivers for a transient problem; the engine retries with backoff. */

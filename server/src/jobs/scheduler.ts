@@ -5,9 +5,13 @@ import type { Logger } from '../lib/logger';
 import { sealAuditChain } from '../services/audit/audit-chain';
 import { applyRetention } from '../pipeline/commands/apply-retention';
 import { runNotifications, type NotifyDeps } from '../services/notifications/notify';
+import { runReverification } from './reverify';
 
 const RETENTION_LOCK = 727275;
 const NOTIFY_LOCK = 727276;
+const REVERIFY_LOCK = 727277;
+/** Re-verification looks for due integration requests this often (and once at start). */
+const REVERIFY_INTERVAL_MS = 3_600_000;
 
 /** Milliseconds until the next midnight UTC. */
 export function msUntilMidnightUtc(now = new Date()): number {
@@ -44,6 +48,32 @@ export class Scheduler {
       const notify = setInterval(() => void this.notify(), this.notifyDeps.config.NOTIFY_INTERVAL_MS);
       notify.unref();
       this.timers.push(notify);
+      void this.reverify();
+      const reverify = setInterval(() => void this.reverify(), REVERIFY_INTERVAL_MS);
+      reverify.unref();
+      this.timers.push(reverify);
+    }
+  }
+
+  /** Re-verification of store deletions N days after SUCCESS (organizations with `reverifyAfterDays`); one worker at a time. */
+  async reverify(): Promise<void> {
+    if (!this.notifyDeps || this.stopped) return;
+    try {
+      const held = await checkOut(this.pool);
+      try {
+        const { rows } = await held.client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [REVERIFY_LOCK]);
+        if (!rows[0]?.locked) return;
+        try {
+          const result = await runReverification(this.notifyDeps);
+          if (result.verified || result.reappeared || result.failed) this.log.info(result, 're-verification run');
+        } finally {
+          await held.client.query('SELECT pg_advisory_unlock($1)', [REVERIFY_LOCK]);
+        }
+      } finally {
+        held.release();
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 're-verification run failed');
     }
   }
 

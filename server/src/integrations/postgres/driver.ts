@@ -208,6 +208,25 @@ export const postgresDriver: Driver<PostgresConfig> = {
 
   dryRun,
 
+  /** The verification query of `deleteAndVerify` again, alone: rows matching the identifier outside their target state. */
+  async reverify(ctx) {
+    return withSession(ctx, ctx.config.statementTimeoutMs, classifyDatabaseError, async (session) => {
+      const rules = resolvedRules(ctx.config, (await session.schema(true)).tables);
+      const row = (await run(session.client, ctx.trail, pendingCountsStatement(rules, ctx.identifier))).rows[0] as Record<string, number>;
+      const counts: Record<string, number> = {};
+      rules.forEach(({ rule }, i) => {
+        counts[ruleLabel(rule)] = Number(row[`r${i}`]);
+      });
+      const remaining = Object.values(counts).reduce((a, b) => a + b, 0);
+      const found = Object.entries(counts).filter(([, n]) => n > 0);
+      return {
+        remaining,
+        counts,
+        message: remaining === 0 ? 'Re-verified: no matching rows' : `Rows matching the subject came back: ${found.map(([r, n]) => `${r}: ${n}`).join(', ')}`,
+      };
+    });
+  },
+
   async testConnection(ctx) {
     try {
       const client = await connect(ctx, { statementTimeoutMs: 5_000 });

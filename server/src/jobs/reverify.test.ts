@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCustomerDatabase, type CustomerDatabase } from '../test/customer-db';
+import { startTestWorker, waitForRequest } from '../test/engine';
+import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../test/harness';
+import { runReverification } from './reverify';
+
+const DAY_MS = 86_400_000;
+let env: TestEnv;
+let customer: CustomerDatabase;
+let org: Awaited<ReturnType<typeof seedOrganization>>;
+const ids: Record<'restored' | 'clean', string> = { restored: '', clean: '' };
+let finishedAt: Date;
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  customer = await createCustomerDatabase();
+  org = await seedOrganization(env.deps, 'reverify');
+  const caller = callerFor(env.deps, { pat: org.pat }).caller;
+  const account = await caller.accounts.create({ name: 'app db', integrationType: 'POSTGRES', type: 'DATABASE', secrets: customer.credentials });
+  await caller.integrations.create({
+    workspaceId: org.workspace.id,
+    name: 'App database',
+    type: 'POSTGRES',
+    accountId: account.id,
+    config: { rules: [{ table: 'orders', identifierColumns: ['customer_email'], action: 'delete' }, { table: 'users', identifierColumns: ['email'], action: 'delete' }] },
+  });
+  await customer.seedUser('restored@example.com', { orders: 2 });
+  await customer.seedUser('clean@example.com', { orders: 1 });
+  ids.restored = (await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'restored@example.com' })).id;
+  ids.clean = (await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'clean@example.com' })).id;
+  const worker = await startTestWorker(env);
+  try {
+    for (const id of Object.values(ids)) expect((await waitForRequest(env, id)).status).toBe('SUCCESS');
+  } finally {
+    await worker.stop();
+  }
+  finishedAt = new Date();
+  // A restored backup brings one subject's rows back after the deletion.
+  await customer.seedUser('restored@example.com', { orders: 1 });
+});
+afterAll(async () => {
+  await customer?.close();
+  await env?.close();
+});
+
+const irOf = (deletionRequestId: string) => env.deps.prisma.integrationRequest.findFirstOrThrow({ where: { deletionRequestId } });
+const actions = (deletionRequestId: string) =>
+  env.deps.prisma.auditLog.findMany({ where: { deletionRequestId, action: { in: ['deletion.reverified', 'request.reappeared'] } }, orderBy: { id: 'asc' } });
+
+describe('re-verification N days after SUCCESS', () => {
+  it('does nothing while the organization has it off, or before N days have passed', async () => {
+    expect(await runReverification(env.deps, new Date(finishedAt.getTime() + 365 * DAY_MS))).toEqual({ verified: 0, reappeared: 0, failed: 0 });
+    await env.deps.prisma.organization.update({ where: { id: org.organization.id }, data: { reverifyAfterDays: 30 } });
+    expect(await runReverification(env.deps, new Date(finishedAt.getTime() + 29 * DAY_MS))).toEqual({ verified: 0, reappeared: 0, failed: 0 });
+    expect((await irOf(ids.restored)).reverifiedAt).toBeNull();
+  });
+
+  it('catches the re-inserted rows: reappearedAt, a reappeared audit event; the clean request re-verified', async () => {
+    const at = new Date(finishedAt.getTime() + 31 * DAY_MS);
+    expect(await runReverification(env.deps, at)).toEqual({ verified: 1, reappeared: 1, failed: 0 });
+    const restored = await irOf(ids.restored);
+    expect(restored.status).toBe('SUCCESS');
+    expect(restored.reverifiedAt?.toISOString()).toBe(at.toISOString());
+    expect(restored.reappearedAt?.toISOString()).toBe(at.toISOString());
+    const trail = await actions(ids.restored);
+    expect(trail.map((e) => [e.action, e.outcome])).toEqual([
+      ['deletion.reverified', 'REAPPEARED'],
+      ['request.reappeared', 'REAPPEARED'],
+    ]);
+    expect(trail[0]!.summary).toBe('Rows matching the subject came back: delete on public.orders: 1, delete on public.users: 1');
+    expect(JSON.stringify(trail[0]!.details)).toContain('SELECT');
+    const clean = await irOf(ids.clean);
+    expect(clean.reverifiedAt?.toISOString()).toBe(at.toISOString());
+    expect(clean.reappearedAt).toBeNull();
+    expect((await actions(ids.clean)).map((e) => [e.action, e.outcome])).toEqual([['deletion.reverified', 'VERIFIED']]);
+  });
+
+  it('re-verifies each integration request once', async () => {
+    expect(await runReverification(env.deps, new Date(finishedAt.getTime() + 60 * DAY_MS))).toEqual({ verified: 0, reappeared: 0, failed: 0 });
+    expect(await actions(ids.restored)).toHaveLength(2);
+  });
+});

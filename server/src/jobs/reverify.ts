@@ -1,0 +1,102 @@
+import { INTEGRATION_TYPES, type IntegrationType } from '@shared/status-values';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { dbQuery, utc } from '../db/query';
+import { driverFor } from '../integrations/registry';
+import { driverContext } from '../integrations/runtime/driver-context';
+import { TransientError, type Exchange } from '../integrations/types';
+import type { Keyring } from '../lib/crypto';
+import type { Logger } from '../lib/logger';
+import type { OutboundPolicy } from '../lib/ssrf';
+import { recordReverification } from '../pipeline/store/reverify';
+import { loadDestination } from '../services/integrations/destination';
+
+export interface ReverifyDeps {
+  prisma: Db;
+  keyring: Keyring;
+  config: Config;
+  policy: OutboundPolicy;
+  log: Logger;
+}
+
+const BATCH = 100;
+
+/** Integration types whose driver can look again (today PostgreSQL): from the registry, no branching on a type. */
+const reverifiableTypes = (): IntegrationType[] => INTEGRATION_TYPES.filter((type) => driverFor(type).reverify !== undefined);
+
+interface Due {
+  id: string;
+  deletionRequestId: string;
+  organizationId: string;
+  identifier: string;
+  integrationType: IntegrationType;
+  configSnapshot: unknown;
+  accountId: string | null;
+  currentAccountId: string | null;
+  hasIntegration: boolean;
+}
+
+/**
+ * Re-verification: for organizations with `reverifyAfterDays`, every SUCCESS integration
+ * request of a store integration finished at least that many days ago, not re-verified yet,
+ * whose identifier retention has not removed, runs its driver's verification again. Rows that
+ * came back set `reappearedAt` and raise `request.reappeared` (a notification). A transient
+ * failure (database unreachable) is left for the next run; a permanent one is recorded.
+ */
+export async function runReverification(deps: ReverifyDeps, now = new Date()): Promise<{ verified: number; reappeared: number; failed: number }> {
+  const result = { verified: 0, reappeared: 0, failed: 0 };
+  const types = reverifiableTypes();
+  if (types.length === 0) return result;
+  const query = dbQuery(deps.prisma);
+  const seen = new Set<string>();
+  for (;;) {
+    const due = (
+      await query<Due>(
+        `SELECT ir.id, ir."deletionRequestId", dr."organizationId", dr.identifier, ir."integrationType"::text AS "integrationType", ir."configSnapshot",
+                ir."accountId", i."accountId" AS "currentAccountId", i.id IS NOT NULL AS "hasIntegration"
+           FROM "IntegrationRequest" ir
+           JOIN "DeletionRequest" dr ON dr.id = ir."deletionRequestId"
+           JOIN "Organization" o ON o.id = dr."organizationId"
+           LEFT JOIN "Integration" i ON i.id = ir."integrationId"
+          WHERE o."reverifyAfterDays" IS NOT NULL AND ir.status = 'SUCCESS' AND ir."reverifiedAt" IS NULL
+            AND ir."completedAt" <= ${utc('$1')} - make_interval(days => o."reverifyAfterDays")
+            AND dr.identifier IS NOT NULL AND NOT dr.hashed AND ir."integrationType"::text = ANY($2::text[])
+          ORDER BY ir."completedAt", ir.id
+          LIMIT ${BATCH}`,
+        [now.toISOString(), types],
+      )
+    ).filter((d) => !seen.has(d.id));
+    if (due.length === 0) return result;
+    for (const ir of due) {
+      seen.add(ir.id);
+      const outcome = await reverifyOne(deps, ir, now);
+      if (outcome) result[outcome]++;
+    }
+  }
+}
+
+async function reverifyOne(deps: ReverifyDeps, ir: Due, now: Date): Promise<'verified' | 'reappeared' | 'failed' | null> {
+  const trail: Exchange[] = [];
+  const base = { organizationId: ir.organizationId, deletionRequestId: ir.deletionRequestId, integrationRequestId: ir.id };
+  try {
+    const destination = await loadDestination(deps, {
+      type: ir.integrationType,
+      config: ir.configSnapshot,
+      accountId: ir.hasIntegration ? ir.currentAccountId : ir.accountId,
+      organizationId: ir.organizationId,
+    });
+    const ctx = driverContext(deps, destination, { integrationType: ir.integrationType, integrationRequestId: ir.id, deletionRequestId: ir.deletionRequestId, identifier: ir.identifier, trackingId: null }, trail, now);
+    const found = await destination.driver.reverify!(ctx);
+    await recordReverification(dbQuery(deps.prisma), { ...base, ok: true, remaining: found.remaining, summary: found.message, details: { counts: found.counts, exchanges: trail } }, now);
+    return found.remaining > 0 ? 'reappeared' : 'verified';
+  } catch (error) {
+    // The customer's database is down for a while: look again at the next run.
+    if (error instanceof TransientError) {
+      deps.log.warn({ integrationRequestId: ir.id, err: error.message }, 're-verification postponed');
+      return null;
+    }
+    const message = `Re-verification could not run: ${(error as Error).message}`;
+    await recordReverification(dbQuery(deps.prisma), { ...base, ok: false, remaining: 0, summary: message, details: { exchanges: trail } }, now);
+    return 'failed';
+  }
+}
