@@ -12,6 +12,7 @@ import { createScenario } from './scenarios/create';
 import { listScenario } from './scenarios/list';
 import { pipelineScenario } from './scenarios/pipeline';
 import { dashboardScenario } from './scenarios/dashboard';
+import { exportScenario } from './scenarios/export';
 import { readSettings } from './settings';
 
 const settings = readSettings(process.argv.slice(2));
@@ -37,6 +38,7 @@ try {
     ['list', () => listScenario(cluster, settings)],
     ['pipeline', () => pipelineScenario(cluster, settings)],
     ['dashboard', () => dashboardScenario(cluster, settings, notes)],
+    ['export', () => exportScenario(cluster, settings)],
   ];
   for (const [name, run] of scenarios) {
     if (!settings.scenarios.has(name)) continue;

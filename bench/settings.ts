@@ -25,6 +25,6 @@ export function readSettings(argv: string[]): BenchSettings {
     listRequests: smoke ? 2_000 : 100_000,
     pipelineRequests: smoke ? 100 : 2_000,
     pipelineWorkers: (process.env.BENCH_PIPELINE_WORKERS ?? '1,4').split(',').map(Number),
-    scenarios: new Set((only ?? 'create,list,pipeline,dashboard').split(',')),
+    scenarios: new Set((only ?? 'create,list,pipeline,dashboard,export').split(',')),
   };
 }
