@@ -9,6 +9,7 @@ import { DeadlinesSection } from '../components/organization/deadlines-section';
 import { NotificationsSection } from '../components/organization/notifications-section';
 import { MembersSection } from '../components/organization/members-section';
 import { RetentionSection } from '../components/organization/retention-section';
+import { ReverificationSection } from '../components/organization/reverification-section';
 import { PageHeader } from '../components/shell';
 import { ErrorState, FormError, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
@@ -100,6 +101,7 @@ export function Component() {
       </section>
 
       <RetentionSection organization={org} canEdit={me.isOwner} />
+      <ReverificationSection organization={org} canEdit={me.isOwner} />
       <DeadlinesSection canEdit={me.isAdmin} />
       {me.isAdmin ? <NotificationsSection /> : null}
       <MembersSection />

@@ -6,7 +6,7 @@ import { recordAudit } from '../audit/record-audit';
 export async function getOrganization(db: Db, actor: Actor) {
   const organization = await db.organization.findUnique({
     where: { id: actor.organizationId },
-    select: { id: true, name: true, retentionAction: true, retentionDays: true, createdAt: true },
+    select: { id: true, name: true, retentionAction: true, retentionDays: true, reverifyAfterDays: true, createdAt: true },
   });
   if (!organization) throw notFound('Organization');
   return organization;
@@ -49,6 +49,24 @@ export async function updateRetentionPolicy(db: Db, actor: Actor, input: { actio
       organizationId: actor.organizationId,
       action: 'organization.retention_changed',
       summary: input.action === 'NONE' ? 'Retention policy turned off' : `Retention policy: ${input.action.toLowerCase()} identifiers ${input.days} day(s) after completion`,
+      details: input,
+    });
+    return organization;
+  });
+}
+
+/** Turns re-verification on (N days after SUCCESS) or off (null); audited. */
+export async function updateReverification(db: Db, actor: Actor, input: { reverifyAfterDays: number | null }) {
+  return db.$transaction(async (tx) => {
+    const organization = await tx.organization.update({
+      where: { id: actor.organizationId },
+      data: { reverifyAfterDays: input.reverifyAfterDays },
+      select: { id: true, reverifyAfterDays: true },
+    });
+    await recordAudit(tx, actor, {
+      organizationId: actor.organizationId,
+      action: 'organization.reverification_changed',
+      summary: input.reverifyAfterDays === null ? 'Re-verification turned off' : `Re-verification ${input.reverifyAfterDays} day(s) after a deletion succeeded`,
       details: input,
     });
     return organization;
