@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { AuditEntryBody } from '../components/audit-entry';
 import { CopyButton } from '../components/copy-button';
 import { DeadlinePanel } from '../components/deadline-panel';
+import { ReappearedPanel } from '../components/reappeared-panel';
 import { IntegrationRequestActions, RequestActions } from '../components/request-actions';
 import { PageHeader } from '../components/shell';
 import { ErrorState, Loading } from '../components/states';
@@ -55,6 +56,7 @@ export function Component() {
         <Link to="/requests">Requests</Link> / <span className="mono">{request.id}</span>
       </p>
       <PageHeader title={request.identifier ?? '(identifier deleted by retention)'} />
+      <ReappearedPanel deletionRequestId={request.id} integrationRequests={request.integrationRequests} />
       <section className="card summary-card" aria-label="Summary">
         <div className="summary-status">
           <StatusBadge status={request.status} />

@@ -79,4 +79,16 @@ describe('re-verification N days after SUCCESS', () => {
     expect(await runReverification(env.deps, new Date(finishedAt.getTime() + 60 * DAY_MS))).toEqual({ verified: 0, reappeared: 0, failed: 0 });
     expect(await actions(ids.restored)).toHaveLength(2);
   });
+
+  it('offers the retry: "delete again" creates one new request for the same subject and workspace', async () => {
+    const caller = callerFor(env.deps, { pat: org.pat }).caller;
+    const first = await caller.deletionRequests.deleteAgain({ deletionRequestId: ids.restored });
+    const second = await caller.deletionRequests.deleteAgain({ deletionRequestId: ids.restored });
+    expect(second.deletionRequestId).toBe(first.deletionRequestId);
+    const created = await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: first.deletionRequestId } });
+    expect(created).toMatchObject({ identifier: 'restored@example.com', workspaceId: org.workspace.id, regulation: 'GDPR' });
+    const linked = await env.deps.prisma.auditLog.findMany({ where: { deletionRequestId: ids.restored, action: 'request.deleted_again' } });
+    expect(linked.map((e) => e.details)).toEqual([{ deletionRequestId: first.deletionRequestId }]);
+    await expect(caller.deletionRequests.deleteAgain({ deletionRequestId: ids.clean })).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
 });

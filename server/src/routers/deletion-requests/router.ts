@@ -2,6 +2,7 @@ import { router } from '../../trpc/init';
 import { create } from './create';
 import { createInWorkspace } from './create-in-workspace';
 import { importCsv } from './import-csv';
+import { deleteAgain } from './delete-again';
 import { listOrganization, listUser, listWorkspace } from './list';
 import { auditTrail, cancel, cancelIntegration, checkStatusNow, get, retry, retryIntegration } from './actions';
 
@@ -9,6 +10,7 @@ export const deletionRequestsRouter = router({
   create,
   createInWorkspace,
   importCsv,
+  deleteAgain,
   listOrganization,
   listWorkspace,
   listUser,

@@ -15,7 +15,7 @@ const detailSelect = {
   workspace: { select: { name: true } },
   createdBy: { select: { name: true, email: true } },
   integrationRequests: {
-    select: { ...integrationRequestSelect, startedAt: true },
+    select: { ...integrationRequestSelect, startedAt: true, reverifiedAt: true, reappearedAt: true },
     orderBy: { createdAt: 'asc' },
   },
 } satisfies Prisma.DeletionRequestSelect;
@@ -52,6 +52,8 @@ export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionReq
     integrationRequests: (dto.integrationRequests ?? []).map((ir) => ({
       ...ir,
       startedAt: extra.get(ir.id)?.startedAt?.toISOString() ?? null,
+      reverifiedAt: extra.get(ir.id)?.reverifiedAt?.toISOString() ?? null,
+      reappearedAt: extra.get(ir.id)?.reappearedAt?.toISOString() ?? null,
     })),
     auditTrail: audit.map((entry) => toAuditEntryDto(entry, actorNames)),
     auditTrailTruncated: audit.length === AUDIT_TRAIL_LIMIT,
