@@ -23,7 +23,12 @@ async function exportRows(service: Child, pat: string): Promise<number> {
   if (!res.ok || !res.body) throw new Error(`export answered ${res.status}`);
   let lines = 0;
   const decoder = new TextDecoder();
-  for await (const chunk of res.body) lines += decoder.decode(chunk as Uint8Array, { stream: true }).split('\r\n').length - 1;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    lines += decoder.decode(value, { stream: true }).split('\r\n').length - 1;
+  }
   return lines - 1;
 }
 
