@@ -13,6 +13,7 @@ import { handleHttpError, sendError } from './errors';
 import { clientErrorHandler, registerPublicApiRateLimits, registerSecurityHeaders } from './hardening';
 import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
 import { registerHttpMetrics } from '../metrics/http';
+import type { RouteResolver } from '../metrics/service-metrics';
 
 const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../client/dist');
 
@@ -23,6 +24,23 @@ const responseMeta = ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) => 
 
 function logProcedureError({ error, path: procedure, ctx }: { error: { code: string; cause?: unknown }; path?: string; ctx?: Context }) {
   if (error.code === 'INTERNAL_SERVER_ERROR') ctx?.log.error({ err: error.cause ?? error, procedure }, 'procedure failed');
+}
+
+/** Route labels under the wildcard routes: the REST operation's path template, or the tRPC procedure (batches as one label). */
+function routeResolver(restTemplates: string[]): RouteResolver {
+  const rest = restTemplates.map((template) => ({
+    label: PUBLIC_API_PREFIX + template,
+    pattern: new RegExp(`^${PUBLIC_API_PREFIX}${template.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`),
+  }));
+  const procedures = new Set(Object.keys(appRouter._def.procedures));
+  return (path) => {
+    if (path.startsWith('/trpc/')) {
+      const names = path.slice('/trpc/'.length).split(',');
+      if (!names.every((name) => procedures.has(name))) return null;
+      return names.length === 1 ? path : '/trpc/(batch)';
+    }
+    return rest.find((r) => r.pattern.test(path))?.label ?? null;
+  };
 }
 
 export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
@@ -39,7 +57,11 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   });
   app.setErrorHandler(handleHttpError);
   registerSecurityHeaders(app, deps.config);
-  registerHttpMetrics(app, { serveEndpoint: deps.config.METRICS_PORT === undefined });
+  const openApiDocument = buildOpenApiDocument(deps.config.PUBLIC_URL);
+  registerHttpMetrics(app, {
+    token: deps.config.METRICS_PORT === undefined ? deps.config.METRICS_TOKEN : undefined,
+    resolveRoute: routeResolver(Object.keys(openApiDocument.paths ?? {})),
+  });
   registerPublicApiRateLimits(app, deps.config);
   await app.register(fastifyCookie);
 
@@ -55,7 +77,6 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     responseMeta,
   } as never);
 
-  const openApiDocument = buildOpenApiDocument(deps.config.PUBLIC_URL);
   app.get('/api/openapi.json', (_req, reply) => reply.send(openApiDocument));
   await registerDocsPage(app);
   await (await import('./oauth')).registerOAuthRoutes(app, deps);

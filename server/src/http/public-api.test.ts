@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../test/harness';
 import { callerFor } from '../test/harness';
+import { createPersonalAccessToken } from '../services/tokens/personal-access-tokens';
 
 let env: TestEnv;
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -80,6 +81,21 @@ describe('POST /api/public/deletion-requests', () => {
     const conflicting = await post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'other@example.com' }, headers);
     await expectError(conflicting, 422, 'UNPROCESSABLE_CONTENT');
     expect(await countRequests()).toBe(before);
+  });
+
+  it('scopes an Idempotency-Key to the organization: a user in two organizations may use one key in each', async () => {
+    const other = await seedOrganization(env.deps, 'other');
+    await env.db.prisma.membership.create({ data: { id: `mem_${Date.now().toString(36)}x0000000000`, userId: org.user.id, organizationId: other.organization.id, role: 'ADMIN' } });
+    const otherPat = await createPersonalAccessToken(env.deps.prisma, { userId: org.user.id, organizationId: other.organization.id, role: 'ADMIN', via: 'cli' }, { name: 'other' });
+    const key = { 'idempotency-key': 'shared-key-1' };
+    const here = await post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'two-orgs@example.com' }, { 'x-api-key': org.pat, ...key });
+    const there = await post('/api/public/deletion-requests', { workspaceApiKey: other.workspaceApiKey, identifier: 'two-orgs@example.com' }, { 'x-api-key': otherPat.token, ...key });
+    expect(here.status).toBe(201);
+    expect(there.status).toBe(201);
+    const [a, b] = [await here.json(), await there.json()];
+    expect(a.organizationId).toBe(org.organization.id);
+    expect(b.organizationId).toBe(other.organization.id);
+    expect(a.id).not.toBe(b.id);
   });
 
   it('concurrent calls with one Idempotency-Key create one request', async () => {

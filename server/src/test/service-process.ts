@@ -19,6 +19,10 @@ export interface ServiceProcess {
  * Starts `server/src/main.ts` as its own process (as `npm run start:api` / `start:worker`
  * would) on loopback against `databaseUrl`, and waits until it answers /healthz.
  */
+/** The API port serves /metrics only with this bearer token (METRICS_TOKEN); the metrics port needs none. */
+export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789';
+export const METRICS_AUTH = { authorization: `Bearer ${TEST_METRICS_TOKEN}` };
+
 export async function startServiceProcess(databaseUrl: string, env: Record<string, string>): Promise<ServiceProcess> {
   const role = env.ROLE ?? 'all';
   const port = await freePort();
@@ -36,7 +40,7 @@ export async function startServiceProcess(databaseUrl: string, env: Record<strin
       API_RATE_LIMIT_PER_TOKEN: '0',
       API_RATE_LIMIT_PER_IP: '0',
       WORKER_POLL_MS: '100',
-      ...(metricsPort ? { METRICS_PORT: String(metricsPort) } : {}),
+      ...(metricsPort ? { METRICS_PORT: String(metricsPort) } : { METRICS_TOKEN: TEST_METRICS_TOKEN }),
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -67,7 +71,7 @@ export async function startServiceProcess(databaseUrl: string, env: Record<strin
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     },
     async counter(name) {
-      const text = await (await fetch(`${url}/metrics`)).text();
+      const text = await (await fetch(`${url}/metrics`, { headers: METRICS_AUTH })).text();
       return text
         .split('\n')
         .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
