@@ -10,7 +10,7 @@ import { appRouter } from '../routers/root';
 import { createContextFactory, type Context, type ServiceDeps } from '../trpc/context';
 import { registerDocsPage } from './docs-page';
 import { handleHttpError, sendError } from './errors';
-import { clientErrorHandler, registerPublicApiRateLimits, registerSecurityHeaders } from './hardening';
+import { clientErrorHandler, frameworkErrorHandler, registerInputGuards, registerPublicApiRateLimits, registerSecurityHeaders } from './hardening';
 import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
 import { registerHttpMetrics } from '../metrics/http';
 import type { RouteResolver } from '../metrics/service-metrics';
@@ -50,6 +50,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     // Only trusted proxies (TRUST_PROXY) may set the client address that rate limits count.
     trustProxy: deps.config.trustProxy as boolean | string[],
     clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
@@ -57,6 +58,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   });
   app.setErrorHandler(handleHttpError);
   registerSecurityHeaders(app, deps.config);
+  registerInputGuards(app);
   const openApiDocument = buildOpenApiDocument(deps.config.PUBLIC_URL);
   registerHttpMetrics(app, {
     token: deps.config.METRICS_PORT === undefined ? deps.config.METRICS_TOKEN : undefined,

@@ -1,16 +1,12 @@
 import type { Db } from '../../db/client';
-import { AppError } from '../../lib/errors';
+import { decodeBigintCursor } from '../../lib/keyset-cursor';
 import type { Actor } from '../auth/actor';
 import { auditEntrySelect, toAuditEntryDto } from './audit-entry';
 import { namesOf } from './get-deletion-request-detail';
 
 /** The organization's audit log, newest first; the cursor is the last entry's id. */
 export async function listAuditLog(db: Db, actor: Actor, input: { limit: number; cursor?: string | null }) {
-  let before: bigint | undefined;
-  if (input.cursor) {
-    if (!/^\d{1,19}$/.test(input.cursor)) throw new AppError('BAD_REQUEST', 'Invalid cursor');
-    before = BigInt(input.cursor);
-  }
+  const before = input.cursor ? decodeBigintCursor(input.cursor) : undefined;
   const rows = await db.auditLog.findMany({
     where: { organizationId: actor.organizationId, ...(before !== undefined ? { id: { lt: before } } : {}) },
     orderBy: { id: 'desc' },
