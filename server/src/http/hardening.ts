@@ -150,7 +150,7 @@ export function registerInputGuards(app: FastifyInstance): void {
 }
 
 /** Fastify's own errors before routing (a path with malformed percent-encoding) answer the documented body. */
-export function frameworkErrorHandler(error: Error & { code?: string }, _request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrorHandler(error: Error & { code?: string }, reply: FastifyReply): void {
   if (error.code === 'FST_ERR_BAD_URL') void sendError(reply, 'BAD_REQUEST', 'The URL is not valid: malformed percent-encoding');
   else void sendError(reply, 'BAD_REQUEST', 'The request could not be routed');
 }
