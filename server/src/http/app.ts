@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
@@ -50,7 +50,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     // Only trusted proxies (TRUST_PROXY) may set the client address that rate limits count.
     trustProxy: deps.config.trustProxy as boolean | string[],
     clientErrorHandler,
-    frameworkErrors: (error, _request, reply) => frameworkErrorHandler(error, reply as FastifyReply),
+    frameworkErrors: (error, _request, reply) => frameworkErrorHandler(error, reply),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();

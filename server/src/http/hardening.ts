@@ -107,7 +107,7 @@ export function registerPublicApiRateLimits(app: FastifyInstance, config: Config
  * Requests Node's HTTP parser refuses (oversized headers or URL, malformed request line)
  * get the same `{ code, message }` body as every other error instead of Fastify's default.
  */
-export function clientErrorHandler(error: Error & { code?: string; rawPacket?: Buffer }, socket: import('node:net').Socket): void {
+export function clientErrorHandler(error: Error & { code?: string }, socket: import('node:net').Socket): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -116,7 +116,8 @@ export function clientErrorHandler(error: Error & { code?: string; rawPacket?: B
   const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
   const body = JSON.stringify({ code: 'BAD_REQUEST', message: tooLarge ? 'Request headers or URL are too large' : 'Malformed HTTP request' });
   // The answer to a HEAD request has the headers of the GET answer and no body.
-  const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+  const rawPacket = (error as { rawPacket?: unknown }).rawPacket;
+  const head = Buffer.isBuffer(rawPacket) && rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`);
 }
 
