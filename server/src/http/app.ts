@@ -9,6 +9,7 @@ import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { appRouter } from '../routers/root';
 import { createContextFactory, type Context, type ServiceDeps } from '../trpc/context';
 import { registerDocsPage } from './docs-page';
+import { registerRequestLog } from './request-log';
 import { handleHttpError, sendError } from './errors';
 import { clientErrorHandler, frameworkErrorHandler, registerInputGuards, registerPublicApiRateLimits, registerSecurityHeaders } from './hardening';
 import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
@@ -49,6 +50,8 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     bodyLimit: deps.config.BODY_LIMIT_BYTES,
     // Only trusted proxies (TRUST_PROXY) may set the client address that rate limits count.
     trustProxy: deps.config.trustProxy as boolean | string[],
+    // Fastify's own request lines carry the full URL, query string included: see request-log.ts.
+    disableRequestLogging: true,
     clientErrorHandler,
     frameworkErrors: (error, _request, reply) => frameworkErrorHandler(error, reply),
     genReqId: (req) => {
@@ -60,16 +63,16 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   registerSecurityHeaders(app, deps.config);
   registerInputGuards(app);
   const openApiDocument = buildOpenApiDocument(deps.config.PUBLIC_URL);
-  registerHttpMetrics(app, {
-    token: deps.config.METRICS_PORT === undefined ? deps.config.METRICS_TOKEN : undefined,
-    resolveRoute: routeResolver(Object.keys(openApiDocument.paths ?? {})),
-  });
+  const resolveRoute = routeResolver(Object.keys(openApiDocument.paths ?? {}));
+  registerRequestLog(app, resolveRoute);
+  registerHttpMetrics(app, { token: deps.config.METRICS_PORT === undefined ? deps.config.METRICS_TOKEN : undefined, resolveRoute });
   registerPublicApiRateLimits(app, deps.config);
   await app.register(fastifyCookie);
 
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
-    trpcOptions: { router: appRouter, createContext: createContextFactory(deps, 'trpc'), onError: logProcedureError, responseMeta },
+    // The dashboard sends identifier searches as POST queries, so no identifier is ever in a URL.
+    trpcOptions: { router: appRouter, createContext: createContextFactory(deps, 'trpc'), onError: logProcedureError, responseMeta, allowMethodOverride: true },
   });
   await app.register(fastifyTRPCOpenApiPlugin, {
     basePath: PUBLIC_API_PREFIX,
