@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, connectAppDatabase, publicApi } from '../support/app';
-import { launchBrowser, newPage, PHONE, screenshot } from '../support/browser';
+import { launchBrowser, newPage, PHONE, recordVisitedUrls, screenshot } from '../support/browser';
 import { maskIdentifier } from '@shared/mask-identifier';
 
 const PASSWORD = 'a long enough passphrase';
@@ -229,6 +229,7 @@ describe('a new owner sets up and tracks a deletion request', () => {
 
   it('reads well at phone width', async () => {
     const phone = await browser.newContext({ baseURL: baseUrl(), viewport: PHONE, storageState: await page.context().storageState() });
+    recordVisitedUrls(phone);
     const phonePage = await phone.newPage();
     await phonePage.goto('/requests');
     await phonePage.locator(`tr[data-request-id="${requestId}"]`).waitFor();

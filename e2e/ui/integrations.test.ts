@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appDatabasePort, baseUrl, connectAppDatabase, publicApi } from '../support/app';
-import { launchBrowser, newPage, PHONE, screenshot } from '../support/browser';
+import { launchBrowser, newPage, PHONE, recordVisitedUrls, screenshot } from '../support/browser';
 
 const PASSWORD = 'a long enough passphrase';
 const suffix = randomBytes(3).toString('hex');
@@ -333,6 +333,7 @@ describe('an owner connects destinations and tracks deletions through them', () 
 
   it('reads the integration form at phone width', async () => {
     const phone = await browser.newContext({ baseURL: baseUrl(), viewport: PHONE, storageState: await page.context().storageState() });
+    recordVisitedUrls(phone);
     const phonePage = await phone.newPage();
     await phonePage.goto('/integrations/new?type=POSTGRES');
     await phonePage.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: 'Customer DB (rotated)' });

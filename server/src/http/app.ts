@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
@@ -51,7 +51,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     // Only trusted proxies (TRUST_PROXY) may set the client address that rate limits count.
     trustProxy: deps.config.trustProxy as boolean | string[],
     // Fastify's own request lines carry the full URL, query string included: see request-log.ts.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     clientErrorHandler,
     frameworkErrors: (error, _request, reply) => frameworkErrorHandler(error, reply),
     genReqId: (req) => {
