@@ -23,6 +23,16 @@ export const INTEGRATION_TYPES = [
   'SEGMENT',
   'POSTHOG',
   'GOOGLE_ANALYTICS',
+  'STRIPE',
+  'HUBSPOT',
+  'ZENDESK',
+  'INTERCOM',
+  'MAILCHIMP',
+  'SENDGRID',
+  'AUTH0',
+  'BRAZE',
+  'KLAVIYO',
+  'CUSTOMERIO',
 ] as const;
 export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 export type IntegrationType = z.infer<typeof integrationTypeSchema>;
