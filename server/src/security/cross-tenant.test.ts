@@ -120,6 +120,7 @@ function attempts(): Attempt[] {
     { path: 'members.remove', input: { userId: A.user.id } },
     { path: 'members.revokeInvitation', input: { invitationId: A.invitationId } },
     { path: 'dashboard.requestDetail', input: { deletionRequestId: A.deletionRequestId } },
+    { path: 'dashboard.revealIdentifier', input: { deletionRequestId: A.deletionRequestId } },
     { path: 'dashboard.searchRequests', input: { filter: { workspaceId: A.workspace.id } } },
     { path: 'dashboard.searchRequests', input: { filter: { createdByUserId: A.user.id } } },
     { path: 'dashboard.searchRequests', input: { filter: { identifier: SUBJECT } } },
