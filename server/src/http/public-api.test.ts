@@ -314,6 +314,9 @@ describe('service routes', () => {
     const html = await page.text();
     expect(html).toContain('swagger-ui');
     expect(html).not.toMatch(/https?:\/\/(?!localhost)/);
-    expect((await get('/api/docs/assets/swagger-ui-bundle.js')).status).toBe(200);
+    // Read to the end: an unread body keeps the connection busy and the server from closing.
+    const bundle = await get('/api/docs/assets/swagger-ui-bundle.js');
+    expect(bundle.status).toBe(200);
+    expect((await bundle.text()).length).toBeGreaterThan(1000);
   });
 });
