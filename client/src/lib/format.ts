@@ -42,23 +42,3 @@ export function formatPercent(fraction: number | null | undefined): string {
   if (fraction === null || fraction === undefined) return '—';
   return `${Math.round(fraction * 1000) / 10}%`;
 }
-
-export const INTEGRATION_TYPE_LABEL: Record<string, string> = {
-  WEBHOOK: 'Webhook',
-  POSTGRES: 'PostgreSQL',
-  MIXPANEL: 'Mixpanel',
-  AMPLITUDE: 'Amplitude',
-  SEGMENT: 'Segment',
-  POSTHOG: 'PostHog',
-  GOOGLE_ANALYTICS: 'Google Analytics 4',
-  STRIPE: 'Stripe',
-  CUSTOMERIO: 'Customer.io',
-  KLAVIYO: 'Klaviyo',
-  BRAZE: 'Braze',
-  AUTH0: 'Auth0',
-  SENDGRID: 'SendGrid',
-  MAILCHIMP: 'Mailchimp',
-  INTERCOM: 'Intercom',
-  ZENDESK: 'Zendesk',
-  HUBSPOT: 'HubSpot',
-};

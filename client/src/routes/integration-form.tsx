@@ -1,4 +1,4 @@
-import { integrationTypeInfo } from '@shared/integrations';
+import { INTEGRATION_CATEGORIES, integrationCatalogue, integrationTypeInfo } from '@shared/integrations';
 import { nameSchema } from '@shared/schemas/auth';
 import type { IntegrationType } from '@shared/statuses';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -6,31 +6,46 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { SelectField, TextField } from '../components/field';
 import { AccountChooser } from '../components/integrations/account-chooser';
-import { DryRunPanel, PostgresRulesEditor } from '../components/integrations/postgres-rules';
+import { configEditorFor } from '../components/integrations/config-editors';
 import { useMe } from '../components/me-context';
-import { SchemaFields } from '../components/schema-form/schema-fields';
 import { PageHeader } from '../components/shell';
 import { ErrorState, FormError, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
 import { validateForm } from '../lib/form';
-import { defaultsFor, formSchemaOf, pruneEmpty } from '../lib/schema-form';
-import type { PostgresDraft } from '../lib/postgres-rules';
+import { formSchemaOf } from '../lib/schema-form';
 import { useTRPC, type RouterOutputs } from '../trpc';
 
 type Integration = RouterOutputs['integrations']['get'];
-const TYPES = Object.values(integrationTypeInfo).filter((info) => info !== undefined);
+const TYPES = Object.values(integrationTypeInfo);
 
-const WEBHOOK_OPTIONS = {
-  labels: { initiate: 'Initiate deletion call', status: 'Status call', cancel: 'Cancel call', 'initiate.trackingIdPath': 'Tracking id JSONPath', 'status.statusPath': 'Status JSONPath' },
-  hints: {
-    mode: 'sync: the response is the final answer. async: the response carries a tracking id and a status call is polled.',
-    'initiate.url': 'Use {{identifier}} for the subject, and {{key}} for any key of the account.',
-    'initiate.body': 'JSON, for example {"email": "{{identifier}}"}',
-    'initiate.trackingIdPath': 'Async only: where the tracking id is in the JSON response, e.g. $.id',
-    'status.url': 'Use {{trackingId}} for the tracking id.',
-    'status.statusPath': 'Where the status value is in the JSON response, e.g. $.status',
-  },
-};
+/** Types whose label, category or kind of data matches every word of the search. */
+export function matchingTypes(query: string): typeof TYPES {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  return TYPES.filter((t) => {
+    const entry = integrationCatalogue[t.type];
+    const text = `${t.label} ${t.type} ${entry.category} ${entry.deletes}`.toLowerCase();
+    return words.every((w) => text.includes(w));
+  });
+}
+
+/** What the catalogue says about the chosen type: category, capabilities, vendor docs. */
+function CatalogueSummary({ type }: { type: IntegrationType }) {
+  const entry = integrationCatalogue[type];
+  const capabilities = [entry.capabilities.status ? 'status polled' : 'synchronous', entry.capabilities.cancel ? 'can be canceled' : null, entry.capabilities.verify ? 'verified after deletion' : null].filter(Boolean);
+  return (
+    <p className="muted small" aria-label="About this integration">
+      {entry.category} · deletes {entry.deletes} · {capabilities.join(' · ')} · {entry.completion}
+      {entry.docsUrl ? (
+        <>
+          {' · '}
+          <a href={entry.docsUrl} target="_blank" rel="noreferrer">
+            vendor docs
+          </a>
+        </>
+      ) : null}
+    </p>
+  );
+}
 
 export function Component() {
   const { integrationId } = useParams();
@@ -82,14 +97,17 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const [search] = useSearchParams();
   const workspaces = useQuery(trpc.workspaces.list.queryOptions());
   const [type, setType] = useState<IntegrationType>(existing?.type ?? ((search.get('type') as IntegrationType) in integrationTypeInfo ? (search.get('type') as IntegrationType) : 'WEBHOOK'));
-  const info = integrationTypeInfo[type]!;
+  const info = integrationTypeInfo[type];
   const schema = useMemo(() => formSchemaOf(info.configSchema), [info]);
+  const editor = configEditorFor(type);
   const [chosenWorkspaceId, setWorkspaceId] = useState(existing?.workspaceId ?? search.get('workspaceId') ?? '');
   const workspaceId = chosenWorkspaceId || workspaces.data?.[0]?.id || '';
   const [name, setName] = useState(existing?.name ?? '');
   const [accountId, setAccountId] = useState<string | null>(existing?.accountId ?? null);
-  const [config, setConfig] = useState<unknown>(() => existing?.config ?? (type === 'POSTGRES' ? { rules: [] } : defaultsFor(schema)));
+  const [config, setConfig] = useState<unknown>(() => existing?.config ?? editor.initial(schema));
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [typeQuery, setTypeQuery] = useState('');
+  const shownTypes = useMemo(() => matchingTypes(typeQuery), [typeQuery]);
   const [issuesFromDryRun, setIssuesFromDryRun] = useState<Record<string, string>>({});
   const done = async (integration: { id: string; workspaceId: string }) => {
     await queryClient.invalidateQueries({ queryKey: trpc.integrations.list.queryKey() });
@@ -102,11 +120,15 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const serverError = save.error ? toDisplayError(save.error) : null;
   const allErrors = { ...issuesFromDryRun, ...serverError?.fieldErrors, ...errors };
 
-  const configToSend = () => {
-    if (type !== 'POSTGRES') return pruneEmpty(schema, config);
-    const draft = config as PostgresDraft;
-    return { ...draft, rules: draft.rules.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined))) };
+  const chooseType = (next: IntegrationType) => {
+    setType(next);
+    setAccountId(null);
+    setConfig(configEditorFor(next).initial(formSchemaOf(integrationTypeInfo[next].configSchema)));
+    setErrors({});
+    setSubmitted(false);
   };
+
+  const configToSend = () => editor.toSend(schema, config);
 
   /** Every client-side check, with the server's own schemas; keys are the server's issue paths. */
   const validate = (configValue: unknown, nameValue: string) => {
@@ -123,7 +145,7 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const [submitted, setSubmitted] = useState(false);
   const onConfigChange = (next: unknown) => {
     setConfig(next);
-    if (submitted) setErrors(validate(type === 'POSTGRES' ? next : pruneEmpty(schema, next), name));
+    if (submitted) setErrors(validate(editor.toSend(schema, next), name));
   };
   const onNameChange = (next: string) => {
     setName(next);
@@ -172,27 +194,35 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
                 </option>
               ))}
             </SelectField>
-            <SelectField
-              label="Type"
-              value={type}
-              error={allErrors.type}
+            <TextField
+              label="Search integrations"
+              type="search"
+              value={typeQuery}
+              placeholder="Name or category, e.g. CRM"
+              hint={shownTypes.length === 0 ? 'No integration matches' : `${shownTypes.length} of ${TYPES.length} integrations`}
               onChange={(e) => {
-                const next = e.target.value as IntegrationType;
-                setType(next);
-                setAccountId(null);
-                setConfig(next === 'POSTGRES' ? { rules: [] } : defaultsFor(formSchemaOf(integrationTypeInfo[next]!.configSchema)));
-                setErrors({});
-                setSubmitted(false);
+                setTypeQuery(e.target.value);
+                const matches = matchingTypes(e.target.value);
+                if (matches.length > 0 && !matches.some((t) => t.type === type)) chooseType(matches[0]!.type);
               }}
-            >
-              {TYPES.map((t) => (
-                <option key={t.type} value={t.type}>
-                  {t.label}
-                </option>
-              ))}
+            />
+            <SelectField label="Type" value={type} error={allErrors.type} onChange={(e) => chooseType(e.target.value as IntegrationType)}>
+              {INTEGRATION_CATEGORIES.map((category) => {
+                const inCategory = (shownTypes.length ? shownTypes : TYPES).filter((t) => integrationCatalogue[t.type].category === category);
+                return inCategory.length ? (
+                  <optgroup key={category} label={category}>
+                    {inCategory.map((t) => (
+                      <option key={t.type} value={t.type}>
+                        {t.label}
+                      </option>
+                    ))}
+                  </optgroup>
+                ) : null;
+              })}
             </SelectField>
           </div>
         )}
+        <CatalogueSummary type={type} />
         <TextField label="Integration name" value={name} error={allErrors.name} onChange={(e) => onNameChange(e.target.value)} />
       </section>
 
@@ -220,16 +250,12 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
       </section>
 
       <section className="card" aria-labelledby="integration-config">
-        <h2 id="integration-config">{type === 'POSTGRES' ? 'Rules' : 'Configuration'}</h2>
-        {type === 'POSTGRES' ? (
-          <PostgresRulesEditor accountId={accountId} value={config as PostgresDraft} onChange={onConfigChange} errors={allErrors} />
-        ) : (
-          <SchemaFields key={type} schema={schema} value={config} onChange={onConfigChange} errors={allErrors} path={['config']} options={type === 'WEBHOOK' ? WEBHOOK_OPTIONS : undefined} />
-        )}
+        <h2 id="integration-config">{editor.title}</h2>
+        {editor.render({ type, schema, accountId, value: config, onChange: onConfigChange, errors: allErrors })}
         {allErrors.config ? <p className="field-error" role="alert">{allErrors.config}</p> : null}
       </section>
 
-      {type === 'POSTGRES' ? <DryRunPanel accountId={accountId} config={configToSend} onIssues={setIssuesFromDryRun} /> : null}
+      {editor.preview?.({ accountId, config: configToSend, onIssues: setIssuesFromDryRun }) ?? null}
 
       <FormError message={serverError && Object.keys(serverError.fieldErrors).length === 0 ? serverError.message : serverError ? `${serverError.message}: see the highlighted fields` : null} />
       {Object.keys(errors).length > 0 ? (

@@ -7,9 +7,10 @@ import { RevealableIdentifier } from '../components/revealable-identifier';
 import { PageHeader } from '../components/shell';
 import { ErrorState, Loading } from '../components/states';
 import { SegmentedStatusBar, StatusBadge } from '../components/status';
-import { formatDateTime, formatRelative, INTEGRATION_TYPE_LABEL } from '../lib/format';
+import { formatDateTime, formatRelative } from '../lib/format';
 import { isActive, progressSummary, STATUS_DESCRIPTION } from '../lib/status';
 import { useTRPC, type RouterOutputs } from '../trpc';
+import { integrationTypeLabel } from '@shared/integrations/labels';
 
 type Detail = RouterOutputs['dashboard']['requestDetail'];
 type IntegrationRequest = Detail['integrationRequests'][number];
@@ -140,7 +141,7 @@ function IntegrationRequestCard({ ir }: { ir: IntegrationRequest }) {
       <header className="row space-between">
         <div>
           <h3>{ir.name}</h3>
-          <span className="muted small">{INTEGRATION_TYPE_LABEL[ir.type] ?? ir.type}</span>
+          <span className="muted small">{integrationTypeLabel(ir.type)}</span>
         </div>
         <StatusBadge status={ir.status} />
       </header>

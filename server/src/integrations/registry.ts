@@ -18,8 +18,8 @@ import { hubspotDriver } from './hubspot/driver';
 import type { Driver } from './types';
 import { webhookDriver } from './webhook/driver';
 
-/** Every destination the engine can drive, by integration type. */
-export const drivers: Partial<Record<IntegrationType, Driver>> = {
+/** Every destination the engine can drive, by integration type: a connector is its folder and one line here. */
+const drivers: Record<IntegrationType, Driver> = {
   WEBHOOK: webhookDriver,
   POSTGRES: postgresDriver,
   MIXPANEL: mixpanelDriver,
@@ -39,6 +39,6 @@ export const drivers: Partial<Record<IntegrationType, Driver>> = {
   CUSTOMERIO: customerioDriver,
 };
 
-export function driverFor(type: IntegrationType): Driver | undefined {
+export function driverFor(type: IntegrationType): Driver {
   return drivers[type];
 }

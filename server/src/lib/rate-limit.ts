@@ -1,6 +1,5 @@
 import net from 'node:net';
 import { createHash } from 'node:crypto';
-import type { Config } from '../config';
 
 /**
  * In-process token buckets: each API process enforces the limits on its own (with N
@@ -75,7 +74,8 @@ const MINUTE = 60_000;
 const SIGN_IN_WINDOW = 15 * MINUTE;
 const byConfig = new WeakMap<object, RateLimiters>();
 
-type LimitSettings = Pick<Config, 'API_RATE_LIMIT_PER_TOKEN' | 'API_RATE_LIMIT_PER_IP' | 'SIGN_IN_LIMIT_PER_EMAIL' | 'SIGN_IN_LIMIT_PER_IP'>;
+/** The limits per minute (0 = off), as the configuration gives them. */
+type LimitSettings = Record<'API_RATE_LIMIT_PER_TOKEN' | 'API_RATE_LIMIT_PER_IP' | 'SIGN_IN_LIMIT_PER_EMAIL' | 'SIGN_IN_LIMIT_PER_IP', number>;
 
 /** The process's limiters for one configuration (tests with their own config get their own). */
 export function rateLimitersFor(config: LimitSettings): RateLimiters {

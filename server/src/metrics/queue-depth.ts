@@ -1,4 +1,4 @@
-import { NOW_UTC } from '../engine/sql';
+import { NOW_UTC } from '../pipeline/store/sql';
 import { CallbackGauge, type Registry } from './registry';
 
 interface Queryable {

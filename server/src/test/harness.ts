@@ -13,7 +13,8 @@ import type { Actor } from '../services/auth/actor';
 import { createUserWithOrganization } from '../services/auth/sign-up';
 import { createPersonalAccessToken } from '../services/tokens/personal-access-tokens';
 import { createWorkspace } from '../services/workspaces/workspaces';
-import type { Context, ServiceDeps } from '../trpc/context';
+import type { ServiceDeps } from '../services/deps';
+import type { Context } from '../trpc/context';
 import { createCallerFactory } from '../trpc/init';
 
 const TEMPLATE = 'deletion_service_template';

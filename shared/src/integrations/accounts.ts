@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import type { ACCOUNT_TYPES } from '../statuses';
+
+/** The kinds of credentials an account holds (the `AccountType` enum of the database). */
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
 const secret = z.string().min(1, 'Required').max(10_000);
 
@@ -25,15 +29,31 @@ export const accountSecretSchemas = {
   KEY_VALUE: z
     .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'Keys are letters, digits and _'), z.string().max(10_000))
     .refine((r) => Object.keys(r).length <= 50, 'At most 50 keys'),
-} as const;
+} as const satisfies Record<AccountType, z.ZodType>;
 
 export type AccountSecretsByType = { [K in keyof typeof accountSecretSchemas]: z.infer<(typeof accountSecretSchemas)[K]> };
 
-/** Keys whose values are not secret and may be shown (hints), per account type. */
-export const ACCOUNT_PUBLIC_FIELDS: Record<keyof typeof accountSecretSchemas, string[]> = {
+/**
+ * The fields of each account type that are NOT secret (shown in hints, kept in audit
+ * records). Every other field of the account is secret: this table, with
+ * `isSecretAccountField` below, is the one place that decides it (for a new account type
+ * the compiler asks for its line here).
+ */
+export const ACCOUNT_PUBLIC_FIELDS: Record<AccountType, readonly string[]> = {
   API_KEY: [],
   API_KEY_SECRET: [],
   OAUTH: ['expiresAt', 'scope'],
   DATABASE: ['host', 'port', 'database', 'user', 'sslMode'],
   KEY_VALUE: [],
 };
+
+/**
+ * Whether `field` of an account of `type` is secret: every field its account type does not
+ * declare public in `ACCOUNT_PUBLIC_FIELDS`. With no known type, every field is secret.
+ * Hints (`services/accounts`) and the redaction of outbound calls and audit records
+ * (`server/src/integrations/runtime/redaction.ts`) both ask this function.
+ */
+export function isSecretAccountField(type: AccountType | null | undefined, field: string): boolean {
+  if (!type) return true;
+  return !ACCOUNT_PUBLIC_FIELDS[type].includes(field);
+}

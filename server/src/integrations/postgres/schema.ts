@@ -2,11 +2,7 @@ import type pg from 'pg';
 import type { PostgresRule } from '@shared/integrations/postgres';
 import { TEXT_TYPES, type TableColumns } from './sql';
 
-export interface DiscoveredTable {
-  schema: string;
-  table: string;
-  columns: { name: string; dataType: string; nullable: boolean }[];
-}
+import type { ConfigIssue, DiscoveredTable } from '../types';
 
 /** Tables and columns the connected user can see, through information_schema. */
 export async function discoverSchema(client: pg.Client): Promise<DiscoveredTable[]> {
@@ -34,7 +30,7 @@ export function columnsOf(tables: DiscoveredTable[], rule: Pick<PostgresRule, 's
 }
 
 /** Problems with rules against the discovered schema, as zod-like issues for the form. */
-export function validateRules(rules: PostgresRule[], tables: DiscoveredTable[]): { path: (string | number)[]; message: string }[] {
+export function validateRules(rules: PostgresRule[], tables: DiscoveredTable[]): ConfigIssue[] {
   const issues: { path: (string | number)[]; message: string }[] = [];
   rules.forEach((rule, i) => {
     const columns = columnsOf(tables, rule);

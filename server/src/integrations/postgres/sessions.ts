@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { AccountSecretsByType } from '@shared/integrations/accounts';
-import type { DriverContext } from '../types';
+import type { DiscoveredTable, DriverContext } from '../types';
 import { PermanentError } from '../types';
-import { discoverSchema, type DiscoveredTable } from './schema';
+import { discoverSchema } from './schema';
 
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 

@@ -1,13 +1,9 @@
 import { z } from 'zod';
 import { deletionRequestSchema } from '@shared/schemas/deletion-request';
 import { memberProcedure } from '../../trpc/procedures';
-import {
-  cancelDeletionRequest,
-  cancelIntegrationRequest,
-  checkIntegrationRequestNow,
-  retryDeletionRequest,
-  retryIntegrationRequest,
-} from '../../services/deletion-requests/actions';
+import { cancelDeletionRequest, cancelIntegrationRequest } from '../../pipeline/commands/cancel';
+import { checkIntegrationRequestNow } from '../../pipeline/commands/check-now';
+import { retryDeletionRequest, retryIntegrationRequest } from '../../pipeline/commands/retry';
 import { getAuditTrail, getDeletionRequest } from '../../services/deletion-requests/get-deletion-request';
 
 const deletionRequestId = z.object({ deletionRequestId: z.string().max(64) });

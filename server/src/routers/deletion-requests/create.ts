@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { deletionRequestSchema, identifierSchema } from '@shared/schemas/deletion-request';
 import { AppError } from '../../lib/errors';
 import { memberProcedure } from '../../trpc/procedures';
-import { createDeletionRequest, findWorkspaceForCreate } from '../../services/deletion-requests/create-deletion-request';
+import { createDeletionRequest } from '../../pipeline/commands/create';
 import { TAG } from './shared-meta';
 
 const IDEMPOTENCY_KEY_MAX = 255;
@@ -40,13 +40,7 @@ export const create = memberProcedure
     if (idempotencyKey && idempotencyKey.length > IDEMPOTENCY_KEY_MAX) {
       throw new AppError('BAD_REQUEST', `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX} characters`);
     }
-    const workspace = await findWorkspaceForCreate(ctx.prisma, ctx.actor, input.workspaceApiKey);
-    const result = await createDeletionRequest(ctx.prisma, ctx.keyring, ctx.actor, {
-      workspaceId: workspace.id,
-      identifier: input.identifier,
-      idempotencyKey,
-      integrations: workspace.integrations,
-    });
+    const result = await createDeletionRequest(ctx, ctx.actor, { workspace: { apiKey: input.workspaceApiKey }, identifier: input.identifier, idempotencyKey });
     ctx.response.status = 201;
     if (result.replayed) ctx.response.headers['Idempotent-Replayed'] = 'true';
     return result.deletionRequest;

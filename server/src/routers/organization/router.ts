@@ -3,7 +3,7 @@ import { nameSchema } from '@shared/schemas/auth';
 import { router } from '../../trpc/init';
 import { memberProcedure, ownerProcedure } from '../../trpc/procedures';
 import { getOrganization, renameOrganization, updateRetentionPolicy } from '../../services/organizations/organizations';
-import { applyRetention } from '../../services/retention/apply-retention';
+import { applyRetention } from '../../pipeline/commands/apply-retention';
 import { retentionPolicySchema } from '@shared/schemas/organization';
 
 export const organizationRouter = router({

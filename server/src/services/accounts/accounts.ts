@@ -1,19 +1,17 @@
-import { ACCOUNT_PUBLIC_FIELDS, accountSecretSchemas, integrationTypeInfo } from '@shared/integrations';
+import { accountSecretSchemas, integrationTypeInfo, isSecretAccountField, type AccountType } from '@shared/integrations';
 import type { IntegrationType } from '@shared/statuses';
 import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import { AppError, notFound } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
-import { sealSecret } from '../../lib/secret-store';
+import { sealSecret } from '../keys/secret-store';
 import { assertHostAllowed, type OutboundPolicy } from '../../lib/ssrf';
 import type { Keyring } from '../../lib/crypto';
 import type { Logger } from '../../lib/logger';
 import type { Config } from '../../config';
-import { accountContext } from '../../engine/destination';
+import { accountContext } from './secrets';
 import type { Actor } from '../auth/actor';
 import { recordAudit } from '../audit/record-audit';
-
-type AccountType = keyof typeof accountSecretSchemas;
 
 export interface AccountDeps {
   prisma: Db;
@@ -45,12 +43,12 @@ async function validateSecrets(deps: AccountDeps, type: AccountType, secrets: un
   return parsed.data as Record<string, unknown>;
 }
 
-/** What may be shown of credentials: public fields, and the last 4 characters of long secrets. */
+/** What may be shown of credentials: fields the account type declares public, and the last 4 characters of long secrets. */
 function hintsFor(type: AccountType, secrets: Record<string, unknown>): Record<string, string> {
   const hints: Record<string, string> = {};
   for (const [key, value] of Object.entries(secrets)) {
     if (value === undefined) continue;
-    if (ACCOUNT_PUBLIC_FIELDS[type].includes(key)) hints[key] = String(value);
+    if (!isSecretAccountField(type, key)) hints[key] = String(value);
     // The last four code points, never half of a surrogate pair (PostgreSQL refuses one in JSON).
     else hints[key] = typeof value === 'string' && value.length >= 16 ? `••••${[...value].slice(-4).join('')}` : '••••';
   }
