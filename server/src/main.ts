@@ -8,6 +8,7 @@ import { createLogger, type Logger } from './lib/logger';
 import { policyFromConfig } from './lib/ssrf';
 import { Worker } from './pipeline/worker/worker';
 import { Scheduler } from './jobs/scheduler';
+import { CallbackDispatcher } from './callbacks/dispatcher';
 import { startMetricsServer } from './metrics/http';
 import { watchQueueDepth } from './metrics/queue-depth';
 import { recordEngineStep, registry } from './metrics/service-metrics';
@@ -49,6 +50,21 @@ async function main(): Promise<void> {
           { concurrency: config.WORKER_CONCURRENCY, pollIntervalMs: config.WORKER_POLL_MS, leaseMs: config.LEASE_SECONDS * 1000, onStep: recordEngineStep },
         )
       : null;
+  const callbacks =
+    config.ROLE !== 'api'
+      ? new CallbackDispatcher(
+          { ...deps, pool: database.pool },
+          {
+            concurrency: config.CALLBACK_CONCURRENCY,
+            pollIntervalMs: config.CALLBACK_POLL_MS,
+            leaseMs: config.LEASE_SECONDS * 1000,
+            maxAttempts: config.CALLBACK_MAX_ATTEMPTS,
+            retryBaseMs: config.CALLBACK_RETRY_BASE_MS,
+            retryMaxMs: config.CALLBACK_RETRY_MAX_MS,
+            timeoutMs: config.CALLBACK_TIMEOUT_MS,
+          },
+        )
+      : null;
   // Retention (daily at midnight UTC) and audit-chain sealing run in worker processes.
   const scheduler = worker ? new Scheduler(database.prisma, database.pool, log, config.AUDIT_SEAL_INTERVAL_MS) : null;
   const app = runsApi ? await buildApp(deps) : null;
@@ -64,7 +80,10 @@ async function main(): Promise<void> {
     await app?.close().catch((err) => log.error({ err }, 'error closing HTTP server'));
     // In-flight deletions get a grace period; any still running are handed back to the queue.
     scheduler?.stop();
-    await worker?.stop(config.SHUTDOWN_GRACE_MS).catch((err) => log.error({ err }, 'error stopping the worker'));
+    await Promise.all([
+      worker?.stop(config.SHUTDOWN_GRACE_MS).catch((err) => log.error({ err }, 'error stopping the worker')),
+      callbacks?.stop(config.SHUTDOWN_GRACE_MS).catch((err) => log.error({ err }, 'error stopping the callback dispatcher')),
+    ]);
     await metricsServer?.close();
     await database.close();
     await server.stop().catch((err) => log.error({ err }, 'error stopping embedded PostgreSQL'));
@@ -76,6 +95,7 @@ async function main(): Promise<void> {
 
   try {
     await worker?.start();
+    callbacks?.start();
     scheduler?.start();
     await app?.listen({ port: config.PORT, host: config.HOST });
     if (config.METRICS_PORT !== undefined) metricsServer = await startMetricsServer(config.METRICS_PORT, config.HOST, () => !stopping);

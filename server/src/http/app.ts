@@ -16,6 +16,7 @@ import { clientErrorHandler, frameworkErrorHandler, registerInputGuards, registe
 import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
 import { registerHttpMetrics } from '../metrics/http';
 import type { RouteResolver } from '../metrics/service-metrics';
+import { registerPublicBodyLimits } from './body-limits';
 
 const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../client/dist');
 
@@ -69,6 +70,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   registerHttpMetrics(app, { token: deps.config.METRICS_PORT === undefined ? deps.config.METRICS_TOKEN : undefined, resolveRoute });
   registerPublicApiRateLimits(app, deps.config);
   await app.register(fastifyCookie);
+  registerPublicBodyLimits(app, deps.config.BODY_LIMIT_BYTES);
 
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',

@@ -1,12 +1,16 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
+import type { TokenScope } from '@shared/scopes';
 import { AppError } from '../lib/errors';
 import { findInputProblem } from '../lib/input-guard';
 import type { Context } from './context';
 
+/** A procedure's meta: its REST mapping, and the token scope it needs (none: only tokens without limits may call it). */
+export type AppMeta = OpenApiMeta<{ scope?: TokenScope }>;
+
 const t = initTRPC
-  .meta<OpenApiMeta>()
+  .meta<AppMeta>()
   .context<Context>()
   .create({
     errorFormatter({ shape, error, ctx }) {

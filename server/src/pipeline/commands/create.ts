@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { hashToken, isWellFormedToken } from '../../lib/tokens';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import type { IntegrationType } from '@shared/statuses';
-import type { Actor } from '../../services/auth/actor';
+import { assertWorkspaceAllowed, type Actor } from '../../services/auth/actor';
 import { auditActor } from '../../services/audit/record-audit';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../../services/deletion-requests/serialize';
 import { insertDeletionRequest, type NewDeletionRequest } from '../store/fan-out';
@@ -52,6 +52,8 @@ async function resolveWorkspace(db: Db, actor: Actor, ref: WorkspaceRef) {
   }
   const first = rows[0];
   if (!first || first.organizationId !== actor.organizationId) throw notFound(what);
+  // A token limited to workspaces may not create requests in the others.
+  assertWorkspaceAllowed(actor, first.workspaceId);
   const integrations = rows.filter((r) => r.id !== null).map((r) => ({ id: r.id!, name: r.name!, type: r.type!, config: r.config, accountId: r.accountId }));
   return { id: first.workspaceId, integrations };
 }

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { RequestStatus } from '@shared/statuses';
 import { rollUpChange, writeRollUps, type ChildState, type LockedParent, type RollUpChange } from './roll-up';
+import { enqueueIntegrationFailedEvents } from '../../callbacks/store/status-events';
 import { AUDIT_COLUMNS, NOW_UTC, pgQuery, utc, type AuditRow, type Query } from './sql';
 
 /** The columns a step may change. */
@@ -49,6 +50,7 @@ export async function finishSteps(pool: pg.Pool, workerId: string, steps: Finish
       if (change) changes.push(change);
     }
     await writeRollUps(query, changes);
+    await enqueueIntegrationFailedEvents(query, siblings.filter((r) => r.updated && (r.status === 'FAILED' || r.status === 'ERROR')).map((r) => r.id));
     await client.query('COMMIT');
     return steps.map((s) => (updated.has(s.id) ? s.status : null));
   } catch (error) {

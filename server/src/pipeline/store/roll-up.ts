@@ -1,6 +1,7 @@
 import type { RequestStatus } from '@shared/statuses';
 import { NOW_UTC, utc, type Query } from './sql';
 import { isTerminal, NO_INTEGRATIONS_REASON, rollUpStatus } from '../worker/state-machine';
+import { enqueueRequestFinishedEvents } from '../../callbacks/store/status-events';
 
 export interface LockedParent {
   status: RequestStatus;
@@ -82,4 +83,6 @@ export async function writeRollUps(query: Query, changes: RollUpChange[]): Promi
     // The ids as an array too, so that the planner looks them up by key (see finish.ts).
     [JSON.stringify(changes), changes.map((c) => c.deletionRequestId)],
   );
+  // Status callbacks of the requests that finished, in this same transaction.
+  await enqueueRequestFinishedEvents(query, changes.filter((c) => c.finished).map((c) => c.deletionRequestId));
 }

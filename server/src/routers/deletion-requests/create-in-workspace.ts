@@ -5,6 +5,7 @@ import { createDeletionRequest } from '../../pipeline/commands/create';
 
 /** Dashboard "Create request": a workspace chosen by id instead of its API key. */
 export const createInWorkspace = memberProcedure
+  .meta({ scope: 'requests:write' })
   .input(z.object({ workspaceId: z.string().max(64), identifier: identifierSchema }))
   .output(deletionRequestSchema)
   .mutation(async ({ ctx, input }) => (await createDeletionRequest(ctx, ctx.actor, { workspace: { id: input.workspaceId }, identifier: input.identifier })).deletionRequest);
