@@ -176,7 +176,9 @@ describe('a new owner sets up and tracks a deletion request', () => {
   it('creates a request from the dashboard', async () => {
     await page.goto('/requests/new');
     await page.getByRole('button', { name: 'Create request' }).click();
-    await page.getByText('identifier must not be empty').waitFor();
+    await page.getByText('Enter an identifier').waitFor();
+    // Focus lands on the field to fix.
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('identifier');
     await page.getByLabel('Identifier').fill(`user-${suffix}`);
     await page.getByRole('button', { name: 'Create request' }).click();
     await page.getByRole('heading', { name: maskIdentifier(`user-${suffix}`) }).waitFor();
@@ -204,8 +206,8 @@ describe('a new owner sets up and tracks a deletion request', () => {
     await screenshot(page, '08-organization');
     await nav(page, 'Audit log').click();
     await page.getByText(/Audit chain verified: \d+ entr(y|ies) sealed, \d+ awaiting sealing/).waitFor();
-    await page.getByText('Access token created').first().waitFor();
-    await page.getByText('Workspace API key revealed').first().waitFor();
+    await page.locator('.timeline').getByText('Access token created').first().waitFor();
+    await page.locator('.timeline').getByText('Workspace API key revealed').first().waitFor();
     await screenshot(page, '09-audit-log');
   });
 

@@ -77,7 +77,11 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    // Requests in progress may finish within the grace period; a connection that holds on
+    // after it (a stalled upload, a client that never reads) does not hold up the shutdown.
+    const cutOff = setTimeout(() => app?.server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
     await app?.close().catch((err) => log.error({ err }, 'error closing HTTP server'));
+    clearTimeout(cutOff);
     // In-flight deletions get a grace period; any still running are handed back to the queue.
     scheduler?.stop();
     await Promise.all([

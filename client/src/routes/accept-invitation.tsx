@@ -5,7 +5,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { TextField } from '../components/field';
 import { ErrorState, FormError, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
-import { formValues, validateForm, type FieldErrors } from '../lib/form';
+import { focusFirstInvalid, formValues, validateForm, type FieldErrors } from '../lib/form';
 import { formatDate } from '../lib/format';
 import { useTRPC } from '../trpc';
 
@@ -19,7 +19,7 @@ export function Component() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const invitation = useQuery(trpc.members.describeInvitation.queryOptions({ token }, { retry: false, staleTime: Infinity }));
-  const existingUser = invitation.data?.existingUser === true;
+  const existingUser = invitation.data?.usable === true && invitation.data.existingUser;
   const me = useQuery(trpc.auth.me.queryOptions(undefined, { retry: false, enabled: existingUser }));
   const accept = useMutation(trpc.members.acceptInvitation.mutationOptions());
   const signOut = useMutation(trpc.auth.signOut.mutationOptions({ onSuccess: () => queryClient.clear() }));
@@ -33,11 +33,18 @@ export function Component() {
         <Loading label="Checking the invitation…" />
       </main>
     );
-  if (invitation.isError)
+  if (invitation.isError || !invitation.data.usable)
     return (
       <main className="centered-page">
         <div className="card narrow">
-          <ErrorState title="This invitation cannot be used" error={invitation.error} />
+          {invitation.isError ? (
+            <ErrorState title="This invitation cannot be used" error={invitation.error} />
+          ) : (
+            <div className="state state-error" role="alert">
+              <p className="state-title">This invitation cannot be used</p>
+              <p>{invitation.data.usable ? null : invitation.data.message}</p>
+            </div>
+          )}
           <p className="center">
             <Link to="/sign-in">Go to sign in</Link>
           </p>
@@ -96,11 +103,20 @@ export function Component() {
       <form
         className="card narrow auth-card"
         noValidate
+        onInput={(event) => {
+          // An error goes as soon as its field has something in it; the next submit checks again.
+          const name = (event.target as HTMLInputElement).name;
+          if (errors[name] && (event.target as HTMLInputElement).value.trim()) setErrors(({ [name]: _fixed, ...rest }) => rest);
+        }}
         onSubmit={(event) => {
           event.preventDefault();
-          const values = formValues(event.currentTarget);
+          const form = event.currentTarget;
+          const values = formValues(form);
           const result = validateForm(acceptInvitationSignUpSchema, values);
-          if (!result.ok) return setErrors(result.errors);
+          if (!result.ok) {
+            setErrors(result.errors);
+            return focusFirstInvalid(form, result.errors);
+          }
           setErrors({});
           accept.mutate({ token, password: result.data.password, name: result.data.name }, joined);
         }}

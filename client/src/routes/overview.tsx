@@ -193,10 +193,10 @@ function IntegrationStats({ integrations }: { integrations: Overview['integratio
                     {integrationTypeLabel(i.type)} · {i.total} request{i.total === 1 ? '' : 's'}
                   </span>
                 </th>
-                <td>
+                <td data-label="Outcomes">
                   <SegmentedStatusBar statuses={statuses} />
                 </td>
-                <td>
+                <td data-label="Success rate">
                   <div className="meter-row">
                     <Meter
                       fraction={i.successRate ?? 0}
@@ -207,7 +207,7 @@ function IntegrationStats({ integrations }: { integrations: Overview['integratio
                     <span className="nowrap">{formatPercent(i.successRate)}</span>
                   </div>
                 </td>
-                <td>
+                <td data-label="Median time to completion">
                   <div className="meter-row">
                     <Meter
                       fraction={(i.medianSeconds ?? 0) / slowest}

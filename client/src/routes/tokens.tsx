@@ -143,7 +143,7 @@ function CreateToken({ workspaces }: { workspaces: { id: string; name: string }[
       },
     }),
   );
-  const { errors, onSubmit } = useFormSubmit(
+  const { errors, onSubmit, onInput } = useFormSubmit(
     createTokenInputSchema,
     (data, form) => create.mutate(data, { onSuccess: () => (form.reset(), setScopes([]), setWorkspaceIds([])) }),
     (values) => ({ name: values.name, expiresInDays: values.expiresInDays ? Number(values.expiresInDays) : undefined, scopes, workspaceIds }),
@@ -156,6 +156,7 @@ function CreateToken({ workspaces }: { workspaces: { id: string; name: string }[
         className="inline-form"
         noValidate
         onSubmit={onSubmit}
+        onInput={onInput}
       >
         <TextField label="Token name" name="name" placeholder="CRM sync" error={errors.name ?? serverError?.fieldErrors.name} />
         <SelectField label="Expires after" name="expiresInDays" defaultValue="90" error={errors.expiresInDays ?? serverError?.fieldErrors.expiresInDays}>

@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { dbQuery } from '../pipeline/store/sql';
+import { dbQuery } from '../db/query';
 import { AppError, notFound } from '../lib/errors';
 import type { Actor } from '../services/auth/actor';
 import { recordAudit } from '../services/audit/record-audit';

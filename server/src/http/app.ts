@@ -9,6 +9,7 @@ import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { appRouter } from '../routers/root';
 import type { ServiceDeps } from '../services/deps';
 import { createContextFactory, type Context } from '../trpc/context';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../db/connections';
 import { registerDocsPage } from './docs-page';
 import { registerRequestLog } from './request-log';
 import { handleHttpError, sendError } from './errors';
@@ -95,6 +96,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
       await deps.prisma.$queryRaw`SELECT 1`;
       return { status: 'ready' };
     } catch {
+      reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       return sendError(reply, 'SERVICE_UNAVAILABLE', 'Database is not reachable');
     }
   });
@@ -105,6 +107,9 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
       root: CLIENT_DIST,
       prefix: '/',
       wildcard: false,
+      // The build writes brotli and gzip copies of every text asset (client/build/precompress.ts):
+      // they are sent by Accept-Encoding, with `Vary: Accept-Encoding`.
+      preCompressed: true,
       // Built assets carry a content hash in their name: browsers keep them without asking
       // again. index.html (the SPA's entry, which names them) is always revalidated.
       setHeaders: (reply, filePath) => {

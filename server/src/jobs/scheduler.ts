@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Db } from '../db/client';
+import { checkOut } from '../db/connections';
 import type { Logger } from '../lib/logger';
 import { sealAuditChain } from '../services/audit/audit-chain';
 import { applyRetention } from '../pipeline/commands/apply-retention';
@@ -54,7 +55,8 @@ export class Scheduler {
   async runRetention(): Promise<void> {
     try {
       // A session-level lock on one dedicated connection: one worker runs it at a time.
-      const client = await this.pool.connect();
+      const held = await checkOut(this.pool);
+      const client = held.client;
       try {
         const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [RETENTION_LOCK]);
         if (!rows[0]?.locked) return;
@@ -65,7 +67,7 @@ export class Scheduler {
           await client.query('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK]);
         }
       } finally {
-        client.release();
+        held.release();
       }
     } catch (error) {
       this.log.error({ err: error }, 'retention run failed');

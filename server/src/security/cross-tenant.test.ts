@@ -133,6 +133,9 @@ function attempts(): Attempt[] {
     { path: 'dashboard.searchRequests', input: { filter: { workspaceId: A.workspace.id } } },
     { path: 'dashboard.searchRequests', input: { filter: { createdByUserId: A.user.id } } },
     { path: 'dashboard.searchRequests', input: { filter: { identifier: SUBJECT } } },
+    { path: 'dashboard.auditLog', input: { filter: { workspaceId: A.workspace.id } } },
+    { path: 'dashboard.auditLog', input: { filter: { actorId: A.user.id } } },
+    { path: 'dashboard.auditLog', input: { filter: { deletionRequestId: A.deletionRequestId } } },
   ];
 }
 

@@ -18,6 +18,8 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'auth.signIn': 'PUBLIC',
   'auth.signOut': 'PUBLIC',
   'auth.me': 'SELF',
+  'auth.session': 'PUBLIC',
+  'organization.retentionPreview': 'OWNER',
   'auth.switchOrganization': 'SELF',
   'tokens.create': 'SELF',
   'tokens.list': 'SELF',
@@ -75,6 +77,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'dashboard.members': 'MEMBER',
   'dashboard.workspaceUsage': 'MEMBER',
   'dashboard.auditLog': 'ADMIN',
+  'dashboard.auditLogActions': 'ADMIN',
   'dashboard.verifyAuditChain': 'ADMIN',
 
   'erasureChecks.check': 'MEMBER',

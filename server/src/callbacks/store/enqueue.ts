@@ -1,5 +1,5 @@
 import type { CallbackEventType } from '@shared/schemas/callbacks';
-import { NOW_UTC, type Query } from '../../pipeline/store/sql';
+import { NOW_UTC, type Query } from '../../db/query';
 
 export interface CallbackEvent {
   organizationId: string;

@@ -1,4 +1,4 @@
-import { NOW_UTC, type Query } from '../../pipeline/store/sql';
+import { NOW_UTC, type Query } from '../../db/query';
 
 /** A delivery a dispatcher holds the lease on, with what it needs to send it. */
 export interface ClaimedDelivery {

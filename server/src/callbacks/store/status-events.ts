@@ -1,4 +1,4 @@
-import type { Query } from '../../pipeline/store/sql';
+import type { Query } from '../../db/query';
 
 /** A stored UTC timestamp as ISO 8601, as the API writes dates. */
 const iso = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

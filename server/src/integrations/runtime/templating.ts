@@ -41,6 +41,3 @@ export function renderJsonBody(template: string, values: TemplateValues): string
   return rendered;
 }
 
-export function listPlaceholders(template: string): string[] {
-  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1]!);
-}

@@ -38,7 +38,12 @@ describe('retention policy', () => {
     await caller.organization.updateRetention({ action: 'HASH', days: 0 });
     await worker.stop();
     const later = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'not-finished@example.com' });
+    // The confirmation's count is what applying then does: finished requests only.
+    const preview = await caller.organization.retentionPreview();
+    expect(preview).toMatchObject({ action: 'HASH', days: 0 });
     const result = await caller.organization.applyRetentionNow();
+    expect(result.hashed).toBe(preview.due);
+    expect((await caller.organization.retentionPreview()).due).toBe(0);
     worker = await startTestWorker(env);
     expect(result.hashed).toBeGreaterThanOrEqual(1);
     const stored = await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id } });

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { checkOut } from '../../db/connections';
 import type { RequestStatus } from '@shared/statuses';
 import { rollUpChange, writeRollUps, type ChildState, type LockedParent, type RollUpChange } from './roll-up';
 import { enqueueIntegrationFailedEvents } from '../../callbacks/store/status-events';
@@ -33,7 +34,8 @@ export interface FinishingStep {
  */
 export async function finishSteps(pool: pg.Pool, workerId: string, steps: FinishingStep[]): Promise<(RequestStatus | null)[]> {
   if (steps.length === 0) return [];
-  const client = await pool.connect();
+  const held = await checkOut(pool);
+  const client = held.client;
   const query = pgQuery(client);
   try {
     const parentIds = [...new Set(steps.map((s) => s.deletionRequestId))].sort();
@@ -57,7 +59,7 @@ export async function finishSteps(pool: pg.Pool, workerId: string, steps: Finish
     await client.query('ROLLBACK').catch(() => {});
     throw error;
   } finally {
-    client.release();
+    held.release();
   }
 }
 

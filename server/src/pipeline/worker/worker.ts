@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { connectClient, isDatabaseUnreachable } from '../../db/connections';
 import { claimDueSteps, type Claimed } from '../store/claim';
 import { extendLeases, handBackLeases, newLeaseOwner, releaseForRetry } from '../store/leases';
 import { pgQuery } from '../store/sql';
@@ -30,6 +31,10 @@ export class Worker {
   /** New work may be due: set by a notification or the poll, cleared by a claim that found fewer steps than it asked for. */
   private maybeDue = true;
   private listener: pg.Client | null = null;
+  /** No LISTEN attempt before this time (the database may be down: do not try on every turn). */
+  private listenRetryAt = 0;
+  /** When the database became unreachable for this worker; null while it answers. */
+  private unreachableSince: number | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private loopDone: Promise<void> | null = null;
   private readonly finisher: StepFinisher;
@@ -82,20 +87,43 @@ export class Worker {
   }
 
   private async listen(): Promise<void> {
+    if (Date.now() < this.listenRetryAt) return;
     const options = (this.deps.pool as unknown as { options: pg.ClientConfig }).options;
-    const client = new pg.Client(options);
-    client.on('error', () => {
-      // Reconnect on the next tick of the loop; polling covers the gap.
-      this.listener = null;
-    });
-    client.on('notification', () => this.kick());
+    let client: pg.Client | null = null;
     try {
-      await client.connect();
+      client = await connectClient(options, () => {
+        // Connection lost (restart, failover): reconnect from the loop; polling covers the gap,
+        // and notifications sent meanwhile are lost, so look for due work at once.
+        if (this.listener === client) this.listener = null;
+        this.listenRetryAt = Date.now() + 1_000;
+        this.kick();
+      });
+      client.on('notification', () => this.kick());
       await client.query(`LISTEN ${WORK_CHANNEL}`);
       this.listener = client;
     } catch (error) {
-      this.deps.log.warn({ err: error }, 'could not LISTEN for new work; polling only');
-      await client.end().catch(() => {});
+      this.listenRetryAt = Date.now() + 5_000;
+      if (!isDatabaseUnreachable(error)) this.deps.log.warn({ err: error }, 'could not LISTEN for new work; polling only');
+      await client?.end().catch(() => {});
+    }
+  }
+
+  /** Logs an outage once when it starts and once when it ends, not on every poll. */
+  private databaseAnswered(error?: unknown): void {
+    if (error === undefined) {
+      if (this.unreachableSince !== null) {
+        this.deps.log.warn({ workerId: this.id, unreachableMs: Date.now() - this.unreachableSince }, 'database reachable again; deletion work resumed');
+        this.unreachableSince = null;
+      }
+      return;
+    }
+    if (!isDatabaseUnreachable(error)) {
+      this.deps.log.error({ err: error }, 'claiming work failed');
+      return;
+    }
+    if (this.unreachableSince === null) {
+      this.unreachableSince = Date.now();
+      this.deps.log.error({ workerId: this.id, err: error }, 'database unreachable; deletion work paused until it answers again');
     }
   }
 
@@ -106,10 +134,11 @@ export class Worker {
       if (free > 0) {
         try {
           claimed = await this.claim(free);
+          this.databaseAnswered();
           // A full batch means more may be waiting; a short one means the queue was drained.
           this.maybeDue = claimed.length === free;
         } catch (error) {
-          this.deps.log.error({ err: error }, 'claiming work failed');
+          this.databaseAnswered(error);
         }
         for (const step of claimed) this.run(step);
       }
@@ -145,7 +174,9 @@ export class Worker {
       .then(
         (report) => this.options.onStep?.({ integrationRequestId: id, ms: Date.now() - started, startedAt: started, report }),
         (error) => {
-          this.deps.log.error({ err: error, integrationRequestId: id }, 'integration request step failed');
+          // Unreachable database: the lease expires and the step runs again (same Idempotency-Key).
+          if (isDatabaseUnreachable(error)) this.deps.log.warn({ integrationRequestId: id, reason: (error as Error).message }, 'step outcome not recorded: database unreachable');
+          else this.deps.log.error({ err: error, integrationRequestId: id }, 'integration request step failed');
           this.options.onStep?.({ integrationRequestId: id, ms: Date.now() - started, startedAt: started, error });
           return this.releaseLease(id);
         },
@@ -165,7 +196,10 @@ export class Worker {
   private async extendLeases(): Promise<void> {
     const ids = [...this.inFlight.keys()];
     if (ids.length === 0) return;
-    await extendLeases(pgQuery(this.deps.pool), this.id, ids, this.options.leaseMs).catch((error) => this.deps.log.warn({ err: error }, 'could not extend leases'));
+    await extendLeases(pgQuery(this.deps.pool), this.id, ids, this.options.leaseMs).catch((error) => {
+      // During an outage the loop has said so once already.
+      if (!isDatabaseUnreachable(error)) this.deps.log.warn({ err: error }, 'could not extend leases');
+    });
   }
 
   /** After an unexpected failure the step is retried shortly by whichever worker claims it. */

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import { AppError, notFound } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
-import { assertUrlAllowed } from '../../lib/ssrf';
+import { assertUrlAllowed, OutboundBlockedError } from '../../lib/ssrf';
 import { driverFor } from '../../integrations/registry';
 import { adminContext } from '../../integrations/runtime/driver-context';
 import { PermanentError, TransientError, type AdminContext, type Driver, type Exchange } from '../../integrations/types';
@@ -45,11 +45,24 @@ function parseConfig(type: IntegrationType, config: unknown) {
 }
 
 /** URLs in a configuration that calls will go to (placeholders filled with a harmless value). */
-function outboundUrls(value: unknown, key = ''): string[] {
-  if (typeof value === 'string') return /url$/i.test(key) && /^https?:\/\//i.test(value) ? [value.replace(/\{\{[^}]*\}\}/g, 'placeholder')] : [];
-  if (Array.isArray(value)) return value.flatMap((v) => outboundUrls(v));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => outboundUrls(v, k));
+function outboundUrls(value: unknown, path: (string | number)[] = []): { url: string; path: (string | number)[] }[] {
+  const key = String(path.at(-1) ?? '');
+  if (typeof value === 'string') return /url$/i.test(key) && /^https?:\/\//i.test(value) ? [{ url: value.replace(/\{\{[^}]*\}\}/g, 'placeholder'), path }] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => outboundUrls(v, [...path, i]));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => outboundUrls(v, [...path, k]));
   return [];
+}
+
+/** Every URL the configuration would call passes the SSRF policy; a refused one is reported on its own field. */
+async function assertOutboundUrlsAllowed(config: unknown, policy: AccountDeps['policy']): Promise<void> {
+  for (const { url, path } of outboundUrls(config)) {
+    try {
+      await assertUrlAllowed(url, policy);
+    } catch (error) {
+      if (!(error instanceof OutboundBlockedError)) throw error;
+      throw new AppError('BAD_REQUEST', error.message, { issues: [{ path: ['config', ...path], message: error.message }] });
+    }
+  }
 }
 
 /**
@@ -94,7 +107,7 @@ async function validateForSave(deps: AccountDeps, actor: Actor, input: Integrati
   } else if (info.accountRequired) {
     throw new AppError('BAD_REQUEST', `${info.label} integrations need an account`, { issues: [{ path: ['accountId'], message: 'Choose or create an account' }] });
   }
-  for (const url of outboundUrls(config)) await assertUrlAllowed(url, deps.policy);
+  await assertOutboundUrlsAllowed(config, deps.policy);
   // Checks against the destination itself (a database's live schema), when the driver has them.
   const driver = driverFor(input.type);
   if (driver.validateConfig && accountId) {

@@ -108,7 +108,3 @@ export async function openSecret(deps: SecretStoreDeps, organizationId: string, 
   }
 }
 
-/** True when a sealed value still uses the first format (master key directly) and should be re-sealed. */
-export function isLegacySecret(sealed: string): boolean {
-  return sealed.startsWith('v1:');
-}
