@@ -68,7 +68,11 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   const openApiDocument = buildOpenApiDocument(deps.config.PUBLIC_URL);
   const resolveRoute = routeResolver(Object.keys(openApiDocument.paths ?? {}));
   registerRequestLog(app, resolveRoute);
-  registerHttpMetrics(app, { token: deps.config.METRICS_PORT === undefined ? deps.config.METRICS_TOKEN : undefined, resolveRoute });
+  registerHttpMetrics(app, {
+    token: deps.config.METRICS_PORT === undefined ? deps.config.METRICS_TOKEN : undefined,
+    resolveRoute,
+    notFound: (reply) => sendError(reply, 'NOT_FOUND', 'No route for GET /metrics'),
+  });
   registerPublicApiRateLimits(app, deps.config);
   await app.register(fastifyCookie);
   registerPublicBodyLimits(app, deps.config.BODY_LIMIT_BYTES);

@@ -11,6 +11,9 @@ export const MAX_INPUT_DEPTH = 32;
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** Whether a string is well-formed UTF-16 (no unpaired surrogate). */
+export const isWellFormedText = (value: string): boolean => !LONE_SURROGATE.test(value);
+
 export interface InputProblem {
   path: (string | number)[];
   message: string;

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { sendError } from '../http/errors';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { CONTENT_TYPE } from './registry';
 import { httpDuration, httpRequests, registry, routeLabel, type RouteResolver } from './service-metrics';
 
@@ -16,7 +15,10 @@ function bearerMatches(header: string | undefined, token: string): boolean {
  * when no METRICS_PORT is set and a METRICS_TOKEN is: it then needs that bearer token, and
  * answers 404 otherwise (the same as any unknown path, so its presence is not advertised).
  */
-export function registerHttpMetrics(app: FastifyInstance, options: { token?: string; resolveRoute: RouteResolver }): void {
+export function registerHttpMetrics(
+  app: FastifyInstance,
+  options: { token?: string; resolveRoute: RouteResolver; /** The app's answer for an unknown path. */ notFound: (reply: FastifyReply) => FastifyReply },
+): void {
   app.addHook('onResponse', (request, reply, done) => {
     const route = routeLabel(request.routeOptions.url, request.originalUrl, options.resolveRoute);
     httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
@@ -26,7 +28,8 @@ export function registerHttpMetrics(app: FastifyInstance, options: { token?: str
   const token = options.token;
   if (token) {
     app.get('/metrics', async (request, reply) => {
-      if (!bearerMatches(request.headers.authorization, token)) return sendError(reply, 'NOT_FOUND', 'No route for GET /metrics');
+      // Without the token: the answer of any unknown path.
+      if (!bearerMatches(request.headers.authorization, token)) return options.notFound(reply);
       return reply.type(CONTENT_TYPE).header('cache-control', 'no-store').send(await registry.render());
     });
   }
