@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { maskIdentifier } from '@shared/mask-identifier';
 import { appDatabasePort, baseUrl, connectAppDatabase, publicApi } from '../support/app';
 import { launchBrowser, newPage, PHONE, recordVisitedUrls, screenshot } from '../support/browser';
 
@@ -199,7 +200,8 @@ describe('an owner connects destinations and tracks deletions through them', () 
 
   it('shows the SQL statements in the request\'s audit trail', async () => {
     await page.locator(`tr[data-request-id="${requestId}"]`).getByRole('link').click();
-    await page.getByRole('heading', { name: subject }).waitFor();
+    // The detail shows the identifier masked until a member reveals it.
+    await page.getByRole('heading', { name: maskIdentifier(subject) }).waitFor();
     const database = page.getByRole('article', { name: 'Customer DB' });
     await expect(database.getAttribute('data-status')).resolves.toBe('SUCCESS');
     for (const summary of await page.locator('details.audit-block > summary').all()) await summary.click();

@@ -48,7 +48,7 @@ describe('identifiers stay out of URLs, logs and titles', () => {
     await page.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
     await page.getByLabel('Workspace name').fill('Production');
     await page.getByRole('button', { name: 'Create workspace' }).click();
-    await page.getByText('It is shown only this once').first().waitFor();
+    await page.getByRole('article', { name: 'Production' }).waitFor();
 
     await page.goto('/requests/new');
     await page.getByLabel('Identifier').fill(fromDashboard);
