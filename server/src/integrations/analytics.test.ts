@@ -216,7 +216,7 @@ describe('analytics integrations, end to end through the public API and the engi
     const created = await createViaPublicApi(org, 'too-late');
     const request = await waitForRequest(env, created.id, ['PROCESSING']);
     const result = await cancelWhenIdle(caller, created.id, request.integrationRequests[0]!.id);
-    expect((result as Error).message).toMatch(/refused to cancel: Mixpanel cancels only PENDING or STAGING tasks: HTTP 400: Task is STARTED/);
+    expect((result as Error).message).toMatch(/refused to cancel: Mixpanel cancels only PENDING or STAGING tasks: HTTP 405: Task is STARTED/);
     expect(result).toMatchObject({ code: 'CONFLICT' });
     const after = await env.db.prisma.integrationRequest.findUniqueOrThrow({ where: { id: request.integrationRequests[0]!.id } });
     expect(after.status).toBe('PROCESSING');
