@@ -100,6 +100,14 @@ describe('POST /api/public/deletion-requests', () => {
     expect(a.organizationId).toBe(org.organization.id);
     expect(b.organizationId).toBe(other.organization.id);
     expect(a.id).not.toBe(b.id);
+    // The same holds for the other POSTs (their answers are kept for replays by organization
+    // too): the key used in one organization is not a conflicting replay (422) in the other,
+    // whose call runs on its own (and finds its request already finished: no integrations).
+    const checkHere = await post(`/api/public/deletion-requests/${a.id}/check-status`, {}, { 'x-api-key': org.pat, 'idempotency-key': 'shared-key-2' });
+    const checkThere = await post(`/api/public/deletion-requests/${b.id}/check-status`, {}, { 'x-api-key': otherPat.token, 'idempotency-key': 'shared-key-2' });
+    expect(checkHere.status).toBe(200);
+    expect(await checkThere.json()).toEqual({ code: 'CONFLICT', message: 'This request has finished; there is no status to check' });
+    expect(checkThere.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('concurrent calls with one Idempotency-Key create one request', async () => {
