@@ -4,7 +4,7 @@ import { createInWorkspace } from './create-in-workspace';
 import { importCsv } from './import-csv';
 import { deleteAgain } from './delete-again';
 import { listOrganization, listUser, listWorkspace } from './list';
-import { auditTrail, cancel, cancelIntegration, checkStatusNow, get, retry, retryIntegration } from './actions';
+import { auditTrail, cancel, cancelIntegration, checkStatus, checkStatusNow, get, retry, retryIntegration } from './actions';
 
 export const deletionRequestsRouter = router({
   create,
@@ -18,6 +18,7 @@ export const deletionRequestsRouter = router({
   auditTrail,
   retry,
   retryIntegration,
+  checkStatus,
   checkStatusNow,
   cancel,
   cancelIntegration,

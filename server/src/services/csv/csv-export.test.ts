@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maskIdentifier } from '@shared/mask-identifier';
+import { createWorkspace } from '../workspaces/workspaces';
 import { parseCsv } from '../../lib/csv';
 import { createDeletionRequest } from '../../pipeline/commands/create';
 import { createPersonalAccessToken } from '../tokens/personal-access-tokens';
@@ -17,7 +19,11 @@ beforeAll(async () => {
   server = await startTestServer(env.deps);
   org = await seedOrganization(env.deps, 'csv-export');
   other = await seedOrganization(env.deps, 'csv-export-other');
-  for (const identifier of hostile) ids.push((await createDeletionRequest(env.deps, org.actor, { workspace: { id: org.workspace.id }, identifier })).deletionRequest.id);
+  // Hostile text in the cells a user controls: the identifier (masked, its first character kept) and the workspace name.
+  for (const identifier of hostile) {
+    const workspace = await createWorkspace(env.deps.prisma, env.deps.keyring, org.actor, { name: identifier.slice(0, 60) });
+    ids.push((await createDeletionRequest(env.deps, org.actor, { workspace: { id: workspace.id }, identifier })).deletionRequest.id);
+  }
   await createDeletionRequest(env.deps, other.actor, { workspace: { id: other.workspace.id }, identifier: 'someone-else@example.com' });
 });
 afterAll(async () => {
@@ -36,12 +42,15 @@ describe('CSV export', () => {
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="deletion-requests-.*\.csv"$/);
     const records = parseCsv(await res.text());
     const [header, ...rows] = records.map((r) => r.cells);
-    expect(header?.slice(0, 5)).toEqual(['id', 'workspace', 'workspaceId', 'identifier', 'status']);
+    expect(header?.slice(0, 5)).toEqual(['id', 'workspace', 'workspaceId', 'maskedIdentifier', 'status']);
     expect(rows.map((r) => r[0]).sort()).toEqual([...ids].sort());
-    const identifiers = rows.map((r) => r[3]!);
-    for (const cell of identifiers) expect(cell).not.toMatch(/^[=+\-@]/);
-    expect(identifiers).toContain(`'=cmd|' /C calc'!A0`);
-    expect(identifiers.map(unneutralise).sort()).toEqual([...hostile].sort());
+    const workspaces = rows.map((r) => r[1]!);
+    for (const cell of [...workspaces, ...rows.map((r) => r[3]!)]) expect(cell).not.toMatch(/^[=+\-@]/);
+    expect(workspaces).toContain(`'=cmd|' /C calc'!A0`);
+    expect(workspaces.map(unneutralise).sort()).toEqual([...hostile].sort());
+    // Identifiers are masked as on screen; the full ones never leave in bulk.
+    expect(rows.map((r) => unneutralise(r[3]!)).sort()).toEqual(hostile.map(maskIdentifier).sort());
+    expect(rows.map((r) => r[3]).join()).not.toContain('calc');
   });
 
   it('pages through the database: every row once, in the list order, whatever the page size', async () => {
@@ -65,7 +74,7 @@ describe('CSV export', () => {
       body: JSON.stringify({ filter: { identifier: hostile[5] } }),
     });
     const rows = parseCsv(await posted.text()).slice(1);
-    expect(rows.map((r) => r.cells[3])).toEqual([hostile[5]]);
+    expect(rows.map((r) => r.cells[0])).toEqual([ids[5]]);
     expect((await get('/api/downloads/requests.csv?due=someday')).status).toBe(400);
   });
 

@@ -11,7 +11,7 @@ export const REQUEST_CSV_COLUMNS = [
   'id',
   'workspace',
   'workspaceId',
-  'identifier',
+  'maskedIdentifier',
   'status',
   'statusReason',
   'regulation',
@@ -26,7 +26,8 @@ export const REQUEST_CSV_COLUMNS = [
 /**
  * The Requests screen's list (same filters, same order) as CSV lines, read page by page with
  * the list's keyset cursor: one page in memory at a time, whatever the number of rows.
- * `integrations` is "name: STATUS" per integration request, separated by "; ".
+ * `integrations` is "name: STATUS" per integration request, separated by "; ". Identifiers are
+ * masked as on screen (`j***@example.com`): a bulk export must not bypass the audited reveal.
  */
 export async function* exportRequestsCsv(
   db: Db,
@@ -45,7 +46,7 @@ export async function* exportRequestsCsv(
         r.id,
         r.workspaceName,
         r.workspaceId,
-        r.identifier,
+        r.maskedIdentifier,
         r.status,
         r.statusReason,
         r.regulation,

@@ -5,6 +5,7 @@ import type { Actor } from '../auth/actor';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
 import { completionProfiles, projectRisk } from '../deadlines/at-risk';
 import { auditEntrySelect, toAuditEntryDto } from './audit-entry';
+import { withMaskedIdentifier } from './masked-identifier';
 
 const AUDIT_TRAIL_LIMIT = 500;
 
@@ -42,7 +43,7 @@ export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionReq
   const extra = new Map(integrationRequests.map((ir) => [ir.id, ir]));
   const dto = toDeletionRequestDto({ ...request, integrationRequests });
   return {
-    ...dto,
+    ...withMaskedIdentifier(dto),
     workspaceName: workspace.name,
     createdByName: createdBy ? createdBy.name || createdBy.email : null,
     createdWithToken: createdByTokenId !== null,

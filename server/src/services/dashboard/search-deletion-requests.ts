@@ -6,6 +6,7 @@ import { identifierHmac, type Keyring } from '../../lib/crypto';
 import { mayUseWorkspace, type Actor } from '../auth/actor';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
 import { decodeDueCursor, decodeKeysetCursor, encodeDueCursor, encodeKeysetCursor } from './cursor';
+import { withMaskedIdentifier } from './masked-identifier';
 
 const DAY_MS = 86_400_000;
 const FULFILLED: ('SUCCESS' | 'CANCELED')[] = ['SUCCESS', 'CANCELED'];
@@ -63,7 +64,7 @@ export async function searchDeletionRequests(db: Db, keyring: Keyring, actor: Ac
   const last = page[page.length - 1];
   return {
     items: page.map(({ workspace, createdBy, ...row }) => ({
-      ...toDeletionRequestDto(row),
+      ...withMaskedIdentifier(toDeletionRequestDto(row)),
       workspaceName: workspace.name,
       createdByName: createdBy ? createdBy.name || createdBy.email : null,
     })),

@@ -1,7 +1,7 @@
 import type { NotificationEvent } from '@shared/schemas/notifications';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { createRedactor } from '../../integrations/runtime/http-client';
+import { createRedactor } from '../../integrations/runtime/redaction';
 import type { Keyring } from '../../lib/crypto';
 import type { Logger } from '../../lib/logger';
 import type { OutboundPolicy } from '../../lib/ssrf';
