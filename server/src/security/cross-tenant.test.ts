@@ -95,6 +95,8 @@ function attempts(): Attempt[] {
     { path: 'workspaces.rotateApiKey', input: { workspaceId: A.workspace.id } },
     { path: 'deletionRequests.create', input: { workspaceApiKey: A.workspaceApiKey, identifier: 'x@b.example' } },
     { path: 'deletionRequests.createInWorkspace', input: { workspaceId: A.workspace.id, identifier: 'x@b.example' } },
+    { path: 'deletionRequests.importCsv', input: { workspaceId: A.workspace.id, csv: 'identifier\nx@b.example\n' } },
+    { path: 'deletionRequests.deleteAgain', input: { deletionRequestId: A.deletionRequestId } },
     { path: 'deletionRequests.listWorkspace', input: { workspaceId: A.workspace.id } },
     { path: 'deletionRequests.listUser', input: { userId: A.user.id } },
     { path: 'deletionRequests.get', input: { deletionRequestId: A.deletionRequestId } },
@@ -209,7 +211,9 @@ describe('cross-tenant: organization B against organization A', () => {
         const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? 'missing'));
         const headerSets: Array<Record<string, string>> = [{ 'x-api-key': B.pat }, { 'x-api-key': B.pat, 'x-workspace-api-key': A.workspaceApiKey }];
         for (const headers of headerSets) {
-          const body = operation.requestBody ? JSON.stringify({ workspaceApiKey: A.workspaceApiKey, identifier: 'x@b.example', reason: 'a valid reason given by organization B' }) : undefined;
+          // The CSV import names A's workspace for its rows.
+          const csvImport = template === '/deletion-requests/import' ? { csv: 'identifier\nx@b.example\n', workspaceId: A.workspace.id } : {};
+          const body = operation.requestBody ? JSON.stringify({ workspaceApiKey: A.workspaceApiKey, identifier: 'x@b.example', reason: 'a valid reason given by organization B', ...csvImport }) : undefined;
           const response = await fetch(`${server.baseUrl}/api/public${path}`, { method: method.toUpperCase(), headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body });
           const text = await response.text();
           calls += 1;
