@@ -33,6 +33,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'organization.get': 'MEMBER',
   'organization.rename': 'OWNER',
   'organization.updateRetention': 'OWNER',
+  'organization.updateReverification': 'OWNER',
   'organization.applyRetentionNow': 'OWNER',
 
   'workspaces.list': 'MEMBER',
@@ -45,6 +46,8 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
 
   'deletionRequests.create': 'MEMBER',
   'deletionRequests.createInWorkspace': 'MEMBER',
+  'deletionRequests.importCsv': 'MEMBER',
+  'deletionRequests.deleteAgain': 'MEMBER',
   'deletionRequests.listOrganization': 'MEMBER',
   'deletionRequests.listWorkspace': 'MEMBER',
   'deletionRequests.listUser': 'MEMBER',
