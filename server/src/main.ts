@@ -12,6 +12,7 @@ import { CallbackDispatcher } from './callbacks/dispatcher';
 import { startMetricsServer } from './metrics/http';
 import { watchQueueDepth } from './metrics/queue-depth';
 import { recordEngineStep, registry } from './metrics/service-metrics';
+import { closeStoreConnections } from './integrations/stores/close';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -89,6 +90,8 @@ async function main(): Promise<void> {
       callbacks?.stop(config.SHUTDOWN_GRACE_MS).catch((err) => log.error({ err }, 'error stopping the callback dispatcher')),
     ]);
     await metricsServer?.close();
+    // Connections to customer data stores (kept between steps) close once nothing runs on them.
+    await closeStoreConnections().catch((err) => log.error({ err }, 'error closing data-store connections'));
     await database.close();
     await server.stop().catch((err) => log.error({ err }, 'error stopping embedded PostgreSQL'));
     log.info('stopped');
