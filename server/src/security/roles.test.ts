@@ -48,6 +48,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'deletionRequests.retry': 'MEMBER',
   'deletionRequests.retryIntegration': 'MEMBER',
   'deletionRequests.checkStatusNow': 'MEMBER',
+  'deletionRequests.checkStatus': 'MEMBER',
   'deletionRequests.cancel': 'MEMBER',
   'deletionRequests.cancelIntegration': 'MEMBER',
 
@@ -73,6 +74,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'dashboard.overview': 'MEMBER',
   'dashboard.searchRequests': 'MEMBER',
   'dashboard.requestDetail': 'MEMBER',
+  'dashboard.revealIdentifier': 'MEMBER',
   'dashboard.members': 'MEMBER',
   'dashboard.workspaceUsage': 'MEMBER',
   'dashboard.auditLog': 'ADMIN',

@@ -1,10 +1,12 @@
 import { AppError, notFound } from '../../lib/errors';
 import { driverContext } from '../../integrations/runtime/driver-context';
+import { destinationRedactor } from '../../integrations/runtime/redaction';
 import type { Exchange } from '../../integrations/types';
 import type { Actor } from '../../services/auth/actor';
 import type { AccountDeps } from '../../services/accounts/accounts';
 import { recordAudit } from '../../services/audit/record-audit';
 import { currentAccountId, loadDestination } from '../../services/integrations/destination';
+import { wakeCallbackDispatchers } from '../../callbacks/wake-up';
 import { handBackLeases, newLeaseOwner, takeLease } from '../store/leases';
 import { markCanceled } from '../store/reschedule';
 import { lockDeletionRequest, rollUpDeletionRequest } from '../store/roll-up';
@@ -19,10 +21,11 @@ const CANCEL_LEASE_MS = 60_000;
  * Cancels one integration request. Not sent yet (or waiting to retry): canceled here.
  * Sent and the destination supports it: its cancel operation is called. Otherwise refused.
  * Finished ones are never touched. The cancel holds the request's lease like a worker
- * does, so no worker runs a step of it meanwhile.
+ * does, so no worker runs a step of it meanwhile. With `deletionRequestId`, the integration
+ * request must belong to it (404 otherwise).
  */
-export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, integrationRequestId: string) {
-  const ir = await integrationRequestOf(deps.prisma, actor, integrationRequestId);
+export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, integrationRequestId: string, deletionRequestId?: string) {
+  const ir = await integrationRequestOf(deps.prisma, actor, integrationRequestId, deletionRequestId);
   if (!isActive(ir.status)) throw new AppError('CONFLICT', `This integration request has already finished (${ir.status}); nothing to cancel`);
   const owner = newLeaseOwner();
   const query = dbQuery(deps.prisma);
@@ -31,6 +34,8 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
   }
   const trail: Exchange[] = [];
   let message: string;
+  // What the destination says may repeat a token it was sent: redacted before it is stored or shown.
+  let redact = (text: string) => text;
   try {
     if (ir.trackingId) {
       const destination = await loadDestination(deps, {
@@ -39,6 +44,7 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
         accountId: currentAccountId(ir),
         organizationId: actor.organizationId,
       });
+      redact = destinationRedactor(destination);
       if (!destination.driver.canCancel(destination.config) || !destination.driver.cancel) {
         throw new AppError('CONFLICT', `${ir.integrationName} (${ir.integrationType}) does not support canceling a deletion it has accepted`);
       }
@@ -56,8 +62,8 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
           trail,
         ),
       );
-      if (!result.canceled) throw new AppError('CONFLICT', `${ir.integrationName} refused to cancel: ${result.message}`);
-      message = result.message;
+      if (!result.canceled) throw new AppError('CONFLICT', `${ir.integrationName} refused to cancel: ${redact(result.message)}`);
+      message = redact(result.message);
     } else {
       message = 'Canceled before the deletion was sent';
     }
@@ -69,12 +75,12 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
       integrationRequestId: ir.id,
       action: 'deletion.cancel',
       outcome: 'REFUSED',
-      summary: `Cancel refused: ${(error as Error).message}`,
+      summary: `Cancel refused: ${redact((error as Error).message)}`,
       details: JSON.parse(JSON.stringify({ exchanges: trail })),
     });
-    throw error instanceof AppError ? error : new AppError('CONFLICT', `Could not cancel: ${(error as Error).message}`);
+    throw error instanceof AppError ? error : new AppError('CONFLICT', `Could not cancel: ${redact((error as Error).message)}`);
   }
-  await deps.prisma.$transaction(async (tx) => {
+  const callbacks = await deps.prisma.$transaction(async (tx) => {
     const parent = await lockDeletionRequest(dbQuery(tx), ir.deletionRequest.id);
     if (!parent) throw notFound('Deletion request');
     assertTransition(ir.status, 'CANCELED');
@@ -88,8 +94,10 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
       summary: message,
       details: JSON.parse(JSON.stringify({ from: ir.status, to: 'CANCELED', exchanges: trail })),
     });
-    await rollUpDeletionRequest(dbQuery(tx), ir.deletionRequest.id, parent);
+    return rollUpDeletionRequest(dbQuery(tx), ir.deletionRequest.id, parent);
   });
+  // A cancel that finished the request recorded its deletion_request.completed callbacks.
+  if (callbacks > 0) wakeCallbackDispatchers(deps.prisma);
   return { id: ir.id, status: 'CANCELED' as const, message };
 }
 
@@ -102,7 +110,7 @@ export async function cancelDeletionRequest(deps: AccountDeps, actor: Actor, del
   const refused: { id: string; reason: string }[] = [];
   for (const ir of active) {
     try {
-      await cancelIntegrationRequest(deps, actor, ir.id);
+      await cancelIntegrationRequest(deps, actor, ir.id, dr.id);
       canceled.push(ir.id);
     } catch (error) {
       refused.push({ id: ir.id, reason: (error as Error).message });
