@@ -169,14 +169,21 @@ describe('analytics integrations, end to end through the public API and the engi
   it('spaces calls to one Mixpanel project by the limiter when the process alone talks to it', async () => {
     const { org, caller } = await seedAnalyticsOrg(env);
     await connectAnalytics(caller, org.workspace.id, fakes, { only: ['MIXPANEL'] });
-    const limitedBefore = fakes.mixpanel.state.rateLimited;
-    const callsBefore = fakes.mixpanel.calls.length;
-    const requests = await Promise.all(['sp-1', 'sp-2', 'sp-3', 'sp-4'].map((id) => createViaPublicApi(org, id)));
-    const done = await Promise.all(requests.map((r) => waitForRequest(env, r.id)));
-    expect(done.every((r) => r.status === 'SUCCESS')).toBe(true);
-    expect(fakes.mixpanel.state.rateLimited).toBe(limitedBefore);
-    const times = fakes.mixpanel.calls.slice(callsBefore).map((c) => c.at);
-    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(95);
+    // The limiter spaces our calls as they leave; the fake times them as they arrive. A wide margin
+    // over the fake's 100 ms keeps a loaded machine's jitter from bunching two arrivals.
+    mixpanelRateLimiter.intervalMs = 400;
+    try {
+      const limitedBefore = fakes.mixpanel.state.rateLimited;
+      const callsBefore = fakes.mixpanel.calls.length;
+      const requests = await Promise.all(['sp-1', 'sp-2', 'sp-3', 'sp-4'].map((id) => createViaPublicApi(org, id)));
+      const done = await Promise.all(requests.map((r) => waitForRequest(env, r.id)));
+      expect(done.every((r) => r.status === 'SUCCESS')).toBe(true);
+      expect(fakes.mixpanel.state.rateLimited).toBe(limitedBefore);
+      const times = fakes.mixpanel.calls.slice(callsBefore).map((c) => c.at);
+      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(95);
+    } finally {
+      mixpanelRateLimiter.intervalMs = 160;
+    }
   });
 
   it('cancels a pending Mixpanel task, a staging Amplitude job and an INITIALIZED Segment regulation at the vendor', async () => {
