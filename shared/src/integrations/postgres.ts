@@ -9,9 +9,11 @@ const ident = z
 
 export const POSTGRES_ACTIONS = ['delete', 'set_null', 'hash', 'mask', 'soft_delete'] as const;
 
-export const postgresRuleSchema = z
+/** A rule on one SQL table; `schema` is where the dialects differ (PostgreSQL schema, MySQL database). */
+const sqlRuleSchema = <S extends z.ZodType<string, any>>(schema: S) =>
+  z
   .object({
-    schema: ident.default('public'),
+    schema,
     table: ident,
     /** Columns compared with the request identifier. */
     identifierColumns: z.array(ident).min(1, 'Pick at least one identifier column').max(10),
@@ -30,18 +32,30 @@ export const postgresRuleSchema = z
       ctx.addIssue({ code: 'custom', path: ['softDeleteColumn'], message: 'Pick the flag or timestamp column' });
     }
   });
+
+export const postgresRuleSchema = sqlRuleSchema(ident.default('public'));
+/** MySQL/MariaDB: `schema` is a database; empty means the account's own database. */
+export const mysqlRuleSchema = sqlRuleSchema(
+  z.string().trim().max(64, 'MySQL names are at most 64 characters').refine((v) => !/[\u0000]/.test(v), 'Invalid name').default(''),
+);
 export type PostgresRule = z.infer<typeof postgresRuleSchema>;
 
-export const postgresConfigSchema = z.object({
-  /** Executed in order, in one transaction: put child tables (orders) before parents (users). */
-  rules: z.array(postgresRuleSchema).min(1, 'Add at least one rule').max(50),
-  statementTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
-  /** Optional daily window (UTC hours) in which deletions run; outside it requests wait as PENDING. */
-  maintenanceWindow: z
-    .object({ startHourUtc: z.number().int().min(0).max(23), endHourUtc: z.number().int().min(0).max(24) })
-    .refine((w) => w.startHourUtc !== w.endHourUtc, 'Start and end must differ')
-    .optional(),
-});
+const sqlConfigSchema = <R extends z.ZodType<PostgresRule, any>>(rule: R) =>
+  z.object({
+    /** Executed in order, in one transaction: put child tables (orders) before parents (users). */
+    rules: z.array(rule).min(1, 'Add at least one rule').max(50),
+    statementTimeoutMs: z.number().int().min(100).max(600_000).default(30_000),
+    /** Optional daily window (UTC hours) in which deletions run; outside it requests wait as PENDING. */
+    maintenanceWindow: z
+      .object({ startHourUtc: z.number().int().min(0).max(23), endHourUtc: z.number().int().min(0).max(24) })
+      .refine((w) => w.startHourUtc !== w.endHourUtc, 'Start and end must differ')
+      .optional(),
+  });
+
+export const postgresConfigSchema = sqlConfigSchema(postgresRuleSchema);
+/** MySQL and MariaDB: the same rules; rules run in foreign-key order (children first) in one transaction. */
+export const mysqlConfigSchema = sqlConfigSchema(mysqlRuleSchema);
+export type MysqlConfig = z.infer<typeof mysqlConfigSchema>;
 export type PostgresConfig = z.infer<typeof postgresConfigSchema>;
 
 export const HASH_PREFIX = 'sha256:';

@@ -1,0 +1,52 @@
+/** What a SQL rule needs to know about one column of the customer's table. */
+export interface ColumnInfo {
+  dataType: string;
+  nullable: boolean;
+}
+/** Columns of one table by name. */
+export type TableColumns = Map<string, ColumnInfo>;
+
+export interface Statement {
+  text: string;
+  values: string[];
+}
+
+/**
+ * The few places where SQL databases differ for deletion rules. Everything else (which rows
+ * match, which are still pending, what each action writes) is built once in `rules.ts`, so a
+ * rule means the same on PostgreSQL and on MySQL/MariaDB.
+ */
+export interface SqlDialect {
+  name: 'postgres' | 'mysql';
+  /** A table or column name, quoted so that it can never end the identifier. */
+  quoteIdent(name: string): string;
+  /** The placeholder of the n-th bound parameter (1-based). */
+  param(n: number): string;
+  /**
+   * `column = identifier` (`next()` binds the identifier once more), matching exactly: same bytes, same case, same accents, trailing
+   * spaces significant, whatever the column's collation.
+   */
+  exactEquals(column: string, next: () => string): string;
+  /** The column's value as text, for prefix checks of hashed and masked values. */
+  asText(column: string): string;
+  /** `column` starts with `prefix`, case-sensitively. */
+  startsWith(column: string, prefix: string): string;
+  /** `column` differs from `literal`, case-sensitively. */
+  differsFrom(column: string, literal: string): string;
+  /** The SHA-256 of the column's UTF-8 text, lower-case hex. */
+  sha256Hex(column: string): string;
+  /** Concatenation of SQL expressions. */
+  concat(...parts: string[]): string;
+  /** The current time, for timestamp soft deletes. */
+  now: string;
+  /** The row count as an integer column `n`. */
+  countAs(alias: string): string;
+  /** Column types that hold numbers (an identifier that is not a number can never equal them). */
+  isNumeric(dataType: string): boolean;
+  isText(dataType: string): boolean;
+  isBoolean(dataType: string): boolean;
+  isTimestamp(dataType: string): boolean;
+}
+
+/** A string literal with quotes doubled; only for the constants of this module, never for user data. */
+export const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;

@@ -1,0 +1,176 @@
+import { HASH_PREFIX, MASK_VALUE, type PostgresRule } from '@shared/integrations/postgres';
+import { literal, type SqlDialect, type Statement, type TableColumns } from './dialect';
+
+/** A deletion rule on one SQL table; the same shape for every dialect (for MySQL, `schema` is the database). */
+export type SqlRule = PostgresRule;
+
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+/** Whether `identifier` can equal a value of this column type at all (no cast errors, no `'abc' = 0` in MySQL, no full scans). */
+function comparable(dialect: SqlDialect, dataType: string, identifier: string): boolean {
+  if (dialect.isNumeric(dataType)) return /^-?\d+(\.\d+)?$/.test(identifier);
+  if (dataType === 'uuid') return UUID.test(identifier);
+  return true;
+}
+
+export const tableRef = (dialect: SqlDialect, rule: Pick<SqlRule, 'schema' | 'table'>) =>
+  rule.schema ? `${dialect.quoteIdent(rule.schema)}.${dialect.quoteIdent(rule.table)}` : dialect.quoteIdent(rule.table);
+
+/**
+ * `WHERE` for a rule: each identifier column compared exactly with its own parameter (so each
+ * keeps its type and its index). Parameters are numbered after `paramOffset`. Null when no row can match.
+ */
+export function matchClause(dialect: SqlDialect, rule: SqlRule, columns: TableColumns, identifier: string, paramOffset = 0): Statement | null {
+  const usable = rule.identifierColumns.filter((c) => comparable(dialect, columns.get(c)?.dataType ?? 'text', identifier));
+  if (usable.length === 0 || (rule.match === 'all' && usable.length < rule.identifierColumns.length)) return null;
+  const values: string[] = [];
+  const next = () => {
+    values.push(identifier);
+    return dialect.param(paramOffset + values.length);
+  };
+  const parts = usable.map((c) => dialect.exactEquals(dialect.quoteIdent(c), next));
+  return { text: `(${parts.join(rule.match === 'all' ? ' AND ' : ' OR ')})`, values };
+}
+
+function softDeleteIsBoolean(dialect: SqlDialect, rule: SqlRule, columns: TableColumns): boolean {
+  return dialect.isBoolean(columns.get(rule.softDeleteColumn!)?.dataType ?? '');
+}
+
+/** Rows matching the identifier that are not yet in the rule's target state. */
+function pendingCondition(dialect: SqlDialect, rule: SqlRule, columns: TableColumns): string {
+  const cols = rule.columns.map(dialect.quoteIdent);
+  switch (rule.action) {
+    case 'delete':
+      return 'TRUE';
+    case 'set_null':
+      return `(${cols.map((c) => `${c} IS NOT NULL`).join(' OR ')})`;
+    case 'hash':
+      return `(${cols.map((c) => `(${c} IS NOT NULL AND NOT ${dialect.startsWith(c, HASH_PREFIX)})`).join(' OR ')})`;
+    case 'mask':
+      return `(${cols.map((c) => `(${c} IS NOT NULL AND ${dialect.differsFrom(c, MASK_VALUE)})`).join(' OR ')})`;
+    case 'soft_delete': {
+      const flag = dialect.quoteIdent(rule.softDeleteColumn!);
+      return softDeleteIsBoolean(dialect, rule, columns) ? `${flag} IS NOT TRUE` : `${flag} IS NULL`;
+    }
+  }
+}
+
+/** The statement that carries out a rule (its parameters numbered after `paramOffset`), or null when no row can match. */
+export function actionStatement(dialect: SqlDialect, rule: SqlRule, columns: TableColumns, identifier: string, paramOffset = 0): Statement | null {
+  const match = matchClause(dialect, rule, columns, identifier, paramOffset);
+  if (!match) return null;
+  const where = `WHERE ${match.text} AND ${pendingCondition(dialect, rule, columns)}`;
+  const table = tableRef(dialect, rule);
+  const cols = rule.columns.map(dialect.quoteIdent);
+  let text: string;
+  switch (rule.action) {
+    case 'delete':
+      text = `DELETE FROM ${table} WHERE ${match.text}`;
+      break;
+    case 'set_null':
+      text = `UPDATE ${table} SET ${cols.map((c) => `${c} = NULL`).join(', ')} ${where}`;
+      break;
+    case 'hash':
+      text = `UPDATE ${table} SET ${cols
+        .map((c) => `${c} = CASE WHEN ${c} IS NULL OR ${dialect.startsWith(c, HASH_PREFIX)} THEN ${c} ELSE ${dialect.concat(literal(HASH_PREFIX), dialect.sha256Hex(c))} END`)
+        .join(', ')} ${where}`;
+      break;
+    case 'mask':
+      text = `UPDATE ${table} SET ${cols.map((c) => `${c} = CASE WHEN ${c} IS NULL THEN NULL ELSE ${literal(MASK_VALUE)} END`).join(', ')} ${where}`;
+      break;
+    case 'soft_delete': {
+      const flag = dialect.quoteIdent(rule.softDeleteColumn!);
+      text = `UPDATE ${table} SET ${flag} = ${softDeleteIsBoolean(dialect, rule, columns) ? 'TRUE' : dialect.now} ${where}`;
+      break;
+    }
+  }
+  return { text, values: match.values };
+}
+
+/** Counts rows still to be handled: the dry run before, and the verification proof after. */
+export function pendingCountStatement(dialect: SqlDialect, rule: SqlRule, columns: TableColumns, identifier: string, paramOffset = 0): Statement | null {
+  const match = matchClause(dialect, rule, columns, identifier, paramOffset);
+  if (!match) return null;
+  return { text: `SELECT ${dialect.countAs('n')} FROM ${tableRef(dialect, rule)} WHERE ${match.text} AND ${pendingCondition(dialect, rule, columns)}`, values: match.values };
+}
+
+/** Every rule's pending count in one statement (one round trip): column `r<i>` for rule i, 0 when it cannot match. */
+export function pendingCountsStatement(dialect: SqlDialect, rules: { rule: SqlRule; columns: TableColumns }[], identifier: string): Statement {
+  const values: string[] = [];
+  const parts = rules.map(({ rule, columns }, i) => {
+    const statement = pendingCountStatement(dialect, rule, columns, identifier, values.length);
+    if (!statement) return `0 AS r${i}`;
+    values.push(...statement.values);
+    return `(${statement.text}) AS r${i}`;
+  });
+  return { text: `SELECT ${parts.join(', ')}`, values };
+}
+
+/** Tables and columns as schema discovery reports them, for every dialect. */
+export interface DiscoveredTable {
+  schema: string;
+  table: string;
+  columns: { name: string; dataType: string; nullable: boolean }[];
+  /** Tables (`schema.table`) whose rows reference this table's rows through a foreign key. */
+  referencedBy?: string[];
+}
+
+export const tableKey = (t: { schema: string; table: string }) => `${t.schema}.${t.table}`;
+
+export function findTable(tables: DiscoveredTable[], rule: Pick<SqlRule, 'schema' | 'table'>): DiscoveredTable | undefined {
+  return tables.find((t) => t.schema === rule.schema && t.table === rule.table);
+}
+
+export function columnsOf(tables: DiscoveredTable[], rule: Pick<SqlRule, 'schema' | 'table'>): TableColumns | null {
+  const table = findTable(tables, rule);
+  if (!table) return null;
+  return new Map(table.columns.map((c) => [c.name, { dataType: c.dataType, nullable: c.nullable }]));
+}
+
+/** Problems with rules against the discovered schema, as zod-like issues for the form. */
+export function validateRules(dialect: SqlDialect, rules: SqlRule[], tables: DiscoveredTable[]): { path: (string | number)[]; message: string }[] {
+  const issues: { path: (string | number)[]; message: string }[] = [];
+  rules.forEach((rule, i) => {
+    const columns = columnsOf(tables, rule);
+    if (!columns) {
+      issues.push({ path: ['rules', i, 'table'], message: `Table ${rule.schema}.${rule.table} does not exist or is not visible to this user` });
+      return;
+    }
+    for (const c of rule.identifierColumns) if (!columns.has(c)) issues.push({ path: ['rules', i, 'identifierColumns'], message: `Column ${c} does not exist` });
+    for (const c of rule.columns) {
+      const info = columns.get(c);
+      if (!info) issues.push({ path: ['rules', i, 'columns'], message: `Column ${c} does not exist` });
+      else if (rule.action === 'set_null' && !info.nullable) issues.push({ path: ['rules', i, 'columns'], message: `Column ${c} is NOT NULL and cannot be set to NULL` });
+      else if ((rule.action === 'hash' || rule.action === 'mask') && !dialect.isText(info.dataType))
+        issues.push({ path: ['rules', i, 'columns'], message: `Column ${c} is ${info.dataType}; only text columns can be ${rule.action}ed` });
+    }
+    if (rule.action === 'soft_delete') {
+      const info = columns.get(rule.softDeleteColumn!);
+      if (!info) issues.push({ path: ['rules', i, 'softDeleteColumn'], message: `Column ${rule.softDeleteColumn} does not exist` });
+      else if (!dialect.isBoolean(info.dataType) && !dialect.isTimestamp(info.dataType))
+        issues.push({ path: ['rules', i, 'softDeleteColumn'], message: `Column ${rule.softDeleteColumn} must be boolean or a timestamp` });
+    }
+  });
+  return issues;
+}
+
+/**
+ * The rules in an order in which foreign keys checked row by row (MySQL/InnoDB) cannot trip:
+ * a rule on a table comes after the rules on tables that reference it (orders before users).
+ * Rules on the same table, and on unrelated tables, keep the order they were given in.
+ */
+export function foreignKeyOrder<T extends { rule: SqlRule }>(rules: T[], tables: DiscoveredTable[]): T[] {
+  const referrers = new Map(tables.map((t) => [tableKey(t), new Set(t.referencedBy ?? [])]));
+  const keys = rules.map(({ rule }) => tableKey(rule));
+  const placed: T[] = [];
+  const done = new Set<number>();
+  // Repeatedly take the first rule whose table no remaining rule's table references (cycles: first remaining).
+  while (placed.length < rules.length) {
+    const remaining = rules.map((_, i) => i).filter((i) => !done.has(i));
+    const free = remaining.find((i) => !remaining.some((j) => j !== i && keys[j] !== keys[i] && referrers.get(keys[i]!)?.has(keys[j]!)));
+    const pick = free ?? remaining[0]!;
+    done.add(pick);
+    placed.push(rules[pick]!);
+  }
+  return placed;
+}
