@@ -1,0 +1,119 @@
+import type mysql from 'mysql2/promise';
+import type { MysqlConfig, PostgresRule } from '@shared/integrations/postgres';
+import type { DriverContext, Exchange, Outcome } from '../types';
+import { PermanentError } from '../types';
+import type { Statement } from '../sql/dialect';
+import { actionStatement, columnsOf, foreignKeyOrder, pendingCountsStatement, pendingCountStatement, validateRules, type DiscoveredTable } from '../sql/rules';
+import { mysqlDialect } from './dialect';
+import { classifyMysqlError } from './errors';
+import { discoverMysqlSchema } from './schema';
+import { withMysqlConnection } from './sessions';
+
+type MysqlContext = Pick<DriverContext<MysqlConfig>, 'resolveHost' | 'secrets' | 'config' | 'trail' | 'identifier'>;
+
+async function run(connection: mysql.PoolConnection, trail: Exchange[], statement: Statement, identifier: string): Promise<unknown> {
+  const started = Date.now();
+  const step: Extract<Exchange, { kind: 'sql' }> = { kind: 'sql', statement: statement.text, durationMs: 0 };
+  trail.push(step);
+  try {
+    const [result] = await connection.query(statement.text, statement.values);
+    step.rowCount = Array.isArray(result) ? result.length : (result as mysql.ResultSetHeader).affectedRows;
+    return result;
+  } catch (error) {
+    const classified = classifyMysqlError(error);
+    classified.message = classified.message.split(identifier).join('[identifier]');
+    step.error = classified.message;
+    throw classified;
+  } finally {
+    step.durationMs = Date.now() - started;
+  }
+}
+
+/** Rules with their table's columns; an empty `schema` means the account's own database. */
+function resolvedRules(config: MysqlConfig, tables: DiscoveredTable[], database: string) {
+  return config.rules.map((given) => {
+    const rule: PostgresRule = { ...given, schema: given.schema || database };
+    const columns = columnsOf(tables, rule);
+    if (!columns) throw new PermanentError(`Table ${rule.schema}.${rule.table} no longer exists or is not visible to this user`);
+    return { rule, columns };
+  });
+}
+
+const ruleLabel = (rule: PostgresRule) => `${rule.action} on ${rule.schema}.${rule.table}`;
+const databaseOf = (ctx: Pick<DriverContext, 'secrets'>) => String((ctx.secrets as { database?: string } | null)?.database ?? '');
+
+/** Tables, columns and foreign keys of the account's database. */
+export async function discoverMysql(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>): Promise<DiscoveredTable[]> {
+  return withMysqlConnection(ctx, 10_000, (connection) => discoverMysqlSchema(connection).catch((e) => Promise.reject(classifyMysqlError(e))));
+}
+
+/** Save-time check of the rules against the live schema, as issues for the form. */
+export async function validateMysqlRules(ctx: Pick<DriverContext<MysqlConfig>, 'resolveHost' | 'secrets' | 'config'>) {
+  const tables = await discoverMysql(ctx);
+  const database = databaseOf(ctx);
+  return validateRules(mysqlDialect, ctx.config.rules.map((r) => ({ ...r, schema: r.schema || database })), tables);
+}
+
+/** Rows each rule would change for this identifier, read-only (a transaction that is rolled back): the dry run. */
+export async function mysqlDryRun(ctx: MysqlContext) {
+  return withMysqlConnection(ctx, ctx.config.statementTimeoutMs, async (connection) => {
+    await connection.query('START TRANSACTION READ ONLY');
+    try {
+      const rules = foreignKeyOrder(resolvedRules(ctx.config, await discoverMysqlSchema(connection), databaseOf(ctx)), []);
+      const results = [];
+      for (const { rule, columns } of rules) {
+        const statement = pendingCountStatement(mysqlDialect, rule, columns, ctx.identifier);
+        const rows = statement ? ((await run(connection, ctx.trail, statement, ctx.identifier)) as mysql.RowDataPacket[])[0]!.n : 0;
+        results.push({ rule: ruleLabel(rule), table: `${rule.schema}.${rule.table}`, action: rule.action, rows: Number(rows) });
+      }
+      return results;
+    } finally {
+      await connection.query('ROLLBACK').catch(() => {});
+    }
+  });
+}
+
+/**
+ * The rules in one transaction, children before parents (InnoDB checks foreign keys row by
+ * row, so `users` before `orders` would fail), then, after the commit, the proof that no
+ * matching row is left outside its target state. Any failing rule rolls every rule back.
+ */
+export async function mysqlDeleteAndVerify(ctx: MysqlContext): Promise<Outcome> {
+  return withMysqlConnection(ctx, ctx.config.statementTimeoutMs, async (connection) => {
+    const tables = await discoverMysqlSchema(connection).catch((e) => Promise.reject(classifyMysqlError(e)));
+    const rules = foreignKeyOrder(resolvedRules(ctx.config, tables, databaseOf(ctx)), tables);
+    const changed: Record<string, number> = {};
+    await connection.query('START TRANSACTION');
+    try {
+      for (const { rule, columns } of rules) {
+        const statement = actionStatement(mysqlDialect, rule, columns, ctx.identifier);
+        const result = statement ? ((await run(connection, ctx.trail, statement, ctx.identifier)) as mysql.ResultSetHeader) : null;
+        changed[ruleLabel(rule)] = (changed[ruleLabel(rule)] ?? 0) + (result?.affectedRows ?? 0);
+      }
+      await connection.query('COMMIT');
+    } catch (error) {
+      await connection.query('ROLLBACK').catch(() => {});
+      throw error;
+    }
+    const counts = ((await run(connection, ctx.trail, pendingCountsStatement(mysqlDialect, rules, ctx.identifier), ctx.identifier)) as mysql.RowDataPacket[])[0]!;
+    const remaining: Record<string, number> = {};
+    rules.forEach(({ rule }, i) => {
+      remaining[ruleLabel(rule)] = (remaining[ruleLabel(rule)] ?? 0) + Number(counts[`r${i}`]);
+    });
+    const left = Object.entries(remaining).filter(([, n]) => n > 0);
+    if (left.length > 0) return { kind: 'retry', reason: `Verification found rows still matching: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}` };
+    const total = Object.values(changed).reduce((a, b) => a + b, 0);
+    return { kind: 'success', message: `${total} row(s) changed; verified that no matching rows remain`, evidence: { changed, remaining } };
+  });
+}
+
+export async function mysqlTestConnection(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>): Promise<{ ok: boolean; message: string }> {
+  try {
+    return await withMysqlConnection(ctx, 5_000, async (connection) => {
+      const [rows] = await connection.query<mysql.RowDataPacket[]>('SELECT VERSION() AS v');
+      return { ok: true, message: `Connected: ${String(rows[0]?.v).split('-').slice(0, 2).join(' ')}` };
+    });
+  } catch (error) {
+    return { ok: false, message: classifyMysqlError(error).message };
+  }
+}

@@ -1,0 +1,35 @@
+import type mysql from 'mysql2/promise';
+import type { DiscoveredTable } from '../sql/rules';
+
+/**
+ * Tables, columns and foreign keys of the account's database, through information_schema.
+ * `tinyint(1)` (MySQL's BOOLEAN) is reported as boolean; `referencedBy` lets rules run children first.
+ */
+export async function discoverMysqlSchema(connection: mysql.Connection | mysql.PoolConnection): Promise<DiscoveredTable[]> {
+  const [columns] = await connection.query<mysql.RowDataPacket[]>(
+    `SELECT c.TABLE_SCHEMA AS s, c.TABLE_NAME AS t, c.COLUMN_NAME AS c, c.DATA_TYPE AS type, c.COLUMN_TYPE AS full_type, c.IS_NULLABLE AS nullable
+       FROM information_schema.COLUMNS c
+       JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME
+      WHERE t.TABLE_TYPE = 'BASE TABLE' AND c.TABLE_SCHEMA = DATABASE()
+      ORDER BY c.TABLE_NAME, c.ORDINAL_POSITION`,
+  );
+  const [references] = await connection.query<mysql.RowDataPacket[]>(
+    `SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t, REFERENCED_TABLE_SCHEMA AS rs, REFERENCED_TABLE_NAME AS rt
+       FROM information_schema.KEY_COLUMN_USAGE
+      WHERE TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME IS NOT NULL`,
+  );
+  const tables = new Map<string, DiscoveredTable>();
+  for (const row of columns) {
+    const key = `${row.s}.${row.t}`;
+    let table = tables.get(key);
+    if (!table) tables.set(key, (table = { schema: row.s, table: row.t, columns: [], referencedBy: [] }));
+    const dataType = String(row.full_type).toLowerCase().startsWith('tinyint(1)') ? 'boolean' : String(row.type).toLowerCase();
+    table.columns.push({ name: row.c, dataType, nullable: row.nullable === 'YES' });
+  }
+  for (const ref of references) {
+    const parent = tables.get(`${ref.rs}.${ref.rt}`);
+    const child = `${ref.s}.${ref.t}`;
+    if (parent && !parent.referencedBy!.includes(child)) parent.referencedBy!.push(child);
+  }
+  return [...tables.values()];
+}
