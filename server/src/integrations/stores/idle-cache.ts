@@ -42,6 +42,15 @@ export class IdleCache<T> {
     }
   }
 
+  /** Drops and closes the client for `key` (it failed): the next use creates a new one. */
+  async evict(key: string): Promise<void> {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    clearTimeout(entry.timer);
+    await Promise.resolve(this.close(entry.value)).catch(() => {});
+  }
+
   /** How many clients are open (tests: they close when idle). */
   get size(): number {
     return this.entries.size;

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+const IDENTIFIER = '{{identifier}}';
+const template = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'Required')
+    .max(500)
+    .refine((v) => v.includes(IDENTIFIER), `The ${what} must contain ${IDENTIFIER}`);
+const name = z.string().trim().min(1, 'Required').max(500);
+
+/** One thing to erase in Redis for the subject. */
+export const redisRuleSchema = z.discriminatedUnion('kind', [
+  /** Every key matching the pattern (glob `*`, `?`, `[..]` from the template; the identifier always literal), found with SCAN and removed with UNLINK. */
+  z.object({ kind: z.literal('keys'), pattern: template('key pattern') }),
+  /** One field of a hash (HDEL); the key may be a template too. */
+  z.object({ kind: z.literal('hash_field'), key: name, field: template('field') }),
+  /** One member of a set or sorted set (SREM / ZREM). */
+  z.object({ kind: z.literal('set_member'), key: name, member: template('member') }),
+]);
+export type RedisRule = z.infer<typeof redisRuleSchema>;
+
+export const redisConfigSchema = z.object({
+  rules: z.array(redisRuleSchema).min(1, 'Add at least one rule').max(50),
+  /** More keys than this for one request is a FAILED request, not a silent mass deletion. */
+  maxKeys: z.number().int().min(1).max(1_000_000).default(10_000),
+  maintenanceWindow: z
+    .object({ startHourUtc: z.number().int().min(0).max(23), endHourUtc: z.number().int().min(0).max(24) })
+    .refine((w) => w.startHourUtc !== w.endHourUtc, 'Start and end must differ')
+    .optional(),
+});
+export type RedisConfig = z.infer<typeof redisConfigSchema>;
+
+export const REDIS_IDENTIFIER_PLACEHOLDER = IDENTIFIER;
