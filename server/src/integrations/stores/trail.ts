@@ -1,0 +1,33 @@
+import type { Exchange } from '../types';
+
+/**
+ * Runs one call to a data store and records it in the trail by its shape only (command and
+ * templates, never the identifier or a secret), with the number of items it returned or changed.
+ */
+export async function recordCall<T>(trail: Exchange[], shown: string, run: () => Promise<T>, count: (result: T) => number): Promise<T> {
+  const started = Date.now();
+  const step: Extract<Exchange, { kind: 'sql' }> = { kind: 'sql', statement: shown, durationMs: 0 };
+  trail.push(step);
+  try {
+    const result = await run();
+    step.rowCount = count(result);
+    return result;
+  } catch (error) {
+    step.error = (error as Error).message;
+    throw error;
+  } finally {
+    step.durationMs = Date.now() - started;
+  }
+}
+
+/** Whether a maintenance window (daily, UTC hours) is open now; the next opening otherwise. */
+export function nextWindowOpening(window: { startHourUtc: number; endHourUtc: number } | undefined, now: Date): Date | null {
+  if (!window) return null;
+  const hour = now.getUTCHours();
+  const { startHourUtc: start, endHourUtc: end } = window;
+  const open = start < end ? hour >= start && hour < end : hour >= start || hour < end;
+  if (open) return null;
+  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), start));
+  if (next <= now) next.setUTCDate(next.getUTCDate() + 1);
+  return next;
+}
