@@ -1,0 +1,205 @@
+import {
+  BatchWriteItemCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  QueryCommand,
+  type AttributeValue,
+  type TableDescription,
+  type WriteRequest,
+} from '@aws-sdk/client-dynamodb';
+import type { DynamoConfig, DynamoRule } from '@shared/integrations/object-stores';
+import type { DriverContext, Outcome } from '../types';
+import { PermanentError, TransientError } from '../types';
+import { awsSecretsOf, checkEndpoint, classifyAwsError, guardedRequestHandler } from '../stores/aws';
+import { IdleCache } from '../stores/idle-cache';
+import { recordCall } from '../stores/trail';
+
+type DynamoContext = Pick<DriverContext<DynamoConfig>, 'resolveHost' | 'secrets' | 'config' | 'trail' | 'identifier'>;
+type Key = Record<string, AttributeValue>;
+
+const BATCH = 25; // BatchWriteItem's limit
+const UNPROCESSED_ATTEMPTS = 8;
+
+const clients = new IdleCache<DynamoDBClient>((client) => client.destroy(), 10_000);
+
+async function withDynamo<T>(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>, use: (client: DynamoDBClient) => Promise<T>): Promise<T> {
+  const secrets = awsSecretsOf(ctx);
+  await checkEndpoint(secrets, ctx.resolveHost);
+  const create = () =>
+    new DynamoDBClient({
+      region: secrets.region || 'us-east-1',
+      credentials: { accessKeyId: secrets.accessKeyId, secretAccessKey: secrets.secretAccessKey, sessionToken: secrets.sessionToken || undefined },
+      endpoint: secrets.endpoint || undefined,
+      requestHandler: guardedRequestHandler(ctx.resolveHost),
+      maxAttempts: 3,
+    });
+  try {
+    return await clients.with(IdleCache.key([secrets]), create, use);
+  } catch (error) {
+    throw classifyAwsError(error, 'DynamoDB');
+  }
+}
+
+/** A table's keys and secondary indexes, as discovery shows them. */
+export interface DynamoTableInfo {
+  table: string;
+  partitionKey: { name: string; type: string };
+  sortKey?: { name: string; type: string };
+  indexes: { name: string; kind: 'global' | 'local'; partitionKey: { name: string; type: string }; sortKey?: { name: string; type: string } }[];
+}
+
+function keysOf(description: TableDescription, schema = description.KeySchema ?? []) {
+  const typeOf = (name: string) => description.AttributeDefinitions?.find((a) => a.AttributeName === name)?.AttributeType ?? 'S';
+  const hash = schema.find((k) => k.KeyType === 'HASH')!.AttributeName!;
+  const range = schema.find((k) => k.KeyType === 'RANGE')?.AttributeName;
+  return { partitionKey: { name: hash, type: typeOf(hash) }, sortKey: range ? { name: range, type: typeOf(range) } : undefined };
+}
+
+function tableInfo(description: TableDescription): DynamoTableInfo {
+  return {
+    table: description.TableName!,
+    ...keysOf(description),
+    indexes: [
+      ...(description.GlobalSecondaryIndexes ?? []).map((i) => ({ name: i.IndexName!, kind: 'global' as const, ...keysOf(description, i.KeySchema) })),
+      ...(description.LocalSecondaryIndexes ?? []).map((i) => ({ name: i.IndexName!, kind: 'local' as const, ...keysOf(description, i.KeySchema) })),
+    ],
+  };
+}
+
+async function describe(client: DynamoDBClient, ctx: Pick<DynamoContext, 'trail'>, table: string): Promise<DynamoTableInfo> {
+  const result = await recordCall(ctx.trail, `DescribeTable ${table}`, () => client.send(new DescribeTableCommand({ TableName: table })), () => 1);
+  return tableInfo(result.Table!);
+}
+
+/** Schema discovery: every table with its key schema and secondary indexes. */
+export async function discoverDynamo(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>): Promise<DynamoTableInfo[]> {
+  return withDynamo(ctx, async (client) => {
+    const names: string[] = [];
+    let ExclusiveStartTableName: string | undefined;
+    do {
+      const page = await client.send(new ListTablesCommand({ ExclusiveStartTableName }));
+      names.push(...(page.TableNames ?? []));
+      ExclusiveStartTableName = page.LastEvaluatedTableName;
+    } while (ExclusiveStartTableName);
+    const trail: DynamoContext['trail'] = [];
+    return Promise.all(names.map((name) => describe(client, { trail }, name)));
+  });
+}
+
+/** The identifier as a key value of this type; null when it cannot be one (a number key and a non-numeric identifier). */
+function keyValue(type: string, identifier: string): AttributeValue | null {
+  if (type === 'N') return /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(identifier) ? { N: identifier } : null;
+  if (type === 'S') return { S: identifier };
+  return null;
+}
+
+const ruleLabel = (rule: DynamoRule) => (rule.kind === 'partition' ? `items of ${rule.table}` : `items of ${rule.table} by index ${rule.index}`);
+
+/**
+ * The table keys of the items a rule reaches, by Query (never Scan), page after page. Reads on
+ * the table are strongly consistent; global secondary indexes only offer eventual consistency.
+ */
+async function itemKeys(client: DynamoDBClient, ctx: DynamoContext, rule: DynamoRule, limit: number): Promise<Key[]> {
+  const info = await describe(client, ctx, rule.table);
+  const index = rule.kind === 'index' ? info.indexes.find((i) => i.name === rule.index) : undefined;
+  if (rule.kind === 'index' && !index) throw new PermanentError(`Table ${rule.table} has no index ${rule.index}`);
+  const partition = index ? index.partitionKey : info.partitionKey;
+  const value = keyValue(partition.type, ctx.identifier);
+  if (!value) return [];
+  const tableKeys = [info.partitionKey.name, ...(info.sortKey ? [info.sortKey.name] : [])];
+  const names = Object.fromEntries([partition.name, ...tableKeys].map((n, i) => [`#k${i}`, n]));
+  const keys = new Map<string, Key>();
+  await recordCall(
+    ctx.trail,
+    `Query ${rule.table}${index ? ` INDEX ${index.name}` : ''} WHERE ${partition.name} = :identifier`,
+    async () => {
+      let ExclusiveStartKey: Key | undefined;
+      do {
+        const page = await client.send(
+          new QueryCommand({
+            TableName: rule.table,
+            IndexName: index?.name,
+            KeyConditionExpression: '#k0 = :identifier',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: { ':identifier': value },
+            ProjectionExpression: tableKeys.map((_, i) => `#k${i + 1}`).join(', '),
+            ConsistentRead: index?.kind === 'global' ? undefined : true,
+            ExclusiveStartKey,
+          }),
+        );
+        for (const item of page.Items ?? []) {
+          const key = Object.fromEntries(tableKeys.map((k) => [k, item[k]!]));
+          keys.set(JSON.stringify(key), key);
+        }
+        if (keys.size > limit) throw new PermanentError(`More than ${limit} items match ${ruleLabel(rule)}: raise the limit if that is expected`);
+        ExclusiveStartKey = page.LastEvaluatedKey;
+      } while (ExclusiveStartKey);
+    },
+    () => keys.size,
+  );
+  return [...keys.values()];
+}
+
+async function pending(client: DynamoDBClient, ctx: DynamoContext) {
+  const results = [];
+  let total = 0;
+  for (const rule of ctx.config.rules) {
+    const keys = await itemKeys(client, ctx, rule, ctx.config.maxItems - total);
+    total += keys.length;
+    results.push({ rule, keys });
+  }
+  return results;
+}
+
+/** BatchWriteItem, 25 deletes at a time; unprocessed items (throttling) are sent again with backoff. */
+async function deleteKeys(client: DynamoDBClient, ctx: DynamoContext, rule: DynamoRule, keys: Key[]): Promise<number> {
+  for (let i = 0; i < keys.length; i += BATCH) {
+    let requests: WriteRequest[] = keys.slice(i, i + BATCH).map((Key) => ({ DeleteRequest: { Key } }));
+    for (let attempt = 0; requests.length > 0; attempt++) {
+      if (attempt >= UNPROCESSED_ATTEMPTS) throw new TransientError(`DynamoDB left ${requests.length} deletion(s) unprocessed for ${ruleLabel(rule)}`);
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 2_000)));
+      const sent = requests;
+      const result = await recordCall(
+        ctx.trail,
+        `BatchWriteItem ${rule.table} (${sent.length} deletes${attempt > 0 ? `, retry ${attempt}` : ''})`,
+        () => client.send(new BatchWriteItemCommand({ RequestItems: { [rule.table]: sent } })),
+        (r) => sent.length - (r.UnprocessedItems?.[rule.table]?.length ?? 0),
+      );
+      requests = result.UnprocessedItems?.[rule.table] ?? [];
+    }
+  }
+  return keys.length;
+}
+
+/** The dry run: the items each rule would delete, counted. */
+export async function dynamoDryRun(ctx: DynamoContext) {
+  return withDynamo(ctx, async (client) =>
+    (await pending(client, ctx)).map(({ rule, keys }) => ({ rule: ruleLabel(rule), table: rule.table, action: 'delete', rows: keys.length })),
+  );
+}
+
+/** Deletes every item the rules reach, then queries again as the proof that none is left. */
+export async function dynamoDeleteAndVerify(ctx: DynamoContext): Promise<Outcome> {
+  return withDynamo(ctx, async (client) => {
+    const changed: Record<string, number> = {};
+    for (const { rule, keys } of await pending(client, ctx)) changed[ruleLabel(rule)] = (changed[ruleLabel(rule)] ?? 0) + (await deleteKeys(client, ctx, rule, keys));
+    const remaining: Record<string, number> = {};
+    for (const { rule, keys } of await pending(client, ctx)) remaining[ruleLabel(rule)] = (remaining[ruleLabel(rule)] ?? 0) + keys.length;
+    const left = Object.entries(remaining).filter(([, n]) => n > 0);
+    if (left.length > 0) return { kind: 'retry', reason: `Verification found items still present: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}` };
+    const total = Object.values(changed).reduce((a, b) => a + b, 0);
+    return { kind: 'success', message: `${total} item(s) deleted; verified that none is left`, evidence: { changed, remaining } };
+  });
+}
+
+export async function dynamoTestConnection(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>): Promise<{ ok: boolean; message: string }> {
+  try {
+    const tables = await withDynamo(ctx, async (client) => (await client.send(new ListTablesCommand({ Limit: 100 }))).TableNames ?? []);
+    return { ok: true, message: `Connected: ${tables.length} table(s) visible` };
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+}
+
+export const closeDynamoClients = () => clients.closeAll();
