@@ -23,9 +23,13 @@ export const INTEGRATION_TYPES = [
   'SEGMENT',
   'POSTHOG',
   'GOOGLE_ANALYTICS',
+  'MYSQL',
+  'REDIS',
+  'S3',
+  'DYNAMODB',
 ] as const;
 export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 export type IntegrationType = z.infer<typeof integrationTypeSchema>;
 
-export const ACCOUNT_TYPES = ['API_KEY', 'API_KEY_SECRET', 'OAUTH', 'DATABASE', 'KEY_VALUE'] as const;
+export const ACCOUNT_TYPES = ['API_KEY', 'API_KEY_SECRET', 'OAUTH', 'DATABASE', 'KEY_VALUE', 'REDIS', 'AWS'] as const;
 export const accountTypeSchema = z.enum(ACCOUNT_TYPES);

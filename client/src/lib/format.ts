@@ -51,4 +51,8 @@ export const INTEGRATION_TYPE_LABEL: Record<string, string> = {
   SEGMENT: 'Segment',
   POSTHOG: 'PostHog',
   GOOGLE_ANALYTICS: 'Google Analytics 4',
+  MYSQL: 'MySQL / MariaDB',
+  REDIS: 'Redis',
+  S3: 'Amazon S3',
+  DYNAMODB: 'Amazon DynamoDB',
 };

@@ -4,7 +4,9 @@ import { amplitudeConfigSchema } from './amplitude';
 import { googleAnalyticsConfigSchema } from './google-analytics';
 import { mixpanelConfigSchema } from './mixpanel';
 import { posthogConfigSchema } from './posthog';
-import { postgresConfigSchema } from './postgres';
+import { dynamoConfigSchema, s3ConfigSchema } from './object-stores';
+import { mysqlConfigSchema, postgresConfigSchema } from './postgres';
+import { redisConfigSchema } from './redis';
 import { segmentConfigSchema } from './segment';
 import { webhookConfigSchema } from './webhook';
 
@@ -18,12 +20,14 @@ export * from './segment';
 export * from './posthog';
 export * from './google-analytics';
 export * from './oauth';
+export * from './redis';
+export * from './object-stores';
 
 /** Static facts about each integration type, for forms and for the engine. */
 export interface IntegrationTypeInfo {
   type: IntegrationType;
   label: string;
-  accountTypes: readonly ('API_KEY' | 'API_KEY_SECRET' | 'OAUTH' | 'DATABASE' | 'KEY_VALUE')[];
+  accountTypes: readonly ('API_KEY' | 'API_KEY_SECRET' | 'OAUTH' | 'DATABASE' | 'KEY_VALUE' | 'REDIS' | 'AWS')[];
   /** False when the account is optional (webhooks without secrets). */
   accountRequired: boolean;
   configSchema: z.ZodType;
@@ -38,5 +42,9 @@ export const integrationTypeInfo: Partial<Record<IntegrationType, IntegrationTyp
   SEGMENT: { type: 'SEGMENT', label: 'Segment', accountTypes: ['API_KEY'], accountRequired: true, configSchema: segmentConfigSchema },
   POSTHOG: { type: 'POSTHOG', label: 'PostHog', accountTypes: ['API_KEY'], accountRequired: true, configSchema: posthogConfigSchema },
   GOOGLE_ANALYTICS: { type: 'GOOGLE_ANALYTICS', label: 'Google Analytics 4', accountTypes: ['OAUTH'], accountRequired: true, configSchema: googleAnalyticsConfigSchema },
+  MYSQL: { type: 'MYSQL', label: 'MySQL / MariaDB', accountTypes: ['DATABASE'], accountRequired: true, configSchema: mysqlConfigSchema },
+  REDIS: { type: 'REDIS', label: 'Redis', accountTypes: ['REDIS'], accountRequired: true, configSchema: redisConfigSchema },
+  S3: { type: 'S3', label: 'Amazon S3', accountTypes: ['AWS'], accountRequired: true, configSchema: s3ConfigSchema },
+  DYNAMODB: { type: 'DYNAMODB', label: 'Amazon DynamoDB', accountTypes: ['AWS'], accountRequired: true, configSchema: dynamoConfigSchema },
 };
 

@@ -4,7 +4,7 @@ import { nameSchema } from '@shared/schemas/auth';
 import { integrationTypeSchema } from '@shared/statuses';
 import { router } from '../../trpc/init';
 import { adminProcedure, memberProcedure } from '../../trpc/procedures';
-import { dryRunPostgresRules } from '../../services/integrations/dry-run';
+import { discoverStore, dryRunRules } from '../../services/integrations/data-stores';
 import {
   createIntegration,
   deleteIntegration,
@@ -39,10 +39,12 @@ export const integrationsRouter = router({
     .mutation(({ ctx, input }) => setIntegrationEnabled(ctx.prisma, ctx.actor, input)),
   delete: adminProcedure.input(integrationId).mutation(({ ctx, input }) => deleteIntegration(ctx.prisma, ctx.actor, input.integrationId)),
   testConnection: adminProcedure.input(integrationId).mutation(({ ctx, input }) => testIntegrationConnection(ctx, ctx.actor, input.integrationId)),
-  /** Tables and columns of a PostgreSQL account, for the rule builder. */
+  /** S3 buckets, DynamoDB tables with their keys and indexes, SQL tables and columns: what the account reaches. */
+  discoverStore: adminProcedure.input(z.object({ accountId: id })).mutation(({ ctx, input }) => discoverStore(ctx, ctx.actor, input.accountId)),
+  /** Tables and columns of a PostgreSQL or MySQL account, for the rule builder. */
   discoverSchema: adminProcedure.input(z.object({ accountId: id })).mutation(({ ctx, input }) => discoverPostgresSchema(ctx, ctx.actor, input.accountId)),
-  /** Rows each rule would change for an identifier, read-only. */
+  /** What each rule would change for an identifier (rows, keys, objects, items), read-only. */
   dryRun: adminProcedure
     .input(z.object({ accountId: id, config: z.unknown(), identifier: identifierSchema }))
-    .mutation(({ ctx, input }) => dryRunPostgresRules(ctx, ctx.actor, input)),
+    .mutation(({ ctx, input }) => dryRunRules(ctx, ctx.actor, input)),
 });

@@ -5,7 +5,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import { AppError, notFound } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { sealSecret } from '../../lib/secret-store';
-import { assertHostAllowed, type OutboundPolicy } from '../../lib/ssrf';
+import { assertHostAllowed, assertUrlAllowed, type OutboundPolicy } from '../../lib/ssrf';
 import type { Keyring } from '../../lib/crypto';
 import type { Logger } from '../../lib/logger';
 import type { Config } from '../../config';
@@ -41,7 +41,9 @@ async function validateSecrets(deps: AccountDeps, type: AccountType, secrets: un
   if (!parsed.success) {
     throw new AppError('BAD_REQUEST', 'Invalid credentials', { issues: parsed.error.issues.map((i) => ({ ...i, path: ['secrets', ...i.path] })) });
   }
-  if (type === 'DATABASE') await assertHostAllowed((parsed.data as { host: string }).host, deps.policy);
+  if (type === 'DATABASE' || type === 'REDIS') await assertHostAllowed((parsed.data as { host: string }).host, deps.policy);
+  const endpoint = type === 'AWS' ? (parsed.data as { endpoint?: string }).endpoint : undefined;
+  if (endpoint) await assertUrlAllowed(endpoint, deps.policy);
   return parsed.data as Record<string, unknown>;
 }
 

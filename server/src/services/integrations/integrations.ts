@@ -14,6 +14,7 @@ import type { Actor } from '../auth/actor';
 import { recordAudit } from '../audit/record-audit';
 import { getWorkspace } from '../workspaces/workspaces';
 import type { AccountDeps } from '../accounts/accounts';
+import { discoverStore, validateMysqlForSave } from './data-stores';
 
 export const integrationSelect = {
   id: true,
@@ -90,6 +91,7 @@ async function validateForSave(deps: AccountDeps, actor: Actor, input: Integrati
       await client.end().catch(() => {});
     }
   }
+  if (input.type === 'MYSQL' && accountId) await validateMysqlForSave(deps, actor, accountId, config);
   accountId = accountId ?? null;
   return { config: config as Prisma.InputJsonValue, accountId };
 }
@@ -192,8 +194,13 @@ export async function testIntegrationConnection(deps: AccountDeps, actor: Actor,
   return { ...result, exchanges: trail };
 }
 
-/** Tables and columns for the rule builder. */
+/** Tables and columns for the rule builder (PostgreSQL and MySQL/MariaDB accounts). */
 export async function discoverPostgresSchema(deps: AccountDeps, actor: Actor, accountId: string) {
+  const account = await deps.prisma.account.findFirst({ where: { id: accountId, organizationId: actor.organizationId }, select: { integrationType: true } });
+  if (account?.integrationType === 'MYSQL') {
+    const found = await discoverStore(deps, actor, accountId);
+    return found.kind === 'sql' ? found.tables : [];
+  }
   const client = await openPostgres(deps, actor, accountId);
   try {
     return await discoverSchema(client);
