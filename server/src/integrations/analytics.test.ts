@@ -77,11 +77,11 @@ describe('analytics integrations, end to end through the public API and the engi
 
     const task = fakes.mixpanel.state.tasks.get(irs.MIXPANEL!.trackingId!)!;
     expect(task).toMatchObject({ distinctIds: ['user-42'], complianceType: 'GDPR', projectToken: 'mixpanelprojecttoken1' });
-    expect(irs.AMPLITUDE!.trackingId).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2}:${amplitudeId}$`));
+    expect(irs.AMPLITUDE!.trackingId).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2}@${fakes.amplitude.state.app}:${amplitudeId}$`));
     const ampCreate = fakes.amplitude.calls.find((c) => c.method === 'POST')!;
     expect(JSON.parse(ampCreate.body)).toMatchObject({ user_ids: ['user-42'], requester: 'privacy@example.com', ignore_invalid_id: 'True', delete_from_org: 'False' });
     expect(fakes.segment.state.regulations.get(irs.SEGMENT!.trackingId!)).toMatchObject({ regulationType: 'SUPPRESS_WITH_DELETE', subjectType: 'USER_ID', subjectIds: ['user-42'] });
-    expect(fakes.posthog.state.deleted).toEqual([{ uuid: person.uuid, distinctIds: ['user-42', 'anon-7'], deleteEvents: true }]);
+    expect(fakes.posthog.state.deleted).toEqual([{ uuid: person.uuid, distinctIds: ['user-42', 'anon-7'], deleteEvents: true, deleteRecordings: true }]);
     expect(fakes.google.state.deletions).toEqual([expect.objectContaining({ propertyId: '123456789', user: { userId: 'user-42' } })]);
 
     const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: created.id });
@@ -178,7 +178,7 @@ describe('analytics integrations, end to end through the public API and the engi
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(95);
   });
 
-  it('cancels a pending Mixpanel task and a staging Amplitude job at the vendor, and refuses where the vendor cannot', async () => {
+  it('cancels a pending Mixpanel task, a staging Amplitude job and an INITIALIZED Segment regulation at the vendor', async () => {
     const { org, caller } = await seedAnalyticsOrg(env);
     await connectAnalytics(caller, org.workspace.id, fakes, { only: ['MIXPANEL', 'AMPLITUDE', 'SEGMENT'] });
     fakes.mixpanel.state.pendingMs = 60_000;
@@ -201,7 +201,8 @@ describe('analytics integrations, end to end through the public API and the engi
       expect([...fakes.amplitude.state.jobs.values()].some((j) => j.amplitude_ids.some((a) => a.amplitude_id === amplitudeId))).toBe(false);
 
       const segment = await cancelWhenIdle(caller, irs.SEGMENT!.id);
-      expect(segment).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('does not support canceling') });
+      expect(segment).toMatchObject({ status: 'CANCELED', message: expect.stringContaining('deleted before it ran') });
+      expect(fakes.segment.state.regulations.has(accepted.find((a) => a.integrationType === 'SEGMENT')!.trackingId!)).toBe(false);
     } finally {
       fakes.segment.state.initializedMs = 100;
     }

@@ -9,6 +9,16 @@ import { posthogDriver } from './posthog/driver';
 import { redisDriver } from './redis/driver';
 import { s3Driver } from './s3/driver';
 import { segmentDriver } from './segment/driver';
+import { stripeDriver } from './stripe/driver';
+import { customerioDriver } from './customerio/driver';
+import { klaviyoDriver } from './klaviyo/driver';
+import { brazeDriver } from './braze/driver';
+import { auth0Driver } from './auth0/driver';
+import { sendgridDriver } from './sendgrid/driver';
+import { mailchimpDriver } from './mailchimp/driver';
+import { intercomDriver } from './intercom/driver';
+import { zendeskDriver } from './zendesk/driver';
+import { hubspotDriver } from './hubspot/driver';
 import type { Driver } from './types';
 import { webhookDriver } from './webhook/driver';
 
@@ -21,6 +31,16 @@ export const drivers: Partial<Record<IntegrationType, Driver>> = {
   SEGMENT: segmentDriver,
   POSTHOG: posthogDriver,
   GOOGLE_ANALYTICS: googleAnalyticsDriver,
+  STRIPE: stripeDriver,
+  HUBSPOT: hubspotDriver,
+  ZENDESK: zendeskDriver,
+  INTERCOM: intercomDriver,
+  MAILCHIMP: mailchimpDriver,
+  SENDGRID: sendgridDriver,
+  AUTH0: auth0Driver,
+  BRAZE: brazeDriver,
+  KLAVIYO: klaviyoDriver,
+  CUSTOMERIO: customerioDriver,
   MYSQL: mysqlDriver,
   REDIS: redisDriver,
   S3: s3Driver,

@@ -19,9 +19,22 @@ export function credential(ctx: Pick<DriverContext, 'secrets'>, ...keys: string[
   throw new PermanentError(`The account has no ${keys.join(' or ')}`);
 }
 
-/** How long a 429 asks us to wait (Retry-After), or `fallbackMs`. */
-export function retryAfterMs(response: HttpResponse, fallbackMs: number): number {
-  return parseRetryAfter(response.headers['retry-after']) ?? fallbackMs;
+/**
+ * When a rate-limit window resets, from an `X-RateLimit-Reset` header, in ms from `now`. Vendors
+ * write it as epoch milliseconds, epoch seconds, or seconds to wait; the size tells which.
+ */
+export function parseRateLimitReset(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const n = Number(value.trim());
+  if (!Number.isFinite(n) || n < 0) return undefined;
+  if (n > 1e12) return Math.max(0, n - now);
+  if (n > 1e9) return Math.max(0, n * 1000 - now);
+  return n * 1000;
+}
+
+/** How long a 429 asks us to wait (Retry-After, else X-RateLimit-Reset), or `fallbackMs`. */
+export function retryAfterMs(response: HttpResponse, fallbackMs: number, now = Date.now()): number {
+  return parseRetryAfter(response.headers['retry-after'], now) ?? parseRateLimitReset(response.headers['x-ratelimit-reset'], now) ?? fallbackMs;
 }
 
 /**
@@ -29,7 +42,7 @@ export function retryAfterMs(response: HttpResponse, fallbackMs: number): number
  * attempt used) instead of failing, since a 429 says "later", not "never".
  */
 export function queuedByRateLimit(vendor: string, response: HttpResponse, now: Date, fallbackMs = 1_000): Outcome {
-  const waitMs = retryAfterMs(response, fallbackMs);
+  const waitMs = retryAfterMs(response, fallbackMs, now.getTime());
   return { kind: 'deferred', until: new Date(now.getTime() + waitMs), message: `${vendor} rate limit (HTTP 429); queued for ${Math.ceil(waitMs / 1000)} s` };
 }
 

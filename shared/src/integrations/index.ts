@@ -8,6 +8,16 @@ import { dynamoConfigSchema, s3ConfigSchema } from './object-stores';
 import { mysqlConfigSchema, postgresConfigSchema } from './postgres';
 import { redisConfigSchema } from './redis';
 import { segmentConfigSchema } from './segment';
+import { hubspotConfigSchema } from './hubspot';
+import { zendeskConfigSchema } from './zendesk';
+import { intercomConfigSchema } from './intercom';
+import { mailchimpConfigSchema } from './mailchimp';
+import { sendgridConfigSchema } from './sendgrid';
+import { auth0ConfigSchema } from './auth0';
+import { brazeConfigSchema } from './braze';
+import { klaviyoConfigSchema } from './klaviyo';
+import { customerioConfigSchema } from './customerio';
+import { stripeConfigSchema } from './stripe';
 import { webhookConfigSchema } from './webhook';
 
 export * from './accounts';
@@ -20,6 +30,16 @@ export * from './segment';
 export * from './posthog';
 export * from './google-analytics';
 export * from './oauth';
+export * from './stripe';
+export * from './customerio';
+export * from './klaviyo';
+export * from './braze';
+export * from './auth0';
+export * from './sendgrid';
+export * from './mailchimp';
+export * from './intercom';
+export * from './zendesk';
+export * from './hubspot';
 export * from './redis';
 export * from './object-stores';
 
@@ -42,6 +62,26 @@ export const integrationTypeInfo: Partial<Record<IntegrationType, IntegrationTyp
   SEGMENT: { type: 'SEGMENT', label: 'Segment', accountTypes: ['API_KEY'], accountRequired: true, configSchema: segmentConfigSchema },
   POSTHOG: { type: 'POSTHOG', label: 'PostHog', accountTypes: ['API_KEY'], accountRequired: true, configSchema: posthogConfigSchema },
   GOOGLE_ANALYTICS: { type: 'GOOGLE_ANALYTICS', label: 'Google Analytics 4', accountTypes: ['OAUTH'], accountRequired: true, configSchema: googleAnalyticsConfigSchema },
+  // A secret key, or a restricted key with write access to customers.
+  STRIPE: { type: 'STRIPE', label: 'Stripe', accountTypes: ['API_KEY'], accountRequired: true, configSchema: stripeConfigSchema },
+  // A private app access token with crm.objects.contacts.read/write.
+  HUBSPOT: { type: 'HUBSPOT', label: 'HubSpot', accountTypes: ['API_KEY'], accountRequired: true, configSchema: hubspotConfigSchema },
+  // An admin's API token; the admin's email is part of the configuration.
+  ZENDESK: { type: 'ZENDESK', label: 'Zendesk', accountTypes: ['API_KEY'], accountRequired: true, configSchema: zendeskConfigSchema },
+  // An access token of an Intercom app (Developer Hub) with read and write access to contacts.
+  INTERCOM: { type: 'INTERCOM', label: 'Intercom', accountTypes: ['API_KEY'], accountRequired: true, configSchema: intercomConfigSchema },
+  // An API key (it ends in the account's data center, such as -us6).
+  MAILCHIMP: { type: 'MAILCHIMP', label: 'Mailchimp', accountTypes: ['API_KEY'], accountRequired: true, configSchema: mailchimpConfigSchema },
+  // An API key with Marketing (contacts) access.
+  SENDGRID: { type: 'SENDGRID', label: 'SendGrid', accountTypes: ['API_KEY'], accountRequired: true, configSchema: sendgridConfigSchema },
+  // A machine-to-machine application: client id (API key) and client secret, with read:users and delete:users.
+  AUTH0: { type: 'AUTH0', label: 'Auth0', accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: auth0ConfigSchema },
+  // A REST API key with the users.delete and users.export.ids permissions.
+  BRAZE: { type: 'BRAZE', label: 'Braze', accountTypes: ['API_KEY'], accountRequired: true, configSchema: brazeConfigSchema },
+  // A private API key with profiles:read and data-privacy:write scopes.
+  KLAVIYO: { type: 'KLAVIYO', label: 'Klaviyo', accountTypes: ['API_KEY'], accountRequired: true, configSchema: klaviyoConfigSchema },
+  // The Track API key (API key) and an App API key (secret key); the Site ID is part of the configuration.
+  CUSTOMERIO: { type: 'CUSTOMERIO', label: 'Customer.io', accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: customerioConfigSchema },
   MYSQL: { type: 'MYSQL', label: 'MySQL / MariaDB', accountTypes: ['DATABASE'], accountRequired: true, configSchema: mysqlConfigSchema },
   REDIS: { type: 'REDIS', label: 'Redis', accountTypes: ['REDIS'], accountRequired: true, configSchema: redisConfigSchema },
   S3: { type: 'S3', label: 'Amazon S3', accountTypes: ['AWS'], accountRequired: true, configSchema: s3ConfigSchema },

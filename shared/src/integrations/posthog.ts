@@ -15,6 +15,8 @@ export const posthogConfigSchema = z.object({
   identifierType: z.enum(['distinct_id']).default('distinct_id'),
   /** Also queue deletion of the person's events (PostHog runs these in a weekly batch). */
   deleteEvents: z.boolean().default(true),
+  /** Also delete the person's session recordings (PostHog's `delete_recordings`). */
+  deleteRecordings: z.boolean().default(true),
   /** Self-hosted PostHog, e.g. https://posthog.example.com */
   baseUrl: baseUrlSchema,
 });

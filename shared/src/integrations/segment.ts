@@ -4,14 +4,21 @@ import { baseUrlSchema } from './vendor';
 /** Segment Public API hosts by region. */
 export const SEGMENT_HOSTS = { US: 'https://api.segmentapis.com', EU: 'https://eu1.api.segmentapis.com' } as const;
 
-/** Regulation types of Segment's workspace regulations that delete data. */
-export const SEGMENT_REGULATION_TYPES = ['SUPPRESS_WITH_DELETE', 'SUPPRESS_WITH_DELETE_INTERNAL', 'DELETE_ONLY', 'DELETE_INTERNAL', 'DELETE_ARCHIVE_ONLY'] as const;
+/**
+ * Regulation types of Segment's workspace regulations that delete data (the Public API's
+ * CreateWorkspaceRegulationV1Input also has SUPPRESS_ONLY and UNSUPPRESS, which delete nothing;
+ * DELETE_ARCHIVE_ONLY and SUPPRESS_WITH_DELETE_INTERNAL exist only for other regulation kinds).
+ */
+export const SEGMENT_REGULATION_TYPES = ['SUPPRESS_WITH_DELETE', 'DELETE_ONLY', 'DELETE_INTERNAL'] as const;
+
+/** Subject types a workspace regulation accepts (CreateWorkspaceRegulationV1Input.SubjectTypeEnum). */
+export const SEGMENT_SUBJECT_TYPES = ['USER_ID', 'OBJECT_ID'] as const;
 
 export const segmentConfigSchema = z.object({
   region: z.enum(['US', 'EU']).default('US'),
   regulationType: z.enum(SEGMENT_REGULATION_TYPES).default('SUPPRESS_WITH_DELETE'),
   /** What the request identifier is in Segment. */
-  subjectType: z.enum(['USER_ID', 'ANONYMOUS_ID']).default('USER_ID'),
+  subjectType: z.enum(SEGMENT_SUBJECT_TYPES).default('USER_ID'),
   baseUrl: baseUrlSchema,
 });
 export type SegmentConfig = z.infer<typeof segmentConfigSchema>;

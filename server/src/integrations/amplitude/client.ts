@@ -4,6 +4,8 @@ import type { HttpClient, HttpResponse } from '../http-client';
 /** One scheduled Amplitude deletion job, as the User Privacy API lists it. */
 export interface AmplitudeJob {
   day: string;
+  /** The project (Amplitude "app") of the job; one job per project with delete_from_org. */
+  app?: string | number | null;
   status: string;
   amplitude_ids: { amplitude_id: number | string; user_id?: string; requester?: string; requested_on_day?: string }[];
 }

@@ -27,14 +27,18 @@ export const amplitudeDriver: Driver<AmplitudeConfig> = {
     const response = await clientFor(ctx).createDeletion(ctx.identifier);
     if (response.status === 429) return queuedByRateLimit('Amplitude', response, ctx.now, 5_000);
     if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
-    const tracking = trackingFromJobs(jobsOf(jsonBody(response)));
+    const jobs = jobsOf(jsonBody(response));
+    const tracking = trackingFromJobs(jobs, { identifier: ctx.identifier, identifierType: ctx.config.identifierType });
     if (tracking.length === 0) {
       // ignore_invalid_id: Amplitude created no job because it knows no such user.
       return { kind: 'success', message: 'Amplitude knows no user with this id: nothing to delete', evidence: { userFound: false } };
     }
     const trackingId = formatTracking(tracking);
-    const jobs = jobsOf(jsonBody(response));
-    return { kind: 'accepted', trackingId, status: 'PENDING', message: `Amplitude scheduled the deletion (${jobs.map((j) => `job of ${j.day}: ${j.status}`).join(', ')})` };
+    const scheduled = tracking.map((t) => {
+      const job = jobs.find((j) => j.day === t.day && (t.app === undefined || String(j.app) === t.app));
+      return `job of ${t.day}${t.app ? ` in project ${t.app}` : ''}: ${job?.status ?? 'scheduled'}`;
+    });
+    return { kind: 'accepted', trackingId, status: 'PENDING', message: `Amplitude scheduled the deletion (${scheduled.join(', ')})` };
   },
 
   async checkStatus(ctx) {

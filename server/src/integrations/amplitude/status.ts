@@ -2,31 +2,44 @@ import type { Outcome } from '../types';
 import type { AmplitudeJob } from './client';
 
 /**
- * Our tracking id for Amplitude: which Amplitude ids were scheduled in the job of which day,
- * e.g. "2024-06-14:123,456" (several jobs, with delete_from_org, are joined by ";").
+ * Our tracking id for Amplitude: which Amplitude ids this request scheduled in the job of which
+ * day and project (`app`), e.g. "2024-06-14@187520:123" (with delete_from_org one job per
+ * project, joined by ";"). Ids written before `app` was tracked ("2024-06-14:123") still parse.
  */
-export type AmplitudeTracking = { day: string; amplitudeIds: string[] }[];
+export type AmplitudeTracking = { day: string; app?: string; amplitudeIds: string[] }[];
 
 export function formatTracking(tracking: AmplitudeTracking): string {
-  return tracking.map((t) => `${t.day}:${t.amplitudeIds.join(',')}`).join(';');
+  return tracking.map((t) => `${t.day}${t.app ? `@${t.app}` : ''}:${t.amplitudeIds.join(',')}`).join(';');
 }
 
 export function parseTracking(trackingId: string): AmplitudeTracking {
   return trackingId
     .split(';')
     .map((part) => {
-      const [day = '', ids = ''] = part.split(':');
-      return { day, amplitudeIds: ids.split(',').filter(Boolean) };
+      const [key = '', ids = ''] = part.split(':');
+      const [day = '', app] = key.split('@');
+      return { day, ...(app ? { app } : {}), amplitudeIds: ids.split(',').filter(Boolean) };
     })
     .filter((t) => /^\d{4}-\d{2}-\d{2}$/.test(t.day) && t.amplitudeIds.length > 0);
 }
 
-/** The scheduled (day, amplitude ids) of a create response. */
-export function trackingFromJobs(jobs: AmplitudeJob[]): AmplitudeTracking {
+/**
+ * The (day, project, amplitude ids) this request scheduled. Amplitude answers with the whole job
+ * of the day, other subjects' ids included, so only the entries of this subject are kept: the
+ * entries mapped to its user id (include_mapped_user_ids), or its own amplitude id.
+ */
+export function trackingFromJobs(jobs: AmplitudeJob[], subject: { identifier: string; identifierType: 'user_id' | 'amplitude_id' }): AmplitudeTracking {
   return jobs
-    .map((job) => ({ day: job.day, amplitudeIds: job.amplitude_ids.map((a) => String(a.amplitude_id)) }))
+    .map((job) => {
+      const own = job.amplitude_ids.filter((a) => (subject.identifierType === 'amplitude_id' ? String(a.amplitude_id) === subject.identifier : a.user_id === subject.identifier));
+      const ids = [...new Set(own.map((a) => String(a.amplitude_id)))];
+      return { day: job.day, ...(job.app !== undefined && job.app !== null ? { app: String(job.app) } : {}), amplitudeIds: ids };
+    })
     .filter((t) => t.amplitudeIds.length > 0);
 }
+
+/** The listed job a tracking entry points at: same day and, when tracked, same project. */
+export const jobFor = (jobs: AmplitudeJob[], entry: AmplitudeTracking[number]) => jobs.find((j) => j.day === entry.day && (entry.app === undefined || String(j.app) === entry.app));
 
 const RANK: Record<string, number> = { staging: 0, submitted: 1, done: 2 };
 
@@ -36,16 +49,17 @@ const RANK: Record<string, number> = { staging: 0, submitted: 1, done: 2 };
  */
 export function amplitudeStatusOutcome(tracking: AmplitudeTracking, jobs: AmplitudeJob[]): Outcome {
   const statuses: string[] = [];
-  for (const { day, amplitudeIds } of tracking) {
-    const job = jobs.find((j) => j.day === day);
+  for (const entry of tracking) {
+    const { day, amplitudeIds } = entry;
+    const job = jobFor(jobs, entry);
     const listed = new Set((job?.amplitude_ids ?? []).map((a) => String(a.amplitude_id)));
     const missing = amplitudeIds.filter((id) => !listed.has(id));
     if (!job || missing.length > 0) {
-      return { kind: 'canceled', message: `Amplitude no longer lists amplitude id ${missing.join(', ') || amplitudeIds.join(', ')} in the deletion job of ${day} (removed from the job)` };
+      return { kind: 'canceled', message: `Amplitude no longer lists amplitude id ${missing.join(', ') || amplitudeIds.join(', ')} in the deletion job of ${day}${entry.app ? ` (project ${entry.app})` : ''} (removed from the job)` };
     }
     statuses.push(job.status);
   }
-  const summary = tracking.map((t, i) => `${t.day}: ${statuses[i]}`).join(', ');
+  const summary = tracking.map((t, i) => `${t.day}${t.app ? ` project ${t.app}` : ''}: ${statuses[i]}`).join(', ');
   const unknown = statuses.find((s) => !(s in RANK));
   if (unknown) return { kind: 'pending', status: 'PROCESSING', message: `Amplitude job status ${unknown} (${summary})` };
   const lowest = Math.min(...statuses.map((s) => RANK[s]!));

@@ -9,13 +9,16 @@ const clientFor = (ctx: Pick<DriverContext<GoogleAnalyticsConfig>, 'http' | 'con
 
 /**
  * submitUserDeletion answers only with deletionRequestTime and offers no status: Google then
- * deletes the user's data up to that time, so accepted counts as done.
+ * removes the user's data up to that time from reports within about 72 hours and from its
+ * servers in a later purge (about two months), so accepted counts as done and says so.
  */
+export const GA4_DELETION_TIMELINE = 'Google removes it from reports within about 72 hours and from its servers in the next purge, about two months later';
+
 export const googleAnalyticsDriver: Driver<GoogleAnalyticsConfig> = {
   type: 'GOOGLE_ANALYTICS',
   async: false,
   canCancel: () => false,
-  expectedCompletion: 'accepted in seconds; Google removes the data within about 72 hours (up to 63 days from backups)',
+  expectedCompletion: 'accepted in seconds; gone from reports within about 72 hours, purged from Google\'s servers about two months later',
 
   async requestDeletion(ctx) {
     const response = await clientFor(ctx).submitUserDeletion(ctx.identifier);
@@ -30,8 +33,14 @@ export const googleAnalyticsDriver: Driver<GoogleAnalyticsConfig> = {
     const deletionRequestTime = (jsonBody(response) as { deletionRequestTime?: unknown } | undefined)?.deletionRequestTime;
     return {
       kind: 'success',
-      message: `GA4 property ${ctx.config.propertyId} accepted the user deletion (${ctx.config.identifierType})${typeof deletionRequestTime === 'string' ? `; data up to ${deletionRequestTime} is deleted` : ''}`,
-      evidence: { propertyId: ctx.config.propertyId, identifierType: ctx.config.identifierType, deletionRequestTime: deletionRequestTime ?? null },
+      message: `GA4 property ${ctx.config.propertyId} accepted the user deletion (${ctx.config.identifierType}) of data${typeof deletionRequestTime === 'string' ? ` up to ${deletionRequestTime}` : ''}; ${GA4_DELETION_TIMELINE}`,
+      evidence: {
+        propertyId: ctx.config.propertyId,
+        identifierType: ctx.config.identifierType,
+        deletionRequestTime: deletionRequestTime ?? null,
+        removedFromReports: 'within about 72 hours',
+        purgedFromServers: 'in a later purge, about two months after the request',
+      },
     };
   },
 

@@ -12,6 +12,13 @@ const clientFor = (ctx: Pick<DriverContext<MixpanelConfig>, 'http' | 'config' | 
 /** Status checks and cancels wait their turn inline, for up to this long. */
 const INLINE_WAIT_MS = 5_000;
 
+/** The task id of a create answer ({results: {task_id}}), also where a 409 names the existing task. */
+function taskIdOf(body: unknown): string | null {
+  const b = body as { results?: { task_id?: unknown }; task_id?: unknown } | undefined;
+  const taskId = b?.results?.task_id ?? b?.task_id;
+  return (typeof taskId === 'string' || typeof taskId === 'number') && taskId !== '' ? String(taskId) : null;
+}
+
 function taskStatus(body: unknown): string {
   const results = (body as { results?: { status?: unknown } } | undefined)?.results;
   return typeof results?.status === 'string' ? results.status : '';
@@ -33,10 +40,17 @@ export const mixpanelDriver: Driver<MixpanelConfig> = {
       mixpanelRateLimiter.backOff(client.rateLimitKey, Date.now() + retryAfterMs(response, 1_000));
       return queuedByRateLimit('Mixpanel', response, ctx.now);
     }
+    if (response.status === 409) {
+      // A task for this distinct_id exists already (e.g. our earlier send whose answer was lost):
+      // Mixpanel is deleting, so this is accepted and that task is the one to follow.
+      const existing = taskIdOf(jsonBody(response));
+      if (existing) return { kind: 'accepted', trackingId: existing, status: 'PENDING', message: `Mixpanel already has deletion task ${existing} for this distinct id (HTTP 409); following it` };
+      return { kind: 'failed', reason: `Mixpanel says a deletion task already exists but does not name it: ${destinationMessage(response)}` };
+    }
     if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
-    const taskId = (jsonBody(response) as { results?: { task_id?: unknown } } | undefined)?.results?.task_id;
-    if ((typeof taskId !== 'string' && typeof taskId !== 'number') || taskId === '') return { kind: 'failed', reason: 'Mixpanel accepted the deletion but returned no task_id' };
-    return { kind: 'accepted', trackingId: String(taskId), status: 'PENDING', message: `Mixpanel deletion task ${taskId} created (${ctx.config.complianceType})` };
+    const taskId = taskIdOf(jsonBody(response));
+    if (!taskId) return { kind: 'failed', reason: 'Mixpanel accepted the deletion but returned no task_id' };
+    return { kind: 'accepted', trackingId: taskId, status: 'PENDING', message: `Mixpanel deletion task ${taskId} created (${ctx.config.complianceType})` };
   },
 
   async checkStatus(ctx) {

@@ -17,12 +17,24 @@ export function posthogClient(http: HttpClient, config: PosthogConfig, personalA
       return http.request({ method: 'GET', url: `${persons}/?distinct_id=${encodeURIComponent(distinctId)}`, headers });
     },
     deletePerson(personId: string | number): Promise<HttpResponse> {
-      return http.request({ method: 'DELETE', url: `${persons}/${encodeURIComponent(String(personId))}/?delete_events=${config.deleteEvents}`, headers });
+      return http.request({ method: 'DELETE', url: `${persons}/${encodeURIComponent(String(personId))}/${deleteQuery(config)}`, headers });
     },
     listOne(): Promise<HttpResponse> {
       return http.request({ method: 'GET', url: `${persons}/?limit=1`, headers });
     },
   };
+}
+
+/**
+ * PostHog reads `delete_events` and `delete_recordings` as "present and non-empty" (posthog/api/person.py,
+ * `request.GET.get(...)`), so `delete_events=false` would delete the events: a flag that is off is left out.
+ */
+export function deleteQuery(config: Pick<PosthogConfig, 'deleteEvents' | 'deleteRecordings'>): string {
+  const params = new URLSearchParams();
+  if (config.deleteEvents) params.set('delete_events', 'true');
+  if (config.deleteRecordings) params.set('delete_recordings', 'true');
+  const query = params.toString();
+  return query ? `?${query}` : '';
 }
 
 /** Persons of a list response that carry the distinct id (the filter is exact, but we check). */

@@ -4,6 +4,11 @@ import type { Driver, DriverContext } from '../types';
 import { credential, jsonBody, queuedByRateLimit } from '../vendor-http';
 import { personsOf, posthogClient } from './client';
 
+function deletedAlong(config: PosthogConfig): string {
+  const parts = [config.deleteRecordings ? 'their session recordings' : '', config.deleteEvents ? 'queued deletion of their events' : ''].filter(Boolean);
+  return parts.length ? ` with ${parts.join(' and ')}` : ' (events and recordings kept, as configured)';
+}
+
 const clientFor = (ctx: Pick<DriverContext<PosthogConfig>, 'http' | 'config' | 'secrets'>) => posthogClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
 
 /**
@@ -36,8 +41,14 @@ export const posthogDriver: Driver<PosthogConfig> = {
     if (remaining) return { kind: 'retry', reason: `PostHog still lists ${remaining} person(s) with this distinct id after the delete` };
     return {
       kind: 'success',
-      message: `Deleted ${persons.length} PostHog person(s)${ctx.config.deleteEvents ? ' and queued deletion of their events' : ''}`,
-      evidence: { personFound: true, personIds: persons.map((p) => String(p.id)), eventsDeletionQueued: ctx.config.deleteEvents, remainingAfterDelete: remaining },
+      message: `Deleted ${persons.length} PostHog person(s)${deletedAlong(ctx.config)}`,
+      evidence: {
+        personFound: true,
+        personIds: persons.map((p) => String(p.id)),
+        eventsDeletionQueued: ctx.config.deleteEvents,
+        recordingsDeleted: ctx.config.deleteRecordings,
+        remainingAfterDelete: remaining,
+      },
     };
   },
 

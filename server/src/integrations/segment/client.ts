@@ -13,6 +13,10 @@ export function segmentClient(http: HttpClient, config: SegmentConfig, token: st
     getRegulation(regulateId: string): Promise<HttpResponse> {
       return http.request({ method: 'GET', url: `${base}/regulations/${encodeURIComponent(regulateId)}`, headers });
     },
+    /** Withdraws a regulation; Segment allows it while the regulation is INITIALIZED. */
+    deleteRegulation(regulateId: string): Promise<HttpResponse> {
+      return http.request({ method: 'DELETE', url: `${base}/regulations/${encodeURIComponent(regulateId)}`, headers });
+    },
     /** Lists one regulation: a cheap call that proves the token. */
     listRegulations(): Promise<HttpResponse> {
       return http.request({ method: 'GET', url: `${base}/regulations?pagination.count=1`, headers });

@@ -1,7 +1,7 @@
 import type { SegmentConfig } from '@shared/integrations';
 import { destinationMessage, isSuccessStatus, outcomeForHttpError } from '../http-client';
 import type { Driver, DriverContext } from '../types';
-import { credential, jsonBody, queuedByRateLimit, rateLimitError } from '../vendor-http';
+import { credential, jsonBody, queuedByRateLimit, rateLimitError, retryAfterMs } from '../vendor-http';
 import { segmentClient } from './client';
 import { segmentStatusOutcome } from './status';
 
@@ -10,8 +10,8 @@ const clientFor = (ctx: Pick<DriverContext<SegmentConfig>, 'http' | 'config' | '
 export const segmentDriver: Driver<SegmentConfig> = {
   type: 'SEGMENT',
   async: true,
-  // The Public API offers no way to withdraw a workspace regulation once created.
-  canCancel: () => false,
+  // DELETE /regulations/{regulateId} withdraws a regulation while it is INITIALIZED.
+  canCancel: () => true,
   expectedCompletion: 'days, up to 30 days (Segment deletes in its systems, then forwards to destinations)',
 
   async requestDeletion(ctx) {
@@ -31,6 +31,17 @@ export const segmentDriver: Driver<SegmentConfig> = {
     const regulation = (jsonBody(response) as { data?: { regulation?: Record<string, unknown> } } | undefined)?.data?.regulation;
     if (!regulation) return { kind: 'retry', reason: 'Segment returned no regulation in its answer' };
     return segmentStatusOutcome(regulation as Parameters<typeof segmentStatusOutcome>[0], regulateId);
+  },
+
+  async cancel(ctx) {
+    try {
+      const response = await clientFor(ctx).deleteRegulation(ctx.trackingId!);
+      if (isSuccessStatus(response.status)) return { canceled: true, message: `Segment regulation ${ctx.trackingId} deleted before it ran` };
+      if (response.status === 429) return { canceled: false, message: `Segment rate limit: ${destinationMessage(response)}; try again after ${Math.ceil(retryAfterMs(response, 1_000) / 1000)} s` };
+      return { canceled: false, message: `Segment withdraws only INITIALIZED regulations: ${destinationMessage(response)}` };
+    } catch (error) {
+      return { canceled: false, message: (error as Error).message };
+    }
   },
 
   async testConnection(ctx) {

@@ -9,6 +9,8 @@ export interface AmplitudeEntry {
 
 export interface AmplitudeJob {
   day: string;
+  /** The project of the job. */
+  app: string;
   createdAt: number;
   amplitude_ids: AmplitudeEntry[];
 }
@@ -16,8 +18,13 @@ export interface AmplitudeJob {
 export interface AmplitudeFakeState {
   apiKey: string;
   secretKey: string;
+  /** The project (Amplitude "app") the key pair belongs to. */
+  app: string;
   /** Users the project knows: user id -> amplitude id. */
   users: Map<string, number>;
+  /** Other projects of the organization (delete_from_org reaches them): app -> user id -> amplitude id. */
+  orgProjects: Map<string, Map<string, number>>;
+  /** Jobs by "app|day". */
   jobs: Map<string, AmplitudeJob>;
   /** Jobs are scheduled this many days after the request. */
   scheduleDays: number;
@@ -35,14 +42,18 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 /**
  * Amplitude User Privacy API v1: POST schedules users (up to 100 ids) into the job of a day
  * some days out, GET lists jobs of a day range (at most six months) as staging -> submitted
- * -> done over time, DELETE /{amplitude_id}/{day} removes a user from a staging job. HTTP
+ * -> done over time, DELETE /{amplitude_id}/{day} removes a user from a staging job. Jobs are
+ * per project ("app", listed with each job): with delete_from_org a user id is scheduled in every
+ * project of the organization that knows it. A create answers with the whole job of the day. HTTP
  * Basic auth with the project's API key and secret key.
  */
-export async function startAmplitudeFake(options: Partial<Pick<AmplitudeFakeState, 'stagingMs' | 'submittedMs' | 'scheduleDays'>> = {}): Promise<FakeVendor<AmplitudeFakeState> & { addUser(userId: string): number }> {
+export async function startAmplitudeFake(options: Partial<Pick<AmplitudeFakeState, 'stagingMs' | 'submittedMs' | 'scheduleDays'>> = {}): Promise<FakeVendor<AmplitudeFakeState> & { addUser(userId: string, app?: string): number }> {
   const state: AmplitudeFakeState = {
     apiKey: 'amp-api-key',
     secretKey: 'amp-secret-key',
+    app: '187520',
     users: new Map(),
+    orgProjects: new Map(),
     jobs: new Map(),
     scheduleDays: options.scheduleDays ?? 10,
     stagingMs: options.stagingMs ?? 150,
@@ -50,7 +61,8 @@ export async function startAmplitudeFake(options: Partial<Pick<AmplitudeFakeStat
     throttleNext: 0,
   };
   const statusOf = (job: AmplitudeJob) => stepAt(job.createdAt, [['staging', state.stagingMs], ['submitted', state.submittedMs]], 'done');
-  const view = (job: AmplitudeJob) => ({ day: job.day, status: statusOf(job), amplitude_ids: job.amplitude_ids });
+  const view = (job: AmplitudeJob) => ({ day: job.day, app: job.app, status: statusOf(job), amplitude_ids: job.amplitude_ids });
+  const projectUsers = (app: string) => (app === state.app ? state.users : state.orgProjects.get(app)!);
   const server = await startFakeServer((call) => {
     const expected = `Basic ${Buffer.from(`${state.apiKey}:${state.secretKey}`).toString('base64')}`;
     if (call.headers.authorization !== expected) return { status: 401, body: { error: 'Invalid API key or secret key' } };
@@ -68,33 +80,39 @@ export async function startAmplitudeFake(options: Partial<Pick<AmplitudeFakeStat
       if (typeof body.requester !== 'string') return { status: 400, body: { error: 'requester is required' } };
       if (flag(body.delete_from_org) && amplitudeIds.length > 0) return { status: 400, body: { error: 'delete_from_org requests must use user_ids only' } };
       const ignoreInvalid = flag(body.ignore_invalid_id) || flag(body.delete_from_org);
-      const known = new Set(state.users.values());
-      const entries: { amplitudeId: number; userId?: string }[] = [];
+      // With delete_from_org the user ids are looked up in every project of the organization.
+      const apps = flag(body.delete_from_org) ? [state.app, ...state.orgProjects.keys()] : [state.app];
+      const entries: { app: string; amplitudeId: number; userId?: string }[] = [];
       const invalid: string[] = [];
       for (const id of userIds) {
-        const amplitudeId = state.users.get(String(id));
-        if (amplitudeId === undefined) invalid.push(String(id));
-        else entries.push({ amplitudeId, userId: String(id) });
+        const found = apps.flatMap((app) => {
+          const amplitudeId = projectUsers(app).get(String(id));
+          return amplitudeId === undefined ? [] : [{ app, amplitudeId, userId: String(id) }];
+        });
+        if (found.length === 0) invalid.push(String(id));
+        entries.push(...found);
       }
+      const known = new Set(state.users.values());
       for (const id of amplitudeIds) {
-        if (known.has(Number(id))) entries.push({ amplitudeId: Number(id) });
+        if (known.has(Number(id))) entries.push({ app: state.app, amplitudeId: Number(id) });
         else invalid.push(String(id));
       }
       if (invalid.length > 0 && !ignoreInvalid) return { status: 400, body: { error: `Invalid ids: ${invalid.join(', ')}` } };
       if (entries.length === 0) return { status: 200, body: [] };
       const day = dayOf(call.at + state.scheduleDays * 86_400_000);
-      let job = state.jobs.get(day);
-      if (!job || statusOf(job) !== 'staging') {
-        job = { day, createdAt: call.at, amplitude_ids: [] };
-        state.jobs.set(day, job);
-      }
-      const added: AmplitudeEntry[] = [];
+      const touched: AmplitudeJob[] = [];
       for (const e of entries) {
+        let job = state.jobs.get(`${e.app}|${day}`);
+        if (!job || statusOf(job) !== 'staging') {
+          job = { day, app: e.app, createdAt: call.at, amplitude_ids: [] };
+          state.jobs.set(`${e.app}|${day}`, job);
+        }
         const entry: AmplitudeEntry = { amplitude_id: e.amplitudeId, requester: body.requester, requested_on_day: dayOf(call.at), ...(flag(body.include_mapped_user_ids) && e.userId ? { user_id: e.userId } : {}) };
         if (!job.amplitude_ids.some((a) => a.amplitude_id === e.amplitudeId)) job.amplitude_ids.push(entry);
-        added.push(entry);
+        if (!touched.includes(job)) touched.push(job);
       }
-      return { status: 200, body: [{ day, status: statusOf(job), amplitude_ids: added }] };
+      // Amplitude answers with the whole job of the day: ids other requests scheduled are listed too.
+      return { status: 200, body: touched.map(view) };
     }
     if (call.path === '/api/2/deletions/users' && call.method === 'GET') {
       const start = call.query.get('start_day') ?? '';
@@ -106,7 +124,7 @@ export async function startAmplitudeFake(options: Partial<Pick<AmplitudeFakeStat
     const remove = /^\/api\/2\/deletions\/users\/([^/]+)\/([^/]+)$/.exec(call.path);
     if (remove && call.method === 'DELETE') {
       const [, amplitudeId, day] = remove;
-      const job = state.jobs.get(day!);
+      const job = state.jobs.get(`${state.app}|${day}`);
       if (!job || !job.amplitude_ids.some((a) => String(a.amplitude_id) === amplitudeId)) return { status: 404, body: { error: 'No such user in the job of that day' } };
       if (statusOf(job) !== 'staging') return { status: 400, body: { error: `The job of ${day} is ${statusOf(job)}; users can be removed only while it is staging` } };
       const removed = job.amplitude_ids.find((a) => String(a.amplitude_id) === amplitudeId)!;
@@ -119,9 +137,11 @@ export async function startAmplitudeFake(options: Partial<Pick<AmplitudeFakeStat
   return {
     ...server,
     state,
-    addUser(userId: string) {
+    /** A user of the key's project, or of another project of the organization. */
+    addUser(userId: string, app = state.app) {
       const id = nextId++;
-      state.users.set(userId, id);
+      if (app !== state.app && !state.orgProjects.has(app)) state.orgProjects.set(app, new Map());
+      projectUsers(app).set(userId, id);
       return id;
     },
   };

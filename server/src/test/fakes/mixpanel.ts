@@ -35,8 +35,9 @@ const PATH = /^\/api\/app\/data-deletions\/v3\.0\/([^/]*)$/;
 /**
  * Mixpanel GDPR API v3 data deletions: POST creates a task for up to 2000 distinct_ids,
  * GET reports PENDING -> STARTED -> SUCCESS over time, DELETE revokes a task before it has
- * STARTED. Bearer token and ?token=<project token> are checked; one request per second per
- * project, faster ones get 429 with Retry-After.
+ * STARTED; a create for a distinct_id with an open task is a 409 naming that task. Bearer
+ * token and ?token=<project token> are checked; one request per second per project, faster
+ * ones get 429 with Retry-After.
  */
 export async function startMixpanelFake(options: Partial<Pick<MixpanelFakeState, 'pendingMs' | 'startedMs' | 'minIntervalMs' | 'retryAfter'>> = {}): Promise<FakeVendor<MixpanelFakeState>> {
   const state: MixpanelFakeState = {
@@ -74,6 +75,9 @@ export async function startMixpanelFake(options: Partial<Pick<MixpanelFakeState,
       }
       const complianceType = body?.compliance_type ?? 'GDPR';
       if (complianceType !== 'GDPR' && complianceType !== 'CCPA') return { status: 400, body: { status: 'error', error: 'compliance_type must be GDPR or CCPA' } };
+      // One open task per distinct_id and project: a second create is a 409 naming the open task.
+      const open = [...state.tasks.values()].find((t) => t.projectToken === project && !['SUCCESS', 'FAILURE', 'REVOKED'].includes(statusOf(t)) && t.distinctIds.some((id) => (ids as string[]).includes(id)));
+      if (open) return { status: 409, body: { status: 'error', error: 'A deletion task already exists for one or more of these distinct_ids', results: { task_id: open.taskId } } };
       const task: MixpanelTask = { taskId: randomUUID(), projectToken: project, distinctIds: ids as string[], complianceType, createdAt: call.at, revoked: false, finalStatus: state.finalStatus };
       state.tasks.set(task.taskId, task);
       return { status: 200, body: { status: 'ok', results: { task_id: task.taskId } } };

@@ -15,14 +15,15 @@ export interface PosthogFakeState {
   projectId: string;
   persons: Map<string, PosthogPersonRecord>;
   /** Persons deleted, and whether their events were queued for deletion. */
-  deleted: { uuid: string; distinctIds: string[]; deleteEvents: boolean }[];
+  deleted: { uuid: string; distinctIds: string[]; deleteEvents: boolean; deleteRecordings: boolean }[];
 }
 
 const detail = (status: number, code: string, text: string) => ({ status, body: { type: status === 401 ? 'authentication_error' : 'invalid_request', code, detail: text, attr: null } });
 
 /**
  * PostHog persons API: GET /api/projects/{id}/persons/?distinct_id= (exact match) and
- * DELETE /api/projects/{id}/persons/{id}/?delete_events=true (204). Personal API key as Bearer.
+ * DELETE /api/projects/{id}/persons/{id}/?delete_events=true&delete_recordings=true (204); each flag counts
+ * as set when present with any non-empty value, as PostHog reads it. Personal API key as Bearer.
  */
 export async function startPosthogFake(): Promise<FakeVendor<PosthogFakeState> & { addPerson(distinctIds: string[]): PosthogPersonRecord }> {
   const state: PosthogFakeState = { apiKeys: new Set(), projectId: '4242', persons: new Map(), deleted: [] };
@@ -44,7 +45,9 @@ export async function startPosthogFake(): Promise<FakeVendor<PosthogFakeState> &
       const person = [...state.persons.values()].find((p) => p.uuid === personId || String(p.id) === personId);
       if (!person) return detail(404, 'not_found', 'Not found.');
       state.persons.delete(person.uuid);
-      state.deleted.push({ uuid: person.uuid, distinctIds: person.distinct_ids, deleteEvents: call.query.get('delete_events') === 'true' });
+      // As posthog/api/person.py reads them: `request.GET.get(flag)` is truthy for any non-empty value, "false" included.
+      const flag = (name: string) => Boolean(call.query.get(name));
+      state.deleted.push({ uuid: person.uuid, distinctIds: person.distinct_ids, deleteEvents: flag('delete_events'), deleteRecordings: flag('delete_recordings') });
       return { status: 204 };
     }
     return detail(405, 'method_not_allowed', `Method "${call.method}" not allowed.`);

@@ -19,18 +19,22 @@ export interface SegmentFakeState {
   initializedMs: number;
   runningMs: number;
   finalStatus: SegmentRegulation['finalStatus'];
-  /** The next N requests are answered 429 with Retry-After. */
+  /** The next N requests are answered 429 with X-RateLimit-Reset (and no Retry-After). */
   throttleNext: number;
+  /** Seconds from the 429 until the window resets. */
   retryAfter: string;
 }
 
-const REGULATION_TYPES = ['DELETE_ARCHIVE_ONLY', 'DELETE_INTERNAL', 'DELETE_ONLY', 'SUPPRESS_ONLY', 'SUPPRESS_WITH_DELETE', 'SUPPRESS_WITH_DELETE_INTERNAL', 'UNSUPPRESS'];
+// CreateWorkspaceRegulationV1Input of @segment/public-api-sdk-typescript (Segment's own models).
+const REGULATION_TYPES = ['DELETE_INTERNAL', 'DELETE_ONLY', 'SUPPRESS_ONLY', 'SUPPRESS_WITH_DELETE', 'UNSUPPRESS'];
+const SUBJECT_TYPES = ['OBJECT_ID', 'USER_ID'];
 const errors = (status: number, type: string, message: string) => ({ status, body: { errors: [{ type, message }] } });
 
 /**
  * Segment Public API workspace regulations: POST /regulations validates regulationType,
  * subjectType and subjectIds and answers {data: {regulateId}}; GET /regulations/{id} reports
- * INITIALIZED -> RUNNING -> FINISHED over time. Bearer token; 429 with Retry-After on demand.
+ * INITIALIZED -> RUNNING -> FINISHED over time; DELETE /regulations/{id} withdraws one while
+ * INITIALIZED. Bearer token; 429 with X-RateLimit-Reset (epoch ms) on demand.
  */
 export async function startSegmentFake(options: Partial<Pick<SegmentFakeState, 'initializedMs' | 'runningMs'>> = {}): Promise<FakeVendor<SegmentFakeState>> {
   const state: SegmentFakeState = {
@@ -66,16 +70,17 @@ export async function startSegmentFake(options: Partial<Pick<SegmentFakeState, '
     if (!token || !state.tokens.has(token)) return errors(401, 'unauthorized', 'Unauthorized');
     if (state.throttleNext > 0) {
       state.throttleNext--;
-      return { status: 429, headers: { 'retry-after': state.retryAfter }, body: { errors: [{ type: 'too-many-requests', message: 'Too many requests' }] } };
+      const resetAt = call.at + Number(state.retryAfter) * 1000;
+      return { status: 429, headers: { 'x-ratelimit-reset': String(resetAt) }, body: { errors: [{ type: 'too-many-requests', message: 'Too many requests' }] } };
     }
     if (call.path === '/regulations' && call.method === 'POST') {
       const body = jsonOf(call) as { regulationType?: unknown; subjectType?: unknown; subjectIds?: unknown } | undefined;
       if (!body) return errors(400, 'bad-request', 'Body must be JSON');
       if (!REGULATION_TYPES.includes(String(body.regulationType))) return errors(422, 'validation', `regulationType must be one of ${REGULATION_TYPES.join(', ')}`);
-      if (body.subjectType !== 'USER_ID' && body.subjectType !== 'ANONYMOUS_ID') return errors(422, 'validation', 'subjectType must be USER_ID or ANONYMOUS_ID');
+      if (!SUBJECT_TYPES.includes(String(body.subjectType))) return errors(422, 'validation', `subjectType must be one of ${SUBJECT_TYPES.join(', ')}`);
       const ids = body.subjectIds;
       if (!Array.isArray(ids) || ids.length === 0 || ids.length > 5000 || !ids.every((id) => typeof id === 'string' && id)) return errors(422, 'validation', 'subjectIds must list 1 to 5000 ids');
-      const regulation: SegmentRegulation = { id: randomBytes(12).toString('hex'), regulationType: String(body.regulationType), subjectType: body.subjectType, subjectIds: ids as string[], createdAt: call.at, finalStatus: state.finalStatus };
+      const regulation: SegmentRegulation = { id: randomBytes(12).toString('hex'), regulationType: String(body.regulationType), subjectType: String(body.subjectType), subjectIds: ids as string[], createdAt: call.at, finalStatus: state.finalStatus };
       state.regulations.set(regulation.id, regulation);
       return { status: 200, body: { data: { regulateId: regulation.id } } };
     }
@@ -87,6 +92,14 @@ export async function startSegmentFake(options: Partial<Pick<SegmentFakeState, '
       const regulation = state.regulations.get(decodeURIComponent(one[1]!));
       if (!regulation) return errors(404, 'not-found', 'Resource not found');
       return { status: 200, body: { data: { regulation: view(regulation) } } };
+    }
+    if (one && call.method === 'DELETE') {
+      const regulation = state.regulations.get(decodeURIComponent(one[1]!));
+      if (!regulation) return errors(404, 'not-found', 'Resource not found');
+      const status = view(regulation).overallStatus;
+      if (status !== 'INITIALIZED') return errors(400, 'bad-request', `Regulation is ${status}; only INITIALIZED regulations can be deleted`);
+      state.regulations.delete(regulation.id);
+      return { status: 200, body: { data: {} } };
     }
     return errors(404, 'not-found', 'Resource not found');
   });

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { Auth0Config } from '@shared/integrations';
+import { isSuccessStatus, type HttpClient, type HttpResponse } from '../http-client';
+import { deletionFailure, str, testWith, type VendorStyle } from '../saas';
+import { PermanentError, TransientError, type Driver, type DriverContext } from '../types';
+import { credential, jsonBody } from '../vendor-http';
+
+/** Auth0 errors: `{statusCode, error, message, errorCode}`; 429 carries x-ratelimit-reset (epoch seconds). */
+const style: VendorStyle = {
+  vendor: 'Auth0',
+  message: (body) => {
+    const b = body as { message?: unknown; error_description?: unknown; error?: unknown } | undefined;
+    return str(b?.message) ?? str(b?.error_description) ?? str(b?.error);
+  },
+};
+
+/** Management API tokens by tenant and client, reused until a minute before they expire. */
+const tokens = new Map<string, { token: string; expiresAt: number }>();
+
+/** Auth0 Management API v2 with a machine-to-machine application (client credentials grant). */
+export function auth0Client(http: HttpClient, config: Auth0Config, credentials: { clientId: string; clientSecret: string }) {
+  const origin = config.baseUrl ?? `https://${config.domain}`;
+  const audience = `https://${config.domain}/api/v2/`;
+  const cacheKey = createHash('sha256').update(`${origin}\n${credentials.clientId}\n${credentials.clientSecret}`).digest('hex');
+
+  async function token(): Promise<string> {
+    const cached = tokens.get(cacheKey);
+    if (cached && cached.expiresAt > Date.now()) return cached.token;
+    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: credentials.clientId, audience, client_secret: credentials.clientSecret });
+    const response = await http.request({ method: 'POST', url: `${origin}/oauth/token`, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: body.toString() });
+    if (response.status === 401 || response.status === 403) throw new PermanentError(`Auth0 refused the client credentials: HTTP ${response.status}: ${style.message(jsonBody(response)) ?? ''}`.trim());
+    if (!isSuccessStatus(response.status)) throw new TransientError(`Auth0 token endpoint answered HTTP ${response.status}`);
+    const granted = jsonBody(response) as { access_token?: unknown; expires_in?: unknown } | undefined;
+    const accessToken = str(granted?.access_token);
+    if (!accessToken) throw new TransientError('Auth0 granted no access_token');
+    const ttl = typeof granted?.expires_in === 'number' ? granted.expires_in : 3600;
+    tokens.set(cacheKey, { token: accessToken, expiresAt: Date.now() + Math.max(0, ttl - 60) * 1000 });
+    return accessToken;
+  }
+
+  const api = async (method: string, path: string): Promise<HttpResponse> => {
+    const headers = { authorization: `Bearer ${await token()}`, accept: 'application/json' };
+    const response = await http.request({ method, url: `${origin}/api/v2${path}`, headers });
+    if (response.status === 401) tokens.delete(cacheKey);
+    return response;
+  };
+  return {
+    usersByEmail: (email: string) => api('GET', `/users-by-email?${new URLSearchParams({ email })}`),
+    getUser: (id: string) => api('GET', `/users/${encodeURIComponent(id)}`),
+    deleteUser: (id: string) => api('DELETE', `/users/${encodeURIComponent(id)}`),
+    listOne: () => api('GET', '/users?per_page=1'),
+  };
+}
+
+const clientFor = (ctx: Pick<DriverContext<Auth0Config>, 'http' | 'config' | 'secrets'>) =>
+  auth0Client(ctx.http, ctx.config, { clientId: credential(ctx, 'apiKey'), clientSecret: credential(ctx, 'secretKey') });
+
+/**
+ * Synchronous: find the users (every user with the email, one per connection, or the user id),
+ * delete each, then fetch each again: Auth0's 404 `inexistent_user` is the proof.
+ */
+export const auth0Driver: Driver<Auth0Config> = {
+  type: 'AUTH0',
+  async: false,
+  canCancel: () => false,
+  expectedCompletion: 'seconds',
+
+  async requestDeletion(ctx) {
+    const client = clientFor(ctx);
+    let ids: string[];
+    if (ctx.config.identifierType === 'email') {
+      const found = await client.usersByEmail(ctx.identifier);
+      if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
+      const users = jsonBody(found);
+      ids = (Array.isArray(users) ? users : []).map((u) => str((u as { user_id?: unknown }).user_id)).filter((id): id is string => Boolean(id));
+    } else {
+      ids = [ctx.identifier];
+    }
+    const deleted: string[] = [];
+    for (const id of ids) {
+      const existing = ctx.config.identifierType === 'user_id' ? await client.getUser(id) : null;
+      if (existing?.status === 404) continue;
+      if (existing && !isSuccessStatus(existing.status)) return deletionFailure(style, existing, ctx.now);
+      const response = await client.deleteUser(id);
+      if (!isSuccessStatus(response.status)) return deletionFailure(style, response, ctx.now);
+      deleted.push(id);
+    }
+    if (deleted.length === 0) return { kind: 'success', message: 'Auth0 has no such user: nothing to delete', evidence: { usersFound: 0 } };
+    for (const id of deleted) {
+      const after = await client.getUser(id);
+      if (isSuccessStatus(after.status)) return { kind: 'retry', reason: `Auth0 still returns user ${id} after the delete` };
+      if (after.status !== 404) return deletionFailure(style, after, ctx.now);
+    }
+    return {
+      kind: 'success',
+      message: `Deleted ${deleted.length} Auth0 user(s); fetching each now answers 404`,
+      evidence: { usersFound: deleted.length, userIds: deleted, verifiedGone: true, lookupAfterDelete: 'HTTP 404 inexistent_user' },
+    };
+  },
+
+  testConnection: (ctx) => testWith(style, () => clientFor(ctx).listOne(), 'Auth0 granted a Management API token that may read users'),
+};

@@ -1,0 +1,58 @@
+import { DeletionAndSuppressionApi, CreateWorkspaceRegulationV1Input } from '@segment/public-api-sdk-typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { segmentConfigSchema } from '@shared/integrations';
+import { callsDuring, expectSameRequest } from '../../test/contract';
+import { driverContext } from '../../test/driver-context';
+import { startSegmentFake } from '../../test/fakes/segment';
+import { segmentDriver } from './driver';
+
+// Segment's own Public API SDK (generated from its OpenAPI document) against our fake.
+let fake: Awaited<ReturnType<typeof startSegmentFake>>;
+const TOKEN = 'segment-contract-token';
+beforeAll(async () => {
+  fake = await startSegmentFake({ initializedMs: 60_000 });
+  fake.state.tokens.add(TOKEN);
+});
+afterAll(() => fake?.close());
+
+const sdk = () => {
+  const api = new DeletionAndSuppressionApi(fake.url);
+  api.accessToken = TOKEN;
+  return api;
+};
+const ctx = (trackingId: string | null = null) => driverContext('SEGMENT', segmentConfigSchema.parse({ baseUrl: fake.url }), { apiKey: TOKEN }, { identifier: 'seg-subject', trackingId });
+
+describe('Segment contract (@segment/public-api-sdk-typescript)', () => {
+  it('creates a workspace regulation as the SDK does, and the SDK parses the fake\'s answer', async () => {
+    let ours: Awaited<ReturnType<typeof segmentDriver.requestDeletion>> | undefined;
+    const [ourCall] = await callsDuring(fake, async () => (ours = await segmentDriver.requestDeletion(ctx())));
+    let parsed: { data?: { regulateId?: string } } | undefined;
+    const [sdkCall] = await callsDuring(fake, async () => {
+      const input = { regulationType: 'SUPPRESS_WITH_DELETE', subjectType: 'USER_ID', subjectIds: ['seg-subject'] } as unknown as CreateWorkspaceRegulationV1Input;
+      parsed = (await sdk().createWorkspaceRegulation(input)).body;
+    });
+    expectSameRequest(ourCall, sdkCall);
+    expect(parsed?.data?.regulateId).toMatch(/^[0-9a-f]{24}$/);
+    expect(ours).toMatchObject({ kind: 'accepted', trackingId: expect.any(String) });
+  });
+
+  it('reads a regulation and deletes it with the SDK\'s calls', async () => {
+    const accepted = await segmentDriver.requestDeletion(ctx());
+    const regulateId = accepted.kind === 'accepted' ? accepted.trackingId : '';
+    const [ourGet] = await callsDuring(fake, () => segmentDriver.checkStatus!(ctx(regulateId)));
+    let regulation: { overallStatus?: unknown; id?: string } | undefined;
+    const [sdkGet] = await callsDuring(fake, async () => {
+      regulation = (await sdk().getRegulation(regulateId)).body.data?.regulation as typeof regulation;
+    });
+    expectSameRequest(ourGet, sdkGet);
+    expect(regulation).toMatchObject({ id: regulateId, overallStatus: 'INITIALIZED' });
+
+    const [ourDelete] = await callsDuring(fake, () => segmentDriver.cancel!(ctx(regulateId)));
+    const second = await segmentDriver.requestDeletion(ctx());
+    const secondId = second.kind === 'accepted' ? second.trackingId : '';
+    const [sdkDelete] = await callsDuring(fake, () => sdk().deleteRegulation(secondId));
+    expect(ourDelete?.method).toBe('DELETE');
+    expectSameRequest({ ...ourDelete!, path: ourDelete!.path.replace(regulateId, ':id') }, { ...sdkDelete!, path: sdkDelete!.path.replace(secondId, ':id') });
+    expect(fake.state.regulations.has(secondId)).toBe(false);
+  });
+});

@@ -1,0 +1,85 @@
+import { zendeskBaseUrl, type ZendeskConfig } from '@shared/integrations';
+import { isSuccessStatus, type HttpClient } from '../http-client';
+import { deletionFailure, str, testWith, type VendorStyle } from '../saas';
+import type { Driver, DriverContext } from '../types';
+import { credential, jsonBody } from '../vendor-http';
+
+/** Zendesk errors are `{error: "..."}` or `{error: {title, message}}` or `{error, description}`. */
+const style: VendorStyle = {
+  vendor: 'Zendesk',
+  message: (body) => {
+    const b = body as { error?: unknown; description?: unknown } | undefined;
+    const error = b?.error as { title?: unknown; message?: unknown } | string | undefined;
+    if (typeof error === 'string') return str(b?.description) ? `${error}: ${b!.description as string}` : error;
+    return str(error?.message) ?? str(error?.title);
+  },
+};
+
+/** Zendesk Support API v2 with an admin's API token (Basic "{email}/token:{token}"), the paths node-zendesk builds. */
+export function zendeskClient(http: HttpClient, config: ZendeskConfig, apiToken: string) {
+  const base = `${zendeskBaseUrl(config)}/api/v2`;
+  const headers = { authorization: `Basic ${Buffer.from(`${config.agentEmail}/token:${apiToken}`).toString('base64')}`, accept: 'application/json' };
+  return {
+    searchByEmail: (email: string) => http.request({ method: 'GET', url: `${base}/users/search.json?${new URLSearchParams({ query: `email:${email}` })}`, headers }),
+    show: (id: string) => http.request({ method: 'GET', url: `${base}/users/${encodeURIComponent(id)}.json`, headers }),
+    /** Soft delete: the user is deactivated and listed under deleted users. */
+    softDelete: (id: string) => http.request({ method: 'DELETE', url: `${base}/users/${encodeURIComponent(id)}.json`, headers }),
+    /** Permanent delete (GDPR) of a soft-deleted user. */
+    permanentlyDelete: (id: string) => http.request({ method: 'DELETE', url: `${base}/deleted_users/${encodeURIComponent(id)}.json`, headers }),
+    showDeleted: (id: string) => http.request({ method: 'GET', url: `${base}/deleted_users/${encodeURIComponent(id)}.json`, headers }),
+    me: () => http.request({ method: 'GET', url: `${base}/users/me.json`, headers }),
+  };
+}
+
+const clientFor = (ctx: Pick<DriverContext<ZendeskConfig>, 'http' | 'config' | 'secrets'>) => zendeskClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
+
+const idsOf = (body: unknown) => ((body as { users?: { id?: unknown }[] } | undefined)?.users ?? []).map((u) => (typeof u.id === 'number' || typeof u.id === 'string' ? String(u.id) : '')).filter(Boolean);
+
+/**
+ * Synchronous: find the user (by email, or by id), delete it, then permanently delete it
+ * (Zendesk's GDPR erasure, allowed only after the soft delete), then look in deleted users
+ * again: a 404 there is the proof.
+ */
+export const zendeskDriver: Driver<ZendeskConfig> = {
+  type: 'ZENDESK',
+  async: false,
+  canCancel: () => false,
+  expectedCompletion: 'seconds (Zendesk scrubs the permanently deleted user from its systems afterwards)',
+
+  async requestDeletion(ctx) {
+    const client = clientFor(ctx);
+    let ids: string[];
+    if (ctx.config.identifierType === 'email') {
+      const found = await client.searchByEmail(ctx.identifier);
+      if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
+      ids = idsOf(jsonBody(found));
+    } else {
+      ids = [ctx.identifier];
+    }
+    const deletedIds: string[] = [];
+    for (const id of ids) {
+      const soft = await client.softDelete(id);
+      // 404: already soft-deleted (a retry of this step) or no such user; the permanent delete decides.
+      if (!isSuccessStatus(soft.status) && soft.status !== 404) return deletionFailure(style, soft, ctx.now);
+      const permanent = await client.permanentlyDelete(id);
+      if (permanent.status === 404) continue; // not in deleted users: nothing (left) to erase
+      if (!isSuccessStatus(permanent.status)) return deletionFailure(style, permanent, ctx.now);
+      deletedIds.push(id);
+    }
+    if (deletedIds.length === 0) return { kind: 'success', message: 'Zendesk has no such user: nothing to delete', evidence: { usersFound: 0 } };
+    const proof: Record<string, string> = {};
+    for (const id of deletedIds) {
+      const after = await client.showDeleted(id);
+      if (isSuccessStatus(after.status)) return { kind: 'retry', reason: `Zendesk still lists user ${id} among deleted users after the permanent delete` };
+      if (after.status !== 404) return deletionFailure(style, after, ctx.now);
+      proof[id] = 'deleted_users: HTTP 404';
+    }
+    return {
+      kind: 'success',
+      message: `Deleted and permanently deleted ${deletedIds.length} Zendesk user(s)`,
+      evidence: { usersFound: deletedIds.length, userIds: deletedIds, verifiedGone: true, lookupAfterDelete: proof },
+    };
+  },
+
+  testConnection: (ctx) => testWith(style, () => clientFor(ctx).me(), 'Zendesk accepted the API token'),
+};

@@ -1,0 +1,34 @@
+import { createHttpClient } from '../integrations/http-client';
+import type { DriverContext, Exchange } from '../integrations/types';
+import type { IntegrationType } from '@shared/statuses';
+import { createLogger } from '../lib/logger';
+
+const logger = createLogger('silent');
+
+/**
+ * A driver context for calling one driver directly against a loopback fake: real HTTP, the
+ * recorded trail, no database. `identifier` and `trackingId` default to a test subject.
+ */
+export function driverContext<Config>(
+  integrationType: IntegrationType,
+  config: Config,
+  secrets: Record<string, unknown> | null,
+  overrides: Partial<Pick<DriverContext<Config>, 'identifier' | 'trackingId' | 'now'>> = {},
+): DriverContext<Config> & { trail: Exchange[] } {
+  const trail: Exchange[] = [];
+  const secretValues = Object.values(secrets ?? {}).filter((v): v is string => typeof v === 'string');
+  return {
+    integrationType,
+    integrationRequestId: `ir-${Math.random().toString(36).slice(2)}`,
+    deletionRequestId: 'dr-test',
+    identifier: overrides.identifier ?? 'subject-1',
+    config,
+    secrets,
+    trackingId: overrides.trackingId ?? null,
+    http: createHttpClient({ trail, secrets: secretValues }),
+    trail,
+    resolveHost: async (host) => host,
+    log: logger,
+    now: overrides.now ?? new Date(),
+  };
+}

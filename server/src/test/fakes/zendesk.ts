@@ -1,0 +1,94 @@
+import { startFakeServer, type FakeVendor } from './vendor-server';
+
+export interface ZendeskUser {
+  id: number;
+  url: string;
+  name: string;
+  email: string;
+  active: boolean;
+  role: 'end-user' | 'agent' | 'admin';
+  created_at: string;
+}
+
+export interface ZendeskFakeState {
+  /** "{email}/token:{token}" pairs Zendesk accepts. */
+  credentials: Set<string>;
+  users: Map<number, ZendeskUser>;
+  /** Soft-deleted users, until permanently deleted. */
+  deletedUsers: Map<number, ZendeskUser>;
+  /** Users permanently deleted. */
+  erased: number[];
+  /** The next N requests are answered 429 with Retry-After. */
+  throttleNext: number;
+  retryAfter: string;
+}
+
+const notFound = { status: 404, body: { error: 'RecordNotFound', description: 'Not found' } };
+
+/**
+ * Zendesk Support API v2 users: GET /api/v2/users/search.json?query=email:…, GET
+ * /api/v2/users/{id}.json, DELETE /api/v2/users/{id}.json (soft delete → the user,
+ * active: false), DELETE /api/v2/deleted_users/{id}.json (permanent; only soft-deleted users),
+ * GET /api/v2/deleted_users/{id}.json, GET /api/v2/users/me.json. Basic "{email}/token:{token}".
+ */
+export async function startZendeskFake(): Promise<FakeVendor<ZendeskFakeState> & { addUser(email: string): ZendeskUser }> {
+  const state: ZendeskFakeState = { credentials: new Set(), users: new Map(), deletedUsers: new Map(), erased: [], throttleNext: 0, retryAfter: '7' };
+  let base = '';
+  const server = await startFakeServer((call) => {
+    const header = String(call.headers.authorization ?? '');
+    const decoded = header.startsWith('Basic ') ? Buffer.from(header.slice(6), 'base64').toString('utf8') : '';
+    if (!state.credentials.has(decoded)) return { status: 401, body: { error: "Couldn't authenticate you" } };
+    if (state.throttleNext > 0) {
+      state.throttleNext--;
+      return { status: 429, headers: { 'retry-after': state.retryAfter }, body: { error: 'APIRateLimitExceeded', description: 'Number of allowed API requests per minute exceeded' } };
+    }
+    if (call.path === '/api/v2/users/me.json' && call.method === 'GET') {
+      const email = decoded.split('/token:')[0];
+      return { status: 200, body: { user: { id: 1, email, role: 'admin', active: true } } };
+    }
+    if (call.path === '/api/v2/users/search.json' && call.method === 'GET') {
+      const query = call.query.get('query') ?? '';
+      const email = query.startsWith('email:') ? query.slice(6) : query;
+      const users = [...state.users.values()].filter((u) => u.email === email);
+      return { status: 200, body: { users, next_page: null, previous_page: null, count: users.length } };
+    }
+    const user = /^\/api\/v2\/users\/(\d+)\.json$/.exec(call.path);
+    if (user) {
+      const id = Number(user[1]);
+      const found = state.users.get(id);
+      if (!found) return notFound;
+      if (call.method === 'GET') return { status: 200, body: { user: found } };
+      if (call.method === 'DELETE') {
+        state.users.delete(id);
+        const deleted = { ...found, active: false };
+        state.deletedUsers.set(id, deleted);
+        return { status: 200, body: { user: deleted } };
+      }
+    }
+    const deletedUser = /^\/api\/v2\/deleted_users\/(\d+)\.json$/.exec(call.path);
+    if (deletedUser) {
+      const id = Number(deletedUser[1]);
+      const found = state.deletedUsers.get(id);
+      if (!found) return notFound;
+      if (call.method === 'GET') return { status: 200, body: { deleted_user: found } };
+      if (call.method === 'DELETE') {
+        state.deletedUsers.delete(id);
+        state.erased.push(id);
+        return { status: 200, body: { deleted_user: found } };
+      }
+    }
+    return { status: 404, body: { error: 'InvalidEndpoint', description: 'Not found' } };
+  });
+  base = server.url;
+  let nextId = 36_000_000_001;
+  return {
+    ...server,
+    state,
+    addUser(email) {
+      const id = nextId++;
+      const user: ZendeskUser = { id, url: `${base}/api/v2/users/${id}.json`, name: 'Subject', email, active: true, role: 'end-user', created_at: new Date().toISOString() };
+      state.users.set(id, user);
+      return user;
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { baseUrlSchema } from './vendor';
+
+/** Customer.io hosts by data center: the Track API (deletes) and the App API (lookups). */
+export const CUSTOMERIO_HOSTS = {
+  US: { track: 'https://track.customer.io/api/v1', app: 'https://api.customer.io/v1' },
+  EU: { track: 'https://track-eu.customer.io/api/v1', app: 'https://api-eu.customer.io/v1' },
+} as const;
+
+export const customerioConfigSchema = z.object({
+  region: z.enum(['US', 'EU']).default('US'),
+  /** The workspace's Site ID (Settings → API credentials), used with the Track API key. */
+  siteId: z.string().trim().min(1, 'Required').max(100),
+  /** Whether the request identifier is the person's email or your id for them. */
+  identifierType: z.enum(['email', 'id']).default('email'),
+  /** Replaces both hosts: the Track API is served under /api/v1 and the App API under /v1. */
+  baseUrl: baseUrlSchema,
+});
+export type CustomerioConfig = z.infer<typeof customerioConfigSchema>;
+
+export function customerioUrls(config: Pick<CustomerioConfig, 'region' | 'baseUrl'>): { track: string; app: string } {
+  return config.baseUrl ? { track: `${config.baseUrl}/api/v1`, app: `${config.baseUrl}/v1` } : CUSTOMERIO_HOSTS[config.region];
+}
