@@ -17,6 +17,10 @@ import { defaultsFor, formSchemaOf, pruneEmpty } from '../lib/schema-form';
 import type { PostgresDraft } from '../lib/postgres-rules';
 import { useTRPC, type RouterOutputs } from '../trpc';
 
+/** SQL databases share the rule builder; every data store has a dry run. */
+const isSqlType = (type: IntegrationType) => type === 'POSTGRES' || type === 'MYSQL';
+const HAS_DRY_RUN = new Set<IntegrationType>(['POSTGRES', 'MYSQL', 'REDIS', 'S3', 'DYNAMODB']);
+
 type Integration = RouterOutputs['integrations']['get'];
 const TYPES = Object.values(integrationTypeInfo).filter((info) => info !== undefined);
 
@@ -88,7 +92,7 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const workspaceId = chosenWorkspaceId || workspaces.data?.[0]?.id || '';
   const [name, setName] = useState(existing?.name ?? '');
   const [accountId, setAccountId] = useState<string | null>(existing?.accountId ?? null);
-  const [config, setConfig] = useState<unknown>(() => existing?.config ?? (type === 'POSTGRES' ? { rules: [] } : defaultsFor(schema)));
+  const [config, setConfig] = useState<unknown>(() => existing?.config ?? (isSqlType(type) ? { rules: [] } : defaultsFor(schema)));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [issuesFromDryRun, setIssuesFromDryRun] = useState<Record<string, string>>({});
   const done = async (integration: { id: string; workspaceId: string }) => {
@@ -103,7 +107,7 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const allErrors = { ...issuesFromDryRun, ...serverError?.fieldErrors, ...errors };
 
   const configToSend = () => {
-    if (type !== 'POSTGRES') return pruneEmpty(schema, config);
+    if (!isSqlType(type)) return pruneEmpty(schema, config);
     const draft = config as PostgresDraft;
     return { ...draft, rules: draft.rules.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined))) };
   };
@@ -123,7 +127,7 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const [submitted, setSubmitted] = useState(false);
   const onConfigChange = (next: unknown) => {
     setConfig(next);
-    if (submitted) setErrors(validate(type === 'POSTGRES' ? next : pruneEmpty(schema, next), name));
+    if (submitted) setErrors(validate(isSqlType(type) ? next : pruneEmpty(schema, next), name));
   };
   const onNameChange = (next: string) => {
     setName(next);
@@ -180,7 +184,7 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
                 const next = e.target.value as IntegrationType;
                 setType(next);
                 setAccountId(null);
-                setConfig(next === 'POSTGRES' ? { rules: [] } : defaultsFor(formSchemaOf(integrationTypeInfo[next]!.configSchema)));
+                setConfig(isSqlType(next) ? { rules: [] } : defaultsFor(formSchemaOf(integrationTypeInfo[next]!.configSchema)));
                 setErrors({});
                 setSubmitted(false);
               }}
@@ -220,16 +224,16 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
       </section>
 
       <section className="card" aria-labelledby="integration-config">
-        <h2 id="integration-config">{type === 'POSTGRES' ? 'Rules' : 'Configuration'}</h2>
-        {type === 'POSTGRES' ? (
-          <PostgresRulesEditor accountId={accountId} value={config as PostgresDraft} onChange={onConfigChange} errors={allErrors} />
+        <h2 id="integration-config">{isSqlType(type) ? 'Rules' : 'Configuration'}</h2>
+        {isSqlType(type) ? (
+          <PostgresRulesEditor dialect={type === 'MYSQL' ? 'mysql' : 'postgres'} accountId={accountId} value={config as PostgresDraft} onChange={onConfigChange} errors={allErrors} />
         ) : (
           <SchemaFields key={type} schema={schema} value={config} onChange={onConfigChange} errors={allErrors} path={['config']} options={type === 'WEBHOOK' ? WEBHOOK_OPTIONS : undefined} />
         )}
         {allErrors.config ? <p className="field-error" role="alert">{allErrors.config}</p> : null}
       </section>
 
-      {type === 'POSTGRES' ? <DryRunPanel accountId={accountId} config={configToSend} onIssues={setIssuesFromDryRun} /> : null}
+      {HAS_DRY_RUN.has(type) ? <DryRunPanel accountId={accountId} config={configToSend} onIssues={setIssuesFromDryRun} /> : null}
 
       <FormError message={serverError && Object.keys(serverError.fieldErrors).length === 0 ? serverError.message : serverError ? `${serverError.message}: see the highlighted fields` : null} />
       {Object.keys(errors).length > 0 ? (

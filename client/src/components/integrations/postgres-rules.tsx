@@ -39,7 +39,7 @@ export function useDiscoveredSchema(accountId: string | null) {
  * The PostgreSQL rule builder: per rule a table, identifier columns matched any/all, and an
  * action with the columns it needs; rules run in order in one transaction.
  */
-export function PostgresRulesEditor(props: { accountId: string | null; value: PostgresDraft; onChange: (next: PostgresDraft) => void; errors: Record<string, string> }) {
+export function PostgresRulesEditor(props: { dialect?: 'postgres' | 'mysql'; accountId: string | null; value: PostgresDraft; onChange: (next: PostgresDraft) => void; errors: Record<string, string> }) {
   const discovered = useDiscoveredSchema(props.accountId);
   const tables = discovered.data ?? [];
   const rules = props.value.rules;
@@ -53,8 +53,10 @@ export function PostgresRulesEditor(props: { accountId: string | null; value: Po
     <div className="rule-builder">
       <div className="row space-between wrap">
         <p className="muted small">
-          {tables.length} table{tables.length === 1 ? '' : 's'} found. Rules run in this order, in one transaction: put child tables (such as orders) before the
-          tables they reference (such as users).
+          {tables.length} table{tables.length === 1 ? '' : 's'} found.{' '}
+          {props.dialect === 'mysql'
+            ? 'Rules run in one transaction; tables that reference others (such as orders) go before the tables they reference (such as users), found from the foreign keys. Identifiers match exactly: case, accents and trailing spaces count.'
+            : 'Rules run in this order, in one transaction: put child tables (such as orders) before the tables they reference (such as users).'}
         </p>
         <button type="button" className="button button-small" onClick={() => void discovered.refetch()} disabled={discovered.isFetching}>
           {discovered.isFetching ? 'Reading…' : 'Reload schema'}
