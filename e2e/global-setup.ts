@@ -67,6 +67,8 @@ export default async function setup({ provide }: { provide: (key: string, value:
     AUDIT_SEAL_INTERVAL_MS: '1000',
     // The suites' destinations (a webhook receiver, a customer database) are on loopback.
     OUTBOUND_ALLOWLIST: '127.0.0.0/8,localhost',
+    // Asynchronous vendors' fakes finish their jobs in a fraction of a second: poll every second.
+    ASYNC_POLL_INTERVAL_MS: '1000',
   };
   // Always the embedded database in the temp dir, never a developer's server.
   delete env.DATABASE_URL;

@@ -1,4 +1,4 @@
-import { integrationTypeInfo } from '@shared/integrations';
+import { INTEGRATION_CATEGORIES, integrationCatalogue, integrationTypeInfo } from '@shared/integrations';
 import { nameSchema } from '@shared/schemas/auth';
 import type { IntegrationType } from '@shared/statuses';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -23,6 +23,35 @@ const HAS_DRY_RUN = new Set<IntegrationType>(['POSTGRES', 'MYSQL', 'REDIS', 'S3'
 
 type Integration = RouterOutputs['integrations']['get'];
 const TYPES = Object.values(integrationTypeInfo).filter((info) => info !== undefined);
+
+/** Types whose label, category or kind of data matches every word of the search. */
+export function matchingTypes(query: string): typeof TYPES {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  return TYPES.filter((t) => {
+    const entry = integrationCatalogue[t.type];
+    const text = `${t.label} ${t.type} ${entry.category} ${entry.deletes}`.toLowerCase();
+    return words.every((w) => text.includes(w));
+  });
+}
+
+/** What the catalogue says about the chosen type: category, capabilities, vendor docs. */
+function CatalogueSummary({ type }: { type: IntegrationType }) {
+  const entry = integrationCatalogue[type];
+  const capabilities = [entry.capabilities.status ? 'status polled' : 'synchronous', entry.capabilities.cancel ? 'can be canceled' : null, entry.capabilities.verify ? 'verified after deletion' : null].filter(Boolean);
+  return (
+    <p className="muted small" aria-label="About this integration">
+      {entry.category} · deletes {entry.deletes} · {capabilities.join(' · ')} · {entry.completion}
+      {entry.docsUrl ? (
+        <>
+          {' · '}
+          <a href={entry.docsUrl} target="_blank" rel="noreferrer">
+            vendor docs
+          </a>
+        </>
+      ) : null}
+    </p>
+  );
+}
 
 const WEBHOOK_OPTIONS = {
   labels: { initiate: 'Initiate deletion call', status: 'Status call', cancel: 'Cancel call', 'initiate.trackingIdPath': 'Tracking id JSONPath', 'status.statusPath': 'Status JSONPath' },
@@ -94,6 +123,8 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const [accountId, setAccountId] = useState<string | null>(existing?.accountId ?? null);
   const [config, setConfig] = useState<unknown>(() => existing?.config ?? (isSqlType(type) ? { rules: [] } : defaultsFor(schema)));
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [typeQuery, setTypeQuery] = useState('');
+  const shownTypes = useMemo(() => matchingTypes(typeQuery), [typeQuery]);
   const [issuesFromDryRun, setIssuesFromDryRun] = useState<Record<string, string>>({});
   const done = async (integration: { id: string; workspaceId: string }) => {
     await queryClient.invalidateQueries({ queryKey: trpc.integrations.list.queryKey() });
@@ -105,6 +136,14 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const save = existing ? update : create;
   const serverError = save.error ? toDisplayError(save.error) : null;
   const allErrors = { ...issuesFromDryRun, ...serverError?.fieldErrors, ...errors };
+
+  const chooseType = (next: IntegrationType) => {
+    setType(next);
+    setAccountId(null);
+    setConfig(isSqlType(next) ? { rules: [] } : defaultsFor(formSchemaOf(integrationTypeInfo[next]!.configSchema)));
+    setErrors({});
+    setSubmitted(false);
+  };
 
   const configToSend = () => {
     if (!isSqlType(type)) return pruneEmpty(schema, config);
@@ -176,27 +215,35 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
                 </option>
               ))}
             </SelectField>
-            <SelectField
-              label="Type"
-              value={type}
-              error={allErrors.type}
+            <TextField
+              label="Search integrations"
+              type="search"
+              value={typeQuery}
+              placeholder="Name or category, e.g. CRM"
+              hint={shownTypes.length === 0 ? 'No integration matches' : `${shownTypes.length} of ${TYPES.length} integrations`}
               onChange={(e) => {
-                const next = e.target.value as IntegrationType;
-                setType(next);
-                setAccountId(null);
-                setConfig(isSqlType(next) ? { rules: [] } : defaultsFor(formSchemaOf(integrationTypeInfo[next]!.configSchema)));
-                setErrors({});
-                setSubmitted(false);
+                setTypeQuery(e.target.value);
+                const matches = matchingTypes(e.target.value);
+                if (matches.length > 0 && !matches.some((t) => t.type === type)) chooseType(matches[0]!.type);
               }}
-            >
-              {TYPES.map((t) => (
-                <option key={t.type} value={t.type}>
-                  {t.label}
-                </option>
-              ))}
+            />
+            <SelectField label="Type" value={type} error={allErrors.type} onChange={(e) => chooseType(e.target.value as IntegrationType)}>
+              {INTEGRATION_CATEGORIES.map((category) => {
+                const inCategory = (shownTypes.length ? shownTypes : TYPES).filter((t) => integrationCatalogue[t.type].category === category);
+                return inCategory.length ? (
+                  <optgroup key={category} label={category}>
+                    {inCategory.map((t) => (
+                      <option key={t.type} value={t.type}>
+                        {t.label}
+                      </option>
+                    ))}
+                  </optgroup>
+                ) : null;
+              })}
             </SelectField>
           </div>
         )}
+        <CatalogueSummary type={type} />
         <TextField label="Integration name" value={name} error={allErrors.name} onChange={(e) => onNameChange(e.target.value)} />
       </section>
 

@@ -149,7 +149,7 @@ describe('Google Analytics 4 timeline', () => {
     expect(message).toMatch(/reports within about 72 hours/);
     expect(message).toMatch(/servers .*about two months/);
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-    const row = readme.split('\n').find((line) => line.startsWith('| Google Analytics 4'))!;
+    const row = readme.split('\n').find((line) => line.startsWith('| [Google Analytics 4]'))!;
     expect(row).toMatch(/72 hours/);
     expect(row).toMatch(/two months/);
   });

@@ -30,6 +30,7 @@ export * from './segment';
 export * from './posthog';
 export * from './google-analytics';
 export * from './oauth';
+export * from './catalogue';
 export * from './stripe';
 export * from './customerio';
 export * from './klaviyo';

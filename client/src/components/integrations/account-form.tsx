@@ -1,4 +1,4 @@
-import { ACCOUNT_PUBLIC_FIELDS, accountSecretSchemas, integrationTypeInfo, OAUTH_PROVIDER_BY_TYPE } from '@shared/integrations';
+import { ACCOUNT_PUBLIC_FIELDS, accountSecretSchemas, integrationCatalogue, integrationTypeInfo, OAUTH_PROVIDER_BY_TYPE } from '@shared/integrations';
 import { nameSchema } from '@shared/schemas/auth';
 import type { IntegrationType } from '@shared/statuses';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -120,6 +120,7 @@ export function AccountForm(props: { integrationType: IntegrationType; replace?:
         <p className="muted small">Enter the new credentials in full: they replace the stored ones, which are never shown.</p>
       ) : (
         <>
+          <p className="muted small">Credentials: {integrationCatalogue[props.integrationType].credentials}.</p>
           <TextField label="Account name" value={name} error={allErrors.name} onChange={(e) => setName(e.target.value)} />
           {allowed.length > 1 ? (
             <SelectField

@@ -32,9 +32,14 @@ describe('Auth0 contract (official auth0 SDK)', () => {
   it('gets a token, finds by email, deletes and fetches again with the SDK\'s requests; the SDK parses the fake\'s answers', async () => {
     const a = fake.addUser('person@example.com');
     const b = fake.addUser('person@example.com', 'google-oauth2');
+    const context = ctx('person@example.com');
     const ours = await callsDuring(fake, async () => {
-      expect(await auth0Driver.requestDeletion(ctx('person@example.com'))).toMatchObject({ kind: 'success', evidence: { userIds: [a.user_id, b.user_id], verifiedGone: true } });
+      expect(await auth0Driver.requestDeletion(context)).toMatchObject({ kind: 'success', evidence: { userIds: [a.user_id, b.user_id], verifiedGone: true } });
     });
+    // The granted Management API token is recorded nowhere in the trail.
+    const granted = ours[1]!.headers.authorization!.slice(7);
+    expect(JSON.stringify(context.trail)).not.toContain(granted);
+    expect(context.trail[0]).toMatchObject({ kind: 'http', response: { status: 200, body: '[access token withheld]' } });
     expect(ours.map((c) => `${c.method} ${c.path}`)).toEqual([
       'POST /oauth/token',
       'GET /api/v2/users-by-email',

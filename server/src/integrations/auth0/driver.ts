@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Auth0Config } from '@shared/integrations';
 import { isSuccessStatus, type HttpClient, type HttpResponse } from '../http-client';
 import { deletionFailure, str, testWith, type VendorStyle } from '../saas';
-import { PermanentError, TransientError, type Driver, type DriverContext } from '../types';
+import { PermanentError, TransientError, type Driver, type DriverContext, type Exchange } from '../types';
 import { credential, jsonBody } from '../vendor-http';
 
 /** Auth0 errors: `{statusCode, error, message, errorCode}`; 429 carries x-ratelimit-reset (epoch seconds). */
@@ -18,7 +18,7 @@ const style: VendorStyle = {
 const tokens = new Map<string, { token: string; expiresAt: number }>();
 
 /** Auth0 Management API v2 with a machine-to-machine application (client credentials grant). */
-export function auth0Client(http: HttpClient, config: Auth0Config, credentials: { clientId: string; clientSecret: string }) {
+export function auth0Client(http: HttpClient, config: Auth0Config, credentials: { clientId: string; clientSecret: string }, trail?: Exchange[]) {
   const origin = config.baseUrl ?? `https://${config.domain}`;
   const audience = `https://${config.domain}/api/v2/`;
   const cacheKey = createHash('sha256').update(`${origin}\n${credentials.clientId}\n${credentials.clientSecret}`).digest('hex');
@@ -28,6 +28,9 @@ export function auth0Client(http: HttpClient, config: Auth0Config, credentials: 
     if (cached && cached.expiresAt > Date.now()) return cached.token;
     const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: credentials.clientId, audience, client_secret: credentials.clientSecret });
     const response = await http.request({ method: 'POST', url: `${origin}/oauth/token`, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: body.toString() });
+    // The granted access token is a credential: it stays out of the recorded trail.
+    const recorded = trail?.findLast((e) => e.kind === 'http' && e.request.url.endsWith('/oauth/token'));
+    if (recorded?.kind === 'http' && recorded.response && isSuccessStatus(response.status)) recorded.response.body = '[access token withheld]';
     if (response.status === 401 || response.status === 403) throw new PermanentError(`Auth0 refused the client credentials: HTTP ${response.status}: ${style.message(jsonBody(response)) ?? ''}`.trim());
     if (!isSuccessStatus(response.status)) throw new TransientError(`Auth0 token endpoint answered HTTP ${response.status}`);
     const granted = jsonBody(response) as { access_token?: unknown; expires_in?: unknown } | undefined;
@@ -52,8 +55,8 @@ export function auth0Client(http: HttpClient, config: Auth0Config, credentials: 
   };
 }
 
-const clientFor = (ctx: Pick<DriverContext<Auth0Config>, 'http' | 'config' | 'secrets'>) =>
-  auth0Client(ctx.http, ctx.config, { clientId: credential(ctx, 'apiKey'), clientSecret: credential(ctx, 'secretKey') });
+const clientFor = (ctx: Pick<DriverContext<Auth0Config>, 'http' | 'config' | 'secrets'> & { trail?: Exchange[] }) =>
+  auth0Client(ctx.http, ctx.config, { clientId: credential(ctx, 'apiKey'), clientSecret: credential(ctx, 'secretKey') }, ctx.trail);
 
 /**
  * Synchronous: find the users (every user with the email, one per connection, or the user id),
