@@ -9,7 +9,7 @@ import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { hashToken, isWellFormedToken } from '../server/src/lib/tokens';
-import { INSERT_REQUEST } from '../server/src/services/deletion-requests/insert-request';
+import { INSERT_REQUEST, insertRequestValues } from '../server/src/pipeline/store/fan-out';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE ?? 10) });
 pool.on('error', () => {});
@@ -166,32 +166,36 @@ app.post('/create-lean', async (request, reply) => {
   const now = new Date();
   const iso = now.toISOString();
   const irIds = integrations.map(() => newId('ir'));
-  await pool.query({ name: 'lean_insert', text: INSERT_REQUEST, values: [
+  await pool.query({ name: 'lean_insert', text: INSERT_REQUEST, values: insertRequestValues({
     id,
     organizationId,
     workspaceId,
-    body.identifier,
-    createHmac('sha256', pepper).update(body.identifier).digest('hex'),
-    'STAGING',
-    null,
-    'API',
-    userId,
-    null,
-    null,
-    createHash('sha256').update(`${workspaceId}\n${body.identifier}`).digest('hex'),
-    iso,
-    false,
-    irIds,
-    integrations.map((i) => i.id),
-    integrations.map((i) => i.name),
-    integrations.map((i) => i.type),
-    integrations.map((i) => JSON.stringify(i.config)),
-    integrations.map((i) => i.accountId),
-    'user:pat',
-    userId,
-    `Deletion request created for ${integrations.length} integration(s)`,
-    JSON.stringify({ workspaceId, integrations: integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })) }),
-  ] });
+    identifier: body.identifier,
+    identifierHmac: createHmac('sha256', pepper).update(body.identifier).digest('hex'),
+    status: 'STAGING',
+    statusReason: null,
+    channel: 'API',
+    createdByUserId: userId,
+    createdByTokenId: null,
+    idempotencyKey: null,
+    requestHash: createHash('sha256').update(`${workspaceId}\n${body.identifier}`).digest('hex'),
+    createdAt: now,
+    completed: false,
+    integrationRequests: integrations.map((i, n) => ({
+      id: irIds[n]!,
+      integrationId: i.id,
+      integrationName: i.name,
+      integrationType: i.type,
+      configSnapshot: i.config,
+      accountId: i.accountId,
+    })),
+    audit: {
+      actorType: 'user:pat',
+      actorId: userId,
+      summary: `Deletion request created for ${integrations.length} integration(s)`,
+      details: { workspaceId, integrations: integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })) },
+    },
+  }) });
   wake();
   return reply.code(201).send({
     id,

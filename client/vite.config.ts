@@ -1,6 +1,7 @@
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './build/precompress';
 
 const root = import.meta.dirname;
 // `npm run dev` starts the API on DDS_API_PORT and Vite in front of it with hot reload.
@@ -8,10 +9,23 @@ const apiTarget = `http://127.0.0.1:${process.env.DDS_API_PORT ?? '3000'}`;
 // Host is kept (no changeOrigin): the API's same-origin check compares Origin with Host.
 const proxy = { target: apiTarget, changeOrigin: false };
 
-export default defineConfig({
+const reactRouterDist = path.resolve(root, '../node_modules/react-router/dist/production');
+const reactRouterProduction = [
+  { find: /^react-router$/, replacement: path.join(reactRouterDist, 'index.mjs') },
+  { find: /^react-router\/dom$/, replacement: path.join(reactRouterDist, 'dom-export.mjs') },
+];
+
+export default defineConfig(({ command }) => ({
   root,
-  plugins: [react()],
-  resolve: { alias: { '@shared': path.resolve(root, '../shared/src') } },
+  plugins: [react(), precompress()],
+  resolve: {
+    alias: [
+      { find: '@shared', replacement: path.resolve(root, '../shared/src') },
+      // react-router's package exports name only its development build (dev checks and
+      // warnings, a fifth bigger); builds take the production one it ships beside it.
+      ...(command === 'build' ? reactRouterProduction : []),
+    ],
+  },
   build: {
     outDir: path.resolve(root, 'dist'),
     emptyOutDir: true,
@@ -23,4 +37,4 @@ export default defineConfig({
     strictPort: true,
     proxy: { '/trpc': proxy, '/api': proxy, '/healthz': proxy, '/readyz': proxy },
   },
-});
+}));

@@ -12,7 +12,8 @@ import { createSession } from '../../server/src/services/auth/sessions';
 import { createUserWithOrganization } from '../../server/src/services/auth/sign-up';
 import { createPersonalAccessToken } from '../../server/src/services/tokens/personal-access-tokens';
 import { createWorkspace } from '../../server/src/services/workspaces/workspaces';
-import type { Context, ServiceDeps } from '../../server/src/trpc/context';
+import type { ServiceDeps } from '../../server/src/services/deps';
+import type { Context } from '../../server/src/trpc/context';
 import { createCallerFactory } from '../../server/src/trpc/init';
 
 const createCaller = createCallerFactory(appRouter);

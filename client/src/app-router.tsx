@@ -1,32 +1,51 @@
 import { createBrowserRouter } from 'react-router';
-import { RouteError } from './components/states';
-import { Shell } from './components/shell';
-import { requestsLoader } from './lib/request-queries';
+import { Loading, RouteError } from './components/states';
 
-/** Every screen is its own chunk, loaded when its route is first visited (the Requests screen's data is asked for meanwhile). */
+/** Shown while a first visit's screen code (and the Requests screen's data) loads. */
+const initialLoading = (
+  <main className="centered-page">
+    <Loading />
+  </main>
+);
+
+/**
+ * Every screen is its own chunk, loaded when its route is first visited (the Requests screen's
+ * data is asked for meanwhile). Sign-in stands alone; every other screen sits inside the chunk
+ * with the tRPC and TanStack Query providers (components/app-providers.tsx).
+ */
 export function createAppRouter() {
   return createBrowserRouter([
-    { path: '/sign-in', lazy: () => import('./routes/sign-in'), errorElement: <RouteError /> },
-    { path: '/sign-up', lazy: () => import('./routes/sign-up'), errorElement: <RouteError /> },
-    { path: '/invite/:token', lazy: () => import('./routes/accept-invitation'), errorElement: <RouteError /> },
+    { path: '/sign-in', lazy: () => import('./routes/sign-in'), errorElement: <RouteError />, hydrateFallbackElement: initialLoading },
     {
-      path: '/',
-      element: <Shell />,
+      lazy: () => import('./components/app-providers'),
       errorElement: <RouteError />,
+      hydrateFallbackElement: initialLoading,
       children: [
-        { index: true, lazy: () => import('./routes/overview') },
-        { path: 'requests', loader: requestsLoader, lazy: () => import('./routes/requests') },
-        { path: 'requests/new', lazy: () => import('./routes/request-new') },
-        { path: 'requests/:requestId', lazy: () => import('./routes/request-detail') },
-        { path: 'workspaces', lazy: () => import('./routes/workspaces') },
-        { path: 'integrations', lazy: () => import('./routes/integrations') },
-        { path: 'integrations/new', lazy: () => import('./routes/integration-form') },
-        { path: 'integrations/:integrationId', lazy: () => import('./routes/integration-form') },
-        { path: 'accounts', lazy: () => import('./routes/accounts') },
-        { path: 'settings/tokens', lazy: () => import('./routes/tokens') },
-        { path: 'organization', lazy: () => import('./routes/organization') },
-        { path: 'organization/audit-log', lazy: () => import('./routes/audit-log') },
-        { path: '*', lazy: () => import('./routes/not-found') },
+        { path: '/sign-up', lazy: () => import('./routes/sign-up') },
+        { path: '/invite/:token', lazy: () => import('./routes/accept-invitation') },
+        {
+          path: '/',
+          lazy: () => import('./components/shell'),
+          children: [
+            { index: true, lazy: () => import('./routes/overview') },
+            {
+              path: 'requests',
+              loader: async (args) => (await import('./lib/request-queries')).requestsLoader(args),
+              lazy: () => import('./routes/requests'),
+            },
+            { path: 'requests/new', lazy: () => import('./routes/request-new') },
+            { path: 'requests/:requestId', lazy: () => import('./routes/request-detail') },
+            { path: 'workspaces', lazy: () => import('./routes/workspaces') },
+            { path: 'integrations', lazy: () => import('./routes/integrations') },
+            { path: 'integrations/new', lazy: () => import('./routes/integration-form') },
+            { path: 'integrations/:integrationId', lazy: () => import('./routes/integration-form') },
+            { path: 'accounts', lazy: () => import('./routes/accounts') },
+            { path: 'settings/tokens', lazy: () => import('./routes/tokens') },
+            { path: 'organization', lazy: () => import('./routes/organization') },
+            { path: 'organization/audit-log', lazy: () => import('./routes/audit-log') },
+            { path: '*', lazy: () => import('./routes/not-found') },
+          ],
+        },
       ],
     },
   ]);

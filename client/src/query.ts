@@ -1,8 +1,9 @@
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
-import type { AppRouter } from '../../server/src/routers/root';
-import { createQueryClient, createTrpcClient } from './trpc';
+import type { AppRouter } from '../../server/src/api-types';
+import { EARLY_PROCEDURES, takeEarlyRequestsData } from './lib/early-data';
+import { createQueryClient, createTrpcClient, SESSION_QUERY_OPTIONS } from './trpc';
 
-const ME_PATH = 'auth.me';
+const SESSION_PATH = 'auth.session';
 
 /** The one tRPC client and query cache of the dashboard. */
 export const trpcClient = createTrpcClient();
@@ -10,7 +11,7 @@ export const trpcClient = createTrpcClient();
 export const queryClient = createQueryClient((queryKey) => {
   // Another call found the session gone: re-check who we are and the shell sends us to sign in.
   const path = Array.isArray(queryKey[0]) ? (queryKey[0] as string[]).join('.') : '';
-  if (path !== ME_PATH) void queryClient.invalidateQueries({ queryKey: [['auth', 'me']] });
+  if (path !== SESSION_PATH) void queryClient.invalidateQueries({ queryKey: [['auth', 'session']] });
 });
 
 /**
@@ -19,3 +20,36 @@ export const queryClient = createQueryClient((queryKey) => {
  * so the screen's own queries find the data already there (or on its way).
  */
 export const trpcOptions = createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient });
+
+/** Asks who is signed in before the shell renders (main.tsx), with the shell's own options. */
+export async function prefetchSession() {
+  await seedEarlyRequestsData();
+  return queryClient.prefetchQuery(trpcOptions.auth.session.queryOptions(undefined, SESSION_QUERY_OPTIONS));
+}
+
+let seeding: Promise<void> | null = null;
+
+/** Puts the Requests page's early answers (lib/early-data.ts) into the cache, under the screen's own keys. */
+export function seedEarlyRequestsData(): Promise<void> {
+  seeding ??= (async () => {
+    const early = takeEarlyRequestsData();
+    const answers = early ? await early.answers : null;
+    if (!early || !answers) return;
+    const keys: Record<(typeof EARLY_PROCEDURES)[number], { key: readonly unknown[]; wrap?: (data: unknown) => unknown }> = {
+      'auth.session': { key: trpcOptions.auth.session.queryKey() },
+      'dashboard.searchRequests': {
+        key: trpcOptions.dashboard.searchRequests.infiniteQueryKey(early.input),
+        wrap: (data) => ({ pages: [data], pageParams: [undefined] }),
+      },
+      'workspaces.list': { key: trpcOptions.workspaces.list.queryKey() },
+      'dashboard.members': { key: trpcOptions.dashboard.members.queryKey() },
+    };
+    EARLY_PROCEDURES.forEach((procedure, index) => {
+      const answer = answers[index];
+      if (!answer?.result) return; // an error is asked again, and shown, by the screen's own query
+      const { key, wrap } = keys[procedure];
+      queryClient.setQueryData(key, wrap ? wrap(answer.result.data) : answer.result.data);
+    });
+  })();
+  return seeding;
+}

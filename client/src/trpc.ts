@@ -1,19 +1,17 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink, type TRPCClientError } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
-import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '../../server/src/routers/root';
+import type { AppRouter, RouterInputs, RouterOutputs } from '../../server/src/api-types';
 import { errorCode } from './lib/errors';
 import { trpcFetch } from './lib/trpc-fetch';
 
-export type RouterOutputs = inferRouterOutputs<AppRouter>;
-export type RouterInputs = inferRouterInputs<AppRouter>;
+export type { RouterInputs, RouterOutputs };
 export type AppClientError = TRPCClientError<AppRouter>;
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
 /** How the signed-in frame asks who is signed in (main.tsx starts the same query before the frame renders). */
-export const ME_QUERY_OPTIONS = { retry: false, staleTime: 60_000 } as const;
+export const SESSION_QUERY_OPTIONS = { retry: false, staleTime: 60_000 } as const;
 
 export function createTrpcClient() {
   return createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: '/trpc', fetch: trpcFetch, maxURLLength: 4000 })] });

@@ -97,6 +97,23 @@ describe('a new owner sets up and tracks a deletion request', () => {
     await screenshot(page, '04-tokens');
   });
 
+  it('creates a token limited to a scope and a workspace, shows its limits, and the API enforces them', async () => {
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByLabel('Token name').fill('Read only');
+    await page.getByRole('checkbox', { name: /requests:read/ }).check();
+    await page.getByRole('checkbox', { name: 'Production' }).check();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const readOnly = (await page.getByLabel('New personal access token').textContent())?.trim() ?? '';
+    const row = page.getByRole('row', { name: /Read only/ });
+    await row.getByText('requests:read').waitFor();
+    await row.getByText('Production').waitFor();
+    await screenshot(page, '04b-scoped-token');
+    const refused = await publicApi('POST', '/deletion-requests', readOnly, { workspaceApiKey, identifier: 'scoped@example.com' });
+    expect(refused.status).toBe(403);
+    expect(String(refused.body?.message)).toContain('requests:write');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+  });
+
   it('shows a request created through the public API in the list without reloading', async () => {
     await nav(page, 'Requests').click();
     await page.getByText('No deletion requests yet').waitFor();
@@ -144,7 +161,9 @@ describe('a new owner sets up and tracks a deletion request', () => {
   it('creates a request from the dashboard', async () => {
     await page.goto('/requests/new');
     await page.getByRole('button', { name: 'Create request' }).click();
-    await page.getByText('identifier must not be empty').waitFor();
+    await page.getByText('Enter an identifier').waitFor();
+    // Focus lands on the field to fix.
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('identifier');
     await page.getByLabel('Identifier').fill(`user-${suffix}`);
     await page.getByRole('button', { name: 'Create request' }).click();
     await page.getByRole('heading', { name: `user-${suffix}` }).waitFor();
@@ -172,8 +191,8 @@ describe('a new owner sets up and tracks a deletion request', () => {
     await screenshot(page, '08-organization');
     await nav(page, 'Audit log').click();
     await page.getByText(/Audit chain verified: \d+ entr(y|ies) sealed, \d+ awaiting sealing/).waitFor();
-    await page.getByText('Access token created').first().waitFor();
-    await page.getByText('Workspace API key revealed').first().waitFor();
+    await page.locator('.timeline').getByText('Access token created').first().waitFor();
+    await page.locator('.timeline').getByText('Workspace API key revealed').first().waitFor();
     await screenshot(page, '09-audit-log');
   });
 

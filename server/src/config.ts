@@ -56,6 +56,18 @@ const envSchema = z.object({
   API_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(0).default(600),
   /** Public API requests per minute per client address (0 turns the limit off). */
   API_RATE_LIMIT_PER_IP: z.coerce.number().int().min(0).default(1200),
+  /** Status callbacks a worker process sends at once. */
+  CALLBACK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  /** How often an idle worker looks for due callback deliveries. */
+  CALLBACK_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(1_000),
+  /** Attempts before a callback delivery is given up (FAILED; "Resend" in the dashboard starts again). */
+  CALLBACK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(12),
+  CALLBACK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
+  CALLBACK_RETRY_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(6 * 3_600_000),
+  /** How long a callback endpoint may take to answer. */
+  CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Identifiers per minute per personal access token that erasure checks may look up (0 turns the limit off). */
+  ERASURE_CHECK_LIMIT_PER_TOKEN: z.coerce.number().int().min(0).default(10_000),
   /** Sign-in attempts per 15 minutes per account email (0 turns the limit off). */
   SIGN_IN_LIMIT_PER_EMAIL: z.coerce.number().int().min(0).default(10),
   /** Sign-in and sign-up attempts per 15 minutes per client address (0 turns the limit off). */

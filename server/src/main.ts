@@ -6,8 +6,10 @@ import type { Keyring } from './lib/crypto';
 import { KeyConfigurationError, loadKeyring } from './services/keys/master-key';
 import { createLogger, type Logger } from './lib/logger';
 import { policyFromConfig } from './lib/ssrf';
-import { Worker } from './engine/worker';
-import { Scheduler } from './engine/scheduler';
+import { Worker } from './pipeline/worker/worker';
+import { closeDrivers } from './integrations/registry';
+import { Scheduler } from './jobs/scheduler';
+import { CallbackDispatcher } from './callbacks/dispatcher';
 import { startMetricsServer } from './metrics/http';
 import { watchQueueDepth } from './metrics/queue-depth';
 import { recordEngineStep, registry } from './metrics/service-metrics';
@@ -49,6 +51,21 @@ async function main(): Promise<void> {
           { concurrency: config.WORKER_CONCURRENCY, pollIntervalMs: config.WORKER_POLL_MS, leaseMs: config.LEASE_SECONDS * 1000, onStep: recordEngineStep },
         )
       : null;
+  const callbacks =
+    config.ROLE !== 'api'
+      ? new CallbackDispatcher(
+          { ...deps, pool: database.pool },
+          {
+            concurrency: config.CALLBACK_CONCURRENCY,
+            pollIntervalMs: config.CALLBACK_POLL_MS,
+            leaseMs: config.LEASE_SECONDS * 1000,
+            maxAttempts: config.CALLBACK_MAX_ATTEMPTS,
+            retryBaseMs: config.CALLBACK_RETRY_BASE_MS,
+            retryMaxMs: config.CALLBACK_RETRY_MAX_MS,
+            timeoutMs: config.CALLBACK_TIMEOUT_MS,
+          },
+        )
+      : null;
   // Retention (daily at midnight UTC) and audit-chain sealing run in worker processes.
   const scheduler = worker ? new Scheduler(database.prisma, database.pool, log, config.AUDIT_SEAL_INTERVAL_MS) : null;
   const app = runsApi ? await buildApp(deps) : null;
@@ -61,10 +78,19 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    // Requests in progress may finish within the grace period; a connection that holds on
+    // after it (a stalled upload, a client that never reads) does not hold up the shutdown.
+    const cutOff = setTimeout(() => app?.server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
     await app?.close().catch((err) => log.error({ err }, 'error closing HTTP server'));
+    clearTimeout(cutOff);
     // In-flight deletions get a grace period; any still running are handed back to the queue.
     scheduler?.stop();
-    await worker?.stop(config.SHUTDOWN_GRACE_MS).catch((err) => log.error({ err }, 'error stopping the worker'));
+    await Promise.all([
+      worker?.stop(config.SHUTDOWN_GRACE_MS).catch((err) => log.error({ err }, 'error stopping the worker')),
+      callbacks?.stop(config.SHUTDOWN_GRACE_MS).catch((err) => log.error({ err }, 'error stopping the callback dispatcher')),
+    ]);
+    // Connections to customer data stores kept between steps close now rather than when idle.
+    await closeDrivers();
     await metricsServer?.close();
     await database.close();
     await server.stop().catch((err) => log.error({ err }, 'error stopping embedded PostgreSQL'));
@@ -76,6 +102,7 @@ async function main(): Promise<void> {
 
   try {
     await worker?.start();
+    callbacks?.start();
     scheduler?.start();
     await app?.listen({ port: config.PORT, host: config.HOST });
     if (config.METRICS_PORT !== undefined) metricsServer = await startMetricsServer(config.METRICS_PORT, config.HOST, () => !stopping);

@@ -4,3 +4,29 @@
  */
 export const REQUEST_STATUSES = ['STAGING', 'PENDING', 'PROCESSING', 'SUCCESS', 'CANCELED', 'FAILED', 'ERROR'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+
+/** The integration types (the `IntegrationType` enum of the database), for code that must not load zod. */
+export const INTEGRATION_TYPES = [
+  'WEBHOOK',
+  'POSTGRES',
+  'MIXPANEL',
+  'AMPLITUDE',
+  'SEGMENT',
+  'POSTHOG',
+  'GOOGLE_ANALYTICS',
+  'STRIPE',
+  'HUBSPOT',
+  'ZENDESK',
+  'INTERCOM',
+  'MAILCHIMP',
+  'SENDGRID',
+  'AUTH0',
+  'BRAZE',
+  'KLAVIYO',
+  'CUSTOMERIO',
+  'MYSQL',
+  'REDIS',
+  'S3',
+  'DYNAMODB',
+] as const;
+export type IntegrationType = (typeof INTEGRATION_TYPES)[number];

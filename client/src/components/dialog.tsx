@@ -9,6 +9,8 @@ export function ConfirmDialog(props: {
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** The button that closes without acting; say what it keeps ("Keep request") when "Cancel" would be ambiguous. */
+  cancelLabel?: string;
   destructive?: boolean;
   busy?: boolean;
   error?: string | null;
@@ -50,7 +52,7 @@ export function ConfirmDialog(props: {
         ) : null}
         <div className="dialog-actions">
           <button type="button" className="button" onClick={props.onCancel}>
-            Cancel
+            {props.cancelLabel ?? 'Cancel'}
           </button>
           <button
             type="submit"

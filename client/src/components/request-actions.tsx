@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { toDisplayError } from '../lib/errors';
 import { isActive } from '../lib/status';
 import type { RequestStatus } from '@shared/statuses';
@@ -31,6 +31,8 @@ export function RequestActions({ request }: { request: { id: string; status: Req
   const cancel = useMutation(
     trpc.deletionRequests.cancel.mutationOptions({ onSuccess: async () => (setConfirmCancel(false), setDone('Cancel requested.'), await refresh()) }),
   );
+  // "Retry queued." is what happened until the request's status says what came of it.
+  useEffect(() => setDone(null), [request.status]);
   const canRetry = isRetryable(request.status) || request.integrationRequests.some((ir) => isRetryable(ir.status));
   const canCancel = request.integrationRequests.some((ir) => isActive(ir.status));
   if (!canRetry && !canCancel) return null;
@@ -53,6 +55,7 @@ export function RequestActions({ request }: { request: { id: string; status: Req
         open={confirmCancel}
         title="Cancel this deletion request?"
         confirmLabel="Cancel request"
+        cancelLabel="Keep request"
         destructive
         busy={cancel.isPending}
         error={cancel.error ? toDisplayError(cancel.error).message : null}
@@ -76,7 +79,17 @@ export function IntegrationRequestActions({ ir }: { ir: { id: string; name: stri
   };
   const retry = useMutation(trpc.deletionRequests.retryIntegration.mutationOptions({ onSuccess: after('Retry queued.') }));
   const check = useMutation(trpc.deletionRequests.checkStatusNow.mutationOptions({ onSuccess: after('Status check queued.') }));
-  const cancel = useMutation(trpc.deletionRequests.cancelIntegration.mutationOptions({ onSuccess: after('Canceled.') }));
+  const [confirmCancel, setConfirmCancel] = useState(false);
+  const cancel = useMutation(
+    trpc.deletionRequests.cancelIntegration.mutationOptions({
+      onSuccess: async () => {
+        setConfirmCancel(false);
+        await after('Cancel requested.')();
+      },
+    }),
+  );
+  // The message gives way to the outcome: the card's status says what came of the action.
+  useEffect(() => setDone(null), [ir.status]);
   const reset = () => {
     retry.reset();
     check.reset();
@@ -100,12 +113,30 @@ export function IntegrationRequestActions({ ir }: { ir: { id: string; name: stri
           </button>
         ) : null}
         {isActive(ir.status) ? (
-          <button type="button" className="button button-small button-danger-outline" disabled={busy} onClick={() => (reset(), cancel.mutate(input))}>
+          <button type="button" className="button button-small button-danger-outline" disabled={busy} onClick={() => (reset(), setConfirmCancel(true))}>
             Cancel<span className="visually-hidden"> {ir.name}</span>
           </button>
         ) : null}
       </div>
-      <ActionMessage error={retry.error ?? check.error ?? cancel.error} done={done} />
+      <ActionMessage error={retry.error ?? check.error} done={done} />
+      <ConfirmDialog
+        open={confirmCancel}
+        title={`Cancel the deletion at ${ir.name}?`}
+        confirmLabel={`Cancel at ${ir.name}`}
+        cancelLabel="Keep it running"
+        destructive
+        busy={cancel.isPending}
+        error={cancel.error ? toDisplayError(cancel.error).message : null}
+        onCancel={() => setConfirmCancel(false)}
+        onConfirm={() => cancel.mutate(input)}
+      >
+        <p>
+          {ir.status === 'STAGING'
+            ? `Nothing has been sent to ${ir.name} yet: it will not be.`
+            : `${ir.name} is asked to stop the deletion it accepted. If it cannot cancel any more, the deletion keeps going and you see why.`}{' '}
+          A canceled deletion is final for this request: to delete the data at {ir.name} later, create a new request.
+        </p>
+      </ConfirmDialog>
     </div>
   );
 }

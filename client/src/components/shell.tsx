@@ -1,22 +1,25 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useSyncExternalStore } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorCode } from '../lib/errors';
-import { ME_QUERY_OPTIONS, useTRPC } from '../trpc';
+import { setTimeZoneChoice, subscribeTimeZone, timeZoneChoice } from '../lib/time-zone';
+import { SESSION_QUERY_OPTIONS, useTRPC } from '../trpc';
 import { MeContext, useMe } from './me-context';
 import { ErrorState, Loading } from './states';
 
 /** The signed-in frame: who and where you are, navigation, and the current screen. */
-export function Shell() {
+export function Component() {
   const trpc = useTRPC();
   const location = useLocation();
-  const me = useQuery(trpc.auth.me.queryOptions(undefined, ME_QUERY_OPTIONS));
+  // null when signed out: an answer, so a signed-out visit leaves no error in the console.
+  const me = useQuery(trpc.auth.session.queryOptions(undefined, SESSION_QUERY_OPTIONS));
+  const timeZone = useSyncExternalStore(subscribeTimeZone, timeZoneChoice);
   if (me.isPending) return <Loading label="Loading your dashboard…" />;
+  if (me.data === null || errorCode(me.error) === 'UNAUTHORIZED') {
+    const next = location.pathname + location.search;
+    return <Navigate to={next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`} replace />;
+  }
   if (me.isError) {
-    if (errorCode(me.error) === 'UNAUTHORIZED') {
-      const next = location.pathname + location.search;
-      return <Navigate to={next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`} replace />;
-    }
     return (
       <main className="centered-page">
         <ErrorState error={me.error} onRetry={() => void me.refetch()} />
@@ -31,7 +34,8 @@ export function Shell() {
       <div className="shell">
         <Header />
         <Sidebar />
-        <main id="main" className="content" tabIndex={-1}>
+        {/* Keyed by the time zone choice: every time on the screen is formatted again when it changes. */}
+        <main id="main" className="content" tabIndex={-1} key={timeZone}>
           <Outlet />
         </main>
       </div>
@@ -98,6 +102,7 @@ function Header() {
         <span className={`role role-${me.role.toLowerCase()}`}>{me.role.toLowerCase()}</span>
       </div>
       <div className="user-menu">
+        <TimeZoneToggle />
         <span className="user-name" title={me.user.email}>
           {me.user.name}
         </span>
@@ -109,11 +114,29 @@ function Header() {
   );
 }
 
+/** Times in the viewer's zone or in UTC, everywhere (audit entries are compared across teams). */
+function TimeZoneToggle() {
+  const zone = useSyncExternalStore(subscribeTimeZone, timeZoneChoice);
+  return (
+    <button
+      type="button"
+      className="button button-small time-zone-toggle"
+      aria-pressed={zone === 'UTC'}
+      title={zone === 'UTC' ? 'Times are shown in UTC: show them in your time zone' : 'Times are shown in your time zone: show them in UTC'}
+      onClick={() => setTimeZoneChoice(zone === 'UTC' ? 'local' : 'UTC')}
+    >
+      {zone === 'UTC' ? 'Times: UTC' : 'Times: local'}
+    </button>
+  );
+}
+
 function Sidebar() {
   const me = useMe();
   const location = useLocation();
   useEffect(() => {
     document.getElementById('main')?.scrollTo?.(0, 0);
+    // On a phone the navigation is one scrolling row: keep the current screen's tab in view.
+    document.querySelector('.sidebar a.active')?.scrollIntoView?.({ block: 'nearest', inline: 'center' });
   }, [location.pathname]);
   return (
     <nav className="sidebar" aria-label="Main">

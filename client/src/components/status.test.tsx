@@ -5,7 +5,7 @@ import { SegmentedStatusBar, StatusBadge } from './status';
 describe('SegmentedStatusBar', () => {
   it('draws one segment per status with its share and speaks the summary', () => {
     const html = renderToStaticMarkup(<SegmentedStatusBar statuses={['SUCCESS', 'SUCCESS', 'FAILED', 'PENDING']} />);
-    expect(html).toContain('aria-label="2 of 4 integrations done, 1 failed"');
+    expect(html).toContain('aria-label="3 of 4 finished: 2 succeeded, 1 failed; 1 still running"');
     expect(html).toContain('width:50%;background:var(--status-success)');
     expect(html.match(/class="segment"/g)).toHaveLength(3);
   });

@@ -18,3 +18,11 @@ describe('toDisplayError', () => {
     expect(toDisplayError(new Error('boom'))).toEqual({ code: 'UNKNOWN', message: 'boom', fieldErrors: {} });
   });
 });
+
+describe('a call made without the tRPC client', () => {
+  it('shows the server\'s code, message and field issues like a tRPC client error', async () => {
+    const { ProcedureCallError } = await import('./errors');
+    const error = new ProcedureCallError('BAD_REQUEST', 'Input validation failed', [{ path: ['email'], message: 'Enter a valid email address' }]);
+    expect(toDisplayError(error)).toEqual({ code: 'BAD_REQUEST', message: 'Input validation failed', fieldErrors: { email: 'Enter a valid email address' } });
+  });
+});

@@ -1,4 +1,25 @@
-import { TRPCClientError } from '@trpc/client';
+import type { TRPCClientError } from '@trpc/client';
+import type { AnyRouter } from '@trpc/server';
+
+/**
+ * A failed call made without the tRPC client (lib/public-call.ts): the server's code name,
+ * message and issues, as the tRPC client would report them.
+ */
+export class ProcedureCallError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly issues: unknown[] = [],
+  ) {
+    super(message);
+    this.name = 'ProcedureCallError';
+  }
+}
+
+/** By name, not `instanceof`: the error-free first load (sign-in) does not carry the tRPC client's code. */
+function isTrpcClientError(error: unknown): error is TRPCClientError<AnyRouter> {
+  return error instanceof Error && error.name === 'TRPCClientError';
+}
 
 export interface ServerIssue {
   path: (string | number)[];
@@ -32,7 +53,10 @@ export function issuesToFieldErrors(issues: unknown[], stripPrefix?: string): Re
 
 /** What a screen shows for any failed call: the server's own message and per-field issues. */
 export function toDisplayError(error: unknown, stripPrefix?: string): DisplayError {
-  if (error instanceof TRPCClientError) {
+  if (error instanceof ProcedureCallError) {
+    return { code: error.code, message: error.message, fieldErrors: issuesToFieldErrors(error.issues, stripPrefix) };
+  }
+  if (isTrpcClientError(error)) {
     const shape = (error.shape ?? {}) as { issues?: unknown[]; data?: { code?: string } };
     const code = shape.data?.code ?? (error.data as { code?: string } | undefined)?.code;
     if (!code) return { code: 'NETWORK', message: 'The server could not be reached. Check your connection and try again.', fieldErrors: {} };

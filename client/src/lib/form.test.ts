@@ -23,3 +23,28 @@ describe('validateForm with the server schemas', () => {
     expect(validateForm(createTokenInputSchema, { name: 'CI', expiresInDays: 0 }).ok).toBe(false);
   });
 });
+
+describe('messages for people', () => {
+  it('never shows zod\'s default texts, and keeps the schema\'s own messages', async () => {
+    const { z } = await import('zod');
+    const schema = z.object({ days: z.number().int().min(0), headers: z.record(z.string().regex(/^[A-Za-z-]+$/), z.string()), name: z.string().min(1, 'Enter a name') });
+    const result = validateForm(schema, { days: Number.NaN, headers: { 'bad name': 'x' }, name: '' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.days).toBe('Enter a number');
+    expect(result.errors.name).toBe('Enter a name');
+    expect(Object.values(result.errors).join(' ')).not.toMatch(/Invalid input|expected|received|in record/);
+  });
+});
+
+describe('record keys', () => {
+  it('puts a refused header name under the name, with the schema\'s own message', async () => {
+    const { webhookConfigSchema } = await import('@shared/integrations/webhook');
+    const { recordKeyField } = await import('./form');
+    const result = validateForm(webhookConfigSchema, { initiate: { url: 'https://crm.example/erase', headers: { 'bad name': 'x' } } });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors[`initiate.headers.${recordKeyField('bad name')}`]).toBe('Not a valid header name');
+    expect(result.errors['initiate.headers.bad name']).toBeUndefined();
+  });
+});

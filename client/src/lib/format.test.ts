@@ -28,3 +28,14 @@ describe('formatPercent', () => {
     expect(formatPercent(null)).toBe('—');
   });
 });
+
+describe('formatDateTime', () => {
+  it('shows seconds and the time zone, in UTC when chosen', async () => {
+    const { formatDateTime, formatTime } = await import('./format');
+    const text = formatDateTime('2026-06-01T12:34:56Z', 'UTC');
+    expect(text).toContain('12:34:56');
+    expect(text).toContain('UTC');
+    expect(formatTime('2026-06-01T12:34:56Z', 'UTC')).toMatch(/12:34:56.*UTC/);
+    expect(formatDateTime(null)).toBe('—');
+  });
+});

@@ -1,12 +1,34 @@
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+import { timeZoneChoice, type TimeZoneChoice } from './time-zone';
 
-export function formatDateTime(iso: string | null | undefined): string {
-  return iso ? dateTime.format(new Date(iso)) : '—';
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Formatters per time zone choice, built once each. */
+function formatter(kind: 'dateTime' | 'date' | 'time', zone: TimeZoneChoice = timeZoneChoice()): Intl.DateTimeFormat {
+  const key = `${kind}:${zone}`;
+  let found = formatters.get(key);
+  if (!found) {
+    const timeZone = zone === 'UTC' ? 'UTC' : undefined;
+    // 'long' time: seconds and the time zone ("3:12:45 AM UTC"), so an audit time is never ambiguous.
+    const options: Intl.DateTimeFormatOptions =
+      kind === 'dateTime' ? { dateStyle: 'medium', timeStyle: 'long', timeZone } : kind === 'date' ? { dateStyle: 'medium', timeZone } : { timeStyle: 'long', timeZone };
+    found = new Intl.DateTimeFormat(undefined, options);
+    formatters.set(key, found);
+  }
+  return found;
 }
 
-export function formatDate(iso: string | null | undefined): string {
-  return iso ? dateOnly.format(new Date(iso)) : '—';
+/** Date and time with seconds and time zone, in the chosen zone (local or UTC, see time-zone.ts). */
+export function formatDateTime(iso: string | number | Date | null | undefined, zone?: TimeZoneChoice): string {
+  return iso === null || iso === undefined ? '—' : formatter('dateTime', zone).format(new Date(iso));
+}
+
+export function formatDate(iso: string | null | undefined, zone?: TimeZoneChoice): string {
+  return iso ? formatter('date', zone).format(new Date(iso)) : '—';
+}
+
+/** Time of day with seconds and time zone ("3:12:45 AM UTC"). */
+export function formatTime(iso: string | number | Date, zone?: TimeZoneChoice): string {
+  return formatter('time', zone).format(new Date(iso));
 }
 
 /** "just now", "5 min ago", "3 h ago", "2 days ago", or a date beyond a month; future times read "in …". */
@@ -42,27 +64,3 @@ export function formatPercent(fraction: number | null | undefined): string {
   if (fraction === null || fraction === undefined) return '—';
   return `${Math.round(fraction * 1000) / 10}%`;
 }
-
-export const INTEGRATION_TYPE_LABEL: Record<string, string> = {
-  WEBHOOK: 'Webhook',
-  POSTGRES: 'PostgreSQL',
-  MIXPANEL: 'Mixpanel',
-  AMPLITUDE: 'Amplitude',
-  SEGMENT: 'Segment',
-  POSTHOG: 'PostHog',
-  GOOGLE_ANALYTICS: 'Google Analytics 4',
-  STRIPE: 'Stripe',
-  CUSTOMERIO: 'Customer.io',
-  KLAVIYO: 'Klaviyo',
-  BRAZE: 'Braze',
-  AUTH0: 'Auth0',
-  SENDGRID: 'SendGrid',
-  MAILCHIMP: 'Mailchimp',
-  INTERCOM: 'Intercom',
-  ZENDESK: 'Zendesk',
-  HUBSPOT: 'HubSpot',
-  MYSQL: 'MySQL / MariaDB',
-  REDIS: 'Redis',
-  S3: 'Amazon S3',
-  DYNAMODB: 'Amazon DynamoDB',
-};

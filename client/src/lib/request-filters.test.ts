@@ -20,3 +20,14 @@ describe('request filters in the URL', () => {
     expect(filter.identifier).toBe('x@y.z');
   });
 });
+
+describe('checkRequestFilters', () => {
+  it('refuses a range that ends before it starts, before anything is sent, as the server schema does', async () => {
+    const { checkRequestFilters } = await import('./request-filters');
+    const { requestSearchFilterSchema } = await import('@shared/schemas/dashboard');
+    const backwards = toSearchFilter({ from: '2026-03-02', to: '2026-03-01' });
+    expect(checkRequestFilters(backwards)).toEqual({ ok: false, errors: { createdTo: 'The end date must not be before the start date' } });
+    expect(requestSearchFilterSchema.safeParse(backwards).success).toBe(false);
+    expect(checkRequestFilters(toSearchFilter({ from: '2026-03-01', to: '2026-03-01' }))).toEqual({ ok: true });
+  });
+});

@@ -11,6 +11,8 @@ export interface RequestFilters {
   identifier?: string;
 }
 
+export const REQUESTS_PAGE_SIZE = 25;
+
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export function filtersFromSearchParams(params: URLSearchParams): RequestFilters {
@@ -61,6 +63,17 @@ export function toSearchFilter(filters: RequestFilters) {
     createdByUserId: filters.createdByUserId,
     identifier: filters.identifier?.trim() || undefined,
   });
+}
+
+/**
+ * The checks of the server's filter schema that a person can get wrong in this form, without
+ * loading zod on the Requests page (its first screen): a date range that ends before it starts.
+ */
+export function checkRequestFilters(filter: ReturnType<typeof toSearchFilter>): { ok: true } | { ok: false; errors: Record<string, string> } {
+  if (filter.createdFrom && filter.createdTo && filter.createdFrom > filter.createdTo) {
+    return { ok: false, errors: { createdTo: 'The end date must not be before the start date' } };
+  }
+  return { ok: true };
 }
 
 export function hasFilters(filters: RequestFilters): boolean {

@@ -1,12 +1,13 @@
 import type { RequestSearchFilter } from '@shared/schemas/dashboard';
 import { queryClient, trpcOptions } from '../query';
 import type { useTRPC } from '../trpc';
-import { filtersFromSearchParams, toSearchFilter } from './request-filters';
+import { filtersFromSearchParams, REQUESTS_PAGE_SIZE, toSearchFilter } from './request-filters';
+import { seedEarlyRequestsData } from '../query';
 
 type Trpc = ReturnType<typeof useTRPC>;
 
 export const LIVE_REFRESH_MS = 4_000;
-export const REQUESTS_PAGE_SIZE = 25;
+export { REQUESTS_PAGE_SIZE };
 
 /** The Requests screen's queries: its first page for `filter`, and the lists its filters offer. */
 export function requestListQueries(trpc: Trpc, filter: RequestSearchFilter, enabled = true) {
@@ -32,7 +33,9 @@ export function requestListQueries(trpc: Trpc, filter: RequestSearchFilter, enab
  * It never waits for the answers; the screen's own queries pick them up. Filters the server
  * refuses are shown by the screen, which validates them itself.
  */
-export function requestsLoader({ request }: { request: Request }) {
+export async function requestsLoader({ request }: { request: Request }) {
+  // On a fresh load of this page its data is already on the way (early-data.ts): use it.
+  await seedEarlyRequestsData();
   const queries = requestListQueries(trpcOptions, toSearchFilter(filtersFromSearchParams(new URL(request.url).searchParams)));
   void queryClient.prefetchInfiniteQuery(queries.requests);
   void queryClient.prefetchQuery(queries.workspaces);

@@ -1,4 +1,4 @@
-import { REQUEST_STATUSES, type RequestStatus } from '@shared/statuses';
+import { REQUEST_STATUSES, type RequestStatus } from '@shared/status-values';
 
 export const STATUS_LABEL: Record<RequestStatus, string> = {
   STAGING: 'Staging',
@@ -55,16 +55,42 @@ export function statusSegments(statuses: readonly RequestStatus[]): StatusSegmen
     .map((status) => ({ status, count: counts.get(status)!, fraction: counts.get(status)! / statuses.length }));
 }
 
-/** "2 of 3 integrations done, 1 failed" */
+/**
+ * How far a request got, counting finished integrations (whatever their outcome) against all:
+ * "4 of 4 finished: 3 succeeded, 1 failed", "1 of 3 finished: 1 succeeded; 2 still running".
+ */
 export function progressSummary(statuses: readonly RequestStatus[]): string {
   if (statuses.length === 0) return 'No integrations';
-  const done = statuses.filter((s) => s === 'SUCCESS').length;
-  const failed = statuses.filter((s) => s === 'FAILED' || s === 'ERROR').length;
-  const canceled = statuses.filter((s) => s === 'CANCELED').length;
-  const parts = [`${done} of ${statuses.length} integration${statuses.length === 1 ? '' : 's'} done`];
-  if (failed) parts.push(`${failed} failed`);
-  if (canceled) parts.push(`${canceled} canceled`);
-  return parts.join(', ');
+  const count = (...of: RequestStatus[]) => statuses.filter((s) => of.includes(s)).length;
+  const succeeded = count('SUCCESS');
+  const failed = count('FAILED', 'ERROR');
+  const canceled = count('CANCELED');
+  const running = statuses.length - succeeded - failed - canceled;
+  const outcomes = [
+    succeeded ? `${succeeded} succeeded` : null,
+    failed ? `${failed} failed` : null,
+    canceled ? `${canceled} canceled` : null,
+  ].filter(Boolean);
+  const finished = statuses.length - running;
+  let text = `${finished} of ${statuses.length} finished`;
+  if (outcomes.length) text += `: ${outcomes.join(', ')}`;
+  if (running) text += `${outcomes.length ? ';' : ','} ${running} still running`;
+  return text;
+}
+
+/** What a request's own (rolled-up) status means, for as many destinations as it has. */
+export function requestStatusDescription(status: RequestStatus, integrationCount: number): string {
+  if (integrationCount <= 1) return STATUS_DESCRIPTION[status];
+  const REQUEST_DESCRIPTION: Record<RequestStatus, string> = {
+    STAGING: 'Being prepared and dispatched to its destinations',
+    PENDING: 'Sent; waiting on destinations or scheduled for later',
+    PROCESSING: 'Destinations are deleting the data',
+    SUCCESS: `All ${integrationCount} destinations confirmed the deletion`,
+    CANCELED: 'Canceled before every destination completed',
+    FAILED: 'At least one destination failed; failed ones can be retried',
+    ERROR: 'An internal error of the service on at least one destination; it can be retried',
+  };
+  return REQUEST_DESCRIPTION[status];
 }
 
 export { REQUEST_STATUSES };

@@ -5,7 +5,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { TextField } from '../components/field';
 import { ErrorState, FormError, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
-import { formValues, validateForm, type FieldErrors } from '../lib/form';
+import { focusFirstInvalid, formValues, validateForm, type FieldErrors } from '../lib/form';
 import { formatDate } from '../lib/format';
 import { useTRPC } from '../trpc';
 
@@ -27,11 +27,18 @@ export function Component() {
         <Loading label="Checking the invitation…" />
       </main>
     );
-  if (invitation.isError)
+  if (invitation.isError || !invitation.data.usable)
     return (
       <main className="centered-page">
         <div className="card narrow">
-          <ErrorState title="This invitation cannot be used" error={invitation.error} />
+          {invitation.isError ? (
+            <ErrorState title="This invitation cannot be used" error={invitation.error} />
+          ) : (
+            <div className="state state-error" role="alert">
+              <p className="state-title">This invitation cannot be used</p>
+              <p>{invitation.data.usable ? null : invitation.data.message}</p>
+            </div>
+          )}
           <p className="center">
             <Link to="/sign-in">Go to sign in</Link>
           </p>
@@ -45,13 +52,23 @@ export function Component() {
       <form
         className="card narrow auth-card"
         noValidate
+        onInput={(event) => {
+          // An error goes as soon as its field has something in it; the next submit checks again.
+          const name = (event.target as HTMLInputElement).name;
+          if (errors[name] && (event.target as HTMLInputElement).value.trim()) setErrors(({ [name]: _fixed, ...rest }) => rest);
+        }}
         onSubmit={(event) => {
           event.preventDefault();
-          const values = formValues(event.currentTarget);
+          const form = event.currentTarget;
+          const values = formValues(form);
+          const fail = (found: FieldErrors) => {
+            setErrors(found);
+            focusFirstInvalid(form, found);
+          };
           if (!info.existingUser) {
             const result = validateForm(acceptInvitationSignUpSchema, values);
-            if (!result.ok) return setErrors(result.errors);
-          } else if (!values.password) return setErrors({ password: 'Required' });
+            if (!result.ok) return fail(result.errors);
+          } else if (!values.password) return fail({ password: 'Enter your password' });
           setErrors({});
           accept.mutate(
             { token, password: values.password!, name: info.existingUser ? undefined : values.name },

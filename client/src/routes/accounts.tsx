@@ -10,8 +10,9 @@ import { useMe } from '../components/me-context';
 import { PageHeader } from '../components/shell';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
-import { formatDate, INTEGRATION_TYPE_LABEL } from '../lib/format';
+import { formatDate } from '../lib/format';
 import { useTRPC } from '../trpc';
+import { integrationTypeLabel } from '@shared/integrations/labels';
 
 const TYPES = Object.values(integrationTypeInfo).filter((info) => info !== undefined);
 
@@ -135,7 +136,7 @@ function AccountCard({ account }: { account: Account }) {
       <dl className="facts">
         <div>
           <dt>For</dt>
-          <dd>{INTEGRATION_TYPE_LABEL[account.integrationType] ?? account.integrationType}</dd>
+          <dd>{integrationTypeLabel(account.integrationType)}</dd>
         </div>
         <div>
           <dt>Kind</dt>

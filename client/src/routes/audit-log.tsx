@@ -1,18 +1,46 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { AuditChainStatusPanel } from '../components/audit-chain-status';
 import { AuditEntryBody } from '../components/audit-entry';
+import { SelectField, TextField } from '../components/field';
 import { useMe } from '../components/me-context';
 import { PageHeader } from '../components/shell';
 import { Empty, ErrorState, Loading } from '../components/states';
-import { useTRPC } from '../trpc';
+import { actionLabel } from '../lib/audit';
+import { toDisplayError } from '../lib/errors';
+import { focusFirstInvalid } from '../lib/form';
+import { localDayEnd, localDayStart } from '../lib/request-filters';
+import { useTRPC, type RouterInputs } from '../trpc';
+
+type AuditFilter = NonNullable<RouterInputs['dashboard']['auditLog']['filter']>;
+
+/** The form's values (strings) as the server's filter; dates are local calendar days, "to" inclusive. */
+export function toAuditFilter(values: Record<string, string>): { filter: AuditFilter; errors: Record<string, string> } {
+  const filter: AuditFilter = {};
+  const errors: Record<string, string> = {};
+  if (values.action) filter.actions = [values.action];
+  if (values.scope === 'admin' || values.scope === 'requests') filter.scope = values.scope;
+  if (values.actorId) filter.actorId = values.actorId;
+  if (values.workspaceId) filter.workspaceId = values.workspaceId;
+  if (values.deletionRequestId?.trim()) filter.deletionRequestId = values.deletionRequestId.trim();
+  if (values.from) filter.createdFrom = localDayStart(values.from);
+  if (values.to) filter.createdTo = localDayEnd(values.to);
+  if (filter.createdFrom && filter.createdTo && filter.createdFrom > filter.createdTo) errors.to = 'The end date must not be before the start date';
+  return { filter, errors };
+}
 
 export function Component() {
   const trpc = useTRPC();
   const me = useMe();
+  const [filter, setFilter] = useState<AuditFilter>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const log = useInfiniteQuery(
-    trpc.dashboard.auditLog.infiniteQueryOptions({ limit: 50 }, { enabled: me.isAdmin, getNextPageParam: (last) => last.nextCursor }),
+    trpc.dashboard.auditLog.infiniteQueryOptions({ limit: 50, filter }, { enabled: me.isAdmin, getNextPageParam: (last) => last.nextCursor }),
   );
+  const actions = useQuery(trpc.dashboard.auditLogActions.queryOptions(undefined, { enabled: me.isAdmin }));
+  const members = useQuery(trpc.dashboard.members.queryOptions(undefined, { enabled: me.isAdmin }));
+  const workspaces = useQuery(trpc.workspaces.list.queryOptions(undefined, { enabled: me.isAdmin }));
   const header = <PageHeader title="Audit log" description="Who did what and when in this organization, newest first." />;
   if (!me.isAdmin)
     return (
@@ -22,26 +50,87 @@ export function Component() {
       </>
     );
   const entries = log.data?.pages.flatMap((p) => p.items) ?? [];
+  const filtered = Object.keys(filter).length > 0;
+  const apply = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const values = Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, String(v)]));
+    const next = toAuditFilter(values);
+    setErrors(next.errors);
+    if (Object.keys(next.errors).length) return focusFirstInvalid(form, next.errors);
+    setFilter(next.filter);
+  };
+  const serverErrors = log.error ? toDisplayError(log.error, 'filter').fieldErrors : {};
   return (
     <>
       {header}
       <AuditChainStatusPanel />
+      <form className="card filters audit-filters" role="search" aria-label="Filter the audit log" noValidate onSubmit={apply} onReset={() => (setErrors({}), setFilter({}))}>
+        <div className="filters-grid">
+          <SelectField label="Kind" name="scope" defaultValue="all">
+            <option value="all">All entries</option>
+            <option value="admin">Organization set-up only</option>
+            <option value="requests">Deletion requests only</option>
+          </SelectField>
+          <SelectField label="Action" name="action" defaultValue="">
+            <option value="">Any action</option>
+            {(actions.data ?? []).map((a) => (
+              <option key={a} value={a}>
+                {actionLabel(a)}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField label="Actor" name="actorId" defaultValue="">
+            <option value="">Anyone</option>
+            <option value="SYSTEM">The service (workers, retention)</option>
+            {(members.data ?? []).map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name || m.email}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField label="Workspace" name="workspaceId" defaultValue="">
+            <option value="">All workspaces</option>
+            {(workspaces.data ?? []).map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </SelectField>
+          <TextField label="Request id" name="deletionRequestId" placeholder="dr_…" autoComplete="off" error={serverErrors.deletionRequestId} />
+          <TextField label="From" name="from" type="date" error={errors.from ?? serverErrors.createdFrom} />
+          <TextField label="To" name="to" type="date" error={errors.to ?? serverErrors.createdTo} />
+          <div className="row filter-actions">
+            <button type="submit" className="button button-primary">
+              Apply filters
+            </button>
+            <button type="reset" className="button">
+              Clear
+            </button>
+          </div>
+        </div>
+      </form>
       {log.isPending ? (
         <Loading />
       ) : log.isError ? (
         <ErrorState error={log.error} onRetry={() => void log.refetch()} />
       ) : entries.length === 0 ? (
-        <Empty title="Nothing recorded yet" />
+        <Empty title={filtered ? 'No entry matches these filters' : 'Nothing recorded yet'} />
       ) : (
         <>
           <ol className="timeline">
             {entries.map((entry) => (
-              <li key={entry.id} className="timeline-item">
-                <AuditEntryBody entry={entry} />
-                {entry.deletionRequestId ? (
-                  <Link to={`/requests/${entry.deletionRequestId}`} className="small">
-                    Open the request
-                  </Link>
+              <li key={entry.id} className="timeline-item" data-audit-action={entry.action}>
+                <AuditEntryBody entry={entry} context={entry.integrationName ?? undefined} />
+                {entry.deletionRequestId || entry.integrationId ? (
+                  <p className="small row wrap audit-links">
+                    {entry.deletionRequestId ? (
+                      <Link to={`/requests/${entry.deletionRequestId}`}>
+                        Request <span className="mono">{entry.deletionRequestId}</span>
+                      </Link>
+                    ) : null}
+                    {entry.integrationId ? <Link to={`/integrations/${entry.integrationId}`}>Integration {entry.integrationName}</Link> : null}
+                  </p>
                 ) : null}
               </li>
             ))}
@@ -52,7 +141,7 @@ export function Component() {
                 {log.isFetchingNextPage ? 'Loading…' : 'Load older entries'}
               </button>
             ) : (
-              <span className="muted small">Beginning of the log</span>
+              <span className="muted small">{filtered ? 'No older matching entries' : 'Beginning of the log'}</span>
             )}
           </div>
         </>

@@ -6,23 +6,17 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { SelectField, TextField } from '../components/field';
 import { AccountChooser } from '../components/integrations/account-chooser';
-import { DryRunPanel, PostgresRulesEditor } from '../components/integrations/postgres-rules';
+import { configEditorFor } from '../components/integrations/config-editors';
 import { useMe } from '../components/me-context';
-import { SchemaFields } from '../components/schema-form/schema-fields';
 import { PageHeader } from '../components/shell';
 import { ErrorState, FormError, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
 import { validateForm } from '../lib/form';
-import { defaultsFor, formSchemaOf, pruneEmpty } from '../lib/schema-form';
-import type { PostgresDraft } from '../lib/postgres-rules';
+import { formSchemaOf } from '../lib/schema-form';
 import { useTRPC, type RouterOutputs } from '../trpc';
 
-/** SQL databases share the rule builder; every data store has a dry run. */
-const isSqlType = (type: IntegrationType) => type === 'POSTGRES' || type === 'MYSQL';
-const HAS_DRY_RUN = new Set<IntegrationType>(['POSTGRES', 'MYSQL', 'REDIS', 'S3', 'DYNAMODB']);
-
 type Integration = RouterOutputs['integrations']['get'];
-const TYPES = Object.values(integrationTypeInfo).filter((info) => info !== undefined);
+const TYPES = Object.values(integrationTypeInfo);
 
 /** Types whose label, category or kind of data matches every word of the search. */
 export function matchingTypes(query: string): typeof TYPES {
@@ -52,18 +46,6 @@ function CatalogueSummary({ type }: { type: IntegrationType }) {
     </p>
   );
 }
-
-const WEBHOOK_OPTIONS = {
-  labels: { initiate: 'Initiate deletion call', status: 'Status call', cancel: 'Cancel call', 'initiate.trackingIdPath': 'Tracking id JSONPath', 'status.statusPath': 'Status JSONPath' },
-  hints: {
-    mode: 'sync: the response is the final answer. async: the response carries a tracking id and a status call is polled.',
-    'initiate.url': 'Use {{identifier}} for the subject, and {{key}} for any key of the account.',
-    'initiate.body': 'JSON, for example {"email": "{{identifier}}"}',
-    'initiate.trackingIdPath': 'Async only: where the tracking id is in the JSON response, e.g. $.id',
-    'status.url': 'Use {{trackingId}} for the tracking id.',
-    'status.statusPath': 'Where the status value is in the JSON response, e.g. $.status',
-  },
-};
 
 export function Component() {
   const { integrationId } = useParams();
@@ -115,13 +97,14 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const [search] = useSearchParams();
   const workspaces = useQuery(trpc.workspaces.list.queryOptions());
   const [type, setType] = useState<IntegrationType>(existing?.type ?? ((search.get('type') as IntegrationType) in integrationTypeInfo ? (search.get('type') as IntegrationType) : 'WEBHOOK'));
-  const info = integrationTypeInfo[type]!;
+  const info = integrationTypeInfo[type];
   const schema = useMemo(() => formSchemaOf(info.configSchema), [info]);
+  const editor = configEditorFor(type);
   const [chosenWorkspaceId, setWorkspaceId] = useState(existing?.workspaceId ?? search.get('workspaceId') ?? '');
   const workspaceId = chosenWorkspaceId || workspaces.data?.[0]?.id || '';
   const [name, setName] = useState(existing?.name ?? '');
   const [accountId, setAccountId] = useState<string | null>(existing?.accountId ?? null);
-  const [config, setConfig] = useState<unknown>(() => existing?.config ?? (isSqlType(type) ? { rules: [] } : defaultsFor(schema)));
+  const [config, setConfig] = useState<unknown>(() => existing?.config ?? editor.initial(schema));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [typeQuery, setTypeQuery] = useState('');
   const shownTypes = useMemo(() => matchingTypes(typeQuery), [typeQuery]);
@@ -140,16 +123,12 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const chooseType = (next: IntegrationType) => {
     setType(next);
     setAccountId(null);
-    setConfig(isSqlType(next) ? { rules: [] } : defaultsFor(formSchemaOf(integrationTypeInfo[next]!.configSchema)));
+    setConfig(configEditorFor(next).initial(formSchemaOf(integrationTypeInfo[next].configSchema)));
     setErrors({});
     setSubmitted(false);
   };
 
-  const configToSend = () => {
-    if (!isSqlType(type)) return pruneEmpty(schema, config);
-    const draft = config as PostgresDraft;
-    return { ...draft, rules: draft.rules.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined))) };
-  };
+  const configToSend = () => editor.toSend(schema, config);
 
   /** Every client-side check, with the server's own schemas; keys are the server's issue paths. */
   const validate = (configValue: unknown, nameValue: string) => {
@@ -166,7 +145,7 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const [submitted, setSubmitted] = useState(false);
   const onConfigChange = (next: unknown) => {
     setConfig(next);
-    if (submitted) setErrors(validate(isSqlType(type) ? next : pruneEmpty(schema, next), name));
+    if (submitted) setErrors(validate(editor.toSend(schema, next), name));
   };
   const onNameChange = (next: string) => {
     setName(next);
@@ -271,16 +250,12 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
       </section>
 
       <section className="card" aria-labelledby="integration-config">
-        <h2 id="integration-config">{isSqlType(type) ? 'Rules' : 'Configuration'}</h2>
-        {isSqlType(type) ? (
-          <PostgresRulesEditor dialect={type === 'MYSQL' ? 'mysql' : 'postgres'} accountId={accountId} value={config as PostgresDraft} onChange={onConfigChange} errors={allErrors} />
-        ) : (
-          <SchemaFields key={type} schema={schema} value={config} onChange={onConfigChange} errors={allErrors} path={['config']} options={type === 'WEBHOOK' ? WEBHOOK_OPTIONS : undefined} />
-        )}
+        <h2 id="integration-config">{editor.title}</h2>
+        {editor.render({ type, schema, accountId, value: config, onChange: onConfigChange, errors: allErrors })}
         {allErrors.config ? <p className="field-error" role="alert">{allErrors.config}</p> : null}
       </section>
 
-      {HAS_DRY_RUN.has(type) ? <DryRunPanel accountId={accountId} config={configToSend} onIssues={setIssuesFromDryRun} /> : null}
+      {editor.preview?.({ accountId, config: configToSend, onIssues: setIssuesFromDryRun }) ?? null}
 
       <FormError message={serverError && Object.keys(serverError.fieldErrors).length === 0 ? serverError.message : serverError ? `${serverError.message}: see the highlighted fields` : null} />
       {Object.keys(errors).length > 0 ? (

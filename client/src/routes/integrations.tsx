@@ -6,8 +6,8 @@ import { useMe } from '../components/me-context';
 import { PageHeader } from '../components/shell';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
-import { INTEGRATION_TYPE_LABEL } from '../lib/format';
 import { useTRPC, type RouterOutputs } from '../trpc';
+import { integrationTypeLabel } from '@shared/integrations/labels';
 
 type Integration = RouterOutputs['integrations']['list'][number];
 
@@ -96,7 +96,7 @@ function IntegrationCard({ integration, canManage }: { integration: Integration;
       <header className="row space-between">
         <div>
           <h3>{integration.name}</h3>
-          <span className="muted small">{INTEGRATION_TYPE_LABEL[integration.type] ?? integration.type}</span>
+          <span className="muted small">{integrationTypeLabel(integration.type)}</span>
         </div>
         <span className={`badge ${integration.enabled ? 'badge-success' : 'badge-staging'}`}>{integration.enabled ? 'Enabled' : 'Disabled'}</span>
       </header>

@@ -27,11 +27,11 @@ export function Component() {
       onSuccess: async () => {
         setSaved(true);
         await queryClient.invalidateQueries({ queryKey: trpc.organization.get.queryKey() });
-        await queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.auth.session.queryKey() });
       },
     }),
   );
-  const { errors, onSubmit } = useFormSubmit(renameForm, (data) => rename.mutate(data));
+  const { errors, onSubmit, onInput } = useFormSubmit(renameForm, (data) => rename.mutate(data));
   const serverError = rename.error ? toDisplayError(rename.error) : null;
 
   if (organization.isPending)
@@ -60,8 +60,9 @@ export function Component() {
             noValidate
             onSubmit={(event) => {
               setSaved(false);
-              onSubmit(event);
+              void onSubmit(event);
             }}
+            onInput={onInput}
           >
             <TextField key={org.name} label="Organization name" name="name" defaultValue={org.name} error={errors.name ?? serverError?.fieldErrors.name} />
             <button type="submit" className="button button-primary" disabled={rename.isPending}>

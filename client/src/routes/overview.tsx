@@ -7,9 +7,10 @@ import { StackedBarChart } from '../components/charts/stacked-bar-chart';
 import { PageHeader } from '../components/shell';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { SegmentedStatusBar, StatusBadge } from '../components/status';
-import { formatDuration, formatPercent, formatRelative, INTEGRATION_TYPE_LABEL } from '../lib/format';
+import { formatDuration, formatPercent, formatRelative } from '../lib/format';
 import { REQUEST_STATUSES, STATUS_COLOR, STATUS_LABEL } from '../lib/status';
 import { useTRPC, type RouterOutputs } from '../trpc';
+import { integrationTypeLabel } from '@shared/integrations/labels';
 
 type Overview = RouterOutputs['dashboard']['overview'];
 type Window = (typeof OVERVIEW_WINDOWS)[number];
@@ -189,13 +190,13 @@ function IntegrationStats({ integrations }: { integrations: Overview['integratio
                 <th scope="row">
                   {i.name}
                   <span className="muted small block">
-                    {INTEGRATION_TYPE_LABEL[i.type] ?? i.type} · {i.total} request{i.total === 1 ? '' : 's'}
+                    {integrationTypeLabel(i.type)} · {i.total} request{i.total === 1 ? '' : 's'}
                   </span>
                 </th>
-                <td>
+                <td data-label="Outcomes">
                   <SegmentedStatusBar statuses={statuses} />
                 </td>
-                <td>
+                <td data-label="Success rate">
                   <div className="meter-row">
                     <Meter
                       fraction={i.successRate ?? 0}
@@ -206,7 +207,7 @@ function IntegrationStats({ integrations }: { integrations: Overview['integratio
                     <span className="nowrap">{formatPercent(i.successRate)}</span>
                   </div>
                 </td>
-                <td>
+                <td data-label="Median time to completion">
                   <div className="meter-row">
                     <Meter
                       fraction={(i.medianSeconds ?? 0) / slowest}

@@ -6,9 +6,10 @@ import { IntegrationRequestActions, RequestActions } from '../components/request
 import { PageHeader } from '../components/shell';
 import { ErrorState, Loading } from '../components/states';
 import { SegmentedStatusBar, StatusBadge } from '../components/status';
-import { formatDateTime, formatRelative, INTEGRATION_TYPE_LABEL } from '../lib/format';
-import { isActive, progressSummary, STATUS_DESCRIPTION } from '../lib/status';
+import { formatDateTime, formatRelative } from '../lib/format';
+import { isActive, progressSummary, requestStatusDescription, STATUS_DESCRIPTION } from '../lib/status';
 import { useTRPC, type RouterOutputs } from '../trpc';
+import { integrationTypeLabel } from '@shared/integrations/labels';
 
 type Detail = RouterOutputs['dashboard']['requestDetail'];
 type IntegrationRequest = Detail['integrationRequests'][number];
@@ -43,6 +44,8 @@ export function Component() {
       </>
     );
   const request = detail.data;
+  // One order while the request runs (statuses change, the cards do not move): by name, then id.
+  const integrationRequests = [...request.integrationRequests].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
   const statuses = request.integrationRequests.map((ir) => ir.status);
   const namesById = new Map(request.integrationRequests.map((ir) => [ir.id, ir.name]));
   return (
@@ -54,7 +57,7 @@ export function Component() {
       <section className="card summary-card" aria-label="Summary">
         <div className="summary-status">
           <StatusBadge status={request.status} />
-          <span>{request.statusReason ?? STATUS_DESCRIPTION[request.status]}</span>
+          <span>{request.statusReason ?? requestStatusDescription(request.status, statuses.length)}</span>
         </div>
         <SegmentedStatusBar statuses={statuses} />
         <p className="muted small">{progressSummary(statuses)}</p>
@@ -98,7 +101,7 @@ export function Component() {
           </p>
         ) : (
           <div className="cards-grid">
-            {request.integrationRequests.map((ir) => (
+            {integrationRequests.map((ir) => (
               <IntegrationRequestCard key={ir.id} ir={ir} />
             ))}
           </div>
@@ -130,7 +133,7 @@ function IntegrationRequestCard({ ir }: { ir: IntegrationRequest }) {
       <header className="row space-between">
         <div>
           <h3>{ir.name}</h3>
-          <span className="muted small">{INTEGRATION_TYPE_LABEL[ir.type] ?? ir.type}</span>
+          <span className="muted small">{integrationTypeLabel(ir.type)}</span>
         </div>
         <StatusBadge status={ir.status} />
       </header>

@@ -22,7 +22,7 @@ export function Component() {
       },
     }),
   );
-  const { errors, onSubmit } = useFormSubmit(createRequestFormSchema, (data) => create.mutate(data));
+  const { errors, onSubmit, onInput } = useFormSubmit(createRequestFormSchema, (data) => create.mutate(data));
   const serverError = create.error ? toDisplayError(create.error) : null;
   const fieldError = (name: string) => errors[name] ?? serverError?.fieldErrors[name];
 
@@ -43,6 +43,7 @@ export function Component() {
         className="card form narrow-form"
         noValidate
         onSubmit={onSubmit}
+        onInput={onInput}
       >
         <SelectField label="Workspace" name="workspaceId" defaultValue={params.get('workspace') ?? workspaces.data[0]?.id} error={fieldError('workspaceId')}>
           {workspaces.data.map((w) => (

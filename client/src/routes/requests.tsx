@@ -1,18 +1,17 @@
-import { requestSearchFilterSchema } from '@shared/schemas/dashboard';
 import type { RequestStatus } from '@shared/statuses';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, useSyncExternalStore } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { SelectField, TextField } from '../components/field';
 import { PageHeader } from '../components/shell';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { SegmentedStatusBar, StatusBadge } from '../components/status';
 import { toDisplayError } from '../lib/errors';
-import { validateForm } from '../lib/form';
 import { formatDateTime, formatRelative } from '../lib/format';
-import { filtersFromSearchParams, filtersToSearchParams, hasFilters, toSearchFilter, type RequestFilters } from '../lib/request-filters';
+import { checkRequestFilters, filtersFromSearchParams, filtersToSearchParams, hasFilters, toSearchFilter, type RequestFilters } from '../lib/request-filters';
 import { progressSummary, REQUEST_STATUSES, STATUS_LABEL } from '../lib/status';
-import { requestListQueries } from '../lib/request-queries';
+import { LIVE_REFRESH_MS, requestListQueries } from '../lib/request-queries';
+import { LiveIndicator } from '../components/live-indicator';
 import { useTRPC, type RouterOutputs } from '../trpc';
 
 type RequestRow = RouterOutputs['dashboard']['searchRequests']['items'][number];
@@ -25,7 +24,8 @@ export function Component() {
   const setFilters = (next: RequestFilters) => setParams(filtersToSearchParams(next), { replace: true });
 
   const searchFilter = toSearchFilter(filters);
-  const validation = validateForm(requestSearchFilterSchema, searchFilter);
+  // Checked here, before anything is sent (the server checks the same with its schema).
+  const validation = checkRequestFilters(searchFilter);
   const queries = requestListQueries(trpc, searchFilter, validation.ok);
   const workspaces = useQuery(queries.workspaces);
   const members = useQuery(queries.members);
@@ -45,13 +45,15 @@ export function Component() {
           </Link>
         }
       />
-      <Filters
-        filters={filters}
-        onChange={setFilters}
-        errors={fieldErrors}
-        workspaces={workspaces.data ?? []}
-        members={members.data ?? []}
-      />
+      <FiltersPanel active={activeFilterCount(filters)} hasErrors={Object.keys(fieldErrors).length > 0}>
+        <Filters
+          filters={filters}
+          onChange={setFilters}
+          errors={fieldErrors}
+          workspaces={workspaces.data ?? []}
+          members={members.data ?? []}
+        />
+      </FiltersPanel>
       <section aria-label="Requests" aria-busy={requests.isFetching}>
         {!validation.ok ? null : requests.isPending ? (
           <Loading label="Loading requests…" />
@@ -77,9 +79,7 @@ export function Component() {
           )
         ) : (
           <>
-            <p className="live-note muted small" aria-live="off">
-              <span className="live-dot" aria-hidden="true" /> Live · refreshed {new Date(requests.dataUpdatedAt).toLocaleTimeString()}
-            </p>
+            <LiveIndicator query={requests} intervalMs={LIVE_REFRESH_MS} />
             <RequestsTable rows={rows} />
             <div className="pager">
               {requests.hasNextPage ? (
@@ -96,6 +96,29 @@ export function Component() {
         )}
       </section>
     </>
+  );
+}
+
+const PHONE = '(max-width: 600px)';
+const subscribePhone = (listener: () => void) => {
+  const query = window.matchMedia(PHONE);
+  query.addEventListener('change', listener);
+  return () => query.removeEventListener('change', listener);
+};
+
+const activeFilterCount = (filters: RequestFilters) => Object.keys(filters).length;
+
+/** On a phone the filters start folded under one line (they would fill the first screen); elsewhere they are always open. */
+function FiltersPanel({ active, hasErrors, children }: { active: number; hasErrors: boolean; children: React.ReactNode }) {
+  const phone = useSyncExternalStore(subscribePhone, () => window.matchMedia(PHONE).matches);
+  if (!phone) return <>{children}</>;
+  return (
+    <details className="card filters-panel" open={hasErrors || undefined}>
+      <summary>
+        Filters{active ? ` · ${active} active` : ''}
+      </summary>
+      {children}
+    </details>
   );
 }
 

@@ -13,7 +13,7 @@ export function Component() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const signUp = useMutation(trpc.auth.signUp.mutationOptions());
-  const { errors, onSubmit } = useFormSubmit(signUpInputSchema, (data) =>
+  const { errors, onSubmit, onInput } = useFormSubmit(signUpInputSchema, (data) =>
     signUp.mutate(data, {
       onSuccess: async () => {
         queryClient.clear();
@@ -32,6 +32,7 @@ export function Component() {
         className="card narrow auth-card"
         noValidate
         onSubmit={onSubmit}
+        onInput={onInput}
       >
         <h1>Create an account</h1>
         <p className="muted">You will own a new organization; invite your team once it exists.</p>

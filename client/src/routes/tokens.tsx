@@ -1,4 +1,5 @@
 import { createTokenInputSchema } from '@shared/schemas/auth';
+import { TOKEN_SCOPE_LABELS, TOKEN_SCOPES, type TokenScope } from '@shared/scopes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CopyableValue } from '../components/copy-button';
@@ -27,6 +28,8 @@ export function Component() {
   const trpc = useTRPC();
   const me = useMe();
   const tokens = useQuery(trpc.tokens.list.queryOptions());
+  const workspaces = useQuery(trpc.workspaces.list.queryOptions());
+  const workspaceName = (id: string) => workspaces.data?.find((w) => w.id === id)?.name ?? id;
   const [revoking, setRevoking] = useState<Token | null>(null);
   const queryClient = useQueryClient();
   const revoke = useMutation(
@@ -44,7 +47,7 @@ export function Component() {
         title="Personal access tokens"
         description={`Tokens act as you (${me.user.email}) in ${active?.name ?? 'this organization'} on the public API, sent as the X-API-Key header.`}
       />
-      <CreateToken />
+      <CreateToken workspaces={workspaces.data ?? []} />
       <section className="card" aria-labelledby="tokens-heading">
         <h2 id="tokens-heading">Your tokens</h2>
         {tokens.isPending ? (
@@ -62,6 +65,7 @@ export function Component() {
                 <tr>
                   <th scope="col">Name</th>
                   <th scope="col">Token</th>
+                  <th scope="col">Access</th>
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
                   <th scope="col">Expires</th>
@@ -79,6 +83,11 @@ export function Component() {
                       <td data-label="Name">{token.name}</td>
                       <td data-label="Token">
                         <code className="mono">{token.prefix}…</code>
+                      </td>
+                      <td data-label="Access" className="token-access">
+                        {token.scopes.length === 0 ? 'Every scope' : token.scopes.join(', ')}
+                        <br />
+                        <span className="muted">{token.workspaceIds.length === 0 ? 'All workspaces' : token.workspaceIds.map(workspaceName).join(', ')}</span>
                       </td>
                       <td data-label="Created">{formatDate(token.createdAt)}</td>
                       <td data-label="Last used">
@@ -119,8 +128,11 @@ export function Component() {
   );
 }
 
-function CreateToken() {
+function CreateToken({ workspaces }: { workspaces: { id: string; name: string }[] }) {
   const trpc = useTRPC();
+  const [scopes, setScopes] = useState<TokenScope[]>([]);
+  const [workspaceIds, setWorkspaceIds] = useState<string[]>([]);
+  const toggle = <T,>(list: T[], value: T, on: boolean) => (on ? [...list, value] : list.filter((v) => v !== value));
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const create = useMutation(
@@ -131,10 +143,10 @@ function CreateToken() {
       },
     }),
   );
-  const { errors, onSubmit } = useFormSubmit(
+  const { errors, onSubmit, onInput } = useFormSubmit(
     createTokenInputSchema,
-    (data, form) => create.mutate(data, { onSuccess: () => form.reset() }),
-    (values) => ({ name: values.name, expiresInDays: values.expiresInDays ? Number(values.expiresInDays) : undefined }),
+    (data, form) => create.mutate(data, { onSuccess: () => (form.reset(), setScopes([]), setWorkspaceIds([])) }),
+    (values) => ({ name: values.name, expiresInDays: values.expiresInDays ? Number(values.expiresInDays) : undefined, scopes, workspaceIds }),
   );
   const serverError = create.error ? toDisplayError(create.error) : null;
   return (
@@ -144,6 +156,7 @@ function CreateToken() {
         className="inline-form"
         noValidate
         onSubmit={onSubmit}
+        onInput={onInput}
       >
         <TextField label="Token name" name="name" placeholder="CRM sync" error={errors.name ?? serverError?.fieldErrors.name} />
         <SelectField label="Expires after" name="expiresInDays" defaultValue="90" error={errors.expiresInDays ?? serverError?.fieldErrors.expiresInDays}>
@@ -153,6 +166,34 @@ function CreateToken() {
             </option>
           ))}
         </SelectField>
+        <fieldset className="token-limits">
+          <legend>Scopes</legend>
+          <p className="hint">None checked: the token can do everything you can.</p>
+          {TOKEN_SCOPES.map((scope) => (
+            <label key={scope} className="checkbox-label">
+              <input type="checkbox" name="scope" value={scope} checked={scopes.includes(scope)} onChange={(e) => setScopes(toggle(scopes, scope, e.target.checked))} />
+              <code>{scope}</code> {TOKEN_SCOPE_LABELS[scope]}
+            </label>
+          ))}
+        </fieldset>
+        {workspaces.length > 0 ? (
+          <fieldset className="token-limits">
+            <legend>Workspaces</legend>
+            <p className="hint">None checked: every workspace.</p>
+            {workspaces.map((workspace) => (
+              <label key={workspace.id} className="checkbox-label">
+                <input
+                  type="checkbox"
+                  name="workspace"
+                  value={workspace.id}
+                  checked={workspaceIds.includes(workspace.id)}
+                  onChange={(e) => setWorkspaceIds(toggle(workspaceIds, workspace.id, e.target.checked))}
+                />
+                {workspace.name}
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
         <button type="submit" className="button button-primary" disabled={create.isPending}>
           {create.isPending ? 'Creating…' : 'Create token'}
         </button>

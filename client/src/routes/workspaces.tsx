@@ -62,7 +62,7 @@ function CreateWorkspace() {
       },
     }),
   );
-  const { errors, onSubmit } = useFormSubmit(nameForm, (data, form) => create.mutate(data, { onSuccess: () => form.reset() }));
+  const { errors, onSubmit, onInput } = useFormSubmit(nameForm, (data, form) => create.mutate(data, { onSuccess: () => form.reset() }));
   const serverError = create.error ? toDisplayError(create.error) : null;
   return (
     <section className="card" aria-labelledby="create-workspace">
@@ -71,6 +71,7 @@ function CreateWorkspace() {
         className="inline-form"
         noValidate
         onSubmit={onSubmit}
+        onInput={onInput}
       >
         <TextField label="Workspace name" name="name" placeholder="Production" error={errors.name ?? serverError?.fieldErrors.name} />
         <button type="submit" className="button button-primary" disabled={create.isPending}>
@@ -115,7 +116,7 @@ function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; 
   );
   const remove = useMutation(trpc.workspaces.delete.mutationOptions({ onSuccess: async () => (setConfirm(null), await refresh()) }));
   const headingId = `ws-${workspace.id}`;
-  const { errors: renameErrors, onSubmit: onRename } = useFormSubmit(nameForm, (data) => rename.mutate({ workspaceId: workspace.id, name: data.name }));
+  const { errors: renameErrors, onSubmit: onRename, onInput: onRenameInput } = useFormSubmit(nameForm, (data) => rename.mutate({ workspaceId: workspace.id, name: data.name }));
   const renameError = rename.error ? toDisplayError(rename.error) : null;
 
   return (
@@ -126,6 +127,7 @@ function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; 
             className="inline-form"
             noValidate
             onSubmit={onRename}
+            onInput={onRenameInput}
           >
             <TextField label="New name" name="name" defaultValue={workspace.name} autoFocus error={renameErrors.name ?? renameError?.fieldErrors.name ?? (renameError?.message || undefined)} />
             <button type="submit" className="button button-primary" disabled={rename.isPending}>

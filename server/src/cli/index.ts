@@ -14,7 +14,7 @@ import { sealAuditChain, verifyAuditChain } from '../services/audit/audit-chain'
 import { keyStatus, loadKeyring, rotateMasterKey } from '../services/keys/master-key';
 import { createPersonalAccessToken, listPersonalAccessTokens } from '../services/tokens/personal-access-tokens';
 import { createWorkspace, listWorkspaces } from '../services/workspaces/workspaces';
-import { applyRetention } from '../services/retention/apply-retention';
+import { applyRetention } from '../pipeline/commands/apply-retention';
 import { inviteMember } from '../services/members/invite-member';
 import { inviteMemberInputSchema } from '@shared/schemas/members';
 // @ts-expect-error plain ESM helper shared with npm scripts

@@ -18,7 +18,13 @@ export async function prepareDatabase(config: Pick<Config, 'DATABASE_URL' | 'DAT
   } else {
     const dataDir = path.resolve(config.DATA_DIR, 'postgres');
     log.info({ dataDir }, 'starting embedded PostgreSQL');
-    const embedded = await startEmbeddedPostgres({ dataDir });
+    // Detached: a terminal's Ctrl-C reaches only the service, which stops PostgreSQL last.
+    const embedded = await startEmbeddedPostgres({
+      dataDir,
+      detached: true,
+      supervise: true,
+      log: (level, message, fields) => log[level](fields ?? {}, message),
+    });
     server = { url: embedded.url, embedded: true, stop: embedded.stop };
   }
   const applied = await applyMigrations(server.url);

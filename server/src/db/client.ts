@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client';
+import { createPool } from './connections';
 
 export type Db = PrismaClient;
 /** A Prisma transaction client: services take `Db | Tx` so they compose into transactions. */
@@ -75,8 +76,9 @@ export async function hotQuery<R>(db: DbOrTx, text: string, values: unknown[]): 
 
 export function connectDatabase(url: string, poolSize: number): Database {
   // Prisma's adapter sets its own type parsers per query; these apply to hotQuery only.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: poolTypes });
-  pool.on('error', () => {});
+  // Every connection keeps an error listener (a restart or failover drops them all); a new
+  // connection that cannot be made within 10 s fails the query instead of waiting forever.
+  const pool = createPool({ connectionString: url, max: poolSize, types: poolTypes, connectionTimeoutMillis: 10_000 });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   pools.set(prisma, pool);
   return {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
-import pg from 'pg';
+import { connectClient } from './connections';
 
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../../prisma/migrations');
 
@@ -12,8 +12,7 @@ export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../../prisma
  * starting at once apply each migration exactly once.
  */
 export async function applyMigrations(url: string, dir = MIGRATIONS_DIR): Promise<string[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const client = await connectClient(url);
   const applied: string[] = [];
   try {
     await client.query('SELECT pg_advisory_lock(727274)');

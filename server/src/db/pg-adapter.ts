@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
+import { connectClient, createPool } from './connections';
 
 // PostgreSQL types `name` (19) and `"char"` (18) appear in catalog queries made by
 // Prisma's schema engine; the adapter cannot map them, so they are read as text (25).
@@ -44,27 +45,23 @@ function quoteIdent(name: string): string {
 
 /** A Prisma driver adapter factory for the schema engine (migrations), offline. */
 export function createMigrationAdapter(connectionString: string): PrismaPg {
-  const pool = new pg.Pool({ connectionString, Client: CatalogFriendlyClient as any, max: 4 });
-  pool.on('error', () => {});
+  const pool = createPool({ connectionString, Client: CatalogFriendlyClient as any, max: 4 });
   const factory = new PrismaPg(pool);
   // The stock shadow database reuses the main URL and drops it while its pool is open.
   (factory as any).connectToShadowDb = async () => {
     const name = `prisma_shadow_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString });
-    await admin.connect();
+    const admin = await connectClient(connectionString);
     await admin.query(`CREATE DATABASE ${quoteIdent(name)}`);
     await admin.end();
     const url = new URL(connectionString);
     url.pathname = `/${name}`;
-    const shadowPool = new pg.Pool({ connectionString: url.toString(), Client: CatalogFriendlyClient as any, max: 2 });
-    shadowPool.on('error', () => {});
+    const shadowPool = createPool({ connectionString: url.toString(), Client: CatalogFriendlyClient as any, max: 2 });
     const adapter = await new PrismaPg(shadowPool).connect();
     const dispose = adapter.dispose.bind(adapter);
     adapter.dispose = async () => {
       await dispose();
       await shadowPool.end();
-      const cleanup = new pg.Client({ connectionString });
-      await cleanup.connect();
+      const cleanup = await connectClient(connectionString);
       await cleanup.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
       await cleanup.end();
     };

@@ -7,12 +7,15 @@ import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { appRouter } from '../routers/root';
-import { createContextFactory, type Context, type ServiceDeps } from '../trpc/context';
+import type { ServiceDeps } from '../services/deps';
+import { createContextFactory, type Context } from '../trpc/context';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../db/connections';
 import { registerDocsPage } from './docs-page';
 import { handleHttpError, sendError } from './errors';
 import { clientErrorHandler, registerPublicApiRateLimits, registerSecurityHeaders } from './hardening';
 import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
 import { registerHttpMetrics } from '../metrics/http';
+import { registerPublicBodyLimits } from './body-limits';
 
 const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../client/dist');
 
@@ -42,6 +45,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   registerHttpMetrics(app, { serveEndpoint: deps.config.METRICS_PORT === undefined });
   registerPublicApiRateLimits(app, deps.config);
   await app.register(fastifyCookie);
+  registerPublicBodyLimits(app, deps.config.BODY_LIMIT_BYTES);
 
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
@@ -66,6 +70,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
       await deps.prisma.$queryRaw`SELECT 1`;
       return { status: 'ready' };
     } catch {
+      reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       return sendError(reply, 'SERVICE_UNAVAILABLE', 'Database is not reachable');
     }
   });
@@ -76,6 +81,9 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
       root: CLIENT_DIST,
       prefix: '/',
       wildcard: false,
+      // The build writes brotli and gzip copies of every text asset (client/build/precompress.ts):
+      // they are sent by Accept-Encoding, with `Vary: Accept-Encoding`.
+      preCompressed: true,
       // Built assets carry a content hash in their name: browsers keep them without asking
       // again. index.html (the SPA's entry, which names them) is always revalidated.
       setHeaders: (reply, filePath) => {

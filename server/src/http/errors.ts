@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_HTTP_STATUS, type ErrorBody, type ErrorCode } from '@shared/errors';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnreachable } from '../db/connections';
 
 const BY_STATUS: Partial<Record<number, ErrorCode>> = {
   400: 'BAD_REQUEST',
@@ -26,6 +27,10 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message: string)
  */
 export function handleHttpError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const status = error.statusCode ?? 500;
+  if (isDatabaseUnreachable(error)) {
+    reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+    return sendError(reply, 'SERVICE_UNAVAILABLE', 'The database is not reachable at the moment; try again shortly');
+  }
   if (status >= 500) {
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, 'INTERNAL_SERVER_ERROR', 'Internal server error');

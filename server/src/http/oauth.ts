@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { OAUTH_PROVIDERS } from '@shared/integrations';
-import { completeOAuthConnection } from '../oauth/flow';
+import { completeOAuthConnection } from '../services/accounts/oauth-connect';
 import { OAUTH_STATE_COOKIE } from '../oauth/state-cookie';
-import type { ServiceDeps } from '../trpc/context';
+import type { ServiceDeps } from '../services/deps';
 import { sendError } from './errors';
 
 type CallbackRequest = FastifyRequest<{ Params: { provider: string }; Querystring: Record<string, string | undefined> }>;

@@ -19,8 +19,34 @@ describe('OpenAPI document', () => {
       'GET /deletion-requests/user/{userId}',
       'GET /deletion-requests/workspace/{workspaceId}',
       'POST /deletion-requests',
+      'POST /erasure-checks',
+      'POST /erasure-checks/batch',
     ]);
     expect(document.servers?.[0]?.url).toBe('http://localhost:3000/api/public');
+    expect(buildOpenApiDocument().servers?.[0]?.url).toBe('/api/public');
+  });
+
+  it('documents create as 201 and every status with its own description and an example body', () => {
+    const create = (document.paths as any)['/deletion-requests'].post;
+    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500']);
+    const descriptions = new Map<string, Set<string>>();
+    for (const [path, item] of Object.entries(document.paths ?? {})) {
+      for (const operation of Object.values(item as Record<string, any>)) {
+        for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+          expect(response.description, `${path} ${status}`).toBeTruthy();
+          if (Number(status) >= 400) {
+            expect(response.content['application/json'].example.code).toMatch(/^[A-Z_]+$/);
+            if (!descriptions.has(status)) descriptions.set(status, new Set());
+            descriptions.get(status)!.add(response.description);
+          }
+        }
+      }
+    }
+    // 404s say what was not found, per path: not one description copied everywhere.
+    expect(descriptions.get('404')!.size).toBeGreaterThan(2);
+    const listOrg = (document.paths as any)['/deletion-requests/organization'].get;
+    expect(listOrg.responses['400'].description).not.toMatch(/body/);
+    expect(listOrg.responses['404'].description).not.toBe(create.responses['404'].description);
   });
 
   it('documents the X-API-Key scheme, operation ids, tags and error bodies', () => {
@@ -28,7 +54,7 @@ describe('OpenAPI document', () => {
     for (const item of Object.values(document.paths ?? {})) {
       for (const operation of Object.values(item as Record<string, any>)) {
         expect(operation.operationId).toBeTruthy();
-        expect(operation.tags).toEqual(['Deletion requests']);
+        expect(document.tags?.map((t) => t.name)).toContain(operation.tags[0]);
         expect(operation.security).toEqual([{ ApiKey: [] }]);
         expect(operation.responses['401'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
       }
@@ -40,5 +66,12 @@ describe('OpenAPI document', () => {
     expect(userList.parameters.map((p: { name: string }) => p.name)).toEqual(
       expect.arrayContaining(['userId', 'fetchIntegrationRequests', 'fetchHashed', 'limit', 'cursor', 'X-Workspace-Api-Key']),
     );
+  });
+});
+
+describe('checked-in OpenAPI document and partner client types', () => {
+  it('match what the procedures generate (run `npm run openapi:generate` after changing a public procedure or schema)', async () => {
+    const { stalePartnerClientFiles } = await import('./partner-client-files');
+    expect(await stalePartnerClientFiles()).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../test/harness';
 import { callerFor } from '../test/harness';
+import { contractFetch } from '../test/openapi-contract';
 
 let env: TestEnv;
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -23,15 +24,18 @@ afterAll(async () => {
   await env?.close();
 });
 
+/** Every response is checked against the OpenAPI document (status documented, body matching). */
+const api = (path: string, init?: RequestInit) => contractFetch(server.baseUrl)(path, init);
+
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(server.baseUrl + path, {
+  return api(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 }
 
-const get = (path: string, headers: Record<string, string> = {}) => fetch(server.baseUrl + path, { headers });
+const get = (path: string, headers: Record<string, string> = {}) => api(path, { headers });
 
 async function expectError(response: Response, status: number, code: string) {
   expect(response.status).toBe(status);
@@ -112,13 +116,13 @@ describe('POST /api/public/deletion-requests', () => {
   });
 
   it('415 for a body that is not JSON', async () => {
-    const response = await fetch(server.baseUrl + '/api/public/deletion-requests', {
+    const response = await api('/api/public/deletion-requests', {
       method: 'POST',
       headers: { 'content-type': 'text/plain', 'x-api-key': org.pat },
       body: 'identifier=a',
     });
     await expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
-    const form = await fetch(server.baseUrl + '/api/public/deletion-requests', {
+    const form = await api('/api/public/deletion-requests', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-api-key': org.pat },
       body: 'identifier=a',

@@ -22,8 +22,8 @@ import { hubspotDriver } from './hubspot/driver';
 import type { Driver } from './types';
 import { webhookDriver } from './webhook/driver';
 
-/** Every destination the engine can drive, by integration type. */
-export const drivers: Partial<Record<IntegrationType, Driver>> = {
+/** Every destination the engine can drive, by integration type: a connector is its folder and one line here. */
+const drivers: Record<IntegrationType, Driver> = {
   WEBHOOK: webhookDriver,
   POSTGRES: postgresDriver,
   MIXPANEL: mixpanelDriver,
@@ -47,6 +47,11 @@ export const drivers: Partial<Record<IntegrationType, Driver>> = {
   DYNAMODB: dynamoDriver,
 };
 
-export function driverFor(type: IntegrationType): Driver | undefined {
+export function driverFor(type: IntegrationType): Driver {
   return drivers[type];
+}
+
+/** Closes what every driver keeps open between calls (customer database pools, store clients): part of shutdown. */
+export async function closeDrivers(): Promise<void> {
+  await Promise.all(Object.values(drivers).map((driver) => driver.close?.().catch(() => {})));
 }

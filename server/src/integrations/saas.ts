@@ -1,6 +1,6 @@
-import { isSuccessStatus, outcomeForHttpError, truncate, type HttpResponse } from './http-client';
+import { isSuccessStatus, outcomeForHttpError, truncate, type HttpResponse } from './runtime/http-client';
 import { TransientError, type Outcome } from './types';
-import { jsonBody, retryAfterMs } from './vendor-http';
+import { jsonBody, retryAfterMs } from './runtime/vendor-http';
 
 /** How one SaaS vendor words its errors and asks for patience. */
 export interface VendorStyle {

@@ -1,6 +1,6 @@
 import type { IntegrationType } from '@shared/statuses';
 import type { Logger } from '../lib/logger';
-import type { HttpClient } from './http-client';
+import type { HttpClient } from './runtime/http-client';
 
 /** One recorded step of talking to a destination, for the audit trail (secrets already redacted). */
 export type Exchange =
@@ -50,6 +50,34 @@ export interface CancelResult {
   message: string;
 }
 
+/** What a driver's admin operations (test connection, save-time validation, discover, dry run) get: no request. */
+export type AdminContext<Config = unknown> = Omit<DriverContext<Config>, 'identifier' | 'integrationRequestId' | 'deletionRequestId' | 'trackingId'>;
+
+/** A problem with a configuration found at save time; `path` is inside the configuration. */
+export interface ConfigIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+/** A table (or collection) a data store account can reach, with its columns: what a rule builder offers. */
+export interface DiscoveredTable {
+  schema: string;
+  table: string;
+  columns: { name: string; dataType: string; nullable: boolean }[];
+  /** Tables (`schema.table`) whose rows reference this table's rows through a foreign key (databases that report them). */
+  referencedBy?: string[];
+  /** Key-value tables (DynamoDB): the key attributes, and the secondary indexes a rule can query by. */
+  keys?: { partitionKey: string; sortKey?: string };
+  indexes?: { name: string; kind: 'global' | 'local'; partitionKey: string; sortKey?: string }[];
+}
+
+/** What a deletion would change, counted read-only: per rule, and the statements that counted. */
+export interface DryRunResult {
+  /** `rows`: rows, keys, objects or items, by what the store holds; `sample`: some of the keys it would erase (object stores). */
+  rules: { rule: string; table: string; action: string; rows: number; sample?: string[] }[];
+  statements: string[];
+}
+
 export interface Driver<Config = any> {
   type: IntegrationType;
   /** Async destinations hand back a tracking id and are polled. */
@@ -59,7 +87,18 @@ export interface Driver<Config = any> {
   requestDeletion(ctx: DriverContext<Config>): Promise<Outcome>;
   checkStatus?(ctx: DriverContext<Config>): Promise<Outcome>;
   cancel?(ctx: DriverContext<Config>): Promise<CancelResult>;
-  testConnection(ctx: Omit<DriverContext<Config>, 'identifier' | 'integrationRequestId' | 'deletionRequestId' | 'trackingId'>): Promise<{ ok: boolean; message: string }>;
+  testConnection(ctx: AdminContext<Config>): Promise<{ ok: boolean; message: string }>;
+  /**
+   * Save-time checks that need the destination itself (a database's live schema); the
+   * configuration has already passed its zod schema. Runs only when an account is attached.
+   */
+  validateConfig?(ctx: AdminContext<Config>): Promise<ConfigIssue[]>;
+  /** What the account can reach (tables and columns), for the configuration form; needs no configuration. */
+  discover?(ctx: Omit<AdminContext, 'config'>): Promise<DiscoveredTable[]>;
+  /** Read-only preview: what a deletion of `identifier` would change with this configuration. */
+  dryRun?(ctx: AdminContext<Config> & { identifier: string }): Promise<DryRunResult>;
+  /** Closes the clients the driver keeps between calls (connection pools); on shutdown and in tests. */
+  close?(): Promise<void>;
   /** Typical time from request to confirmed deletion, shown to users. */
   expectedCompletion: string;
 }

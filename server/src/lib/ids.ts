@@ -22,4 +22,6 @@ export const ID_PREFIX = {
   deletionRequest: 'dr',
   integrationRequest: 'ir',
   invitation: 'inv',
+  callbackEndpoint: 'cbe',
+  callbackDelivery: 'msg',
 } as const;

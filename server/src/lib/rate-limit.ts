@@ -1,6 +1,5 @@
 import net from 'node:net';
 import { createHash } from 'node:crypto';
-import type { Config } from '../config';
 
 /**
  * In-process token buckets: each API process enforces the limits on its own (with N
@@ -33,7 +32,8 @@ export class TokenBucketLimiter {
     this.refillPerMs = capacity / windowMs;
   }
 
-  take(key: string, now = Date.now()): RateDecision {
+  /** Takes `cost` tokens at once (all or none). */
+  take(key: string, now = Date.now(), cost = 1): RateDecision {
     if (this.capacity <= 0) return { allowed: true, retryAfterSeconds: 0, remaining: Infinity, limit: 0 };
     let bucket = this.buckets.get(key);
     if (bucket) {
@@ -46,11 +46,12 @@ export class TokenBucketLimiter {
       if (this.buckets.size >= this.maxKeys) this.buckets.delete(this.buckets.keys().next().value as string);
     }
     this.buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    if (bucket.tokens >= cost) {
+      bucket.tokens -= cost;
       return { allowed: true, retryAfterSeconds: 0, remaining: Math.floor(bucket.tokens), limit: this.capacity };
     }
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.refillPerMs / 1000)), remaining: 0, limit: this.capacity };
+    const missing = Math.min(cost, this.capacity) - bucket.tokens;
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(missing / this.refillPerMs / 1000)), remaining: Math.floor(bucket.tokens), limit: this.capacity };
   }
 
   /** Gives back a token taken by `take` (used when a later check refuses the request anyway). */
@@ -69,13 +70,17 @@ export interface RateLimiters {
   apiPerIp: TokenBucketLimiter;
   signInPerEmail: TokenBucketLimiter;
   signInPerIp: TokenBucketLimiter;
+  /** Identifiers looked up by erasure checks, per token. */
+  erasureChecksPerToken: TokenBucketLimiter;
 }
 
 const MINUTE = 60_000;
 const SIGN_IN_WINDOW = 15 * MINUTE;
 const byConfig = new WeakMap<object, RateLimiters>();
 
-type LimitSettings = Pick<Config, 'API_RATE_LIMIT_PER_TOKEN' | 'API_RATE_LIMIT_PER_IP' | 'SIGN_IN_LIMIT_PER_EMAIL' | 'SIGN_IN_LIMIT_PER_IP'>;
+/** The limits per minute (0 = off), as the configuration gives them. */
+type LimitSettings = Record<'API_RATE_LIMIT_PER_TOKEN' | 'API_RATE_LIMIT_PER_IP' | 'SIGN_IN_LIMIT_PER_EMAIL' | 'SIGN_IN_LIMIT_PER_IP', number> &
+  Partial<Record<'ERASURE_CHECK_LIMIT_PER_TOKEN', number>>;
 
 /** The process's limiters for one configuration (tests with their own config get their own). */
 export function rateLimitersFor(config: LimitSettings): RateLimiters {
@@ -86,6 +91,7 @@ export function rateLimitersFor(config: LimitSettings): RateLimiters {
       apiPerIp: new TokenBucketLimiter(config.API_RATE_LIMIT_PER_IP, MINUTE),
       signInPerEmail: new TokenBucketLimiter(config.SIGN_IN_LIMIT_PER_EMAIL, SIGN_IN_WINDOW),
       signInPerIp: new TokenBucketLimiter(config.SIGN_IN_LIMIT_PER_IP, SIGN_IN_WINDOW),
+      erasureChecksPerToken: new TokenBucketLimiter(config.ERASURE_CHECK_LIMIT_PER_TOKEN ?? 0, MINUTE),
     };
     byConfig.set(config, limiters);
   }

@@ -1,4 +1,4 @@
-import { NOW_UTC } from '../engine/sql';
+import { NOW_UTC } from '../pipeline/store/sql';
 import { CallbackGauge, type Registry } from './registry';
 
 interface Queryable {
@@ -39,10 +39,16 @@ export function watchQueueDepth(registry: Registry, db: Queryable): () => void {
   const oldest = new CallbackGauge('dds_queue_oldest_due_seconds', 'How long the oldest due integration request has waited for a worker, by type.', async () =>
     (await read()).map((r) => ({ labels: { type: r.type }, value: r.oldest ?? 0 })),
   );
+  // The same query tells whether this process reaches the database (0 during an outage or failover).
+  const up = new CallbackGauge('dds_database_up', 'Whether this process reached PostgreSQL at the last scrape (1) or not (0).', async () => [
+    { labels: {}, value: await read().then(() => 1, () => 0) },
+  ]);
   registry.register(depth);
   registry.register(oldest);
+  registry.register(up);
   return () => {
     registry.unregister(depth);
     registry.unregister(oldest);
+    registry.unregister(up);
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAccountSecrets } from '../engine/destination';
+import { loadAccountSecrets } from '../services/accounts/secrets';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../test/engine';
 import { googleOAuthEnv, startGoogleFake } from '../test/fakes/google-analytics';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../test/harness';

@@ -5,6 +5,8 @@ import { integrationsRouter } from './integrations/router';
 import { membersRouter } from './members/router';
 import { dashboardRouter } from './dashboard/router';
 import { deletionRequestsRouter } from './deletion-requests/router';
+import { erasureChecksRouter } from './erasure-checks/router';
+import { callbacksRouter } from './callbacks/router';
 import { organizationRouter } from './organization/router';
 import { tokensRouter } from './tokens/router';
 import { workspacesRouter } from './workspaces/router';
@@ -15,6 +17,8 @@ export const appRouter = router({
   tokens: tokensRouter,
   workspaces: workspacesRouter,
   deletionRequests: deletionRequestsRouter,
+  erasureChecks: erasureChecksRouter,
+  callbacks: callbacksRouter,
   accounts: accountsRouter,
   integrations: integrationsRouter,
   dashboard: dashboardRouter,

@@ -40,7 +40,9 @@ async function seed(label: string, secret: string) {
   await env.db.prisma.invitation.create({
     data: { id: invitationId, organizationId: org.organization.id, email: `invitee-${label}@example.com`, role: 'MEMBER', tokenHash: `hash-${invitationId}`, expiresAt: new Date(Date.now() + 86_400_000) },
   });
-  return { ...org, accountId: account.id, integrationId: integration.id, deletionRequestId, integrationRequestId, invitationId };
+  const endpoint = await caller.callbacks.create({ url: 'http://127.0.0.1:1/hooks', events: ['deletion_request.completed'], workspaceId: org.workspace.id });
+  const delivery = await caller.callbacks.sendTest({ endpointId: endpoint.id });
+  return { ...org, accountId: account.id, integrationId: integration.id, deletionRequestId, integrationRequestId, invitationId, endpointId: endpoint.id, deliveryId: delivery.id };
 }
 
 beforeAll(async () => {
@@ -120,9 +122,19 @@ function attempts(): Attempt[] {
     { path: 'members.remove', input: { userId: A.user.id } },
     { path: 'members.revokeInvitation', input: { invitationId: A.invitationId } },
     { path: 'dashboard.requestDetail', input: { deletionRequestId: A.deletionRequestId } },
+    { path: 'callbacks.create', input: { url: 'http://127.0.0.1:1/implant', events: ['deletion_request.completed'], workspaceId: A.workspace.id } },
+    { path: 'callbacks.update', input: { endpointId: A.endpointId, url: 'http://127.0.0.1:2/taken-over' } },
+    { path: 'callbacks.delete', input: { endpointId: A.endpointId } },
+    { path: 'callbacks.rotateSecret', input: { endpointId: A.endpointId, overlapHours: 0 } },
+    { path: 'callbacks.sendTest', input: { endpointId: A.endpointId } },
+    { path: 'callbacks.deliveries', input: { endpointId: A.endpointId } },
+    { path: 'callbacks.resend', input: { deliveryId: A.deliveryId } },
     { path: 'dashboard.searchRequests', input: { filter: { workspaceId: A.workspace.id } } },
     { path: 'dashboard.searchRequests', input: { filter: { createdByUserId: A.user.id } } },
     { path: 'dashboard.searchRequests', input: { filter: { identifier: SUBJECT } } },
+    { path: 'dashboard.auditLog', input: { filter: { workspaceId: A.workspace.id } } },
+    { path: 'dashboard.auditLog', input: { filter: { actorId: A.user.id } } },
+    { path: 'dashboard.auditLog', input: { filter: { deletionRequestId: A.deletionRequestId } } },
   ];
 }
 
@@ -183,6 +195,8 @@ describe('cross-tenant: organization B against organization A', () => {
     let calls = 0;
     for (const [template, item] of Object.entries(document.paths ?? {})) {
       for (const [method, operation] of Object.entries(item as Record<string, any>)) {
+        // Erasure checks name no id of A: they answer about B's own organization (next test).
+        if (operation.tags?.includes('Erasure checks')) continue;
         const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? 'missing'));
         const headerSets: Array<Record<string, string>> = [{ 'x-api-key': B.pat }, { 'x-api-key': B.pat, 'x-workspace-api-key': A.workspaceApiKey }];
         for (const headers of headerSets) {
@@ -199,6 +213,23 @@ describe('cross-tenant: organization B against organization A', () => {
     }
     expect(calls).toBeGreaterThanOrEqual(8);
     expect(await snapshot()).toBe(before);
+  });
+});
+
+describe('erasure checks across organizations', () => {
+  it('B asking about A\'s subject learns nothing: not found, single and batch', async () => {
+    const subject = 'only-in-a@example.org';
+    const created = await fetch(`${server.baseUrl}/api/public/deletion-requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': A.pat },
+      body: JSON.stringify({ workspaceApiKey: A.workspaceApiKey, identifier: subject }),
+    });
+    expect(created.status).toBe(201);
+    const ask = (path: string, body: unknown, pat: string) =>
+      fetch(`${server.baseUrl}/api/public${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': pat }, body: JSON.stringify(body) }).then((r) => r.json());
+    expect(await ask('/erasure-checks', { identifier: subject }, B.pat)).toMatchObject({ found: false, deletionRequestId: null });
+    expect((await ask('/erasure-checks/batch', { identifiers: [subject] }, B.pat)).results).toEqual([expect.objectContaining({ found: false })]);
+    expect(await ask('/erasure-checks', { identifier: subject }, A.pat)).toMatchObject({ found: true });
   });
 });
 

@@ -105,7 +105,7 @@ function bodyArbitrary(schema: any): fc.Arbitrary<unknown> {
 }
 
 describe('fuzz: public REST API from the OpenAPI document', () => {
-  it('every operation survives generated hostile input; nothing is written without a 201', { timeout: 180_000 }, async () => {
+  it('every operation survives generated hostile input; nothing is written without a 201', { timeout: 300_000 }, async () => {
     for (const [template, item] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
       for (const [method, operation] of Object.entries(item)) {
         const params: any[] = operation.parameters ?? [];

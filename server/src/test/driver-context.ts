@@ -1,4 +1,4 @@
-import { createHttpClient } from '../integrations/http-client';
+import { createHttpClient } from '../integrations/runtime/http-client';
 import type { DriverContext, Exchange } from '../integrations/types';
 import type { IntegrationType } from '@shared/statuses';
 import { createLogger } from '../lib/logger';

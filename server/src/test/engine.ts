@@ -1,6 +1,6 @@
 import { connectDatabase } from '../db/client';
-import type { EngineDeps } from '../engine/deps';
-import { Worker } from '../engine/worker';
+import type { EngineDeps } from '../pipeline/worker/deps';
+import { Worker } from '../pipeline/worker/worker';
 import type { TestEnv } from './harness';
 
 /** Engine timings shrunk so retries and polls happen within a test. */

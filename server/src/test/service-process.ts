@@ -11,23 +11,30 @@ export interface ServiceProcess {
   url: string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal: NodeJS.Signals): void;
+  /** Signals the process's whole group, as a terminal's Ctrl-C does (only for `detached` processes, which lead their group). */
+  killGroup(signal: NodeJS.Signals): void;
+  /** The last lines the process wrote to stderr. */
+  stderr(): string;
   /** Sum of a counter's samples on /metrics, e.g. dds_integration_outcomes_total. */
   counter(name: string): Promise<number>;
 }
 
 /**
  * Starts `server/src/main.ts` as its own process (as `npm run start:api` / `start:worker`
- * would) on loopback against `databaseUrl`, and waits until it answers /healthz.
+ * would) on loopback against `databaseUrl` (null: the embedded PostgreSQL in `DATA_DIR`),
+ * and waits until it answers /healthz. `detached`: the process leads its own process group,
+ * as `npm start` in a terminal does.
  */
-export async function startServiceProcess(databaseUrl: string, env: Record<string, string>): Promise<ServiceProcess> {
+export async function startServiceProcess(databaseUrl: string | null, env: Record<string, string>, options: { detached?: boolean } = {}): Promise<ServiceProcess> {
   const role = env.ROLE ?? 'all';
   const port = await freePort();
   const metricsPort = role === 'worker' ? await freePort() : undefined;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: ROOT,
+    detached: options.detached ?? false,
     env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
+      ...withoutDatabaseUrl(process.env),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
@@ -66,6 +73,14 @@ export async function startServiceProcess(databaseUrl: string, env: Record<strin
     kill(signal) {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     },
+    killGroup(signal) {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        // the group is gone already
+      }
+    },
+    stderr: () => stderr,
     async counter(name) {
       const text = await (await fetch(`${url}/metrics`)).text();
       return text
@@ -74,6 +89,11 @@ export async function startServiceProcess(databaseUrl: string, env: Record<strin
         .reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
     },
   };
+}
+
+function withoutDatabaseUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _ignored, ...rest } = env;
+  return rest;
 }
 
 /** SIGTERM, then SIGKILL after `ms`: nothing is left running after a test. */

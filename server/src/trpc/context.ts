@@ -1,19 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config';
-import type { Db } from '../db/client';
-import type { Keyring } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
-import type { OutboundPolicy } from '../lib/ssrf';
-
-/** What every service needs from the process: handed to routers through the context. */
-export interface ServiceDeps {
-  prisma: Db;
-  keyring: Keyring;
-  config: Config;
-  log: Logger;
-  /** Where outbound calls (webhooks, vendors, customer databases) may go. */
-  policy: OutboundPolicy;
-}
+import type { ServiceDeps } from '../services/deps';
 
 export interface CookieOptions {
   maxAgeSeconds?: number;

@@ -1,11 +1,16 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
+import type { TokenScope } from '@shared/scopes';
 import { AppError } from '../lib/errors';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnreachable } from '../db/connections';
 import type { Context } from './context';
 
+/** A procedure's meta: its REST mapping, and the token scope it needs (none: only tokens without limits may call it). */
+export type AppMeta = OpenApiMeta<{ scope?: TokenScope }>;
+
 const t = initTRPC
-  .meta<OpenApiMeta>()
+  .meta<AppMeta>()
   .context<Context>()
   .create({
     errorFormatter({ shape, error, ctx }) {
@@ -30,9 +35,16 @@ export const router = t.router;
 export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Converts AppError thrown by services into the matching tRPC error, once for all procedures. */
+/**
+ * Converts AppError thrown by services into the matching tRPC error, once for all
+ * procedures; a lost or refused database connection becomes 503 with Retry-After.
+ */
 const mapAppErrors = t.middleware(async ({ ctx, next }) => {
   const result = await next();
+  if (!result.ok && isDatabaseUnreachable(result.error.cause)) {
+    ctx.response.headers['Retry-After'] = String(DATABASE_RETRY_AFTER_SECONDS);
+    throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: 'The database is not reachable at the moment; try again shortly', cause: result.error.cause });
+  }
   if (!result.ok && result.error.cause instanceof AppError) {
     const cause = result.error.cause;
     if (cause.details?.retryAfterSeconds) ctx.response.headers['Retry-After'] = String(cause.details.retryAfterSeconds);

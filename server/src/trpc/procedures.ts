@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { Role } from '@shared/statuses';
+import type { TokenScope } from '@shared/scopes';
 import { hasRole, type Actor } from '../services/auth/actor';
 import { authenticatePat, authenticateSession } from '../services/auth/authenticate';
 import { AppError } from '../lib/errors';
@@ -46,9 +47,20 @@ async function resolveActor(ctx: Context): Promise<Actor> {
   throw new AppError('UNAUTHORIZED', ctx.channel === 'rest' ? 'Missing X-API-Key header' : 'Please sign in');
 }
 
+/**
+ * A token limited to scopes may call only procedures whose meta names one of them; the
+ * 403 names the scope that is missing. Sessions and tokens without limits call anything.
+ */
+function assertScope(actor: Actor, scope: TokenScope | undefined): void {
+  if (!actor.scopes) return;
+  if (!scope) throw new AppError('FORBIDDEN', `This token is limited to the scopes ${actor.scopes.join(', ')}; this operation needs a token without scope limits`);
+  if (!actor.scopes.includes(scope)) throw new AppError('FORBIDDEN', `This token lacks the scope "${scope}"`);
+}
+
 /** A signed-in member of an organization (session cookie or PAT). */
-export const authedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+export const authedProcedure = publicProcedure.use(async ({ ctx, meta, next }) => {
   const actor = await resolveActor(ctx);
+  assertScope(actor, meta?.scope);
   return next({ ctx: { actor } });
 });
 

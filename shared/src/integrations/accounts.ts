@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import type { ACCOUNT_TYPES } from '../statuses';
+
+/** The kinds of credentials an account holds (the `AccountType` enum of the database). */
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
 const secret = z.string().min(1, 'Required').max(10_000);
 
@@ -42,12 +46,17 @@ export const accountSecretSchemas = {
     region: z.string().trim().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'An AWS region such as eu-west-1').default('us-east-1'),
     endpoint: z.string().trim().url('A URL such as https://s3.example.com').max(500).optional(),
   }),
-} as const;
+} as const satisfies Record<AccountType, z.ZodType>;
 
 export type AccountSecretsByType = { [K in keyof typeof accountSecretSchemas]: z.infer<(typeof accountSecretSchemas)[K]> };
 
-/** Keys whose values are not secret and may be shown (hints), per account type. */
-export const ACCOUNT_PUBLIC_FIELDS: Record<keyof typeof accountSecretSchemas, string[]> = {
+/**
+ * The fields of each account type that are NOT secret (shown in hints, kept in audit
+ * records). Every other field of the account is secret: this table, with
+ * `isSecretAccountField` below, is the one place that decides it (for a new account type
+ * the compiler asks for its line here).
+ */
+export const ACCOUNT_PUBLIC_FIELDS: Record<AccountType, readonly string[]> = {
   API_KEY: [],
   API_KEY_SECRET: [],
   OAUTH: ['expiresAt', 'scope'],
@@ -56,3 +65,29 @@ export const ACCOUNT_PUBLIC_FIELDS: Record<keyof typeof accountSecretSchemas, st
   REDIS: ['host', 'port', 'username', 'database', 'tls'],
   AWS: ['accessKeyId', 'region', 'endpoint'],
 };
+
+/**
+ * Where an account of each type makes the service connect: host names and URLs among its
+ * fields. Each must pass the SSRF policy when the account is saved (and again, resolved,
+ * at every connection).
+ */
+export const ACCOUNT_OUTBOUND_FIELDS: Record<AccountType, { hosts?: readonly string[]; urls?: readonly string[] }> = {
+  API_KEY: {},
+  API_KEY_SECRET: {},
+  OAUTH: {},
+  DATABASE: { hosts: ['host'] },
+  KEY_VALUE: {},
+  REDIS: { hosts: ['host'] },
+  AWS: { urls: ['endpoint'] },
+};
+
+/**
+ * Whether `field` of an account of `type` is secret: every field its account type does not
+ * declare public in `ACCOUNT_PUBLIC_FIELDS`. With no known type, every field is secret.
+ * Hints (`services/accounts`) and the redaction of outbound calls and audit records
+ * (`server/src/integrations/runtime/redaction.ts`) both ask this function.
+ */
+export function isSecretAccountField(type: AccountType | null | undefined, field: string): boolean {
+  if (!type) return true;
+  return !ACCOUNT_PUBLIC_FIELDS[type].includes(field);
+}

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { IntegrationType } from '../statuses';
+import type { AccountType } from './accounts';
+import { INTEGRATION_TYPE_LABELS as LABEL } from './labels';
 import { amplitudeConfigSchema } from './amplitude';
 import { googleAnalyticsConfigSchema } from './google-analytics';
 import { mixpanelConfigSchema } from './mixpanel';
@@ -43,49 +45,56 @@ export * from './zendesk';
 export * from './hubspot';
 export * from './redis';
 export * from './object-stores';
+export * from './labels';
 
-/** Static facts about each integration type, for forms and for the engine. */
+/**
+ * Static facts about each integration type, for forms and for the engine. Adding a
+ * connector: its folder (`shared/src/integrations/<vendor>.ts` for the configuration,
+ * `server/src/integrations/<vendor>/` for the driver, `server/src/test/fakes/<vendor>.ts`)
+ * and one line in each registry; these registries are total, so the compiler names any
+ * one that is missing.
+ */
 export interface IntegrationTypeInfo {
   type: IntegrationType;
   label: string;
-  accountTypes: readonly ('API_KEY' | 'API_KEY_SECRET' | 'OAUTH' | 'DATABASE' | 'KEY_VALUE' | 'REDIS' | 'AWS')[];
+  accountTypes: readonly AccountType[];
   /** False when the account is optional (webhooks without secrets). */
   accountRequired: boolean;
   configSchema: z.ZodType;
 }
 
-export const integrationTypeInfo: Partial<Record<IntegrationType, IntegrationTypeInfo>> = {
-  WEBHOOK: { type: 'WEBHOOK', label: 'Webhook', accountTypes: ['KEY_VALUE'], accountRequired: false, configSchema: webhookConfigSchema },
-  POSTGRES: { type: 'POSTGRES', label: 'PostgreSQL', accountTypes: ['DATABASE'], accountRequired: true, configSchema: postgresConfigSchema },
+export const integrationTypeInfo: Record<IntegrationType, IntegrationTypeInfo> = {
+  WEBHOOK: { type: 'WEBHOOK', label: LABEL.WEBHOOK, accountTypes: ['KEY_VALUE'], accountRequired: false, configSchema: webhookConfigSchema },
+  POSTGRES: { type: 'POSTGRES', label: LABEL.POSTGRES, accountTypes: ['DATABASE'], accountRequired: true, configSchema: postgresConfigSchema },
   // Mixpanel's GDPR token is a long-lived bearer token pasted from its settings (no OAuth flow).
-  MIXPANEL: { type: 'MIXPANEL', label: 'Mixpanel', accountTypes: ['OAUTH', 'API_KEY'], accountRequired: true, configSchema: mixpanelConfigSchema },
-  AMPLITUDE: { type: 'AMPLITUDE', label: 'Amplitude', accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: amplitudeConfigSchema },
-  SEGMENT: { type: 'SEGMENT', label: 'Segment', accountTypes: ['API_KEY'], accountRequired: true, configSchema: segmentConfigSchema },
-  POSTHOG: { type: 'POSTHOG', label: 'PostHog', accountTypes: ['API_KEY'], accountRequired: true, configSchema: posthogConfigSchema },
-  GOOGLE_ANALYTICS: { type: 'GOOGLE_ANALYTICS', label: 'Google Analytics 4', accountTypes: ['OAUTH'], accountRequired: true, configSchema: googleAnalyticsConfigSchema },
+  MIXPANEL: { type: 'MIXPANEL', label: LABEL.MIXPANEL, accountTypes: ['OAUTH', 'API_KEY'], accountRequired: true, configSchema: mixpanelConfigSchema },
+  AMPLITUDE: { type: 'AMPLITUDE', label: LABEL.AMPLITUDE, accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: amplitudeConfigSchema },
+  SEGMENT: { type: 'SEGMENT', label: LABEL.SEGMENT, accountTypes: ['API_KEY'], accountRequired: true, configSchema: segmentConfigSchema },
+  POSTHOG: { type: 'POSTHOG', label: LABEL.POSTHOG, accountTypes: ['API_KEY'], accountRequired: true, configSchema: posthogConfigSchema },
+  GOOGLE_ANALYTICS: { type: 'GOOGLE_ANALYTICS', label: LABEL.GOOGLE_ANALYTICS, accountTypes: ['OAUTH'], accountRequired: true, configSchema: googleAnalyticsConfigSchema },
   // A secret key, or a restricted key with write access to customers.
-  STRIPE: { type: 'STRIPE', label: 'Stripe', accountTypes: ['API_KEY'], accountRequired: true, configSchema: stripeConfigSchema },
+  STRIPE: { type: 'STRIPE', label: LABEL.STRIPE, accountTypes: ['API_KEY'], accountRequired: true, configSchema: stripeConfigSchema },
   // A private app access token with crm.objects.contacts.read/write.
-  HUBSPOT: { type: 'HUBSPOT', label: 'HubSpot', accountTypes: ['API_KEY'], accountRequired: true, configSchema: hubspotConfigSchema },
+  HUBSPOT: { type: 'HUBSPOT', label: LABEL.HUBSPOT, accountTypes: ['API_KEY'], accountRequired: true, configSchema: hubspotConfigSchema },
   // An admin's API token; the admin's email is part of the configuration.
-  ZENDESK: { type: 'ZENDESK', label: 'Zendesk', accountTypes: ['API_KEY'], accountRequired: true, configSchema: zendeskConfigSchema },
+  ZENDESK: { type: 'ZENDESK', label: LABEL.ZENDESK, accountTypes: ['API_KEY'], accountRequired: true, configSchema: zendeskConfigSchema },
   // An access token of an Intercom app (Developer Hub) with read and write access to contacts.
-  INTERCOM: { type: 'INTERCOM', label: 'Intercom', accountTypes: ['API_KEY'], accountRequired: true, configSchema: intercomConfigSchema },
+  INTERCOM: { type: 'INTERCOM', label: LABEL.INTERCOM, accountTypes: ['API_KEY'], accountRequired: true, configSchema: intercomConfigSchema },
   // An API key (it ends in the account's data center, such as -us6).
-  MAILCHIMP: { type: 'MAILCHIMP', label: 'Mailchimp', accountTypes: ['API_KEY'], accountRequired: true, configSchema: mailchimpConfigSchema },
+  MAILCHIMP: { type: 'MAILCHIMP', label: LABEL.MAILCHIMP, accountTypes: ['API_KEY'], accountRequired: true, configSchema: mailchimpConfigSchema },
   // An API key with Marketing (contacts) access.
-  SENDGRID: { type: 'SENDGRID', label: 'SendGrid', accountTypes: ['API_KEY'], accountRequired: true, configSchema: sendgridConfigSchema },
+  SENDGRID: { type: 'SENDGRID', label: LABEL.SENDGRID, accountTypes: ['API_KEY'], accountRequired: true, configSchema: sendgridConfigSchema },
   // A machine-to-machine application: client id (API key) and client secret, with read:users and delete:users.
   AUTH0: { type: 'AUTH0', label: 'Auth0', accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: auth0ConfigSchema },
   // A REST API key with the users.delete and users.export.ids permissions.
-  BRAZE: { type: 'BRAZE', label: 'Braze', accountTypes: ['API_KEY'], accountRequired: true, configSchema: brazeConfigSchema },
+  BRAZE: { type: 'BRAZE', label: LABEL.BRAZE, accountTypes: ['API_KEY'], accountRequired: true, configSchema: brazeConfigSchema },
   // A private API key with profiles:read and data-privacy:write scopes.
-  KLAVIYO: { type: 'KLAVIYO', label: 'Klaviyo', accountTypes: ['API_KEY'], accountRequired: true, configSchema: klaviyoConfigSchema },
+  KLAVIYO: { type: 'KLAVIYO', label: LABEL.KLAVIYO, accountTypes: ['API_KEY'], accountRequired: true, configSchema: klaviyoConfigSchema },
   // The Track API key (API key) and an App API key (secret key); the Site ID is part of the configuration.
-  CUSTOMERIO: { type: 'CUSTOMERIO', label: 'Customer.io', accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: customerioConfigSchema },
-  MYSQL: { type: 'MYSQL', label: 'MySQL / MariaDB', accountTypes: ['DATABASE'], accountRequired: true, configSchema: mysqlConfigSchema },
-  REDIS: { type: 'REDIS', label: 'Redis', accountTypes: ['REDIS'], accountRequired: true, configSchema: redisConfigSchema },
-  S3: { type: 'S3', label: 'Amazon S3', accountTypes: ['AWS'], accountRequired: true, configSchema: s3ConfigSchema },
-  DYNAMODB: { type: 'DYNAMODB', label: 'Amazon DynamoDB', accountTypes: ['AWS'], accountRequired: true, configSchema: dynamoConfigSchema },
+  CUSTOMERIO: { type: 'CUSTOMERIO', label: LABEL.CUSTOMERIO, accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: customerioConfigSchema },
+  MYSQL: { type: 'MYSQL', label: LABEL.MYSQL, accountTypes: ['DATABASE'], accountRequired: true, configSchema: mysqlConfigSchema },
+  REDIS: { type: 'REDIS', label: LABEL.REDIS, accountTypes: ['REDIS'], accountRequired: true, configSchema: redisConfigSchema },
+  S3: { type: 'S3', label: LABEL.S3, accountTypes: ['AWS'], accountRequired: true, configSchema: s3ConfigSchema },
+  DYNAMODB: { type: 'DYNAMODB', label: LABEL.DYNAMODB, accountTypes: ['AWS'], accountRequired: true, configSchema: dynamoConfigSchema },
 };
 

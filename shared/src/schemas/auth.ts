@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { tokenScopeSchema } from '../scopes';
 
 export const emailSchema = z.string().trim().toLowerCase().pipe(z.email('Enter a valid email address').max(254));
 /** Passwords of 10+ characters that every guessing list starts with. */
@@ -37,6 +38,10 @@ export const createTokenInputSchema = z.object({
   name: nameSchema,
   /** Whole days until expiry; omitted means it never expires. */
   expiresInDays: z.number().int().min(1).max(3650).optional(),
+  /** Omitted or empty: every scope. */
+  scopes: z.array(tokenScopeSchema).max(20).optional(),
+  /** Omitted or empty: every workspace of the organization. */
+  workspaceIds: z.array(z.string().max(64)).max(100).optional(),
 });
 
 export const workspaceNameSchema = nameSchema;

@@ -40,13 +40,37 @@ export const overviewInputSchema = z.object({
   timeZone: z.string().max(64).regex(/^[A-Za-z0-9_+\-/]+$/).default('UTC'),
 });
 
+/** Who acted: a member's user id, or SYSTEM for the service itself (workers, retention). */
+export const AUDIT_SYSTEM_ACTOR = 'SYSTEM';
+
+/** Filters of the organization audit log; they combine with AND. */
+export const auditLogFilterSchema = z
+  .object({
+    /** Exact action names such as `request.hashed`, `workspace.created`. */
+    actions: z.array(z.string().min(1).max(64)).max(50).optional(),
+    /** `admin`: entries about the organization's set-up only (no deletion request); `requests`: the opposite. */
+    scope: z.enum(['all', 'admin', 'requests']).optional(),
+    actorId: idSchema.optional(),
+    workspaceId: idSchema.optional(),
+    deletionRequestId: z.string().trim().min(1, 'Enter a request id').max(64).optional(),
+    createdFrom: z.iso.datetime({ offset: true, error: 'Enter a valid start date' }).optional(),
+    createdTo: z.iso.datetime({ offset: true, error: 'Enter a valid end date' }).optional(),
+  })
+  .refine((f) => !f.createdFrom || !f.createdTo || f.createdFrom <= f.createdTo, {
+    path: ['createdTo'],
+    message: 'The end date must not be before the start date',
+  });
+export type AuditLogFilter = z.infer<typeof auditLogFilterSchema>;
+
 export const auditLogInputSchema = z.object({
   limit: z.number().int().min(1).max(DASHBOARD_PAGE_SIZE_MAX).default(50),
   cursor: cursorSchema,
+  filter: auditLogFilterSchema.default({}),
 });
 
 /** The dashboard's "Create request" form. */
 export const createRequestFormSchema = z.object({
   workspaceId: z.string().min(1, 'Choose a workspace').max(64),
-  identifier: identifierSchema,
+  // The form's own words first; then every rule of the API's identifier.
+  identifier: z.string().trim().min(1, 'Enter an identifier').pipe(identifierSchema),
 });

@@ -28,7 +28,24 @@ export const integrationRequestSchema = z
     updatedAt: z.string(),
     completedAt: z.string().nullable(),
   })
-  .meta({ id: 'IntegrationRequest', description: 'The part of a deletion request sent to one integration.' });
+  .meta({
+    id: 'IntegrationRequest',
+    description: 'The part of a deletion request sent to one integration.',
+    example: {
+      id: 'ir_01JDX4Q2W8E6R7T9Y3U5I1O0PB',
+      integrationId: 'int_01JDX1B4C6D8E0F2G4H6J8K0LM',
+      name: 'CRM',
+      type: 'WEBHOOK',
+      status: 'SUCCESS',
+      attempts: 1,
+      trackingId: 'job-4711',
+      lastError: null,
+      nextAttemptAt: null,
+      createdAt: '2026-11-20T09:14:03.000Z',
+      updatedAt: '2026-11-20T09:14:05.120Z',
+      completedAt: '2026-11-20T09:14:05.120Z',
+    },
+  });
 export type IntegrationRequestDto = z.infer<typeof integrationRequestSchema>;
 
 export const deletionRequestSchema = z
@@ -49,7 +66,39 @@ export const deletionRequestSchema = z
     completedAt: z.string().nullable(),
     integrationRequests: z.array(integrationRequestSchema).optional(),
   })
-  .meta({ id: 'DeletionRequest' });
+  .meta({
+    id: 'DeletionRequest',
+    example: {
+      id: 'dr_01JDX4Q2W8E6R7T9Y3U5I1O0PA',
+      organizationId: 'org_01JDX0A2B4C6D8E0F2G4H6J8K0',
+      workspaceId: 'ws_01JDX0Z9Y8X7W6V5U4T3S2R1Q0',
+      identifier: 'jane@example.com',
+      hashed: false,
+      status: 'SUCCESS',
+      statusReason: null,
+      channel: 'API',
+      createdByUserId: 'usr_01JDX0M1N2P3Q4R5S6T7V8W9X0',
+      createdAt: '2026-11-20T09:14:03.000Z',
+      updatedAt: '2026-11-20T09:14:05.120Z',
+      completedAt: '2026-11-20T09:14:05.120Z',
+      integrationRequests: [
+        {
+          id: 'ir_01JDX4Q2W8E6R7T9Y3U5I1O0PB',
+          integrationId: 'int_01JDX1B4C6D8E0F2G4H6J8K0LM',
+          name: 'CRM',
+          type: 'WEBHOOK',
+          status: 'SUCCESS',
+          attempts: 1,
+          trackingId: 'job-4711',
+          lastError: null,
+          nextAttemptAt: null,
+          createdAt: '2026-11-20T09:14:03.000Z',
+          updatedAt: '2026-11-20T09:14:05.120Z',
+          completedAt: '2026-11-20T09:14:05.120Z',
+        },
+      ],
+    },
+  });
 export type DeletionRequestDto = z.infer<typeof deletionRequestSchema>;
 
 /** Query booleans are the strings "true" or "false"; anything else is a 400. */

@@ -1,4 +1,19 @@
+import { useEffect, useRef, useState } from 'react';
 import { niceScale, stackBars } from '../../lib/chart';
+
+/** The element's width in CSS pixels, followed as it changes (phone rotation, sidebar). */
+function useWidth<E extends HTMLElement>(fallback: number) {
+  const ref = useRef<E>(null);
+  const [width, setWidth] = useState(fallback);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(([entry]) => entry && setWidth(Math.round(entry.contentRect.width)));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, width };
+}
 
 interface Props<K extends string> {
   rows: { label: string; values: Record<K, number> }[];
@@ -21,12 +36,15 @@ export function StackedBarChart<K extends string>({ rows, keys, colors, labels, 
   const max = Math.max(0, ...rows.map((r) => keys.reduce((sum, k) => sum + r.values[k], 0)));
   const scale = niceScale(max);
   const bars = stackBars(rows, keys, HEIGHT, scale.max);
-  const width = 640;
+  // Drawn at the width it is shown at (1 unit = 1 CSS pixel), so axis labels keep their
+  // size on a phone instead of shrinking with the picture; fewer day labels when narrow.
+  const { ref, width: measured } = useWidth<HTMLElement>(640);
+  const width = Math.max(240, measured);
   const slot = (width - AXIS) / Math.max(1, rows.length);
   const barWidth = Math.max(3, Math.min(28, slot * 0.7));
-  const labelEvery = Math.ceil(rows.length / 8);
+  const labelEvery = Math.ceil(rows.length / Math.max(2, Math.floor((width - AXIS) / 64)));
   return (
-    <figure className="chart">
+    <figure className="chart" ref={ref}>
       <svg viewBox={`0 -${TOP} ${width} ${HEIGHT + BOTTOM + TOP}`} role="img" aria-label={summary} className="chart-svg">
         {scale.ticks.map((tick) => {
           const y = HEIGHT - (tick / scale.max) * HEIGHT;

@@ -1,4 +1,4 @@
-import { ACCOUNT_PUBLIC_FIELDS, accountSecretSchemas, integrationCatalogue, integrationTypeInfo, OAUTH_PROVIDER_BY_TYPE } from '@shared/integrations';
+import { accountSecretSchemas, integrationCatalogue, integrationTypeInfo, isSecretAccountField, OAUTH_PROVIDER_BY_TYPE, type AccountType } from '@shared/integrations';
 import { nameSchema } from '@shared/schemas/auth';
 import type { IntegrationType } from '@shared/statuses';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,7 +12,6 @@ import { SelectField, TextField } from '../field';
 import { FormError } from '../states';
 import { SchemaFields } from '../schema-form/schema-fields';
 
-export type AccountType = keyof typeof accountSecretSchemas;
 export type Account = RouterOutputs['accounts']['list'][number];
 
 export const ACCOUNT_TYPE_LABEL: Record<AccountType, string> = {
@@ -36,7 +35,7 @@ const SECRET_HINTS: Partial<Record<AccountType, Record<string, string>>> = {
 const isSecretFor = (type: AccountType) => (path: Path) => {
   if (type === 'KEY_VALUE') return true;
   const key = path[1];
-  return typeof key === 'string' && !ACCOUNT_PUBLIC_FIELDS[type].includes(key);
+  return typeof key === 'string' && isSecretAccountField(type, key);
 };
 
 /** Starts the OAuth flow for an integration type, or says why it cannot. */

@@ -35,7 +35,13 @@ export function MembersSection() {
       ) : (
         <ul className="list members-list">
           {members.data.map((m) => (
-            <MemberRow key={m.id} member={m} isSelf={m.id === me.user.id} canManage={me.isOwner} />
+            <MemberRow
+              key={m.id}
+              member={m}
+              isSelf={m.id === me.user.id}
+              canManage={me.isOwner}
+              onlyOwner={m.role === 'OWNER' && members.data.filter((other) => other.role === 'OWNER').length === 1}
+            />
           ))}
         </ul>
       )}
@@ -44,14 +50,15 @@ export function MembersSection() {
   );
 }
 
-function MemberRow({ member, isSelf, canManage }: { member: Member; isSelf: boolean; canManage: boolean }) {
+/** `onlyOwner`: the organization's last owner, who can be neither removed nor demoted (the server refuses both). */
+function MemberRow({ member, isSelf, canManage, onlyOwner }: { member: Member; isSelf: boolean; canManage: boolean; onlyOwner: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [confirm, setConfirm] = useState(false);
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
     await queryClient.invalidateQueries({ queryKey: trpc.dashboard.members.queryKey() });
-    if (isSelf) await queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() });
+    if (isSelf) await queryClient.invalidateQueries({ queryKey: trpc.auth.session.queryKey() });
   };
   const changeRole = useMutation(trpc.members.changeRole.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: async () => (setConfirm(false), await refresh()) }));
@@ -62,7 +69,7 @@ function MemberRow({ member, isSelf, canManage }: { member: Member; isSelf: bool
         {isSelf ? <span className="muted"> (you)</span> : null}
       </span>
       <span className="muted truncate">{member.email}</span>
-      {canManage ? (
+      {canManage && !onlyOwner ? (
         <SelectField
           label={`Role of ${member.name}`}
           value={member.role}
@@ -80,10 +87,12 @@ function MemberRow({ member, isSelf, canManage }: { member: Member; isSelf: bool
         <span className={`role role-${member.role.toLowerCase()}`}>{member.role.toLowerCase()}</span>
       )}
       <span className="muted small nowrap">since {formatDate(member.joinedAt)}</span>
-      {canManage ? (
+      {canManage && !onlyOwner ? (
         <button type="button" className="button button-small button-danger-outline" onClick={() => (remove.reset(), setConfirm(true))} aria-label={`Remove ${member.name}`}>
           Remove
         </button>
+      ) : onlyOwner && canManage ? (
+        <span className="muted small">The only owner: make someone else owner first to change this role.</span>
       ) : null}
       <ConfirmDialog
         open={confirm}
@@ -109,7 +118,7 @@ function Invitations() {
   const pending = useQuery(trpc.members.invitations.queryOptions());
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.members.invitations.queryKey() });
   const invite = useMutation(trpc.members.invite.mutationOptions({ onSuccess: refresh }));
-  const { errors, onSubmit } = useFormSubmit(inviteMemberInputSchema, (data, form) => invite.mutate(data, { onSuccess: () => form.reset() }));
+  const { errors, onSubmit, onInput } = useFormSubmit(inviteMemberInputSchema, (data, form) => invite.mutate(data, { onSuccess: () => form.reset() }));
   const revoke = useMutation(trpc.members.revokeInvitation.mutationOptions({ onSuccess: refresh }));
   const serverError = invite.error ? toDisplayError(invite.error) : null;
   return (
@@ -119,6 +128,7 @@ function Invitations() {
         className="inline-form"
         noValidate
         onSubmit={onSubmit}
+        onInput={onInput}
       >
         <TextField label="Email to invite" name="email" type="email" autoComplete="off" error={errors.email ?? serverError?.fieldErrors.email} />
         <SelectField label="Role" name="role" defaultValue="MEMBER" error={errors.role}>

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { SelectField, TextField } from '../field';
 import { defaultsFor, errorsBelow, fieldKind, labelFor, nodeOf, parseList, pathKey, type JsonSchema, type Path } from '../../lib/schema-form';
+import { recordKeyField } from '../../lib/form';
 
 export interface SchemaFormOptions {
   /** String fields typed as passwords (write-only secrets). */
@@ -170,14 +171,19 @@ function RecordNode(props: NodeProps & Extra) {
       {rows.length === 0 ? <p className="muted small">None.</p> : null}
       {rows.map(([k, v], index) => (
         <div className="record-row" key={index}>
-          <TextField label={`${singular} name ${index + 1}`} value={k} onChange={(e) => update(rows.map((r, i) => (i === index ? [e.target.value, r[1]] : r)))} />
+          <TextField
+            label={`${singular} name ${index + 1}`}
+            value={k}
+            error={props.errors[pathKey([...props.path, recordKeyField(k.trim())])]}
+            onChange={(e) => update(rows.map((r, i) => (i === index ? [e.target.value, r[1]] : r)))}
+          />
           <TextField
             label={`${singular} value ${index + 1}`}
             type={secret ? 'password' : 'text'}
             autoComplete={secret ? 'new-password' : 'off'}
             maxLength={valueSchema.maxLength}
             value={v}
-            error={props.errors[pathKey([...props.path, k])]}
+            error={props.errors[pathKey([...props.path, k.trim()])]}
             onChange={(e) => update(rows.map((r, i) => (i === index ? [r[0], e.target.value] : r)))}
           />
           <button type="button" className="button button-small" aria-label={`Remove ${k || `row ${index + 1}`}`} onClick={() => update(rows.filter((_, i) => i !== index))}>

@@ -1,5 +1,5 @@
 import { AMPLITUDE_HOSTS, vendorBaseUrl, type AmplitudeConfig } from '@shared/integrations';
-import type { HttpClient, HttpResponse } from '../http-client';
+import type { HttpClient, HttpResponse } from '../runtime/http-client';
 
 /** One scheduled Amplitude deletion job, as the User Privacy API lists it. */
 export interface AmplitudeJob {

@@ -1,7 +1,7 @@
 import type { AmplitudeConfig } from '@shared/integrations';
-import { destinationMessage, isSuccessStatus, outcomeForHttpError } from '../http-client';
+import { destinationMessage, isSuccessStatus, outcomeForHttpError } from '../runtime/http-client';
 import { PermanentError, type Driver, type DriverContext } from '../types';
-import { credential, jsonBody, queuedByRateLimit, rateLimitError } from '../vendor-http';
+import { credential, jsonBody, queuedByRateLimit, rateLimitError } from '../runtime/vendor-http';
 import { amplitudeClient, jobsOf } from './client';
 import { amplitudeStatusOutcome, formatTracking, parseTracking, trackingFromJobs } from './status';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Auth0Config } from '@shared/integrations';
-import { isSuccessStatus, type HttpClient, type HttpResponse } from '../http-client';
+import { isSuccessStatus, type HttpClient, type HttpResponse } from '../runtime/http-client';
 import { deletionFailure, str, testWith, type VendorStyle } from '../saas';
 import { PermanentError, TransientError, type Driver, type DriverContext, type Exchange } from '../types';
-import { credential, jsonBody } from '../vendor-http';
+import { credential, jsonBody } from '../runtime/vendor-http';
 
 /** Auth0 errors: `{statusCode, error, message, errorCode}`; 429 carries x-ratelimit-reset (epoch seconds). */
 const style: VendorStyle = {

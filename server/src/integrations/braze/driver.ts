@@ -1,8 +1,8 @@
 import type { BrazeConfig } from '@shared/integrations';
-import { isSuccessStatus, type HttpClient } from '../http-client';
+import { isSuccessStatus, type HttpClient } from '../runtime/http-client';
 import { deletionFailure, statusFailure, str, testWith, type VendorStyle } from '../saas';
 import type { Driver, DriverContext, Outcome } from '../types';
-import { credential, jsonBody } from '../vendor-http';
+import { credential, jsonBody } from '../runtime/vendor-http';
 
 /** Braze errors: `{message}` (also `{errors: [...]}`); 429 carries X-RateLimit-Reset (epoch seconds). */
 const style: VendorStyle = {

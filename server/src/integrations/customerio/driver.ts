@@ -1,8 +1,8 @@
 import { customerioUrls, type CustomerioConfig } from '@shared/integrations';
-import { isSuccessStatus, type HttpClient } from '../http-client';
+import { isSuccessStatus, type HttpClient } from '../runtime/http-client';
 import { deletionFailure, statusFailure, str, vendorMessage, type VendorStyle } from '../saas';
 import type { Driver, DriverContext } from '../types';
-import { credential, jsonBody } from '../vendor-http';
+import { credential, jsonBody } from '../runtime/vendor-http';
 
 /** Customer.io errors: `{meta: {error}}` (Track API) or `{errors: [{detail}]}` (App API). */
 const style: VendorStyle = {

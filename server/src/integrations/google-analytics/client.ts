@@ -1,5 +1,5 @@
 import { GOOGLE_ANALYTICS_ADMIN_HOST, type GoogleAnalyticsConfig } from '@shared/integrations';
-import type { HttpClient, HttpResponse } from '../http-client';
+import type { HttpClient, HttpResponse } from '../runtime/http-client';
 
 /** Google Analytics Admin API for one GA4 property, with an OAuth access token. */
 export function googleAnalyticsClient(http: HttpClient, config: GoogleAnalyticsConfig, accessToken: string) {

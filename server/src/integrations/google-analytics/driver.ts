@@ -1,7 +1,7 @@
 import type { GoogleAnalyticsConfig } from '@shared/integrations';
-import { isSuccessStatus, outcomeForHttpError } from '../http-client';
+import { isSuccessStatus, outcomeForHttpError } from '../runtime/http-client';
 import type { Driver, DriverContext } from '../types';
-import { credential, jsonBody, queuedByRateLimit } from '../vendor-http';
+import { credential, jsonBody, queuedByRateLimit } from '../runtime/vendor-http';
 import { googleAnalyticsClient, googleError } from './client';
 
 // The OAuth access token was refreshed (if expired) when the destination was loaded.

@@ -1,8 +1,8 @@
 import { HUBSPOT_API_HOST, type HubspotConfig } from '@shared/integrations';
-import { isSuccessStatus, type HttpClient, type HttpResponse } from '../http-client';
+import { isSuccessStatus, type HttpClient, type HttpResponse } from '../runtime/http-client';
 import { deletionFailure, str, testWith, type VendorStyle } from '../saas';
 import type { Driver, DriverContext } from '../types';
-import { credential, jsonBody, retryAfterMs } from '../vendor-http';
+import { credential, jsonBody, retryAfterMs } from '../runtime/vendor-http';
 
 /**
  * HubSpot's 429 names its policy: the secondly / ten-secondly windows last

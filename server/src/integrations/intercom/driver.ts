@@ -1,8 +1,8 @@
 import { INTERCOM_API_VERSION, INTERCOM_HOSTS, vendorBaseUrl, type IntercomConfig } from '@shared/integrations';
-import { isSuccessStatus, type HttpClient } from '../http-client';
+import { isSuccessStatus, type HttpClient } from '../runtime/http-client';
 import { deletionFailure, str, testWith, type VendorStyle } from '../saas';
 import type { Driver, DriverContext } from '../types';
-import { credential, jsonBody } from '../vendor-http';
+import { credential, jsonBody } from '../runtime/vendor-http';
 
 /** Intercom errors: `{type: 'error.list', errors: [{code, message}]}`; 429 carries X-RateLimit-Reset (epoch seconds). */
 const style: VendorStyle = {

@@ -1,8 +1,8 @@
 import { KLAVIYO_API_HOST, KLAVIYO_REVISION, type KlaviyoConfig } from '@shared/integrations';
-import { isSuccessStatus, type HttpClient } from '../http-client';
+import { isSuccessStatus, type HttpClient } from '../runtime/http-client';
 import { deletionFailure, statusFailure, str, testWith, type VendorStyle } from '../saas';
 import type { Driver, DriverContext, Outcome } from '../types';
-import { credential, jsonBody } from '../vendor-http';
+import { credential, jsonBody } from '../runtime/vendor-http';
 
 /** Klaviyo errors are JSON:API error objects: `{errors: [{status, code, title, detail}]}`; 429 carries Retry-After. */
 const style: VendorStyle = {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mailchimpDataCenter, type MailchimpConfig } from '@shared/integrations';
-import { isSuccessStatus, type HttpClient } from '../http-client';
+import { isSuccessStatus, type HttpClient } from '../runtime/http-client';
 import { deletionFailure, str, testWith, type VendorStyle } from '../saas';
 import { PermanentError, type Driver, type DriverContext } from '../types';
-import { credential } from '../vendor-http';
+import { credential } from '../runtime/vendor-http';
 
 /** Mailchimp errors are problem documents: `{type, title, status, detail, instance}`. */
 const style: VendorStyle = {

@@ -1,5 +1,5 @@
 import { MIXPANEL_HOSTS, vendorBaseUrl, type MixpanelConfig } from '@shared/integrations';
-import type { HttpClient, HttpResponse } from '../http-client';
+import type { HttpClient, HttpResponse } from '../runtime/http-client';
 
 /** Mixpanel GDPR API v3 (data deletions): create, status and cancel of one deletion task. */
 export function mixpanelClient(http: HttpClient, config: MixpanelConfig, gdprToken: string) {

@@ -1,7 +1,7 @@
 import type { MixpanelConfig } from '@shared/integrations';
-import { destinationMessage, isSuccessStatus, outcomeForHttpError } from '../http-client';
+import { destinationMessage, isSuccessStatus, outcomeForHttpError } from '../runtime/http-client';
 import { TransientError, type Driver, type DriverContext } from '../types';
-import { credential, jsonBody, queuedByRateLimit, rateLimitError, retryAfterMs } from '../vendor-http';
+import { credential, jsonBody, queuedByRateLimit, rateLimitError, retryAfterMs } from '../runtime/vendor-http';
 import { mixpanelClient } from './client';
 import { mixpanelRateLimiter } from './rate-limiter';
 import { MIXPANEL_CANCELABLE, mixpanelStatusOutcome } from './status';

@@ -1,4 +1,4 @@
-import { sleep } from '../vendor-http';
+import { sleep } from '../runtime/vendor-http';
 
 /**
  * Spaces calls to one Mixpanel project at least `intervalMs` apart (Mixpanel allows one GDPR

@@ -1,8 +1,5 @@
 import type { Outcome } from '../types';
 
-/** Mixpanel deletion task statuses (GDPR API v3). */
-export const MIXPANEL_STATUSES = ['PENDING', 'STAGING', 'STARTED', 'SUCCESS', 'FAILURE', 'REVOKED', 'NOT_FOUND', 'UNKNOWN'] as const;
-
 /** Mixpanel cancels a task only before it has STARTED. */
 export const MIXPANEL_CANCELABLE = ['PENDING', 'STAGING'];
 

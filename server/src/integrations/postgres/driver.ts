@@ -1,11 +1,11 @@
 import pg from 'pg';
 import type { AccountSecretsByType } from '@shared/integrations/accounts';
 import type { PostgresConfig, PostgresRule } from '@shared/integrations/postgres';
-import type { Driver, DriverContext, Exchange, Outcome } from '../types';
+import type { AdminContext, Driver, DriverContext, DryRunResult, Exchange, Outcome, DiscoveredTable } from '../types';
 import { PermanentError, TransientError } from '../types';
-import { columnsOf, discoverSchema, type DiscoveredTable } from './schema';
+import { columnsOf, discoverSchema, validateRules } from './schema';
 import { actionStatement, combinedActionStatement, pendingCountsStatement, pendingCountStatement, rulesOnDistinctTables, type Statement } from './sql';
-import { connectionConfig, withSession } from './sessions';
+import { closeSessions, connectionConfig, withSession } from './sessions';
 
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 
@@ -70,7 +70,8 @@ function resolvedRules(config: PostgresConfig, tables: DiscoveredTable[]) {
 const ruleLabel = (rule: PostgresRule) => `${rule.action} on ${rule.schema}.${rule.table}`;
 
 /** Rows each rule would change for this identifier, read-only: the dry run. */
-export async function dryRun(ctx: Pick<DriverContext<PostgresConfig>, 'resolveHost' | 'secrets' | 'config' | 'trail' | 'identifier'>) {
+/** How many rows each rule would change for `identifier`, read-only (a transaction that is rolled back). */
+async function dryRun(ctx: AdminContext<PostgresConfig> & { identifier: string }): Promise<DryRunResult> {
   const client = await connect(ctx, { statementTimeoutMs: ctx.config.statementTimeoutMs });
   try {
     await client.query('BEGIN READ ONLY');
@@ -81,7 +82,7 @@ export async function dryRun(ctx: Pick<DriverContext<PostgresConfig>, 'resolveHo
       const rows = statement ? (await run(client, ctx.trail, statement)).rows[0].n : 0;
       results.push({ rule: ruleLabel(rule), table: `${rule.schema}.${rule.table}`, action: rule.action, rows: Number(rows) });
     }
-    return results;
+    return { rules: results, statements: ctx.trail.map((t) => (t.kind === 'sql' ? t.statement : '')) };
   } finally {
     await client.query('ROLLBACK').catch(() => {});
     await client.end().catch(() => {});
@@ -168,6 +169,16 @@ async function deleteAndVerify(client: pg.ClientBase, ctx: DriverContext<Postgre
   return { kind: 'success', message: `${total} row(s) changed; verified that no matching rows remain`, evidence: { changed, remaining } };
 }
 
+/** A short-lived connection for admin operations (not the pooled sessions of deletions). */
+async function withClient<T>(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>, statementTimeoutMs: number, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = await connect(ctx, { statementTimeoutMs });
+  try {
+    return await use(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 export const postgresDriver: Driver<PostgresConfig> = {
   type: 'POSTGRES',
   async: false,
@@ -188,6 +199,16 @@ export const postgresDriver: Driver<PostgresConfig> = {
       }
     });
   },
+
+  async validateConfig(ctx) {
+    return validateRules(ctx.config.rules, await withClient(ctx, 30_000, discoverSchema));
+  },
+
+  discover: (ctx) => withClient(ctx, 30_000, discoverSchema),
+
+  dryRun,
+
+  close: closeSessions,
 
   async testConnection(ctx) {
     try {

@@ -1,9 +1,8 @@
 import type pg from 'pg';
 import type { PostgresRule } from '@shared/integrations/postgres';
-import { validateRules as validateSqlRules, type DiscoveredTable } from '../sql/rules';
+import { validateRules as validateSqlRules } from '../sql/rules';
+import type { ConfigIssue, DiscoveredTable } from '../types';
 import { postgresDialect } from './sql';
-
-export type { DiscoveredTable } from '../sql/rules';
 
 /** Tables and columns the connected user can see, through information_schema. */
 export async function discoverSchema(client: pg.Client): Promise<DiscoveredTable[]> {
@@ -27,4 +26,4 @@ export async function discoverSchema(client: pg.Client): Promise<DiscoveredTable
 export { columnsOf } from '../sql/rules';
 
 /** Problems with rules against the discovered schema, as zod-like issues for the form. */
-export const validateRules = (rules: PostgresRule[], tables: DiscoveredTable[]) => validateSqlRules(postgresDialect, rules, tables);
+export const validateRules = (rules: PostgresRule[], tables: DiscoveredTable[]): ConfigIssue[] => validateSqlRules(postgresDialect, rules, tables);

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { checkOut, createPool, type HeldClient } from '../../db/connections';
 import type { AccountSecretsByType } from '@shared/integrations/accounts';
-import type { DriverContext } from '../types';
+import type { DiscoveredTable, DriverContext } from '../types';
 import { PermanentError } from '../types';
-import { discoverSchema, type DiscoveredTable } from './schema';
+import { discoverSchema } from './schema';
 
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 
@@ -58,22 +59,22 @@ export async function withSession<T>(
   const key = createHash('sha256').update(JSON.stringify([address, secrets, statementTimeoutMs])).digest('hex');
   let destination = destinations.get(key);
   if (!destination) {
-    const pool = new pg.Pool({
+    const pool = createPool({
       ...connectionConfig(secrets, address, statementTimeoutMs),
       max: POOL_MAX,
       idleTimeoutMillis: IDLE_MS,
       allowExitOnIdle: true,
     });
-    pool.on('error', () => {});
     destination = { pool, schema: null };
     destinations.set(key, destination);
   }
-  let client: pg.PoolClient;
+  let held: HeldClient;
   try {
-    client = await destination.pool.connect();
+    held = await checkOut(destination.pool);
   } catch (error) {
     throw connectError(error);
   }
+  const client = held.client;
   const current = destination;
   let broken = false;
   try {
@@ -91,7 +92,7 @@ export async function withSession<T>(
     broken = true;
     throw error;
   } finally {
-    client.release(broken);
+    held.release(broken);
   }
 }
 

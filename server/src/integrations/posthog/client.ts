@@ -1,5 +1,5 @@
 import { POSTHOG_HOSTS, vendorBaseUrl, type PosthogConfig } from '@shared/integrations';
-import type { HttpClient, HttpResponse } from '../http-client';
+import type { HttpClient, HttpResponse } from '../runtime/http-client';
 
 /** A person as PostHog's persons API returns it (the fields we use). */
 export interface PosthogPerson {

@@ -1,7 +1,7 @@
 import type { PosthogConfig } from '@shared/integrations';
-import { destinationMessage, isSuccessStatus, outcomeForHttpError } from '../http-client';
+import { destinationMessage, isSuccessStatus, outcomeForHttpError } from '../runtime/http-client';
 import type { Driver, DriverContext } from '../types';
-import { credential, jsonBody, queuedByRateLimit } from '../vendor-http';
+import { credential, jsonBody, queuedByRateLimit } from '../runtime/vendor-http';
 import { personsOf, posthogClient } from './client';
 
 function deletedAlong(config: PosthogConfig): string {

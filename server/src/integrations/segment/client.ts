@@ -1,5 +1,5 @@
 import { SEGMENT_HOSTS, vendorBaseUrl, type SegmentConfig } from '@shared/integrations';
-import type { HttpClient, HttpResponse } from '../http-client';
+import type { HttpClient, HttpResponse } from '../runtime/http-client';
 
 /** Segment Public API workspace regulations, with a workspace token (Bearer). */
 export function segmentClient(http: HttpClient, config: SegmentConfig, token: string) {

@@ -1,7 +1,7 @@
 import type { SegmentConfig } from '@shared/integrations';
-import { destinationMessage, isSuccessStatus, outcomeForHttpError } from '../http-client';
+import { destinationMessage, isSuccessStatus, outcomeForHttpError } from '../runtime/http-client';
 import type { Driver, DriverContext } from '../types';
-import { credential, jsonBody, queuedByRateLimit, rateLimitError, retryAfterMs } from '../vendor-http';
+import { credential, jsonBody, queuedByRateLimit, rateLimitError, retryAfterMs } from '../runtime/vendor-http';
 import { segmentClient } from './client';
 import { segmentStatusOutcome } from './status';
 

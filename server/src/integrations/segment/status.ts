@@ -1,8 +1,5 @@
 import type { Outcome } from '../types';
 
-/** Overall statuses of a Segment regulation. */
-export const SEGMENT_STATUSES = ['INITIALIZED', 'RUNNING', 'FINISHED', 'PARTIAL_SUCCESS', 'FAILED', 'INVALID', 'NOT_SUPPORTED'] as const;
-
 interface StreamStatus {
   status?: string;
   destinations?: { name?: string; status?: string; errString?: string }[];

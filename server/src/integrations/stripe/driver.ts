@@ -1,9 +1,9 @@
 import { STRIPE_API_HOST, STRIPE_API_VERSION, type StripeConfig } from '@shared/integrations';
-import type { HttpClient } from '../http-client';
-import { isSuccessStatus } from '../http-client';
+import type { HttpClient } from '../runtime/http-client';
+import { isSuccessStatus } from '../runtime/http-client';
 import { deletionFailure, str, testWith, type VendorStyle } from '../saas';
 import type { Driver, DriverContext } from '../types';
-import { credential, jsonBody } from '../vendor-http';
+import { credential, jsonBody } from '../runtime/vendor-http';
 
 const style: VendorStyle = {
   vendor: 'Stripe',

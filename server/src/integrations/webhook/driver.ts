@@ -1,7 +1,7 @@
 import type { WebhookConfig } from '@shared/integrations/webhook';
-import { isSuccessStatus, outcomeForHttpError, type HttpResponse } from '../http-client';
-import { readJsonPath } from '../json-path';
-import { renderHeader, renderJsonBody, renderUrl, TemplateError, type TemplateValues } from '../templating';
+import { isSuccessStatus, outcomeForHttpError, type HttpResponse } from '../runtime/http-client';
+import { readJsonPath } from '../runtime/json-path';
+import { renderHeader, renderJsonBody, renderUrl, TemplateError, type TemplateValues } from '../runtime/templating';
 import type { Driver, DriverContext, Outcome } from '../types';
 
 type Call = { method: string; url: string; headers: Record<string, string>; body?: string };

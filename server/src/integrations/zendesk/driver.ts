@@ -1,8 +1,8 @@
 import { zendeskBaseUrl, type ZendeskConfig } from '@shared/integrations';
-import { isSuccessStatus, type HttpClient } from '../http-client';
+import { isSuccessStatus, type HttpClient } from '../runtime/http-client';
 import { deletionFailure, str, testWith, type VendorStyle } from '../saas';
 import type { Driver, DriverContext } from '../types';
-import { credential, jsonBody } from '../vendor-http';
+import { credential, jsonBody } from '../runtime/vendor-http';
 
 /** Zendesk errors are `{error: "..."}` or `{error: {title, message}}` or `{error, description}`. */
 const style: VendorStyle = {

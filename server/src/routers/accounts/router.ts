@@ -5,7 +5,7 @@ import { router } from '../../trpc/init';
 import { adminProcedure } from '../../trpc/procedures';
 import { createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from '../../services/accounts/accounts';
 import { startOAuthInputSchema } from '@shared/integrations';
-import { startOAuthConnection } from '../../oauth/flow';
+import { startOAuthConnection } from '../../services/accounts/oauth-connect';
 import { listOAuthProviders } from '../../oauth/providers';
 
 const accountId = z.object({ accountId: z.string().max(64) });

@@ -7,6 +7,9 @@ import { authedProcedure, publicProcedure } from '../../trpc/procedures';
 import { signIn } from '../../services/auth/sign-in';
 import { signUp } from '../../services/auth/sign-up';
 import { deleteSession, SESSION_TTL_SECONDS } from '../../services/auth/sessions';
+import type { Actor } from '../../services/auth/actor';
+import { authenticateSession } from '../../services/auth/authenticate';
+import type { Db } from '../../db/client';
 import { listMemberships } from '../../services/organizations/organizations';
 import { AppError } from '../../lib/errors';
 import { assertAuthAttemptAllowed } from '../../lib/rate-limit-auth';
@@ -17,6 +20,19 @@ const meSchema = z.object({
   role: roleSchema,
   organizations: z.array(z.object({ id: z.string(), name: z.string(), role: roleSchema })),
 });
+
+async function describeMe(db: Db, actor: Actor): Promise<z.infer<typeof meSchema>> {
+  const [user, memberships] = await Promise.all([
+    db.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { id: true, email: true, name: true } }),
+    listMemberships(db, actor.userId),
+  ]);
+  return {
+    user,
+    organizationId: actor.organizationId,
+    role: actor.role,
+    organizations: memberships.map((m) => ({ id: m.organization.id, name: m.organization.name, role: m.role })),
+  };
+}
 
 export const authRouter = router({
   /** Creates a user and an organization they own, and signs them in. */
@@ -45,17 +61,20 @@ export const authRouter = router({
   }),
 
   /** The signed-in user, their active organization and role, and every organization they belong to. */
-  me: authedProcedure.output(meSchema).query(async ({ ctx }) => {
-    const [user, memberships] = await Promise.all([
-      ctx.prisma.user.findUniqueOrThrow({ where: { id: ctx.actor.userId }, select: { id: true, email: true, name: true } }),
-      listMemberships(ctx.prisma, ctx.actor.userId),
-    ]);
-    return {
-      user,
-      organizationId: ctx.actor.organizationId,
-      role: ctx.actor.role,
-      organizations: memberships.map((m) => ({ id: m.organization.id, name: m.organization.name, role: m.role })),
-    };
+  me: authedProcedure.output(meSchema).query(({ ctx }) => describeMe(ctx.prisma, ctx.actor)),
+
+  /**
+   * The dashboard's "who is signed in": like `me`, but null without a valid session instead
+   * of UNAUTHORIZED, so a signed-out visit is an answer, not an error in the browser console.
+   */
+  session: publicProcedure.output(meSchema.nullable()).query(async ({ ctx }) => {
+    const token = ctx.cookies[SESSION_COOKIE];
+    if (!token) return null;
+    const actor = await authenticateSession(ctx.prisma, token).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'UNAUTHORIZED') return null;
+      throw error;
+    });
+    return actor ? describeMe(ctx.prisma, actor) : null;
   }),
 
   /** Organization switcher: the session acts in another organization the user belongs to. */

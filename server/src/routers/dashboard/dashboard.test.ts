@@ -85,6 +85,36 @@ describe('dashboard.overview', () => {
 });
 
 describe('dashboard.auditLog', () => {
+  it('filters by action, scope, actor, request id, workspace and date, and names the integration of each entry', async () => {
+    const all = await owner().dashboard.auditLog({ limit: 100 });
+    const withRequest = all.items.find((e) => e.deletionRequestId);
+    expect(withRequest, 'the seeded organization has request entries').toBeDefined();
+    const byRequest = await owner().dashboard.auditLog({ limit: 100, filter: { deletionRequestId: withRequest!.deletionRequestId! } });
+    expect(byRequest.items.length).toBeGreaterThan(0);
+    expect(byRequest.items.every((e) => e.deletionRequestId === withRequest!.deletionRequestId)).toBe(true);
+    const admin = await owner().dashboard.auditLog({ limit: 100, filter: { scope: 'admin' } });
+    expect(admin.items.length).toBeGreaterThan(0);
+    expect(admin.items.every((e) => e.deletionRequestId === null)).toBe(true);
+    const actions = await owner().dashboard.auditLogActions();
+    expect(actions).toContain(withRequest!.action);
+    const oneAction = await owner().dashboard.auditLog({ limit: 100, filter: { actions: [withRequest!.action] } });
+    expect(oneAction.items.every((e) => e.action === withRequest!.action)).toBe(true);
+    const future = await owner().dashboard.auditLog({ limit: 100, filter: { createdFrom: new Date(Date.now() + 86_400_000).toISOString() } });
+    expect(future.items).toEqual([]);
+    const system = await owner().dashboard.auditLog({ limit: 100, filter: { actorId: 'SYSTEM' } });
+    expect(system.items.every((e) => e.actorId === null)).toBe(true);
+    const request = await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: withRequest!.deletionRequestId! }, select: { workspaceId: true } });
+    const inWorkspace = await owner().dashboard.auditLog({ limit: 100, filter: { workspaceId: request.workspaceId } });
+    expect(inWorkspace.items.map((e) => e.id)).toContain(withRequest!.id);
+    const elsewhere = await owner().dashboard.auditLog({ limit: 100, filter: { workspaceId: 'ws_none' } });
+    expect(elsewhere.items.map((e) => e.id)).not.toContain(withRequest!.id);
+    const named = all.items.find((e) => e.integrationRequestId);
+    if (named) expect(named.integrationName).toEqual(expect.any(String));
+    await expect(
+      owner().dashboard.auditLog({ filter: { createdFrom: '2026-02-01T00:00:00Z', createdTo: '2026-01-01T00:00:00Z' } }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
   it('is newest first for admins and refused to members', async () => {
     const page = await owner().dashboard.auditLog({ limit: 2 });
     expect(page.items).toHaveLength(2);

@@ -1,5 +1,5 @@
 import { router } from '../../trpc/init';
-import { auditLog } from './audit-log';
+import { auditLog, auditLogActions } from './audit-log';
 import { members } from './members';
 import { overview } from './overview';
 import { requestDetail } from './request-detail';
@@ -8,4 +8,4 @@ import { verifyAuditChain } from './verify-audit-chain';
 import { workspaceUsage } from './workspace-usage';
 
 /** Read models of the dashboard SPA; tRPC only, not part of the public REST API. */
-export const dashboardRouter = router({ overview, searchRequests, requestDetail, auditLog, verifyAuditChain, members, workspaceUsage });
+export const dashboardRouter = router({ overview, searchRequests, requestDetail, auditLog, auditLogActions, verifyAuditChain, members, workspaceUsage });

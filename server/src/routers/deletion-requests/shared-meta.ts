@@ -4,13 +4,6 @@ import type { Context } from '../../trpc/context';
 export const TAG = 'Deletion requests';
 export const PUBLIC_BASE_PATH = '/api/public';
 
-export const LIST_ERRORS = {
-  400: 'Invalid query parameter or cursor',
-  401: 'Missing, invalid, revoked or expired personal access token',
-  404: 'Unknown workspace, user or workspace API key in this organization',
-  429: 'Too many requests',
-} as const;
-
 export const listRequestHeaders = z.object({
   'X-Workspace-Api-Key': z.string().optional().meta({ description: 'Optional. When given it must be valid, and it narrows the list to its workspace.' }),
 });

@@ -4,11 +4,11 @@ import { nameSchema } from '@shared/schemas/auth';
 import { integrationTypeSchema } from '@shared/statuses';
 import { router } from '../../trpc/init';
 import { adminProcedure, memberProcedure } from '../../trpc/procedures';
-import { discoverStore, dryRunRules } from '../../services/integrations/data-stores';
 import {
   createIntegration,
   deleteIntegration,
-  discoverPostgresSchema,
+  discoverWithAccount,
+  dryRunWithAccount,
   getIntegration,
   listIntegrations,
   setIntegrationEnabled,
@@ -23,7 +23,7 @@ const id = z.string().max(64);
 export const integrationsRouter = router({
   list: memberProcedure.input(z.object({ workspaceId: id.optional() }).default({})).query(({ ctx, input }) => listIntegrations(ctx.prisma, ctx.actor, input)),
   get: memberProcedure.input(integrationId).query(({ ctx, input }) => getIntegration(ctx.prisma, ctx.actor, input.integrationId)),
-  /** The configuration is validated by the type's schema (shared/src/integrations) and, for PostgreSQL, against the live schema. */
+  /** The configuration is validated by the type's schema (shared/src/integrations) and, where the driver has `validateConfig`, against the destination itself (a database's live schema). */
   create: adminProcedure
     .input(z.object({ workspaceId: id, name: nameSchema, type: integrationTypeSchema, accountId: id.nullish(), config: z.unknown(), enabled: z.boolean().optional() }))
     .mutation(({ ctx, input }) => createIntegration(ctx, ctx.actor, input as IntegrationInput & { workspaceId: string })),
@@ -39,12 +39,10 @@ export const integrationsRouter = router({
     .mutation(({ ctx, input }) => setIntegrationEnabled(ctx.prisma, ctx.actor, input)),
   delete: adminProcedure.input(integrationId).mutation(({ ctx, input }) => deleteIntegration(ctx.prisma, ctx.actor, input.integrationId)),
   testConnection: adminProcedure.input(integrationId).mutation(({ ctx, input }) => testIntegrationConnection(ctx, ctx.actor, input.integrationId)),
-  /** S3 buckets, DynamoDB tables with their keys and indexes, SQL tables and columns: what the account reaches. */
-  discoverStore: adminProcedure.input(z.object({ accountId: id })).mutation(({ ctx, input }) => discoverStore(ctx, ctx.actor, input.accountId)),
-  /** Tables and columns of a PostgreSQL or MySQL account, for the rule builder. */
-  discoverSchema: adminProcedure.input(z.object({ accountId: id })).mutation(({ ctx, input }) => discoverPostgresSchema(ctx, ctx.actor, input.accountId)),
-  /** What each rule would change for an identifier (rows, keys, objects, items), read-only. */
+  /** Tables and columns a data store account can reach, for the rule builder (drivers with `discover`). */
+  discoverSchema: adminProcedure.input(z.object({ accountId: id })).mutation(({ ctx, input }) => discoverWithAccount(ctx, ctx.actor, input.accountId)),
+  /** Rows each rule would change for an identifier, read-only (drivers with `dryRun`). */
   dryRun: adminProcedure
     .input(z.object({ accountId: id, config: z.unknown(), identifier: identifierSchema }))
-    .mutation(({ ctx, input }) => dryRunRules(ctx, ctx.actor, input)),
+    .mutation(({ ctx, input }) => dryRunWithAccount(ctx, ctx.actor, input)),
 });

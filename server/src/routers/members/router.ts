@@ -14,6 +14,7 @@ import { assertAuthAttemptAllowed } from '../../lib/rate-limit-auth';
 import { deleteSession, SESSION_TTL_SECONDS } from '../../services/auth/sessions';
 import { listMembers } from '../../services/dashboard/list-members';
 import { acceptInvitation, describeInvitation } from '../../services/members/accept-invitation';
+import { AppError } from '../../lib/errors';
 import { changeMemberRole } from '../../services/members/change-role';
 import { inviteMember } from '../../services/members/invite-member';
 import { listInvitations } from '../../services/members/list-invitations';
@@ -32,7 +33,21 @@ export const membersRouter = router({
     .mutation(({ ctx, input }) => inviteMember(ctx.prisma, ctx.actor, { ...input, publicUrl: ctx.config.PUBLIC_URL })),
   revokeInvitation: ownerProcedure.input(revokeInvitationInputSchema).mutation(({ ctx, input }) => revokeInvitation(ctx.prisma, ctx.actor, input)),
   /** Public: what an invitation link offers, for the accept page. */
-  describeInvitation: publicProcedure.input(z.object({ token: invitationTokenSchema })).query(({ ctx, input }) => describeInvitation(ctx.prisma, input)),
+  /**
+   * Public: what an invitation link offers, for the accept page. A link that cannot be used
+   * (used, withdrawn, expired, malformed) is an answer with the reason, not a 404: it is
+   * what the page expects to show, not an error.
+   */
+  describeInvitation: publicProcedure
+    .input(z.object({ token: invitationTokenSchema }))
+    .query(async ({ ctx, input }) => {
+      try {
+        return { usable: true as const, ...(await describeInvitation(ctx.prisma, input)) };
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') return { usable: false as const, message: error.message };
+        throw error;
+      }
+    }),
   /** Public: signs up (new email) or signs in (existing user) and joins with the invited role. */
   acceptInvitation: publicProcedure.input(acceptInvitationInputSchema).mutation(async ({ ctx, input }) => {
     assertAuthAttemptAllowed(ctx.config, ctx.ip);

@@ -16,6 +16,8 @@ export const tokensRouter = router({
     createPersonalAccessToken(ctx.prisma, ctx.actor, {
       name: input.name,
       expiresAt: input.expiresInDays ? new Date(Date.now() + input.expiresInDays * DAY_MS) : null,
+      scopes: input.scopes,
+      workspaceIds: input.workspaceIds,
     }),
   ),
   list: authedProcedure.query(({ ctx }) => listPersonalAccessTokens(ctx.prisma, ctx.actor)),

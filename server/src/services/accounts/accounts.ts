@@ -1,19 +1,17 @@
-import { ACCOUNT_PUBLIC_FIELDS, accountSecretSchemas, integrationTypeInfo } from '@shared/integrations';
+import { ACCOUNT_OUTBOUND_FIELDS, accountSecretSchemas, integrationTypeInfo, isSecretAccountField, type AccountType } from '@shared/integrations';
 import type { IntegrationType } from '@shared/statuses';
 import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import { AppError, notFound } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
-import { sealSecret } from '../../lib/secret-store';
-import { assertHostAllowed, assertUrlAllowed, type OutboundPolicy } from '../../lib/ssrf';
+import { sealSecret } from '../keys/secret-store';
+import { assertHostAllowed, assertUrlAllowed, OutboundBlockedError, type OutboundPolicy } from '../../lib/ssrf';
 import type { Keyring } from '../../lib/crypto';
 import type { Logger } from '../../lib/logger';
 import type { Config } from '../../config';
-import { accountContext } from '../../engine/destination';
+import { accountContext } from './secrets';
 import type { Actor } from '../auth/actor';
 import { recordAudit } from '../audit/record-audit';
-
-type AccountType = keyof typeof accountSecretSchemas;
 
 export interface AccountDeps {
   prisma: Db;
@@ -35,24 +33,35 @@ export const accountSelect = {
   integrations: { select: { id: true, name: true, workspaceId: true } },
 } satisfies Prisma.AccountSelect;
 
-/** Validates credentials for the account type; database hosts pass the SSRF policy at save time. */
+/** A host or URL the SSRF policy refuses is reported on its own field. */
+async function assertAllowed(field: string, check: () => Promise<unknown>): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    if (!(error instanceof OutboundBlockedError)) throw error;
+    throw new AppError('BAD_REQUEST', error.message, { issues: [{ path: ['secrets', field], message: error.message }] });
+  }
+}
+
+/** Validates credentials for the account type; the hosts and URLs it declares pass the SSRF policy at save time. */
 async function validateSecrets(deps: AccountDeps, type: AccountType, secrets: unknown) {
   const parsed = accountSecretSchemas[type].safeParse(secrets);
   if (!parsed.success) {
     throw new AppError('BAD_REQUEST', 'Invalid credentials', { issues: parsed.error.issues.map((i) => ({ ...i, path: ['secrets', ...i.path] })) });
   }
-  if (type === 'DATABASE' || type === 'REDIS') await assertHostAllowed((parsed.data as { host: string }).host, deps.policy);
-  const endpoint = type === 'AWS' ? (parsed.data as { endpoint?: string }).endpoint : undefined;
-  if (endpoint) await assertUrlAllowed(endpoint, deps.policy);
-  return parsed.data as Record<string, unknown>;
+  const fields = parsed.data as Record<string, unknown>;
+  const outbound = ACCOUNT_OUTBOUND_FIELDS[type];
+  for (const key of outbound.hosts ?? []) if (typeof fields[key] === 'string') await assertAllowed(key, () => assertHostAllowed(fields[key] as string, deps.policy));
+  for (const key of outbound.urls ?? []) if (typeof fields[key] === 'string') await assertAllowed(key, () => assertUrlAllowed(fields[key] as string, deps.policy));
+  return fields;
 }
 
-/** What may be shown of credentials: public fields, and the last 4 characters of long secrets. */
+/** What may be shown of credentials: fields the account type declares public, and the last 4 characters of long secrets. */
 function hintsFor(type: AccountType, secrets: Record<string, unknown>): Record<string, string> {
   const hints: Record<string, string> = {};
   for (const [key, value] of Object.entries(secrets)) {
     if (value === undefined) continue;
-    if (ACCOUNT_PUBLIC_FIELDS[type].includes(key)) hints[key] = String(value);
+    if (!isSecretAccountField(type, key)) hints[key] = String(value);
     else hints[key] = typeof value === 'string' && value.length >= 16 ? `••••${value.slice(-4)}` : '••••';
   }
   return hints;

@@ -2,6 +2,7 @@ import { hotQuery, type Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { hashToken, isWellFormedToken } from '../../lib/tokens';
 import type { Role } from '@shared/statuses';
+import type { TokenScope } from '@shared/scopes';
 import type { Actor } from './actor';
 import { patCacheFor } from './pat-cache';
 
@@ -17,13 +18,16 @@ interface PatRow {
   expiresAt: Date | null;
   lastUsedAt: Date | null;
   role: Role | null;
+  scopes: string[];
+  workspaceIds: string[];
 }
 
 /** A token row as `authenticatePat` reads it, and as the cache keeps it. */
 function lookupPat(db: Db, tokenHash: string): Promise<PatRow | null> {
   return hotQuery<PatRow>(
     db,
-    `SELECT p.id, p."userId", p."organizationId", p."revokedAt", p."expiresAt", p."lastUsedAt", m.role::text AS role
+    `SELECT p.id, p."userId", p."organizationId", p."revokedAt", p."expiresAt", p."lastUsedAt", m.role::text AS role,
+            p.scopes, p."workspaceIds"
        FROM "PersonalAccessToken" p
        LEFT JOIN "Membership" m ON m."userId" = p."userId" AND m."organizationId" = p."organizationId"
       WHERE p."tokenHash" = $1`,
@@ -53,7 +57,16 @@ export async function authenticatePat(db: Db, token: string, options: { cacheMs?
     pat.lastUsedAt = now;
     db.personalAccessToken.update({ where: { id: pat.id }, data: { lastUsedAt: now } }).catch(() => {});
   }
-  return { userId: pat.userId, organizationId: pat.organizationId, role: pat.role, via: 'pat', tokenId: pat.id };
+  return {
+    userId: pat.userId,
+    organizationId: pat.organizationId,
+    role: pat.role,
+    via: 'pat',
+    tokenId: pat.id,
+    // Empty lists are a token without limits (every token made before scopes existed).
+    ...(pat.scopes.length > 0 ? { scopes: pat.scopes as TokenScope[] } : {}),
+    ...(pat.workspaceIds.length > 0 ? { workspaceIds: pat.workspaceIds } : {}),
+  };
 }
 
 /** Resolves the dashboard session cookie. */

@@ -1,27 +1,72 @@
+import type { AuditLogFilter } from '@shared/schemas/dashboard';
+import { AUDIT_SYSTEM_ACTOR } from '@shared/schemas/dashboard';
 import type { Db } from '../../db/client';
+import { Prisma } from '../../generated/prisma/client';
 import { AppError } from '../../lib/errors';
 import type { Actor } from '../auth/actor';
 import { auditEntrySelect, toAuditEntryDto } from './audit-entry';
 import { namesOf } from './get-deletion-request-detail';
 
-/** The organization's audit log, newest first; the cursor is the last entry's id. */
-export async function listAuditLog(db: Db, actor: Actor, input: { limit: number; cursor?: string | null }) {
+/**
+ * The filter as SQL over "AuditLog" a (and its request d, for the workspace): one statement, so a
+ * workspace with many requests costs a join, not a list of their ids.
+ */
+function conditionsOf(organizationId: string, filter: AuditLogFilter, before: bigint | undefined): Prisma.Sql {
+  const conditions: Prisma.Sql[] = [Prisma.sql`a."organizationId" = ${organizationId}`];
+  if (before !== undefined) conditions.push(Prisma.sql`a.id < ${before}`);
+  if (filter.actions?.length) conditions.push(Prisma.sql`a.action IN (${Prisma.join(filter.actions)})`);
+  if (filter.scope === 'admin') conditions.push(Prisma.sql`a."deletionRequestId" IS NULL`);
+  if (filter.scope === 'requests') conditions.push(Prisma.sql`a."deletionRequestId" IS NOT NULL`);
+  if (filter.actorId === AUDIT_SYSTEM_ACTOR) conditions.push(Prisma.sql`a."actorId" IS NULL`);
+  else if (filter.actorId) conditions.push(Prisma.sql`a."actorId" = ${filter.actorId}`);
+  if (filter.deletionRequestId) conditions.push(Prisma.sql`a."deletionRequestId" = ${filter.deletionRequestId}`);
+  if (filter.createdFrom) conditions.push(Prisma.sql`a."createdAt" >= ${new Date(filter.createdFrom)}`);
+  if (filter.createdTo) conditions.push(Prisma.sql`a."createdAt" <= ${new Date(filter.createdTo)}`);
+  // A request's entries belong to its workspace; admin entries name theirs in details.
+  if (filter.workspaceId) conditions.push(Prisma.sql`(d."workspaceId" = ${filter.workspaceId} OR a.details->>'workspaceId' = ${filter.workspaceId})`);
+  return Prisma.join(conditions, ' AND ');
+}
+
+/**
+ * The organization's audit log, newest first, narrowed by action, scope, actor, workspace,
+ * request id and date; the cursor is the last entry's id. Each entry names the request and the
+ * integration it concerns (ids and integration names only: never a subject identifier).
+ */
+export async function listAuditLog(db: Db, actor: Actor, input: { limit: number; cursor?: string | null; filter?: AuditLogFilter }) {
   let before: bigint | undefined;
   if (input.cursor) {
     if (!/^\d{1,19}$/.test(input.cursor)) throw new AppError('BAD_REQUEST', 'Invalid cursor');
     before = BigInt(input.cursor);
   }
-  const rows = await db.auditLog.findMany({
-    where: { organizationId: actor.organizationId, ...(before !== undefined ? { id: { lt: before } } : {}) },
-    orderBy: { id: 'desc' },
-    take: input.limit + 1,
-    select: auditEntrySelect,
-  });
+  const filter = input.filter ?? {};
+  const ids = await db.$queryRaw<{ id: bigint }[]>`
+    SELECT a.id FROM "AuditLog" a LEFT JOIN "DeletionRequest" d ON d.id = a."deletionRequestId"
+     WHERE ${conditionsOf(actor.organizationId, filter, before)}
+     ORDER BY a.id DESC LIMIT ${input.limit + 1}`;
+  const rows = ids.length
+    ? await db.auditLog.findMany({ where: { id: { in: ids.map((r) => r.id) } }, orderBy: { id: 'desc' }, select: auditEntrySelect })
+    : [];
   const page = rows.slice(0, input.limit);
-  const actorNames = await namesOf(db, page.map((row) => row.actorId));
+  const integrationRequestIds = [...new Set(page.map((row) => row.integrationRequestId).filter((id): id is string => !!id))];
+  const [actorNames, integrationRequests] = await Promise.all([
+    namesOf(db, page.map((row) => row.actorId)),
+    integrationRequestIds.length
+      ? db.integrationRequest.findMany({ where: { id: { in: integrationRequestIds } }, select: { id: true, integrationName: true, integrationId: true } })
+      : Promise.resolve([]),
+  ]);
+  const integrationOf = new Map(integrationRequests.map((ir) => [ir.id, ir]));
   const last = page[page.length - 1];
   return {
-    items: page.map((row) => toAuditEntryDto(row, actorNames)),
+    items: page.map((row) => {
+      const integration = row.integrationRequestId ? integrationOf.get(row.integrationRequestId) : undefined;
+      return { ...toAuditEntryDto(row, actorNames), integrationName: integration?.integrationName ?? null, integrationId: integration?.integrationId ?? null };
+    }),
     nextCursor: rows.length > input.limit && last ? last.id.toString() : null,
   };
+}
+
+/** The actions recorded in the organization so far, for the audit log's action filter. */
+export async function listAuditActions(db: Db, actor: Actor): Promise<string[]> {
+  const rows = await db.auditLog.findMany({ where: { organizationId: actor.organizationId }, distinct: ['action'], select: { action: true }, orderBy: { action: 'asc' } });
+  return rows.map((row) => row.action);
 }

@@ -13,6 +13,8 @@ export interface ListOptions {
 export interface ListScope {
   organizationId: string;
   workspaceId?: string;
+  /** Any of these workspaces (a token limited to workspaces). */
+  workspaceIds?: readonly string[];
   createdByUserId?: string;
 }
 
@@ -40,6 +42,7 @@ export async function listDeletionRequests(db: Db, scope: ListScope, options: Li
   const values: unknown[] = [options.limit + 1, scope.organizationId];
   const conditions = ['"organizationId" = $2'];
   if (scope.workspaceId) conditions.push(`"workspaceId" = $${values.push(scope.workspaceId)}`);
+  if (scope.workspaceIds) conditions.push(`"workspaceId" = ANY($${values.push(scope.workspaceIds)}::text[])`);
   if (scope.createdByUserId) conditions.push(`"createdByUserId" = $${values.push(scope.createdByUserId)}`);
   if (options.cursor) {
     const { createdAt, id } = decodeCursor(options.cursor);

@@ -1,20 +1,19 @@
-import { integrationTypeInfo, type PostgresConfig } from '@shared/integrations';
+import { integrationTypeInfo } from '@shared/integrations';
 import type { IntegrationType } from '@shared/statuses';
 import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import { AppError, notFound } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
-import { assertUrlAllowed } from '../../lib/ssrf';
-import { loadAccountSecrets, loadDestinationForUser } from '../../engine/destination';
-import { outboundTools, secretValues } from '../../engine/outbound';
-import { connect } from '../../integrations/postgres/driver';
-import { discoverSchema, validateRules } from '../../integrations/postgres/schema';
-import { PermanentError, TransientError, type Exchange } from '../../integrations/types';
+import { assertUrlAllowed, OutboundBlockedError } from '../../lib/ssrf';
+import { driverFor } from '../../integrations/registry';
+import { adminContext } from '../../integrations/runtime/driver-context';
+import { PermanentError, TransientError, type AdminContext, type Driver, type Exchange } from '../../integrations/types';
 import type { Actor } from '../auth/actor';
 import { recordAudit } from '../audit/record-audit';
 import { getWorkspace } from '../workspaces/workspaces';
 import type { AccountDeps } from '../accounts/accounts';
-import { discoverStore, validateMysqlForSave } from './data-stores';
+import { openAccount } from '../accounts/secrets';
+import { loadDestinationForUser } from './destination';
 
 export const integrationSelect = {
   id: true,
@@ -38,7 +37,6 @@ export interface IntegrationInput {
 
 function parseConfig(type: IntegrationType, config: unknown) {
   const info = integrationTypeInfo[type];
-  if (!info) throw new AppError('BAD_REQUEST', `Integrations of type ${type} are not supported by this version`);
   const parsed = info.configSchema.safeParse(config);
   if (!parsed.success) {
     throw new AppError('BAD_REQUEST', 'Invalid integration configuration', { issues: parsed.error.issues.map((i) => ({ ...i, path: ['config', ...i.path] })) });
@@ -47,21 +45,49 @@ function parseConfig(type: IntegrationType, config: unknown) {
 }
 
 /** URLs in a configuration that calls will go to (placeholders filled with a harmless value). */
-function outboundUrls(value: unknown, key = ''): string[] {
-  if (typeof value === 'string') return /url$/i.test(key) && /^https?:\/\//i.test(value) ? [value.replace(/\{\{[^}]*\}\}/g, 'placeholder')] : [];
-  if (Array.isArray(value)) return value.flatMap((v) => outboundUrls(v));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => outboundUrls(v, k));
+function outboundUrls(value: unknown, path: (string | number)[] = []): { url: string; path: (string | number)[] }[] {
+  const key = String(path.at(-1) ?? '');
+  if (typeof value === 'string') return /url$/i.test(key) && /^https?:\/\//i.test(value) ? [{ url: value.replace(/\{\{[^}]*\}\}/g, 'placeholder'), path }] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => outboundUrls(v, [...path, i]));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => outboundUrls(v, [...path, k]));
   return [];
 }
 
-async function openPostgres(deps: AccountDeps, actor: Actor, accountId: string, trail: Exchange[] = []) {
-  // Another organization's (or a deleted) account is "not found", as everywhere else.
-  const secrets = await loadAccountSecrets(deps, actor.organizationId, accountId).catch((error) => {
+/** Every URL the configuration would call passes the SSRF policy; a refused one is reported on its own field. */
+async function assertOutboundUrlsAllowed(config: unknown, policy: AccountDeps['policy']): Promise<void> {
+  for (const { url, path } of outboundUrls(config)) {
+    try {
+      await assertUrlAllowed(url, policy);
+    } catch (error) {
+      if (!(error instanceof OutboundBlockedError)) throw error;
+      throw new AppError('BAD_REQUEST', error.message, { issues: [{ path: ['config', ...path], message: error.message }] });
+    }
+  }
+}
+
+/**
+ * Runs a driver's admin operation with an account of the actor's organization (another
+ * organization's, or a deleted, account is "not found", as everywhere else). A problem
+ * reaching the destination is the user's to fix: a 400 with its reason.
+ */
+async function withAccount<T>(
+  deps: AccountDeps,
+  actor: Actor,
+  accountId: string,
+  config: unknown,
+  run: (ctx: AdminContext, driver: Driver) => Promise<T>,
+  driver?: Driver,
+): Promise<{ result: T; trail: Exchange[] }> {
+  const account = await deps.prisma.account.findFirst({ where: { id: accountId, organizationId: actor.organizationId }, select: { integrationType: true } });
+  if (!account) throw new AppError('NOT_FOUND', 'Account not found');
+  const opened = await openAccount(deps, actor.organizationId, accountId).catch((error) => {
     throw error instanceof PermanentError ? new AppError('NOT_FOUND', 'Account not found') : error;
   });
-  const tools = outboundTools(deps.policy, trail, secretValues(secrets));
+  const used = driver ?? driverFor(account.integrationType);
+  const trail: Exchange[] = [];
   try {
-    return await connect({ secrets, resolveHost: tools.resolveHost });
+    const ctx = adminContext(deps, { driver: used, config, secrets: opened.secrets, accountType: opened.type }, trail);
+    return { result: await run(ctx, used), trail };
   } catch (error) {
     if (error instanceof PermanentError || error instanceof TransientError) throw new AppError('BAD_REQUEST', error.message);
     throw error;
@@ -71,7 +97,7 @@ async function openPostgres(deps: AccountDeps, actor: Actor, accountId: string, 
 /** Everything that makes a configuration unusable is found at save time, with the field to fix. */
 async function validateForSave(deps: AccountDeps, actor: Actor, input: IntegrationInput) {
   const { info, config } = parseConfig(input.type, input.config);
-  let accountId: string | null = input.accountId ?? null;
+  const accountId: string | null = input.accountId ?? null;
   if (accountId) {
     const account = await deps.prisma.account.findFirst({ where: { id: accountId, organizationId: actor.organizationId }, select: { integrationType: true, type: true } });
     if (!account) throw new AppError('NOT_FOUND', 'Account not found', { issues: [{ path: ['accountId'], message: 'Account not found' }] });
@@ -81,18 +107,13 @@ async function validateForSave(deps: AccountDeps, actor: Actor, input: Integrati
   } else if (info.accountRequired) {
     throw new AppError('BAD_REQUEST', `${info.label} integrations need an account`, { issues: [{ path: ['accountId'], message: 'Choose or create an account' }] });
   }
-  for (const url of outboundUrls(config)) await assertUrlAllowed(url, deps.policy);
-  if (input.type === 'POSTGRES' && accountId) {
-    const client = await openPostgres(deps, actor, accountId);
-    try {
-      const issues = validateRules((config as PostgresConfig).rules, await discoverSchema(client));
-      if (issues.length > 0) throw new AppError('BAD_REQUEST', issues[0]!.message, { issues: issues.map((i) => ({ ...i, path: ['config', ...i.path] })) });
-    } finally {
-      await client.end().catch(() => {});
-    }
+  await assertOutboundUrlsAllowed(config, deps.policy);
+  // Checks against the destination itself (a database's live schema), when the driver has them.
+  const driver = driverFor(input.type);
+  if (driver.validateConfig && accountId) {
+    const { result: issues } = await withAccount(deps, actor, accountId, config, (ctx) => driver.validateConfig!(ctx), driver);
+    if (issues.length > 0) throw new AppError('BAD_REQUEST', issues[0]!.message, { issues: issues.map((i) => ({ ...i, path: ['config', ...i.path] })) });
   }
-  if (input.type === 'MYSQL' && accountId) await validateMysqlForSave(deps, actor, accountId, config);
-  accountId = accountId ?? null;
   return { config: config as Prisma.InputJsonValue, accountId };
 }
 
@@ -181,30 +202,25 @@ export async function testIntegrationConnection(deps: AccountDeps, actor: Actor,
   const integration = await getIntegration(deps.prisma, actor, integrationId);
   const destination = await loadDestinationForUser(deps, { type: integration.type, config: integration.config, accountId: integration.accountId, organizationId: actor.organizationId });
   const trail: Exchange[] = [];
-  const tools = outboundTools(deps.policy, trail, secretValues(destination.secrets));
-  const result = await destination.driver.testConnection({
-    integrationType: integration.type,
-    config: destination.config,
-    secrets: destination.secrets,
-    trail,
-    log: deps.log,
-    now: new Date(),
-    ...tools,
-  });
+  const result = await destination.driver.testConnection(adminContext(deps, destination, trail));
   return { ...result, exchanges: trail };
 }
 
-/** Tables and columns for the rule builder (PostgreSQL and MySQL/MariaDB accounts). */
-export async function discoverPostgresSchema(deps: AccountDeps, actor: Actor, accountId: string) {
-  const account = await deps.prisma.account.findFirst({ where: { id: accountId, organizationId: actor.organizationId }, select: { integrationType: true } });
-  if (account?.integrationType === 'MYSQL') {
-    const found = await discoverStore(deps, actor, accountId);
-    return found.kind === 'sql' ? found.tables : [];
-  }
-  const client = await openPostgres(deps, actor, accountId);
-  try {
-    return await discoverSchema(client);
-  } finally {
-    await client.end().catch(() => {});
-  }
+/** What an account can reach (tables and columns), for the rule builder of its integration type. */
+export async function discoverWithAccount(deps: AccountDeps, actor: Actor, accountId: string) {
+  const { result } = await withAccount(deps, actor, accountId, null, (ctx, driver) => {
+    if (!driver.discover) throw new AppError('BAD_REQUEST', `${integrationTypeInfo[driver.type].label} accounts have nothing to discover`);
+    return driver.discover(ctx);
+  });
+  return result;
+}
+
+/** What a deletion of `identifier` would change with a configuration not saved yet, read-only. */
+export async function dryRunWithAccount(deps: AccountDeps, actor: Actor, input: { accountId: string; config: unknown; identifier: string }) {
+  const { result } = await withAccount(deps, actor, input.accountId, null, async (ctx, driver) => {
+    if (!driver.dryRun) throw new AppError('BAD_REQUEST', `${integrationTypeInfo[driver.type].label} integrations offer no dry run`);
+    const { config } = parseConfig(driver.type, input.config);
+    return driver.dryRun({ ...ctx, config, identifier: input.identifier });
+  });
+  return result;
 }

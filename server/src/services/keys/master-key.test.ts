@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
 import { createKeyring, encryptSecret, identifierHmac } from '../../lib/crypto';
-import { openSecret, sealSecret } from '../../lib/secret-store';
+import { openSecret, sealSecret } from './secret-store';
 import { createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
 import { workspaceApiKeyContext } from '../workspaces/workspaces';
 import { KeyConfigurationError, keyStatus, loadKeyring, rotateMasterKey } from './master-key';

@@ -1,8 +1,8 @@
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { accountContext } from '../../engine/destination';
+import { accountContext } from '../accounts/secrets';
 import { aeadOpen, aeadSeal, createKeyring, type Keyring } from '../../lib/crypto';
-import { masterKeyFor, MasterKeyMismatchError, openSecret, sealSecret, unwrapDataKey, dataKeyWrapContext } from '../../lib/secret-store';
+import { masterKeyFor, MasterKeyMismatchError, openSecret, sealSecret, unwrapDataKey, dataKeyWrapContext } from './secret-store';
 import { workspaceApiKeyContext } from '../workspaces/workspaces';
 
 /** Thrown at start-up when the configured master key cannot open what the database holds. */

@@ -8,16 +8,16 @@ import type { Actor } from '../auth/actor';
 import { createSession } from '../auth/sessions';
 import { recordAudit } from '../audit/record-audit';
 
-const INVALID_LINK = 'This invitation link is not valid: it was already used, withdrawn, or it has expired. Ask for a new one.';
+const INVALID_INVITATION_LINK = 'This invitation link is not valid: it was already used, withdrawn, or it has expired. Ask for a new one.';
 
 /** The usable invitation behind a link, or NOT_FOUND for every way a link can be unusable. */
 async function findUsableInvitation(db: Db, token: string, now: Date) {
-  if (!isWellFormedToken('invitation', token)) throw new AppError('NOT_FOUND', INVALID_LINK);
+  if (!isWellFormedToken('invitation', token)) throw new AppError('NOT_FOUND', INVALID_INVITATION_LINK);
   const invitation = await db.invitation.findUnique({
     where: { tokenHash: hashToken(token) },
     select: { id: true, email: true, role: true, expiresAt: true, acceptedAt: true, organization: { select: { id: true, name: true } } },
   });
-  if (!invitation || invitation.acceptedAt || invitation.expiresAt <= now) throw new AppError('NOT_FOUND', INVALID_LINK);
+  if (!invitation || invitation.acceptedAt || invitation.expiresAt <= now) throw new AppError('NOT_FOUND', INVALID_INVITATION_LINK);
   return invitation;
 }
 
@@ -57,7 +57,7 @@ export async function acceptInvitation(db: Db, input: { token: string; name?: st
   await db.$transaction(async (tx) => {
     // Claiming the invitation first makes a second use of the same link fail.
     const claimed = await tx.invitation.updateMany({ where: { id: invitation.id, acceptedAt: null }, data: { acceptedAt: now } });
-    if (claimed.count === 0) throw new AppError('NOT_FOUND', INVALID_LINK);
+    if (claimed.count === 0) throw new AppError('NOT_FOUND', INVALID_INVITATION_LINK);
     if (newUser) await tx.user.create({ data: { ...newUser, email: invitation.email } });
     const membership = await tx.membership.findUnique({ where: { userId_organizationId: { userId, organizationId } }, select: { id: true } });
     if (!membership) await tx.membership.create({ data: { id: newId(ID_PREFIX.membership), userId, organizationId, role: invitation.role } });

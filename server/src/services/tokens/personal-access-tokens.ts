@@ -6,6 +6,7 @@ import { generateToken } from '../../lib/tokens';
 import type { Actor } from '../auth/actor';
 import { forgetVerifiedTokens } from '../auth/pat-cache';
 import { recordAudit } from '../audit/record-audit';
+import type { TokenScope } from '@shared/scopes';
 
 export const tokenSelect = {
   id: true,
@@ -15,12 +16,32 @@ export const tokenSelect = {
   lastUsedAt: true,
   expiresAt: true,
   revokedAt: true,
+  scopes: true,
+  workspaceIds: true,
 } satisfies Prisma.PersonalAccessTokenSelect;
 
-/** Creates a PAT for the actor in their organization; the secret is returned this once only. */
-export async function createPersonalAccessToken(db: Db, actor: Actor, input: { name: string; expiresAt?: Date | null }) {
+export interface CreateTokenInput {
+  name: string;
+  expiresAt?: Date | null;
+  /** Empty or omitted: every scope. */
+  scopes?: readonly TokenScope[];
+  /** Empty or omitted: every workspace of the organization. */
+  workspaceIds?: readonly string[];
+}
+
+/**
+ * Creates a PAT for the actor in their organization; the secret is returned this once only.
+ * A token can be limited to scopes and workspaces, never widened beyond its creator's own.
+ */
+export async function createPersonalAccessToken(db: Db, actor: Actor, input: CreateTokenInput) {
   const { token, hash, displayPrefix } = generateToken('personalAccessToken');
+  const scopes = [...new Set(input.scopes ?? [])].sort();
+  const workspaceIds = [...new Set(input.workspaceIds ?? [])];
   return db.$transaction(async (tx) => {
+    if (workspaceIds.length > 0) {
+      const found = await tx.workspace.count({ where: { id: { in: workspaceIds }, organizationId: actor.organizationId } });
+      if (found !== workspaceIds.length) throw notFound('Workspace');
+    }
     const created = await tx.personalAccessToken.create({
       data: {
         id: newId(ID_PREFIX.token),
@@ -30,6 +51,8 @@ export async function createPersonalAccessToken(db: Db, actor: Actor, input: { n
         prefix: displayPrefix,
         tokenHash: hash,
         expiresAt: input.expiresAt ?? null,
+        scopes,
+        workspaceIds,
       },
       select: tokenSelect,
     });
@@ -37,7 +60,7 @@ export async function createPersonalAccessToken(db: Db, actor: Actor, input: { n
       organizationId: actor.organizationId,
       action: 'pat.created',
       summary: `Personal access token "${input.name}" (${displayPrefix}…) created`,
-      details: { tokenId: created.id, expiresAt: created.expiresAt?.toISOString() ?? null },
+      details: { tokenId: created.id, expiresAt: created.expiresAt?.toISOString() ?? null, scopes, workspaceIds },
     });
     return { ...created, token };
   });

@@ -1,7 +1,7 @@
 import type { Db, DbOrTx } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Keyring } from '../../lib/crypto';
-import { openSecret, sealSecret } from '../../lib/secret-store';
+import { openSecret, sealSecret } from '../keys/secret-store';
 import { notFound } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { generateToken, hashToken, isWellFormedToken } from '../../lib/tokens';

@@ -1,0 +1,89 @@
+import type { IntegrationType } from '@shared/statuses';
+import type { ReactNode } from 'react';
+import { defaultsFor, pruneEmpty, type JsonSchema } from '../../lib/schema-form';
+import type { PostgresDraft } from '../../lib/postgres-rules';
+import { SchemaFields, type SchemaFormOptions } from '../schema-form/schema-fields';
+import { DryRunPanel, PostgresRulesEditor, SQL_DIALECT_NOTES, type DryRunWording } from './postgres-rules';
+
+interface EditorProps {
+  type: IntegrationType;
+  /** The form schema made from the type's zod configuration schema. */
+  schema: JsonSchema;
+  accountId: string | null;
+  value: unknown;
+  onChange: (next: unknown) => void;
+  errors: Record<string, string>;
+}
+
+/**
+ * How the integration form edits one type's configuration. Most types use the form
+ * generated from their zod schema; a type whose configuration is better built against the
+ * destination itself (the rule builder of a database, with discovery and a dry run) names
+ * its own editor here. The form itself never looks at the type.
+ */
+export interface ConfigEditor {
+  /** The heading of the configuration section. */
+  title: string;
+  initial(schema: JsonSchema): unknown;
+  /** The configuration as it is sent (and validated): empty optional fields removed. */
+  toSend(schema: JsonSchema, value: unknown): unknown;
+  render(props: EditorProps): ReactNode;
+  /** A read-only preview against the destination (a dry run), when the type has one. */
+  preview?(props: { accountId: string | null; config: () => unknown; onIssues: (errors: Record<string, string>) => void }): ReactNode;
+}
+
+/** Labels and hints for the generated forms, by type. */
+const FIELD_OPTIONS: Partial<Record<IntegrationType, SchemaFormOptions>> = {
+  WEBHOOK: {
+    labels: { initiate: 'Initiate deletion call', status: 'Status call', cancel: 'Cancel call', 'initiate.trackingIdPath': 'Tracking id JSONPath', 'status.statusPath': 'Status JSONPath' },
+    hints: {
+      mode: 'sync: the response is the final answer. async: the response carries a tracking id and a status call is polled.',
+      'initiate.url': 'Use {{identifier}} for the subject, and {{key}} for any key of the account.',
+      'initiate.body': 'JSON, for example {"email": "{{identifier}}"}',
+      'initiate.trackingIdPath': 'Async only: where the tracking id is in the JSON response, e.g. $.id',
+      'status.url': 'Use {{trackingId}} for the tracking id.',
+      'status.statusPath': 'Where the status value is in the JSON response, e.g. $.status',
+    },
+  },
+};
+
+const schemaEditor: ConfigEditor = {
+  title: 'Configuration',
+  initial: (schema) => defaultsFor(schema),
+  toSend: (schema, value) => pruneEmpty(schema, value),
+  render: (props) => (
+    <SchemaFields key={props.type} schema={props.schema} value={props.value} onChange={props.onChange} errors={props.errors} path={['config']} options={FIELD_OPTIONS[props.type]} />
+  ),
+};
+
+/** The rule builder over discovered tables, with a dry run: one editor for every SQL dialect. */
+const sqlRulesEditor = (dialect: keyof typeof SQL_DIALECT_NOTES): ConfigEditor => ({
+  title: 'Rules',
+  initial: () => ({ rules: [] }),
+  toSend: (_schema, value) => {
+    const draft = value as PostgresDraft;
+    return { ...draft, rules: draft.rules.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined))) };
+  },
+  render: (props) => <PostgresRulesEditor dialect={dialect} accountId={props.accountId} value={props.value as PostgresDraft} onChange={props.onChange} errors={props.errors} />,
+  preview: (props) => <DryRunPanel accountId={props.accountId} config={props.config} onIssues={props.onIssues} />,
+});
+
+/** The generated form for a data store's rules, with its dry run worded for what the store holds. */
+const storeEditor = (wording: DryRunWording): ConfigEditor => ({
+  ...schemaEditor,
+  title: 'Rules',
+  preview: (props) => <DryRunPanel accountId={props.accountId} config={props.config} onIssues={props.onIssues} wording={wording} />,
+});
+
+/** Types with an editor of their own; every other type uses the generated form. */
+const CUSTOM_EDITORS: Partial<Record<IntegrationType, ConfigEditor>> = {
+  POSTGRES: sqlRulesEditor('postgres'),
+  MYSQL: sqlRulesEditor('mysql'),
+  REDIS: storeEditor({ explanation: 'Counts the keys, hash fields and set members each rule would remove for an identifier (SCAN, never KEYS). Nothing is changed.', counted: 'Found', statements: 'Redis commands' }),
+  S3: storeEditor({ explanation: 'Lists the objects (every version, in a versioned bucket) each rule would erase for an identifier. Nothing is changed.', counted: 'Objects', statements: 'S3 calls' }),
+  DYNAMODB: storeEditor({ explanation: 'Counts the items each rule would delete for an identifier, by Query (never Scan). Nothing is changed.', counted: 'Items', statements: 'DynamoDB calls' }),
+};
+
+export function configEditorFor(type: IntegrationType): ConfigEditor {
+  return CUSTOM_EDITORS[type] ?? schemaEditor;
+}

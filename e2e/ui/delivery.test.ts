@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl } from '../support/app';
+import { launchBrowser, newPage, transferredBytes, watchConsole } from '../support/browser';
+
+const suffix = randomBytes(3).toString('hex');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+// KB as browsers' devtools count them (1 KB = 1,024 bytes).
+const KB = 1024;
+
+describe('what the dashboard sends over the wire', () => {
+  it('serves brotli or gzip copies of the built assets by Accept-Encoding, varying on it', async () => {
+    const html = await (await fetch(baseUrl())).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeTruthy();
+    const plain = await fetch(`${baseUrl()}${script}`, { headers: { 'Accept-Encoding': 'identity' } });
+    const plainBytes = (await plain.arrayBuffer()).byteLength;
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toMatch(/accept-encoding/i);
+    for (const encoding of ['br', 'gzip']) {
+      // Node's fetch would decode the body: ask with a raw request to see the bytes sent.
+      const { headers, bytes } = await rawGet(`${baseUrl()}${script}`, encoding);
+      expect(headers['content-encoding']).toBe(encoding);
+      expect(headers['vary']).toMatch(/accept-encoding/i);
+      expect(headers['content-type']).toMatch(/javascript/);
+      expect(bytes).toBeLessThan(plainBytes / 2.5);
+    }
+  });
+
+  it('signs in on fewer than 100 KB, with a clean console', async () => {
+    const { context, page } = await newPage(browser, baseUrl());
+    const consoleMessages = watchConsole(page);
+    await page.goto('/sign-in', { waitUntil: 'networkidle' });
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    const { total, resources } = await transferredBytes(page);
+    console.info(`sign-in page: ${total} bytes transferred`, resources);
+    expect(resources.some((r) => r.name.includes('schemas'))).toBe(false);
+    expect(total).toBeLessThan(100 * KB);
+    expect(consoleMessages).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the Requests page on fewer than 200 KB, with a clean console', async () => {
+    const { context, page } = await newPage(browser, baseUrl());
+    await page.goto('/sign-up');
+    await page.getByLabel('Your name').fill('Bea Bytes');
+    await page.getByLabel('Work email').fill(`bea-${suffix}@example.com`);
+    await page.getByLabel('Password').fill('a long enough passphrase');
+    await page.getByLabel('Organization name').fill('Bytes Ltd');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
+    // A cold cache, signed in: what a returning user's first visit of the day costs.
+    const returning = await browser.newContext({ baseURL: baseUrl(), storageState: await context.storageState() });
+    const fresh = await returning.newPage();
+    const consoleMessages = watchConsole(fresh);
+    await fresh.goto('/requests', { waitUntil: 'networkidle' });
+    await fresh.getByRole('heading', { name: 'Requests', level: 1 }).waitFor();
+    const { total, resources } = await transferredBytes(fresh);
+    console.info(`Requests page: ${total} bytes transferred`, resources);
+    expect(total).toBeLessThan(200 * KB);
+    expect(consoleMessages).toEqual([]);
+    await returning.close();
+    await context.close();
+  });
+});
+
+async function rawGet(url: string, encoding: string): Promise<{ headers: Record<string, string | string[] | undefined>; bytes: number }> {
+  const http = await import('node:http');
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { 'Accept-Encoding': encoding } }, (response) => {
+        let bytes = 0;
+        response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        response.on('end', () => resolve({ headers: response.headers, bytes }));
+      })
+      .on('error', reject);
+  });
+}

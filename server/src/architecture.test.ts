@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const SRC = path.resolve(import.meta.dirname);
+const SHARED = path.resolve(SRC, '../../shared/src');
+
+/** Every non-test module of server/src with the modules it imports (relative and @shared imports, resolved). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'generated') walk(full);
+      } else if (/\.tsx?$/.test(entry.name) && !/\.(test|scale)\.tsx?$/.test(entry.name)) {
+        const info = ts.preProcessFile(fs.readFileSync(full, 'utf8'), true, true);
+        const targets = info.importedFiles
+          .map((f) => f.fileName)
+          .flatMap((spec) => (spec.startsWith('.') ? [path.resolve(path.dirname(full), spec)] : spec.startsWith('@shared/') ? [path.join(SHARED, spec.slice(8))] : []));
+        graph.set(full, targets);
+      }
+    }
+  };
+  walk(SRC);
+  return graph;
+}
+
+/** The top-level folder of server/src a module belongs to (`shared` for shared/src). */
+function room(file: string): string {
+  if (file.startsWith(SHARED)) return 'shared';
+  return path.relative(SRC, file).split(path.sep)[0]!.replace(/\.tsx?$/, '');
+}
+
+describe('architecture', () => {
+  const graph = importGraph();
+  const edges = new Map<string, Set<string>>();
+  for (const [from, targets] of graph) {
+    for (const to of targets) {
+      const a = room(from);
+      const b = room(to);
+      if (a !== b) edges.set(a, (edges.get(a) ?? new Set()).add(b));
+    }
+  }
+
+  it('has no import cycle between the top-level folders of server/src', () => {
+    // The graph is really read (a known edge is there).
+    expect(edges.get('pipeline')?.has('services')).toBe(true);
+    const cycles: string[] = [];
+    const state = new Map<string, 'visiting' | 'done'>();
+    const visit = (node: string, trail: string[]) => {
+      if (state.get(node) === 'done') return;
+      if (state.get(node) === 'visiting') {
+        cycles.push([...trail.slice(trail.indexOf(node)), node].join(' -> '));
+        return;
+      }
+      state.set(node, 'visiting');
+      for (const next of edges.get(node) ?? []) visit(next, [...trail, node]);
+      state.set(node, 'done');
+    };
+    for (const node of edges.keys()) visit(node, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it('keeps services independent of the pipeline, and nothing outside tests imports the test helpers', () => {
+    expect([...(edges.get('services') ?? [])].filter((to) => to === 'pipeline')).toEqual([]);
+    const intoTest = [...edges].filter(([from, to]) => from !== 'test' && to.has('test')).map(([from]) => from);
+    expect(intoTest).toEqual([]);
+  });
+
+  it('writes DeletionRequest and IntegrationRequest rows only in server/src/pipeline', () => {
+    const writes = /(INSERT INTO|UPDATE|DELETE FROM)\s+"(DeletionRequest|IntegrationRequest)"|\.(deletionRequest|integrationRequest)\.(create|createMany|update|updateMany|upsert|delete|deleteMany)\(/;
+    const outside = [...graph.keys()].filter((file) => room(file) !== 'pipeline' && writes.test(fs.readFileSync(file, 'utf8')));
+    expect(outside.map((f) => path.relative(SRC, f))).toEqual([]);
+  });
+});

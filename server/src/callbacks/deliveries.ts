@@ -1,0 +1,82 @@
+import type { Db } from '../db/client';
+import { dbQuery } from '../db/query';
+import { AppError, notFound } from '../lib/errors';
+import type { Actor } from '../services/auth/actor';
+import { recordAudit } from '../services/audit/record-audit';
+import { findCallbackEndpoint } from './endpoints';
+import { enqueueCallbackEvent } from './store/enqueue';
+
+export const DELIVERY_PAGE = 50;
+
+const deliverySelect = {
+  id: true,
+  endpointId: true,
+  eventType: true,
+  deletionRequestId: true,
+  status: true,
+  attempts: true,
+  nextAttemptAt: true,
+  lastStatusCode: true,
+  lastError: true,
+  lastAttemptAt: true,
+  deliveredAt: true,
+  createdAt: true,
+  body: true,
+} as const;
+
+/** The endpoint's deliveries, newest first: the delivery log of the dashboard. */
+export async function listCallbackDeliveries(db: Db, actor: Actor, input: { endpointId: string; before?: string }) {
+  const endpoint = await findCallbackEndpoint(db, actor, input.endpointId);
+  const cursor = input.before ? await db.callbackDelivery.findFirst({ where: { id: input.before, endpointId: endpoint.id }, select: { createdAt: true } }) : null;
+  const rows = await db.callbackDelivery.findMany({
+    where: { endpointId: endpoint.id, ...(cursor ? { createdAt: { lt: cursor.createdAt } } : {}) },
+    orderBy: { createdAt: 'desc' },
+    take: DELIVERY_PAGE,
+    select: deliverySelect,
+  });
+  return rows.map((row) => ({
+    ...row,
+    nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+    lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  }));
+}
+
+/**
+ * Sends a delivery again, with the same `webhook-id` and body (a receiver that already
+ * processed it recognises it); its attempts start again. Not while an attempt is running.
+ */
+export async function resendCallbackDelivery(db: Db, actor: Actor, deliveryId: string) {
+  const delivery = await db.callbackDelivery.findFirst({ where: { id: deliveryId, organizationId: actor.organizationId }, select: { id: true, endpointId: true } });
+  if (!delivery) throw notFound('Delivery');
+  await findCallbackEndpoint(db, actor, delivery.endpointId);
+  return db.$transaction(async (tx) => {
+    const updated = await tx.$executeRaw`
+      UPDATE "CallbackDelivery" SET status = 'PENDING', attempts = 0, "nextAttemptAt" = (now() AT TIME ZONE 'UTC'), "updatedAt" = (now() AT TIME ZONE 'UTC')
+       WHERE id = ${delivery.id} AND ("lockedUntil" IS NULL OR "lockedUntil" < (now() AT TIME ZONE 'UTC'))`;
+    if (updated === 0) throw new AppError('CONFLICT', 'This delivery is being sent right now; try again in a moment');
+    await recordAudit(tx, actor, {
+      organizationId: actor.organizationId,
+      action: 'callback_delivery.resent',
+      summary: `Callback delivery ${delivery.id} queued to be sent again`,
+      details: { deliveryId: delivery.id, endpointId: delivery.endpointId },
+    });
+    return { id: delivery.id, status: 'PENDING' as const };
+  });
+}
+
+/** Queues a `callback.test` event to this one endpoint (also when it is disabled or subscribes to nothing). */
+export async function sendTestCallback(db: Db, actor: Actor, endpointId: string) {
+  const endpoint = await findCallbackEndpoint(db, actor, endpointId);
+  const [id] = await db.$transaction((tx) =>
+    enqueueCallbackEvent(dbQuery(tx), {
+      organizationId: actor.organizationId,
+      workspaceId: endpoint.workspaceId,
+      type: 'callback.test',
+      endpointId: endpoint.id,
+      data: { endpointId: endpoint.id, message: 'A test event sent from the dashboard; it says nothing about any request.' },
+    }),
+  );
+  return { id: id! };
+}

@@ -1,0 +1,59 @@
+import type { Query } from '../../db/query';
+
+/** A stored UTC timestamp as ISO 8601, as the API writes dates. */
+const iso = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const NOW_ISO = iso(`(now() AT TIME ZONE 'UTC')`);
+
+/** The `data.deletionRequest` of every event about a request: ids, statuses and times, never the identifier. */
+const REQUEST_JSON = `jsonb_build_object('id', d.id, 'workspaceId', d."workspaceId", 'status', d.status::text, 'statusReason', d."statusReason",
+  'channel', d.channel::text, 'createdAt', ${iso('d."createdAt"')}, 'completedAt', ${iso('d."completedAt"')},
+  'integrationRequests', COALESCE((SELECT jsonb_agg(jsonb_build_object('id', ir.id, 'integrationId', ir."integrationId", 'name', ir."integrationName",
+      'type', ir."integrationType"::text, 'status', ir.status::text, 'attempts', ir.attempts) ORDER BY ir."createdAt", ir.id)
+    FROM "IntegrationRequest" ir WHERE ir."deletionRequestId" = d.id), '[]'::jsonb))`;
+
+/** One delivery per (event, subscribed endpoint); `events` has columns id (request), "organizationId", "workspaceId", type, body. */
+const INSERT_DELIVERIES = (events: string) => `
+  INSERT INTO "CallbackDelivery" (id, "organizationId", "endpointId", "eventType", "deletionRequestId", body, "nextAttemptAt", "createdAt", "updatedAt")
+  SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), ev."organizationId", e.id, ev.type, ev.id, ev.body,
+         now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'
+    FROM (${events}) ev
+    JOIN "CallbackEndpoint" e ON e."organizationId" = ev."organizationId" AND e.enabled AND ev.type = ANY(e.events)
+                             AND (e."workspaceId" IS NULL OR e."workspaceId" = ev."workspaceId")`;
+
+/**
+ * `deletion_request.completed` (any final status, in data.deletionRequest.status) and, when
+ * it ended FAILED or ERROR, `deletion_request.failed`, for requests that just finished. Runs
+ * in the transaction that finished them (the roll-up), so the event exists exactly when the
+ * outcome was committed.
+ */
+export async function enqueueRequestFinishedEvents(query: Query, deletionRequestIds: string[]): Promise<void> {
+  if (deletionRequestIds.length === 0) return;
+  await query(
+    INSERT_DELIVERIES(`
+      SELECT d.id, d."organizationId", d."workspaceId", t.type,
+             jsonb_build_object('type', t.type, 'timestamp', ${NOW_ISO}, 'data', jsonb_build_object('deletionRequest', ${REQUEST_JSON}))::text AS body
+        FROM "DeletionRequest" d
+        CROSS JOIN LATERAL (VALUES ('deletion_request.completed'), ('deletion_request.failed')) AS t(type)
+       WHERE d.id = ANY($1::text[]) AND d."completedAt" IS NOT NULL
+         AND (t.type = 'deletion_request.completed' OR d.status IN ('FAILED', 'ERROR'))
+         AND EXISTS (SELECT 1 FROM "CallbackEndpoint" x WHERE x."organizationId" = d."organizationId" AND x.enabled)`),
+    [deletionRequestIds],
+  );
+}
+
+/** `integration_request.failed` for integration requests that just became FAILED or ERROR (with their request). */
+export async function enqueueIntegrationFailedEvents(query: Query, integrationRequestIds: string[]): Promise<void> {
+  if (integrationRequestIds.length === 0) return;
+  await query(
+    INSERT_DELIVERIES(`
+      SELECT d.id, d."organizationId", d."workspaceId", 'integration_request.failed' AS type,
+             jsonb_build_object('type', 'integration_request.failed', 'timestamp', ${NOW_ISO}, 'data', jsonb_build_object(
+               'integrationRequest', jsonb_build_object('id', f.id, 'integrationId', f."integrationId", 'name', f."integrationName",
+                 'type', f."integrationType"::text, 'status', f.status::text, 'attempts', f.attempts),
+               'deletionRequest', ${REQUEST_JSON}))::text AS body
+        FROM "IntegrationRequest" f JOIN "DeletionRequest" d ON d.id = f."deletionRequestId"
+       WHERE f.id = ANY($1::text[]) AND f.status IN ('FAILED', 'ERROR')
+         AND EXISTS (SELECT 1 FROM "CallbackEndpoint" x WHERE x."organizationId" = d."organizationId" AND x.enabled)`),
+    [integrationRequestIds],
+  );
+}

@@ -1,9 +1,0 @@
-import type pg from 'pg';
-import type { ServiceDeps } from '../trpc/context';
-
-/** What the engine needs beyond the services: the raw pool for queue queries and the outbound policy. */
-export interface EngineDeps extends ServiceDeps {
-  pool: pg.Pool;
-}
-
-export const WORK_CHANNEL = 'integration_work';

@@ -1,0 +1,178 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { PermanentError, TransientError, type Exchange, type Outcome } from '../types';
+
+export interface HttpRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  timeoutMs?: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  json(): unknown;
+}
+
+export interface HttpClient {
+  /** Throws TransientError on network errors and timeouts; any HTTP status is returned. */
+  request(request: HttpRequest): Promise<HttpResponse>;
+}
+
+export interface HttpClientOptions {
+  trail: Exchange[];
+  /** Secret values to blank out of the recorded trail. */
+  secrets: string[];
+  /** Resolves host names; the SSRF guard checks each resolved address here. */
+  lookup?: LookupFunction;
+  /** Checked before each call (scheme, host, allowlist). */
+  checkUrl?: (url: URL) => Promise<void>;
+  defaultTimeoutMs?: number;
+}
+
+const MAX_RESPONSE_BYTES = 1_048_576;
+const RECORDED_BODY_CHARS = 4_096;
+const SENSITIVE_HEADERS = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token)$/i;
+
+export function truncate(text: string, max = RECORDED_BODY_CHARS): string {
+  return text.length > max ? `${text.slice(0, max)}… [${text.length - max} more characters]` : text;
+}
+
+export function createRedactor(secrets: string[]): (text: string) => string {
+  const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= 4))].sort((a, b) => b.length - a.length);
+  const encoded = values.flatMap((v) => [v, encodeURIComponent(v), Buffer.from(v).toString('base64')]);
+  return (text) => {
+    let out = text;
+    for (const value of encoded) if (out.includes(value)) out = out.split(value).join('[redacted]');
+    return out;
+  };
+}
+
+function redactHeaders(headers: Record<string, string>, redact: (t: string) => string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name] = SENSITIVE_HEADERS.test(name) ? '[redacted]' : redact(value);
+  return out;
+}
+
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const redact = createRedactor(options.secrets);
+  return {
+    async request(req) {
+      const url = new URL(req.url);
+      const started = Date.now();
+      const headers: Record<string, string> = { 'user-agent': 'deletion-request-service/1.0', ...(req.headers ?? {}) };
+      if (req.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      const exchange: Extract<Exchange, { kind: 'http' }> = {
+        kind: 'http',
+        request: {
+          method: req.method,
+          url: redact(url.toString()),
+          headers: redactHeaders(headers, redact),
+          ...(req.body !== undefined ? { body: truncate(redact(req.body)) } : {}),
+        },
+        durationMs: 0,
+      };
+      options.trail.push(exchange);
+      try {
+        if (options.checkUrl) await options.checkUrl(url);
+        const response = await send(url, req, headers, options);
+        exchange.response = { status: response.status, headers: redactHeaders(response.headers, redact), body: truncate(redact(response.text)) };
+        return response;
+      } catch (error) {
+        exchange.error = redact((error as Error).message);
+        if (error instanceof TransientError) throw error;
+        // The SSRF policy refused the address: retrying will not change that.
+        if ((error as Error).name === 'OutboundBlockedError' || (error as NodeJS.ErrnoException).code === 'ERR_OUTBOUND_BLOCKED') {
+          throw new PermanentError(redact((error as Error).message));
+        }
+        throw new TransientError(`${req.method} ${url.host}: ${redact((error as Error).message)}`);
+      } finally {
+        exchange.durationMs = Date.now() - started;
+      }
+    },
+  };
+}
+
+// Connections to destinations are reused between calls (each was checked when it was opened).
+const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }) };
+
+function send(url: URL, req: HttpRequest, headers: Record<string, string>, options: HttpClientOptions): Promise<HttpResponse> {
+  const transport = url.protocol === 'https:' ? https : http;
+  const agent = agents[url.protocol as keyof typeof agents];
+  const timeoutMs = req.timeoutMs ?? options.defaultTimeoutMs ?? 15_000;
+  return new Promise((resolve, reject) => {
+    const request = transport.request(
+      url,
+      { method: req.method, headers, timeout: timeoutMs, agent, ...(options.lookup ? { lookup: options.lookup } : {}) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_RESPONSE_BYTES) {
+            request.destroy(new Error(`response larger than ${MAX_RESPONSE_BYTES} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const responseHeaders: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) responseHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: responseHeaders,
+            text,
+            json() {
+              return JSON.parse(text);
+            },
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    request.on('timeout', () => request.destroy(new TransientError(`no response within ${timeoutMs} ms`)));
+    request.on('error', reject);
+    if (req.body !== undefined) request.write(req.body);
+    request.end();
+  });
+}
+
+/** Retry-After in seconds or as an HTTP date, in milliseconds. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The destination's own words for an error, short enough for a status line. */
+export function destinationMessage(response: HttpResponse): string {
+  let detail = response.text.trim();
+  try {
+    const body = response.json() as Record<string, unknown>;
+    const candidate = body.error_description ?? body.message ?? body.error ?? body.detail ?? (body.errors as unknown[] | undefined)?.[0];
+    if (candidate !== undefined) detail = typeof candidate === 'string' ? candidate : JSON.stringify(candidate);
+  } catch {
+    // not JSON: keep the text
+  }
+  return truncate(`HTTP ${response.status}${detail ? `: ${detail}` : ''}`, 300);
+}
+
+/**
+ * The engine's reading of an unsuccessful HTTP status: 408, 429 and 5xx are transient
+ * (429 honours Retry-After); every other 4xx is permanent with the destination's message.
+ */
+export function outcomeForHttpError(response: HttpResponse): Outcome {
+  if (response.status === 429 || response.status === 408 || response.status >= 500) {
+    return { kind: 'retry', reason: destinationMessage(response), retryAfterMs: parseRetryAfter(response.headers['retry-after']) };
+  }
+  return { kind: 'failed', reason: destinationMessage(response) };
+}
+
+export const isSuccessStatus = (status: number) => status >= 200 && status < 300;

@@ -1,0 +1,25 @@
+import { assertHostAllowed, assertUrlAllowed, guardedLookup, type OutboundPolicy } from '../../lib/ssrf';
+import { createHttpClient } from './http-client';
+import { PermanentError, type Exchange } from '../types';
+
+/** HTTP and host resolution for drivers, both checked against the SSRF policy at call time. */
+export function outboundTools(policy: OutboundPolicy, trail: Exchange[], secrets: string[]) {
+  const lookup = guardedLookup(policy);
+  return {
+    http: createHttpClient({
+      trail,
+      secrets,
+      lookup: lookup as never,
+      checkUrl: async (url) => {
+        await assertUrlAllowed(url, policy);
+      },
+    }),
+    async resolveHost(host: string): Promise<string> {
+      try {
+        return (await assertHostAllowed(host, policy)).address;
+      } catch (error) {
+        throw new PermanentError((error as Error).message);
+      }
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * `{{identifier}}`, `{{trackingId}}` and `{{<account key>}}` placeholders, each value encoded
+ * for where it lands, so a subject identifier can never change the shape of a call:
+ * URL-encoded in URLs, refused if it holds a line break in headers, JSON-escaped in bodies.
+ */
+export type TemplateValues = Record<string, string | undefined>;
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g;
+
+export class TemplateError extends Error {}
+
+function lookup(values: TemplateValues, name: string): string {
+  const value = values[name];
+  if (value === undefined) throw new TemplateError(`Unknown placeholder {{${name}}}`);
+  return value;
+}
+
+export function renderUrl(template: string, values: TemplateValues): string {
+  const rendered = template.replace(PLACEHOLDER, (_m, name: string) => encodeURIComponent(lookup(values, name)));
+  const url = new URL(rendered);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TemplateError('Only http and https URLs are allowed');
+  return url.toString();
+}
+
+export function renderHeader(template: string, values: TemplateValues): string {
+  return template.replace(PLACEHOLDER, (_m, name: string) => {
+    const value = lookup(values, name);
+    if (/[\r\n\0]/.test(value)) throw new TemplateError(`{{${name}}} cannot be used in a header: it contains a line break`);
+    return value;
+  });
+}
+
+/** Placeholders must sit inside JSON strings; values are escaped as JSON string content. */
+export function renderJsonBody(template: string, values: TemplateValues): string {
+  const rendered = template.replace(PLACEHOLDER, (_m, name: string) => JSON.stringify(lookup(values, name)).slice(1, -1));
+  try {
+    JSON.parse(rendered);
+  } catch {
+    throw new TemplateError('The body is not valid JSON after filling in its placeholders (placeholders belong inside "quotes")');
+  }
+  return rendered;
+}
+

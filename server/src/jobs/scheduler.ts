@@ -1,0 +1,84 @@
+import type pg from 'pg';
+import type { Db } from '../db/client';
+import { checkOut } from '../db/connections';
+import type { Logger } from '../lib/logger';
+import { sealAuditChain } from '../services/audit/audit-chain';
+import { applyRetention } from '../pipeline/commands/apply-retention';
+
+const RETENTION_LOCK = 727275;
+
+/** Milliseconds until the next midnight UTC. */
+export function msUntilMidnightUtc(now = new Date()): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return next - now.getTime();
+}
+
+/**
+ * Periodic upkeep run by worker processes: the retention policy daily at midnight UTC (and
+ * once at start, to catch up on a missed midnight), and sealing new audit entries into the
+ * hash chain. Several workers may run it: each job takes a PostgreSQL advisory lock.
+ */
+export class Scheduler {
+  private timers: NodeJS.Timeout[] = [];
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly pool: pg.Pool,
+    private readonly log: Logger,
+    /** AUDIT_SEAL_INTERVAL_MS: how often new audit entries are sealed into the hash chain. */
+    private readonly sealIntervalMs = 30_000,
+  ) {}
+
+  start(): void {
+    void this.runRetention();
+    this.scheduleMidnight();
+    const seal = setInterval(() => void this.seal(), this.sealIntervalMs);
+    seal.unref();
+    this.timers.push(seal);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+  }
+
+  private scheduleMidnight(): void {
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      void this.runRetention().finally(() => this.scheduleMidnight());
+    }, msUntilMidnightUtc() + 1_000);
+    timer.unref();
+    this.timers.push(timer);
+  }
+
+  async runRetention(): Promise<void> {
+    try {
+      // A session-level lock on one dedicated connection: one worker runs it at a time.
+      const held = await checkOut(this.pool);
+      const client = held.client;
+      try {
+        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [RETENTION_LOCK]);
+        if (!rows[0]?.locked) return;
+        try {
+          const result = await applyRetention(this.db);
+          if (result.hashed || result.deleted) this.log.info(result, 'retention policy applied');
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK]);
+        }
+      } finally {
+        held.release();
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'retention run failed');
+    }
+  }
+
+  private async seal(): Promise<void> {
+    try {
+      await sealAuditChain(this.db);
+    } catch (error) {
+      this.log.error({ err: error }, 'sealing the audit chain failed');
+    }
+  }
+}

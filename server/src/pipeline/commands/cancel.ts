@@ -1,0 +1,119 @@
+import { AppError, notFound } from '../../lib/errors';
+import { driverContext } from '../../integrations/runtime/driver-context';
+import type { Exchange } from '../../integrations/types';
+import type { Actor } from '../../services/auth/actor';
+import type { AccountDeps } from '../../services/accounts/accounts';
+import { recordAudit } from '../../services/audit/record-audit';
+import { currentAccountId, loadDestination } from '../../services/integrations/destination';
+import { handBackLeases, newLeaseOwner, takeLease } from '../store/leases';
+import { markCanceled } from '../store/reschedule';
+import { lockDeletionRequest, rollUpDeletionRequest } from '../store/roll-up';
+import { dbQuery } from '../store/sql';
+import { assertTransition, isActive } from '../worker/state-machine';
+import { deletionRequestOf, integrationRequestOf } from './lookup';
+
+/** How long a cancel holds the lease: a destination's cancel call is well within it. */
+const CANCEL_LEASE_MS = 60_000;
+
+/**
+ * Cancels one integration request. Not sent yet (or waiting to retry): canceled here.
+ * Sent and the destination supports it: its cancel operation is called. Otherwise refused.
+ * Finished ones are never touched. The cancel holds the request's lease like a worker
+ * does, so no worker runs a step of it meanwhile.
+ */
+export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, integrationRequestId: string) {
+  const ir = await integrationRequestOf(deps.prisma, actor, integrationRequestId);
+  if (!isActive(ir.status)) throw new AppError('CONFLICT', `This integration request has already finished (${ir.status}); nothing to cancel`);
+  const owner = newLeaseOwner();
+  const query = dbQuery(deps.prisma);
+  if (!(await takeLease(query, ir.id, ir.status, owner, CANCEL_LEASE_MS))) {
+    throw new AppError('CONFLICT', 'This integration request is being processed right now; try again in a few seconds');
+  }
+  const trail: Exchange[] = [];
+  let message: string;
+  try {
+    if (ir.trackingId) {
+      const destination = await loadDestination(deps, {
+        type: ir.integrationType,
+        config: ir.configSnapshot,
+        accountId: currentAccountId(ir),
+        organizationId: actor.organizationId,
+      });
+      if (!destination.driver.canCancel(destination.config) || !destination.driver.cancel) {
+        throw new AppError('CONFLICT', `${ir.integrationName} (${ir.integrationType}) does not support canceling a deletion it has accepted`);
+      }
+      const result = await destination.driver.cancel(
+        driverContext(
+          deps,
+          destination,
+          {
+            integrationType: ir.integrationType,
+            integrationRequestId: ir.id,
+            deletionRequestId: ir.deletionRequest.id,
+            identifier: ir.deletionRequest.identifier ?? '',
+            trackingId: ir.trackingId,
+          },
+          trail,
+        ),
+      );
+      if (!result.canceled) throw new AppError('CONFLICT', `${ir.integrationName} refused to cancel: ${result.message}`);
+      message = result.message;
+    } else {
+      message = 'Canceled before the deletion was sent';
+    }
+  } catch (error) {
+    await handBackLeases(query, owner, [ir.id]);
+    await recordAudit(deps.prisma, actor, {
+      organizationId: actor.organizationId,
+      deletionRequestId: ir.deletionRequest.id,
+      integrationRequestId: ir.id,
+      action: 'deletion.cancel',
+      outcome: 'REFUSED',
+      summary: `Cancel refused: ${(error as Error).message}`,
+      details: JSON.parse(JSON.stringify({ exchanges: trail })),
+    });
+    throw error instanceof AppError ? error : new AppError('CONFLICT', `Could not cancel: ${(error as Error).message}`);
+  }
+  await deps.prisma.$transaction(async (tx) => {
+    const parent = await lockDeletionRequest(dbQuery(tx), ir.deletionRequest.id);
+    if (!parent) throw notFound('Deletion request');
+    assertTransition(ir.status, 'CANCELED');
+    await markCanceled(dbQuery(tx), ir.id, owner);
+    await recordAudit(tx, actor, {
+      organizationId: actor.organizationId,
+      deletionRequestId: ir.deletionRequest.id,
+      integrationRequestId: ir.id,
+      action: 'deletion.cancel',
+      outcome: 'CANCELED',
+      summary: message,
+      details: JSON.parse(JSON.stringify({ from: ir.status, to: 'CANCELED', exchanges: trail })),
+    });
+    await rollUpDeletionRequest(dbQuery(tx), ir.deletionRequest.id, parent);
+  });
+  return { id: ir.id, status: 'CANCELED' as const, message };
+}
+
+/** Cancels every unfinished integration request that can be; reports those that cannot. */
+export async function cancelDeletionRequest(deps: AccountDeps, actor: Actor, deletionRequestId: string) {
+  const dr = await deletionRequestOf(deps.prisma, actor, deletionRequestId);
+  const active = dr.integrationRequests.filter((ir) => isActive(ir.status));
+  if (active.length === 0) throw new AppError('CONFLICT', 'This request has finished; nothing to cancel');
+  const canceled: string[] = [];
+  const refused: { id: string; reason: string }[] = [];
+  for (const ir of active) {
+    try {
+      await cancelIntegrationRequest(deps, actor, ir.id);
+      canceled.push(ir.id);
+    } catch (error) {
+      refused.push({ id: ir.id, reason: (error as Error).message });
+    }
+  }
+  await recordAudit(deps.prisma, actor, {
+    organizationId: actor.organizationId,
+    deletionRequestId: dr.id,
+    action: 'request.canceled',
+    summary: `Cancel requested: ${canceled.length} canceled, ${refused.length} could not be`,
+    details: { canceled, refused },
+  });
+  return { canceled, refused };
+}

@@ -1,0 +1,195 @@
+import { hotQuery, type Db, type DbOrTx } from '../../db/client';
+import { Prisma } from '../../generated/prisma/client';
+import { identifierHmac, sha256Hex, type Keyring } from '../../lib/crypto';
+import { AppError, notFound } from '../../lib/errors';
+import { hashToken, isWellFormedToken } from '../../lib/tokens';
+import { ID_PREFIX, newId } from '../../lib/ids';
+import type { IntegrationType } from '@shared/statuses';
+import { assertWorkspaceAllowed, type Actor } from '../../services/auth/actor';
+import { auditActor } from '../../services/audit/record-audit';
+import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../../services/deletion-requests/serialize';
+import { insertDeletionRequest, type NewDeletionRequest } from '../store/fan-out';
+import { NO_INTEGRATIONS_REASON } from '../worker/state-machine';
+import { wakeWorkers } from '../worker/wake-up';
+
+/** The workspace a request is for: named by its Workspace API Key (public API) or by id (dashboard). */
+export type WorkspaceRef = { apiKey: string } | { id: string };
+
+export interface CreateDeletionRequestInput {
+  workspace: WorkspaceRef;
+  identifier: string;
+  idempotencyKey?: string;
+}
+
+interface EnabledIntegration {
+  id: string;
+  name: string;
+  type: IntegrationType;
+  config: Prisma.JsonValue;
+  accountId: string | null;
+}
+
+type WorkspaceRow = { workspaceId: string; organizationId: string } & { [K in keyof EnabledIntegration]: EnabledIntegration[K] | null };
+
+const WORKSPACE_WITH_INTEGRATIONS = (where: string) =>
+  `SELECT w.id AS "workspaceId", w."organizationId", i.id, i.name, i.type::text AS type, i.config, i."accountId"
+     FROM "Workspace" w LEFT JOIN "Integration" i ON i."workspaceId" = w.id AND i.enabled
+    WHERE ${where}
+    ORDER BY i."createdAt", i.id`;
+
+/**
+ * The actor's workspace with its enabled integrations in creation order (the snapshot
+ * source), in one query. Another organization's workspace, like an unknown one, is a 404.
+ */
+async function resolveWorkspace(db: Db, actor: Actor, ref: WorkspaceRef) {
+  let rows: WorkspaceRow[] = [];
+  const what = 'apiKey' in ref ? 'Workspace for this API key' : 'Workspace';
+  if ('apiKey' in ref) {
+    const trimmed = ref.apiKey.trim();
+    if (isWellFormedToken('workspaceApiKey', trimmed)) rows = await hotQuery<WorkspaceRow>(db, WORKSPACE_WITH_INTEGRATIONS(`w."apiKeyHash" = $1`), [hashToken(trimmed)]);
+  } else {
+    rows = await hotQuery<WorkspaceRow>(db, WORKSPACE_WITH_INTEGRATIONS('w.id = $1'), [ref.id]);
+  }
+  const first = rows[0];
+  if (!first || first.organizationId !== actor.organizationId) throw notFound(what);
+  // A token limited to workspaces may not create requests in the others.
+  assertWorkspaceAllowed(actor, first.workspaceId);
+  const integrations = rows.filter((r) => r.id !== null).map((r) => ({ id: r.id!, name: r.name!, type: r.type!, config: r.config, accountId: r.accountId }));
+  return { id: first.workspaceId, integrations };
+}
+
+/** A workspace's enabled integrations now, in creation order (the late fan-out's source). */
+export function enabledIntegrations(db: DbOrTx, workspaceId: string): Promise<EnabledIntegration[]> {
+  return hotQuery<EnabledIntegration>(
+    db,
+    `SELECT id, name, type::text AS type, config, "accountId" FROM "Integration" WHERE "workspaceId" = $1 AND enabled ORDER BY "createdAt", id`,
+    [workspaceId],
+  );
+}
+
+const select = { ...deletionRequestSelect, requestHash: true, integrationRequests: { select: integrationRequestSelect, orderBy: { createdAt: 'asc' } } } satisfies Prisma.DeletionRequestSelect;
+
+/** Whether a write failed on a unique constraint (Prisma's own error, or from a raw statement). */
+function isUniqueViolation(error: unknown): boolean {
+  // From pg itself (hotQuery on the pool).
+  if ((error as { code?: unknown }).code === '23505') return true;
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  const cause = (error.meta as { driverAdapterError?: { cause?: { originalCode?: string } } } | undefined)?.driverAdapterError?.cause;
+  return error.code === 'P2002' || (error.code === 'P2010' && cause?.originalCode === '23505');
+}
+
+/**
+ * Records a deletion request and, atomically, one integration request per enabled
+ * integration of the workspace with a snapshot of its configuration, and the audit entry.
+ * Each integration request row is also its own queue entry (due now), so no accepted
+ * request exists without its work. `replayed` is true when an Idempotency-Key matched an
+ * earlier call. The one create of the public API and the dashboard: the workspace is
+ * resolved here, once, with its integrations.
+ *
+ * The hot path of the public API: the rows are written by one statement (`insertDeletionRequest`),
+ * and the answer is built from the values written instead of being read back.
+ */
+export async function createDeletionRequest(deps: { prisma: Db; keyring: Keyring }, actor: Actor, input: CreateDeletionRequestInput) {
+  const db = deps.prisma;
+  const workspace = await resolveWorkspace(db, actor, input.workspace);
+  const requestHash = sha256Hex(`${workspace.id}\n${input.identifier}`);
+  if (input.idempotencyKey) {
+    const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, requestHash);
+    if (earlier) return { deletionRequest: earlier, replayed: true };
+  }
+  const now = new Date();
+  // Nothing to run: the outcome is explicit at once instead of a request that never moves.
+  const empty = workspace.integrations.length === 0;
+  const who = auditActor(actor);
+  const row: NewDeletionRequest = {
+    id: newId(ID_PREFIX.deletionRequest),
+    organizationId: actor.organizationId,
+    workspaceId: workspace.id,
+    identifier: input.identifier,
+    identifierHmac: identifierHmac(deps.keyring, input.identifier),
+    status: empty ? 'FAILED' : 'STAGING',
+    statusReason: empty ? NO_INTEGRATIONS_REASON : null,
+    channel: actor.via === 'session' ? 'DASHBOARD' : 'API',
+    createdByUserId: actor.userId,
+    createdByTokenId: actor.tokenId ?? null,
+    idempotencyKey: input.idempotencyKey ?? null,
+    requestHash,
+    createdAt: now,
+    completed: empty,
+    integrationRequests: workspace.integrations.map((integration) => ({
+      id: newId(ID_PREFIX.integrationRequest),
+      integrationId: integration.id,
+      integrationName: integration.name,
+      integrationType: integration.type,
+      configSnapshot: integration.config,
+      accountId: integration.accountId,
+    })),
+    audit: {
+      actorType: who.actorType,
+      actorId: who.actorId,
+      summary: `Deletion request created for ${workspace.integrations.length} integration(s)`,
+      details: { workspaceId: workspace.id, integrations: workspace.integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })) },
+    },
+  };
+  try {
+    await insertDeletionRequest(db, row);
+  } catch (error) {
+    // Two concurrent calls with one Idempotency-Key: the loser answers with the winner's request.
+    if (input.idempotencyKey && isUniqueViolation(error)) {
+      const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, requestHash);
+      if (earlier) return { deletionRequest: earlier, replayed: true };
+    }
+    // An integration deleted between reading the workspace and writing the snapshot: nothing
+    // was written (one statement), and the caller can simply send the request again.
+    if ((error as { code?: unknown }).code === '23503') {
+      throw new AppError('CONFLICT', "The workspace's integrations changed while the request was being created; send it again");
+    }
+    throw error;
+  }
+  if (!empty) wakeWorkers(db);
+  return { deletionRequest: toDeletionRequestDto(asWritten(row)), replayed: false };
+}
+
+/** The new request as a stored row, for the answer (nothing is read back). */
+function asWritten(row: NewDeletionRequest) {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    workspaceId: row.workspaceId,
+    identifier: row.identifier,
+    hashed: false,
+    status: row.status,
+    statusReason: row.statusReason,
+    channel: row.channel,
+    createdByUserId: row.createdByUserId,
+    createdAt: row.createdAt,
+    updatedAt: row.createdAt,
+    completedAt: row.completed ? row.createdAt : null,
+    integrationRequests: row.integrationRequests.map((ir) => ({
+      id: ir.id,
+      integrationId: ir.integrationId,
+      integrationName: ir.integrationName,
+      integrationType: ir.integrationType,
+      status: 'STAGING' as const,
+      attempts: 0,
+      trackingId: null,
+      lastError: null,
+      nextAttemptAt: row.createdAt,
+      createdAt: row.createdAt,
+      updatedAt: row.createdAt,
+      completedAt: null,
+    })),
+  };
+}
+
+async function findByIdempotencyKey(db: Db, actor: Actor, idempotencyKey: string, requestHash: string) {
+  const earlier = await db.deletionRequest.findUnique({
+    where: { createdByUserId_idempotencyKey: { createdByUserId: actor.userId, idempotencyKey } },
+    select,
+  });
+  if (!earlier) return null;
+  if (earlier.requestHash !== requestHash) {
+    throw new AppError('UNPROCESSABLE_CONTENT', 'This Idempotency-Key was already used with a different request body');
+  }
+  return toDeletionRequestDto(earlier);
+}

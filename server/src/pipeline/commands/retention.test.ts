@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../../test/engine';
+import { startWebhookServer, type WebhookServer } from '../../test/fakes/webhook-server';
+import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+import { identifierHmac } from '../../lib/crypto';
+import { applyRetention } from './apply-retention';
+import { HASHED_PREFIX } from '../store/retention';
+
+let env: TestEnv;
+let hooks: WebhookServer;
+let worker: Awaited<ReturnType<typeof startTestWorker>>;
+
+beforeAll(async () => {
+  env = await createTestEnv(FAST_ENGINE_CONFIG);
+  hooks = await startWebhookServer();
+  hooks.on('POST /erase', () => ({ status: 200 }));
+  worker = await startTestWorker(env);
+});
+afterAll(async () => {
+  await worker?.stop();
+  await hooks?.close();
+  await env?.close();
+});
+
+async function completedRequest(identifier: string) {
+  const org = await seedOrganization(env.deps);
+  const { caller } = callerFor(env.deps, { pat: org.pat });
+  await caller.integrations.create({ workspaceId: org.workspace.id, name: 'CRM', type: 'WEBHOOK', config: { initiate: { url: `${hooks.url}/erase`, body: '{"email":"{{identifier}}"}' } } });
+  const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier });
+  await waitForRequest(env, created.id, ['SUCCESS']);
+  const running = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: `running-${identifier}` });
+  return { org, caller, id: created.id, runningId: running.id };
+}
+
+describe('retention policy', () => {
+  it('HASH replaces the identifier with its keyed hash, removes payloads, and keeps exact search possible', async () => {
+    const { caller, id, org } = await completedRequest('hash-me@example.com');
+    await caller.organization.updateRetention({ action: 'HASH', days: 0 });
+    await worker.stop();
+    const later = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'not-finished@example.com' });
+    // The confirmation's count is what applying then does: finished requests only.
+    const preview = await caller.organization.retentionPreview();
+    expect(preview).toMatchObject({ action: 'HASH', days: 0 });
+    const result = await caller.organization.applyRetentionNow();
+    expect(result.hashed).toBe(preview.due);
+    expect((await caller.organization.retentionPreview()).due).toBe(0);
+    worker = await startTestWorker(env);
+    expect(result.hashed).toBeGreaterThanOrEqual(1);
+    const stored = await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id } });
+    expect(stored).toMatchObject({ hashed: true, identifier: HASHED_PREFIX + identifierHmac(env.deps.keyring, 'hash-me@example.com') });
+    expect((await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id: later.id } })).hashed).toBe(false);
+    expect((await caller.deletionRequests.get({ deletionRequestId: id })).identifier).toBe('[redacted]');
+    const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: id });
+    expect(JSON.stringify(trail)).not.toContain('hash-me@example.com');
+    expect(trail.at(-1)).toMatchObject({ action: 'request.hashed' });
+    expect(trail.filter((e) => e.details !== null).length).toBe(0);
+    // Running it again changes nothing more.
+    expect((await applyRetention(env.db.prisma, new Date(), org.organization.id)).hashed).toBe(0);
+  });
+
+  it('DELETE removes the identifier and payloads and keeps the skeleton', async () => {
+    const { caller, id, org } = await completedRequest('delete-me@example.com');
+    await caller.organization.updateRetention({ action: 'DELETE', days: 0 });
+    await applyRetention(env.db.prisma, new Date(), org.organization.id);
+    const request = await caller.deletionRequests.get({ deletionRequestId: id, fetchHashed: false });
+    expect(request).toMatchObject({ identifier: null, status: 'SUCCESS', integrationRequests: [expect.objectContaining({ name: 'CRM', status: 'SUCCESS' })] });
+    const stored = await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id } });
+    expect(stored.purgedAt).not.toBeNull();
+    expect(JSON.stringify(await caller.deletionRequests.auditTrail({ deletionRequestId: id }))).not.toContain('delete-me@example.com');
+  });
+
+  it('waits the configured number of days after completion', async () => {
+    const { caller, id, org } = await completedRequest('wait@example.com');
+    await caller.organization.updateRetention({ action: 'HASH', days: 30 });
+    await applyRetention(env.db.prisma, new Date(), org.organization.id);
+    expect((await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id } })).hashed).toBe(false);
+    await applyRetention(env.db.prisma, new Date(Date.now() + 31 * 86_400_000), org.organization.id);
+    expect((await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id } })).hashed).toBe(true);
+  });
+
+  it('only owners set it', async () => {
+    const org = await seedOrganization(env.deps);
+    await env.db.prisma.membership.updateMany({ where: { userId: org.user.id }, data: { role: 'ADMIN' } });
+    const { caller } = callerFor(env.deps, { pat: org.pat });
+    await expect(caller.organization.updateRetention({ action: 'HASH', days: 1 })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+});

@@ -1,0 +1,140 @@
+import type { IntegrationType, RequestStatus } from '@shared/statuses';
+import { hotQuery, type DbOrTx } from '../../db/client';
+
+/** One integration request to be written: a snapshot of its integration, due at once. */
+export interface NewIntegrationRequest {
+  id: string;
+  integrationId: string;
+  integrationName: string;
+  integrationType: IntegrationType;
+  configSnapshot: unknown;
+  accountId: string | null;
+}
+
+/** A deletion request to be written with its fan-out and its first audit entry. */
+export interface NewDeletionRequest {
+  id: string;
+  organizationId: string;
+  workspaceId: string;
+  identifier: string;
+  identifierHmac: string;
+  status: RequestStatus;
+  statusReason: string | null;
+  channel: 'DASHBOARD' | 'API';
+  createdByUserId: string;
+  createdByTokenId: string | null;
+  idempotencyKey: string | null;
+  requestHash: string;
+  createdAt: Date;
+  /** FAILED at once (no integrations): completed when created. */
+  completed: boolean;
+  integrationRequests: NewIntegrationRequest[];
+  audit: { actorType: string; actorId: string | null; summary: string; details: unknown };
+}
+
+const at = (param: string) => `(${param}::timestamptz AT TIME ZONE 'UTC')`;
+
+/**
+ * The fan-out: one integration request per integration, each its own queue entry due at
+ * `now`. Used by the create statement and by the late fan-out of a request that had no
+ * integrations; `request` is a CTE with the parent's `id`, `now` the parameter holding the
+ * time, and the six parameters from `first` on are the columns of `fanOutValues`.
+ */
+const fanOut = (request: string, now: string, first: number) => {
+  const p = (n: number) => `$${first + n}::text[]`;
+  return `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType", "configSnapshot",
+                                      "accountId", "nextAttemptAt", "createdAt", "updatedAt")
+    SELECT w.id, ${request}.id, w.integration_id, w.name, w.type::"IntegrationType", w.config::jsonb, w.account_id, ${at(now)}, ${at(now)}, ${at(now)}
+      FROM ${request}, unnest(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}) AS w(id, integration_id, name, type, config, account_id)
+    RETURNING 1`;
+};
+
+/** The new integration requests as the fan-out's six column arrays. */
+const fanOutValues = (rows: NewIntegrationRequest[]) => [
+  rows.map((r) => r.id),
+  rows.map((r) => r.integrationId),
+  rows.map((r) => r.integrationName),
+  rows.map((r) => r.integrationType),
+  rows.map((r) => JSON.stringify(r.configSnapshot)),
+  rows.map((r) => r.accountId),
+];
+
+/** The request, its integration requests and its audit entry in one atomic statement (values: `insertRequestValues`). */
+export const INSERT_REQUEST = `
+  WITH request AS (
+    INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", identifier, "identifierHmac", status, "statusReason", channel,
+                                   "createdByUserId", "createdByTokenId", "idempotencyKey", "requestHash", "createdAt", "updatedAt", "completedAt")
+    VALUES ($1, $2, $3, $4, $5, $6::"RequestStatus", $7, $8::"RequestChannel", $9, $10, $11, $12, ${at('$13')}, ${at('$13')},
+            CASE WHEN $14::boolean THEN ${at('$13')} END)
+    RETURNING id
+  ), work AS (
+    ${fanOut('request', '$13', 15)}
+  ), audit AS (
+    INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "actorType", "actorId", action, summary, details, "createdAt")
+    SELECT $2, request.id, $21, $22, 'request.created', $23, $24::jsonb, ${at('$13')} FROM request
+    RETURNING 1
+  ), callbacks AS (
+    -- Status callbacks: deletion_request.created (and, for a request with nothing to run,
+    -- .completed and .failed at once) for every subscribed endpoint, in this same statement.
+    INSERT INTO "CallbackDelivery" (id, "organizationId", "endpointId", "eventType", "deletionRequestId", body, "nextAttemptAt", "createdAt", "updatedAt")
+    SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), $2, e.id, t.type, request.id,
+           jsonb_build_object('type', t.type, 'timestamp', to_char($13::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             'data', jsonb_build_object('deletionRequest', jsonb_build_object('id', request.id, 'workspaceId', $3, 'status', $6, 'statusReason', $7,
+               'channel', $8, 'createdAt', to_char($13::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'completedAt', CASE WHEN $14::boolean THEN to_char($13::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END,
+               'integrationRequests', (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', w.id, 'integrationId', w.integration_id, 'name', w.name,
+                   'type', w.type, 'status', 'STAGING', 'attempts', 0)), '[]'::jsonb)
+                 FROM unnest($15::text[], $16::text[], $17::text[], $18::text[]) AS w(id, integration_id, name, type)))))::text,
+           ($13::timestamptz AT TIME ZONE 'UTC'), ($13::timestamptz AT TIME ZONE 'UTC'), ($13::timestamptz AT TIME ZONE 'UTC')
+      FROM request
+      JOIN "CallbackEndpoint" e ON e."organizationId" = $2 AND e.enabled AND (e."workspaceId" IS NULL OR e."workspaceId" = $3)
+      CROSS JOIN LATERAL (VALUES ('deletion_request.created'), ('deletion_request.completed'), ('deletion_request.failed')) AS t(type)
+     WHERE t.type = ANY(e.events) AND (t.type = 'deletion_request.created' OR $14::boolean)
+    RETURNING 1
+  )
+  SELECT (SELECT count(*) FROM work)::int AS queued`;
+
+/** The parameters of `INSERT_REQUEST`: the one place a new request becomes positional values. */
+export function insertRequestValues(row: NewDeletionRequest): unknown[] {
+  return [
+    row.id,
+    row.organizationId,
+    row.workspaceId,
+    row.identifier,
+    row.identifierHmac,
+    row.status,
+    row.statusReason,
+    row.channel,
+    row.createdByUserId,
+    row.createdByTokenId,
+    row.idempotencyKey,
+    row.requestHash,
+    row.createdAt.toISOString(),
+    row.completed,
+    ...fanOutValues(row.integrationRequests),
+    row.audit.actorType,
+    row.audit.actorId,
+    row.audit.summary,
+    JSON.stringify(row.audit.details),
+  ];
+}
+
+/**
+ * Writes a new deletion request (one statement: data-modifying CTEs are atomic and need no
+ * BEGIN/COMMIT round trips). Foreign keys are checked at the end of the statement, when the
+ * parent row exists.
+ */
+export async function insertDeletionRequest(db: DbOrTx, row: NewDeletionRequest): Promise<void> {
+  await hotQuery(db, INSERT_REQUEST, insertRequestValues(row));
+}
+
+const FAN_OUT_LATE = `
+  WITH request AS (SELECT id FROM "DeletionRequest" WHERE id = $1), work AS (
+    ${fanOut('request', '$2', 3)}
+  )
+  SELECT (SELECT count(*) FROM work)::int AS queued`;
+
+/** Fans a request that had no integration requests out to `rows` (the caller holds the parent's lock). */
+export async function fanOutLate(db: DbOrTx, deletionRequestId: string, rows: NewIntegrationRequest[], now: Date): Promise<void> {
+  await hotQuery(db, FAN_OUT_LATE, [deletionRequestId, now.toISOString(), ...fanOutValues(rows)]);
+}

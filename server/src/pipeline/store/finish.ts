@@ -1,0 +1,132 @@
+import type pg from 'pg';
+import { checkOut } from '../../db/connections';
+import type { RequestStatus } from '@shared/statuses';
+import { rollUpChange, writeRollUps, type ChildState, type LockedParent, type RollUpChange } from './roll-up';
+import { enqueueIntegrationFailedEvents } from '../../callbacks/store/status-events';
+import { AUDIT_COLUMNS, NOW_UTC, pgQuery, utc, type AuditRow, type Query } from './sql';
+
+/** The columns a step may change. */
+export interface StepUpdate {
+  status?: RequestStatus;
+  trackingId?: string;
+  lastError?: string | null;
+  attempts?: number;
+  nextAttemptAt?: Date | null;
+  completedAt?: Date | null;
+}
+
+/** A step's outcome, to be written: its new state, its audit entries (in order). */
+export interface FinishingStep {
+  id: string;
+  deletionRequestId: string;
+  status: RequestStatus;
+  data: StepUpdate;
+  entries: AuditRow[];
+}
+
+/**
+ * Writes the outcomes of several steps in one transaction: the parents' locks (taken in id
+ * order, so two workers finishing steps of the same requests cannot deadlock), then one
+ * statement for every step's new state, the release of its lease and its audit entries,
+ * then one for the parents' roll-ups. A step whose lease this worker no longer holds (it
+ * stalled past it, and the new owner records the outcome instead) is left alone; its
+ * result is null. Results are in the order of `steps`.
+ */
+export async function finishSteps(pool: pg.Pool, workerId: string, steps: FinishingStep[]): Promise<(RequestStatus | null)[]> {
+  if (steps.length === 0) return [];
+  const held = await checkOut(pool);
+  const client = held.client;
+  const query = pgQuery(client);
+  try {
+    const parentIds = [...new Set(steps.map((s) => s.deletionRequestId))].sort();
+    const parents = await beginAndLockParents(client, parentIds);
+    const lockedIds = steps.filter((s) => parents.has(s.deletionRequestId));
+    const siblings = lockedIds.length > 0 ? await writeSteps(query, workerId, lockedIds) : [];
+    const updated = new Set(siblings.filter((r) => r.updated).map((r) => r.id));
+    const changes: RollUpChange[] = [];
+    for (const id of parentIds) {
+      const parent = parents.get(id);
+      const children = siblings.filter((r) => r.deletionRequestId === id);
+      if (!parent || !children.some((r) => r.updated)) continue;
+      const change = rollUpChange(id, parent, children);
+      if (change) changes.push(change);
+    }
+    await writeRollUps(query, changes);
+    await enqueueIntegrationFailedEvents(query, siblings.filter((r) => r.updated && (r.status === 'FAILED' || r.status === 'ERROR')).map((r) => r.id));
+    await client.query('COMMIT');
+    return steps.map((s) => (updated.has(s.id) ? s.status : null));
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    held.release();
+  }
+}
+
+/**
+ * BEGIN and the parents' row locks in one round trip (a simple-protocol query, so the ids
+ * are sent as escaped literals). Parents that no longer exist are missing from the map.
+ * The transaction's statements keep their generic plans (looked up by key whatever the
+ * batch size, see `writeSteps`) instead of being planned again for every batch.
+ */
+async function beginAndLockParents(client: pg.PoolClient, ids: string[]): Promise<Map<string, LockedParent>> {
+  const list = ids.map((id) => client.escapeLiteral(id)).join(', ');
+  const results = (await client.query(
+    `BEGIN; SET LOCAL plan_cache_mode = force_generic_plan;
+     SELECT id, status::text AS status, "organizationId", "completedAt" FROM "DeletionRequest" WHERE id IN (${list}) ORDER BY id FOR UPDATE`,
+  )) as unknown as pg.QueryResult<LockedParent & { id: string }>[];
+  return new Map((results[2]?.rows ?? []).map(({ id, ...parent }) => [id, parent]));
+}
+
+interface SiblingRow extends ChildState {
+  id: string;
+  deletionRequestId: string;
+  /** This row is one of the steps, written by this statement. */
+  updated: boolean;
+}
+
+/**
+ * In one statement: writes each step's new state and releases its lease (only where this
+ * worker still holds it), appends the audit entries of the steps it wrote, and returns
+ * every integration request of the steps' parents as it now is. A key absent from a step's
+ * `set` leaves that column as it is. The ids are also given as an array ($5): a join with
+ * a JSON input alone is planned as if it had 100 rows, which on a small table means a
+ * sequential scan.
+ */
+async function writeSteps(query: Query, workerId: string, steps: FinishingStep[]): Promise<SiblingRow[]> {
+  const updates = steps.map((s) => ({ id: s.id, set: s.data }));
+  const entries = steps.flatMap((s) =>
+    s.entries.map((e) => ({ ...e, integrationRequestId: e.integrationRequestId ?? s.id, outcome: e.outcome ?? null })),
+  );
+  const column = (name: string, value: string) => `"${name}" = CASE WHEN i.s ? '${name}' THEN ${value} ELSE ir."${name}" END`;
+  return query<SiblingRow>(
+    `WITH input AS (
+       SELECT e.v->>'id' AS id, e.v->'set' AS s FROM jsonb_array_elements($1::jsonb) AS e(v)
+     ), step AS (
+       UPDATE "IntegrationRequest" ir
+          SET "lockedBy" = NULL, "lockedUntil" = NULL, "updatedAt" = ${NOW_UTC},
+              ${column('status', `(i.s->>'status')::"RequestStatus"`)},
+              ${column('trackingId', `i.s->>'trackingId'`)},
+              ${column('lastError', `i.s->>'lastError'`)},
+              ${column('attempts', `(i.s->>'attempts')::int`)},
+              ${column('nextAttemptAt', utc(`(i.s->>'nextAttemptAt')`))},
+              ${column('completedAt', utc(`(i.s->>'completedAt')`))}
+         FROM input i WHERE ir.id = ANY($5::text[]) AND ir.id = i.id AND ir."lockedBy" = $2
+       RETURNING ir.id, ir.status::text AS status, ir."completedAt"
+     ), audit AS (
+       INSERT INTO "AuditLog" (${AUDIT_COLUMNS})
+       SELECT a."organizationId", a."deletionRequestId", a."integrationRequestId", 'system', NULL, a.action, a.outcome, a.summary, a.details, ${NOW_UTC}
+         FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS n(v, ord),
+              jsonb_to_record(n.v) AS a("organizationId" text, "deletionRequestId" text, "integrationRequestId" text, action text, outcome text, summary text, details jsonb)
+        WHERE a."integrationRequestId" IN (SELECT id FROM step)
+        ORDER BY n.ord
+       RETURNING 1
+     )
+     SELECT sibling.id, sibling."deletionRequestId", COALESCE(step.status, sibling.status::text) AS status,
+            CASE WHEN step.id IS NULL THEN sibling."completedAt" ELSE step."completedAt" END AS "completedAt",
+            step.id IS NOT NULL AS updated
+       FROM "IntegrationRequest" sibling LEFT JOIN step ON step.id = sibling.id
+      WHERE sibling."deletionRequestId" = ANY($4::text[])`,
+    [JSON.stringify(updates), workerId, JSON.stringify(entries), [...new Set(steps.map((s) => s.deletionRequestId))], steps.map((s) => s.id)],
+  );
+}

@@ -1,0 +1,41 @@
+import type { RequestStatus } from '@shared/statuses';
+import { NOW_UTC, type Query } from './sql';
+
+/**
+ * A member's changes to an integration request's schedule. Each writes only while the row
+ * is still in the status the caller saw (`from`): false means it changed meanwhile.
+ */
+
+/** FAILED or ERROR back to STAGING, due now, with a fresh attempt budget and no lease. */
+export async function requeueForRetry(query: Query, id: string, from: RequestStatus): Promise<boolean> {
+  const rows = await query(
+    `UPDATE "IntegrationRequest"
+        SET status = 'STAGING', attempts = 0, "trackingId" = NULL, "lastError" = NULL, "completedAt" = NULL,
+            "nextAttemptAt" = ${NOW_UTC}, "lockedBy" = NULL, "lockedUntil" = NULL, "updatedAt" = ${NOW_UTC}
+      WHERE id = $1 AND status = $2::"RequestStatus"
+      RETURNING id`,
+    [id, from],
+  );
+  return rows.length === 1;
+}
+
+/** An active integration request's next step falls due now (its next poll or attempt, at once). */
+export async function dueNow(query: Query, id: string, from: RequestStatus): Promise<boolean> {
+  const rows = await query(
+    `UPDATE "IntegrationRequest" SET "nextAttemptAt" = ${NOW_UTC}, "updatedAt" = ${NOW_UTC} WHERE id = $1 AND status = $2::"RequestStatus" RETURNING id`,
+    [id, from],
+  );
+  return rows.length === 1;
+}
+
+/** CANCELED, finished, lease released: only while `owner` holds the lease. */
+export async function markCanceled(query: Query, id: string, owner: string): Promise<boolean> {
+  const rows = await query(
+    `UPDATE "IntegrationRequest"
+        SET status = 'CANCELED', "completedAt" = ${NOW_UTC}, "nextAttemptAt" = NULL, "lockedBy" = NULL, "lockedUntil" = NULL, "updatedAt" = ${NOW_UTC}
+      WHERE id = $1 AND "lockedBy" = $2
+      RETURNING id`,
+    [id, owner],
+  );
+  return rows.length === 1;
+}

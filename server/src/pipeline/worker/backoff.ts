@@ -1,0 +1,1 @@
+export { pollDelayMs, retryDelayMs } from '../../lib/backoff';

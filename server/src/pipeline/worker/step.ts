@@ -1,0 +1,212 @@
+import type { IntegrationType, RequestStatus } from '@shared/statuses';
+import { driverContext } from '../../integrations/runtime/driver-context';
+import { PermanentError, TransientError, type Exchange, type Outcome } from '../../integrations/types';
+import { currentAccountId, loadDestination } from '../../services/integrations/destination';
+import type { Claimed } from '../store/claim';
+import type { FinishingStep, StepUpdate } from '../store/finish';
+import type { AuditRow } from '../store/sql';
+import { pollDelayMs, retryDelayMs } from './backoff';
+import type { EngineDeps } from './deps';
+import { assertTransition, isActive } from './state-machine';
+
+type Phase = 'initiate' | 'check';
+
+/** What a step did, for metrics: RETRY when it will be tried again, null when there was nothing to run. */
+export interface StepReport {
+  integrationType: IntegrationType;
+  status: RequestStatus | 'RETRY';
+  /** When the step fell due, to measure how long it waited for a worker. */
+  dueAt: Date | null;
+}
+
+/** Writes a step's outcome; the worker's `StepFinisher` batches them, `finishSteps` is the one-off form. */
+export type Finish = (step: FinishingStep) => Promise<RequestStatus | null>;
+
+const isInitiation = (ir: { trackingId: string | null; status: RequestStatus }) => !ir.trackingId || ir.status === 'STAGING';
+
+/**
+ * Runs one step of an integration request this worker has leased: the deletion call, or a
+ * status check of an accepted async job. `finish` writes the outcome, its audit entries and
+ * the parent's roll-up in one transaction, and only while this worker still holds the lease.
+ */
+export function runStep(deps: EngineDeps, claimed: Claimed, finish: Finish): Promise<StepReport | null> {
+  return new Step(deps, claimed, finish).run();
+}
+
+/** One step of one integration request: what it runs on, and what it has recorded so far. */
+class Step {
+  readonly phase: Phase;
+  /** The attempt this step is (already counted by the claim when it sends a deletion). */
+  readonly attempt: number;
+  /** Exchanges with the destination, for the audit entry. */
+  readonly trail: Exchange[] = [];
+  readonly startedAt = new Date();
+
+  constructor(
+    private readonly deps: EngineDeps,
+    readonly ir: Claimed,
+    private readonly finish: Finish,
+  ) {
+    this.phase = isInitiation(ir) ? 'initiate' : 'check';
+    this.attempt = ir.attempts;
+  }
+
+  async run(): Promise<StepReport | null> {
+    const ir = this.ir;
+    if (!isActive(ir.status)) return null;
+    let outcome: Outcome;
+    try {
+      outcome = await this.callDestination();
+    } catch (error) {
+      if (error instanceof TransientError) outcome = { kind: 'retry', reason: error.message, retryAfterMs: error.retryAfterMs };
+      else if (error instanceof PermanentError) outcome = { kind: 'failed', reason: error.message };
+      else {
+        this.deps.log.error({ err: error, integrationRequestId: ir.id }, 'integration request failed with an internal error');
+        await this.record({ kind: 'failed', reason: `Internal error: ${(error as Error).message}` }, 'ERROR');
+        return this.report('ERROR');
+      }
+    }
+    const status = await this.record(outcome);
+    return this.report(outcome.kind === 'retry' && status !== null && isActive(status) ? 'RETRY' : (status ?? ir.status));
+  }
+
+  private report(status: StepReport['status']): StepReport {
+    return { integrationType: this.ir.integrationType, status, dueAt: this.ir.dueAt };
+  }
+
+  private async callDestination(): Promise<Outcome> {
+    const ir = this.ir;
+    if (ir.identifier === null) throw new PermanentError('The identifier was removed by the retention policy');
+    const destination = await loadDestination(this.deps, {
+      type: ir.integrationType,
+      config: ir.configSnapshot,
+      accountId: currentAccountId(ir),
+      organizationId: ir.organizationId,
+      sealed: { secretCipher: ir.secretCipher, type: ir.accountType },
+    });
+    const ctx = driverContext(
+      this.deps,
+      destination,
+      {
+        integrationType: ir.integrationType,
+        integrationRequestId: ir.id,
+        deletionRequestId: ir.deletionRequestId,
+        identifier: ir.identifier,
+        trackingId: ir.trackingId,
+      },
+      this.trail,
+      this.startedAt,
+    );
+    if (this.phase === 'initiate') return destination.driver.requestDeletion(ctx);
+    return destination.driver.checkStatus
+      ? destination.driver.checkStatus(ctx)
+      : { kind: 'success', message: 'Accepted by the destination, which reports no further status' };
+  }
+
+  /** Writes the outcome (its new state, audit entries, the parent's roll-up); `forceStatus` for an internal error. */
+  private record(outcome: Outcome, forceStatus?: RequestStatus): Promise<RequestStatus | null> {
+    const ir = this.ir;
+    const now = new Date();
+    const reason = (outcome as { reason?: string }).reason;
+    const next: NextState = forceStatus
+      ? { status: forceStatus, data: { status: forceStatus, completedAt: now, nextAttemptAt: null, lastError: reason ?? null }, summary: reason ?? forceStatus }
+      : nextState(this.deps, this, outcome, now);
+    assertTransition(ir.status, next.status);
+    const evidence = outcome.kind === 'success' ? outcome.evidence : undefined;
+    const entries: AuditRow[] = [
+      {
+        organizationId: ir.organizationId,
+        deletionRequestId: ir.deletionRequestId,
+        integrationRequestId: ir.id,
+        action: this.phase === 'initiate' ? 'deletion.requested' : 'deletion.status_checked',
+        outcome: next.status,
+        summary: this.phase === 'initiate' ? `Attempt ${this.attempt}: ${next.summary}` : next.summary,
+        details: { attempt: this.attempt, result: outcome.kind, from: ir.status, to: next.status, exchanges: this.trail, evidence },
+      },
+    ];
+    if (!isActive(next.status)) {
+      entries.push({
+        organizationId: ir.organizationId,
+        deletionRequestId: ir.deletionRequestId,
+        integrationRequestId: ir.id,
+        action: 'deletion.completed',
+        outcome: next.status,
+        summary: `Completed with status ${next.status}`,
+      });
+    }
+    return this.finish({ id: ir.id, deletionRequestId: ir.deletionRequestId, status: next.status, data: next.data, entries });
+  }
+}
+
+interface NextState {
+  status: RequestStatus;
+  data: StepUpdate;
+  summary: string;
+}
+
+/** The state a step's outcome leads to: the state machine's transitions with the backoff and time limits of the configuration. */
+function nextState(deps: EngineDeps, step: Step, outcome: Outcome, now: Date): NextState {
+  const { ir, phase, attempt } = step;
+  const cfg = deps.config;
+  const done = (status: RequestStatus, summary: string, lastError: string | null): NextState => ({
+    status,
+    data: { status, completedAt: now, nextAttemptAt: null, lastError },
+    summary,
+  });
+  const acceptedAt = ir.startedAt ?? ir.createdAt;
+  const ageMs = now.getTime() - acceptedAt.getTime();
+  const tooOld = phase === 'check' && ageMs > cfg.ASYNC_MAX_AGE_HOURS * 3_600_000;
+  switch (outcome.kind) {
+    case 'success':
+      return done('SUCCESS', outcome.message, null);
+    case 'canceled':
+      return done('CANCELED', outcome.message, null);
+    case 'failed':
+      return done('FAILED', outcome.reason, outcome.reason);
+    case 'accepted':
+      return {
+        status: outcome.status,
+        data: {
+          status: outcome.status,
+          trackingId: outcome.trackingId,
+          lastError: null,
+          nextAttemptAt: new Date(now.getTime() + (outcome.pollAfterMs ?? cfg.ASYNC_POLL_INTERVAL_MS)),
+        },
+        summary: outcome.message,
+      };
+    case 'pending':
+      if (tooOld) return done('FAILED', `No final status after ${cfg.ASYNC_MAX_AGE_HOURS} hours`, `No final status after ${cfg.ASYNC_MAX_AGE_HOURS} hours`);
+      return {
+        status: outcome.status,
+        data: { status: outcome.status, lastError: null, nextAttemptAt: new Date(now.getTime() + (outcome.pollAfterMs ?? pollDelayMs(ageMs, cfg.ASYNC_POLL_INTERVAL_MS, cfg.ASYNC_POLL_MAX_MS))) },
+        summary: outcome.message,
+      };
+    case 'deferred':
+      // Waiting (a vendor's rate limit, a maintenance window) costs no attempt, but not forever.
+      if (now.getTime() - ir.createdAt.getTime() > cfg.ASYNC_MAX_AGE_HOURS * 3_600_000) {
+        const reason = `Still waiting after ${cfg.ASYNC_MAX_AGE_HOURS} hours: ${outcome.message}`;
+        const failed = done('FAILED', reason, reason);
+        return { ...failed, data: { ...failed.data, attempts: Math.max(0, attempt - 1) } };
+      }
+      return {
+        status: 'PENDING',
+        data: { status: 'PENDING', attempts: Math.max(0, attempt - 1), nextAttemptAt: outcome.until },
+        summary: outcome.message,
+      };
+    case 'retry': {
+      if (phase === 'initiate' && attempt >= cfg.MAX_ATTEMPTS) {
+        const reason = `Gave up after ${attempt} attempts: ${outcome.reason}`;
+        return done('FAILED', reason, reason);
+      }
+      if (tooOld) return done('FAILED', `No final status after ${cfg.ASYNC_MAX_AGE_HOURS} hours: ${outcome.reason}`, outcome.reason);
+      const backoff = phase === 'initiate' ? retryDelayMs(attempt, cfg.RETRY_BASE_MS, cfg.RETRY_MAX_MS) : pollDelayMs(ageMs, cfg.ASYNC_POLL_INTERVAL_MS, cfg.ASYNC_POLL_MAX_MS);
+      const waitMs = Math.min(cfg.RETRY_MAX_MS, Math.max(backoff, outcome.retryAfterMs ?? 0));
+      return {
+        status: ir.status,
+        data: { lastError: outcome.reason, nextAttemptAt: new Date(now.getTime() + waitMs) },
+        summary: `${outcome.reason}; next try in ${Math.round(waitMs / 1000)} s`,
+      };
+    }
+  }
+}
+

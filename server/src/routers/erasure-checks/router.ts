@@ -1,0 +1,4 @@
+import { router } from '../../trpc/init';
+import { check, checkBatch } from './check';
+
+export const erasureChecksRouter = router({ check, checkBatch });

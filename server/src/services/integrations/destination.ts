@@ -1,0 +1,53 @@
+import { integrationTypeInfo, type AccountType } from '@shared/integrations';
+import type { IntegrationType } from '@shared/statuses';
+import type { DbOrTx } from '../../db/client';
+import { AppError } from '../../lib/errors';
+import type { Keyring } from '../../lib/crypto';
+import type { Config } from '../../config';
+import { driverFor } from '../../integrations/registry';
+import type { Destination } from '../../integrations/runtime/driver-context';
+import { PermanentError } from '../../integrations/types';
+import { needsRefresh, refreshOAuthAccount } from '../accounts/oauth-refresh';
+import { openAccount } from '../accounts/secrets';
+
+/**
+ * The driver, validated configuration and credentials for an integration (or for the
+ * snapshot an integration request took). Problems are PermanentError: retrying will not help.
+ * `sealed`: the account row when the caller already read it (the worker's claim does).
+ */
+export async function loadDestination(
+  deps: { prisma: DbOrTx; keyring: Keyring; config?: Config },
+  input: {
+    type: IntegrationType;
+    config: unknown;
+    accountId: string | null;
+    organizationId: string;
+    sealed?: { secretCipher: string | null; type: AccountType | null };
+  },
+): Promise<Destination> {
+  const driver = driverFor(input.type);
+  const info = integrationTypeInfo[input.type];
+  const parsed = info.configSchema.safeParse(input.config);
+  if (!parsed.success) throw new PermanentError(`The integration's configuration is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!input.accountId && info.accountRequired) throw new PermanentError('This integration has no account');
+  if (!input.accountId) return { driver, config: parsed.data, secrets: null, accountType: null };
+  let { type, secrets } = await openAccount(deps, input.organizationId, input.accountId, input.sealed);
+  // An expired OAuth access token is refreshed (and stored) before any driver call uses it.
+  if (deps.config && needsRefresh(secrets)) secrets = await refreshOAuthAccount({ ...deps, config: deps.config }, input.organizationId, input.accountId);
+  return { driver, config: parsed.data, secrets, accountType: type };
+}
+
+/** For API callers: a destination problem is the user's to fix, so it is a 400 with the reason. */
+export async function loadDestinationForUser(...args: Parameters<typeof loadDestination>): Promise<Destination> {
+  try {
+    return await loadDestination(...args);
+  } catch (error) {
+    if (error instanceof PermanentError) throw new AppError('BAD_REQUEST', error.message);
+    throw error;
+  }
+}
+
+/** The account an integration request uses: its integration's current one (a swap applies to requests in flight), else the snapshot's. */
+export function currentAccountId(ir: { integration: { accountId: string | null } | null; accountId: string | null }): string | null {
+  return ir.integration ? ir.integration.accountId : ir.accountId;
+}
