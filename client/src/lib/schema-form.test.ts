@@ -32,7 +32,8 @@ describe('forms rendered from the integration schemas', () => {
     expect(start.timeoutMs).toBe(15000);
     expect(start.initiate).toEqual({ method: 'POST', url: '', headers: {} });
     expect(start.status).toBeUndefined();
-    expect(defaultsFor(formSchemaOf(accountSecretSchemas.DATABASE))).toEqual({ host: '', port: 5432, database: '', user: '', password: '', sslMode: 'require' });
+    // The port is left empty: its default depends on the database (5432 PostgreSQL, 3306 MySQL/MariaDB).
+    expect(defaultsFor(formSchemaOf(accountSecretSchemas.DATABASE))).toEqual({ host: '', database: '', user: '', password: '', sslMode: 'require' });
   });
 
   it('drops empty optional values before validating with the server\'s schema, and keeps required ones for it to name', () => {
