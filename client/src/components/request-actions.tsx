@@ -8,6 +8,18 @@ import { ConfirmDialog } from './dialog';
 
 const isRetryable = (status: RequestStatus) => status === 'FAILED' || status === 'ERROR';
 
+type RetryConfiguration = 'submitted' | 'current';
+
+/** Which configuration a retry sends: the snapshot taken when the request was made, or the integration's as it is now. */
+function RetryConfigurationChoice({ value, onChange, label }: { value: RetryConfiguration; onChange: (value: RetryConfiguration) => void; label: string }) {
+  return (
+    <select className="select select-small" aria-label={label} value={value} onChange={(event) => onChange(event.target.value as RetryConfiguration)}>
+      <option value="submitted">with the submitted configuration</option>
+      <option value="current">with the current configuration</option>
+    </select>
+  );
+}
+
 /** After any action the request's detail and every list are refreshed at once. */
 function useRefreshRequest() {
   const trpc = useTRPC();
@@ -27,6 +39,7 @@ export function RequestActions({ request }: { request: { id: string; status: Req
   const refresh = useRefreshRequest();
   const [done, setDone] = useState<string | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
+  const [configuration, setConfiguration] = useState<RetryConfiguration>('submitted');
   const retry = useMutation(trpc.deletionRequests.retry.mutationOptions({ onSuccess: async () => (setDone('Retry queued.'), await refresh()) }));
   const cancel = useMutation(
     trpc.deletionRequests.cancel.mutationOptions({ onSuccess: async () => (setConfirmCancel(false), setDone('Cancel requested.'), await refresh()) }),
@@ -40,9 +53,17 @@ export function RequestActions({ request }: { request: { id: string; status: Req
     <div className="request-actions">
       <div className="row wrap">
         {canRetry ? (
-          <button type="button" className="button button-primary" disabled={retry.isPending} onClick={() => (cancel.reset(), setDone(null), retry.mutate({ deletionRequestId: request.id }))}>
-            {retry.isPending ? 'Retrying…' : 'Retry failed integrations'}
-          </button>
+          <>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={retry.isPending}
+              onClick={() => (cancel.reset(), setDone(null), retry.mutate({ deletionRequestId: request.id, configuration }))}
+            >
+              {retry.isPending ? 'Retrying…' : 'Retry failed integrations'}
+            </button>
+            <RetryConfigurationChoice value={configuration} onChange={setConfiguration} label="Configuration for the retry" />
+          </>
         ) : null}
         {canCancel ? (
           <button type="button" className="button button-danger-outline" onClick={() => (retry.reset(), cancel.reset(), setDone(null), setConfirmCancel(true))}>
@@ -69,7 +90,13 @@ export function RequestActions({ request }: { request: { id: string; status: Req
 }
 
 /** Per integration request: retry when failed; check status now or cancel while running. */
-export function IntegrationRequestActions({ ir }: { ir: { id: string; name: string; status: RequestStatus; trackingId: string | null } }) {
+export function IntegrationRequestActions({
+  deletionRequestId,
+  ir,
+}: {
+  deletionRequestId: string;
+  ir: { id: string; name: string; status: RequestStatus; trackingId: string | null };
+}) {
   const trpc = useTRPC();
   const refresh = useRefreshRequest();
   const [done, setDone] = useState<string | null>(null);
@@ -80,6 +107,7 @@ export function IntegrationRequestActions({ ir }: { ir: { id: string; name: stri
   const retry = useMutation(trpc.deletionRequests.retryIntegration.mutationOptions({ onSuccess: after('Retry queued.') }));
   const check = useMutation(trpc.deletionRequests.checkStatusNow.mutationOptions({ onSuccess: after('Status check queued.') }));
   const [confirmCancel, setConfirmCancel] = useState(false);
+  const [configuration, setConfiguration] = useState<RetryConfiguration>('submitted');
   const cancel = useMutation(
     trpc.deletionRequests.cancelIntegration.mutationOptions({
       onSuccess: async () => {
@@ -96,16 +124,19 @@ export function IntegrationRequestActions({ ir }: { ir: { id: string; name: stri
     cancel.reset();
     setDone(null);
   };
-  const input = { integrationRequestId: ir.id };
+  const input = { deletionRequestId, integrationRequestId: ir.id };
   const busy = retry.isPending || check.isPending || cancel.isPending;
   if (!isRetryable(ir.status) && !isActive(ir.status)) return null;
   return (
     <div className="ir-actions">
       <div className="row wrap">
         {isRetryable(ir.status) ? (
-          <button type="button" className="button button-small" disabled={busy} onClick={() => (reset(), retry.mutate(input))}>
-            Retry<span className="visually-hidden"> {ir.name}</span>
-          </button>
+          <>
+            <button type="button" className="button button-small" disabled={busy} onClick={() => (reset(), retry.mutate({ ...input, configuration }))}>
+              Retry<span className="visually-hidden"> {ir.name}</span>
+            </button>
+            <RetryConfigurationChoice value={configuration} onChange={setConfiguration} label={`Configuration for retrying ${ir.name}`} />
+          </>
         ) : null}
         {isActive(ir.status) && ir.trackingId ? (
           <button type="button" className="button button-small" disabled={busy} onClick={() => (reset(), check.mutate(input))}>

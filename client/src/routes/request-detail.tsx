@@ -102,7 +102,7 @@ export function Component() {
         ) : (
           <div className="cards-grid">
             {integrationRequests.map((ir) => (
-              <IntegrationRequestCard key={ir.id} ir={ir} />
+              <IntegrationRequestCard key={ir.id} deletionRequestId={request.id} ir={ir} />
             ))}
           </div>
         )}
@@ -127,7 +127,7 @@ export function Component() {
   );
 }
 
-function IntegrationRequestCard({ ir }: { ir: IntegrationRequest }) {
+function IntegrationRequestCard({ deletionRequestId, ir }: { deletionRequestId: string; ir: IntegrationRequest }) {
   return (
     <article className="card integration-request" aria-label={ir.name} data-status={ir.status}>
       <header className="row space-between">
@@ -173,7 +173,7 @@ function IntegrationRequestCard({ ir }: { ir: IntegrationRequest }) {
           </div>
         ) : null}
       </dl>
-      <IntegrationRequestActions ir={ir} />
+      <IntegrationRequestActions deletionRequestId={deletionRequestId} ir={ir} />
     </article>
   );
 }

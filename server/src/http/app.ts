@@ -15,7 +15,7 @@ import { handleHttpError, sendError } from './errors';
 import { clientErrorHandler, registerPublicApiRateLimits, registerSecurityHeaders } from './hardening';
 import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
 import { registerHttpMetrics } from '../metrics/http';
-import { registerPublicBodyLimits } from './body-limits';
+import { registerEmptyPostBodies, registerPublicBodyLimits } from './body-limits';
 
 const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../client/dist');
 
@@ -46,6 +46,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   registerPublicApiRateLimits(app, deps.config);
   await app.register(fastifyCookie);
   registerPublicBodyLimits(app, deps.config.BODY_LIMIT_BYTES);
+  registerEmptyPostBodies(app);
 
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',

@@ -36,3 +36,19 @@ export function registerPublicBodyLimits(app: FastifyInstance, bodyLimit: number
     );
   });
 }
+
+/**
+ * A public POST without a body and without a content type (`curl -X POST` of a cancel or a
+ * check-status, whose bodies are optional) is read as `{}` instead of a 415.
+ */
+export function registerEmptyPostBodies(app: FastifyInstance): void {
+  app.addHook('preHandler', async (request) => {
+    if (request.method !== 'POST' || !request.originalUrl.startsWith(`${PUBLIC_API_PREFIX}/`)) return;
+    const headers = request.headers;
+    const empty = (headers['content-length'] === undefined || headers['content-length'] === '0') && headers['transfer-encoding'] === undefined;
+    if (headers['content-type'] === undefined && empty) {
+      headers['content-type'] = 'application/json';
+      request.body = {};
+    }
+  });
+}

@@ -18,7 +18,15 @@ describe('OpenAPI document', () => {
       'GET /deletion-requests/organization',
       'GET /deletion-requests/user/{userId}',
       'GET /deletion-requests/workspace/{workspaceId}',
+      'GET /deletion-requests/{deletionRequestId}',
+      'GET /deletion-requests/{deletionRequestId}/audit-trail',
       'POST /deletion-requests',
+      'POST /deletion-requests/{deletionRequestId}/cancel',
+      'POST /deletion-requests/{deletionRequestId}/check-status',
+      'POST /deletion-requests/{deletionRequestId}/integration-requests/{integrationRequestId}/cancel',
+      'POST /deletion-requests/{deletionRequestId}/integration-requests/{integrationRequestId}/check-status',
+      'POST /deletion-requests/{deletionRequestId}/integration-requests/{integrationRequestId}/retry',
+      'POST /deletion-requests/{deletionRequestId}/retry',
       'POST /erasure-checks',
       'POST /erasure-checks/batch',
     ]);
@@ -62,6 +70,16 @@ describe('OpenAPI document', () => {
     const create = (document.paths as any)['/deletion-requests'].post;
     expect(Object.keys(create.requestBody.content['application/json'].schema.properties ?? create.requestBody.content['application/json'].schema)).toBeTruthy();
     expect(create.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
+    // Every POST that changes a request takes an Idempotency-Key and documents its conflicting replay (422) and
+    // in-progress (409) answers. Erasure checks change nothing (they are POSTs to keep identifiers out of URLs).
+    for (const [path, item] of Object.entries(document.paths ?? {})) {
+      const post = (item as Record<string, any>).post;
+      if (!post || !path.startsWith('/deletion-requests')) continue;
+      expect(post.parameters.map((p: { name: string }) => p.name), path).toContain('Idempotency-Key');
+      expect(Object.keys(post.responses), path).toEqual(expect.arrayContaining(['409', '422']));
+    }
+    const retry = (document.paths as any)['/deletion-requests/{deletionRequestId}/retry'].post;
+    expect(retry.requestBody.content['application/json'].schema.properties.configuration.enum).toEqual(['submitted', 'current']);
     const userList = (document.paths as any)['/deletion-requests/user/{userId}'].get;
     expect(userList.parameters.map((p: { name: string }) => p.name)).toEqual(
       expect.arrayContaining(['userId', 'fetchIntegrationRequests', 'fetchHashed', 'limit', 'cursor', 'X-Workspace-Api-Key']),

@@ -2,7 +2,7 @@ import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { OperationObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
 import { ERROR_HTTP_STATUS, type ErrorCode } from '@shared/errors';
 import { appRouter } from '../routers/root';
-import { openApiExtras } from '../routers/rest-meta';
+import { openApiExtras, type BadRequestExample } from '../routers/rest-meta';
 
 export const PUBLIC_API_PREFIX = '/api/public';
 
@@ -28,10 +28,12 @@ const TAGS = [
 ];
 
 /** An error response with its own description and an example body of the one error shape. */
-function errorResponse(status: number, description: string): ResponseObject {
+function errorResponse(status: number, description: string, badRequest?: BadRequestExample): ResponseObject {
   const code = CODE_BY_STATUS.get(status) ?? 'INTERNAL_SERVER_ERROR';
   const example: Record<string, unknown> = { code, message: description.replace(/\.$/, '').replace(/`/g, '') };
-  if (status === 400) example.issues = [{ code: 'too_small', path: ['identifier'], message: 'identifier must not be empty' }];
+  if (status === 400) {
+    example.issues = [badRequest ? { code: 'invalid_format', ...badRequest } : { code: 'too_small', path: ['identifier'], message: 'identifier must not be empty' }];
+  }
   const response: ResponseObject = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example } } };
   if (status === 429) {
     response.headers = { 'Retry-After': { description: 'Seconds to wait before the next attempt.', schema: { type: 'integer', minimum: 1 } } };
@@ -68,8 +70,11 @@ export function buildOpenApiDocument(publicUrl?: string): OpenAPIObject {
       const responses: Record<string, ResponseObject> = {};
       const success = operation.responses?.['200'] as ResponseObject;
       responses[String(extras.successStatus)] = success;
-      for (const [status, description] of Object.entries(extras.errors)) responses[status] = errorResponse(Number(status), description!);
+      for (const [status, description] of Object.entries(extras.errors)) responses[status] = errorResponse(Number(status), description!, extras.badRequestExample);
       operation.responses = responses;
+      // A body whose every property is optional may be left out (an empty POST is read as `{}`).
+      const body = operation.requestBody as { required?: boolean; content?: Record<string, { schema?: SchemaObject }> } | undefined;
+      if (body?.required && !(body.content?.['application/json']?.schema?.required ?? []).length) body.required = false;
     }
   }
   return document;

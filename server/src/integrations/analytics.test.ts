@@ -44,9 +44,9 @@ async function createViaPublicApi(org: { pat: string; workspaceApiKey: string },
 
 const byType = <T extends { integrationType: string }>(list: T[]) => Object.fromEntries(list.map((i) => [i.integrationType, i])) as Record<string, T>;
 
-async function cancelWhenIdle(caller: Awaited<ReturnType<typeof seedAnalyticsOrg>>['caller'], integrationRequestId: string) {
+async function cancelWhenIdle(caller: Awaited<ReturnType<typeof seedAnalyticsOrg>>['caller'], deletionRequestId: string, integrationRequestId: string) {
   for (let i = 0; i < 80; i++) {
-    const result = await caller.deletionRequests.cancelIntegration({ integrationRequestId }).catch((e: Error) => e);
+    const result = await caller.deletionRequests.cancelIntegration({ deletionRequestId, integrationRequestId }).catch((e: Error) => e);
     if (!(result instanceof Error) || !/being processed/.test(result.message)) return result;
     await new Promise((r) => setTimeout(r, 15));
   }
@@ -192,16 +192,16 @@ describe('analytics integrations, end to end through the public API and the engi
       const accepted = await Promise.all(Object.values(irs).map((ir) => waitForIntegrationRequest(env, ir.id, ['PENDING', 'PROCESSING'])));
       expect(accepted.every((ir) => ir.trackingId)).toBe(true);
 
-      const mixpanel = await cancelWhenIdle(caller, irs.MIXPANEL!.id);
-      expect(mixpanel).toMatchObject({ status: 'CANCELED', message: expect.stringContaining('canceled') });
+      const mixpanel = await cancelWhenIdle(caller, created.id, irs.MIXPANEL!.id);
+      expect(mixpanel).toMatchObject({ integrationRequestIds: [irs.MIXPANEL!.id], message: expect.stringContaining('canceled') });
       expect(fakes.mixpanel.state.tasks.get(accepted.find((a) => a.integrationType === 'MIXPANEL')!.trackingId!)!.revoked).toBe(true);
 
-      const amplitude = await cancelWhenIdle(caller, irs.AMPLITUDE!.id);
-      expect(amplitude).toMatchObject({ status: 'CANCELED', message: expect.stringContaining(`${amplitudeId}@`) });
+      const amplitude = await cancelWhenIdle(caller, created.id, irs.AMPLITUDE!.id);
+      expect(amplitude).toMatchObject({ integrationRequestIds: [irs.AMPLITUDE!.id], message: expect.stringContaining(`${amplitudeId}@`) });
       expect([...fakes.amplitude.state.jobs.values()].some((j) => j.amplitude_ids.some((a) => a.amplitude_id === amplitudeId))).toBe(false);
 
-      const segment = await cancelWhenIdle(caller, irs.SEGMENT!.id);
-      expect(segment).toMatchObject({ status: 'CANCELED', message: expect.stringContaining('deleted before it ran') });
+      const segment = await cancelWhenIdle(caller, created.id, irs.SEGMENT!.id);
+      expect(segment).toMatchObject({ integrationRequestIds: [irs.SEGMENT!.id], message: expect.stringContaining('deleted before it ran') });
       expect(fakes.segment.state.regulations.has(accepted.find((a) => a.integrationType === 'SEGMENT')!.trackingId!)).toBe(false);
     } finally {
       fakes.segment.state.initializedMs = 100;
@@ -215,8 +215,8 @@ describe('analytics integrations, end to end through the public API and the engi
     fakes.mixpanel.state.startedMs = 60_000;
     const created = await createViaPublicApi(org, 'too-late');
     const request = await waitForRequest(env, created.id, ['PROCESSING']);
-    const result = await cancelWhenIdle(caller, request.integrationRequests[0]!.id);
-    expect((result as Error).message).toMatch(/refused to cancel: Mixpanel cancels only PENDING or STAGING tasks: HTTP 400: Task is STARTED/);
+    const result = await cancelWhenIdle(caller, created.id, request.integrationRequests[0]!.id);
+    expect((result as Error).message).toMatch(/refused to cancel: Mixpanel cancels only PENDING or STAGING tasks: HTTP 405: Task is STARTED/);
     expect(result).toMatchObject({ code: 'CONFLICT' });
     const after = await env.db.prisma.integrationRequest.findUniqueOrThrow({ where: { id: request.integrationRequests[0]!.id } });
     expect(after.status).toBe('PROCESSING');

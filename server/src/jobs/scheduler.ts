@@ -4,6 +4,7 @@ import { checkOut } from '../db/connections';
 import type { Logger } from '../lib/logger';
 import { sealAuditChain } from '../services/audit/audit-chain';
 import { applyRetention } from '../pipeline/commands/apply-retention';
+import { pruneIdempotencyKeys } from '../services/idempotency/idempotency-keys';
 
 const RETENTION_LOCK = 727275;
 
@@ -15,7 +16,7 @@ export function msUntilMidnightUtc(now = new Date()): number {
 
 /**
  * Periodic upkeep run by worker processes: the retention policy daily at midnight UTC (and
- * once at start, to catch up on a missed midnight), and sealing new audit entries into the
+ * once at start, to catch up on a missed midnight) with expired Idempotency-Key answers, and sealing new audit entries into the
  * hash chain. Several workers may run it: each job takes a PostgreSQL advisory lock.
  */
 export class Scheduler {
@@ -63,6 +64,7 @@ export class Scheduler {
         try {
           const result = await applyRetention(this.db);
           if (result.hashed || result.deleted) this.log.info(result, 'retention policy applied');
+          await pruneIdempotencyKeys(this.db);
         } finally {
           await client.query('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK]);
         }

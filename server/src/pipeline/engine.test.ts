@@ -222,7 +222,8 @@ describe('deletion engine, end to end', () => {
       }
       if (!result) await new Promise((r) => setTimeout(r, 20));
     }
-    expect(result!.canceled).toEqual([accepted.id]);
+    expect(result!.integrationRequestIds).toEqual([accepted.id]);
+    expect(result!.deletionRequest.integrationRequests![0]!.status).toBe('CANCELED');
     expect(hooks.callsTo('DELETE /c-jobs/*')[0]!.path).toBe('/c-jobs/c-1');
     const done = await waitForRequest(env, created.id);
     expect(done.status).toBe('CANCELED');
@@ -242,13 +243,33 @@ describe('deletion engine, end to end', () => {
     const accepted = await waitForIntegrationRequest(env, created.integrationRequests![0]!.id, ['PENDING', 'PROCESSING']);
     let error: unknown;
     for (let i = 0; i < 40; i++) {
-      error = await caller.deletionRequests.cancelIntegration({ integrationRequestId: accepted.id }).catch((e) => e);
+      error = await caller.deletionRequests.cancelIntegration({ deletionRequestId: created.id, integrationRequestId: accepted.id }).catch((e) => e);
       if (!/being processed/.test((error as Error).message)) break;
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('does not support canceling') });
     const after = await env.db.prisma.integrationRequest.findUniqueOrThrow({ where: { id: accepted.id } });
     expect(['PENDING', 'PROCESSING']).toContain(after.status);
+  });
+
+  it('a retry with the submitted configuration sends the old call again; with the current one, the fixed call', async () => {
+    const { org, caller } = await setup();
+    hooks.on('POST /old-endpoint', () => ({ status: 410, body: { error: 'moved' } }));
+    hooks.on('POST /new-endpoint', () => ({ status: 200 }));
+    const integration = await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/old-endpoint` } });
+    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'moved@example.com' });
+    expect((await waitForRequest(env, created.id)).status).toBe('FAILED');
+    await caller.integrations.update({ integrationId: integration.id, name: 'Internal CRM v2', config: { initiate: { url: `${hooks.url}/new-endpoint` } } });
+
+    await caller.deletionRequests.retry({ deletionRequestId: created.id, configuration: 'submitted' });
+    expect((await waitForRequest(env, created.id)).status).toBe('FAILED');
+    expect(hooks.callsTo('POST /old-endpoint')).toHaveLength(2);
+
+    await caller.deletionRequests.retryIntegration({ deletionRequestId: created.id, integrationRequestId: created.integrationRequests![0]!.id, configuration: 'current' });
+    const done = await waitForRequest(env, created.id);
+    expect(done).toMatchObject({ status: 'SUCCESS', integrationRequests: [{ integrationName: 'Internal CRM v2', status: 'SUCCESS' }] });
+    expect(hooks.callsTo('POST /new-endpoint')).toHaveLength(1);
+    expect(hooks.callsTo('POST /old-endpoint')).toHaveLength(2);
   });
 
   it('makes the outcome explicit when the workspace has no enabled integrations, and fans out on retry', async () => {

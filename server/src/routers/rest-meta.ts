@@ -21,6 +21,13 @@ export interface RestOperation {
   errors: Partial<Record<ErrorStatus, string>>;
   requestHeaders?: z.ZodObject;
   responseHeaders?: z.ZodObject;
+  /** The validation issue the 400's example shows (an empty identifier when not given). */
+  badRequestExample?: BadRequestExample;
+}
+
+export interface BadRequestExample {
+  path: (string | number)[];
+  message: string;
 }
 
 /** Descriptions every public operation shares. */
@@ -44,7 +51,7 @@ const BODY_ERRORS: Partial<Record<ErrorStatus, string>> = {
  */
 export function restMeta(operation: RestOperation): AppMeta {
   const errors = { ...(operation.method === 'GET' ? {} : BODY_ERRORS), ...COMMON_ERRORS(operation.scope), ...operation.errors };
-  openApiExtras.set(operation.operationId, { successStatus: operation.successStatus ?? 200, errors });
+  openApiExtras.set(operation.operationId, { successStatus: operation.successStatus ?? 200, errors, badRequestExample: operation.badRequestExample });
   return {
     scope: operation.scope,
     openapi: {
@@ -64,4 +71,4 @@ export function restMeta(operation: RestOperation): AppMeta {
 }
 
 /** Per operationId, what the document builder adds to trpc-to-openapi's output. */
-export const openApiExtras = new Map<string, { successStatus: 200 | 201; errors: Partial<Record<ErrorStatus, string>> }>();
+export const openApiExtras = new Map<string, { successStatus: 200 | 201; errors: Partial<Record<ErrorStatus, string>>; badRequestExample?: BadRequestExample }>();

@@ -100,9 +100,13 @@ function attempts(): Attempt[] {
     { path: 'deletionRequests.auditTrail', input: { deletionRequestId: A.deletionRequestId } },
     { path: 'deletionRequests.retry', input: { deletionRequestId: A.deletionRequestId } },
     { path: 'deletionRequests.cancel', input: { deletionRequestId: A.deletionRequestId } },
-    { path: 'deletionRequests.retryIntegration', input: { integrationRequestId: A.integrationRequestId } },
-    { path: 'deletionRequests.checkStatusNow', input: { integrationRequestId: A.integrationRequestId } },
-    { path: 'deletionRequests.cancelIntegration', input: { integrationRequestId: A.integrationRequestId } },
+    { path: 'deletionRequests.checkStatus', input: { deletionRequestId: A.deletionRequestId } },
+    { path: 'deletionRequests.retryIntegration', input: { deletionRequestId: A.deletionRequestId, integrationRequestId: A.integrationRequestId } },
+    { path: 'deletionRequests.checkStatusNow', input: { deletionRequestId: A.deletionRequestId, integrationRequestId: A.integrationRequestId } },
+    { path: 'deletionRequests.cancelIntegration', input: { deletionRequestId: A.deletionRequestId, integrationRequestId: A.integrationRequestId } },
+    // B's own request with A's integration request, and A's request with B's: both answer nothing.
+    { path: 'deletionRequests.cancelIntegration', input: { deletionRequestId: B.deletionRequestId, integrationRequestId: A.integrationRequestId } },
+    { path: 'deletionRequests.retryIntegration', input: { deletionRequestId: A.deletionRequestId, integrationRequestId: B.integrationRequestId } },
     { path: 'accounts.get', input: { accountId: A.accountId } },
     { path: 'accounts.update', input: { accountId: A.accountId, name: 'taken over', secrets: { token: 'attacker-controlled-token' } } },
     { path: 'accounts.delete', input: { accountId: A.accountId } },
@@ -190,7 +194,7 @@ describe('cross-tenant: organization B against organization A', () => {
 
   it('REST: every public path with A\'s ids and keys answers 403/404 with nothing of A, and writes nothing', async () => {
     const document = buildOpenApiDocument(server.baseUrl);
-    const values: Record<string, string> = { workspaceId: A.workspace.id, userId: A.user.id };
+    const values: Record<string, string> = { workspaceId: A.workspace.id, userId: A.user.id, deletionRequestId: A.deletionRequestId, integrationRequestId: A.integrationRequestId };
     const before = await snapshot();
     let calls = 0;
     for (const [template, item] of Object.entries(document.paths ?? {})) {

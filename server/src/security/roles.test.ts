@@ -48,6 +48,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'deletionRequests.retry': 'MEMBER',
   'deletionRequests.retryIntegration': 'MEMBER',
   'deletionRequests.checkStatusNow': 'MEMBER',
+  'deletionRequests.checkStatus': 'MEMBER',
   'deletionRequests.cancel': 'MEMBER',
   'deletionRequests.cancelIntegration': 'MEMBER',
 

@@ -80,6 +80,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/deletion-requests/{deletionRequestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a deletion request
+         * @description One deletion request with its integration requests (status, attempts, tracking id, last error per integration).
+         */
+        get: operations["getDeletionRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deletion-requests/{deletionRequestId}/audit-trail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a deletion request's audit trail
+         * @description Every recorded step of the request, oldest first: creation, each attempt with the HTTP exchange or SQL it made (account secrets redacted, bodies truncated at 4 KB), status checks, retries, cancels and completion. Paginated with `limit` and `cursor`; the next page is announced in the `Link` header.
+         */
+        get: operations["listDeletionRequestAuditTrail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deletion-requests/{deletionRequestId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a deletion request
+         * @description Sends every FAILED or ERROR integration request again, with a fresh attempt budget. `configuration: "submitted"` (default) uses the configuration frozen when the request was created; `"current"` uses each integration's configuration now (after fixing a URL or a rule). A request that had no enabled integrations is sent to the integrations enabled now. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         */
+        post: operations["retryDeletionRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deletion-requests/{deletionRequestId}/integration-requests/{integrationRequestId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry one integration request
+         * @description Sends one FAILED or ERROR integration request again with a fresh attempt budget, with the configuration it was submitted with (`"submitted"`, default) or the integration's configuration now (`"current"`). Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         */
+        post: operations["retryIntegrationRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deletion-requests/{deletionRequestId}/check-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a deletion request's status now
+         * @description Every integration request that has not finished is looked at now instead of at its next scheduled time: an accepted asynchronous job is polled, a waiting attempt is made. The outcome arrives in the request's status (and its callbacks) moments later. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         */
+        post: operations["checkDeletionRequestStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deletion-requests/{deletionRequestId}/integration-requests/{integrationRequestId}/check-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check one integration request's status now
+         * @description Polls an accepted asynchronous job now instead of at its next scheduled poll (or makes a waiting attempt now). Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         */
+        post: operations["checkIntegrationRequestStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deletion-requests/{deletionRequestId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a deletion request
+         * @description Cancels every integration request that has not finished: one not sent yet is canceled here; one a destination has accepted is canceled there when the destination supports it; the others are listed in `refused` with the reason. Finished ones are never touched. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         */
+        post: operations["cancelDeletionRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deletion-requests/{deletionRequestId}/integration-requests/{integrationRequestId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel one integration request
+         * @description Cancels the deletion at one integration: here when it was not sent yet, at the destination when the destination supports cancel; otherwise a 409 with the reason. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         */
+        post: operations["cancelIntegrationRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/erasure-checks": {
         parameters: {
             query?: never;
@@ -206,6 +366,100 @@ export interface components {
             createdAt: string;
             updatedAt: string;
             completedAt: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "1042",
+         *       "integrationRequestId": "ir_01jdx4q2w8e6r7t9y3u6",
+         *       "actorType": "system",
+         *       "actorId": null,
+         *       "action": "deletion.attempt",
+         *       "outcome": "SUCCESS",
+         *       "summary": "POST https://crm.example.com/erase answered 200",
+         *       "details": {
+         *         "exchanges": [
+         *           {
+         *             "request": {
+         *               "method": "POST",
+         *               "url": "https://crm.example.com/erase",
+         *               "headers": {
+         *                 "authorization": "[redacted]"
+         *               }
+         *             },
+         *             "response": {
+         *               "status": 200
+         *             }
+         *           }
+         *         ]
+         *       },
+         *       "createdAt": "2026-11-20T09:14:05.120Z"
+         *     }
+         */
+        AuditEntry: {
+            /** @description Increasing id; also the pagination cursor. */
+            id: string;
+            integrationRequestId: string | null;
+            /** @description `system` (the workers), `user:pat`, `user:dashboard` or `user:cli`. */
+            actorType: string;
+            actorId: string | null;
+            /** @description What happened, e.g. `request.created`, `deletion.attempt`, `deletion.cancel`, `deletion.retried`. */
+            action: string;
+            outcome: string | null;
+            summary: string;
+            /** @description What was recorded: HTTP exchanges (secrets redacted, bodies truncated at 4 KB), SQL statements and row counts, evidence. null when nothing was recorded or retention removed it. */
+            details: unknown;
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "deletionRequest": {
+         *         "id": "dr_01jdx4q2w8e6r7t9y3u5",
+         *         "organizationId": "org_01jdx0a2b4c6d8e0f2g4",
+         *         "workspaceId": "ws_01jdx0z9y8x7w6v5t4s3",
+         *         "identifier": "jane@example.com",
+         *         "hashed": false,
+         *         "status": "STAGING",
+         *         "statusReason": null,
+         *         "channel": "API",
+         *         "createdByUserId": "usr_01jdx0m1n2p3q4r5s6t7",
+         *         "createdAt": "2026-11-20T09:14:03.000Z",
+         *         "updatedAt": "2026-11-20T10:02:11.480Z",
+         *         "completedAt": null,
+         *         "integrationRequests": [
+         *           {
+         *             "id": "ir_01jdx4q2w8e6r7t9y3u6",
+         *             "integrationId": "int_01jdx1b4c6d8e0f2g4h6",
+         *             "name": "CRM",
+         *             "type": "WEBHOOK",
+         *             "status": "STAGING",
+         *             "attempts": 0,
+         *             "trackingId": null,
+         *             "lastError": null,
+         *             "nextAttemptAt": "2026-11-20T10:02:11.480Z",
+         *             "createdAt": "2026-11-20T09:14:03.000Z",
+         *             "updatedAt": "2026-11-20T10:02:11.480Z",
+         *             "completedAt": null
+         *           }
+         *         ]
+         *       },
+         *       "integrationRequestIds": [
+         *         "ir_01jdx4q2w8e6r7t9y3u6"
+         *       ],
+         *       "refused": [],
+         *       "message": "1 integration request sent again with the configuration it was submitted with"
+         *     }
+         */
+        DeletionRequestActionResult: {
+            deletionRequest: components["schemas"]["DeletionRequest"];
+            /** @description The integration requests the action was applied to. */
+            integrationRequestIds: string[];
+            /** @description Integration requests the action could not be applied to, each with the reason (a destination that cannot cancel any more). */
+            refused: {
+                integrationRequestId: string;
+                reason: string;
+            }[];
+            /** @description What happened, in a sentence (for a cancel at a destination, what the destination answered). */
+            message: string;
         };
         /**
          * @example {
@@ -819,6 +1073,1423 @@ export interface operations {
                      * @example {
                      *       "code": "NOT_FOUND",
                      *       "message": "No such member of this organization, or the X-Workspace-Api-Key header names no workspace of it"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDeletionRequest: {
+        parameters: {
+            query?: {
+                fetchHashed?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The deletion request's id. */
+                deletionRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionRequest"];
+                };
+            };
+            /** @description A malformed id (deletion requests are `dr_…`) or an invalid fetchHashed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "A malformed id (deletion requests are dr_…) or an invalid fetchHashed",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "deletionRequestId"
+                     *           ],
+                     *           "message": "must be a deletion request id (dr_…)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "requests:read" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"requests:read\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No deletion request with this id in the token's organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No deletion request with this id in the token's organization"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDeletionRequestAuditTrail: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The deletion request's id. */
+                deletionRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of audit entries, oldest first. */
+            200: {
+                headers: {
+                    /** @description Present when there is a next page: `<url>; rel="next"`. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntry"][];
+                };
+            };
+            /** @description A malformed id (deletion requests are `dr_…`), or an invalid limit or cursor. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "A malformed id (deletion requests are dr_…), or an invalid limit or cursor",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "deletionRequestId"
+                     *           ],
+                     *           "message": "must be a deletion request id (dr_…)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "requests:read" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"requests:read\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No deletion request with this id in the token's organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No deletion request with this id in the token's organization"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryDeletionRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The deletion request's id. */
+                deletionRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `submitted` (default): the configuration frozen when the request was created. `current`: the integration's configuration now (after fixing a URL or a rule), which replaces the snapshot.
+                     * @default submitted
+                     * @enum {string}
+                     */
+                    configuration?: "submitted" | "current";
+                };
+            };
+        };
+        responses: {
+            /** @description The integration requests sent again, and the request as it is now. */
+            200: {
+                headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionRequestActionResult"];
+                };
+            };
+            /** @description A malformed id (deletion requests are `dr_…`, integration requests `ir_…`), an invalid body, or an Idempotency-Key longer than 255 characters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "A malformed id (deletion requests are dr_…, integration requests ir_…), an invalid body, or an Idempotency-Key longer than 255 characters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "deletionRequestId"
+                     *           ],
+                     *           "message": "must be a deletion request id (dr_…)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "requests:write" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"requests:write\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No deletion request with this id in the token's organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No deletion request with this id in the token's organization"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Nothing to retry (no integration request has failed), the integration was deleted or disabled (with `current`), or the workspace still has no enabled integrations. Also answered while an earlier call with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "Nothing to retry (no integration request has failed), the integration was deleted or disabled (with current), or the workspace still has no enabled integrations. Also answered while an earlier call with the same Idempotency-Key is still running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryIntegrationRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The deletion request's id. */
+                deletionRequestId: string;
+                /** @description The integration request's id. */
+                integrationRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `submitted` (default): the configuration frozen when the request was created. `current`: the integration's configuration now (after fixing a URL or a rule), which replaces the snapshot.
+                     * @default submitted
+                     * @enum {string}
+                     */
+                    configuration?: "submitted" | "current";
+                };
+            };
+        };
+        responses: {
+            /** @description The integration request sent again, and the deletion request as it is now. */
+            200: {
+                headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionRequestActionResult"];
+                };
+            };
+            /** @description A malformed id (deletion requests are `dr_…`, integration requests `ir_…`), an invalid body, or an Idempotency-Key longer than 255 characters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "A malformed id (deletion requests are dr_…, integration requests ir_…), an invalid body, or an Idempotency-Key longer than 255 characters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "deletionRequestId"
+                     *           ],
+                     *           "message": "must be a deletion request id (dr_…)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "requests:write" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"requests:write\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such deletion request in the token's organization, or no integration request with this id in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such deletion request in the token's organization, or no integration request with this id in it"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The integration request has not failed, or (with `current`) its integration was deleted or disabled. Also answered while an earlier call with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "The integration request has not failed, or (with current) its integration was deleted or disabled. Also answered while an earlier call with the same Idempotency-Key is still running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkDeletionRequestStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The deletion request's id. */
+                deletionRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration requests brought forward, and the request as it is now. */
+            200: {
+                headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionRequestActionResult"];
+                };
+            };
+            /** @description A malformed id (deletion requests are `dr_…`, integration requests `ir_…`), an invalid body, or an Idempotency-Key longer than 255 characters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "A malformed id (deletion requests are dr_…, integration requests ir_…), an invalid body, or an Idempotency-Key longer than 255 characters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "deletionRequestId"
+                     *           ],
+                     *           "message": "must be a deletion request id (dr_…)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "requests:write" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"requests:write\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No deletion request with this id in the token's organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No deletion request with this id in the token's organization"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has finished: there is no status to check. Also answered while an earlier call with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "The request has finished: there is no status to check. Also answered while an earlier call with the same Idempotency-Key is still running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkIntegrationRequestStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The deletion request's id. */
+                deletionRequestId: string;
+                /** @description The integration request's id. */
+                integrationRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration request brought forward, and the deletion request as it is now. */
+            200: {
+                headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionRequestActionResult"];
+                };
+            };
+            /** @description A malformed id (deletion requests are `dr_…`, integration requests `ir_…`), an invalid body, or an Idempotency-Key longer than 255 characters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "A malformed id (deletion requests are dr_…, integration requests ir_…), an invalid body, or an Idempotency-Key longer than 255 characters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "deletionRequestId"
+                     *           ],
+                     *           "message": "must be a deletion request id (dr_…)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "requests:write" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"requests:write\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such deletion request in the token's organization, or no integration request with this id in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such deletion request in the token's organization, or no integration request with this id in it"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The integration request has finished. Also answered while an earlier call with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "The integration request has finished. Also answered while an earlier call with the same Idempotency-Key is still running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelDeletionRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The deletion request's id. */
+                deletionRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was canceled, what could not be (with the reason), and the request as it is now. */
+            200: {
+                headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionRequestActionResult"];
+                };
+            };
+            /** @description A malformed id (deletion requests are `dr_…`, integration requests `ir_…`), an invalid body, or an Idempotency-Key longer than 255 characters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "A malformed id (deletion requests are dr_…, integration requests ir_…), an invalid body, or an Idempotency-Key longer than 255 characters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "deletionRequestId"
+                     *           ],
+                     *           "message": "must be a deletion request id (dr_…)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "requests:write" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"requests:write\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No deletion request with this id in the token's organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No deletion request with this id in the token's organization"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request has finished: nothing to cancel. Also answered while an earlier call with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "The request has finished: nothing to cancel. Also answered while an earlier call with the same Idempotency-Key is still running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelIntegrationRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The deletion request's id. */
+                deletionRequestId: string;
+                /** @description The integration request's id. */
+                integrationRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The canceled integration request, and the deletion request as it is now. */
+            200: {
+                headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionRequestActionResult"];
+                };
+            };
+            /** @description A malformed id (deletion requests are `dr_…`, integration requests `ir_…`), an invalid body, or an Idempotency-Key longer than 255 characters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "A malformed id (deletion requests are dr_…, integration requests ir_…), an invalid body, or an Idempotency-Key longer than 255 characters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "deletionRequestId"
+                     *           ],
+                     *           "message": "must be a deletion request id (dr_…)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "requests:write" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"requests:write\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such deletion request in the token's organization, or no integration request with this id in it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such deletion request in the token's organization, or no integration request with this id in it"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The integration request has finished, is being processed right now, or its destination cannot cancel (the message says which). Also answered while an earlier call with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "The integration request has finished, is being processed right now, or its destination cannot cancel (the message says which). Also answered while an earlier call with the same Idempotency-Key is still running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -127,3 +127,119 @@ export const listQuerySchema = z.object({
     .optional()
     .meta({ description: 'Opaque cursor from the previous page\'s Link rel="next" header.' }),
 });
+
+/** Ids as the service makes them (`dr_…`, `ir_…`); anything else is a 400, not a lookup. */
+const prefixedId = (prefix: string, what: string, example: string) =>
+  z
+    .string()
+    .regex(new RegExp(`^${prefix}_[0-9a-z]{1,40}$`), `must be a ${what} id (${prefix}_…)`)
+    .meta({ description: `The ${what}'s id.`, example });
+
+export const deletionRequestIdSchema = prefixedId('dr', 'deletion request', 'dr_01jdx4q2w8e6r7t9y3u5');
+export const integrationRequestIdSchema = prefixedId('ir', 'integration request', 'ir_01jdx4q2w8e6r7t9y3u6');
+
+/** Which configuration a retry sends: the snapshot frozen when the request was submitted, or the integration's configuration now. */
+export const retryConfigurationSchema = z.enum(['submitted', 'current']).meta({
+  description:
+    '`submitted` (default): the configuration frozen when the request was created. `current`: the integration\'s configuration now (after fixing a URL or a rule), which replaces the snapshot.',
+});
+export type RetryConfiguration = z.infer<typeof retryConfigurationSchema>;
+
+/** What an action on a deletion request did, with the request as it is afterwards. */
+export const deletionRequestActionResultSchema = z
+  .object({
+    deletionRequest: deletionRequestSchema,
+    integrationRequestIds: z.array(z.string()).meta({ description: 'The integration requests the action was applied to.' }),
+    refused: z
+      .array(z.object({ integrationRequestId: z.string(), reason: z.string() }))
+      .meta({ description: 'Integration requests the action could not be applied to, each with the reason (a destination that cannot cancel any more).' }),
+    message: z.string().meta({ description: 'What happened, in a sentence (for a cancel at a destination, what the destination answered).' }),
+  })
+  .meta({
+    id: 'DeletionRequestActionResult',
+    example: {
+      deletionRequest: {
+        id: 'dr_01jdx4q2w8e6r7t9y3u5',
+        organizationId: 'org_01jdx0a2b4c6d8e0f2g4',
+        workspaceId: 'ws_01jdx0z9y8x7w6v5t4s3',
+        identifier: 'jane@example.com',
+        hashed: false,
+        status: 'STAGING',
+        statusReason: null,
+        channel: 'API',
+        createdByUserId: 'usr_01jdx0m1n2p3q4r5s6t7',
+        createdAt: '2026-11-20T09:14:03.000Z',
+        updatedAt: '2026-11-20T10:02:11.480Z',
+        completedAt: null,
+        integrationRequests: [
+          {
+            id: 'ir_01jdx4q2w8e6r7t9y3u6',
+            integrationId: 'int_01jdx1b4c6d8e0f2g4h6',
+            name: 'CRM',
+            type: 'WEBHOOK',
+            status: 'STAGING',
+            attempts: 0,
+            trackingId: null,
+            lastError: null,
+            nextAttemptAt: '2026-11-20T10:02:11.480Z',
+            createdAt: '2026-11-20T09:14:03.000Z',
+            updatedAt: '2026-11-20T10:02:11.480Z',
+            completedAt: null,
+          },
+        ],
+      },
+      integrationRequestIds: ['ir_01jdx4q2w8e6r7t9y3u6'],
+      refused: [],
+      message: '1 integration request sent again with the configuration it was submitted with',
+    },
+  });
+export type DeletionRequestActionResult = z.infer<typeof deletionRequestActionResultSchema>;
+
+/** One entry of a deletion request's audit trail; recorded payloads carry no account secret. */
+export const auditEntrySchema = z
+  .object({
+    id: z.string().meta({ description: 'Increasing id; also the pagination cursor.' }),
+    integrationRequestId: z.string().nullable(),
+    actorType: z.string().meta({ description: '`system` (the workers), `user:pat`, `user:dashboard` or `user:cli`.' }),
+    actorId: z.string().nullable(),
+    action: z.string().meta({ description: 'What happened, e.g. `request.created`, `deletion.attempt`, `deletion.cancel`, `deletion.retried`.' }),
+    outcome: z.string().nullable(),
+    summary: z.string(),
+    details: z
+      .unknown()
+      .meta({ description: 'What was recorded: HTTP exchanges (secrets redacted, bodies truncated at 4 KB), SQL statements and row counts, evidence. null when nothing was recorded or retention removed it.' }),
+    createdAt: z.string(),
+  })
+  .meta({
+    id: 'AuditEntry',
+    example: {
+      id: '1042',
+      integrationRequestId: 'ir_01jdx4q2w8e6r7t9y3u6',
+      actorType: 'system',
+      actorId: null,
+      action: 'deletion.attempt',
+      outcome: 'SUCCESS',
+      summary: 'POST https://crm.example.com/erase answered 200',
+      details: { exchanges: [{ request: { method: 'POST', url: 'https://crm.example.com/erase', headers: { authorization: '[redacted]' } }, response: { status: 200 } }] },
+      createdAt: '2026-11-20T09:14:05.120Z',
+    },
+  });
+export type AuditEntryDto = z.infer<typeof auditEntrySchema>;
+
+export const AUDIT_TRAIL_LIMIT_DEFAULT = 100;
+export const AUDIT_TRAIL_LIMIT_MAX = 1000;
+
+export const auditTrailQuerySchema = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(AUDIT_TRAIL_LIMIT_MAX)
+    .default(AUDIT_TRAIL_LIMIT_DEFAULT)
+    .meta({ description: `Page size (1-${AUDIT_TRAIL_LIMIT_MAX}).` }),
+  cursor: z
+    .string()
+    .regex(/^\d{1,19}$/, 'must be the cursor of a Link rel="next" header')
+    .optional()
+    .meta({ description: 'Opaque cursor from the previous page\'s Link rel="next" header.' }),
+});

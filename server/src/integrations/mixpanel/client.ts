@@ -4,7 +4,8 @@ import type { HttpClient, HttpResponse } from '../runtime/http-client';
 /** Mixpanel GDPR API v3 (data deletions): create, status and cancel of one deletion task. */
 export function mixpanelClient(http: HttpClient, config: MixpanelConfig, gdprToken: string) {
   const base = vendorBaseUrl(config, MIXPANEL_HOSTS);
-  const url = (taskId = '') => `${base}/api/app/data-deletions/v3.0/${taskId ? encodeURIComponent(taskId) : ''}?token=${encodeURIComponent(config.projectToken)}`;
+  // Paths as Mixpanel's OpenAPI document has them (vendor/gdpr.openapi.yaml): no trailing slash.
+  const url = (taskId = '') => `${base}/api/app/data-deletions/v3.0${taskId ? `/${encodeURIComponent(taskId)}` : ''}?token=${encodeURIComponent(config.projectToken)}`;
   const headers = { authorization: `Bearer ${gdprToken}`, accept: 'application/json' };
   return {
     /** The key under which calls to this project are rate limited. */

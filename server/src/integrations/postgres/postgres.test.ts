@@ -264,7 +264,7 @@ describe('PostgreSQL integration', () => {
       const created = await owner.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'never@example.com' });
       await waitForRequest(shortEnv, created.id, ['PENDING']);
       await new Promise((r) => setTimeout(r, 500));
-      await owner.deletionRequests.checkStatusNow({ integrationRequestId: created.integrationRequests![0]!.id });
+      await owner.deletionRequests.checkStatusNow({ deletionRequestId: created.id, integrationRequestId: created.integrationRequests![0]!.id });
       const done = await waitForRequest(shortEnv, created.id);
       expect(done.integrationRequests[0]).toMatchObject({ status: 'FAILED', attempts: 0, lastError: expect.stringContaining('Still waiting after') });
     } finally {

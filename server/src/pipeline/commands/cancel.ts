@@ -19,10 +19,11 @@ const CANCEL_LEASE_MS = 60_000;
  * Cancels one integration request. Not sent yet (or waiting to retry): canceled here.
  * Sent and the destination supports it: its cancel operation is called. Otherwise refused.
  * Finished ones are never touched. The cancel holds the request's lease like a worker
- * does, so no worker runs a step of it meanwhile.
+ * does, so no worker runs a step of it meanwhile. With `deletionRequestId`, the integration
+ * request must belong to it (404 otherwise).
  */
-export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, integrationRequestId: string) {
-  const ir = await integrationRequestOf(deps.prisma, actor, integrationRequestId);
+export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, integrationRequestId: string, deletionRequestId?: string) {
+  const ir = await integrationRequestOf(deps.prisma, actor, integrationRequestId, deletionRequestId);
   if (!isActive(ir.status)) throw new AppError('CONFLICT', `This integration request has already finished (${ir.status}); nothing to cancel`);
   const owner = newLeaseOwner();
   const query = dbQuery(deps.prisma);
@@ -102,7 +103,7 @@ export async function cancelDeletionRequest(deps: AccountDeps, actor: Actor, del
   const refused: { id: string; reason: string }[] = [];
   for (const ir of active) {
     try {
-      await cancelIntegrationRequest(deps, actor, ir.id);
+      await cancelIntegrationRequest(deps, actor, ir.id, dr.id);
       canceled.push(ir.id);
     } catch (error) {
       refused.push({ id: ir.id, reason: (error as Error).message });

@@ -62,7 +62,7 @@ describe('retention policy', () => {
     const { caller, id, org } = await completedRequest('delete-me@example.com');
     await caller.organization.updateRetention({ action: 'DELETE', days: 0 });
     await applyRetention(env.db.prisma, new Date(), org.organization.id);
-    const request = await caller.deletionRequests.get({ deletionRequestId: id, fetchHashed: false });
+    const request = await caller.deletionRequests.get({ deletionRequestId: id, fetchHashed: 'false' });
     expect(request).toMatchObject({ identifier: null, status: 'SUCCESS', integrationRequests: [expect.objectContaining({ name: 'CRM', status: 'SUCCESS' })] });
     const stored = await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id } });
     expect(stored.purgedAt).not.toBeNull();

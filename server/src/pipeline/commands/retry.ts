@@ -1,3 +1,4 @@
+import type { RetryConfiguration } from '@shared/schemas/deletion-request';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
@@ -13,41 +14,72 @@ import { wakeWorkers } from '../worker/wake-up';
 import { enabledIntegrations } from './create';
 import { deletionRequestOf, integrationRequestOf } from './lookup';
 
+export interface RetryOptions {
+  /** `submitted` (default) keeps the frozen snapshot; `current` takes the integration's configuration now. */
+  configuration?: RetryConfiguration;
+  /** When given, the integration request must belong to this deletion request (404 otherwise). */
+  deletionRequestId?: string;
+}
+
+type Retryable = Awaited<ReturnType<typeof integrationRequestOf>>;
+
+/** The integration's configuration now, for a retry with the current configuration; refused when there is none to take. */
+function currentConfiguration(ir: Retryable) {
+  if (!ir.integration || ir.integrationId === null) {
+    throw new AppError('CONFLICT', `The integration ${ir.integrationName} was deleted; retry with the configuration it was submitted with`);
+  }
+  if (!ir.integration.enabled) {
+    throw new AppError('CONFLICT', `The integration ${ir.integration.name} is disabled; enable it, or retry with the configuration it was submitted with`);
+  }
+  return { integrationName: ir.integration.name, configSnapshot: ir.integration.config };
+}
+
 /** FAILED or ERROR back to STAGING, due now; the attempt budget starts again. */
-export async function retryIntegrationRequest(db: Db, actor: Actor, integrationRequestId: string) {
-  const ir = await integrationRequestOf(db, actor, integrationRequestId);
+export async function retryIntegrationRequest(db: Db, actor: Actor, integrationRequestId: string, options: RetryOptions = {}) {
+  const ir = await integrationRequestOf(db, actor, integrationRequestId, options.deletionRequestId);
+  await requeue(db, actor, ir, options.configuration ?? 'submitted');
+  wakeWorkers(db);
+  return { id: ir.id, status: 'STAGING' as const };
+}
+
+async function requeue(db: Db, actor: Actor, ir: Retryable, configuration: RetryConfiguration) {
   if (!isRetryable(ir.status)) throw new AppError('CONFLICT', `Only failed integration requests can be retried; this one is ${ir.status}`);
+  const current = configuration === 'current' ? currentConfiguration(ir) : undefined;
   await db.$transaction(async (tx) => {
     const query = dbQuery(tx);
     const parent = await lockDeletionRequest(query, ir.deletionRequest.id);
     if (!parent) throw notFound('Deletion request');
     assertTransition(ir.status, 'STAGING');
-    if (!(await requeueForRetry(query, ir.id, ir.status))) throw new AppError('CONFLICT', 'The integration request changed meanwhile; reload and try again');
+    if (!(await requeueForRetry(query, ir.id, ir.status, current))) throw new AppError('CONFLICT', 'The integration request changed meanwhile; reload and try again');
     await recordAudit(tx, actor, {
       organizationId: actor.organizationId,
       deletionRequestId: ir.deletionRequest.id,
       integrationRequestId: ir.id,
       action: 'deletion.retried',
       outcome: 'STAGING',
-      summary: `Retry requested (was ${ir.status})`,
-      details: { from: ir.status, to: 'STAGING' },
+      summary: current ? `Retry requested with the integration's current configuration (was ${ir.status})` : `Retry requested (was ${ir.status})`,
+      details: { from: ir.status, to: 'STAGING', configuration },
     });
     await rollUpDeletionRequest(query, ir.deletionRequest.id, parent);
   });
-  wakeWorkers(db);
-  return { id: ir.id, status: 'STAGING' as const };
 }
 
 /**
  * Retries every failed integration request of a deletion request. A request that had no
- * enabled integrations is fanned out to the workspace's integrations enabled now.
+ * enabled integrations is fanned out to the workspace's integrations enabled now (their
+ * current configuration, whichever is asked for). With `current`, every failed one is
+ * checked first, so nothing is retried when one of them cannot take its current configuration.
  */
-export async function retryDeletionRequest(db: Db, actor: Actor, deletionRequestId: string) {
+export async function retryDeletionRequest(db: Db, actor: Actor, deletionRequestId: string, options: Pick<RetryOptions, 'configuration'> = {}) {
   const dr = await deletionRequestOf(db, actor, deletionRequestId);
   if (dr.integrationRequests.length === 0) return retryWithIntegrationsEnabledNow(db, actor, dr);
   const failed = dr.integrationRequests.filter((ir) => isRetryable(ir.status));
   if (failed.length === 0) throw new AppError('CONFLICT', 'Nothing to retry: no integration request of this deletion request has failed');
-  for (const ir of failed) await retryIntegrationRequest(db, actor, ir.id);
+  const configuration = options.configuration ?? 'submitted';
+  const loaded = await Promise.all(failed.map((ir) => integrationRequestOf(db, actor, ir.id, dr.id)));
+  if (configuration === 'current') loaded.forEach(currentConfiguration);
+  for (const ir of loaded) await requeue(db, actor, ir, configuration);
+  wakeWorkers(db);
   return { retried: failed.map((ir) => ir.id) };
 }
 

@@ -9,7 +9,8 @@ const integrationRequestSelect = {
   integrationType: true,
   configSnapshot: true,
   accountId: true,
-  integration: { select: { accountId: true } },
+  integrationId: true,
+  integration: { select: { accountId: true, config: true, enabled: true, name: true } },
   deletionRequest: { select: { id: true, organizationId: true, identifier: true, workspaceId: true } },
 } satisfies Prisma.IntegrationRequestSelect;
 
@@ -25,7 +26,7 @@ export function findIntegrationRequest(db: Db, organizationId: string, integrati
 export function findDeletionRequest(db: Db, organizationId: string, deletionRequestId: string) {
   return db.deletionRequest.findFirst({
     where: { id: deletionRequestId, organizationId },
-    select: { id: true, workspaceId: true, identifier: true, integrationRequests: { select: { id: true, status: true } } },
+    select: { id: true, workspaceId: true, identifier: true, integrationRequests: { select: { id: true, status: true, trackingId: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
   });
 }
 

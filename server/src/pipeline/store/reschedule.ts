@@ -6,15 +6,25 @@ import { NOW_UTC, type Query } from './sql';
  * is still in the status the caller saw (`from`): false means it changed meanwhile.
  */
 
-/** FAILED or ERROR back to STAGING, due now, with a fresh attempt budget and no lease. */
-export async function requeueForRetry(query: Query, id: string, from: RequestStatus): Promise<boolean> {
+/**
+ * FAILED or ERROR back to STAGING, due now, with a fresh attempt budget and no lease.
+ * `current` replaces the frozen snapshot with the integration's configuration now (a retry
+ * with the current configuration).
+ */
+export async function requeueForRetry(
+  query: Query,
+  id: string,
+  from: RequestStatus,
+  current?: { integrationName: string; configSnapshot: unknown },
+): Promise<boolean> {
   const rows = await query(
     `UPDATE "IntegrationRequest"
         SET status = 'STAGING', attempts = 0, "trackingId" = NULL, "lastError" = NULL, "completedAt" = NULL,
-            "nextAttemptAt" = ${NOW_UTC}, "lockedBy" = NULL, "lockedUntil" = NULL, "updatedAt" = ${NOW_UTC}
+            "nextAttemptAt" = ${NOW_UTC}, "lockedBy" = NULL, "lockedUntil" = NULL, "updatedAt" = ${NOW_UTC},
+            "integrationName" = COALESCE($3::text, "integrationName"), "configSnapshot" = COALESCE($4::jsonb, "configSnapshot")
       WHERE id = $1 AND status = $2::"RequestStatus"
       RETURNING id`,
-    [id, from],
+    [id, from, current?.integrationName ?? null, current ? JSON.stringify(current.configSnapshot) : null],
   );
   return rows.length === 1;
 }

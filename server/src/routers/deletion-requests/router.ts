@@ -2,7 +2,7 @@ import { router } from '../../trpc/init';
 import { create } from './create';
 import { createInWorkspace } from './create-in-workspace';
 import { listOrganization, listUser, listWorkspace } from './list';
-import { auditTrail, cancel, cancelIntegration, checkStatusNow, get, retry, retryIntegration } from './actions';
+import { auditTrail, cancel, cancelIntegration, checkStatus, checkStatusNow, get, retry, retryIntegration } from './actions';
 
 export const deletionRequestsRouter = router({
   create,
@@ -14,6 +14,7 @@ export const deletionRequestsRouter = router({
   auditTrail,
   retry,
   retryIntegration,
+  checkStatus,
   checkStatusNow,
   cancel,
   cancelIntegration,

@@ -12,6 +12,18 @@ export const listResponseHeaders = z.object({
   Link: z.string().optional().meta({ description: 'Present when there is a next page: `<url>; rel="next"`.' }),
 });
 
+export const idempotencyRequestHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .max(255)
+    .optional()
+    .meta({ description: 'Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again.' }),
+});
+
+export const idempotencyResponseHeaders = z.object({
+  'Idempotent-Replayed': z.literal('true').optional().meta({ description: 'Present when this is the answer of an earlier call with the same Idempotency-Key.' }),
+});
+
 /** Announces the next page in a Link header, keeping the body a plain array. */
 export function setNextLink(ctx: Context, path: string, query: Record<string, string | number | boolean>, nextCursor: string | null) {
   if (!nextCursor) return;

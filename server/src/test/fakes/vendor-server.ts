@@ -9,6 +9,8 @@ export interface FakeCall {
   headers: http.IncomingHttpHeaders;
   body: string;
   at: number;
+  /** What the fake answered (set once the handler has run); contract tests check it against the vendor's document. */
+  reply?: FakeReply;
 }
 
 export interface FakeReply {
@@ -43,6 +45,7 @@ export async function startFakeServer(handler: FakeHandler): Promise<{ url: stri
       } catch (error) {
         reply = { status: 500, body: { error: (error as Error).message } };
       }
+      call.reply = reply;
       const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
       res.writeHead(reply.status, { ...(body ? { 'content-type': 'application/json' } : {}), ...(reply.headers ?? {}) });
       res.end(body);

@@ -1,0 +1,81 @@
+import type { Db } from '../../db/client';
+import { Prisma } from '../../generated/prisma/client';
+import { sha256Hex } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
+import type { Actor } from '../auth/actor';
+
+export const IDEMPOTENCY_KEY_MAX = 255;
+/** How long an answer is kept for replays. */
+const KEEP_MS = 24 * 3_600_000;
+/** A first call still "running" after this died with its process: its key may be used again. */
+const ABANDONED_MS = 60_000;
+
+/** The Idempotency-Key header, trimmed; undefined when absent or empty; a 400 when too long. */
+export function idempotencyKeyOf(headers: Record<string, string | undefined>): string | undefined {
+  const key = headers['idempotency-key']?.trim() || undefined;
+  if (key && key.length > IDEMPOTENCY_KEY_MAX) throw new AppError('BAD_REQUEST', `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX} characters`);
+  return key;
+}
+
+const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+
+/**
+ * Runs `action` at most once per (user, Idempotency-Key): a replay with the same operation
+ * and input answers what the first call answered (`replayed: true`); the same key with
+ * another operation or input is a 422, and while the first call is still running a 409.
+ * A call that fails keeps nothing, so the key can be sent again. Keys are kept 24 hours.
+ */
+export async function runIdempotently<T>(
+  db: Db,
+  actor: Actor,
+  request: { key: string | undefined; operation: string; input: unknown },
+  action: () => Promise<T>,
+): Promise<{ result: T; replayed: boolean }> {
+  if (!request.key) return { result: await action(), replayed: false };
+  const where = { userId_key: { userId: actor.userId, key: request.key } };
+  const requestHash = sha256Hex(JSON.stringify([actor.organizationId, request.operation, request.input]));
+  const now = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    const earlier = await db.idempotencyKey.findUnique({ where });
+    const stale = earlier && (earlier.expiresAt.getTime() <= now || (earlier.response === null && earlier.createdAt.getTime() <= now - ABANDONED_MS));
+    if (earlier && !stale) {
+      if (earlier.operation !== request.operation || earlier.requestHash !== requestHash) {
+        throw new AppError('UNPROCESSABLE_CONTENT', 'This Idempotency-Key was already used with a different request');
+      }
+      if (earlier.response === null) throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed; retry in a few seconds');
+      return { result: earlier.response as T, replayed: true };
+    }
+    try {
+      if (stale) {
+        // Only the caller that sees the same stale row takes it over.
+        const taken = await db.idempotencyKey.updateMany({
+          where: { userId: actor.userId, key: request.key, createdAt: earlier!.createdAt },
+          data: { operation: request.operation, requestHash, response: Prisma.DbNull, createdAt: new Date(now), expiresAt: new Date(now + KEEP_MS) },
+        });
+        if (taken.count === 0) continue;
+      } else {
+        await db.idempotencyKey.create({ data: { userId: actor.userId, key: request.key, operation: request.operation, requestHash, expiresAt: new Date(now + KEEP_MS) } });
+      }
+      break;
+    } catch (error) {
+      // Another call with this key got there first: answer as its replay.
+      if (isUniqueViolation(error) && attempt < 3) continue;
+      throw error;
+    }
+  }
+  let result: T;
+  try {
+    result = await action();
+  } catch (error) {
+    await db.idempotencyKey.deleteMany({ where: { userId: actor.userId, key: request.key, response: { equals: Prisma.DbNull } } });
+    throw error;
+  }
+  await db.idempotencyKey.update({ where, data: { response: result as Prisma.InputJsonValue } });
+  return { result, replayed: false };
+}
+
+/** Forgets answers older than their 24 hours (worker processes, daily). */
+export async function pruneIdempotencyKeys(db: Db, now = new Date()): Promise<number> {
+  const { count } = await db.idempotencyKey.deleteMany({ where: { expiresAt: { lte: now } } });
+  return count;
+}
