@@ -114,4 +114,18 @@ describe('an owner connects a MariaDB database and erases a subject from it', ()
     await expect(page.getByRole('article', { name: 'Shop MariaDB' }).getAttribute('data-status')).resolves.toBe('SUCCESS');
     await screenshot(page, '41-request-detail-mariadb');
   });
+
+  it('Redis rules are built kind by kind in the generated form, with a dry run worded for keys', async () => {
+    await nav(page, 'Integrations').click();
+    await page.getByRole('link', { name: 'Connect integration' }).click();
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'Redis' });
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await expect(page.getByLabel('Pattern', { exact: true }).isVisible()).resolves.toBe(true);
+    await page.getByLabel('Kind', { exact: true }).selectOption('hash_field');
+    await expect(page.getByLabel('Field', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(page.getByLabel('Key', { exact: true }).isVisible()).resolves.toBe(true);
+    expect(await page.getByLabel('Pattern', { exact: true }).count()).toBe(0);
+    await page.getByText('SCAN, never KEYS', { exact: false }).waitFor();
+    await screenshot(page, '42-integration-redis-rules');
+  });
 });
