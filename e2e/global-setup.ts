@@ -62,7 +62,8 @@ export default async function setup({ provide }: { provide: (key: string, value:
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_URL: baseUrl,
-    LOG_LEVEL: 'warn',
+    // Every request line, so the privacy check (e2e/ui/privacy.test.ts) has the whole log to search.
+    LOG_LEVEL: 'info',
     // The audit-chain check waits for entries to be sealed: seal every second, not every 30 s.
     AUDIT_SEAL_INTERVAL_MS: '1000',
     // The suites' destinations (a webhook receiver, a customer database) are on loopback.
@@ -79,8 +80,14 @@ export default async function setup({ provide }: { provide: (key: string, value:
     // Its own process group, so teardown reaches tsx's child and never leaves it running.
     detached: true,
   });
-  child.stdout?.on('data', (chunk) => (log += chunk));
-  child.stderr?.on('data', (chunk) => (log += chunk));
+  // The whole server log, also on disk: the privacy check greps it for every identifier used.
+  const logFile = fs.createWriteStream(path.join(dataDir, 'server.log'));
+  const keep = (chunk: Buffer) => {
+    logFile.write(chunk);
+    log = (log + chunk).slice(-200_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   try {
     await waitForReady(baseUrl, child, () => log);
   } catch (error) {
@@ -99,6 +106,7 @@ export default async function setup({ provide }: { provide: (key: string, value:
     }
     child.stdout?.destroy();
     child.stderr?.destroy();
+    logFile.end();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -78,6 +78,7 @@ export async function seedOrganization(databaseUrl: string, workspaceCount = 1):
     ...deps,
     channel: 'trpc',
     requestId: 'bench',
+    method: 'POST',
     ip: '127.0.0.1',
     headers: { 'x-api-key': pat.token },
     cookies: {},

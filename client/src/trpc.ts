@@ -1,5 +1,5 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
-import { createTRPCClient, httpBatchLink, type TRPCClientError } from '@trpc/client';
+import { createTRPCClient, httpBatchLink, splitLink, type TRPCClientError } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import type { AppRouter, RouterInputs, RouterOutputs } from '../../server/src/api-types';
 import { errorCode } from './lib/errors';
@@ -13,8 +13,19 @@ export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRou
 /** How the signed-in frame asks who is signed in (main.tsx starts the same query before the frame renders). */
 export const SESSION_QUERY_OPTIONS = { retry: false, staleTime: 60_000 } as const;
 
+/** Queries whose input can hold a subject identifier: sent as POST, so it is in no URL (and no server or proxy log). */
+const POST_QUERIES = new Set(['dashboard.searchRequests']);
+
 export function createTrpcClient() {
-  return createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: '/trpc', fetch: trpcFetch, maxURLLength: 4000 })] });
+  return createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        condition: (op) => op.type === 'query' && POST_QUERIES.has(op.path),
+        true: httpBatchLink({ url: '/trpc', fetch: trpcFetch, methodOverride: 'POST' }),
+        false: httpBatchLink({ url: '/trpc', fetch: trpcFetch, maxURLLength: 4000 }),
+      }),
+    ],
+  });
 }
 
 const NO_RETRY = new Set(['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'UNPROCESSABLE_CONTENT', 'CONFLICT']);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '..', 'screenshots');
 
@@ -15,8 +16,28 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** Every URL a test browser asked for or showed, one a line, for the privacy check (e2e/ui/privacy.test.ts). */
+export const visitedUrlsFile = () => path.join(inject('dataDir'), 'visited-urls.txt');
+
+/** Records every URL the context's pages load or navigate to, and every document title they show. */
+export function recordVisitedUrls(context: BrowserContext): void {
+  const record = (line: string) => fs.appendFileSync(visitedUrlsFile(), `${line.replace(/\n/g, ' ')}\n`);
+  context.on('request', (request) => record(request.url()));
+  context.on('page', (page) => watchPage(page, record));
+  for (const page of context.pages()) watchPage(page, record);
+}
+
+function watchPage(page: Page, record: (line: string) => void): void {
+  page.on('framenavigated', (frame) => {
+    record(frame.url());
+    void frame.title().then((title) => record(`title: ${title}`), () => {});
+  });
+  page.on('load', () => void page.title().then((title) => record(`title: ${title}`), () => {}));
+}
+
 export async function newPage(browser: Browser, baseURL: string, viewport = LAPTOP): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, viewport });
+  recordVisitedUrls(context);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return { context, page };

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, connectAppDatabase, publicApi } from '../support/app';
-import { launchBrowser, newPage, PHONE, screenshot } from '../support/browser';
+import { launchBrowser, newPage, PHONE, recordVisitedUrls, screenshot } from '../support/browser';
+import { maskIdentifier } from '@shared/mask-identifier';
 
 const PASSWORD = 'a long enough passphrase';
 const suffix = randomBytes(3).toString('hex');
@@ -126,7 +127,13 @@ describe('a new owner sets up and tracks a deletion request', () => {
 
     const row = page.locator(`tr[data-request-id="${requestId}"]`);
     await row.waitFor({ timeout: 15_000 });
-    expect(await row.getByRole('link').textContent()).toBe(identifier);
+    // Masked until someone asks; "Reveal" shows it (audited), "Hide" masks it again.
+    expect(await row.getByRole('link').textContent()).toBe(maskIdentifier(identifier));
+    expect(await row.textContent()).not.toContain(identifier);
+    await row.getByRole('button', { name: 'Reveal' }).click();
+    await row.getByRole('link', { name: identifier }).waitFor();
+    await row.getByRole('button', { name: 'Hide' }).click();
+    await row.getByRole('link', { name: maskIdentifier(identifier) }).waitFor();
     expect(navigations).toEqual([]);
     await expect(row.textContent()).resolves.toContain('Olivia Owner');
     await screenshot(page, '05-requests');
@@ -135,8 +142,11 @@ describe('a new owner sets up and tracks a deletion request', () => {
   it('finds the request by its exact identifier only', async () => {
     await page.getByLabel('Identifier (exact match)').fill(`  ${identifier} `);
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.waitForURL(/identifier=/);
     await page.locator(`tr[data-request-id="${requestId}"]`).waitFor();
+    await page.getByText('No request matches these filters').waitFor({ state: 'detached' });
+    // The search is in the history entry's state and a POST body, never in the address bar.
+    expect(page.url()).not.toContain(encodeURIComponent(identifier));
+    expect(page.url()).not.toContain(identifier);
     await page.getByLabel('Identifier (exact match)').fill(identifier.slice(0, 8));
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByText('No request matches these filters').waitFor();
@@ -147,14 +157,19 @@ describe('a new owner sets up and tracks a deletion request', () => {
   it('opens the request detail with its audit trail, and the deep link survives a reload', async () => {
     await page.locator(`tr[data-request-id="${requestId}"]`).getByRole('link').click();
     await page.waitForURL(`**/requests/${requestId}`);
+    await page.getByRole('heading', { name: maskIdentifier(identifier) }).waitFor();
+    expect(await page.title()).toBe(`Request ${requestId} · Deletion Requests`);
+    await page.getByRole('button', { name: 'Reveal' }).click();
     await page.getByRole('heading', { name: identifier }).waitFor();
+    expect(await page.title()).not.toContain(identifier);
+    await page.getByText('Identifier revealed').first().waitFor();
     await page.getByText('Request created').first().waitFor();
     await screenshot(page, '06-request-detail');
     // The workspace has no integration yet: retrying says so in the server's words.
     await page.getByRole('button', { name: 'Retry failed integrations' }).click();
     await page.getByRole('alert').filter({ hasText: 'no enabled integrations' }).waitFor();
     await page.reload();
-    await page.getByRole('heading', { name: identifier }).waitFor();
+    await page.getByRole('heading', { name: maskIdentifier(identifier) }).waitFor();
     await expect(page.getByText(requestId).first().isVisible()).resolves.toBe(true);
   });
 
@@ -166,7 +181,7 @@ describe('a new owner sets up and tracks a deletion request', () => {
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('identifier');
     await page.getByLabel('Identifier').fill(`user-${suffix}`);
     await page.getByRole('button', { name: 'Create request' }).click();
-    await page.getByRole('heading', { name: `user-${suffix}` }).waitFor();
+    await page.getByRole('heading', { name: maskIdentifier(`user-${suffix}`) }).waitFor();
   });
 
   it('charts the overview', async () => {
@@ -233,6 +248,7 @@ describe('a new owner sets up and tracks a deletion request', () => {
 
   it('reads well at phone width', async () => {
     const phone = await browser.newContext({ baseURL: baseUrl(), viewport: PHONE, storageState: await page.context().storageState() });
+    recordVisitedUrls(phone);
     const phonePage = await phone.newPage();
     await phonePage.goto('/requests');
     await phonePage.locator(`tr[data-request-id="${requestId}"]`).waitFor();

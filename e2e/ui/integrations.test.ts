@@ -3,8 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { maskIdentifier } from '@shared/mask-identifier';
 import { appDatabasePort, baseUrl, connectAppDatabase, publicApi } from '../support/app';
-import { launchBrowser, newPage, PHONE, screenshot } from '../support/browser';
+import { launchBrowser, newPage, PHONE, recordVisitedUrls, screenshot } from '../support/browser';
 
 const PASSWORD = 'a long enough passphrase';
 const suffix = randomBytes(3).toString('hex');
@@ -199,7 +200,8 @@ describe('an owner connects destinations and tracks deletions through them', () 
 
   it('shows the SQL statements in the request\'s audit trail', async () => {
     await page.locator(`tr[data-request-id="${requestId}"]`).getByRole('link').click();
-    await page.getByRole('heading', { name: subject }).waitFor();
+    // The detail shows the identifier masked until a member reveals it.
+    await page.getByRole('heading', { name: maskIdentifier(subject) }).waitFor();
     const database = page.getByRole('article', { name: 'Customer DB' });
     await expect(database.getAttribute('data-status')).resolves.toBe('SUCCESS');
     for (const summary of await page.locator('details.audit-block > summary').all()) await summary.click();
@@ -333,6 +335,7 @@ describe('an owner connects destinations and tracks deletions through them', () 
 
   it('reads the integration form at phone width', async () => {
     const phone = await browser.newContext({ baseURL: baseUrl(), viewport: PHONE, storageState: await page.context().storageState() });
+    recordVisitedUrls(phone);
     const phonePage = await phone.newPage();
     await phonePage.goto('/integrations/new?type=POSTGRES');
     await phonePage.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: 'Customer DB (rotated)' });

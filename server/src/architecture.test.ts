@@ -14,7 +14,7 @@ function importGraph(): Map<string, string[]> {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== 'generated') walk(full);
-      } else if (/\.tsx?$/.test(entry.name) && !/\.(test|scale)\.tsx?$/.test(entry.name)) {
+      } else if (/\.tsx?$/.test(entry.name) && !/\.(test|scale|fuzz)\.tsx?$/.test(entry.name)) {
         const info = ts.preProcessFile(fs.readFileSync(full, 'utf8'), true, true);
         const targets = info.importedFiles
           .map((f) => f.fileName)

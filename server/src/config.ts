@@ -36,6 +36,8 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** When set, /metrics and /healthz are served on this port (any role) instead of the API port. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Without METRICS_PORT, /metrics on the API port answers only `Authorization: Bearer <METRICS_TOKEN>` (404 when unset). */
+  METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
   /** How often worker processes seal new audit entries into the hash chain. */
   AUDIT_SEAL_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),

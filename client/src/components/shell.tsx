@@ -184,10 +184,12 @@ function Sidebar() {
   );
 }
 
-export function PageHeader({ title, description, actions }: { title: string; description?: string; actions?: React.ReactNode }) {
+/** `documentTitle` replaces `title` in the browser's title bar (and history) when the heading shows personal data. */
+export function PageHeader({ title, documentTitle, description, actions }: { title: React.ReactNode; documentTitle?: string; description?: string; actions?: React.ReactNode }) {
+  const windowTitle = documentTitle ?? (typeof title === 'string' ? title : '');
   useEffect(() => {
-    document.title = `${title} · Deletion Requests`;
-  }, [title]);
+    document.title = `${windowTitle} · Deletion Requests`;
+  }, [windowTitle]);
   return (
     <div className="page-header">
       <div>

@@ -1,6 +1,7 @@
 /** Readable names for audit actions; unknown actions are shown as they are. */
 const ACTION_LABEL: Record<string, string> = {
   'request.created': 'Request created',
+  'request.identifier_revealed': 'Identifier revealed',
   'request.canceled': 'Request canceled',
   'workspace.created': 'Workspace created',
   'workspace.renamed': 'Workspace renamed',

@@ -1,6 +1,10 @@
 import { REQUEST_STATUSES, type RequestStatus } from '@shared/status-values';
 
-/** The Requests screen's filters as they live in the URL, so every filtered view is a deep link. */
+/**
+ * The Requests screen's filters. All but the identifier live in the URL, so a filtered view
+ * is a deep link; the identifier (personal data) lives in the history entry's state, never
+ * in the address bar, browser history's URL list, or a server log.
+ */
 export interface RequestFilters {
   workspaceId?: string;
   statuses?: RequestStatus[];
@@ -15,7 +19,17 @@ export const REQUESTS_PAGE_SIZE = 25;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-export function filtersFromSearchParams(params: URLSearchParams): RequestFilters {
+/** The history state that carries the identifier search. */
+export interface RequestFiltersState {
+  identifier?: string;
+}
+
+export function identifierFromState(state: unknown): string | undefined {
+  const identifier = (state as RequestFiltersState | null)?.identifier;
+  return typeof identifier === 'string' && identifier ? identifier : undefined;
+}
+
+export function filtersFromSearchParams(params: URLSearchParams, state: RequestFiltersState | null = null): RequestFilters {
   const statuses = (params.get('status') ?? '')
     .split(',')
     .filter((s): s is RequestStatus => (REQUEST_STATUSES as readonly string[]).includes(s));
@@ -27,7 +41,7 @@ export function filtersFromSearchParams(params: URLSearchParams): RequestFilters
     from: DATE.test(from) ? from : undefined,
     to: DATE.test(to) ? to : undefined,
     createdByUserId: params.get('createdBy') ?? undefined,
-    identifier: params.get('identifier') ?? undefined,
+    identifier: identifierFromState(state),
   });
 }
 
@@ -38,7 +52,6 @@ export function filtersToSearchParams(filters: RequestFilters): URLSearchParams 
   if (filters.from) params.set('from', filters.from);
   if (filters.to) params.set('to', filters.to);
   if (filters.createdByUserId) params.set('createdBy', filters.createdByUserId);
-  if (filters.identifier) params.set('identifier', filters.identifier);
   return params;
 }
 

@@ -9,19 +9,25 @@ import { focusFirstInvalid, formValues, validateForm, type FieldErrors } from '.
 import { formatDate } from '../lib/format';
 import { useTRPC } from '../trpc';
 
-/** The one-time invitation link: join as a new user, or sign in as the invited existing user. */
+/**
+ * The one-time invitation link: join as a new user, or, for an existing account, sign in
+ * first (the usual sign-in, with its limits) and come back here to join with one click.
+ */
 export function Component() {
   const { token = '' } = useParams();
   const trpc = useTRPC();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const invitation = useQuery(trpc.members.describeInvitation.queryOptions({ token }, { retry: false, staleTime: Infinity }));
+  const existingUser = invitation.data?.usable === true && invitation.data.existingUser;
+  const me = useQuery(trpc.auth.me.queryOptions(undefined, { retry: false, enabled: existingUser }));
   const accept = useMutation(trpc.members.acceptInvitation.mutationOptions());
+  const signOut = useMutation(trpc.auth.signOut.mutationOptions({ onSuccess: () => queryClient.clear() }));
   const [errors, setErrors] = useState<FieldErrors>({});
   useEffect(() => {
     document.title = 'Join an organization · Deletion Requests';
   }, []);
-  if (invitation.isPending)
+  if (invitation.isPending || (existingUser && me.isPending))
     return (
       <main className="centered-page">
         <Loading label="Checking the invitation…" />
@@ -47,6 +53,51 @@ export function Component() {
     );
   const info = invitation.data;
   const serverError = accept.error ? toDisplayError(accept.error) : null;
+  const joined = {
+    onSuccess: async () => {
+      queryClient.clear();
+      await navigate('/', { replace: true });
+    },
+  };
+  if (info.existingUser) {
+    const signedInAs = me.data?.user.email;
+    const invitationPath = `/invite/${encodeURIComponent(token)}`;
+    return (
+      <main className="centered-page">
+        <div className="card narrow auth-card">
+          <h1>Join {info.organizationName}</h1>
+          <p className="muted">
+            <strong>{info.email}</strong> is invited as <span className={`role role-${info.role.toLowerCase()}`}>{info.role.toLowerCase()}</span>. The link
+            works once, until {formatDate(info.expiresAt)}.
+          </p>
+          {signedInAs === info.email ? (
+            <>
+              <FormError message={serverError ? serverError.message : null} />
+              <button type="button" className="button button-primary button-block" disabled={accept.isPending} onClick={() => accept.mutate({ token }, joined)}>
+                {accept.isPending ? 'Joining…' : `Join ${info.organizationName}`}
+              </button>
+            </>
+          ) : signedInAs ? (
+            <>
+              <p>
+                You are signed in as <strong>{signedInAs}</strong>. Sign out, then sign in as <strong>{info.email}</strong> to join.
+              </p>
+              <button type="button" className="button button-block" disabled={signOut.isPending} onClick={() => signOut.mutate()}>
+                Sign out
+              </button>
+            </>
+          ) : (
+            <>
+              <p>You already have an account: sign in with it first, then you can join.</p>
+              <Link className="button button-primary button-block" to={`/sign-in?next=${encodeURIComponent(invitationPath)}`}>
+                Sign in to join
+              </Link>
+            </>
+          )}
+        </div>
+      </main>
+    );
+  }
   return (
     <main className="centered-page">
       <form
@@ -61,24 +112,13 @@ export function Component() {
           event.preventDefault();
           const form = event.currentTarget;
           const values = formValues(form);
-          const fail = (found: FieldErrors) => {
-            setErrors(found);
-            focusFirstInvalid(form, found);
-          };
-          if (!info.existingUser) {
-            const result = validateForm(acceptInvitationSignUpSchema, values);
-            if (!result.ok) return fail(result.errors);
-          } else if (!values.password) return fail({ password: 'Enter your password' });
+          const result = validateForm(acceptInvitationSignUpSchema, values);
+          if (!result.ok) {
+            setErrors(result.errors);
+            return focusFirstInvalid(form, result.errors);
+          }
           setErrors({});
-          accept.mutate(
-            { token, password: values.password!, name: info.existingUser ? undefined : values.name },
-            {
-              onSuccess: async () => {
-                queryClient.clear();
-                await navigate('/', { replace: true });
-              },
-            },
-          );
+          accept.mutate({ token, password: result.data.password, name: result.data.name }, joined);
         }}
       >
         <h1>Join {info.organizationName}</h1>
@@ -86,23 +126,19 @@ export function Component() {
           <strong>{info.email}</strong> is invited as <span className={`role role-${info.role.toLowerCase()}`}>{info.role.toLowerCase()}</span>. The link
           works once, until {formatDate(info.expiresAt)}.
         </p>
-        {info.existingUser ? (
-          <p>You already have an account: sign in with its password to join.</p>
-        ) : (
-          <TextField label="Your name" name="name" autoComplete="name" required error={errors.name ?? serverError?.fieldErrors.name} />
-        )}
+        <TextField label="Your name" name="name" autoComplete="name" required error={errors.name ?? serverError?.fieldErrors.name} />
         <TextField
-          label={info.existingUser ? 'Password' : 'Choose a password'}
+          label="Choose a password"
           name="password"
           type="password"
-          autoComplete={info.existingUser ? 'current-password' : 'new-password'}
+          autoComplete="new-password"
           required
-          hint={info.existingUser ? undefined : 'At least 10 characters.'}
+          hint="At least 10 characters."
           error={errors.password ?? serverError?.fieldErrors.password}
         />
         <FormError message={serverError ? serverError.message : null} />
         <button type="submit" className="button button-primary button-block" disabled={accept.isPending}>
-          {accept.isPending ? 'Joining…' : info.existingUser ? 'Sign in and join' : 'Create account and join'}
+          {accept.isPending ? 'Joining…' : 'Create account and join'}
         </button>
       </form>
     </main>

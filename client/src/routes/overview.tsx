@@ -109,7 +109,7 @@ function OverviewBody({ data }: { data: Overview }) {
               <li key={request.id} className="list-row">
                 <StatusBadge status={request.status} />
                 <Link to={`/requests/${request.id}`} className="mono truncate">
-                  {request.identifier ?? '(deleted by retention)'}
+                  {request.maskedIdentifier ?? '(deleted by retention)'}
                 </Link>
                 <span className="muted truncate">{request.statusReason ?? request.workspaceName}</span>
                 <span className="muted nowrap">{formatRelative(request.updatedAt)}</span>

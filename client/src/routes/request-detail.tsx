@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { AuditEntryBody } from '../components/audit-entry';
 import { CopyButton } from '../components/copy-button';
 import { IntegrationRequestActions, RequestActions } from '../components/request-actions';
+import { RevealableIdentifier } from '../components/revealable-identifier';
 import { PageHeader } from '../components/shell';
 import { ErrorState, Loading } from '../components/states';
 import { SegmentedStatusBar, StatusBadge } from '../components/status';
@@ -29,14 +30,14 @@ export function Component() {
   if (detail.isPending)
     return (
       <>
-        <PageHeader title="Request" />
+        <PageHeader title="Request" documentTitle={`Request ${requestId}`} />
         <Loading />
       </>
     );
   if (detail.isError)
     return (
       <>
-        <PageHeader title="Request" />
+        <PageHeader title="Request" documentTitle={`Request ${requestId}`} />
         <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />
         <p>
           <Link to="/requests">Back to requests</Link>
@@ -53,7 +54,16 @@ export function Component() {
       <p className="breadcrumb">
         <Link to="/requests">Requests</Link> / <span className="mono">{request.id}</span>
       </p>
-      <PageHeader title={request.identifier ?? '(identifier deleted by retention)'} />
+      <PageHeader
+        documentTitle={`Request ${request.id}`}
+        title={
+          request.maskedIdentifier === null ? (
+            '(identifier deleted by retention)'
+          ) : (
+            <RevealableIdentifier requestId={request.id} masked={request.maskedIdentifier} hashed={request.hashed} />
+          )
+        }
+      />
       <section className="card summary-card" aria-label="Summary">
         <div className="summary-status">
           <StatusBadge status={request.status} />

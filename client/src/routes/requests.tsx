@@ -1,17 +1,18 @@
 import type { RequestStatus } from '@shared/statuses';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo, useState, useSyncExternalStore } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { SelectField, TextField } from '../components/field';
 import { PageHeader } from '../components/shell';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { SegmentedStatusBar, StatusBadge } from '../components/status';
 import { toDisplayError } from '../lib/errors';
 import { formatDateTime, formatRelative } from '../lib/format';
-import { checkRequestFilters, filtersFromSearchParams, filtersToSearchParams, hasFilters, toSearchFilter, type RequestFilters } from '../lib/request-filters';
+import { checkRequestFilters, filtersFromSearchParams, filtersToSearchParams, hasFilters, toSearchFilter, type RequestFilters, type RequestFiltersState } from '../lib/request-filters';
 import { progressSummary, REQUEST_STATUSES, STATUS_LABEL } from '../lib/status';
 import { LIVE_REFRESH_MS, requestListQueries } from '../lib/request-queries';
 import { LiveIndicator } from '../components/live-indicator';
+import { RevealableIdentifier } from '../components/revealable-identifier';
 import { useTRPC, type RouterOutputs } from '../trpc';
 
 type RequestRow = RouterOutputs['dashboard']['searchRequests']['items'][number];
@@ -20,8 +21,10 @@ type RequestRow = RouterOutputs['dashboard']['searchRequests']['items'][number];
 export function Component() {
   const trpc = useTRPC();
   const [params, setParams] = useSearchParams();
-  const filters = useMemo(() => filtersFromSearchParams(params), [params]);
-  const setFilters = (next: RequestFilters) => setParams(filtersToSearchParams(next), { replace: true });
+  const location = useLocation();
+  const filters = useMemo(() => filtersFromSearchParams(params, location.state as RequestFiltersState | null), [params, location.state]);
+  const setFilters = (next: RequestFilters) =>
+    setParams(filtersToSearchParams(next), { replace: true, state: next.identifier ? ({ identifier: next.identifier } satisfies RequestFiltersState) : null });
 
   const searchFilter = toSearchFilter(filters);
   // Checked here, before anything is sent (the server checks the same with its schema).
@@ -213,7 +216,7 @@ function Filters(props: {
 }
 
 function RequestsTable({ rows }: { rows: RequestRow[] }) {
-  return (
+    return (
     <div className="table-wrap">
       <table className="table responsive-table requests-table">
         <thead>
@@ -232,9 +235,13 @@ function RequestsTable({ rows }: { rows: RequestRow[] }) {
             return (
               <tr key={row.id} data-request-id={row.id}>
                 <td data-label="Identifier">
-                  <Link to={`/requests/${row.id}`} className="mono truncate identifier-link">
-                    {row.identifier ?? '(deleted by retention)'}
-                  </Link>
+                  {row.maskedIdentifier === null ? (
+                    <Link to={`/requests/${row.id}`} className="mono truncate identifier-link">
+                      (deleted by retention)
+                    </Link>
+                  ) : (
+                    <RevealableIdentifier requestId={row.id} masked={row.maskedIdentifier} hashed={row.hashed} linkToRequest />
+                  )}
                 </td>
                 <td data-label="Status">
                   <StatusBadge status={row.status} />

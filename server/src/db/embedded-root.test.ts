@@ -72,7 +72,7 @@ describe.skipIf(!asRoot)('the embedded PostgreSQL started as root from a closed 
     expect(os.tmpdir()).toBe(tmp);
     expect(passwordFiles(tmp)).toEqual([]);
     expect(fs.readdirSync(path.dirname(first.dataDir)).filter((n) => n.includes('password'))).toEqual([]);
-  });
+  }, 180_000);
 
   it('where it truly cannot, says what to do in one line', async () => {
     const closedRuntime = path.join(home, 'runtime');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
@@ -11,10 +11,12 @@ import type { ServiceDeps } from '../services/deps';
 import { createContextFactory, type Context } from '../trpc/context';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../db/connections';
 import { registerDocsPage } from './docs-page';
+import { registerRequestLog } from './request-log';
 import { handleHttpError, sendError } from './errors';
-import { clientErrorHandler, registerPublicApiRateLimits, registerSecurityHeaders } from './hardening';
+import { clientErrorHandler, frameworkErrorHandler, registerInputGuards, registerPublicApiRateLimits, registerSecurityHeaders } from './hardening';
 import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
 import { registerHttpMetrics } from '../metrics/http';
+import type { RouteResolver } from '../metrics/service-metrics';
 import { registerEmptyPostBodies, registerPublicBodyLimits } from './body-limits';
 
 const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../client/dist');
@@ -28,13 +30,33 @@ function logProcedureError({ error, path: procedure, ctx }: { error: { code: str
   if (error.code === 'INTERNAL_SERVER_ERROR') ctx?.log.error({ err: error.cause ?? error, procedure }, 'procedure failed');
 }
 
+/** Route labels under the wildcard routes: the REST operation's path template, or the tRPC procedure (batches as one label). */
+function routeResolver(restTemplates: string[]): RouteResolver {
+  const rest = restTemplates.map((template) => ({
+    label: PUBLIC_API_PREFIX + template,
+    pattern: new RegExp(`^${PUBLIC_API_PREFIX}${template.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`),
+  }));
+  const procedures = new Set(Object.keys(appRouter._def.procedures));
+  return (path) => {
+    if (path.startsWith('/trpc/')) {
+      const names = path.slice('/trpc/'.length).split(',');
+      if (!names.every((name) => procedures.has(name))) return null;
+      return names.length === 1 ? path : '/trpc/(batch)';
+    }
+    return rest.find((r) => r.pattern.test(path))?.label ?? null;
+  };
+}
+
 export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as unknown as FastifyBaseLogger,
     bodyLimit: deps.config.BODY_LIMIT_BYTES,
     // Only trusted proxies (TRUST_PROXY) may set the client address that rate limits count.
     trustProxy: deps.config.trustProxy as boolean | string[],
+    // Fastify's own request lines carry the full URL, query string included: see request-log.ts.
+    logController: new LogController({ disableRequestLogging: true }),
     clientErrorHandler,
+    frameworkErrors: (error, _request, reply) => frameworkErrorHandler(error, reply),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
@@ -42,7 +64,15 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   });
   app.setErrorHandler(handleHttpError);
   registerSecurityHeaders(app, deps.config);
-  registerHttpMetrics(app, { serveEndpoint: deps.config.METRICS_PORT === undefined });
+  registerInputGuards(app);
+  const openApiDocument = buildOpenApiDocument(deps.config.PUBLIC_URL);
+  const resolveRoute = routeResolver(Object.keys(openApiDocument.paths ?? {}));
+  registerRequestLog(app, resolveRoute);
+  registerHttpMetrics(app, {
+    token: deps.config.METRICS_PORT === undefined ? deps.config.METRICS_TOKEN : undefined,
+    resolveRoute,
+    notFound: (reply) => sendError(reply, 'NOT_FOUND', 'No route for GET /metrics'),
+  });
   registerPublicApiRateLimits(app, deps.config);
   await app.register(fastifyCookie);
   registerPublicBodyLimits(app, deps.config.BODY_LIMIT_BYTES);
@@ -50,7 +80,8 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
 
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
-    trpcOptions: { router: appRouter, createContext: createContextFactory(deps, 'trpc'), onError: logProcedureError, responseMeta },
+    // The dashboard sends identifier searches as POST queries, so no identifier is ever in a URL.
+    trpcOptions: { router: appRouter, createContext: createContextFactory(deps, 'trpc'), onError: logProcedureError, responseMeta, allowMethodOverride: true },
   });
   await app.register(fastifyTRPCOpenApiPlugin, {
     basePath: PUBLIC_API_PREFIX,
@@ -60,7 +91,6 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     responseMeta,
   } as never);
 
-  const openApiDocument = buildOpenApiDocument(deps.config.PUBLIC_URL);
   app.get('/api/openapi.json', (_req, reply) => reply.send(openApiDocument));
   await registerDocsPage(app);
   await (await import('./oauth')).registerOAuthRoutes(app, deps);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { clientAddressKey, rateLimitersFor, secretKey, type RateDecision } from '../lib/rate-limit';
+import { findInputProblem, jsonNestsDeeperThan, MAX_INPUT_DEPTH } from '../lib/input-guard';
 import { isWellFormedToken } from '../lib/tokens';
 import { sendError } from './errors';
 import { PUBLIC_API_PREFIX } from './openapi';
@@ -114,5 +115,43 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: imp
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
   const body = JSON.stringify({ code: 'BAD_REQUEST', message: tooLarge ? 'Request headers or URL are too large' : 'Malformed HTTP request' });
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  // The answer to a HEAD request has the headers of the GET answer and no body.
+  const rawPacket = (error as { rawPacket?: unknown }).rawPacket;
+  const head = Buffer.isBuffer(rawPacket) && rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`);
+}
+
+/**
+ * Every route's input, before any handler: JSON bodies nested deeper than MAX_INPUT_DEPTH
+ * are refused before parsing, and query strings, path parameters and bodies with NUL or
+ * lone surrogates get 400 (tRPC checks its procedures' raw input itself, see `trpc/init.ts`).
+ * The dashboard's tRPC client never streams; a streamed answer would report errors under
+ * HTTP 200, so the stream header is ignored.
+ */
+export function registerInputGuards(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (jsonNestsDeeperThan(String(body))) {
+      const error = Object.assign(new Error(`Request body is nested too deeply (at most ${MAX_INPUT_DEPTH} levels)`), { statusCode: 400 });
+      return done(error, undefined);
+    }
+    return parseJson(request, String(body), done);
+  });
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/trpc/')) delete request.headers['trpc-accept'];
+  });
+  app.addHook('preValidation', async (request, reply) => {
+    if (request.url.startsWith('/trpc/')) return;
+    const problem = findInputProblem({ query: request.query, params: request.params, body: request.body });
+    if (!problem) return;
+    const issues = [{ code: 'custom', path: problem.path, message: problem.message }];
+    return reply.code(400).type('application/json').send({ code: 'BAD_REQUEST', message: problem.message, issues });
+  });
+}
+
+/** Fastify's own errors before routing (a path with malformed percent-encoding) answer the documented body. */
+export function frameworkErrorHandler(error: Error & { code?: string }, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_BAD_URL') void sendError(reply, 'BAD_REQUEST', 'The URL is not valid: malformed percent-encoding');
+  else void sendError(reply, 'BAD_REQUEST', 'The request could not be routed');
 }

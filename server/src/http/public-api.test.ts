@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../test/harness';
 import { callerFor } from '../test/harness';
+import { createPersonalAccessToken } from '../services/tokens/personal-access-tokens';
 import { contractFetch } from '../test/openapi-contract';
 
 let env: TestEnv;
@@ -84,6 +85,29 @@ describe('POST /api/public/deletion-requests', () => {
     const conflicting = await post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'other@example.com' }, headers);
     await expectError(conflicting, 422, 'UNPROCESSABLE_CONTENT');
     expect(await countRequests()).toBe(before);
+  });
+
+  it('scopes an Idempotency-Key to the organization: a user in two organizations may use one key in each', async () => {
+    const other = await seedOrganization(env.deps, 'other');
+    await env.db.prisma.membership.create({ data: { id: `mem_${Date.now().toString(36)}x0000000000`, userId: org.user.id, organizationId: other.organization.id, role: 'ADMIN' } });
+    const otherPat = await createPersonalAccessToken(env.deps.prisma, { userId: org.user.id, organizationId: other.organization.id, role: 'ADMIN', via: 'cli' }, { name: 'other' });
+    const key = { 'idempotency-key': 'shared-key-1' };
+    const here = await post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'two-orgs@example.com' }, { 'x-api-key': org.pat, ...key });
+    const there = await post('/api/public/deletion-requests', { workspaceApiKey: other.workspaceApiKey, identifier: 'two-orgs@example.com' }, { 'x-api-key': otherPat.token, ...key });
+    expect(here.status).toBe(201);
+    expect(there.status).toBe(201);
+    const [a, b] = [await here.json(), await there.json()];
+    expect(a.organizationId).toBe(org.organization.id);
+    expect(b.organizationId).toBe(other.organization.id);
+    expect(a.id).not.toBe(b.id);
+    // The same holds for the other POSTs (their answers are kept for replays by organization
+    // too): the key used in one organization is not a conflicting replay (422) in the other,
+    // whose call runs on its own (and finds its request already finished: no integrations).
+    const checkHere = await post(`/api/public/deletion-requests/${a.id}/check-status`, {}, { 'x-api-key': org.pat, 'idempotency-key': 'shared-key-2' });
+    const checkThere = await post(`/api/public/deletion-requests/${b.id}/check-status`, {}, { 'x-api-key': otherPat.token, 'idempotency-key': 'shared-key-2' });
+    expect(checkHere.status).toBe(200);
+    expect(await checkThere.json()).toEqual({ code: 'CONFLICT', message: 'This request has finished; there is no status to check' });
+    expect(checkThere.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('concurrent calls with one Idempotency-Key create one request', async () => {
@@ -302,6 +326,9 @@ describe('service routes', () => {
     const html = await page.text();
     expect(html).toContain('swagger-ui');
     expect(html).not.toMatch(/https?:\/\/(?!localhost)/);
-    expect((await get('/api/docs/assets/swagger-ui-bundle.js')).status).toBe(200);
+    // Read to the end: an unread body keeps the connection busy and the server from closing.
+    const bundle = await get('/api/docs/assets/swagger-ui-bundle.js');
+    expect(bundle.status).toBe(200);
+    expect((await bundle.text()).length).toBeGreaterThan(1000);
   });
 });

@@ -1,18 +1,37 @@
 import http from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { CONTENT_TYPE } from './registry';
-import { httpDuration, httpRequests, registry, routeLabel } from './service-metrics';
+import { httpDuration, httpRequests, registry, routeLabel, type RouteResolver } from './service-metrics';
 
-/** Counts and times every answered request by route; serves /metrics unless it lives on METRICS_PORT. */
-export function registerHttpMetrics(app: FastifyInstance, options: { serveEndpoint: boolean }): void {
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(/^Bearer (.+)$/i.exec(header ?? '')?.[1]?.trim() ?? '');
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * Counts and times every answered request by route. /metrics on the API port exists only
+ * when no METRICS_PORT is set and a METRICS_TOKEN is: it then needs that bearer token, and
+ * answers 404 otherwise (the same as any unknown path, so its presence is not advertised).
+ */
+export function registerHttpMetrics(
+  app: FastifyInstance,
+  options: { token?: string; resolveRoute: RouteResolver; /** The app's answer for an unknown path. */ notFound: (reply: FastifyReply) => FastifyReply },
+): void {
   app.addHook('onResponse', (request, reply, done) => {
-    const route = routeLabel(request.routeOptions.url, request.originalUrl, reply.statusCode);
+    const route = routeLabel(request.routeOptions.url, request.originalUrl, options.resolveRoute);
     httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
     httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     done();
   });
-  if (options.serveEndpoint) {
-    app.get('/metrics', async (_request, reply) => reply.type(CONTENT_TYPE).header('cache-control', 'no-store').send(await registry.render()));
+  const token = options.token;
+  if (token) {
+    app.get('/metrics', async (request, reply) => {
+      // Without the token: the answer of any unknown path.
+      if (!bearerMatches(request.headers.authorization, token)) return options.notFound(reply);
+      return reply.type(CONTENT_TYPE).header('cache-control', 'no-store').send(await registry.render());
+    });
   }
 }
 

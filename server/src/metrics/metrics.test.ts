@@ -3,11 +3,13 @@ import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestE
 import { watchQueueDepth } from './queue-depth';
 import { Counter, Histogram, Registry } from './registry';
 
+const TOKEN = 'metrics-token-for-tests-0123';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
 let env: TestEnv;
 let server: Awaited<ReturnType<typeof startTestServer>>;
 
 beforeAll(async () => {
-  env = await createTestEnv({ OUTBOUND_ALLOWLIST: '127.0.0.0/8' });
+  env = await createTestEnv({ OUTBOUND_ALLOWLIST: '127.0.0.0/8', METRICS_TOKEN: TOKEN });
   server = await startTestServer(env.deps);
 });
 afterAll(async () => {
@@ -21,13 +23,42 @@ describe('/metrics', () => {
     await fetch(`${server.baseUrl}/healthz`);
     const list = await fetch(`${server.baseUrl}/api/public/deletion-requests/workspace/${org.workspace.id}`, { headers: { 'x-api-key': org.pat } });
     expect(list.status).toBe(200);
-    const res = await fetch(`${server.baseUrl}/metrics`);
+    const res = await fetch(`${server.baseUrl}/metrics`, { headers: AUTH });
     expect(res.headers.get('content-type')).toContain('text/plain; version=0.0.4');
     const text = await res.text();
     expect(text).toMatch(/dds_http_requests_total\{method="GET",route="\/healthz",status="200"\} [1-9]/);
-    expect(text).toMatch(/dds_http_requests_total\{method="GET",route="\/api\/public\/deletion-requests\/workspace\/:id",status="200"\} 1/);
+    expect(text).toMatch(/dds_http_requests_total\{method="GET",route="\/api\/public\/deletion-requests\/workspace\/\{workspaceId\}",status="200"\} 1/);
     expect(text).toContain('dds_http_request_duration_seconds_bucket{method="GET",route="/healthz",le="+Inf"}');
     expect(text).not.toContain(org.workspace.id);
+  });
+
+  it('is not served on the API port without its bearer token, nor at all without METRICS_TOKEN', async () => {
+    for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: TOKEN }] as Record<string, string>[]) {
+      const res = await fetch(`${server.baseUrl}/metrics`, { headers });
+      expect(res.status).toBe(404);
+      expect(await res.text()).not.toContain('dds_');
+    }
+    const plain = await createTestEnv();
+    const open = await startTestServer(plain.deps);
+    try {
+      // No such route: the dashboard's deep-link fallback (HTML), never the metrics.
+      const res = await fetch(`${open.baseUrl}/metrics`);
+      expect(res.headers.get('content-type')).not.toContain('version=0.0.4');
+      expect(await res.text()).not.toContain('dds_');
+    } finally {
+      await open.close();
+      await plain.close();
+    }
+  });
+
+  it('labels every unmatched path with one value, never the raw path', async () => {
+    const probes = ['/no/such/page-jane@example.com', '/api/public/nope/jane@example.com', '/trpc/nope.jane@example.com', '/requests/jane@example.com'];
+    for (const path of probes) await fetch(`${server.baseUrl}${path}`);
+    await fetch(`${server.baseUrl}/trpc/workspaces.list`);
+    const text = await (await fetch(`${server.baseUrl}/metrics`, { headers: AUTH })).text();
+    expect(text).not.toContain('jane');
+    expect(text).toMatch(/dds_http_requests_total\{method="GET",route="unmatched",status="\d+"\} [1-9]/);
+    expect(text).toMatch(/route="\/trpc\/workspaces.list"/);
   });
 
   it('reads queue depth by integration type and state from the database', async () => {

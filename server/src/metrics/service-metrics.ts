@@ -25,23 +25,22 @@ registry.register(
   new CallbackGauge('dds_process_resident_memory_bytes', 'Resident set size of this process.', () => [{ labels: {}, value: process.memoryUsage.rss() }]),
 );
 
-const ID_SEGMENT = /^[a-z]{2,4}_[0-9a-z]{16,32}$/;
-const MAX_ROUTES = 200;
-const knownRoutes = new Set<string>();
+/** Maps a path under a wildcard route (the REST facade, tRPC) to its operation's pattern, or null when nothing matches. */
+export type RouteResolver = (path: string) => string | null;
+
+export const UNMATCHED_ROUTE = 'unmatched';
 
 /**
- * A bounded route label: Fastify's route pattern when it has one; for the REST facade and
- * tRPC (wildcard routes) the path with ids replaced by `:id`. Past MAX_ROUTES distinct
- * values everything new is "other", so random paths cannot grow memory without bound.
+ * A bounded route label: Fastify's route pattern when it has one; under the REST facade's
+ * and tRPC's wildcard routes the operation's own pattern (`/api/public/deletion-requests/{id}`,
+ * `/trpc/workspaces.list`). Everything else (unknown paths, SPA deep links) is one value,
+ * so neither memory nor the label set grows with what clients send, and no path a client
+ * typed (possibly personal data) reaches a metric.
  */
-export function routeLabel(pattern: string | undefined, url: string, status: number): string {
-  if (pattern && !pattern.includes('*')) return pattern;
-  if (status === 404 && !pattern) return 'unmatched';
-  const path = (url.split('?')[0] ?? '').split('/').map((s) => (ID_SEGMENT.test(s) ? ':id' : s)).join('/');
-  if (knownRoutes.has(path)) return path;
-  if (knownRoutes.size >= MAX_ROUTES) return 'other';
-  knownRoutes.add(path);
-  return path;
+export function routeLabel(pattern: string | undefined, url: string, resolve: RouteResolver): string {
+  if (pattern && !pattern.includes('*') && !pattern.startsWith('/trpc/')) return pattern;
+  if (!pattern) return UNMATCHED_ROUTE;
+  return resolve(url.split('?')[0] ?? '') ?? UNMATCHED_ROUTE;
 }
 
 /** The worker's onStep hook: job latency, start delay and outcome by integration type. */

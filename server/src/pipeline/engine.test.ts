@@ -138,6 +138,23 @@ describe('deletion engine, end to end', () => {
     expect(retried.status).toBe('SUCCESS');
   });
 
+  it('redacts the account\'s secrets from what a destination says back, however short, and whatever the field is called', async () => {
+    const { org, caller } = await setup();
+    // A destination that repeats what it was sent in its error: the token, the user name and a 3-digit PIN.
+    hooks.on('POST /echo', (call) => ({ status: 400, body: { error: `refused ${call.headers.authorization} for ${call.headers['x-user']} pin ${call.headers['x-pin']}` } }));
+    await webhook(
+      caller,
+      org.workspace.id,
+      { initiate: { url: `${hooks.url}/echo`, headers: { authorization: 'Bearer {{token}}', 'x-user': '{{user}}', 'x-pin': '{{pin}}' } } },
+      { token: 'echoed-token-value-1234', user: 'svc-deleter', pin: '907' },
+    );
+    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'echo@example.com' });
+    const failed = await waitForRequest(env, created.id);
+    expect(failed.integrationRequests[0]).toMatchObject({ status: 'FAILED', lastError: 'HTTP 400: refused Bearer [redacted] for [redacted] pin [redacted]' });
+    const shown = JSON.stringify([failed, await caller.deletionRequests.auditTrail({ deletionRequestId: created.id })]);
+    for (const secret of ['echoed-token-value-1234', 'svc-deleter', 'pin 907']) expect(shown).not.toContain(secret);
+  });
+
   it('gives up after the configured number of attempts', async () => {
     const { org, caller } = await setup();
     hooks.on('POST /down', () => ({ status: 500 }));

@@ -126,6 +126,7 @@ function attempts(): Attempt[] {
     { path: 'members.remove', input: { userId: A.user.id } },
     { path: 'members.revokeInvitation', input: { invitationId: A.invitationId } },
     { path: 'dashboard.requestDetail', input: { deletionRequestId: A.deletionRequestId } },
+    { path: 'dashboard.revealIdentifier', input: { deletionRequestId: A.deletionRequestId } },
     { path: 'callbacks.create', input: { url: 'http://127.0.0.1:1/implant', events: ['deletion_request.completed'], workspaceId: A.workspace.id } },
     { path: 'callbacks.update', input: { endpointId: A.endpointId, url: 'http://127.0.0.1:2/taken-over' } },
     { path: 'callbacks.delete', input: { endpointId: A.endpointId } },

@@ -74,6 +74,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'dashboard.overview': 'MEMBER',
   'dashboard.searchRequests': 'MEMBER',
   'dashboard.requestDetail': 'MEMBER',
+  'dashboard.revealIdentifier': 'MEMBER',
   'dashboard.members': 'MEMBER',
   'dashboard.workspaceUsage': 'MEMBER',
   'dashboard.auditLog': 'ADMIN',

@@ -76,6 +76,7 @@ export function callerFor(deps: ServiceDeps, auth: { sessionToken?: string; pat?
     ...deps,
     channel,
     requestId: 'test',
+    method: 'POST',
     ip: '127.0.0.1',
     headers: auth.pat ? { 'x-api-key': auth.pat } : {},
     cookies,

@@ -25,6 +25,10 @@ export interface ServiceProcess {
  * and waits until it answers /healthz. `detached`: the process leads its own process group,
  * as `npm start` in a terminal does.
  */
+/** The API port serves /metrics only with this bearer token (METRICS_TOKEN); the metrics port needs none. */
+export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789';
+export const METRICS_AUTH = { authorization: `Bearer ${TEST_METRICS_TOKEN}` };
+
 export async function startServiceProcess(databaseUrl: string | null, env: Record<string, string>, options: { detached?: boolean } = {}): Promise<ServiceProcess> {
   const role = env.ROLE ?? 'all';
   const port = await freePort();
@@ -43,7 +47,7 @@ export async function startServiceProcess(databaseUrl: string | null, env: Recor
       API_RATE_LIMIT_PER_TOKEN: '0',
       API_RATE_LIMIT_PER_IP: '0',
       WORKER_POLL_MS: '100',
-      ...(metricsPort ? { METRICS_PORT: String(metricsPort) } : {}),
+      ...(metricsPort ? { METRICS_PORT: String(metricsPort) } : { METRICS_TOKEN: TEST_METRICS_TOKEN }),
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -82,7 +86,7 @@ export async function startServiceProcess(databaseUrl: string | null, env: Recor
     },
     stderr: () => stderr,
     async counter(name) {
-      const text = await (await fetch(`${url}/metrics`)).text();
+      const text = await (await fetch(`${url}/metrics`, { headers: METRICS_AUTH })).text();
       return text
         .split('\n')
         .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))

@@ -10,6 +10,8 @@ export interface Context extends ServiceDeps {
   /** "rest" for the public API (PAT only), "trpc" for the dashboard (session cookie or PAT). */
   channel: 'trpc' | 'rest';
   requestId: string;
+  /** The HTTP method: searches by a subject identifier must come as POST (never in a URL). */
+  method: string;
   ip: string;
   headers: Record<string, string | undefined>;
   cookies: Record<string, string | undefined>;
@@ -34,6 +36,7 @@ export function createContextFactory(deps: ServiceDeps, channel: Context['channe
     log: req.log as Logger,
     channel,
     requestId: String(req.id),
+    method: req.method,
     ip: req.ip,
     headers: lowerCaseHeaders(req.headers),
     // The public API authenticates with PATs only: a browser cookie never authorises it.

@@ -3,6 +3,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
 import type { TokenScope } from '@shared/scopes';
 import { AppError } from '../lib/errors';
+import { findInputProblem } from '../lib/input-guard';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnreachable } from '../db/connections';
 import type { Context } from './context';
 
@@ -53,4 +54,15 @@ const mapAppErrors = t.middleware(async ({ ctx, next }) => {
   return result;
 });
 
-export const baseProcedure = t.procedure.use(mapAppErrors);
+/**
+ * Every procedure's raw input, before its zod schema and before anything else: nesting
+ * depth bounded, and no string PostgreSQL cannot store (NUL) or that is not Unicode (a
+ * lone surrogate). Here once, so no procedure can forget it.
+ */
+const guardInput = t.middleware(async ({ getRawInput, next }) => {
+  const problem = findInputProblem(await getRawInput());
+  if (problem) throw new AppError('BAD_REQUEST', problem.message, { issues: [{ code: 'custom', path: problem.path, message: problem.message }] });
+  return next();
+});
+
+export const baseProcedure = t.procedure.use(mapAppErrors).use(guardInput);

@@ -11,12 +11,12 @@ export const invitationTokenSchema = z.string().trim().min(1, 'Required').max(20
 
 /**
  * Accepting an invitation: a new user gives a name and chooses a password; an existing
- * user (same email) signs in with their password.
+ * user (same email) signs in first, the usual way, and accepts with no password.
  */
 export const acceptInvitationInputSchema = z.object({
   token: invitationTokenSchema,
   name: nameSchema.optional(),
-  password: z.string().min(1, 'Required').max(200),
+  password: z.string().min(1, 'Required').max(200).optional(),
 });
 /** The sign-up variant of the accept form, with the password rules of sign-up. */
 export const acceptInvitationSignUpSchema = z.object({ name: nameSchema, password: passwordSchema });

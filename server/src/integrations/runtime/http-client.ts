@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { PermanentError, TransientError, type Exchange, type Outcome } from '../types';
+import { createRedactor } from './redaction';
 
 export interface HttpRequest {
   method: string;
@@ -40,16 +41,6 @@ const SENSITIVE_HEADERS = /^(authorization|proxy-authorization|cookie|set-cookie
 
 export function truncate(text: string, max = RECORDED_BODY_CHARS): string {
   return text.length > max ? `${text.slice(0, max)}… [${text.length - max} more characters]` : text;
-}
-
-export function createRedactor(secrets: string[]): (text: string) => string {
-  const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length >= 4))].sort((a, b) => b.length - a.length);
-  const encoded = values.flatMap((v) => [v, encodeURIComponent(v), Buffer.from(v).toString('base64')]);
-  return (text) => {
-    let out = text;
-    for (const value of encoded) if (out.includes(value)) out = out.split(value).join('[redacted]');
-    return out;
-  };
 }
 
 function redactHeaders(headers: Record<string, string>, redact: (t: string) => string): Record<string, string> {

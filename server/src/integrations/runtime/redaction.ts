@@ -1,4 +1,5 @@
 import { isSecretAccountField, type AccountType } from '@shared/integrations/accounts';
+import type { Outcome } from '../types';
 
 /**
  * The values to blank out of every recorded exchange (audit trail) and log line of a call
@@ -13,4 +14,62 @@ export function secretValues(accountType: AccountType | null | undefined, secret
   return Object.entries(secrets)
     .filter(([key, value]) => typeof value === 'string' && value !== '' && isSecretAccountField(accountType, key))
     .map(([, value]) => value as string);
+}
+
+/** Secrets shorter than this are redacted where they stand alone (see `createRedactor`). */
+const SHORT_SECRET_CHARS = 4;
+
+/** `encodeURIComponent`, or null for a string it refuses (an unpaired surrogate). */
+function uriEncoded(value: string): string | null {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Blanks every given secret out of a text: as written, URI-encoded and base64-encoded. A secret
+ * of 4 characters or more goes wherever it appears; a shorter one (a PIN, a two-letter region
+ * code someone stored as a secret) wherever it stands alone, between characters that are not
+ * letters or digits, so that `"pin":"123"` loses its value but a body keeps its other words.
+ */
+export function createRedactor(secrets: string[]): (text: string) => string {
+  const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length > 0))].sort((a, b) => b.length - a.length);
+  const forms = values.flatMap((v) => [v, uriEncoded(v), Buffer.from(v).toString('base64')].filter((form): form is string => !!form));
+  const long = [...new Set(forms.filter((form) => form.length >= SHORT_SECRET_CHARS))].sort((a, b) => b.length - a.length);
+  const short = [...new Set(forms.filter((form) => form.length < SHORT_SECRET_CHARS))].sort((a, b) => b.length - a.length);
+  const standalone = short.length ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${short.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu') : null;
+  return (text) => {
+    let out = text;
+    for (const value of long) if (out.includes(value)) out = out.split(value).join('[redacted]');
+    return standalone ? out.replace(standalone, '[redacted]') : out;
+  };
+}
+
+/** The redactor of one destination: every value its account type declares secret. */
+export function destinationRedactor(destination: { accountType: AccountType | null; secrets: Record<string, unknown> | null }): (text: string) => string {
+  return createRedactor(secretValues(destination.accountType, destination.secrets));
+}
+
+/** Every string inside a value (evidence a driver recorded), redacted. */
+function redactDeep(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactDeep(item, redact)]));
+  return value;
+}
+
+/**
+ * A driver's outcome with the account's secrets blanked out of what is stored and shown: the
+ * message or reason (often a destination's own error text, which may repeat a token it was
+ * sent) and any evidence. The tracking id is the destination's, kept as it is.
+ */
+export function redactOutcome(outcome: Outcome, redact: (text: string) => string): Outcome {
+  if ('reason' in outcome) return { ...outcome, reason: redact(outcome.reason) };
+  const redacted = { ...outcome, message: redact(outcome.message) };
+  if (redacted.kind === 'success' && redacted.evidence) redacted.evidence = redactDeep(redacted.evidence, redact) as Record<string, unknown>;
+  return redacted;
 }

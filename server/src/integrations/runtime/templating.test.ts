@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readJsonPath } from './json-path';
 import { renderHeader, renderJsonBody, renderUrl, TemplateError } from './templating';
-import { createRedactor, parseRetryAfter } from './http-client';
+import { parseRetryAfter } from './http-client';
+import { createRedactor } from './redaction';
 
 describe('webhook templating', () => {
   it('URL-encodes values in URLs so an identifier cannot change the path or query', () => {
@@ -22,6 +23,8 @@ describe('webhook templating', () => {
 
   it('refuses line breaks in header values (no header injection)', () => {
     expect(() => renderHeader('Bearer {{token}}', { token: 'x\r\nX-Evil: 1' })).toThrow(TemplateError);
+    // An unpaired surrogate cannot be URL-encoded: a clear template error, not a URIError.
+    expect(() => renderUrl('https://example.com/u/{{identifier}}', { identifier: 'x\ud800' })).toThrow(TemplateError);
     expect(renderHeader('Bearer {{token}}', { token: 'abc' })).toBe('Bearer abc');
   });
 
@@ -49,6 +52,11 @@ describe('audit redaction and Retry-After', () => {
   it('removes secrets, also URL- and base64-encoded', () => {
     const redact = createRedactor(['s3cr3t-value']);
     expect(redact(`a s3cr3t-value b ${encodeURIComponent('s3cr3t-value')} ${Buffer.from('s3cr3t-value').toString('base64')}`)).toBe('a [redacted] b [redacted] [redacted]');
+  });
+  it('removes a secret shorter than 4 characters where it stands alone, and takes any secret without throwing', () => {
+    const redact = createRedactor(['907', 'ab', 'lone \ud800 surrogate']);
+    expect(redact('{"pin":"907","code":"9070","region":"ab","word":"abc"}')).toBe('{"pin":"[redacted]","code":"9070","region":"[redacted]","word":"abc"}');
+    expect(redact('x lone \ud800 surrogate y')).toBe('x [redacted] y');
   });
   it('reads seconds and HTTP dates', () => {
     expect(parseRetryAfter('3')).toBe(3000);

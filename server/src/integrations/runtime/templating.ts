@@ -1,3 +1,5 @@
+import { isWellFormedText } from '../../lib/input-guard';
+
 /**
  * `{{identifier}}`, `{{trackingId}}` and `{{<account key>}}` placeholders, each value encoded
  * for where it lands, so a subject identifier can never change the shape of a call:
@@ -16,7 +18,12 @@ function lookup(values: TemplateValues, name: string): string {
 }
 
 export function renderUrl(template: string, values: TemplateValues): string {
-  const rendered = template.replace(PLACEHOLDER, (_m, name: string) => encodeURIComponent(lookup(values, name)));
+  const rendered = template.replace(PLACEHOLDER, (_m, name: string) => {
+    const value = lookup(values, name);
+    // encodeURIComponent throws a URIError on an unpaired surrogate; say which placeholder instead.
+    if (!isWellFormedText(value)) throw new TemplateError(`{{${name}}} cannot be used in a URL: it contains an invalid character`);
+    return encodeURIComponent(value);
+  });
   const url = new URL(rendered);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TemplateError('Only http and https URLs are allowed');
   return url.toString();

@@ -1,5 +1,6 @@
 import { AppError, notFound } from '../../lib/errors';
 import { driverContext } from '../../integrations/runtime/driver-context';
+import { destinationRedactor } from '../../integrations/runtime/redaction';
 import type { Exchange } from '../../integrations/types';
 import type { Actor } from '../../services/auth/actor';
 import type { AccountDeps } from '../../services/accounts/accounts';
@@ -33,6 +34,8 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
   }
   const trail: Exchange[] = [];
   let message: string;
+  // What the destination says may repeat a token it was sent: redacted before it is stored or shown.
+  let redact = (text: string) => text;
   try {
     if (ir.trackingId) {
       const destination = await loadDestination(deps, {
@@ -41,6 +44,7 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
         accountId: currentAccountId(ir),
         organizationId: actor.organizationId,
       });
+      redact = destinationRedactor(destination);
       if (!destination.driver.canCancel(destination.config) || !destination.driver.cancel) {
         throw new AppError('CONFLICT', `${ir.integrationName} (${ir.integrationType}) does not support canceling a deletion it has accepted`);
       }
@@ -58,8 +62,8 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
           trail,
         ),
       );
-      if (!result.canceled) throw new AppError('CONFLICT', `${ir.integrationName} refused to cancel: ${result.message}`);
-      message = result.message;
+      if (!result.canceled) throw new AppError('CONFLICT', `${ir.integrationName} refused to cancel: ${redact(result.message)}`);
+      message = redact(result.message);
     } else {
       message = 'Canceled before the deletion was sent';
     }
@@ -71,10 +75,10 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
       integrationRequestId: ir.id,
       action: 'deletion.cancel',
       outcome: 'REFUSED',
-      summary: `Cancel refused: ${(error as Error).message}`,
+      summary: `Cancel refused: ${redact((error as Error).message)}`,
       details: JSON.parse(JSON.stringify({ exchanges: trail })),
     });
-    throw error instanceof AppError ? error : new AppError('CONFLICT', `Could not cancel: ${(error as Error).message}`);
+    throw error instanceof AppError ? error : new AppError('CONFLICT', `Could not cancel: ${redact((error as Error).message)}`);
   }
   const callbacks = await deps.prisma.$transaction(async (tx) => {
     const parent = await lockDeletionRequest(dbQuery(tx), ir.deletionRequest.id);

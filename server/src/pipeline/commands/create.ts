@@ -187,7 +187,8 @@ function asWritten(row: NewDeletionRequest) {
 
 async function findByIdempotencyKey(db: Db, actor: Actor, idempotencyKey: string, requestHash: string) {
   const earlier = await db.deletionRequest.findUnique({
-    where: { createdByUserId_idempotencyKey: { createdByUserId: actor.userId, idempotencyKey } },
+    // Scoped to the organization and the token's owner: the same key in another organization is another request.
+    where: { organizationId_createdByUserId_idempotencyKey: { organizationId: actor.organizationId, createdByUserId: actor.userId, idempotencyKey } },
     select,
   });
   if (!earlier) return null;

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomerDatabase, type CustomerDatabase } from '../../test/customer-db';
 import { startWebhookServer, type WebhookServer } from '../../test/fakes/webhook-server';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
-import { startServiceProcess, stopServiceProcess, type ServiceProcess } from '../../test/service-process';
+import { METRICS_AUTH, startServiceProcess, stopServiceProcess, type ServiceProcess } from '../../test/service-process';
 
 /**
  * The service as separate OS processes on one PostgreSQL: an API process and worker
@@ -128,7 +128,7 @@ describe('one API process and two worker processes on one PostgreSQL', () => {
     expect(shares.reduce((a, b) => a + b, 0)).toBe(subjects.length * 2);
     for (const share of shares) expect(share).toBeGreaterThan(subjects.length * 0.2);
     // The API process reports its requests by route, and the queue as drained.
-    const metrics = await (await fetch(`${api.url}/metrics`)).text();
+    const metrics = await (await fetch(`${api.url}/metrics`, { headers: METRICS_AUTH })).text();
     expect(metrics).toMatch(/dds_http_requests_total\{method="POST",route="\/api\/public\/deletion-requests",status="201"\} 150/);
     expect(metrics).not.toMatch(/dds_queue_depth\{[^}]*state="due"\} [1-9]/);
   });

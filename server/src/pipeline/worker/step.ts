@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { IntegrationType, RequestStatus } from '@shared/statuses';
 import { driverContext } from '../../integrations/runtime/driver-context';
+import { destinationRedactor, redactOutcome } from '../../integrations/runtime/redaction';
 import { PermanentError, TransientError, type Exchange, type Outcome } from '../../integrations/types';
 import { currentAccountId, loadDestination } from '../../services/integrations/destination';
 import type { Claimed } from '../store/claim';
@@ -41,6 +43,8 @@ class Step {
   /** Exchanges with the destination, for the audit entry. */
   readonly trail: Exchange[] = [];
   readonly startedAt = new Date();
+  /** Blanks the account's secrets out of what the destination said, once the account is loaded. */
+  private redact: (text: string) => string = (text) => text;
 
   constructor(
     private readonly deps: EngineDeps,
@@ -56,13 +60,15 @@ class Step {
     if (!isActive(ir.status)) return null;
     let outcome: Outcome;
     try {
-      outcome = await this.callDestination();
+      outcome = redactOutcome(await this.callDestination(), this.redact);
     } catch (error) {
-      if (error instanceof TransientError) outcome = { kind: 'retry', reason: error.message, retryAfterMs: error.retryAfterMs };
-      else if (error instanceof PermanentError) outcome = { kind: 'failed', reason: error.message };
+      if (error instanceof TransientError) outcome = { kind: 'retry', reason: this.redact(error.message), retryAfterMs: error.retryAfterMs };
+      else if (error instanceof PermanentError) outcome = { kind: 'failed', reason: this.redact(error.message) };
       else {
-        this.deps.log.error({ err: error, integrationRequestId: ir.id }, 'integration request failed with an internal error');
-        await this.record({ kind: 'failed', reason: `Internal error: ${(error as Error).message}` }, 'ERROR');
+        // Members see a reference and a plain sentence; the detail, with the same reference, is in the log only.
+        const reference = randomUUID();
+        this.deps.log.error({ err: error, integrationRequestId: ir.id, reference }, 'integration request failed with an internal error');
+        await this.record({ kind: 'failed', reason: `An internal error stopped this deletion (reference ${reference}); the operators have the details.` }, 'ERROR');
         return this.report('ERROR');
       }
     }
@@ -84,6 +90,7 @@ class Step {
       organizationId: ir.organizationId,
       sealed: { secretCipher: ir.secretCipher, type: ir.accountType },
     });
+    this.redact = destinationRedactor(destination);
     const ctx = driverContext(
       this.deps,
       destination,

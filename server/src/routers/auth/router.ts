@@ -45,9 +45,9 @@ export const authRouter = router({
 
   /** Email and password; a fresh session replaces any previous cookie. */
   signIn: publicProcedure.input(signInInputSchema).mutation(async ({ ctx, input }) => {
-    assertAuthAttemptAllowed(ctx.config, ctx.ip, input.email);
+    assertAuthAttemptAllowed(ctx.config, ctx.ip);
     const previous = ctx.cookies[SESSION_COOKIE];
-    const result = await signIn(ctx.prisma, input);
+    const result = await signIn(ctx.prisma, ctx.config, input);
     if (previous) await deleteSession(ctx.prisma, previous);
     ctx.setCookie(SESSION_COOKIE, result.sessionToken, { maxAgeSeconds: SESSION_TTL_SECONDS });
     return { userId: result.userId };

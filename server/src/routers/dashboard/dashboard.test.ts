@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { createPersonalAccessToken } from '../../services/tokens/personal-access-tokens';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+import { createCallerFactory } from '../../trpc/init';
+import { appRouter } from '../root';
 
 let env: TestEnv;
 let org: Awaited<ReturnType<typeof seedOrganization>>;
@@ -29,15 +31,15 @@ describe('dashboard.searchRequests', () => {
       await owner().deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier });
     }
     const exact = await owner().dashboard.searchRequests({ filter: { identifier: '  b@example.com ' } });
-    expect(exact.items.map((r) => r.identifier)).toEqual(['b@example.com']);
+    expect(exact.items.map((r) => r.maskedIdentifier)).toEqual(['b***@example.com']);
     expect(exact.items[0]?.workspaceName).toBe('acme workspace');
     expect((await owner().dashboard.searchRequests({ filter: { identifier: 'b@example' } })).items).toEqual([]);
 
     const first = await owner().dashboard.searchRequests({ limit: 2 });
-    expect(first.items.map((r) => r.identifier)).toEqual(['c@example.com', 'b@example.com']);
+    expect(first.items.map((r) => r.maskedIdentifier)).toEqual(['c***@example.com', 'b***@example.com']);
     expect(first.nextCursor).toBeTruthy();
     const second = await owner().dashboard.searchRequests({ limit: 2, cursor: first.nextCursor });
-    expect(second.items.map((r) => r.identifier)).toEqual(['a@example.com']);
+    expect(second.items.map((r) => r.maskedIdentifier)).toEqual(['a***@example.com']);
     expect(second.nextCursor).toBeNull();
   });
 
@@ -59,11 +61,38 @@ describe('dashboard.searchRequests', () => {
   });
 });
 
+describe('identifiers masked, revealed one at a time with an audit entry', () => {
+  it('masks identifiers in every dashboard read model; revealIdentifier shows one and audits it', async () => {
+    const created = await owner().deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'masked.person@example.com' });
+    const search = await owner().dashboard.searchRequests({ filter: { identifier: 'masked.person@example.com' } });
+    const overview = await owner().dashboard.overview({});
+    const detail = await owner().dashboard.requestDetail({ deletionRequestId: created.id });
+    for (const answer of [search, overview, detail]) expect(JSON.stringify(answer)).not.toContain('masked.person');
+    expect(search.items[0]?.maskedIdentifier).toBe('m***@example.com');
+    const before = await env.db.prisma.auditLog.count({ where: { deletionRequestId: created.id, action: 'request.identifier_revealed' } });
+    expect(before).toBe(0);
+    expect(await owner().dashboard.revealIdentifier({ deletionRequestId: created.id })).toEqual({ identifier: 'masked.person@example.com' });
+    const entries = await env.db.prisma.auditLog.findMany({ where: { deletionRequestId: created.id, action: 'request.identifier_revealed' } });
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ actorId: org.user.id, organizationId: org.organization.id });
+    expect(JSON.stringify([entries[0]?.summary, entries[0]?.details])).not.toContain('masked.person');
+    await expect(callerFor(env.deps, { pat: other.pat }).caller.dashboard.revealIdentifier({ deletionRequestId: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('refuses a search by identifier sent as GET (it would be in the URL); POST carries it', async () => {
+    const { ctx } = callerFor(env.deps, { pat: org.pat });
+    const asGet = createCallerFactory(appRouter)({ ...ctx, method: 'GET' });
+    await expect(asGet.dashboard.searchRequests({ filter: { identifier: 'a@example.com' } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect((await asGet.dashboard.searchRequests({})).items.length).toBeGreaterThan(0);
+  });
+});
+
 describe('dashboard.requestDetail', () => {
   it('returns the audit timeline, and "not found" across organizations', async () => {
     const created = await owner().deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'detail@example.com' });
     const detail = await owner().dashboard.requestDetail({ deletionRequestId: created.id });
-    expect(detail.identifier).toBe('detail@example.com');
+    expect(detail.maskedIdentifier).toBe('d***@example.com');
+    expect(JSON.stringify(detail)).not.toContain('detail@example.com');
     expect(detail.createdWithToken).toBe(true);
     expect(detail.auditTrail.map((e) => e.action)).toContain('request.created');
     expect(detail.auditTrail[0]?.actorName).toBe('Owner of acme');

@@ -3,9 +3,10 @@ import { auditLog, auditLogActions } from './audit-log';
 import { members } from './members';
 import { overview } from './overview';
 import { requestDetail } from './request-detail';
+import { revealIdentifier } from './reveal-identifier';
 import { searchRequests } from './search-requests';
 import { verifyAuditChain } from './verify-audit-chain';
 import { workspaceUsage } from './workspace-usage';
 
 /** Read models of the dashboard SPA; tRPC only, not part of the public REST API. */
-export const dashboardRouter = router({ overview, searchRequests, requestDetail, auditLog, auditLogActions, verifyAuditChain, members, workspaceUsage });
+export const dashboardRouter = router({ overview, searchRequests, requestDetail, revealIdentifier, auditLog, auditLogActions, verifyAuditChain, members, workspaceUsage });

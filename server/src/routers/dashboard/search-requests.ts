@@ -1,8 +1,16 @@
 import { requestSearchInputSchema } from '@shared/schemas/dashboard';
+import { AppError } from '../../lib/errors';
 import { memberProcedure } from '../../trpc/procedures';
 import { searchDeletionRequests } from '../../services/dashboard/search-deletion-requests';
 
-/** The Requests screen's filtered, keyset-paginated list: `{ items, nextCursor }`. */
-export const searchRequests = memberProcedure
-  .input(requestSearchInputSchema)
-  .query(({ ctx, input }) => searchDeletionRequests(ctx.prisma, ctx.keyring, ctx.actor, input));
+/**
+ * The Requests screen's filtered, keyset-paginated list: `{ items, nextCursor }`, identifiers
+ * masked (`revealIdentifier` shows one, audited). A search by identifier must come as a POST
+ * body: in a GET URL it would sit in browser history, proxies' and servers' logs.
+ */
+export const searchRequests = memberProcedure.input(requestSearchInputSchema).query(({ ctx, input }) => {
+  if (input.filter.identifier && ctx.method === 'GET') {
+    throw new AppError('BAD_REQUEST', 'Send a search by identifier as POST, never in a URL');
+  }
+  return searchDeletionRequests(ctx.prisma, ctx.keyring, ctx.actor, input);
+});

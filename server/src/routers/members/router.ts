@@ -11,7 +11,7 @@ import { SESSION_COOKIE } from '../../trpc/context';
 import { router } from '../../trpc/init';
 import { memberProcedure, ownerProcedure, publicProcedure } from '../../trpc/procedures';
 import { assertAuthAttemptAllowed } from '../../lib/rate-limit-auth';
-import { deleteSession, SESSION_TTL_SECONDS } from '../../services/auth/sessions';
+import { deleteSession, findSessionUser, SESSION_TTL_SECONDS } from '../../services/auth/sessions';
 import { listMembers } from '../../services/dashboard/list-members';
 import { acceptInvitation, describeInvitation } from '../../services/members/accept-invitation';
 import { AppError } from '../../lib/errors';
@@ -48,13 +48,16 @@ export const membersRouter = router({
         throw error;
       }
     }),
-  /** Public: signs up (new email) or signs in (existing user) and joins with the invited role. */
+  /** Public: a new email signs up and joins; an existing user signs in first and joins with no password. */
   acceptInvitation: publicProcedure.input(acceptInvitationInputSchema).mutation(async ({ ctx, input }) => {
     assertAuthAttemptAllowed(ctx.config, ctx.ip);
-    const result = await acceptInvitation(ctx.prisma, input);
     const previous = ctx.cookies[SESSION_COOKIE];
-    if (previous) await deleteSession(ctx.prisma, previous);
-    ctx.setCookie(SESSION_COOKIE, result.sessionToken, { maxAgeSeconds: SESSION_TTL_SECONDS });
+    const signedIn = previous ? await findSessionUser(ctx.prisma, previous) : null;
+    const result = await acceptInvitation(ctx.prisma, input, signedIn);
+    if (result.sessionToken) {
+      if (previous) await deleteSession(ctx.prisma, previous);
+      ctx.setCookie(SESSION_COOKIE, result.sessionToken, { maxAgeSeconds: SESSION_TTL_SECONDS });
+    }
     return { userId: result.userId, organizationId: result.organizationId };
   }),
   /** The last owner cannot be demoted. */

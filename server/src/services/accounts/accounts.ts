@@ -62,7 +62,8 @@ function hintsFor(type: AccountType, secrets: Record<string, unknown>): Record<s
   for (const [key, value] of Object.entries(secrets)) {
     if (value === undefined) continue;
     if (!isSecretAccountField(type, key)) hints[key] = String(value);
-    else hints[key] = typeof value === 'string' && value.length >= 16 ? `••••${value.slice(-4)}` : '••••';
+    // The last four code points, never half of a surrogate pair (PostgreSQL refuses one in JSON).
+    else hints[key] = typeof value === 'string' && value.length >= 16 ? `••••${[...value].slice(-4).join('')}` : '••••';
   }
   return hints;
 }

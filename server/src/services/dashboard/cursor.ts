@@ -1,13 +1,1 @@
-import { AppError } from '../../lib/errors';
-
-/** Opaque keyset cursor on (createdAt, id): a deep page costs what the first one does. */
-export function encodeKeysetCursor(createdAt: Date, id: string): string {
-  return Buffer.from(`${createdAt.toISOString()}|${id}`).toString('base64url');
-}
-
-export function decodeKeysetCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || Number.isNaN(createdAt.getTime())) throw new AppError('BAD_REQUEST', 'Invalid cursor');
-  return { createdAt, id };
-}
+export { decodeKeysetCursor, encodeKeysetCursor } from '../../lib/keyset-cursor';

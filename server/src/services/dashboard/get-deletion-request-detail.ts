@@ -4,6 +4,7 @@ import { notFound } from '../../lib/errors';
 import type { Actor } from '../auth/actor';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
 import { auditEntrySelect, toAuditEntryDto } from './audit-entry';
+import { withMaskedIdentifier } from './masked-identifier';
 
 const AUDIT_TRAIL_LIMIT = 500;
 
@@ -39,7 +40,7 @@ export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionReq
   const extra = new Map(integrationRequests.map((ir) => [ir.id, ir]));
   const dto = toDeletionRequestDto({ ...request, integrationRequests });
   return {
-    ...dto,
+    ...withMaskedIdentifier(dto),
     workspaceName: workspace.name,
     createdByName: createdBy ? createdBy.name || createdBy.email : null,
     createdWithToken: createdByTokenId !== null,

@@ -4,6 +4,7 @@ import { Prisma } from '../../generated/prisma/client';
 import { AppError } from '../../lib/errors';
 import type { Actor } from '../auth/actor';
 import { deletionRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
+import { withMaskedIdentifier } from './masked-identifier';
 
 const DAY_MS = 86_400_000;
 const ATTENTION_LIMIT = 10;
@@ -99,7 +100,7 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
       const finished = row.succeeded + row.failed + row.canceled;
       return { ...row, successRate: finished > 0 ? row.succeeded / finished : null };
     }),
-    needsAttention: attentionRows.map(({ workspace, ...row }) => ({ ...toDeletionRequestDto(row), workspaceName: workspace.name })),
+    needsAttention: attentionRows.map(({ workspace, ...row }) => ({ ...withMaskedIdentifier(toDeletionRequestDto(row)), workspaceName: workspace.name })),
     needsAttentionTotal: attentionTotal,
   };
 }

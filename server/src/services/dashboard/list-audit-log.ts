@@ -2,7 +2,7 @@ import type { AuditLogFilter } from '@shared/schemas/dashboard';
 import { AUDIT_SYSTEM_ACTOR } from '@shared/schemas/dashboard';
 import type { Db } from '../../db/client';
 import { Prisma } from '../../generated/prisma/client';
-import { AppError } from '../../lib/errors';
+import { decodeBigintCursor } from '../../lib/keyset-cursor';
 import type { Actor } from '../auth/actor';
 import { auditEntrySelect, toAuditEntryDto } from './audit-entry';
 import { namesOf } from './get-deletion-request-detail';
@@ -33,11 +33,7 @@ function conditionsOf(organizationId: string, filter: AuditLogFilter, before: bi
  * integration it concerns (ids and integration names only: never a subject identifier).
  */
 export async function listAuditLog(db: Db, actor: Actor, input: { limit: number; cursor?: string | null; filter?: AuditLogFilter }) {
-  let before: bigint | undefined;
-  if (input.cursor) {
-    if (!/^\d{1,19}$/.test(input.cursor)) throw new AppError('BAD_REQUEST', 'Invalid cursor');
-    before = BigInt(input.cursor);
-  }
+  const before = input.cursor ? decodeBigintCursor(input.cursor) : undefined;
   const filter = input.filter ?? {};
   const ids = await db.$queryRaw<{ id: bigint }[]>`
     SELECT a.id FROM "AuditLog" a LEFT JOIN "DeletionRequest" d ON d.id = a."deletionRequestId"

@@ -6,6 +6,7 @@ import { identifierHmac, type Keyring } from '../../lib/crypto';
 import type { Actor } from '../auth/actor';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
 import { decodeKeysetCursor, encodeKeysetCursor } from './cursor';
+import { withMaskedIdentifier } from './masked-identifier';
 
 export type RequestSearchInput = z.output<typeof requestSearchInputSchema>;
 
@@ -47,7 +48,7 @@ export async function searchDeletionRequests(db: Db, keyring: Keyring, actor: Ac
   const last = page[page.length - 1];
   return {
     items: page.map(({ workspace, createdBy, ...row }) => ({
-      ...toDeletionRequestDto(row),
+      ...withMaskedIdentifier(toDeletionRequestDto(row)),
       workspaceName: workspace.name,
       createdByName: createdBy ? createdBy.name || createdBy.email : null,
     })),

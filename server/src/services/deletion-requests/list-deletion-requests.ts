@@ -1,6 +1,6 @@
 import { hotQuery, type Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
-import { AppError } from '../../lib/errors';
+import { decodeKeysetCursor, encodeKeysetCursor } from '../../lib/keyset-cursor';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from './serialize';
 
 export interface ListOptions {
@@ -18,16 +18,7 @@ export interface ListScope {
   createdByUserId?: string;
 }
 
-export function encodeCursor(createdAt: Date, id: string): string {
-  return Buffer.from(`${createdAt.toISOString()}|${id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || Number.isNaN(createdAt.getTime())) throw new AppError('BAD_REQUEST', 'Invalid cursor');
-  return { createdAt, id };
-}
+export { encodeKeysetCursor as encodeCursor };
 
 type DeletionRequestRow = Prisma.DeletionRequestGetPayload<{ select: typeof deletionRequestSelect }>;
 type IntegrationRequestRow = Prisma.IntegrationRequestGetPayload<{ select: typeof integrationRequestSelect }> & { deletionRequestId: string };
@@ -45,7 +36,7 @@ export async function listDeletionRequests(db: Db, scope: ListScope, options: Li
   if (scope.workspaceIds) conditions.push(`"workspaceId" = ANY($${values.push(scope.workspaceIds)}::text[])`);
   if (scope.createdByUserId) conditions.push(`"createdByUserId" = $${values.push(scope.createdByUserId)}`);
   if (options.cursor) {
-    const { createdAt, id } = decodeCursor(options.cursor);
+    const { createdAt, id } = decodeKeysetCursor(options.cursor);
     const at = values.push(createdAt.toISOString());
     conditions.push(`("createdAt", id) < ($${at}::timestamptz AT TIME ZONE 'UTC', $${values.push(id)})`);
   }
@@ -59,7 +50,7 @@ export async function listDeletionRequests(db: Db, scope: ListScope, options: Li
   );
   const page = rows.slice(0, options.limit);
   const last = page[page.length - 1];
-  const nextCursor = rows.length > options.limit && last ? encodeCursor(last.createdAt, last.id) : null;
+  const nextCursor = rows.length > options.limit && last ? encodeKeysetCursor(last.createdAt, last.id) : null;
   if (options.fetchIntegrationRequests && page.length > 0) {
     const children = await hotQuery<IntegrationRequestRow>(
       db,

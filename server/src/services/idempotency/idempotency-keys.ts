@@ -20,7 +20,7 @@ export function idempotencyKeyOf(headers: Record<string, string | undefined>): s
 const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
 /**
- * Runs `action` at most once per (user, Idempotency-Key): a replay with the same operation
+ * Runs `action` at most once per (organization, user, Idempotency-Key): a replay with the same operation
  * and input answers what the first call answered (`replayed: true`); the same key with
  * another operation or input is a 422, and while the first call is still running a 409.
  * A call that fails keeps nothing, so the key can be sent again. Keys are kept 24 hours.
@@ -32,7 +32,7 @@ export async function runIdempotently<T>(
   action: () => Promise<T>,
 ): Promise<{ result: T; replayed: boolean }> {
   if (!request.key) return { result: await action(), replayed: false };
-  const where = { userId_key: { userId: actor.userId, key: request.key } };
+  const where = { organizationId_userId_key: { organizationId: actor.organizationId, userId: actor.userId, key: request.key } };
   const requestHash = sha256Hex(JSON.stringify([actor.organizationId, request.operation, request.input]));
   const now = Date.now();
   for (let attempt = 0; ; attempt++) {
@@ -49,12 +49,12 @@ export async function runIdempotently<T>(
       if (stale) {
         // Only the caller that sees the same stale row takes it over.
         const taken = await db.idempotencyKey.updateMany({
-          where: { userId: actor.userId, key: request.key, createdAt: earlier!.createdAt },
+          where: { organizationId: actor.organizationId, userId: actor.userId, key: request.key, createdAt: earlier!.createdAt },
           data: { operation: request.operation, requestHash, response: Prisma.DbNull, createdAt: new Date(now), expiresAt: new Date(now + KEEP_MS) },
         });
         if (taken.count === 0) continue;
       } else {
-        await db.idempotencyKey.create({ data: { userId: actor.userId, key: request.key, operation: request.operation, requestHash, expiresAt: new Date(now + KEEP_MS) } });
+        await db.idempotencyKey.create({ data: { organizationId: actor.organizationId, userId: actor.userId, key: request.key, operation: request.operation, requestHash, expiresAt: new Date(now + KEEP_MS) } });
       }
       break;
     } catch (error) {
@@ -67,7 +67,7 @@ export async function runIdempotently<T>(
   try {
     result = await action();
   } catch (error) {
-    await db.idempotencyKey.deleteMany({ where: { userId: actor.userId, key: request.key, response: { equals: Prisma.DbNull } } });
+    await db.idempotencyKey.deleteMany({ where: { organizationId: actor.organizationId, userId: actor.userId, key: request.key, response: { equals: Prisma.DbNull } } });
     throw error;
   }
   await db.idempotencyKey.update({ where, data: { response: result as Prisma.InputJsonValue } });

@@ -14,6 +14,7 @@ import { getWorkspace } from '../workspaces/workspaces';
 import type { AccountDeps } from '../accounts/accounts';
 import { openAccount } from '../accounts/secrets';
 import { loadDestinationForUser } from './destination';
+import { destinationRedactor } from '../../integrations/runtime/redaction';
 
 export const integrationSelect = {
   id: true,
@@ -203,7 +204,7 @@ export async function testIntegrationConnection(deps: AccountDeps, actor: Actor,
   const destination = await loadDestinationForUser(deps, { type: integration.type, config: integration.config, accountId: integration.accountId, organizationId: actor.organizationId });
   const trail: Exchange[] = [];
   const result = await destination.driver.testConnection(adminContext(deps, destination, trail));
-  return { ...result, exchanges: trail };
+  return { ...result, message: destinationRedactor(destination)(result.message), exchanges: trail };
 }
 
 /** What an account can reach (tables and columns), for the rule builder of its integration type. */

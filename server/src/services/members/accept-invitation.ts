@@ -2,7 +2,7 @@ import { acceptInvitationSignUpSchema } from '@shared/schemas/members';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
-import { hashPassword, verifyPassword } from '../../lib/passwords';
+import { hashPassword } from '../../lib/passwords';
 import { hashToken, isWellFormedToken } from '../../lib/tokens';
 import type { Actor } from '../auth/actor';
 import { createSession } from '../auth/sessions';
@@ -34,20 +34,27 @@ export async function describeInvitation(db: Db, input: { token: string }, now =
   };
 }
 
+export const SIGN_IN_FIRST = 'This email already has an account: sign in with it first, then accept the invitation.';
+
 /**
- * Joins the invited organization with the invited role: an existing user (same email) proves
- * it with their password; anyone else becomes a new user. The link works once. Returns a
- * session in the organization for the caller to set as the cookie.
+ * Joins the invited organization with the invited role. An existing user (same email) must
+ * already be signed in as that user (the session proves it; no password is checked here,
+ * so sign-in's per-account limit is the only way to try one); anyone else becomes a new
+ * user. The link works once. Returns the session to set as the cookie: the caller's own,
+ * now acting in the organization, or a new one for a new user.
  */
-export async function acceptInvitation(db: Db, input: { token: string; name?: string; password: string }, now = new Date()) {
+export async function acceptInvitation(
+  db: Db,
+  input: { token: string; name?: string; password?: string },
+  signedIn: { sessionId: string; userId: string } | null,
+  now = new Date(),
+) {
   const invitation = await findUsableInvitation(db, input.token, now);
   const organizationId = invitation.organization.id;
-  const user = await db.user.findUnique({ where: { email: invitation.email }, select: { id: true, passwordHash: true } });
+  const user = await db.user.findUnique({ where: { email: invitation.email }, select: { id: true } });
   let newUser: { id: string; name: string; passwordHash: string } | null = null;
   if (user) {
-    if (!(await verifyPassword(input.password, user.passwordHash))) {
-      throw new AppError('UNAUTHORIZED', `The password for ${invitation.email} is incorrect`, { issues: [{ path: ['password'], message: 'Incorrect password' }] });
-    }
+    if (input.password !== undefined || signedIn?.userId !== user.id) throw new AppError('UNAUTHORIZED', SIGN_IN_FIRST);
   } else {
     const parsed = acceptInvitationSignUpSchema.safeParse({ name: input.name, password: input.password });
     if (!parsed.success) throw new AppError('BAD_REQUEST', 'Choose your name and a password', { issues: parsed.error.issues });
@@ -69,6 +76,10 @@ export async function acceptInvitation(db: Db, input: { token: string; name?: st
       details: { invitationId: invitation.id, userId, role: invitation.role },
     });
   });
+  if (!newUser && signedIn) {
+    await db.session.update({ where: { id: signedIn.sessionId }, data: { activeOrganizationId: organizationId } });
+    return { userId, organizationId, sessionToken: null };
+  }
   const sessionToken = await createSession(db, userId, organizationId);
   return { userId, organizationId, sessionToken };
 }

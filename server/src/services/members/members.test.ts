@@ -52,17 +52,27 @@ describe('invitations', () => {
     expect(audit.map((a) => a.action).sort()).toEqual(['member.invited', 'member.joined']);
   });
 
-  it('asks an existing user for their own password, and refuses a wrong one', async () => {
+  it('takes no password from an existing user: they sign in first, then accept with their session', async () => {
     const other = await seedOrganization(env.deps, 'elsewhere');
     const invitation = await owner.members.invite({ email: other.email, role: 'MEMBER' });
     const token = tokenOf(invitation.link);
-    const { caller: visitor } = callerFor(env.deps);
+    const { caller: visitor, ctx } = callerFor(env.deps);
     expect(await visitor.members.describeInvitation({ token })).toMatchObject({ existingUser: true });
-    const wrong = visitor.members.acceptInvitation({ token, password: 'not the password' });
-    await expect(wrong).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await visitor.members.acceptInvitation({ token, password: 'correct horse battery staple' });
-    const me = await visitor.auth.me();
-    expect(me.role).toBe('MEMBER');
+    // Not signed in: even the right password gets nothing (it is never checked here).
+    for (const password of ['correct horse battery staple', 'not the password', undefined]) {
+      await expect(visitor.members.acceptInvitation({ token, password })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    }
+    expect(ctx.cookies.dds_session).toBeUndefined();
+    // Signed in as somebody else: refused too.
+    const { caller: stranger } = await callerAs(org.user.id);
+    await expect(stranger.members.acceptInvitation({ token })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    // Signed in as the invited user: joins, and the same session now acts in the organization.
+    const { caller: invited, ctx: invitedCtx } = await callerAs(other.user.id, other.organization.id);
+    const session = invitedCtx.cookies.dds_session;
+    await invited.members.acceptInvitation({ token });
+    expect(invitedCtx.cookies.dds_session).toBe(session);
+    const me = await invited.auth.me();
+    expect(me).toMatchObject({ organizationId: org.organization.id, role: 'MEMBER' });
     expect(me.organizations.map((o) => o.id).sort()).toEqual([org.organization.id, other.organization.id].sort());
   });
 

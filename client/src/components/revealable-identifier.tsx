@@ -1,0 +1,47 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { useTRPC } from '../trpc';
+
+/**
+ * A subject identifier as the dashboard shows it: masked (`j***@example.com`) until the
+ * viewer presses "Reveal", which asks the server for it (and the server records who did in
+ * the audit trail). "Hide" masks it again.
+ */
+export function RevealableIdentifier({ requestId, masked, hashed = false, linkToRequest = false }: { requestId: string; masked: string; hashed?: boolean; linkToRequest?: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const reveal = useMutation(
+    trpc.dashboard.revealIdentifier.mutationOptions({
+      // The reveal is in the request's audit trail now.
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.dashboard.requestDetail.queryKey({ deletionRequestId: requestId }) }),
+    }),
+  );
+  const revealed = reveal.data?.identifier ?? null;
+  const shown = revealed ?? masked;
+  return (
+    <span className="identifier-cell">
+      {linkToRequest ? (
+        <Link to={`/requests/${requestId}`} className="mono truncate identifier-link">
+          {shown}
+        </Link>
+      ) : (
+        <span className="mono">{shown}</span>
+      )}
+      {hashed ? null : revealed ? (
+        <button type="button" className="link-button small" onClick={() => reveal.reset()}>
+          Hide
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="link-button small"
+          disabled={reveal.isPending}
+          onClick={() => reveal.mutate({ deletionRequestId: requestId })}
+          title="Shows the full identifier; this is recorded in the audit log"
+        >
+          {reveal.isPending ? 'Revealing…' : 'Reveal'}
+        </button>
+      )}
+    </span>
+  );
+}
