@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { poolOf, type Db } from '../db/client';
 
 /** The channel callback dispatchers LISTEN on. */
@@ -16,7 +16,7 @@ const wakers = new WeakMap<pg.Pool, { lastSent: number; timer: NodeJS.Timeout | 
  * the deletion workers' wake-up, and as harmless when lost: the poll finds the rows.
  */
 export function wakeCallbackDispatchers(db: Db | pg.Pool): void {
-  const pool = 'query' in db && typeof (db as pg.Pool).connect === 'function' && !('$transaction' in db) ? (db as pg.Pool) : poolOf(db as Db);
+  const pool = db instanceof pg.Pool ? db : poolOf(db);
   if (!pool) {
     void (db as Db).$executeRawUnsafe(`SELECT pg_notify('${CALLBACK_CHANNEL}', '')`).catch(() => {});
     return;
