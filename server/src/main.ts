@@ -7,6 +7,7 @@ import { KeyConfigurationError, loadKeyring } from './services/keys/master-key';
 import { createLogger, type Logger } from './lib/logger';
 import { policyFromConfig } from './lib/ssrf';
 import { Worker } from './pipeline/worker/worker';
+import { closeDrivers } from './integrations/registry';
 import { Scheduler } from './jobs/scheduler';
 import { CallbackDispatcher } from './callbacks/dispatcher';
 import { startMetricsServer } from './metrics/http';
@@ -89,6 +90,8 @@ async function main(): Promise<void> {
       worker?.stop(config.SHUTDOWN_GRACE_MS).catch((err) => log.error({ err }, 'error stopping the worker')),
       callbacks?.stop(config.SHUTDOWN_GRACE_MS).catch((err) => log.error({ err }, 'error stopping the callback dispatcher')),
     ]);
+    // Connections to customer data stores kept between steps close now rather than when idle.
+    await closeDrivers();
     await metricsServer?.close();
     // Connections to customer data stores (kept between steps) close once nothing runs on them.
     await closeStoreConnections().catch((err) => log.error({ err }, 'error closing data-store connections'));
