@@ -24,5 +24,9 @@ export const INTEGRATION_TYPES = [
   'BRAZE',
   'KLAVIYO',
   'CUSTOMERIO',
+  'MYSQL',
+  'REDIS',
+  'S3',
+  'DYNAMODB',
 ] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];

@@ -15,8 +15,8 @@ export interface DiscoveredTable {
 export type RuleDraft = Omit<PostgresRule, 'columns' | 'match' | 'schema'> & { schema: string; match: 'any' | 'all'; columns: string[] };
 export type PostgresDraft = Omit<PostgresConfig, 'rules' | 'statementTimeoutMs'> & { rules: RuleDraft[]; statementTimeoutMs?: number };
 
-/** Kept in step with the server's checks (server/src/integrations/postgres/sql.ts). */
-const TEXT_TYPES = new Set(['text', 'character varying', 'character', 'citext']);
+/** Kept in step with the server's dialects (server/src/integrations/postgres/sql.ts, mysql/dialect.ts). */
+const TEXT_TYPES = new Set(['text', 'character varying', 'character', 'citext', 'char', 'varchar', 'tinytext', 'mediumtext', 'longtext']);
 
 export const ACTION_LABEL: Record<RuleDraft['action'], string> = {
   delete: 'Delete the rows',
@@ -35,7 +35,7 @@ export function eligibleColumns(action: RuleDraft['action'], columns: Discovered
 
 /** Soft delete sets a boolean flag to true or a timestamp to now(). */
 export function softDeleteColumns(columns: DiscoveredColumn[]): DiscoveredColumn[] {
-  return columns.filter((c) => c.dataType === 'boolean' || c.dataType.startsWith('timestamp'));
+  return columns.filter((c) => c.dataType === 'boolean' || c.dataType.startsWith('timestamp') || c.dataType === 'datetime');
 }
 
 export function tableKey(t: { schema: string; table: string }): string {

@@ -5,7 +5,7 @@ import type { AdminContext, Driver, DriverContext, DryRunResult, Exchange, Outco
 import { PermanentError, TransientError } from '../types';
 import { columnsOf, discoverSchema, validateRules } from './schema';
 import { actionStatement, combinedActionStatement, pendingCountsStatement, pendingCountStatement, rulesOnDistinctTables, type Statement } from './sql';
-import { connectionConfig, withSession } from './sessions';
+import { closeSessions, connectionConfig, withSession } from './sessions';
 
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 
@@ -207,6 +207,8 @@ export const postgresDriver: Driver<PostgresConfig> = {
   discover: (ctx) => withClient(ctx, 30_000, discoverSchema),
 
   dryRun,
+
+  close: closeSessions,
 
   async testConnection(ctx) {
     try {
