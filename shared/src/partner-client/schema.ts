@@ -280,6 +280,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/deletion-requests/{deletionRequestId}/extend-deadline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend a deletion request's legal deadline
+         * @description Once per request: GDPR by two further months, CCPA by 45 days, a custom policy by its extension days, counted from receipt. The reason is recorded in the audit trail.
+         */
+        post: operations["extendDeletionRequestDeadline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -298,6 +318,9 @@ export interface components {
          *       "createdAt": "2026-11-20T09:14:03.000Z",
          *       "updatedAt": "2026-11-20T09:14:05.120Z",
          *       "completedAt": "2026-11-20T09:14:05.120Z",
+         *       "regulation": "GDPR",
+         *       "dueAt": "2026-12-20T09:14:03.000Z",
+         *       "dueExtendedAt": null,
          *       "integrationRequests": [
          *         {
          *           "id": "ir_01JDX4Q2W8E6R7T9Y3U5I1O0PB",
@@ -332,6 +355,12 @@ export interface components {
             createdAt: string;
             updatedAt: string;
             completedAt: string | null;
+            /** @description The regulation whose deadline applies: "GDPR", "CCPA" or a custom policy name. */
+            regulation: string | null;
+            /** @description The legal deadline (ISO 8601), after any extension. */
+            dueAt: string | null;
+            /** @description When the deadline was extended, if it was. */
+            dueExtendedAt: string | null;
             integrationRequests?: components["schemas"]["IntegrationRequest"][];
         };
         /**
@@ -424,6 +453,9 @@ export interface components {
          *         "createdByUserId": "usr_01jdx0m1n2p3q4r5s6t7",
          *         "createdAt": "2026-11-20T09:14:03.000Z",
          *         "updatedAt": "2026-11-20T10:02:11.480Z",
+         *         "regulation": "GDPR",
+         *         "dueAt": "2026-12-20T09:14:03.000Z",
+         *         "dueExtendedAt": null,
          *         "completedAt": null,
          *         "integrationRequests": [
          *           {
@@ -537,6 +569,11 @@ export interface operations {
                      * @example jane@example.com
                      */
                     identifier: string;
+                    /**
+                     * @description The regulation whose deadline applies (GDPR, CCPA or a custom policy of the organization); by default the workspace's.
+                     * @example GDPR
+                     */
+                    regulation?: string;
                 };
             };
         };
@@ -552,7 +589,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletionRequest"];
                 };
             };
-            /** @description Invalid body (missing or empty identifier, malformed JSON) or Idempotency-Key too long. */
+            /** @description Invalid body (missing or empty identifier, unknown regulation, malformed JSON) or Idempotency-Key too long. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -561,7 +598,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "BAD_REQUEST",
-                     *       "message": "Invalid body (missing or empty identifier, malformed JSON) or Idempotency-Key too long",
+                     *       "message": "Invalid body (missing or empty identifier, unknown regulation, malformed JSON) or Idempotency-Key too long",
                      *       "issues": [
                      *         {
                      *           "code": "too_small",
@@ -2755,6 +2792,186 @@ export interface operations {
                      * @example {
                      *       "code": "FORBIDDEN",
                      *       "message": "The token lacks the \"erasure-checks:read\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    extendDeletionRequestDeadline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deletionRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new deadline, when it was extended and why. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deletionRequestId: string;
+                        regulation: string;
+                        dueAt: string;
+                        dueExtendedAt: string;
+                        dueExtensionReason: string;
+                    };
+                };
+            };
+            /** @description A missing or too short reason, or a malformed id. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "A missing or too short reason, or a malformed id",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "reason"
+                     *           ],
+                     *           "message": "Too small: expected string to have >=10 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "requests:write" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"requests:write\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No deletion request with this id in the token's organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No deletion request with this id in the token's organization"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deadline was already extended, the request is finished, or its regulation allows no extension. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "The deadline was already extended, the request is finished, or its regulation allows no extension"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

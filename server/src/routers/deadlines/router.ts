@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { extendDeadlineInputSchema, regulationNameSchema, regulationPolicyInputSchema } from '@shared/deadlines';
 import { router } from '../../trpc/init';
 import { adminProcedure, memberProcedure } from '../../trpc/procedures';
-import { extendDeadline } from '../../services/deadlines/extend-deadline';
+import { extendDeadline } from '../../pipeline/commands/extend-deadline';
 import {
   createRegulationPolicy,
   deleteRegulationPolicy,
@@ -11,6 +11,7 @@ import {
   setWorkspaceRegulation,
 } from '../../services/deadlines/regulations';
 import { TAG } from '../deletion-requests/shared-meta';
+import { restMeta } from '../rest-meta';
 
 const extendOutput = z.object({
   deletionRequestId: z.string(),
@@ -32,18 +33,24 @@ export const deadlinesRouter = router({
     .mutation(({ ctx, input }) => setWorkspaceRegulation(ctx.prisma, ctx.actor, input)),
   /** Extends the legal deadline once, with the reason given to the subject; audited. */
   extend: memberProcedure
-    .meta({
-      openapi: {
+    .meta(
+      restMeta({
         method: 'POST',
         path: '/deletion-requests/{deletionRequestId}/extend-deadline',
         operationId: 'extendDeletionRequestDeadline',
-        tags: [TAG],
+        tag: TAG,
+        scope: 'requests:write',
         summary: "Extend a deletion request's legal deadline",
         description: 'Once per request: GDPR by two further months, CCPA by 45 days, a custom policy by its extension days, counted from receipt. The reason is recorded in the audit trail.',
-        protect: true,
-        errorResponses: { 400: 'Missing or too short reason', 401: 'Missing or invalid token', 404: 'No such request in this organization', 409: 'Already extended, finished, or not extendable' },
-      },
-    })
+        successDescription: 'The new deadline, when it was extended and why.',
+        badRequestExample: { path: ['reason'], message: 'Too small: expected string to have >=10 characters' },
+        errors: {
+          400: 'A missing or too short reason, or a malformed id.',
+          404: "No deletion request with this id in the token's organization.",
+          409: 'The deadline was already extended, the request is finished, or its regulation allows no extension.',
+        },
+      }),
+    )
     .input(extendDeadlineInputSchema)
     .output(extendOutput)
     .mutation(({ ctx, input }) => extendDeadline(ctx.prisma, ctx.actor, input)),
