@@ -6,8 +6,6 @@ import { INTEGRATION_TYPES, REQUEST_STATUSES, type IntegrationType, type Request
 export { REQUEST_STATUSES, type RequestStatus };
 export const requestStatusSchema = z.enum(REQUEST_STATUSES);
 
-export const TERMINAL_STATUSES: readonly RequestStatus[] = ['SUCCESS', 'CANCELED', 'FAILED', 'ERROR'];
-
 export const ROLES = ['OWNER', 'ADMIN', 'MEMBER'] as const;
 export const roleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;

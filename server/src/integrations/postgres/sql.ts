@@ -2,7 +2,7 @@ import type { PostgresRule } from '@shared/integrations/postgres';
 import type { SqlDialect, Statement, TableColumns } from '../sql/dialect';
 import * as rules from '../sql/rules';
 
-export type { ColumnInfo, Statement, TableColumns } from '../sql/dialect';
+export type { Statement, TableColumns } from '../sql/dialect';
 
 /** Quotes a PostgreSQL identifier: rule table and column names never reach SQL unquoted. */
 export function quoteIdent(name: string): string {
