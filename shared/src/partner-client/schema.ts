@@ -291,7 +291,7 @@ export interface paths {
         put?: never;
         /**
          * Extend a deletion request's legal deadline
-         * @description Once per request: GDPR by two further months, CCPA by 45 days, a custom policy by its extension days, counted from receipt. The reason is recorded in the audit trail.
+         * @description Once per request: GDPR by two further months, CCPA by 45 days, a custom policy by its extension days, counted from receipt. The reason is recorded in the audit trail. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
          */
         post: operations["extendDeletionRequestDeadline"];
         delete?: never;
@@ -2864,7 +2864,10 @@ export interface operations {
     extendDeletionRequestDeadline: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 deletionRequestId: string;
             };
@@ -2881,6 +2884,8 @@ export interface operations {
             /** @description The new deadline, when it was extended and why. */
             200: {
                 headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2962,7 +2967,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The deadline was already extended, the request is finished, or its regulation allows no extension. */
+            /** @description The deadline was already extended, the request is finished, or its regulation allows no extension; also while an earlier call with the same Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2971,7 +2976,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "CONFLICT",
-                     *       "message": "The deadline was already extended, the request is finished, or its regulation allows no extension"
+                     *       "message": "The deadline was already extended, the request is finished, or its regulation allows no extension; also while an earlier call with the same Idempotency-Key is still running"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -3002,6 +3007,21 @@ export interface operations {
                      * @example {
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
