@@ -30,3 +30,7 @@ export const INTEGRATION_TYPES = [
   'DYNAMODB',
 ] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
+
+/** The list's deadline filters: overdue, or due within 7 days (plain values, like the statuses). */
+export const DUE_FILTERS = ['overdue', 'due7'] as const;
+export type DueFilter = (typeof DUE_FILTERS)[number];
