@@ -45,6 +45,7 @@ export function createAppRouter() {
             { path: 'integrations/:integrationId', lazy: () => import('./routes/integration-form') },
             { path: 'accounts', lazy: () => import('./routes/accounts') },
             { path: 'settings/tokens', lazy: () => import('./routes/tokens') },
+            { path: 'settings/callbacks', lazy: () => import('./routes/callbacks') },
             { path: 'organization', lazy: () => import('./routes/organization') },
             { path: 'organization/audit-log', lazy: () => import('./routes/audit-log') },
             { path: '*', lazy: () => import('./routes/not-found') },

@@ -1,12 +1,11 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
-import { createTRPCClient, httpBatchLink, splitLink, type TRPCClientError } from '@trpc/client';
+import { createTRPCClient, httpBatchLink, splitLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import type { AppRouter, RouterInputs, RouterOutputs } from '../../server/src/api-types';
 import { errorCode } from './lib/errors';
 import { trpcFetch } from './lib/trpc-fetch';
 
 export type { RouterInputs, RouterOutputs };
-export type AppClientError = TRPCClientError<AppRouter>;
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 

@@ -49,10 +49,6 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
-export const TABLET = { width: 768, height: 1024 };
-export const DESKTOP = { width: 1440, height: 900 };
-export const WIDTHS = { phone: PHONE, tablet: TABLET, desktop: DESKTOP } as const;
-
 /**
  * Bytes the page has transferred so far, by the browser's own Resource Timing: the document
  * and every resource, headers and (compressed) bodies, as `transferSize` reports them.
@@ -73,17 +69,4 @@ export function watchConsole(page: Page): string[] {
   });
   page.on('pageerror', (error) => messages.push(`uncaught: ${error.message} (${page.url()})`));
   return messages;
-}
-
-/** The same screen at phone, tablet and desktop widths, as `<name>-<width>.png`. */
-export async function screenshotAtWidths(page: Page, name: string, ready?: (p: Page) => Promise<unknown>): Promise<void> {
-  const original = page.viewportSize() ?? LAPTOP;
-  for (const [label, size] of Object.entries(WIDTHS)) {
-    await page.setViewportSize(size);
-    await ready?.(page);
-    // Let layout settle (charts measure their container).
-    await page.waitForTimeout(150);
-    await screenshot(page, `${name}-${label}-${size.width}`);
-  }
-  await page.setViewportSize(original);
 }

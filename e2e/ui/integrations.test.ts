@@ -72,7 +72,7 @@ async function rowsOf(table: string): Promise<number> {
 async function fillDatabaseAccount(p: Page, name: string) {
   await p.getByLabel('Account name').fill(name);
   await p.getByLabel('Host', { exact: true }).fill('127.0.0.1');
-  await p.getByLabel('Port', { exact: true }).fill(String(appDatabasePort()));
+  await p.getByLabel(/^Port/).fill(String(appDatabasePort()));
   await p.getByLabel('Database', { exact: true }).fill(customerDb);
   await p.getByLabel('User', { exact: true }).fill('postgres');
   await p.getByLabel('Password', { exact: true }).fill('postgres');

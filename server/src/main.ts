@@ -7,11 +7,13 @@ import { KeyConfigurationError, loadKeyring } from './services/keys/master-key';
 import { createLogger, type Logger } from './lib/logger';
 import { policyFromConfig } from './lib/ssrf';
 import { Worker } from './pipeline/worker/worker';
+import { closeDrivers } from './integrations/registry';
 import { Scheduler } from './jobs/scheduler';
 import { CallbackDispatcher } from './callbacks/dispatcher';
 import { startMetricsServer } from './metrics/http';
 import { watchQueueDepth } from './metrics/queue-depth';
 import { recordEngineStep, registry } from './metrics/service-metrics';
+import { closeStoreConnections } from './integrations/stores/close';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -88,7 +90,11 @@ async function main(): Promise<void> {
       worker?.stop(config.SHUTDOWN_GRACE_MS).catch((err) => log.error({ err }, 'error stopping the worker')),
       callbacks?.stop(config.SHUTDOWN_GRACE_MS).catch((err) => log.error({ err }, 'error stopping the callback dispatcher')),
     ]);
+    // Connections to customer data stores kept between steps close now rather than when idle.
+    await closeDrivers();
     await metricsServer?.close();
+    // Connections to customer data stores (kept between steps) close once nothing runs on them.
+    await closeStoreConnections().catch((err) => log.error({ err }, 'error closing data-store connections'));
     await database.close();
     await server.stop().catch((err) => log.error({ err }, 'error stopping embedded PostgreSQL'));
     log.info('stopped');

@@ -104,5 +104,4 @@ export const extendDeadlineInputSchema = z.object({
 });
 
 /** Deadline filters of the Requests screen. */
-export const DUE_FILTERS = ['overdue', 'due7'] as const;
-export type DueFilter = (typeof DUE_FILTERS)[number];
+export { DUE_FILTERS } from './status-values';

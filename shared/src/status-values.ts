@@ -24,5 +24,13 @@ export const INTEGRATION_TYPES = [
   'BRAZE',
   'KLAVIYO',
   'CUSTOMERIO',
+  'MYSQL',
+  'REDIS',
+  'S3',
+  'DYNAMODB',
 ] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
+
+/** The list's deadline filters: overdue, or due within 7 days (plain values, like the statuses). */
+export const DUE_FILTERS = ['overdue', 'due7'] as const;
+export type DueFilter = (typeof DUE_FILTERS)[number];

@@ -6,8 +6,6 @@ import { INTEGRATION_TYPES, REQUEST_STATUSES, type IntegrationType, type Request
 export { REQUEST_STATUSES, type RequestStatus };
 export const requestStatusSchema = z.enum(REQUEST_STATUSES);
 
-export const TERMINAL_STATUSES: readonly RequestStatus[] = ['SUCCESS', 'CANCELED', 'FAILED', 'ERROR'];
-
 export const ROLES = ['OWNER', 'ADMIN', 'MEMBER'] as const;
 export const roleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;
@@ -18,5 +16,5 @@ export const requestChannelSchema = z.enum(REQUEST_CHANNELS);
 export { INTEGRATION_TYPES, type IntegrationType };
 export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 
-export const ACCOUNT_TYPES = ['API_KEY', 'API_KEY_SECRET', 'OAUTH', 'DATABASE', 'KEY_VALUE'] as const;
+export const ACCOUNT_TYPES = ['API_KEY', 'API_KEY_SECRET', 'OAUTH', 'DATABASE', 'KEY_VALUE', 'REDIS', 'AWS'] as const;
 export const accountTypeSchema = z.enum(ACCOUNT_TYPES);

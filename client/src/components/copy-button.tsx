@@ -13,10 +13,11 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
       type="button"
       className="button button-small"
       onClick={() => {
-        navigator.clipboard?.writeText(value).then(
+        if (!navigator.clipboard) return setState('failed');
+        navigator.clipboard.writeText(value).then(
           () => setState('copied'),
           () => setState('failed'),
-        ) ?? setState('failed');
+        );
       }}
     >
       <span aria-live="polite">{state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed: select and copy' : label}</span>

@@ -174,6 +174,11 @@ function Sidebar() {
         <li>
           <NavLink to="/settings/tokens">Access tokens</NavLink>
         </li>
+        {me.isAdmin ? (
+          <li>
+            <NavLink to="/settings/callbacks">Callbacks</NavLink>
+          </li>
+        ) : null}
       </ul>
     </nav>
   );

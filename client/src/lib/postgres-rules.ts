@@ -1,4 +1,5 @@
 import type { PostgresConfig, PostgresRule } from '@shared/integrations/postgres';
+import { isSoftDeleteColumnType, isTextColumnType } from '@shared/integrations/sql-columns';
 
 /** Columns as schema discovery reports them. */
 export interface DiscoveredColumn {
@@ -15,8 +16,6 @@ export interface DiscoveredTable {
 export type RuleDraft = Omit<PostgresRule, 'columns' | 'match' | 'schema'> & { schema: string; match: 'any' | 'all'; columns: string[] };
 export type PostgresDraft = Omit<PostgresConfig, 'rules' | 'statementTimeoutMs'> & { rules: RuleDraft[]; statementTimeoutMs?: number };
 
-/** Kept in step with the server's checks (server/src/integrations/postgres/sql.ts). */
-const TEXT_TYPES = new Set(['text', 'character varying', 'character', 'citext']);
 
 export const ACTION_LABEL: Record<RuleDraft['action'], string> = {
   delete: 'Delete the rows',
@@ -29,13 +28,13 @@ export const ACTION_LABEL: Record<RuleDraft['action'], string> = {
 /** Columns an action may change: NULL needs a nullable column, hash and mask need text. */
 export function eligibleColumns(action: RuleDraft['action'], columns: DiscoveredColumn[]): DiscoveredColumn[] {
   if (action === 'set_null') return columns.filter((c) => c.nullable);
-  if (action === 'hash' || action === 'mask') return columns.filter((c) => TEXT_TYPES.has(c.dataType));
+  if (action === 'hash' || action === 'mask') return columns.filter((c) => isTextColumnType(c.dataType));
   return [];
 }
 
 /** Soft delete sets a boolean flag to true or a timestamp to now(). */
 export function softDeleteColumns(columns: DiscoveredColumn[]): DiscoveredColumn[] {
-  return columns.filter((c) => c.dataType === 'boolean' || c.dataType.startsWith('timestamp'));
+  return columns.filter((c) => isSoftDeleteColumnType(c.dataType));
 }
 
 export function tableKey(t: { schema: string; table: string }): string {

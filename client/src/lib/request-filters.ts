@@ -1,5 +1,4 @@
-import { DUE_FILTERS, type DueFilter } from '@shared/deadlines';
-import { REQUEST_STATUSES, type RequestStatus } from '@shared/status-values';
+import { DUE_FILTERS, REQUEST_STATUSES, type DueFilter, type RequestStatus } from '@shared/status-values';
 
 /**
  * The Requests screen's filters. All but the identifier live in the URL, so a filtered view

@@ -1,7 +1,7 @@
 import { accountSecretSchemas, integrationTypeInfo, webhookConfigSchema } from '@shared/integrations';
 import { describe, expect, it } from 'vitest';
 import { validateForm } from './form';
-import { defaultsFor, fieldKind, formSchemaOf, getAt, labelFor, pruneEmpty, setAt, type JsonSchema } from './schema-form';
+import { defaultsFor, fieldKind, formSchemaOf, getAt, labelFor, pruneEmpty, setAt, unionOf, variantOf, type JsonSchema } from './schema-form';
 
 const webhook = formSchemaOf(webhookConfigSchema);
 const props = (node: JsonSchema, ...path: string[]) => path.reduce((n, key) => n.properties![key]!, node);
@@ -32,7 +32,8 @@ describe('forms rendered from the integration schemas', () => {
     expect(start.timeoutMs).toBe(15000);
     expect(start.initiate).toEqual({ method: 'POST', url: '', headers: {} });
     expect(start.status).toBeUndefined();
-    expect(defaultsFor(formSchemaOf(accountSecretSchemas.DATABASE))).toEqual({ host: '', port: 5432, database: '', user: '', password: '', sslMode: 'require' });
+    // The port is left empty: its default depends on the database (5432 PostgreSQL, 3306 MySQL/MariaDB).
+    expect(defaultsFor(formSchemaOf(accountSecretSchemas.DATABASE))).toEqual({ host: '', database: '', user: '', password: '', sslMode: 'require' });
   });
 
   it('drops empty optional values before validating with the server\'s schema, and keeps required ones for it to name', () => {
@@ -59,5 +60,32 @@ describe('forms rendered from the integration schemas', () => {
     expect(labelFor('baseUrl')).toBe('Base URL');
     expect(labelFor('timeoutMs')).toBe('Timeout (ms)');
     expect(labelFor('startHourUtc')).toBe('Start hour (UTC)');
+  });
+});
+
+describe('discriminated unions (data store rules)', () => {
+  const redis = formSchemaOf(integrationTypeInfo.REDIS.configSchema);
+  const rules = props(redis, 'rules');
+
+  it('edits a list of rules of several kinds: the kind first, then its own fields', () => {
+    expect(fieldKind(rules)).toBe('object-list');
+    const union = unionOf(rules.items!)!;
+    expect(fieldKind(rules.items!)).toBe('union');
+    expect(union.key).toBe('kind');
+    expect(union.variants.map((v) => v.value)).toEqual(['keys', 'hash_field', 'set_member']);
+    expect(variantOf(union, { kind: 'set_member' }).value).toBe('set_member');
+    expect(variantOf(union, undefined).value).toBe('keys');
+    for (const type of ['S3', 'DYNAMODB'] as const) expect(fieldKind(props(formSchemaOf(integrationTypeInfo[type].configSchema), 'rules').items!)).toBe('union');
+  });
+
+  it('a new rule starts as the first kind with its fields empty; values are pruned by their own kind', () => {
+    expect(defaultsFor(rules.items!)).toEqual({ kind: 'keys', pattern: '' });
+    const draft = { rules: [{ kind: 'hash_field', key: 'emails', field: '{{identifier}}' }], maxKeys: 10 };
+    expect(pruneEmpty(redis, draft)).toEqual(draft);
+    expect(validateForm(integrationTypeInfo.REDIS.configSchema, pruneEmpty(redis, draft))).toMatchObject({ ok: true });
+    expect(validateForm(integrationTypeInfo.REDIS.configSchema, { rules: [{ kind: 'keys', pattern: 'user:*' }] })).toMatchObject({
+      ok: false,
+      errors: { 'rules.0.pattern': expect.stringContaining('{{identifier}}') },
+    });
   });
 });

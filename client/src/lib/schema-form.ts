@@ -26,7 +26,7 @@ export interface JsonSchema {
 }
 
 export type Path = (string | number)[];
-export type FieldKind = 'enum' | 'string' | 'text' | 'number' | 'boolean' | 'object' | 'record' | 'string-list' | 'object-list' | 'json';
+export type FieldKind = 'enum' | 'string' | 'text' | 'number' | 'boolean' | 'object' | 'union' | 'record' | 'string-list' | 'object-list' | 'json';
 
 /** What a form edits: the schema's input side (before defaults and transforms apply). */
 export function formSchemaOf(schema: z.ZodType): JsonSchema {
@@ -43,10 +43,30 @@ function unwrap(node: JsonSchema): JsonSchema {
   return node;
 }
 
+/**
+ * A discriminated union (zod's `z.discriminatedUnion`, written as `oneOf` of objects that share
+ * a property holding a `const`): the discriminating key and each variant by its value.
+ */
+export function unionOf(raw: JsonSchema): { key: string; variants: { value: string; schema: JsonSchema }[] } | null {
+  const node = unwrap(raw);
+  const variants = (node.oneOf ?? node.anyOf)?.filter((v) => v.type !== 'null');
+  if (!variants || variants.length < 2 || !variants.every((v) => v.type === 'object' && v.properties)) return null;
+  const key = Object.keys(variants[0]!.properties!).find((k) => variants.every((v) => typeof v.properties![k]?.const === 'string'));
+  if (!key) return null;
+  return { key, variants: variants.map((schema) => ({ value: schema.properties![key]!.const as string, schema })) };
+}
+
+/** The variant of a union a value is (by its discriminating key), or the first. */
+export function variantOf(union: NonNullable<ReturnType<typeof unionOf>>, value: unknown) {
+  const chosen = value && typeof value === 'object' ? (value as Record<string, unknown>)[union.key] : undefined;
+  return union.variants.find((v) => v.value === chosen) ?? union.variants[0]!;
+}
+
 /** Which widget a schema node gets. Anything this renderer does not know is edited as JSON. */
 export function fieldKind(raw: JsonSchema): FieldKind {
   const node = unwrap(raw);
   if (node.enum) return 'enum';
+  if (unionOf(node)) return 'union';
   switch (node.type) {
     case 'string':
       return (node.maxLength ?? 0) > 2000 ? 'text' : 'string';
@@ -62,7 +82,7 @@ export function fieldKind(raw: JsonSchema): FieldKind {
     case 'array': {
       const items = node.items ? unwrap(node.items) : undefined;
       if (items?.type === 'string' && !items.enum) return 'string-list';
-      if (items?.type === 'object' && items.properties) return 'object-list';
+      if ((items?.type === 'object' && items.properties) || (items && unionOf(items))) return 'object-list';
       return 'json';
     }
     default:
@@ -94,7 +114,10 @@ export function labelFor(key: string | number): string {
 export function defaultsFor(raw: JsonSchema): unknown {
   const node = unwrap(raw);
   if (node.default !== undefined) return structuredClone(node.default);
+  if (node.const !== undefined) return node.const;
   switch (fieldKind(node)) {
+    case 'union':
+      return defaultsFor(unionOf(node)!.variants[0]!.schema);
     case 'object': {
       const out: Record<string, unknown> = {};
       for (const [key, child] of Object.entries(node.properties ?? {})) {
@@ -163,6 +186,7 @@ export function pruneEmpty(raw: JsonSchema, value: unknown): unknown {
     }
     return out;
   }
+  if (kind === 'union') return pruneEmpty(variantOf(unionOf(node)!, value).schema, value);
   if (kind === 'object-list' && Array.isArray(value)) return value.map((item) => pruneEmpty(node.items!, item));
   if (kind === 'string-list' && Array.isArray(value)) return value.map((s) => String(s).trim()).filter(Boolean);
   if (kind === 'number' && (value === '' || (typeof value === 'number' && Number.isNaN(value)))) return undefined;

@@ -70,6 +70,21 @@ describe('status callbacks', () => {
     await eventually(async () => expect(await delivery(id)).toMatchObject({ status: 'DELIVERED', attempts: 1, lastStatusCode: 204 }));
   });
 
+  it('wakes an idle dispatcher: a test event, a resend and a status event go out long before its next poll', async () => {
+    const endpoint = await admin().callbacks.create({ url: receiver.url, events: ['deletion_request.created'] });
+    // A poll interval the test would time out waiting for: only the wake-up can deliver in time.
+    startDispatcher({ pollIntervalMs: 60_000 });
+    await eventually(async () => expect((await env.db.pool.query(`SELECT 1 FROM pg_stat_activity WHERE query = 'LISTEN callback_work'`)).rowCount).toBeGreaterThan(0));
+    const { id } = await admin().callbacks.sendTest({ endpointId: endpoint.id });
+    await eventually(() => expect(receiver.received.map((c) => c.headers['webhook-id'])).toEqual([id]), 5_000);
+    await eventually(async () => expect(await delivery(id)).toMatchObject({ status: 'DELIVERED' }), 5_000);
+    await admin().callbacks.resend({ deliveryId: id });
+    await eventually(() => expect(receiver.received.map((c) => c.headers['webhook-id'])).toEqual([id, id]), 5_000);
+    const created = await admin().deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'woken@example.com' });
+    await eventually(() => expect(receiver.received.map((c) => JSON.parse(c.body).data.deletionRequest?.id)).toContain(created.id), 5_000);
+    await admin().callbacks.delete({ endpointId: endpoint.id });
+  });
+
   it('a rotated secret: both verify during the overlap, only the new one after it', async () => {
     const endpoint = await admin().callbacks.create({ url: receiver.url, events: ['deletion_request.created'] });
     const rotated = await admin().callbacks.rotateSecret({ endpointId: endpoint.id, overlapHours: 24 });

@@ -5,6 +5,7 @@ import type { Actor } from '../services/auth/actor';
 import { recordAudit } from '../services/audit/record-audit';
 import { findCallbackEndpoint } from './endpoints';
 import { enqueueCallbackEvent } from './store/enqueue';
+import { wakeCallbackDispatchers } from './wake-up';
 
 export const DELIVERY_PAGE = 50;
 
@@ -51,7 +52,7 @@ export async function resendCallbackDelivery(db: Db, actor: Actor, deliveryId: s
   const delivery = await db.callbackDelivery.findFirst({ where: { id: deliveryId, organizationId: actor.organizationId }, select: { id: true, endpointId: true } });
   if (!delivery) throw notFound('Delivery');
   await findCallbackEndpoint(db, actor, delivery.endpointId);
-  return db.$transaction(async (tx) => {
+  const resent = await db.$transaction(async (tx) => {
     const updated = await tx.$executeRaw`
       UPDATE "CallbackDelivery" SET status = 'PENDING', attempts = 0, "nextAttemptAt" = (now() AT TIME ZONE 'UTC'), "updatedAt" = (now() AT TIME ZONE 'UTC')
        WHERE id = ${delivery.id} AND ("lockedUntil" IS NULL OR "lockedUntil" < (now() AT TIME ZONE 'UTC'))`;
@@ -64,6 +65,8 @@ export async function resendCallbackDelivery(db: Db, actor: Actor, deliveryId: s
     });
     return { id: delivery.id, status: 'PENDING' as const };
   });
+  wakeCallbackDispatchers(db);
+  return resent;
 }
 
 /** Queues a `callback.test` event to this one endpoint (also when it is disabled or subscribes to nothing). */
@@ -78,5 +81,6 @@ export async function sendTestCallback(db: Db, actor: Actor, endpointId: string)
       data: { endpointId: endpoint.id, message: 'A test event sent from the dashboard; it says nothing about any request.' },
     }),
   );
+  wakeCallbackDispatchers(db);
   return { id: id! };
 }

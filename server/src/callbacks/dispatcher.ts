@@ -4,6 +4,8 @@ import type pg from 'pg';
 import type { Db } from '../db/client';
 import { retryDelayMs } from '../lib/backoff';
 import { pgQuery } from '../db/query';
+import { connectClient, isDatabaseUnreachable } from '../db/connections';
+import { CALLBACK_CHANNEL } from './wake-up';
 import { createHttpClient, destinationMessage, isSuccessStatus, parseRetryAfter, truncate } from '../integrations/runtime/http-client';
 import { PermanentError } from '../integrations/types';
 import type { Keyring } from '../lib/crypto';
@@ -45,6 +47,11 @@ export class CallbackDispatcher {
   private timer: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
+  /** A wake-up that arrived while a tick ran: look again right after it. */
+  private kicked = false;
+  /** The connection that LISTENs for recorded events (null: not listening, polling covers it). */
+  private listener: pg.Client | null = null;
+  private listenRetryAt = 0;
 
   constructor(
     private readonly deps: DispatcherDeps,
@@ -68,11 +75,42 @@ export class CallbackDispatcher {
     await Promise.race([all, new Promise((resolve) => setTimeout(resolve, graceMs))]);
     if (this.heartbeat) clearInterval(this.heartbeat);
     await releaseDeliveries(pgQuery(this.deps.pool), this.id, [...this.inFlight.keys()]).catch(() => {});
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => {});
   }
 
   /** Looks for due deliveries now (after an event was recorded in this process, say). */
   kick(): void {
-    if (this.running && !this.ticking) this.schedule(0);
+    if (!this.running) return;
+    if (this.ticking) this.kicked = true;
+    else this.schedule(0);
+  }
+
+  /**
+   * LISTENs for `wakeCallbackDispatchers` (events recorded, test events, resends) so a
+   * delivery goes out at once rather than at the next poll. A lost connection is retried
+   * from the loop; meanwhile the poll finds every due delivery.
+   */
+  private async listen(): Promise<void> {
+    if (Date.now() < this.listenRetryAt) return;
+    const options = (this.deps.pool as unknown as { options: pg.ClientConfig }).options;
+    let client: pg.Client | null = null;
+    try {
+      client = await connectClient(options, () => {
+        if (this.listener === client) this.listener = null;
+        this.listenRetryAt = Date.now() + 1_000;
+        this.kick();
+      });
+      client.on('notification', () => this.kick());
+      await client.query(`LISTEN ${CALLBACK_CHANNEL}`);
+      if (!this.running) throw new Error('stopped');
+      this.listener = client;
+    } catch (error) {
+      this.listenRetryAt = Date.now() + 5_000;
+      if (this.running && !isDatabaseUnreachable(error)) this.deps.log.warn({ err: error }, 'could not LISTEN for callback events; polling only');
+      await client?.end().catch(() => {});
+    }
   }
 
   private schedule(ms: number): void {
@@ -81,12 +119,17 @@ export class CallbackDispatcher {
     this.timer = setTimeout(() => {
       this.ticking = this.tick().finally(() => {
         this.ticking = null;
+        if (this.kicked) {
+          this.kicked = false;
+          this.schedule(0);
+        }
       });
     }, ms);
     this.timer.unref();
   }
 
   private async tick(): Promise<void> {
+    if (!this.listener) await this.listen();
     let claimed: ClaimedDelivery[] = [];
     try {
       const free = this.options.concurrency - this.inFlight.size;

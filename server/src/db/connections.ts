@@ -104,16 +104,6 @@ export async function checkOut(pool: pg.Pool): Promise<HeldClient> {
   };
 }
 
-/** Runs `use` on a client checked out with `checkOut`, releasing it afterwards; a client that saw an error is closed, not reused. */
-export async function withClient<T>(pool: pg.Pool, use: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const held = await checkOut(pool);
-  try {
-    return await use(held.client);
-  } finally {
-    held.release();
-  }
-}
-
 /**
  * A standalone connection (LISTEN, migrations, the CLI's admin statements) that never
  * throws an unhandled 'error': `onLost` is called once when the connection fails or ends

@@ -12,7 +12,7 @@ import { createLogger } from '../lib/logger';
 import { policyFromConfig } from '../lib/ssrf';
 import { startWebhookServer, type WebhookServer } from '../test/fakes/webhook-server';
 import { callerFor, seedOrganization } from '../test/harness';
-import { startServiceProcess, stopServiceProcess, type ServiceProcess } from '../test/service-process';
+import { METRICS_AUTH, startServiceProcess, stopServiceProcess, type ServiceProcess } from '../test/service-process';
 import type { ServiceDeps } from '../services/deps';
 
 /**
@@ -199,7 +199,7 @@ describe('PostgreSQL killed and started again under load', () => {
     // Nothing left leased or due.
     const stuck = await deps.prisma.integrationRequest.count({ where: { deletionRequest: { workspaceId: org.workspace.id }, OR: [{ lockedBy: { not: null } }, { nextAttemptAt: { not: null } }] } });
     expect(stuck).toBe(0);
-    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    const metrics = await (await fetch(`${service.url}/metrics`, { headers: METRICS_AUTH })).text();
     expect(metrics).toMatch(/^dds_database_up 1$/m);
   });
 });

@@ -277,6 +277,9 @@ describe('Idempotency-Key on every action', () => {
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(await replay.json()).toEqual(await first.json());
+    // The kept answer holds no subject identifier (the replay reads it from the request).
+    const kept = await env.db.prisma.idempotencyKey.findUniqueOrThrow({ where: { organizationId_userId_key: { organizationId: org.organization.id, userId: org.user.id, key } } });
+    expect(JSON.stringify(kept.response)).not.toContain('@example.com');
     // Acting again would have written an audit entry (or answered 409 for a finished request).
     expect(await env.db.prisma.auditLog.count({ where: { deletionRequestId: created.id } })).toBe(entries);
 

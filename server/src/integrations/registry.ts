@@ -1,9 +1,13 @@
 import type { IntegrationType } from '@shared/statuses';
 import { amplitudeDriver } from './amplitude/driver';
+import { dynamoDriver } from './dynamodb/driver';
 import { googleAnalyticsDriver } from './google-analytics/driver';
 import { mixpanelDriver } from './mixpanel/driver';
+import { mysqlDriver } from './mysql/driver';
 import { postgresDriver } from './postgres/driver';
 import { posthogDriver } from './posthog/driver';
+import { redisDriver } from './redis/driver';
+import { s3Driver } from './s3/driver';
 import { segmentDriver } from './segment/driver';
 import { stripeDriver } from './stripe/driver';
 import { customerioDriver } from './customerio/driver';
@@ -37,8 +41,17 @@ const drivers: Record<IntegrationType, Driver> = {
   BRAZE: brazeDriver,
   KLAVIYO: klaviyoDriver,
   CUSTOMERIO: customerioDriver,
+  MYSQL: mysqlDriver,
+  REDIS: redisDriver,
+  S3: s3Driver,
+  DYNAMODB: dynamoDriver,
 };
 
 export function driverFor(type: IntegrationType): Driver {
   return drivers[type];
+}
+
+/** Closes what every driver keeps open between calls (customer database pools, store clients): part of shutdown. */
+export async function closeDrivers(): Promise<void> {
+  await Promise.all(Object.values(drivers).map((driver) => driver.close?.().catch(() => {})));
 }

@@ -64,11 +64,17 @@ export interface DiscoveredTable {
   schema: string;
   table: string;
   columns: { name: string; dataType: string; nullable: boolean }[];
+  /** Tables (`schema.table`) whose rows reference this table's rows through a foreign key (databases that report them). */
+  referencedBy?: string[];
+  /** Key-value tables (DynamoDB): the key attributes, and the secondary indexes a rule can query by. */
+  keys?: { partitionKey: string; sortKey?: string };
+  indexes?: { name: string; kind: 'global' | 'local'; partitionKey: string; sortKey?: string }[];
 }
 
 /** What a deletion would change, counted read-only: per rule, and the statements that counted. */
 export interface DryRunResult {
-  rules: { rule: string; table: string; action: string; rows: number }[];
+  /** `rows`: rows, keys, objects or items, by what the store holds; `sample`: some of the keys it would erase (object stores). */
+  rules: { rule: string; table: string; action: string; rows: number; sample?: string[] }[];
   statements: string[];
 }
 
@@ -97,6 +103,8 @@ export interface Driver<Config = any> {
    * job) are counted. Only drivers that can look the subject up in their store have it.
    */
   reverify?(ctx: DriverContext<Config>): Promise<ReverifyResult>;
+  /** Closes the clients the driver keeps between calls (connection pools); on shutdown and in tests. */
+  close?(): Promise<void>;
   /** Typical time from request to confirmed deletion, shown to users. */
   expectedCompletion: string;
 }

@@ -29,7 +29,7 @@ beforeAll(async () => {
   document = await (await fetch(`${server.baseUrl}/api/openapi.json`)).json();
 });
 afterAll(async () => {
-  // eslint-disable-next-line no-console
+   
   console.log(`fuzz: ${cases} generated requests sent over HTTP`);
   await server?.close();
   await env?.close();

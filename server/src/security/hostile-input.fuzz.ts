@@ -38,7 +38,7 @@ beforeAll(async () => {
   document = await (await fetch(`${server.baseUrl}/api/openapi.json`)).json();
 }, 60_000);
 afterAll(async () => {
-  // eslint-disable-next-line no-console
+   
   console.log(`hostile-input fuzz: ${cases} requests`);
   await server?.close();
   await env?.close();

@@ -19,7 +19,8 @@ export const accountSecretSchemas = {
   }),
   DATABASE: z.object({
     host: z.string().trim().min(1, 'Required').max(255),
-    port: z.coerce.number().int().min(1).max(65535).default(5432),
+    /** Default: 5432 for PostgreSQL, 3306 for MySQL/MariaDB. */
+    port: z.coerce.number().int().min(1).max(65535).optional(),
     database: z.string().trim().min(1, 'Required').max(128),
     user: z.string().trim().min(1, 'Required').max(128),
     password: z.string().max(1000).default(''),
@@ -29,6 +30,22 @@ export const accountSecretSchemas = {
   KEY_VALUE: z
     .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'Keys are letters, digits and _'), z.string().max(10_000))
     .refine((r) => Object.keys(r).length <= 50, 'At most 50 keys'),
+  REDIS: z.object({
+    host: z.string().trim().min(1, 'Required').max(255),
+    port: z.coerce.number().int().min(1).max(65535).optional(),
+    username: z.string().max(256).optional(),
+    password: z.string().max(1000).optional(),
+    database: z.coerce.number().int().min(0).max(1000).optional(),
+    tls: z.boolean().default(false),
+  }),
+  /** Amazon S3 and DynamoDB; `endpoint` for S3-compatible stores (MinIO, R2...) and local emulators. */
+  AWS: z.object({
+    accessKeyId: z.string().trim().min(1, 'Required').max(256),
+    secretAccessKey: secret,
+    sessionToken: z.string().max(10_000).optional(),
+    region: z.string().trim().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'An AWS region such as eu-west-1').default('us-east-1'),
+    endpoint: z.string().trim().url('A URL such as https://s3.example.com').max(500).optional(),
+  }),
 } as const satisfies Record<AccountType, z.ZodType>;
 
 export type AccountSecretsByType = { [K in keyof typeof accountSecretSchemas]: z.infer<(typeof accountSecretSchemas)[K]> };
@@ -45,6 +62,23 @@ export const ACCOUNT_PUBLIC_FIELDS: Record<AccountType, readonly string[]> = {
   OAUTH: ['expiresAt', 'scope'],
   DATABASE: ['host', 'port', 'database', 'user', 'sslMode'],
   KEY_VALUE: [],
+  REDIS: ['host', 'port', 'username', 'database', 'tls'],
+  AWS: ['accessKeyId', 'region', 'endpoint'],
+};
+
+/**
+ * Where an account of each type makes the service connect: host names and URLs among its
+ * fields. Each must pass the SSRF policy when the account is saved (and again, resolved,
+ * at every connection).
+ */
+export const ACCOUNT_OUTBOUND_FIELDS: Record<AccountType, { hosts?: readonly string[]; urls?: readonly string[] }> = {
+  API_KEY: {},
+  API_KEY_SECRET: {},
+  OAUTH: {},
+  DATABASE: { hosts: ['host'] },
+  KEY_VALUE: {},
+  REDIS: { hosts: ['host'] },
+  AWS: { urls: ['endpoint'] },
 };
 
 /**

@@ -4,8 +4,6 @@ import { baseUrlSchema } from './vendor';
 /** Amplitude User Privacy API hosts by data residency. */
 export const AMPLITUDE_HOSTS = { US: 'https://amplitude.com', EU: 'https://analytics.eu.amplitude.com' } as const;
 
-/** Amplitude accepts at most this many ids in one deletion request. */
-export const AMPLITUDE_MAX_IDS = 100;
 
 export const amplitudeConfigSchema = z
   .object({

@@ -176,6 +176,42 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     completion: 'seconds to minutes',
     docsUrl: 'https://customer.io/docs/api/track/#operation/delete',
   },
+  MYSQL: {
+    category: 'Database',
+    deletes: 'rows matched by the same rules as PostgreSQL; identifiers match exactly (case, accents, trailing spaces) despite case-insensitive collations',
+    credentials: 'host, port (3306), database, user, password',
+    capabilities: { status: false, cancel: false, verify: true },
+    notes: 'one transaction, child tables first (from the foreign keys); a failing rule rolls all back; rows still matching are counted after commit',
+    completion: 'seconds',
+    docsUrl: 'https://mariadb.com/kb/en/delete/',
+  },
+  REDIS: {
+    category: 'Database',
+    deletes: 'keys matching templates (user:{{identifier}}:*), hash fields, set and sorted-set members',
+    credentials: 'host, port, username, password, database number, TLS',
+    capabilities: { status: false, cancel: false, verify: true },
+    notes: 'SCAN (identifier glob-escaped) + UNLINK in batches, never KEYS; above maxKeys it FAILS; scanned again as proof',
+    completion: 'seconds',
+    docsUrl: 'https://redis.io/docs/latest/commands/unlink/',
+  },
+  S3: {
+    category: 'Database',
+    deletes: 'objects under key prefixes (exports/{{identifier}}/) and exact keys; every version in versioned buckets',
+    credentials: 'access key id + secret access key, region, optional endpoint for S3-compatible stores',
+    capabilities: { status: false, cancel: false, verify: true },
+    notes: 'DeleteObjects 1,000 at a time; above maxObjects it FAILS; listed again as proof',
+    completion: 'seconds to minutes',
+    docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/API/API_DeleteObjects.html',
+  },
+  DYNAMODB: {
+    category: 'Database',
+    deletes: 'items whose partition key is the identifier, or found through a secondary index on it',
+    credentials: 'access key id + secret access key, region, optional endpoint',
+    capabilities: { status: false, cancel: false, verify: true },
+    notes: 'Query pages (never Scan), BatchWriteItem 25 at a time with unprocessed items sent again; above maxItems it FAILS; queried again as proof',
+    completion: 'seconds to minutes',
+    docsUrl: 'https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html',
+  },
 };
 
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');

@@ -6,7 +6,9 @@ import { amplitudeConfigSchema } from './amplitude';
 import { googleAnalyticsConfigSchema } from './google-analytics';
 import { mixpanelConfigSchema } from './mixpanel';
 import { posthogConfigSchema } from './posthog';
-import { postgresConfigSchema } from './postgres';
+import { dynamoConfigSchema, s3ConfigSchema } from './object-stores';
+import { mysqlConfigSchema, postgresConfigSchema } from './postgres';
+import { redisConfigSchema } from './redis';
 import { segmentConfigSchema } from './segment';
 import { hubspotConfigSchema } from './hubspot';
 import { zendeskConfigSchema } from './zendesk';
@@ -41,6 +43,8 @@ export * from './mailchimp';
 export * from './intercom';
 export * from './zendesk';
 export * from './hubspot';
+export * from './redis';
+export * from './object-stores';
 export * from './labels';
 
 /**
@@ -88,5 +92,9 @@ export const integrationTypeInfo: Record<IntegrationType, IntegrationTypeInfo> =
   KLAVIYO: { type: 'KLAVIYO', label: LABEL.KLAVIYO, accountTypes: ['API_KEY'], accountRequired: true, configSchema: klaviyoConfigSchema },
   // The Track API key (API key) and an App API key (secret key); the Site ID is part of the configuration.
   CUSTOMERIO: { type: 'CUSTOMERIO', label: LABEL.CUSTOMERIO, accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: customerioConfigSchema },
+  MYSQL: { type: 'MYSQL', label: LABEL.MYSQL, accountTypes: ['DATABASE'], accountRequired: true, configSchema: mysqlConfigSchema },
+  REDIS: { type: 'REDIS', label: LABEL.REDIS, accountTypes: ['REDIS'], accountRequired: true, configSchema: redisConfigSchema },
+  S3: { type: 'S3', label: LABEL.S3, accountTypes: ['AWS'], accountRequired: true, configSchema: s3ConfigSchema },
+  DYNAMODB: { type: 'DYNAMODB', label: LABEL.DYNAMODB, accountTypes: ['AWS'], accountRequired: true, configSchema: dynamoConfigSchema },
 };
 

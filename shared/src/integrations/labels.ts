@@ -19,6 +19,10 @@ export const INTEGRATION_TYPE_LABELS: Record<IntegrationType, string> = {
   INTERCOM: 'Intercom',
   ZENDESK: 'Zendesk',
   HUBSPOT: 'HubSpot',
+  MYSQL: 'MySQL / MariaDB',
+  REDIS: 'Redis',
+  S3: 'Amazon S3',
+  DYNAMODB: 'Amazon DynamoDB',
 };
 
 /** The label of a type read as a plain string (an aggregate, say); an unknown one is shown as it is. */

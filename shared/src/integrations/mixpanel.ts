@@ -4,8 +4,6 @@ import { baseUrlSchema } from './vendor';
 /** Mixpanel's GDPR API hosts by data residency. */
 export const MIXPANEL_HOSTS = { US: 'https://mixpanel.com', EU: 'https://eu.mixpanel.com', IN: 'https://in.mixpanel.com' } as const;
 
-/** Mixpanel accepts at most this many distinct ids in one deletion task. */
-export const MIXPANEL_MAX_DISTINCT_IDS = 2000;
 
 export const mixpanelConfigSchema = z.object({
   region: z.enum(['US', 'EU', 'IN']).default('US'),

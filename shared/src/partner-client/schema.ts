@@ -20,6 +20,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/deletion-requests/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import deletion requests from CSV
+         * @description Creates one deletion request per row of a CSV file (at most 1000 rows and 256 KiB, and within the service's body limit). Columns: `identifier` (required), `workspace` (name or id; or `workspaceId` for the whole upload), `regulation` (optional). Each row is validated on its own: a bad row is reported and the others are created. Uploading the same rows again with the same `batchKey` creates nothing new (`existing`).
+         */
+        post: operations["importDeletionRequestsCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/deletion-requests/organization": {
         parameters: {
             query?: never;
@@ -280,6 +300,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/deletion-requests/{deletionRequestId}/extend-deadline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend a deletion request's legal deadline
+         * @description Once per request: GDPR by two further months, CCPA by 45 days, a custom policy by its extension days, counted from receipt. The reason is recorded in the audit trail. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         */
+        post: operations["extendDeletionRequestDeadline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -298,6 +338,9 @@ export interface components {
          *       "createdAt": "2026-11-20T09:14:03.000Z",
          *       "updatedAt": "2026-11-20T09:14:05.120Z",
          *       "completedAt": "2026-11-20T09:14:05.120Z",
+         *       "regulation": "GDPR",
+         *       "dueAt": "2026-12-20T09:14:03.000Z",
+         *       "dueExtendedAt": null,
          *       "integrationRequests": [
          *         {
          *           "id": "ir_01JDX4Q2W8E6R7T9Y3U5I1O0PB",
@@ -332,6 +375,12 @@ export interface components {
             createdAt: string;
             updatedAt: string;
             completedAt: string | null;
+            /** @description The regulation whose deadline applies: "GDPR", "CCPA" or a custom policy name. */
+            regulation: string | null;
+            /** @description The legal deadline (ISO 8601), after any extension. */
+            dueAt: string | null;
+            /** @description When the deadline was extended, if it was. */
+            dueExtendedAt: string | null;
             integrationRequests?: components["schemas"]["IntegrationRequest"][];
         };
         /**
@@ -356,7 +405,7 @@ export interface components {
             integrationId: string | null;
             name: string;
             /** @enum {string} */
-            type: "WEBHOOK" | "POSTGRES" | "MIXPANEL" | "AMPLITUDE" | "SEGMENT" | "POSTHOG" | "GOOGLE_ANALYTICS" | "STRIPE" | "HUBSPOT" | "ZENDESK" | "INTERCOM" | "MAILCHIMP" | "SENDGRID" | "AUTH0" | "BRAZE" | "KLAVIYO" | "CUSTOMERIO";
+            type: "WEBHOOK" | "POSTGRES" | "MIXPANEL" | "AMPLITUDE" | "SEGMENT" | "POSTHOG" | "GOOGLE_ANALYTICS" | "STRIPE" | "HUBSPOT" | "ZENDESK" | "INTERCOM" | "MAILCHIMP" | "SENDGRID" | "AUTH0" | "BRAZE" | "KLAVIYO" | "CUSTOMERIO" | "MYSQL" | "REDIS" | "S3" | "DYNAMODB";
             /** @enum {string} */
             status: "STAGING" | "PENDING" | "PROCESSING" | "SUCCESS" | "CANCELED" | "FAILED" | "ERROR";
             attempts: number;
@@ -424,6 +473,9 @@ export interface components {
          *         "createdByUserId": "usr_01jdx0m1n2p3q4r5s6t7",
          *         "createdAt": "2026-11-20T09:14:03.000Z",
          *         "updatedAt": "2026-11-20T10:02:11.480Z",
+         *         "regulation": "GDPR",
+         *         "dueAt": "2026-12-20T09:14:03.000Z",
+         *         "dueExtendedAt": null,
          *         "completedAt": null,
          *         "integrationRequests": [
          *           {
@@ -537,6 +589,11 @@ export interface operations {
                      * @example jane@example.com
                      */
                     identifier: string;
+                    /**
+                     * @description The regulation whose deadline applies (GDPR, CCPA or a custom policy of the organization); by default the workspace's.
+                     * @example GDPR
+                     */
+                    regulation?: string;
                 };
             };
         };
@@ -552,7 +609,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletionRequest"];
                 };
             };
-            /** @description Invalid body (missing or empty identifier, malformed JSON) or Idempotency-Key too long. */
+            /** @description Invalid body (missing or empty identifier, unknown regulation, malformed JSON) or Idempotency-Key too long. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -561,7 +618,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "BAD_REQUEST",
-                     *       "message": "Invalid body (missing or empty identifier, malformed JSON) or Idempotency-Key too long",
+                     *       "message": "Invalid body (missing or empty identifier, unknown regulation, malformed JSON) or Idempotency-Key too long",
                      *       "issues": [
                      *         {
                      *           "code": "too_small",
@@ -676,6 +733,189 @@ export interface operations {
                      * @example {
                      *       "code": "UNPROCESSABLE_CONTENT",
                      *       "message": "This Idempotency-Key was already used with a different request body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importDeletionRequestsCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The CSV text (UTF-8, comma-separated, RFC 4180 quoting). First line: the column names `identifier` (required), `workspace` (a workspace name or id) and `regulation` (GDPR, CCPA or a custom policy name), in any order.
+                     * @example identifier,workspace,regulation
+                     *     jane@example.com,Production,GDPR
+                     */
+                    csv: string;
+                    /**
+                     * @description The workspace of rows whose `workspace` cell is empty or absent.
+                     * @example ws_…
+                     */
+                    workspaceId?: string;
+                    /**
+                     * @description Names the upload (a file name, a ticket number). Each row's request is keyed by organization + workspace + identifier + this key, so uploading the same rows again with the same key creates nothing new.
+                     * @example crm-export-2026-11.csv
+                     */
+                    batchKey?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One result per data row, in file order: `created`, `existing` (imported before under the same batch key) or `error` with the reason. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created: number;
+                        existing: number;
+                        errors: number;
+                        rows: {
+                            line: number;
+                            /** @enum {string} */
+                            result: "created" | "existing" | "error";
+                            deletionRequestId: string | null;
+                            message: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not CSV as expected: broken quoting, no `identifier` column, an unknown column, or neither a `workspace` column nor `workspaceId`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "Not CSV as expected: broken quoting, no identifier column, an unknown column, or neither a workspace column nor workspaceId",
+                     *       "issues": [
+                     *         {
+                     *           "code": "too_small",
+                     *           "path": [
+                     *             "identifier"
+                     *           ],
+                     *           "message": "identifier must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "requests:write" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"requests:write\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `workspaceId` names no workspace of the token's organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "workspaceId names no workspace of the token's organization"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 1000 rows or 256 KiB of CSV, or a body over the service's limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "More than 1000 rows or 256 KiB of CSV, or a body over the service's limit"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2785,6 +3025,206 @@ export interface operations {
                      * @example {
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    extendDeletionRequestDeadline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                deletionRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new deadline, when it was extended and why. */
+            200: {
+                headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deletionRequestId: string;
+                        regulation: string;
+                        dueAt: string;
+                        dueExtendedAt: string;
+                        dueExtensionReason: string;
+                    };
+                };
+            };
+            /** @description A missing or too short reason, or a malformed id. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "A missing or too short reason, or a malformed id",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "reason"
+                     *           ],
+                     *           "message": "Too small: expected string to have >=10 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "requests:write" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"requests:write\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No deletion request with this id in the token's organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No deletion request with this id in the token's organization"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The deadline was already extended, the request is finished, or its regulation allows no extension; also while an earlier call with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "The deadline was already extended, the request is finished, or its regulation allows no extension; also while an earlier call with the same Idempotency-Key is still running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

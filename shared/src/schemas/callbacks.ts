@@ -11,8 +11,6 @@ export const CALLBACK_EVENT_TYPES = [
 ] as const;
 export const callbackEventTypeSchema = z.enum(CALLBACK_EVENT_TYPES);
 export type CallbackEventType = z.infer<typeof callbackEventTypeSchema>;
-/** Sent only by "Send test event"; no endpoint subscribes to it. */
-export const TEST_EVENT_TYPE = 'callback.test';
 
 export const CALLBACK_EVENT_LABELS: Record<CallbackEventType, string> = {
   'deletion_request.created': 'A deletion request was created',
@@ -22,8 +20,6 @@ export const CALLBACK_EVENT_LABELS: Record<CallbackEventType, string> = {
   'deletion_request.at_risk': 'A request is close to its deadline',
   'deletion_request.overdue': 'A request passed its deadline',
 };
-
-export const CALLBACK_DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'FAILED'] as const;
 
 const callbackUrlSchema = z
   .string()
@@ -39,7 +35,6 @@ export const createCallbackEndpointInputSchema = z.object({
   /** Omitted: every workspace of the organization. */
   workspaceId: z.string().max(64).nullable().optional(),
 });
-export type CreateCallbackEndpointInput = z.input<typeof createCallbackEndpointInputSchema>;
 
 export const updateCallbackEndpointInputSchema = z.object({
   endpointId: z.string().max(64),

@@ -84,6 +84,9 @@ export const deletionRequestSchema = z
       createdAt: '2026-11-20T09:14:03.000Z',
       updatedAt: '2026-11-20T09:14:05.120Z',
       completedAt: '2026-11-20T09:14:05.120Z',
+      regulation: 'GDPR',
+      dueAt: '2026-12-20T09:14:03.000Z',
+      dueExtendedAt: null,
       integrationRequests: [
         {
           id: 'ir_01JDX4Q2W8E6R7T9Y3U5I1O0PB',
@@ -173,6 +176,9 @@ export const deletionRequestActionResultSchema = z
         createdByUserId: 'usr_01jdx0m1n2p3q4r5s6t7',
         createdAt: '2026-11-20T09:14:03.000Z',
         updatedAt: '2026-11-20T10:02:11.480Z',
+        regulation: 'GDPR',
+        dueAt: '2026-12-20T09:14:03.000Z',
+        dueExtendedAt: null,
         completedAt: null,
         integrationRequests: [
           {

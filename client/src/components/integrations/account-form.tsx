@@ -20,11 +20,15 @@ export const ACCOUNT_TYPE_LABEL: Record<AccountType, string> = {
   OAUTH: 'OAuth token',
   DATABASE: 'Database credentials',
   KEY_VALUE: 'Key-value secrets',
+  REDIS: 'Redis connection',
+  AWS: 'AWS access key',
 };
 
 const SECRET_HINTS: Partial<Record<AccountType, Record<string, string>>> = {
   KEY_VALUE: { '': 'Each name is usable as {{name}} in the webhook URL, headers and body. Values are never shown again.' },
-  DATABASE: { sslMode: 'Use require or verify-full for databases reached over a network.' },
+  DATABASE: { sslMode: 'Use require or verify-full for databases reached over a network.', port: 'Empty: 5432 for PostgreSQL, 3306 for MySQL/MariaDB.' },
+  REDIS: { database: 'The logical database number (SELECT), 0 when empty.' },
+  AWS: { endpoint: 'Only for S3-compatible stores (MinIO, Cloudflare R2...) or a private endpoint; empty for AWS itself.' },
 };
 
 /** Public fields (host, user...) are plain inputs; everything else is typed as a password. */

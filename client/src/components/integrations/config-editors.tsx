@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { defaultsFor, pruneEmpty, type JsonSchema } from '../../lib/schema-form';
 import type { PostgresDraft } from '../../lib/postgres-rules';
 import { SchemaFields, type SchemaFormOptions } from '../schema-form/schema-fields';
-import { DryRunPanel, PostgresRulesEditor } from './postgres-rules';
+import { DryRunPanel, PostgresRulesEditor, SQL_DIALECT_NOTES, type DryRunWording } from './postgres-rules';
 
 interface EditorProps {
   type: IntegrationType;
@@ -56,20 +56,32 @@ const schemaEditor: ConfigEditor = {
   ),
 };
 
-const databaseRulesEditor: ConfigEditor = {
+/** The rule builder over discovered tables, with a dry run: one editor for every SQL dialect. */
+const sqlRulesEditor = (dialect: keyof typeof SQL_DIALECT_NOTES): ConfigEditor => ({
   title: 'Rules',
   initial: () => ({ rules: [] }),
   toSend: (_schema, value) => {
     const draft = value as PostgresDraft;
     return { ...draft, rules: draft.rules.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined))) };
   },
-  render: (props) => <PostgresRulesEditor accountId={props.accountId} value={props.value as PostgresDraft} onChange={props.onChange} errors={props.errors} />,
+  render: (props) => <PostgresRulesEditor dialect={dialect} accountId={props.accountId} value={props.value as PostgresDraft} onChange={props.onChange} errors={props.errors} />,
   preview: (props) => <DryRunPanel accountId={props.accountId} config={props.config} onIssues={props.onIssues} />,
-};
+});
+
+/** The generated form for a data store's rules, with its dry run worded for what the store holds. */
+const storeEditor = (wording: DryRunWording): ConfigEditor => ({
+  ...schemaEditor,
+  title: 'Rules',
+  preview: (props) => <DryRunPanel accountId={props.accountId} config={props.config} onIssues={props.onIssues} wording={wording} />,
+});
 
 /** Types with an editor of their own; every other type uses the generated form. */
 const CUSTOM_EDITORS: Partial<Record<IntegrationType, ConfigEditor>> = {
-  POSTGRES: databaseRulesEditor,
+  POSTGRES: sqlRulesEditor('postgres'),
+  MYSQL: sqlRulesEditor('mysql'),
+  REDIS: storeEditor({ explanation: 'Counts the keys, hash fields and set members each rule would remove for an identifier (SCAN, never KEYS). Nothing is changed.', counted: 'Found', statements: 'Redis commands' }),
+  S3: storeEditor({ explanation: 'Lists the objects (every version, in a versioned bucket) each rule would erase for an identifier. Nothing is changed.', counted: 'Objects', statements: 'S3 calls' }),
+  DYNAMODB: storeEditor({ explanation: 'Counts the items each rule would delete for an identifier, by Query (never Scan). Nothing is changed.', counted: 'Items', statements: 'DynamoDB calls' }),
 };
 
 export function configEditorFor(type: IntegrationType): ConfigEditor {

@@ -35,11 +35,18 @@ export function useDiscoveredSchema(accountId: string | null) {
   });
 }
 
+/** What the rule builder says about the order of rules and identifier matching, by SQL dialect. */
+export const SQL_DIALECT_NOTES = {
+  postgres: 'Rules run in this order, in one transaction: put child tables (such as orders) before the tables they reference (such as users).',
+  mysql:
+    'Rules run in one transaction; tables that reference others (such as orders) go before the tables they reference (such as users), found from the foreign keys. Identifiers match exactly: case, accents and trailing spaces count.',
+} as const;
+
 /**
- * The PostgreSQL rule builder: per rule a table, identifier columns matched any/all, and an
- * action with the columns it needs; rules run in order in one transaction.
+ * The rule builder of SQL databases (PostgreSQL, MySQL/MariaDB): per rule a table, identifier
+ * columns matched any/all, and an action with the columns it needs; rules run in one transaction.
  */
-export function PostgresRulesEditor(props: { accountId: string | null; value: PostgresDraft; onChange: (next: PostgresDraft) => void; errors: Record<string, string> }) {
+export function PostgresRulesEditor(props: { dialect?: keyof typeof SQL_DIALECT_NOTES; accountId: string | null; value: PostgresDraft; onChange: (next: PostgresDraft) => void; errors: Record<string, string> }) {
   const discovered = useDiscoveredSchema(props.accountId);
   const tables = discovered.data ?? [];
   const rules = props.value.rules;
@@ -53,8 +60,7 @@ export function PostgresRulesEditor(props: { accountId: string | null; value: Po
     <div className="rule-builder">
       <div className="row space-between wrap">
         <p className="muted small">
-          {tables.length} table{tables.length === 1 ? '' : 's'} found. Rules run in this order, in one transaction: put child tables (such as orders) before the
-          tables they reference (such as users).
+          {tables.length} table{tables.length === 1 ? '' : 's'} found. {SQL_DIALECT_NOTES[props.dialect ?? 'postgres']}
         </p>
         <button type="button" className="button button-small" onClick={() => void discovered.refetch()} disabled={discovered.isFetching}>
           {discovered.isFetching ? 'Reading…' : 'Reload schema'}
@@ -251,7 +257,23 @@ function ColumnChecklist(props: { legend: string; hint: string; columns: Discove
 }
 
 /** Read-only preview: how many rows each rule would change for an identifier, and the SQL. */
-export function DryRunPanel(props: { accountId: string | null; config: () => unknown; onIssues: (errors: Record<string, string>) => void }) {
+/** How a dry run's result is worded for a kind of store (a database counts rows; Redis keys; S3 objects; DynamoDB items). */
+export interface DryRunWording {
+  explanation: string;
+  /** The heading of the count column. */
+  counted: string;
+  /** The heading of the statements (or commands) sent. */
+  statements: string;
+}
+
+export const SQL_DRY_RUN: DryRunWording = {
+  explanation: 'Counts the rows each rule would change for an identifier, in a read-only transaction. Nothing is changed.',
+  counted: 'Rows',
+  statements: 'SQL statements',
+};
+
+export function DryRunPanel(props: { accountId: string | null; config: () => unknown; onIssues: (errors: Record<string, string>) => void; wording?: DryRunWording }) {
+  const wording = props.wording ?? SQL_DRY_RUN;
   const trpc = useTRPC();
   const [identifier, setIdentifier] = useState('');
   const [error, setError] = useState<string | undefined>();
@@ -271,7 +293,7 @@ export function DryRunPanel(props: { accountId: string | null; config: () => unk
   return (
     <section className="card dry-run" aria-labelledby="dry-run-title">
       <h2 id="dry-run-title">Dry run</h2>
-      <p className="muted small">Counts the rows each rule would change for an identifier, in a read-only transaction. Nothing is changed.</p>
+      <p className="muted small">{wording.explanation}</p>
       <div
         className="inline-form"
         onKeyDown={(e) => {
@@ -295,7 +317,7 @@ export function DryRunPanel(props: { accountId: string | null; config: () => unk
                 <tr>
                   <th scope="col">Rule</th>
                   <th scope="col">Action</th>
-                  <th scope="col">Rows</th>
+                  <th scope="col">{wording.counted}</th>
                 </tr>
               </thead>
               <tbody>
@@ -310,7 +332,7 @@ export function DryRunPanel(props: { accountId: string | null; config: () => unk
             </table>
           </div>
           <details className="audit-block">
-            <summary>SQL statements</summary>
+            <summary>{wording.statements}</summary>
             <pre className="code-block">{dryRun.data.statements.filter(Boolean).join('\n\n')}</pre>
           </details>
         </div>

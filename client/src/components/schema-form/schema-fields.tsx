@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { SelectField, TextField } from '../field';
-import { defaultsFor, errorsBelow, fieldKind, labelFor, nodeOf, parseList, pathKey, type JsonSchema, type Path } from '../../lib/schema-form';
+import { defaultsFor, errorsBelow, fieldKind, labelFor, nodeOf, parseList, pathKey, unionOf, variantOf, type JsonSchema, type Path } from '../../lib/schema-form';
 import { recordKeyField } from '../../lib/form';
 
 export interface SchemaFormOptions {
@@ -28,8 +28,9 @@ const shapeKey = (path: Path, rootLength: number) => path.slice(rootLength).filt
 
 /**
  * Fields for a JSON Schema (from a zod schema): strings, numbers, booleans, enums, nested
- * objects (optional ones behind a checkbox), records (key/value rows), lists of strings and
- * lists of objects; anything else as JSON. Errors are looked up by dotted path.
+ * objects (optional ones behind a checkbox), discriminated unions (a choice of kind, then that
+ * kind's fields), records (key/value rows), lists of strings and lists of objects; anything
+ * else as JSON. Errors are looked up by dotted path.
  */
 export function SchemaFields(props: { schema: JsonSchema; value: unknown; onChange: (value: unknown) => void; errors: Record<string, string>; path?: Path; options?: SchemaFormOptions }) {
   const path = props.path ?? [];
@@ -100,6 +101,8 @@ function SchemaNode(props: NodeProps) {
       return <CheckboxField label={label} checked={props.value === true} onChange={props.onChange} error={error} hint={hint} />;
     case 'object':
       return <ObjectNode {...props} schema={node} label={label} error={error} hint={hint} />;
+    case 'union':
+      return <UnionNode {...props} schema={node} label={label} error={error} hint={hint} />;
     case 'record':
       return <RecordNode {...props} schema={node} label={labelText} error={error} hint={hint} />;
     case 'string-list':
@@ -113,8 +116,9 @@ function SchemaNode(props: NodeProps) {
 
 type Extra = { label: string; error?: string; hint?: string };
 
-function ObjectNode(props: NodeProps & Extra) {
-  const isRoot = props.path.length === props.rootLength;
+function ObjectNode(props: NodeProps & Extra & { inline?: boolean }) {
+  // The root, and the fields of a union's chosen kind, are shown without a frame of their own.
+  const isRoot = props.path.length === props.rootLength || props.inline === true;
   const present = props.value !== undefined && props.value !== null;
   const object = (present ? props.value : {}) as Record<string, unknown>;
   const fields = Object.entries(props.schema.properties ?? {}).map(([key, child]) => (
@@ -152,6 +156,45 @@ function ObjectNode(props: NodeProps & Extra) {
       {props.error ? <p className="field-error" role="alert">{props.error}</p> : null}
       {hidden ? (inner.length > 0 && !props.error ? <p className="field-error">{inner[0]}</p> : null) : fields}
     </fieldset>
+  );
+}
+
+/**
+ * One of several kinds of object (a Redis rule: keys, a hash field or a set member): the kind
+ * is chosen first, then that kind's own fields. Changing the kind starts its fields afresh.
+ */
+function UnionNode(props: NodeProps & Extra) {
+  const union = unionOf(props.schema)!;
+  const variant = variantOf(union, props.value);
+  const object = (props.value && typeof props.value === 'object' ? props.value : {}) as Record<string, unknown>;
+  const shape = shapeKey([...props.path, union.key], props.rootLength);
+  const kindLabel = props.options.labels?.[shape] ?? labelFor(union.key);
+  const fields = Object.fromEntries(Object.entries(variant.schema.properties!).filter(([k]) => k !== union.key));
+  const rest: JsonSchema = { ...variant.schema, properties: fields, required: variant.schema.required?.filter((k) => k !== union.key) };
+  return (
+    <div className="schema-union">
+      <SelectField
+        label={kindLabel}
+        value={variant.value}
+        error={props.errors[pathKey([...props.path, union.key])]}
+        hint={props.options.hints?.[shape]}
+        onChange={(e) => props.onChange(defaultsFor(union.variants.find((v) => v.value === e.target.value)!.schema))}
+      >
+        {union.variants.map((v) => (
+          <option key={v.value} value={v.value}>
+            {labelFor(v.value)}
+          </option>
+        ))}
+      </SelectField>
+      <ObjectNode
+        {...props}
+        schema={rest}
+        value={object}
+        onChange={(next) => props.onChange({ [union.key]: variant.value, ...(next as Record<string, unknown>) })}
+        inline
+      />
+      {props.error ? <p className="field-error" role="alert">{props.error}</p> : null}
+    </div>
   );
 }
 

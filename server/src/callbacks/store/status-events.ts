@@ -18,7 +18,8 @@ const INSERT_DELIVERIES = (events: string) => `
          now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'
     FROM (${events}) ev
     JOIN "CallbackEndpoint" e ON e."organizationId" = ev."organizationId" AND e.enabled AND ev.type = ANY(e.events)
-                             AND (e."workspaceId" IS NULL OR e."workspaceId" = ev."workspaceId")`;
+                             AND (e."workspaceId" IS NULL OR e."workspaceId" = ev."workspaceId")
+  RETURNING 1`;
 
 /**
  * `deletion_request.completed` (any final status, in data.deletionRequest.status) and, when
@@ -26,9 +27,9 @@ const INSERT_DELIVERIES = (events: string) => `
  * in the transaction that finished them (the roll-up), so the event exists exactly when the
  * outcome was committed.
  */
-export async function enqueueRequestFinishedEvents(query: Query, deletionRequestIds: string[]): Promise<void> {
-  if (deletionRequestIds.length === 0) return;
-  await query(
+export async function enqueueRequestFinishedEvents(query: Query, deletionRequestIds: string[]): Promise<number> {
+  if (deletionRequestIds.length === 0) return 0;
+  const rows = await query(
     INSERT_DELIVERIES(`
       SELECT d.id, d."organizationId", d."workspaceId", t.type,
              jsonb_build_object('type', t.type, 'timestamp', ${NOW_ISO}, 'data', jsonb_build_object('deletionRequest', ${REQUEST_JSON}))::text AS body
@@ -39,12 +40,13 @@ export async function enqueueRequestFinishedEvents(query: Query, deletionRequest
          AND EXISTS (SELECT 1 FROM "CallbackEndpoint" x WHERE x."organizationId" = d."organizationId" AND x.enabled)`),
     [deletionRequestIds],
   );
+  return rows.length;
 }
 
 /** `integration_request.failed` for integration requests that just became FAILED or ERROR (with their request). */
-export async function enqueueIntegrationFailedEvents(query: Query, integrationRequestIds: string[]): Promise<void> {
-  if (integrationRequestIds.length === 0) return;
-  await query(
+export async function enqueueIntegrationFailedEvents(query: Query, integrationRequestIds: string[]): Promise<number> {
+  if (integrationRequestIds.length === 0) return 0;
+  const rows = await query(
     INSERT_DELIVERIES(`
       SELECT d.id, d."organizationId", d."workspaceId", 'integration_request.failed' AS type,
              jsonb_build_object('type', 'integration_request.failed', 'timestamp', ${NOW_ISO}, 'data', jsonb_build_object(
@@ -56,4 +58,5 @@ export async function enqueueIntegrationFailedEvents(query: Query, integrationRe
          AND EXISTS (SELECT 1 FROM "CallbackEndpoint" x WHERE x."organizationId" = d."organizationId" AND x.enabled)`),
     [integrationRequestIds],
   );
+  return rows.length;
 }

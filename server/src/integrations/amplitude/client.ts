@@ -14,17 +14,16 @@ export interface AmplitudeJob {
 export function amplitudeClient(http: HttpClient, config: AmplitudeConfig, credentials: { apiKey: string; secretKey: string }) {
   const base = `${vendorBaseUrl(config, AMPLITUDE_HOSTS)}/api/2/deletions/users`;
   const headers = { authorization: `Basic ${Buffer.from(`${credentials.apiKey}:${credentials.secretKey}`).toString('base64')}`, accept: 'application/json' };
-  // The API documents these flags as the strings "True"/"False".
-  const flag = (value: boolean) => (value ? 'True' : 'False');
   return {
     createDeletion(identifier: string): Promise<HttpResponse> {
       const ids = config.identifierType === 'amplitude_id' ? { amplitude_ids: [Number(identifier)] } : { user_ids: [identifier] };
       const body = {
         ...ids,
         requester: config.requester,
-        ignore_invalid_id: flag(config.ignoreInvalidId),
-        delete_from_org: flag(config.deleteFromOrg),
-        include_mapped_user_ids: 'True',
+        // Booleans, as the User Privacy API page's parameter table types them (a string "False" could read as set).
+        ignore_invalid_id: config.ignoreInvalidId,
+        delete_from_org: config.deleteFromOrg,
+        include_mapped_user_ids: true,
       };
       return http.request({ method: 'POST', url: base, headers, body: JSON.stringify(body) });
     },

@@ -60,9 +60,10 @@ export function amplitudeStatusOutcome(tracking: AmplitudeTracking, jobs: Amplit
     statuses.push(job.status);
   }
   const summary = tracking.map((t, i) => `${t.day}${t.app ? ` project ${t.app}` : ''}: ${statuses[i]}`).join(', ');
-  const unknown = statuses.find((s) => !(s in RANK));
+  // The page writes the statuses `submitted`/`done` in its prose and "Staging"/"Submitted"/"Done" in its table.
+  const unknown = statuses.find((s) => !(String(s).toLowerCase() in RANK));
   if (unknown) return { kind: 'pending', status: 'PROCESSING', message: `Amplitude job status ${unknown} (${summary})` };
-  const lowest = Math.min(...statuses.map((s) => RANK[s]!));
+  const lowest = Math.min(...statuses.map((s) => RANK[String(s).toLowerCase()]!));
   if (lowest === 2) return { kind: 'success', message: `Amplitude deletion job done (${summary})`, evidence: { amplitudeJobs: tracking, statuses } };
   if (lowest === 1) return { kind: 'pending', status: 'PROCESSING', message: `Amplitude job submitted; deletion running (${summary})` };
   return { kind: 'pending', status: 'PENDING', message: `Amplitude job staging, scheduled for ${summary}` };

@@ -9,7 +9,7 @@ import {
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoConfig, DynamoRule } from '@shared/integrations/object-stores';
-import type { DriverContext, Outcome } from '../types';
+import type { ConfigIssue, DriverContext, Outcome } from '../types';
 import { PermanentError, TransientError } from '../types';
 import { awsSecretsOf, checkEndpoint, classifyAwsError, guardedRequestHandler } from '../stores/aws';
 import { IdleCache } from '../stores/idle-cache';
@@ -190,6 +190,28 @@ export async function dynamoDeleteAndVerify(ctx: DynamoContext): Promise<Outcome
     if (left.length > 0) return { kind: 'retry', reason: `Verification found items still present: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}` };
     const total = Object.values(changed).reduce((a, b) => a + b, 0);
     return { kind: 'success', message: `${total} item(s) deleted; verified that none is left`, evidence: { changed, remaining } };
+  });
+}
+
+/** Save-time check of each rule against the live tables: the table exists, the index is one of its secondary indexes. */
+export async function validateDynamoConfig(ctx: Pick<DriverContext<DynamoConfig>, 'resolveHost' | 'secrets' | 'config' | 'trail'>): Promise<ConfigIssue[]> {
+  return withDynamo(ctx, async (client) => {
+    const issues: ConfigIssue[] = [];
+    for (const [i, rule] of ctx.config.rules.entries()) {
+      let info: DynamoTableInfo;
+      try {
+        info = await describe(client, ctx, rule.table);
+      } catch (error) {
+        if ((error as { name?: string }).name !== 'ResourceNotFoundException') throw error;
+        issues.push({ path: ['rules', i, 'table'], message: `Table ${rule.table} does not exist or is not visible to these credentials` });
+        continue;
+      }
+      if (rule.kind === 'index' && !info.indexes.some((x) => x.name === rule.index)) {
+        const known = info.indexes.map((x) => x.name).join(', ') || 'none';
+        issues.push({ path: ['rules', i, 'index'], message: `Table ${rule.table} has no index ${rule.index} (its secondary indexes: ${known})` });
+      }
+    }
+    return issues;
   });
 }
 

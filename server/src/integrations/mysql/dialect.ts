@@ -1,7 +1,7 @@
+import { MYSQL_TEXT_TYPES } from '@shared/integrations/sql-columns';
 import type { SqlDialect } from '../sql/dialect';
 
 const NUMERIC = new Set(['tinyint', 'smallint', 'mediumint', 'int', 'integer', 'bigint', 'decimal', 'numeric', 'float', 'double', 'bit', 'year']);
-const TEXT = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext']);
 
 /** A MySQL/MariaDB identifier in backticks (embedded backticks doubled). */
 export function quoteMysqlIdent(name: string): string {
@@ -32,7 +32,7 @@ export const mysqlDialect: SqlDialect = {
   now: 'CURRENT_TIMESTAMP',
   countAs: (alias) => `COUNT(*) AS ${alias}`,
   isNumeric: (t) => NUMERIC.has(t),
-  isText: (t) => TEXT.has(t),
+  isText: (t) => MYSQL_TEXT_TYPES.has(t),
   // Discovery reports tinyint(1), MySQL's BOOLEAN, as boolean.
   isBoolean: (t) => t === 'boolean',
   isTimestamp: (t) => t === 'datetime' || t === 'timestamp',

@@ -5,7 +5,7 @@ import type { AdminContext, Driver, DriverContext, DryRunResult, Exchange, Outco
 import { PermanentError, TransientError } from '../types';
 import { columnsOf, discoverSchema, validateRules } from './schema';
 import { actionStatement, combinedActionStatement, pendingCountsStatement, pendingCountStatement, rulesOnDistinctTables, type Statement } from './sql';
-import { connectionConfig, withSession } from './sessions';
+import { closeSessions, connectionConfig, withSession } from './sessions';
 
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 
@@ -226,6 +226,8 @@ export const postgresDriver: Driver<PostgresConfig> = {
       };
     });
   },
+
+  close: closeSessions,
 
   async testConnection(ctx) {
     try {

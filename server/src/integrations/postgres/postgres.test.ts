@@ -3,6 +3,7 @@ import { createCustomerDatabase, type CustomerDatabase } from '../../test/custom
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../../test/engine';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
 import { nextWindowStart } from './driver';
+import { closeSessions, openSessions } from './sessions';
 
 let env: TestEnv;
 let customer: CustomerDatabase;
@@ -41,6 +42,19 @@ describe('PostgreSQL integration', () => {
     expect(users.schema).toBe('public');
     expect(users.columns).toEqual(expect.arrayContaining([{ name: 'email', dataType: 'text', nullable: false }, { name: 'alt_email', dataType: 'text', nullable: true }]));
     expect(tables.map((t) => t.table)).toEqual(expect.arrayContaining(['orders', 'events', 'Weird "Table"']));
+  });
+
+  it('keeps one pool per database between deletions and closes them all on shutdown; the next deletion opens a new one', async () => {
+    const rules = [{ table: 'orders', identifierColumns: ['customer_email'], action: 'delete' }];
+    await customer.seedUser('pool-1@example.com');
+    expect((await runWith(rules, 'pool-1@example.com')).status).toBe('SUCCESS');
+    expect(openSessions()).toBe(1);
+    await closeSessions();
+    expect(openSessions()).toBe(0);
+    await customer.seedUser('pool-2@example.com');
+    expect((await runWith(rules, 'pool-2@example.com')).status).toBe('SUCCESS');
+    expect(openSessions()).toBe(1);
+    expect(await customer.count(`SELECT count(*) FROM orders WHERE customer_email LIKE 'pool-%'`)).toBe(0);
   });
 
   it('validates rules against the live schema when saved, naming the field', async () => {

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import type { PostgresRule } from '@shared/integrations/postgres';
-import { TEXT_TYPES, type TableColumns } from './sql';
-
+import { validateRules as validateSqlRules } from '../sql/rules';
 import type { ConfigIssue, DiscoveredTable } from '../types';
+import { postgresDialect } from './sql';
 
 /** Tables and columns the connected user can see, through information_schema. */
 export async function discoverSchema(client: pg.Client): Promise<DiscoveredTable[]> {
@@ -23,35 +23,7 @@ export async function discoverSchema(client: pg.Client): Promise<DiscoveredTable
   return [...tables.values()];
 }
 
-export function columnsOf(tables: DiscoveredTable[], rule: Pick<PostgresRule, 'schema' | 'table'>): TableColumns | null {
-  const table = tables.find((t) => t.schema === rule.schema && t.table === rule.table);
-  if (!table) return null;
-  return new Map(table.columns.map((c) => [c.name, { dataType: c.dataType, nullable: c.nullable }]));
-}
+export { columnsOf } from '../sql/rules';
 
 /** Problems with rules against the discovered schema, as zod-like issues for the form. */
-export function validateRules(rules: PostgresRule[], tables: DiscoveredTable[]): ConfigIssue[] {
-  const issues: { path: (string | number)[]; message: string }[] = [];
-  rules.forEach((rule, i) => {
-    const columns = columnsOf(tables, rule);
-    if (!columns) {
-      issues.push({ path: ['rules', i, 'table'], message: `Table ${rule.schema}.${rule.table} does not exist or is not visible to this user` });
-      return;
-    }
-    for (const c of rule.identifierColumns) if (!columns.has(c)) issues.push({ path: ['rules', i, 'identifierColumns'], message: `Column ${c} does not exist` });
-    for (const c of rule.columns) {
-      const info = columns.get(c);
-      if (!info) issues.push({ path: ['rules', i, 'columns'], message: `Column ${c} does not exist` });
-      else if (rule.action === 'set_null' && !info.nullable) issues.push({ path: ['rules', i, 'columns'], message: `Column ${c} is NOT NULL and cannot be set to NULL` });
-      else if ((rule.action === 'hash' || rule.action === 'mask') && !TEXT_TYPES.has(info.dataType))
-        issues.push({ path: ['rules', i, 'columns'], message: `Column ${c} is ${info.dataType}; only text columns can be ${rule.action}ed` });
-    }
-    if (rule.action === 'soft_delete') {
-      const info = columns.get(rule.softDeleteColumn!);
-      if (!info) issues.push({ path: ['rules', i, 'softDeleteColumn'], message: `Column ${rule.softDeleteColumn} does not exist` });
-      else if (info.dataType !== 'boolean' && !info.dataType.startsWith('timestamp'))
-        issues.push({ path: ['rules', i, 'softDeleteColumn'], message: `Column ${rule.softDeleteColumn} must be boolean or a timestamp` });
-    }
-  });
-  return issues;
-}
+export const validateRules = (rules: PostgresRule[], tables: DiscoveredTable[]): ConfigIssue[] => validateSqlRules(postgresDialect, rules, tables);

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { checkOut, createPool, type HeldClient } from '../../db/connections';
 import type { AccountSecretsByType } from '@shared/integrations/accounts';
 import type { DiscoveredTable, DriverContext } from '../types';
 import { PermanentError } from '../types';
+import { IdleCache } from '../stores/idle-cache';
 import { discoverSchema } from './schema';
 
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
@@ -36,10 +36,11 @@ interface Destination {
  * Connections to customer databases, kept for a few seconds between engine steps: opening
  * one (a new server process, SCRAM authentication) and reading information_schema cost more
  * than the deletion itself. Keyed by the SSRF-checked address, the credentials and the
- * statement timeout, so a rotated password or a moved host gets a new pool. Idle
- * connections close after IDLE_MS and never keep the process alive.
+ * statement timeout, so a rotated password or a moved host gets a new pool; a pool nobody has
+ * used for IDLE_MS is closed and dropped (and never keeps the process alive), and
+ * `closeSessions` closes them all at shutdown.
  */
-const destinations = new Map<string, Destination>();
+const destinations = new IdleCache<Destination>((destination) => destination.pool.end(), IDLE_MS);
 
 export interface Session {
   client: pg.PoolClient;
@@ -56,49 +57,41 @@ export async function withSession<T>(
   const secrets = ctx.secrets as DatabaseSecrets | null;
   if (!secrets?.host) throw new PermanentError('This integration needs a database account');
   const address = await ctx.resolveHost(secrets.host);
-  const key = createHash('sha256').update(JSON.stringify([address, secrets, statementTimeoutMs])).digest('hex');
-  let destination = destinations.get(key);
-  if (!destination) {
-    const pool = createPool({
-      ...connectionConfig(secrets, address, statementTimeoutMs),
-      max: POOL_MAX,
-      idleTimeoutMillis: IDLE_MS,
-      allowExitOnIdle: true,
-    });
-    destination = { pool, schema: null };
-    destinations.set(key, destination);
-  }
-  let held: HeldClient;
-  try {
-    held = await checkOut(destination.pool);
-  } catch (error) {
-    throw connectError(error);
-  }
-  const client = held.client;
-  const current = destination;
-  let broken = false;
-  try {
-    return await use({
-      client,
-      async schema(fresh = false) {
-        if (!fresh && current.schema && Date.now() - current.schema.at < SCHEMA_TTL_MS) return { tables: current.schema.tables, cached: true };
-        const tables = await discoverSchema(client as unknown as pg.Client);
-        current.schema = { tables, at: Date.now() };
-        return { tables, cached: false };
-      },
-    });
-  } catch (error) {
-    // A connection that saw an error may be mid-transaction: it is closed, not reused.
-    broken = true;
-    throw error;
-  } finally {
-    held.release(broken);
-  }
+  const create = (): Destination => ({
+    pool: createPool({ ...connectionConfig(secrets, address, statementTimeoutMs), max: POOL_MAX, idleTimeoutMillis: IDLE_MS, allowExitOnIdle: true }),
+    schema: null,
+  });
+  return destinations.with(IdleCache.key([address, secrets, statementTimeoutMs]), create, async (current) => {
+    let held: HeldClient;
+    try {
+      held = await checkOut(current.pool);
+    } catch (error) {
+      throw connectError(error);
+    }
+    const client = held.client;
+    let broken = false;
+    try {
+      return await use({
+        client,
+        async schema(fresh = false) {
+          if (!fresh && current.schema && Date.now() - current.schema.at < SCHEMA_TTL_MS) return { tables: current.schema.tables, cached: true };
+          const tables = await discoverSchema(client as unknown as pg.Client);
+          current.schema = { tables, at: Date.now() };
+          return { tables, cached: false };
+        },
+      });
+    } catch (error) {
+      // A connection that saw an error may be mid-transaction: it is closed, not reused.
+      broken = true;
+      throw error;
+    } finally {
+      held.release(broken);
+    }
+  });
 }
 
+/** How many customer-database pools are open (tests: they close when idle). */
+export const openSessions = () => destinations.size;
+
 /** Closes every kept connection (tests, shutdown). */
-export async function closeSessions(): Promise<void> {
-  const pools = [...destinations.values()].map((d) => d.pool);
-  destinations.clear();
-  await Promise.all(pools.map((p) => p.end().catch(() => {})));
-}
+export const closeSessions = () => destinations.closeAll();

@@ -1,8 +1,9 @@
 import type { PostgresRule } from '@shared/integrations/postgres';
 import type { SqlDialect, Statement, TableColumns } from '../sql/dialect';
 import * as rules from '../sql/rules';
+import { POSTGRES_TEXT_TYPES } from '@shared/integrations/sql-columns';
 
-export type { ColumnInfo, Statement, TableColumns } from '../sql/dialect';
+export type { Statement, TableColumns } from '../sql/dialect';
 
 /** Quotes a PostgreSQL identifier: rule table and column names never reach SQL unquoted. */
 export function quoteIdent(name: string): string {
@@ -11,7 +12,6 @@ export function quoteIdent(name: string): string {
 }
 
 const NUMERIC = new Set(['smallint', 'integer', 'bigint', 'numeric', 'real', 'double precision']);
-export const TEXT_TYPES = new Set(['text', 'character varying', 'character', 'citext']);
 
 /** PostgreSQL: `=` on text is exact under the default (deterministic) collations. */
 export const postgresDialect: SqlDialect = {
@@ -27,7 +27,7 @@ export const postgresDialect: SqlDialect = {
   now: 'now()',
   countAs: (alias) => `count(*)::int AS ${alias}`,
   isNumeric: (t) => NUMERIC.has(t),
-  isText: (t) => TEXT_TYPES.has(t),
+  isText: (t) => POSTGRES_TEXT_TYPES.has(t),
   isBoolean: (t) => t === 'boolean',
   isTimestamp: (t) => t.startsWith('timestamp'),
 };

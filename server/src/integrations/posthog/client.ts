@@ -26,8 +26,8 @@ export function posthogClient(http: HttpClient, config: PosthogConfig, personalA
 }
 
 /**
- * PostHog reads `delete_events` and `delete_recordings` as "present and non-empty" (posthog/api/person.py,
- * `request.GET.get(...)`), so `delete_events=false` would delete the events: a flag that is off is left out.
+ * PostHog reads `delete_events` and `delete_recordings` by presence (posthog/api/person.py,
+ * `"delete_events" in request.GET`), so `delete_events=false` would delete the events: a flag that is off is left out.
  */
 export function deleteQuery(config: Pick<PosthogConfig, 'deleteEvents' | 'deleteRecordings'>): string {
   const params = new URLSearchParams();

@@ -1,9 +1,10 @@
 import { createClient } from 'redis';
 import type { RedisConfig, RedisRule } from '@shared/integrations/redis';
-import type { DriverContext, Exchange, Outcome } from '../types';
+import type { DriverContext, Outcome } from '../types';
 import { PermanentError, TransientError } from '../types';
 import { IdleCache } from '../stores/idle-cache';
 import { hasWildcards, keyPattern, literalFor } from './patterns';
+import { recordCall } from '../stores/trail';
 
 /** Credentials of a Redis account (see accountSecretSchemas.REDIS). */
 export interface RedisSecrets {
@@ -73,32 +74,15 @@ async function withRedis<T>(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
   }
 }
 
-/** A command recorded in the trail as its shape only: templates, never the identifier. */
-async function command<T>(trail: Exchange[], shown: string, run: () => Promise<T>, count: (result: T) => number): Promise<T> {
-  const started = Date.now();
-  const step: Extract<Exchange, { kind: 'sql' }> = { kind: 'sql', statement: shown, durationMs: 0 };
-  trail.push(step);
-  try {
-    const result = await run();
-    step.rowCount = count(result);
-    return result;
-  } catch (error) {
-    step.error = (error as Error).message;
-    throw error;
-  } finally {
-    step.durationMs = Date.now() - started;
-  }
-}
-
 /** Keys matching a `keys` rule, by SCAN (never KEYS); more than `limit` is a permanent failure. */
 async function matchingKeys(client: RedisClient, ctx: RedisContext, rule: Extract<RedisRule, { kind: 'keys' }>, limit: number): Promise<string[]> {
   if (!hasWildcards(rule.pattern)) {
     const key = literalFor(rule.pattern, ctx.identifier);
-    const exists = await command(ctx.trail, `EXISTS ${rule.pattern}`, () => client.exists(key), (n) => n);
+    const exists = await recordCall(ctx.trail, `EXISTS ${rule.pattern}`, () => client.exists(key), (n) => n);
     return exists ? [key] : [];
   }
   const pattern = keyPattern(rule.pattern, ctx.identifier);
-  return command(
+  return recordCall(
     ctx.trail,
     `SCAN MATCH ${rule.pattern} COUNT ${SCAN_COUNT}`,
     async () => {
@@ -128,7 +112,7 @@ async function pending(client: RedisClient, ctx: RedisContext): Promise<{ rule: 
       results.push({ rule, keys, count: keys.length });
     } else if (rule.kind === 'hash_field') {
       const key = literalFor(rule.key, ctx.identifier);
-      const exists = await command(ctx.trail, `HEXISTS ${rule.key} ${rule.field}`, () => client.hExists(key, literalFor(rule.field, ctx.identifier)), (n) => Number(n));
+      const exists = await recordCall(ctx.trail, `HEXISTS ${rule.key} ${rule.field}`, () => client.hExists(key, literalFor(rule.field, ctx.identifier)), (n) => Number(n));
       results.push({ rule, keys: [key], count: Number(exists) });
     } else {
       const key = literalFor(rule.key, ctx.identifier);
@@ -136,8 +120,8 @@ async function pending(client: RedisClient, ctx: RedisContext): Promise<{ rule: 
       const type = await client.type(key);
       const found =
         type === 'zset'
-          ? await command(ctx.trail, `ZSCORE ${rule.key} ${rule.member}`, async () => ((await client.zScore(key, member)) === null ? 0 : 1), (n) => n)
-          : await command(ctx.trail, `SISMEMBER ${rule.key} ${rule.member}`, async () => (type === 'set' ? Number(await client.sIsMember(key, member)) : 0), (n) => n);
+          ? await recordCall(ctx.trail, `ZSCORE ${rule.key} ${rule.member}`, async () => ((await client.zScore(key, member)) === null ? 0 : 1), (n) => n)
+          : await recordCall(ctx.trail, `SISMEMBER ${rule.key} ${rule.member}`, async () => (type === 'set' ? Number(await client.sIsMember(key, member)) : 0), (n) => n);
       results.push({ rule, keys: [key], count: found });
     }
   }
@@ -160,16 +144,16 @@ export async function redisDeleteAndVerify(ctx: RedisContext): Promise<Outcome> 
       if (count > 0 && rule.kind === 'keys') {
         for (let i = 0; i < keys.length; i += UNLINK_BATCH) {
           const batch = keys.slice(i, i + UNLINK_BATCH);
-          removed += await command(ctx.trail, `UNLINK (${batch.length} keys of ${rule.pattern})`, () => client.unlink(batch), (n) => n);
+          removed += await recordCall(ctx.trail, `UNLINK (${batch.length} keys of ${rule.pattern})`, () => client.unlink(batch), (n) => n);
         }
       } else if (count > 0 && rule.kind === 'hash_field') {
-        removed = await command(ctx.trail, `HDEL ${rule.key} ${rule.field}`, () => client.hDel(keys[0]!, literalFor(rule.field, ctx.identifier)), (n) => n);
+        removed = await recordCall(ctx.trail, `HDEL ${rule.key} ${rule.field}`, () => client.hDel(keys[0]!, literalFor(rule.field, ctx.identifier)), (n) => n);
       } else if (count > 0 && rule.kind === 'set_member') {
         const member = literalFor(rule.member, ctx.identifier);
         removed =
           (await client.type(keys[0]!)) === 'zset'
-            ? await command(ctx.trail, `ZREM ${rule.key} ${rule.member}`, () => client.zRem(keys[0]!, member), (n) => n)
-            : await command(ctx.trail, `SREM ${rule.key} ${rule.member}`, () => client.sRem(keys[0]!, member), (n) => n);
+            ? await recordCall(ctx.trail, `ZREM ${rule.key} ${rule.member}`, () => client.zRem(keys[0]!, member), (n) => n)
+            : await recordCall(ctx.trail, `SREM ${rule.key} ${rule.member}`, () => client.sRem(keys[0]!, member), (n) => n);
       }
       changed[ruleLabel(rule)] = removed;
     }

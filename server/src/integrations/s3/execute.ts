@@ -1,6 +1,7 @@
 import {
   DeleteObjectsCommand,
   GetBucketVersioningCommand,
+  HeadBucketCommand,
   ListBucketsCommand,
   ListObjectsV2Command,
   ListObjectVersionsCommand,
@@ -8,7 +9,7 @@ import {
   type ObjectIdentifier,
 } from '@aws-sdk/client-s3';
 import { OBJECT_STORE_IDENTIFIER, type S3Config, type S3Rule } from '@shared/integrations/object-stores';
-import type { DriverContext, Outcome } from '../types';
+import type { ConfigIssue, DriverContext, Outcome } from '../types';
 import { PermanentError } from '../types';
 import { awsSecretsOf, checkEndpoint, classifyAwsError, guardedRequestHandler } from '../stores/aws';
 import { IdleCache } from '../stores/idle-cache';
@@ -163,6 +164,23 @@ export async function s3DeleteAndVerify(ctx: S3Context): Promise<Outcome> {
 /** Schema discovery for S3: the buckets these credentials can list. */
 export async function s3ListBuckets(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>): Promise<string[]> {
   return withS3(ctx, async (client) => ((await client.send(new ListBucketsCommand({}))).Buckets ?? []).map((b) => b.Name!).sort());
+}
+
+/** Save-time check: the bucket exists and these credentials reach it (HeadBucket), as an issue on the bucket field. */
+export async function validateS3Config(ctx: Pick<DriverContext<S3Config>, 'resolveHost' | 'secrets' | 'config' | 'trail'>): Promise<ConfigIssue[]> {
+  const bucket = ctx.config.bucket;
+  return withS3(ctx, async (client) => {
+    try {
+      await recordCall(ctx.trail, `HeadBucket ${bucket}`, () => client.send(new HeadBucketCommand({ Bucket: bucket })), () => 1);
+      return [];
+    } catch (error) {
+      // HeadBucket answers with a status and no body: 404 for no such bucket, 403 for a bucket these credentials may not use.
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === 404) return [{ path: ['bucket'], message: `Bucket ${bucket} does not exist` }];
+      if (status === 403) return [{ path: ['bucket'], message: `These credentials may not access bucket ${bucket}` }];
+      throw error;
+    }
+  });
 }
 
 export async function s3TestConnection(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>): Promise<{ ok: boolean; message: string }> {

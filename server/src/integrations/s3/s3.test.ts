@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3ConfigSchema } from '@shared/integrations/object-stores';
 import { assertHostAllowed, policyFromConfig } from '../../lib/ssrf';
 import { startS3rver } from '../../test/stores/s3rver';
+import { startVersionedS3 } from '../../test/stores/s3-versioned';
 import { PermanentError, type Exchange } from '../types';
 import { closeS3Clients, s3DeleteAndVerify, s3DryRun, s3ListBuckets, s3TestConnection } from './execute';
 
@@ -105,5 +106,60 @@ describe('S3 through the official AWS SDK v3 against s3rver', () => {
   it('a missing bucket is a permanent failure', async () => {
     const ctx = { ...ctxFor([{ kind: 'key', key: 'a/{{identifier}}' }], 'x@example.com'), config: s3ConfigSchema.parse({ bucket: 'no-such-bucket', rules: [{ kind: 'key', key: 'a/{{identifier}}' }] }) };
     await expect(s3DeleteAndVerify(ctx)).rejects.toBeInstanceOf(PermanentError);
+  });
+});
+
+describe('S3 versioned bucket, through the official AWS SDK v3 against a loopback versioned bucket (s3rver has no versioning)', () => {
+  let versioned: Awaited<ReturnType<typeof startVersionedS3>>;
+  beforeAll(async () => {
+    versioned = await startVersionedS3('history', { pageSize: 3 });
+  });
+  afterAll(async () => {
+    await versioned?.stop();
+  });
+  const versionedCtx = (rules: unknown[], identifier: string, extra: object = {}) => ({
+    secrets: versioned.credentials as Record<string, unknown>,
+    resolveHost,
+    config: s3ConfigSchema.parse({ bucket: 'history', rules, ...extra }),
+    identifier,
+    trail: [] as Exchange[],
+  });
+
+  it('erases every version and delete marker under the rules, page after page, and nothing of anyone else', async () => {
+    const id = 'ver@example.com';
+    for (let i = 0; i < 3; i++) versioned.put(`exports/${id}/a.csv`);
+    versioned.deleteCurrent(`exports/${id}/a.csv`); // an object "deleted" earlier: its versions are still there
+    versioned.put(`exports/${id}/b.csv`);
+    versioned.put(`avatars/${id}.png`);
+    versioned.put(`avatars/${id}.png`);
+    versioned.put(`exports/${id}x/a.csv`);
+    versioned.put(`avatars/${id}.png.bak`);
+    const rules = [
+      { kind: 'prefix', prefix: 'exports/{{identifier}}/' },
+      { kind: 'key', key: 'avatars/{{identifier}}.png' },
+    ];
+    const dry = await s3DryRun(versionedCtx(rules, id));
+    expect(dry.map((r) => r.rows)).toEqual([5, 2]);
+    expect(versioned.versionsOf(`exports/${id}/a.csv`)).toBe(4);
+
+    const ctx = versionedCtx(rules, id);
+    const outcome = await s3DeleteAndVerify(ctx);
+    expect(outcome).toMatchObject({ kind: 'success', evidence: { changed: { 'objects under exports/{{identifier}}/': 5, 'object avatars/{{identifier}}.png': 2 }, remaining: { 'objects under exports/{{identifier}}/': 0 } } });
+    expect(versioned.keys()).toEqual([`avatars/${id}.png.bak`, `exports/${id}x/a.csv`]);
+    // Versions were listed (pages of 3, so the markers were followed) and deleted by version id, never by a plain DeleteObject.
+    expect(ctx.trail.map((s) => (s.kind === 'sql' ? s.statement.split(' ')[0] : ''))).toEqual(
+      expect.arrayContaining(['GetBucketVersioning', 'ListObjectVersions', 'DeleteObjects']),
+    );
+    expect(ctx.trail.some((s) => s.kind === 'sql' && s.statement.startsWith('ListObjectsV2'))).toBe(false);
+    expect(versioned.calls).toContain('GET /{bucket}?key-marker,prefix,version-id-marker,versions');
+    expect(versioned.calls.filter((c) => c.startsWith('DELETE'))).toEqual([]);
+    expect(JSON.stringify(ctx.trail)).not.toContain(id);
+  });
+
+  it('counts versions against the limit: above it the request fails and nothing is erased', async () => {
+    for (let i = 0; i < 4; i++) versioned.put('exports/lim@example.com/a.csv');
+    const error = await s3DeleteAndVerify(versionedCtx([{ kind: 'prefix', prefix: 'exports/{{identifier}}/' }], 'lim@example.com', { maxObjects: 3 })).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('More than 3 objects match objects under exports/{{identifier}}/: raise the limit if that is expected');
+    expect(versioned.versionsOf('exports/lim@example.com/a.csv')).toBe(4);
   });
 });

@@ -1,5 +1,6 @@
 import { HASH_PREFIX, MASK_VALUE, type PostgresRule } from '@shared/integrations/postgres';
 import { literal, type SqlDialect, type Statement, type TableColumns } from './dialect';
+import type { ConfigIssue, DiscoveredTable } from '../types';
 
 /** A deletion rule on one SQL table; the same shape for every dialect (for MySQL, `schema` is the database). */
 export type SqlRule = PostgresRule;
@@ -106,14 +107,7 @@ export function pendingCountsStatement(dialect: SqlDialect, rules: { rule: SqlRu
   return { text: `SELECT ${parts.join(', ')}`, values };
 }
 
-/** Tables and columns as schema discovery reports them, for every dialect. */
-export interface DiscoveredTable {
-  schema: string;
-  table: string;
-  columns: { name: string; dataType: string; nullable: boolean }[];
-  /** Tables (`schema.table`) whose rows reference this table's rows through a foreign key. */
-  referencedBy?: string[];
-}
+export type { DiscoveredTable };
 
 export const tableKey = (t: { schema: string; table: string }) => `${t.schema}.${t.table}`;
 
@@ -128,8 +122,8 @@ export function columnsOf(tables: DiscoveredTable[], rule: Pick<SqlRule, 'schema
 }
 
 /** Problems with rules against the discovered schema, as zod-like issues for the form. */
-export function validateRules(dialect: SqlDialect, rules: SqlRule[], tables: DiscoveredTable[]): { path: (string | number)[]; message: string }[] {
-  const issues: { path: (string | number)[]; message: string }[] = [];
+export function validateRules(dialect: SqlDialect, rules: SqlRule[], tables: DiscoveredTable[]): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
   rules.forEach((rule, i) => {
     const columns = columnsOf(tables, rule);
     if (!columns) {

@@ -31,3 +31,6 @@ export function nextWindowOpening(window: { startHourUtc: number; endHourUtc: nu
   if (next <= now) next.setUTCDate(next.getUTCDate() + 1);
   return next;
 }
+
+/** The statements (or commands) a dry run sent, as its result shows them: shapes only, never the identifier. */
+export const statementsOf = (trail: Exchange[]): string[] => trail.flatMap((t) => (t.kind === 'sql' ? [t.statement] : []));

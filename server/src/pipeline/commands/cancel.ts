@@ -6,6 +6,7 @@ import type { Actor } from '../../services/auth/actor';
 import type { AccountDeps } from '../../services/accounts/accounts';
 import { recordAudit } from '../../services/audit/record-audit';
 import { currentAccountId, loadDestination } from '../../services/integrations/destination';
+import { wakeCallbackDispatchers } from '../../callbacks/wake-up';
 import { handBackLeases, newLeaseOwner, takeLease } from '../store/leases';
 import { markCanceled } from '../store/reschedule';
 import { lockDeletionRequest, rollUpDeletionRequest } from '../store/roll-up';
@@ -79,7 +80,7 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
     });
     throw error instanceof AppError ? error : new AppError('CONFLICT', `Could not cancel: ${redact((error as Error).message)}`);
   }
-  await deps.prisma.$transaction(async (tx) => {
+  const callbacks = await deps.prisma.$transaction(async (tx) => {
     const parent = await lockDeletionRequest(dbQuery(tx), ir.deletionRequest.id);
     if (!parent) throw notFound('Deletion request');
     assertTransition(ir.status, 'CANCELED');
@@ -93,8 +94,10 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
       summary: message,
       details: JSON.parse(JSON.stringify({ from: ir.status, to: 'CANCELED', exchanges: trail })),
     });
-    await rollUpDeletionRequest(dbQuery(tx), ir.deletionRequest.id, parent);
+    return rollUpDeletionRequest(dbQuery(tx), ir.deletionRequest.id, parent);
   });
+  // A cancel that finished the request recorded its deletion_request.completed callbacks.
+  if (callbacks > 0) wakeCallbackDispatchers(deps.prisma);
   return { id: ir.id, status: 'CANCELED' as const, message };
 }
 

@@ -13,6 +13,7 @@ import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto }
 import { insertDeletionRequest, type NewDeletionRequest } from '../store/fan-out';
 import { NO_INTEGRATIONS_REASON } from '../worker/state-machine';
 import { wakeWorkers } from '../worker/wake-up';
+import { wakeCallbackDispatchers } from '../../callbacks/wake-up';
 
 /** The workspace a request is for: named by its Workspace API Key (public API) or by id (dashboard). */
 export type WorkspaceRef = { apiKey: string } | { id: string };
@@ -139,8 +140,9 @@ export async function createDeletionRequest(deps: { prisma: Db; keyring: Keyring
       details: { workspaceId: workspace.id, regulation: rule.name, dueAt: dueAt.toISOString(), integrations: workspace.integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })) },
     },
   };
+  let callbacks = 0;
   try {
-    await insertDeletionRequest(db, row);
+    ({ callbacks } = await insertDeletionRequest(db, row));
   } catch (error) {
     // Two concurrent calls with one Idempotency-Key: the loser answers with the winner's request.
     if (input.idempotencyKey && isUniqueViolation(error)) {
@@ -155,6 +157,7 @@ export async function createDeletionRequest(deps: { prisma: Db; keyring: Keyring
     throw error;
   }
   if (!empty) wakeWorkers(db);
+  if (callbacks > 0) wakeCallbackDispatchers(db);
   return { deletionRequest: toDeletionRequestDto(asWritten(row)), replayed: false };
 }
 

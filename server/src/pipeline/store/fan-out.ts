@@ -96,7 +96,7 @@ export const INSERT_REQUEST = `
      WHERE t.type = ANY(e.events) AND (t.type = 'deletion_request.created' OR $14::boolean)
     RETURNING 1
   )
-  SELECT (SELECT count(*) FROM work)::int AS queued`;
+  SELECT (SELECT count(*) FROM work)::int AS queued, (SELECT count(*) FROM callbacks)::int AS callbacks`;
 
 /** The parameters of `INSERT_REQUEST`: the one place a new request becomes positional values. */
 export function insertRequestValues(row: NewDeletionRequest): unknown[] {
@@ -130,8 +130,9 @@ export function insertRequestValues(row: NewDeletionRequest): unknown[] {
  * BEGIN/COMMIT round trips). Foreign keys are checked at the end of the statement, when the
  * parent row exists.
  */
-export async function insertDeletionRequest(db: DbOrTx, row: NewDeletionRequest): Promise<void> {
-  await hotQuery(db, INSERT_REQUEST, insertRequestValues(row));
+export async function insertDeletionRequest(db: DbOrTx, row: NewDeletionRequest): Promise<{ callbacks: number }> {
+  const [result] = await hotQuery<{ callbacks: number }>(db, INSERT_REQUEST, insertRequestValues(row));
+  return { callbacks: result?.callbacks ?? 0 };
 }
 
 const FAN_OUT_LATE = `

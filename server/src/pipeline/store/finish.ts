@@ -3,6 +3,7 @@ import { checkOut } from '../../db/connections';
 import type { RequestStatus } from '@shared/statuses';
 import { rollUpChange, writeRollUps, type ChildState, type LockedParent, type RollUpChange } from './roll-up';
 import { enqueueIntegrationFailedEvents } from '../../callbacks/store/status-events';
+import { wakeCallbackDispatchers } from '../../callbacks/wake-up';
 import { AUDIT_COLUMNS, NOW_UTC, pgQuery, utc, type AuditRow, type Query } from './sql';
 
 /** The columns a step may change. */
@@ -51,9 +52,11 @@ export async function finishSteps(pool: pg.Pool, workerId: string, steps: Finish
       const change = rollUpChange(id, parent, children);
       if (change) changes.push(change);
     }
-    await writeRollUps(query, changes);
-    await enqueueIntegrationFailedEvents(query, siblings.filter((r) => r.updated && (r.status === 'FAILED' || r.status === 'ERROR')).map((r) => r.id));
+    const callbacks =
+      (await writeRollUps(query, changes)) +
+      (await enqueueIntegrationFailedEvents(query, siblings.filter((r) => r.updated && (r.status === 'FAILED' || r.status === 'ERROR')).map((r) => r.id)));
     await client.query('COMMIT');
+    if (callbacks > 0) wakeCallbackDispatchers(pool);
     return steps.map((s) => (updated.has(s.id) ? s.status : null));
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});

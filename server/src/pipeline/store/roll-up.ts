@@ -26,14 +26,15 @@ export interface ChildState {
 /**
  * Recomputes a deletion request's status from its integration requests (the rule is
  * `rollUpStatus`), with an audit entry when it changes. The caller holds the row lock.
+ * Answers how many status callbacks were recorded.
  */
-export async function rollUpDeletionRequest(query: Query, deletionRequestId: string, parent: LockedParent): Promise<void> {
+export async function rollUpDeletionRequest(query: Query, deletionRequestId: string, parent: LockedParent): Promise<number> {
   const children = await query<ChildState>(
     `SELECT status::text AS status, "completedAt" FROM "IntegrationRequest" WHERE "deletionRequestId" = $1`,
     [deletionRequestId],
   );
   const change = rollUpChange(deletionRequestId, parent, children);
-  if (change) await writeRollUps(query, [change]);
+  return change ? writeRollUps(query, [change]) : 0;
 }
 
 /** A deletion request's new status from its integration requests, ready to be written. */
@@ -65,9 +66,13 @@ export function rollUpChange(deletionRequestId: string, parent: LockedParent, ch
   };
 }
 
-/** Writes roll-ups and their audit entries (in the order given), in one statement. The caller holds the parents' locks. */
-export async function writeRollUps(query: Query, changes: RollUpChange[]): Promise<void> {
-  if (changes.length === 0) return;
+/**
+ * Writes roll-ups and their audit entries (in the order given), in one statement. The caller
+ * holds the parents' locks. Answers how many status callbacks it recorded (wake the
+ * dispatchers after the commit when there are any).
+ */
+export async function writeRollUps(query: Query, changes: RollUpChange[]): Promise<number> {
+  if (changes.length === 0) return 0;
   await query(
     `WITH change AS (
        SELECT c.*, n.ord FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS n(v, ord),
@@ -84,5 +89,5 @@ export async function writeRollUps(query: Query, changes: RollUpChange[]): Promi
     [JSON.stringify(changes), changes.map((c) => c.deletionRequestId)],
   );
   // Status callbacks of the requests that finished, in this same transaction.
-  await enqueueRequestFinishedEvents(query, changes.filter((c) => c.finished).map((c) => c.deletionRequestId));
+  return enqueueRequestFinishedEvents(query, changes.filter((c) => c.finished).map((c) => c.deletionRequestId));
 }

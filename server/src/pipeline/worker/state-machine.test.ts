@@ -34,7 +34,14 @@ describe('integration request transitions', () => {
   it('every status is reachable from STAGING', () => {
     const seen = new Set<RequestStatus>(['STAGING']);
     const queue: RequestStatus[] = ['STAGING'];
-    while (queue.length) for (const next of TRANSITIONS[queue.shift()!]) if (!seen.has(next)) (seen.add(next), queue.push(next));
+    while (queue.length) {
+      for (const next of TRANSITIONS[queue.shift()!]) {
+        if (!seen.has(next)) {
+          seen.add(next);
+          queue.push(next);
+        }
+      }
+    }
     expect([...seen].sort()).toEqual([...REQUEST_STATUSES].sort());
   });
 });

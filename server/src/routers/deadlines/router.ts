@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { extendDeadlineInputSchema, regulationNameSchema, regulationPolicyInputSchema } from '@shared/deadlines';
 import { router } from '../../trpc/init';
 import { adminProcedure, memberProcedure } from '../../trpc/procedures';
-import { extendDeadline } from '../../services/deadlines/extend-deadline';
+import { extendDeadline } from '../../pipeline/commands/extend-deadline';
 import {
   createRegulationPolicy,
   deleteRegulationPolicy,
@@ -10,7 +10,9 @@ import {
   setDefaultRegulation,
   setWorkspaceRegulation,
 } from '../../services/deadlines/regulations';
-import { TAG } from '../deletion-requests/shared-meta';
+import { idempotencyRequestHeaders, idempotencyResponseHeaders, TAG } from '../deletion-requests/shared-meta';
+import { idempotencyKeyOf, runIdempotently } from '../../services/idempotency/idempotency-keys';
+import { restMeta } from '../rest-meta';
 
 const extendOutput = z.object({
   deletionRequestId: z.string(),
@@ -32,19 +34,35 @@ export const deadlinesRouter = router({
     .mutation(({ ctx, input }) => setWorkspaceRegulation(ctx.prisma, ctx.actor, input)),
   /** Extends the legal deadline once, with the reason given to the subject; audited. */
   extend: memberProcedure
-    .meta({
-      openapi: {
+    .meta(
+      restMeta({
         method: 'POST',
         path: '/deletion-requests/{deletionRequestId}/extend-deadline',
         operationId: 'extendDeletionRequestDeadline',
-        tags: [TAG],
+        tag: TAG,
+        scope: 'requests:write',
         summary: "Extend a deletion request's legal deadline",
-        description: 'Once per request: GDPR by two further months, CCPA by 45 days, a custom policy by its extension days, counted from receipt. The reason is recorded in the audit trail.',
-        protect: true,
-        errorResponses: { 400: 'Missing or too short reason', 401: 'Missing or invalid token', 404: 'No such request in this organization', 409: 'Already extended, finished, or not extendable' },
-      },
-    })
+        description:
+          'Once per request: GDPR by two further months, CCPA by 45 days, a custom policy by its extension days, counted from receipt. The reason is recorded in the audit trail. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.',
+        requestHeaders: idempotencyRequestHeaders,
+        responseHeaders: idempotencyResponseHeaders,
+        successDescription: 'The new deadline, when it was extended and why.',
+        badRequestExample: { path: ['reason'], message: 'Too small: expected string to have >=10 characters' },
+        errors: {
+          400: 'A missing or too short reason, or a malformed id.',
+          404: "No deletion request with this id in the token's organization.",
+          409: 'The deadline was already extended, the request is finished, or its regulation allows no extension; also while an earlier call with the same Idempotency-Key is still running.',
+          422: 'This Idempotency-Key was already used with a different request.',
+        },
+      }),
+    )
     .input(extendDeadlineInputSchema)
     .output(extendOutput)
-    .mutation(({ ctx, input }) => extendDeadline(ctx.prisma, ctx.actor, input)),
+    .mutation(async ({ ctx, input }) => {
+      const { result, replayed } = await runIdempotently(ctx.prisma, ctx.actor, { key: idempotencyKeyOf(ctx.headers), operation: 'extendDeadline', input }, () =>
+        extendDeadline(ctx.prisma, ctx.actor, input),
+      );
+      if (replayed) ctx.response.headers['Idempotent-Replayed'] = 'true';
+      return result;
+    }),
 });

@@ -47,10 +47,19 @@ const withConfiguration = (configuration: 'submitted' | 'current') =>
 
 /**
  * Runs an action once per Idempotency-Key (a replay answers the first answer, with
- * `Idempotent-Replayed: true`); without the header it simply runs.
+ * `Idempotent-Replayed: true`); without the header it simply runs. The stored answer keeps no
+ * subject identifier: a replay reads it from the request, as retention has left it.
  */
 async function idempotently(ctx: Acting, operation: string, input: unknown, action: () => Promise<DeletionRequestActionResult>) {
-  const { result, replayed } = await runIdempotently(ctx.prisma, ctx.actor, { key: idempotencyKeyOf(ctx.headers), operation, input }, action);
+  const codec = {
+    store: (result: DeletionRequestActionResult) => ({ ...result, deletionRequest: { ...result.deletionRequest, identifier: null, hashed: false } }),
+    restore: async (stored: unknown) => {
+      const answer = stored as DeletionRequestActionResult;
+      const { identifier, hashed } = await getDeletionRequest(ctx.prisma, ctx.actor, answer.deletionRequest.id);
+      return { ...answer, deletionRequest: { ...answer.deletionRequest, identifier, hashed } };
+    },
+  };
+  const { result, replayed } = await runIdempotently(ctx.prisma, ctx.actor, { key: idempotencyKeyOf(ctx.headers), operation, input }, action, codec);
   if (replayed) ctx.response.headers['Idempotent-Replayed'] = 'true';
   return result;
 }

@@ -1,11 +1,11 @@
-import { accountSecretSchemas, integrationTypeInfo, isSecretAccountField, type AccountType } from '@shared/integrations';
+import { ACCOUNT_OUTBOUND_FIELDS, accountSecretSchemas, integrationTypeInfo, isSecretAccountField, type AccountType } from '@shared/integrations';
 import type { IntegrationType } from '@shared/statuses';
 import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import { AppError, notFound } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { sealSecret } from '../keys/secret-store';
-import { assertHostAllowed, type OutboundPolicy } from '../../lib/ssrf';
+import { assertHostAllowed, assertUrlAllowed, OutboundBlockedError, type OutboundPolicy } from '../../lib/ssrf';
 import type { Keyring } from '../../lib/crypto';
 import type { Logger } from '../../lib/logger';
 import type { Config } from '../../config';
@@ -33,14 +33,27 @@ export const accountSelect = {
   integrations: { select: { id: true, name: true, workspaceId: true } },
 } satisfies Prisma.AccountSelect;
 
-/** Validates credentials for the account type; database hosts pass the SSRF policy at save time. */
+/** A host or URL the SSRF policy refuses is reported on its own field. */
+async function assertAllowed(field: string, check: () => Promise<unknown>): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    if (!(error instanceof OutboundBlockedError)) throw error;
+    throw new AppError('BAD_REQUEST', error.message, { issues: [{ path: ['secrets', field], message: error.message }] });
+  }
+}
+
+/** Validates credentials for the account type; the hosts and URLs it declares pass the SSRF policy at save time. */
 async function validateSecrets(deps: AccountDeps, type: AccountType, secrets: unknown) {
   const parsed = accountSecretSchemas[type].safeParse(secrets);
   if (!parsed.success) {
     throw new AppError('BAD_REQUEST', 'Invalid credentials', { issues: parsed.error.issues.map((i) => ({ ...i, path: ['secrets', ...i.path] })) });
   }
-  if (type === 'DATABASE') await assertHostAllowed((parsed.data as { host: string }).host, deps.policy);
-  return parsed.data as Record<string, unknown>;
+  const fields = parsed.data as Record<string, unknown>;
+  const outbound = ACCOUNT_OUTBOUND_FIELDS[type];
+  for (const key of outbound.hosts ?? []) if (typeof fields[key] === 'string') await assertAllowed(key, () => assertHostAllowed(fields[key] as string, deps.policy));
+  for (const key of outbound.urls ?? []) if (typeof fields[key] === 'string') await assertAllowed(key, () => assertUrlAllowed(fields[key] as string, deps.policy));
+  return fields;
 }
 
 /** What may be shown of credentials: fields the account type declares public, and the last 4 characters of long secrets. */

@@ -5,7 +5,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import { identifierHmac, type Keyring } from '../../lib/crypto';
 import { mayUseWorkspace, type Actor } from '../auth/actor';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
-import { decodeDueCursor, decodeKeysetCursor, encodeDueCursor, encodeKeysetCursor } from './cursor';
+import { decodeDueCursor, decodeKeysetCursor, encodeDueCursor, encodeKeysetCursor } from '../../lib/keyset-cursor';
 import { withMaskedIdentifier } from './masked-identifier';
 
 const DAY_MS = 86_400_000;

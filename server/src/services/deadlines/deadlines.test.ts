@@ -4,7 +4,7 @@ import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestE
 import { createDeletionRequest as createInPipeline } from '../../pipeline/commands/create';
 import { searchDeletionRequests } from '../dashboard/search-deletion-requests';
 import { getOverview } from '../dashboard/get-overview';
-import { extendDeadline } from './extend-deadline';
+import { extendDeadline } from '../../pipeline/commands/extend-deadline';
 
 let env: TestEnv;
 let server: Awaited<ReturnType<typeof startTestServer>>;

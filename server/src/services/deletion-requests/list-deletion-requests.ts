@@ -18,8 +18,6 @@ export interface ListScope {
   createdByUserId?: string;
 }
 
-export { encodeKeysetCursor as encodeCursor };
-
 type DeletionRequestRow = Prisma.DeletionRequestGetPayload<{ select: typeof deletionRequestSelect }>;
 type IntegrationRequestRow = Prisma.IntegrationRequestGetPayload<{ select: typeof integrationRequestSelect }> & { deletionRequestId: string };
 

@@ -30,6 +30,8 @@ export async function runIdempotently<T>(
   actor: Actor,
   request: { key: string | undefined; operation: string; input: unknown },
   action: () => Promise<T>,
+  /** What is kept of an answer and how a replay is rebuilt from it (to keep personal data out of the stored copy). */
+  codec: { store: (result: T) => unknown; restore: (stored: unknown) => Promise<T> } = { store: (result) => result, restore: async (stored) => stored as T },
 ): Promise<{ result: T; replayed: boolean }> {
   if (!request.key) return { result: await action(), replayed: false };
   const where = { organizationId_userId_key: { organizationId: actor.organizationId, userId: actor.userId, key: request.key } };
@@ -43,7 +45,7 @@ export async function runIdempotently<T>(
         throw new AppError('UNPROCESSABLE_CONTENT', 'This Idempotency-Key was already used with a different request');
       }
       if (earlier.response === null) throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed; retry in a few seconds');
-      return { result: earlier.response as T, replayed: true };
+      return { result: await codec.restore(earlier.response), replayed: true };
     }
     try {
       if (stale) {
@@ -70,7 +72,7 @@ export async function runIdempotently<T>(
     await db.idempotencyKey.deleteMany({ where: { organizationId: actor.organizationId, userId: actor.userId, key: request.key, response: { equals: Prisma.DbNull } } });
     throw error;
   }
-  await db.idempotencyKey.update({ where, data: { response: result as Prisma.InputJsonValue } });
+  await db.idempotencyKey.update({ where, data: { response: codec.store(result) as Prisma.InputJsonValue } });
   return { result, replayed: false };
 }
 

@@ -31,9 +31,9 @@ export async function loadDestination(
   if (!parsed.success) throw new PermanentError(`The integration's configuration is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   if (!input.accountId && info.accountRequired) throw new PermanentError('This integration has no account');
   if (!input.accountId) return { driver, config: parsed.data, secrets: null, accountType: null };
-  let { type, secrets } = await openAccount(deps, input.organizationId, input.accountId, input.sealed);
+  const { type, secrets: stored } = await openAccount(deps, input.organizationId, input.accountId, input.sealed);
   // An expired OAuth access token is refreshed (and stored) before any driver call uses it.
-  if (deps.config && needsRefresh(secrets)) secrets = await refreshOAuthAccount({ ...deps, config: deps.config }, input.organizationId, input.accountId);
+  const secrets = deps.config && needsRefresh(stored) ? await refreshOAuthAccount({ ...deps, config: deps.config }, input.organizationId, input.accountId) : stored;
   return { driver, config: parsed.data, secrets, accountType: type };
 }
 

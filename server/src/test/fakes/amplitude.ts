@@ -11,6 +11,8 @@ export interface AmplitudeJob {
   day: string;
   /** The project of the job. */
   app: string;
+  /** Scheduled by a delete_from_org request: the page says `app` is listed only for requests reaching several projects. */
+  orgWide: boolean;
   createdAt: number;
   amplitude_ids: AmplitudeEntry[];
 }
@@ -40,12 +42,14 @@ const flag = (value: unknown) => value === true || (typeof value === 'string' &&
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * Amplitude User Privacy API v1: POST schedules users (up to 100 ids) into the job of a day
+ * Amplitude User Privacy API (as Amplitude's "User Privacy API" documentation page describes it;
+ * see server/src/integrations/amplitude/SOURCES.md): POST schedules users (up to 100 ids) into the job of a day
  * some days out, GET lists jobs of a day range (at most six months) as staging -> submitted
  * -> done over time, DELETE /{amplitude_id}/{day} removes a user from a staging job. Jobs are
- * per project ("app", listed with each job): with delete_from_org a user id is scheduled in every
- * project of the organization that knows it. A create answers with the whole job of the day. HTTP
- * Basic auth with the project's API key and secret key.
+ * per project: with delete_from_org a user id is scheduled in every project of the organization
+ * that knows it, and such jobs list their project as `app`. A create answers with the whole job of
+ * the day. Flags are booleans (the strings "true"/"false" are read too). HTTP Basic auth with the
+ * project's API key and secret key.
  */
 export async function startAmplitudeFake(options: Partial<Pick<AmplitudeFakeState, 'stagingMs' | 'submittedMs' | 'scheduleDays'>> = {}): Promise<FakeVendor<AmplitudeFakeState> & { addUser(userId: string, app?: string): number }> {
   const state: AmplitudeFakeState = {
@@ -61,7 +65,7 @@ export async function startAmplitudeFake(options: Partial<Pick<AmplitudeFakeStat
     throttleNext: 0,
   };
   const statusOf = (job: AmplitudeJob) => stepAt(job.createdAt, [['staging', state.stagingMs], ['submitted', state.submittedMs]], 'done');
-  const view = (job: AmplitudeJob) => ({ day: job.day, app: job.app, status: statusOf(job), amplitude_ids: job.amplitude_ids });
+  const view = (job: AmplitudeJob) => ({ day: job.day, ...(job.orgWide ? { app: job.app } : {}), status: statusOf(job), amplitude_ids: job.amplitude_ids });
   const projectUsers = (app: string) => (app === state.app ? state.users : state.orgProjects.get(app)!);
   const server = await startFakeServer((call) => {
     const expected = `Basic ${Buffer.from(`${state.apiKey}:${state.secretKey}`).toString('base64')}`;
@@ -79,7 +83,8 @@ export async function startAmplitudeFake(options: Partial<Pick<AmplitudeFakeStat
       if (userIds.length + amplitudeIds.length > 100) return { status: 400, body: { error: 'At most 100 ids per request' } };
       if (typeof body.requester !== 'string') return { status: 400, body: { error: 'requester is required' } };
       if (flag(body.delete_from_org) && amplitudeIds.length > 0) return { status: 400, body: { error: 'delete_from_org requests must use user_ids only' } };
-      const ignoreInvalid = flag(body.ignore_invalid_id) || flag(body.delete_from_org);
+      // The page names the flag `ignore_invalid_id` in its parameter table and `ignore_invalid_ids` in its prose and examples.
+      const ignoreInvalid = flag(body.ignore_invalid_id) || flag(body.ignore_invalid_ids) || flag(body.delete_from_org);
       // With delete_from_org the user ids are looked up in every project of the organization.
       const apps = flag(body.delete_from_org) ? [state.app, ...state.orgProjects.keys()] : [state.app];
       const entries: { app: string; amplitudeId: number; userId?: string }[] = [];
@@ -104,11 +109,12 @@ export async function startAmplitudeFake(options: Partial<Pick<AmplitudeFakeStat
       for (const e of entries) {
         let job = state.jobs.get(`${e.app}|${day}`);
         if (!job || statusOf(job) !== 'staging') {
-          job = { day, app: e.app, createdAt: call.at, amplitude_ids: [] };
+          job = { day, app: e.app, orgWide: false, createdAt: call.at, amplitude_ids: [] };
           state.jobs.set(`${e.app}|${day}`, job);
         }
         const entry: AmplitudeEntry = { amplitude_id: e.amplitudeId, requester: body.requester, requested_on_day: dayOf(call.at), ...(flag(body.include_mapped_user_ids) && e.userId ? { user_id: e.userId } : {}) };
         if (!job.amplitude_ids.some((a) => a.amplitude_id === e.amplitudeId)) job.amplitude_ids.push(entry);
+        if (flag(body.delete_from_org)) job.orgWide = true;
         if (!touched.includes(job)) touched.push(job);
       }
       // Amplitude answers with the whole job of the day: ids other requests scheduled are listed too.
@@ -129,7 +135,8 @@ export async function startAmplitudeFake(options: Partial<Pick<AmplitudeFakeStat
       if (statusOf(job) !== 'staging') return { status: 400, body: { error: `The job of ${day} is ${statusOf(job)}; users can be removed only while it is staging` } };
       const removed = job.amplitude_ids.find((a) => String(a.amplitude_id) === amplitudeId)!;
       job.amplitude_ids = job.amplitude_ids.filter((a) => a !== removed);
-      return { status: 200, body: { day, status: statusOf(job), amplitude_ids: [removed] } };
+      // The page's answer: the removed entry itself.
+      return { status: 200, body: { amplitude_id: removed.amplitude_id, requested_on_day: removed.requested_on_day, requester: removed.requester } };
     }
     return { status: 404, body: { error: 'Not found' } };
   });

@@ -1,4 +1,6 @@
+import mysql from 'mysql2/promise';
 import pg from 'pg';
+import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { INTEGRATION_TYPES } from '@shared/statuses';
 import { standIns } from './index';
@@ -12,6 +14,22 @@ describe('stand-in destinations', () => {
         const response = await fetch(`${standIn.url}/`);
         expect(response.status).toBeGreaterThanOrEqual(200);
         await response.body?.cancel();
+      } else if (standIn.url.startsWith('mysql://')) {
+        const connection = await mysql.createConnection(standIn.url);
+        try {
+          const [rows] = await connection.query('SELECT 1 AS one');
+          expect(rows).toEqual([{ one: 1 }]);
+        } finally {
+          await connection.end();
+        }
+      } else if (standIn.url.startsWith('redis://')) {
+        const client = createClient({ url: standIn.url });
+        await client.connect();
+        try {
+          expect(await client.ping()).toBe('PONG');
+        } finally {
+          client.destroy();
+        }
       } else {
         const client = new pg.Client({ connectionString: standIn.url });
         await client.connect();

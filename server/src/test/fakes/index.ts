@@ -16,8 +16,12 @@ import { startAuth0Fake } from './auth0';
 import { startBrazeFake } from './braze';
 import { startKlaviyoFake } from './klaviyo';
 import { startCustomerioFake } from './customerio';
+import { startDynalite } from '../stores/dynalite';
+import { startMariaDb } from '../stores/mariadb';
+import { startRedis } from '../stores/redis';
+import { startS3rver } from '../stores/s3rver';
 
-/** A destination for tests: where it listens (an http URL, or a PostgreSQL connection string) and how to stop it. */
+/** A destination for tests: where it listens (an http URL, or a postgres:, mysql: or redis: connection string) and how to stop it. */
 export interface StandIn {
   url: string;
   close(): Promise<void>;
@@ -46,4 +50,29 @@ export const standIns: Record<IntegrationType, () => Promise<StandIn>> = {
   BRAZE: () => startBrazeFake(),
   KLAVIYO: () => startKlaviyoFake(),
   CUSTOMERIO: () => startCustomerioFake(),
+  // Data stores: the real servers Debian packages (MariaDB, Redis) and the emulators on npm (s3rver, dynalite).
+  MYSQL: async () => {
+    const server = await startMariaDb();
+    const db = await server.createDatabase('CREATE TABLE users (id int PRIMARY KEY, email varchar(255))');
+    const { user, password, port, database } = db.credentials;
+    return {
+      url: `mysql://${user}:${password}@127.0.0.1:${port}/${database}`,
+      close: async () => {
+        await db.close();
+        await server.stop();
+      },
+    };
+  },
+  REDIS: async () => {
+    const server = await startRedis();
+    return { url: `redis://:${server.credentials.password}@127.0.0.1:${server.port}`, close: () => server.stop() };
+  },
+  S3: async () => {
+    const server = await startS3rver(['stand-in']);
+    return { url: server.endpoint, close: () => server.stop() };
+  },
+  DYNAMODB: async () => {
+    const server = await startDynalite();
+    return { url: server.endpoint, close: () => server.stop() };
+  },
 };

@@ -5,7 +5,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FakeCall } from './vendor-server';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- an OpenAPI document is walked as plain data */
+ 
 
 /** An answer the vendor's document does not list, allowed with the published source that tells of it. */
 export interface UndocumentedAnswer {

@@ -1,9 +1,9 @@
 import { extendedDueAtFor, extensionLabel } from '@shared/deadlines';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
-import type { Actor } from '../auth/actor';
-import { recordAudit } from '../audit/record-audit';
-import { resolveRegulation } from './regulations';
+import type { Actor } from '../../services/auth/actor';
+import { recordAudit } from '../../services/audit/record-audit';
+import { resolveRegulation } from '../../services/deadlines/regulations';
 
 const FINISHED = ['SUCCESS', 'CANCELED', 'FAILED', 'ERROR'];
 

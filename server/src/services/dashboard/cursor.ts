@@ -1,1 +1,0 @@
-export { decodeDueCursor, decodeKeysetCursor, encodeDueCursor, encodeKeysetCursor } from '../../lib/keyset-cursor';
