@@ -19,7 +19,7 @@ import { clientErrorHandler, frameworkErrorHandler, registerInputGuards, registe
 import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
 import { registerHttpMetrics } from '../metrics/http';
 import type { RouteResolver } from '../metrics/service-metrics';
-import { registerEmptyPostBodies, registerPublicBodyLimits } from './body-limits';
+import { registerEmptyPostBodies, registerBodyLimits } from './body-limits';
 
 const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../client/dist');
 
@@ -77,7 +77,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   });
   registerPublicApiRateLimits(app, deps.config);
   await app.register(fastifyCookie);
-  registerPublicBodyLimits(app, deps.config.BODY_LIMIT_BYTES);
+  registerBodyLimits(app, deps.config.BODY_LIMIT_BYTES);
   registerEmptyPostBodies(app);
 
   await app.register(fastifyTRPCPlugin, {

@@ -1,36 +1,64 @@
 import { Transform } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { CSV_IMPORT_MAX_BYTES } from '@shared/schemas/csv-import';
 import { PUBLIC_API_PREFIX } from './openapi';
 
 /** Room for 1,000 identifiers of up to 512 characters each, JSON-encoded. */
 export const LARGE_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
-/** Public paths that take more than BODY_LIMIT_BYTES (the erasure check's batch form). */
-const LARGE_BODY_PATHS = new Set([`${PUBLIC_API_PREFIX}/erasure-checks/batch`]);
+
+/**
+ * A CSV upload travels as a JSON string: quotes and line breaks take two bytes each there, so
+ * the body may be up to twice the CSV's own limit (which the import then checks on the text,
+ * with its own 413 naming the file's limit), plus room for the workspace and batch key.
+ */
+export const CSV_IMPORT_BODY_LIMIT_BYTES = 2 * CSV_IMPORT_MAX_BYTES + 4096;
+
+/** Public paths that take more than BODY_LIMIT_BYTES: the erasure check's batch form and the CSV import. */
+const PUBLIC_PATH_LIMITS = new Map([
+  [`${PUBLIC_API_PREFIX}/erasure-checks/batch`, LARGE_BODY_LIMIT_BYTES],
+  [`${PUBLIC_API_PREFIX}/deletion-requests/import`, CSV_IMPORT_BODY_LIMIT_BYTES],
+]);
+/** The dashboard's procedures that take more than BODY_LIMIT_BYTES: the CSV import. */
+const TRPC_PROCEDURE_LIMITS = new Map([['deletionRequests.importCsv', CSV_IMPORT_BODY_LIMIT_BYTES]]);
+
+const LARGEST_LIMIT = Math.max(...PUBLIC_PATH_LIMITS.values(), ...TRPC_PROCEDURE_LIMITS.values());
 
 function tooLarge(): Error {
   return Object.assign(new Error('Request body is too large'), { statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' });
 }
 
+/** The body limit of one request's path, or undefined for paths that keep Fastify's own (BODY_LIMIT_BYTES). */
+function limitOf(path: string, bodyLimit: number): number | undefined {
+  if (path.startsWith(`${PUBLIC_API_PREFIX}/`)) return Math.max(bodyLimit, PUBLIC_PATH_LIMITS.get(path) ?? 0);
+  if (path.startsWith('/trpc/')) {
+    // A batch (`/trpc/a,b`) may carry a CSV import: each procedure's input schema bounds its own part.
+    const names = path.slice('/trpc/'.length).split(',');
+    return Math.max(bodyLimit, ...names.map((name) => TRPC_PROCEDURE_LIMITS.get(name) ?? 0));
+  }
+  return undefined;
+}
+
 /**
- * The public API is one route (trpc-to-openapi registers a wildcard), so its body limit is
- * the largest any path needs; this hook holds every other path to BODY_LIMIT_BYTES, by the
- * announced length and by counting what arrives (chunked bodies announce none).
+ * The public API is one route (trpc-to-openapi registers a wildcard) and so is the dashboard's
+ * tRPC endpoint, so their route limit is the largest any path needs; this hook holds each path
+ * to its own limit (BODY_LIMIT_BYTES unless listed above), by the announced length and by
+ * counting what arrives (chunked bodies announce none).
  */
-export function registerPublicBodyLimits(app: FastifyInstance, bodyLimit: number): void {
+export function registerBodyLimits(app: FastifyInstance, bodyLimit: number): void {
   app.addHook('onRoute', (route) => {
-    if (route.url === `${PUBLIC_API_PREFIX}/*`) route.bodyLimit = Math.max(bodyLimit, LARGE_BODY_LIMIT_BYTES);
+    if (route.url === `${PUBLIC_API_PREFIX}/*` || route.url === '/trpc/:path') route.bodyLimit = Math.max(bodyLimit, LARGEST_LIMIT);
   });
   app.addHook('preParsing', async (request, _reply, payload) => {
-    const path = request.originalUrl.split('?')[0] ?? '';
-    if (!path.startsWith(`${PUBLIC_API_PREFIX}/`) || LARGE_BODY_PATHS.has(path)) return payload;
+    const limit = limitOf(request.originalUrl.split('?')[0] ?? '', bodyLimit);
+    if (limit === undefined || limit >= LARGEST_LIMIT) return payload;
     const announced = Number(request.headers['content-length']);
-    if (Number.isFinite(announced) && announced > bodyLimit) throw tooLarge();
+    if (Number.isFinite(announced) && announced > limit) throw tooLarge();
     let received = 0;
     return payload.pipe(
       new Transform({
         transform(chunk: Buffer, _encoding, callback) {
           received += chunk.length;
-          callback(received > bodyLimit ? tooLarge() : null, chunk);
+          callback(received > limit ? tooLarge() : null, chunk);
         },
       }),
     );

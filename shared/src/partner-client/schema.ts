@@ -31,7 +31,7 @@ export interface paths {
         put?: never;
         /**
          * Import deletion requests from CSV
-         * @description Creates one deletion request per row of a CSV file (at most 1000 rows and 256 KiB, and within the service's body limit). Columns: `identifier` (required), `workspace` (name or id; or `workspaceId` for the whole upload), `regulation` (optional). Each row is validated on its own: a bad row is reported and the others are created. Uploading the same rows again with the same `batchKey` creates nothing new (`existing`).
+         * @description Creates one deletion request per row of a CSV file (at most 1000 rows and 256 KiB). Columns: `identifier` (required), `workspace` (name or id; or `workspaceId` for the whole upload), `regulation` (optional). Each row is validated on its own: a bad row is reported and the others are created. Uploading the same rows again with the same `batchKey` creates nothing new (`existing`). An `Idempotency-Key` header, as on every public POST, replays the first report itself: the same key with the same body answers it again; with another body it is a 422.
          */
         post: operations["importDeletionRequestsCsv"];
         delete?: never;
@@ -775,7 +775,10 @@ export interface operations {
     importDeletionRequestsCsv: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -805,6 +808,8 @@ export interface operations {
             /** @description One result per data row, in file order: `created`, `existing` (imported before under the same batch key) or `error` with the reason. */
             200: {
                 headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -891,7 +896,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description More than 1000 rows or 256 KiB of CSV, or a body over the service's limit. */
+            /** @description An earlier call with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "An earlier call with the same Idempotency-Key is still running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 1000 rows or 256 KiB of CSV (the body may take twice that, as JSON escapes quotes and line breaks). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -900,7 +920,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "PAYLOAD_TOO_LARGE",
-                     *       "message": "More than 1000 rows or 256 KiB of CSV, or a body over the service's limit"
+                     *       "message": "More than 1000 rows or 256 KiB of CSV (the body may take twice that, as JSON escapes quotes and line breaks)"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -916,6 +936,21 @@ export interface operations {
                      * @example {
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

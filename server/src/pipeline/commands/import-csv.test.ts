@@ -1,4 +1,8 @@
+import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CSV_IMPORT_MAX_BYTES } from '@shared/schemas/csv-import';
+import { CSV_IMPORT_BODY_LIMIT_BYTES } from '../../http/body-limits';
+import type { AppRouter } from '../../routers/root';
 import { createWorkspace } from '../../services/workspaces/workspaces';
 import { createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
 import { expectError, restClient } from '../../test/rest';
@@ -95,5 +99,75 @@ describe('CSV import over REST', () => {
     expect(big.message).toContain('at most 1000');
     await expectError(await importCsv({ csv: 'identifier\nx@y.z\n', workspaceId: other.workspace.id }), 404, 'NOT_FOUND');
     expect(await env.deps.prisma.deletionRequest.count()).toBe(before);
+  });
+});
+
+describe('CSV import body limits', () => {
+  // Rows naming no workspace of the organization: the file is read whole, each row refused, nothing created.
+  const longRows = (count: number) => `identifier,workspace\n${Array.from({ length: count }, (_, i) => `${String(i).padStart(6, '0')}${'y'.repeat(220)}@example.com,Nowhere`).join('\n')}\n`;
+
+  it('takes a file up to its own 256 KiB over REST, although BODY_LIMIT_BYTES is 64 KiB', async () => {
+    expect(env.deps.config.BODY_LIMIT_BYTES).toBe(65_536);
+    const csv = longRows(900);
+    expect(Buffer.byteLength(csv)).toBeGreaterThan(200 * 1024);
+    expect(Buffer.byteLength(csv)).toBeLessThan(CSV_IMPORT_MAX_BYTES);
+    const res = await importCsv({ csv, workspaceId: org.workspace.id, batchKey: 'large.csv' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ created: 0, existing: 0, errors: 900 });
+    // The other public paths keep BODY_LIMIT_BYTES.
+    await expectError(
+      await api.post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'x'.repeat(100_000) }, { 'X-API-Key': org.pat }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
+  });
+
+  it('a file over 256 KiB is refused by the import with its own message; a body over the route limit by the server', async () => {
+    const over = await expectError(await importCsv({ csv: `identifier\n${'z'.repeat(CSV_IMPORT_MAX_BYTES)}\n`, workspaceId: org.workspace.id }), 413, 'PAYLOAD_TOO_LARGE');
+    expect(over.message).toMatch(/larger than 256 KiB/);
+    const body = await expectError(await importCsv({ csv: `identifier\n${'z'.repeat(CSV_IMPORT_BODY_LIMIT_BYTES)}\n`, workspaceId: org.workspace.id }), 413, 'PAYLOAD_TOO_LARGE');
+    expect(body.message).toBe('Request body is too large');
+  });
+
+  it("the dashboard's tRPC upload takes the same file; other procedures keep BODY_LIMIT_BYTES", async () => {
+    let cookie = '';
+    const dashboard = createTRPCClient<AppRouter>({
+      links: [
+        httpBatchLink({
+          url: `${server.baseUrl}/trpc`,
+          headers: () => ({ origin: server.baseUrl, ...(cookie ? { cookie } : {}) }),
+          fetch: async (input, init) => {
+            const response = await fetch(input, init);
+            const set = response.headers.get('set-cookie');
+            if (set) cookie = set.split(';')[0]!;
+            return response;
+          },
+        }),
+      ],
+    });
+    await dashboard.auth.signIn.mutate({ email: org.email, password: 'correct horse battery staple' });
+    const report = await dashboard.deletionRequests.importCsv.mutate({ csv: longRows(900), workspaceId: org.workspace.id, batchKey: 'large-dashboard.csv' });
+    expect(report).toMatchObject({ created: 0, existing: 0, errors: 900 });
+    const tooLarge = await dashboard.deletionRequests.createInWorkspace.mutate({ workspaceId: org.workspace.id, identifier: 'x'.repeat(100_000) }).catch((e) => e);
+    expect(tooLarge.meta?.response?.status).toBe(413);
+  });
+});
+
+describe('CSV import with an Idempotency-Key', () => {
+  it('replays the first report for the same key and body; another body with that key is a 422', async () => {
+    const csv = 'identifier\nkeyed-1@example.com\nkeyed-2@example.com\n';
+    const headers = { 'X-API-Key': org.pat, 'Idempotency-Key': 'import-keyed-1' };
+    const first = await api.post('/api/public/deletion-requests/import', { csv, workspaceId: org.workspace.id }, headers);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const report = await first.json();
+    expect(report).toMatchObject({ created: 2, existing: 0, errors: 0 });
+    const count = await env.deps.prisma.deletionRequest.count({ where: { organizationId: org.organization.id } });
+    const again = await api.post('/api/public/deletion-requests/import', { csv, workspaceId: org.workspace.id }, headers);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(report);
+    await expectError(await api.post('/api/public/deletion-requests/import', { csv: 'identifier\nkeyed-3@example.com\n', workspaceId: org.workspace.id }, headers), 422, 'UNPROCESSABLE_CONTENT');
+    expect(await env.deps.prisma.deletionRequest.count({ where: { organizationId: org.organization.id } })).toBe(count);
   });
 });
