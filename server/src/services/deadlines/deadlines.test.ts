@@ -1,5 +1,6 @@
 import { maskIdentifier } from '@shared/mask-identifier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, restClient } from '../../test/rest';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
 import { createDeletionRequest as createInPipeline } from '../../pipeline/commands/create';
 import { searchDeletionRequests } from '../dashboard/search-deletion-requests';
@@ -89,6 +90,39 @@ describe('extensions', () => {
     await expect(owner().deadlines.extend({ deletionRequestId: request.id, reason: 'short' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     const result = await owner().deadlines.extend({ deletionRequestId: request.id, reason: 'Identity verification still pending with the subject' });
     expect(result.dueAt).toBe('2026-05-01T09:00:00.000Z');
+  });
+});
+
+describe('extending over REST with an Idempotency-Key', () => {
+  const extendPath = (id: string) => `/api/public/deletion-requests/${id}/extend-deadline`;
+  const extensions = (id: string) => env.deps.prisma.auditLog.count({ where: { deletionRequestId: id, action: 'request.deadline_extended' } });
+
+  it('the same key and body twice extends once and answers the first answer again; another body with the key is a 422', async () => {
+    const api = restClient(server.baseUrl);
+    const request = await create('extend-keyed@example.com', new Date('2026-01-31T09:00:00.000Z'));
+    const body = { reason: 'Archived mailboxes must be restored before erasure' };
+    const headers = { 'X-API-Key': org.pat, 'Idempotency-Key': 'extend-keyed-1' };
+    const first = await api.post(extendPath(request.id), body, headers);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const answer = await first.json();
+    expect(answer).toMatchObject({ deletionRequestId: request.id, regulation: 'GDPR', dueAt: expect.any(String), dueExtensionReason: body.reason });
+    const stored = await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: request.id }, select: { dueAt: true, dueExtendedAt: true } });
+
+    const replay = await api.post(extendPath(request.id), body, headers);
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replay.json()).toEqual(answer);
+    expect(await extensions(request.id)).toBe(1);
+    expect(await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: request.id }, select: { dueAt: true, dueExtendedAt: true } })).toEqual(stored);
+
+    // Without the key a second extension is refused (once per request), so the replay above did not act.
+    await expectError(await api.post(extendPath(request.id), body, { 'X-API-Key': org.pat }), 409, 'CONFLICT');
+    // The same key with another body, or on another request, is refused and changes nothing.
+    await expectError(await api.post(extendPath(request.id), { reason: 'Another reason given to the subject' }, headers), 422, 'UNPROCESSABLE_CONTENT');
+    const another = await create('extend-keyed-other@example.com', new Date('2026-01-31T09:00:00.000Z'));
+    await expectError(await api.post(extendPath(another.id), body, headers), 422, 'UNPROCESSABLE_CONTENT');
+    expect(await extensions(another.id)).toBe(0);
   });
 });
 
