@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl } from '../support/app';
 import { launchBrowser, newPage, screenshot } from '../support/browser';
+import { createWorkspace, signUp } from '../support/onboarding';
 
 const suffix = randomBytes(3).toString('hex');
 const owner = { name: 'Carla Csv', email: `carla-${suffix}@example.com`, org: 'Bulk Corp' };
@@ -38,16 +39,8 @@ async function upload() {
 
 describe('a privacy team imports and exports requests as CSV', () => {
   it('signs up and creates a workspace', async () => {
-    await page.goto('/sign-up');
-    await page.getByLabel('Your name').fill(owner.name);
-    await page.getByLabel('Work email').fill(owner.email);
-    await page.getByLabel('Password').fill('a long enough passphrase');
-    await page.getByLabel('Organization name').fill(owner.org);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
-    await page.getByLabel('Workspace name').fill('Bulk shop');
-    await page.getByRole('button', { name: 'Create workspace' }).click();
-    await page.getByRole('article', { name: 'Bulk shop' }).waitFor();
+    await signUp(page, owner);
+    await createWorkspace(page, 'Bulk shop');
   });
 
   it('imports a file with one bad row: a report per row, and nothing new on a second upload', async () => {

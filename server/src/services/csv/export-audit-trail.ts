@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import { csvLine } from '../../lib/csv';
 import { notFound } from '../../lib/errors';
 import { assertWorkspaceAllowed, type Actor } from '../auth/actor';
-import { namesOf } from '../dashboard/get-deletion-request-detail';
+import { namesOf, readAuditTrail } from '../audit/audit-entry';
 import { EXPORT_PAGE_SIZE } from './export-requests';
 
 export const AUDIT_CSV_COLUMNS = ['id', 'createdAt', 'integrationRequestId', 'integration', 'actorType', 'actor', 'action', 'outcome', 'summary', 'details'] as const;
@@ -21,14 +21,10 @@ export async function* exportAuditTrailCsv(db: Db, actor: Actor, deletionRequest
   assertWorkspaceAllowed(actor, request.workspaceId);
   const integrationNames = new Map(request.integrationRequests.map((ir) => [ir.id, ir.integrationName]));
   yield csvLine(AUDIT_CSV_COLUMNS);
-  let after = -1n;
+  let afterId: bigint | undefined;
   for (;;) {
-    const entries = await db.auditLog.findMany({
-      where: { organizationId: actor.organizationId, deletionRequestId, id: { gt: after } },
-      orderBy: { id: 'asc' },
-      take: EXPORT_PAGE_SIZE,
-      select: { id: true, integrationRequestId: true, actorType: true, actorId: true, action: true, outcome: true, summary: true, details: true, createdAt: true },
-    });
+    // The one read of a request's trail (as behind the API and the detail), page after page.
+    const { rows: entries, more } = await readAuditTrail(db, actor.organizationId, deletionRequestId, { limit: EXPORT_PAGE_SIZE, afterId });
     if (entries.length === 0) return;
     const names = await namesOf(db, entries.map((e) => e.actorId));
     let chunk = '';
@@ -47,7 +43,7 @@ export async function* exportAuditTrailCsv(db: Db, actor: Actor, deletionRequest
       ]);
     }
     yield chunk;
-    after = entries[entries.length - 1]!.id;
-    if (entries.length < EXPORT_PAGE_SIZE) return;
+    if (!more) return;
+    afterId = entries[entries.length - 1]!.id;
   }
 }
