@@ -48,20 +48,27 @@ export function registerBodyLimits(app: FastifyInstance, bodyLimit: number): voi
   app.addHook('onRoute', (route) => {
     if (route.url === `${PUBLIC_API_PREFIX}/*` || route.url === '/trpc/:path') route.bodyLimit = Math.max(bodyLimit, LARGEST_LIMIT);
   });
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  app.addHook('preParsing', async (request, reply, payload) => {
     const limit = limitOf(request.originalUrl.split('?')[0] ?? '', bodyLimit);
     if (limit === undefined || limit >= LARGEST_LIMIT) return payload;
     const announced = Number(request.headers['content-length']);
     if (Number.isFinite(announced) && announced > limit) throw tooLarge();
+    // An announced length is all Node's parser lets through: the body is left as it is, so an
+    // answer sent before reading it (a 415) lets Node discard the rest and keep the connection.
+    if (request.headers['content-length'] !== undefined && Number.isFinite(announced)) return payload;
     let received = 0;
-    return payload.pipe(
-      new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          received += chunk.length;
-          callback(received > limit ? tooLarge() : null, chunk);
-        },
-      }),
-    );
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        received += chunk.length;
+        callback(received > limit ? tooLarge() : null, chunk);
+      },
+    });
+    // Answered without reading the body: what is left of it is read and discarded, never left stuck in the pipe.
+    reply.raw.once('finish', () => {
+      payload.unpipe(counted);
+      payload.resume();
+    });
+    return payload.pipe(counted);
   });
 }
 
