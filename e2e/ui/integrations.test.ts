@@ -1,8 +1,12 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { maskIdentifier } from '@shared/mask-identifier';
 import { appDatabasePort, baseUrl, connectAppDatabase, publicApi } from '../support/app';
 import { launchBrowser, newPage, PHONE, recordVisitedUrls, screenshot } from '../support/browser';
@@ -192,6 +196,54 @@ describe('an owner connects destinations and tracks deletions through them', () 
     for (const summary of await page.locator('details.audit-block > summary').all()) await summary.click();
     await page.getByText(/DELETE FROM "public"\."orders"/).first().waitFor();
     await screenshot(page, '23-request-detail-sql');
+  });
+
+  it('re-verification finds rows that came back: the detail says where, and "Delete again" erases them once more', async () => {
+    await nav(page, 'Organization').click();
+    const reverification = page.getByRole('region', { name: 'Re-verification' });
+    await reverification.getByLabel('Verify again after (days)').fill('1');
+    await reverification.getByRole('button', { name: 'Save' }).click();
+    await reverification.getByText('verified again 1 day(s) after they succeeded').waitFor();
+
+    // A backup restored into the customer's database brings the subject back.
+    const customer = await connectAppDatabase(customerDb);
+    await customer.query(`INSERT INTO users (email, phone) VALUES ($1, '+1 555 0100')`, [subject]);
+    await customer.query(`INSERT INTO orders (user_email, total) VALUES ($1, 10)`, [subject]);
+    await customer.end();
+    expect(await rowsOf('users')).toBe(1);
+    // More than a day has passed since the deletion succeeded: its completion moved back two days in the service's database.
+    const service = await connectAppDatabase();
+    await service.query(`UPDATE "IntegrationRequest" SET "completedAt" = "completedAt" - interval '2 days' WHERE "deletionRequestId" = $1`, [requestId]);
+    await service.end();
+
+    // The hourly job's run, at once, through the CLI against the app's database.
+    const root = path.resolve(import.meta.dirname, '../..');
+    const { stdout } = await promisify(execFile)(path.join(root, 'node_modules/.bin/tsx'), ['server/src/cli/index.ts', 'reverify:run', '--json'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL: `postgresql://postgres:postgres@127.0.0.1:${appDatabasePort()}/deletion_service`,
+        ENCRYPTION_KEY: fs.readFileSync(path.join(inject('dataDir'), 'encryption.key'), 'utf8').trim(),
+        OUTBOUND_ALLOWLIST: '127.0.0.0/8,localhost',
+      },
+    });
+    expect(stdout).toMatch(/"reappeared": 1/);
+
+    await page.goto(`/requests/${requestId}`);
+    const reappeared = page.getByRole('region', { name: 'Data reappeared' });
+    await reappeared.getByText(/Customer DB: rows matching the subject were found again at re-verification/).waitFor();
+    expect(await reappeared.textContent()).not.toContain(subject);
+    await screenshot(page, '23b-request-data-reappeared');
+    await reappeared.getByRole('button', { name: 'Delete again' }).click();
+    await page.waitForURL((url) => /^\/requests\/dr_/.test(url.pathname) && !url.pathname.endsWith(requestId));
+    const againPath = new URL(page.url()).pathname;
+    await page.locator('article[aria-label="Customer DB"][data-status="SUCCESS"]').waitFor({ timeout: 30_000 });
+    expect(await rowsOf('users')).toBe(0);
+    expect(await rowsOf('orders')).toBe(0);
+    // The first request keeps its finding; "Delete again" there leads to the same new request, not another one.
+    await page.goto(`/requests/${requestId}`);
+    await page.getByRole('region', { name: 'Data reappeared' }).getByRole('button', { name: 'Delete again' }).click();
+    await page.waitForURL((url) => url.pathname === againPath);
   });
 
   it('retries a webhook that failed, once it is fixed', async () => {

@@ -2,12 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { passwordSchema } from '@shared/schemas/auth';
-import { loadConfig, parseKey } from '../config';
+import { loadConfig, parseKey, type Config } from '../config';
 import { prepareDatabase } from '../db/bootstrap';
 import { connectDatabase, type Db } from '../db/client';
 import { MIGRATIONS_DIR } from '../db/migrate';
 import type { Keyring } from '../lib/crypto';
-import { createLogger } from '../lib/logger';
+import { createLogger, type Logger } from '../lib/logger';
+import { policyFromConfig } from '../lib/ssrf';
+import { runReverification } from '../jobs/reverify';
 import type { Actor } from '../services/auth/actor';
 import { createUserWithOrganization } from '../services/auth/sign-up';
 import { sealAuditChain, verifyAuditChain } from '../services/audit/audit-chain';
@@ -35,6 +37,7 @@ Commands:
   invite:create --org <organizationId> --email <e> --role <OWNER|ADMIN|MEMBER>
                                                invite someone; prints the one-time link (valid 7 days)
   retention:run [--org <id>]                   apply retention policies now (otherwise daily at midnight UTC)
+  reverify:run                                 re-verify the store deletions that are due now (otherwise hourly in workers)
   users:list | workspaces:list --org <id> | pats:list --email <e> [--org <id>]
   keys:status                                  master key id, data keys per master key, secrets still in the old format
   keys:rotate-master [--new-key <base64>]      re-wrap every data key with the new master key (default: ENCRYPTION_KEY,
@@ -50,6 +53,8 @@ type Flags = Record<string, string | boolean | undefined>;
 interface Tools {
   db: Db;
   keyring: Keyring;
+  config: Config;
+  log: Logger;
 }
 
 function required(flags: Flags, name: string): string {
@@ -110,6 +115,10 @@ const commands: Record<string, (tools: Tools, flags: Flags) => Promise<unknown>>
   },
   async 'retention:run'({ db }, flags) {
     return applyRetention(db, new Date(), typeof flags.org === 'string' ? flags.org : undefined);
+  },
+  // The hourly job's run, at once; recording is conditional, so a run alongside a worker's records each result once.
+  async 'reverify:run'({ db, keyring, config, log }) {
+    return runReverification({ prisma: db, keyring, config, log, policy: policyFromConfig(config) });
   },
   async 'user:create'({ db }, flags) {
     const password = passwordSchema.safeParse(required(flags, 'password'));
@@ -260,7 +269,7 @@ async function main(): Promise<number> {
   const database = connectDatabase(server.url, 2);
   try {
     const keyring = await loadKeyring(database.prisma, config);
-    print(await handler!({ db: database.prisma, keyring }, values), json);
+    print(await handler!({ db: database.prisma, keyring, config, log }, values), json);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } finally {
     await database.close();
