@@ -6,8 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { maskIdentifier } from '@shared/mask-identifier';
 import { baseUrl, publicApi } from '../support/app';
 import { launchBrowser, newPage, screenshot } from '../support/browser';
+import { nav, signUp } from '../support/onboarding';
 
-const PASSWORD = 'a long enough passphrase';
 const suffix = randomBytes(3).toString('hex');
 /** Subjects the destination does not know yet (after the first retry, still more than a page of the list), and one it deletes at once. */
 const FAILING = 27;
@@ -72,13 +72,7 @@ async function waitForStatus(id: string, statuses: string[]) {
 
 describe('bulk actions on the Requests screen', () => {
   it('sets up a workspace whose webhook refuses most subjects, and sends the requests through the API', async () => {
-    await page.goto('/sign-up');
-    await page.getByLabel('Your name').fill('Bea Bulk');
-    await page.getByLabel('Work email').fill(`bea-${suffix}@example.com`);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByLabel('Organization name').fill(`Bulk ${suffix}`);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
+    await signUp(page, { name: 'Bea Bulk', email: `bea-${suffix}@example.com`, org: `Bulk ${suffix}` });
 
     const workspace = await trpc<{ id: string; apiKey: string }>('workspaces.create', { name: 'Production' });
     await trpc('integrations.create', {
@@ -96,6 +90,19 @@ describe('bulk actions on the Requests screen', () => {
     }
     for (const identifier of failing) await waitForStatus(ids.get(identifier)!, ['FAILED']);
     await waitForStatus(ids.get(fine)!, ['SUCCESS']);
+  });
+
+  it('the overview says which integration failed and why', async () => {
+    await nav(page, 'Overview').click();
+    const attention = page.locator('section[aria-labelledby="attention"]');
+    await attention.getByText(`${FAILING}`, { exact: true }).waitFor();
+    const first = attention.getByRole('listitem').first();
+    // Links to the integration (this is its owner) and to the request; the error in the destination's words.
+    await first.getByRole('link', { name: 'Internal CRM' }).waitFor();
+    expect(await first.textContent()).toMatch(/Failed: .*422/);
+    await screenshot(page, 'overview-needs-attention');
+    await first.getByRole('link', { name: 'Internal CRM' }).click();
+    await page.waitForURL('**/integrations/int_*');
   });
 
   it('retries two chosen rows: the failed one is retried, the finished one skipped with the reason', async () => {
