@@ -4,6 +4,7 @@ import { createInWorkspace } from './create-in-workspace';
 import { importCsv } from './import-csv';
 import { deleteAgain } from './delete-again';
 import { listOrganization, listUser, listWorkspace } from './list';
+import { bulkCancel, bulkRetry, countMatching } from './bulk';
 import { auditTrail, cancel, cancelIntegration, checkStatus, checkStatusNow, get, retry, retryIntegration } from './actions';
 
 export const deletionRequestsRouter = router({
@@ -22,4 +23,7 @@ export const deletionRequestsRouter = router({
   checkStatusNow,
   cancel,
   cancelIntegration,
+  bulkRetry,
+  bulkCancel,
+  countMatching,
 });
