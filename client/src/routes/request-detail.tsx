@@ -160,7 +160,11 @@ function IntegrationRequestCard({ deletionRequestId, ir }: { deletionRequestId: 
       <dl className="facts">
         <div>
           <dt>Attempts</dt>
-          <dd>{ir.attempts}</dd>
+          <dd>{ir.totalAttempts}</dd>
+        </div>
+        <div>
+          <dt>Configuration</dt>
+          <dd>{ir.configTakenAt ? `Current at retry, ${formatDateTime(ir.configTakenAt)}` : 'As submitted'}</dd>
         </div>
         <div>
           <dt>Tracking id</dt>
