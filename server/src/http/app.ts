@@ -58,6 +58,9 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     clientErrorHandler,
     frameworkErrors: (error, _request, reply) => frameworkErrorHandler(error, reply),
+    // A tRPC batch names its procedures in the path ("/trpc/a.b,c.d,…"): the dashboard's screens
+    // batch five or more, longer than Fastify's default 100 characters for a path parameter.
+    routerOptions: { maxParamLength: 2_000 },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
