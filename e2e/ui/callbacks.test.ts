@@ -5,8 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCallbackReceiver } from '../../server/src/test/fakes/callback-receiver';
 import { baseUrl } from '../support/app';
 import { launchBrowser, newPage, screenshot } from '../support/browser';
+import { createWorkspace, nav, signUp } from '../support/onboarding';
 
-const PASSWORD = 'a long enough passphrase';
 const suffix = randomBytes(3).toString('hex');
 const owner = { name: 'Cal Callback', email: `cal-${suffix}@example.com`, org: 'Hooks Inc' };
 
@@ -30,19 +30,11 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const nav = (p: Page, name: string) => p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 
 describe('an admin registers a callback endpoint and tries it', () => {
   it('registers an endpoint and sees its signing secret once', async () => {
-    await page.goto('/sign-up');
-    await page.getByLabel('Your name').fill(owner.name);
-    await page.getByLabel('Work email').fill(owner.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByLabel('Organization name').fill(owner.org);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByLabel('Workspace name').fill('Hooks');
-    await page.getByRole('button', { name: 'Create workspace' }).click();
-    await page.getByRole('article', { name: 'Hooks' }).waitFor();
+    await signUp(page, owner);
+    await createWorkspace(page, 'Hooks');
 
     await nav(page, 'Callbacks').click();
     await page.getByRole('heading', { name: 'Status callbacks' }).waitFor();

@@ -3,8 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, connectAppDatabase } from '../support/app';
 import { launchBrowser, newPage, screenshot } from '../support/browser';
+import { createWorkspace, signUp } from '../support/onboarding';
 
-const PASSWORD = 'a long enough passphrase';
 const suffix = randomBytes(3).toString('hex');
 const owner = { name: 'Priya Privacy', email: `priya-${suffix}@example.com`, org: 'Deadline Corp' };
 
@@ -35,16 +35,8 @@ async function createRequest(identifier: string, regulation: string) {
 
 describe('a privacy team tracks legal deadlines', () => {
   it('signs up and creates a workspace', async () => {
-    await page.goto('/sign-up');
-    await page.getByLabel('Your name').fill(owner.name);
-    await page.getByLabel('Work email').fill(owner.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByLabel('Organization name').fill(owner.org);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
-    await page.getByLabel('Workspace name').fill('EU shop');
-    await page.getByRole('button', { name: 'Create workspace' }).click();
-    await page.getByRole('article', { name: 'EU shop' }).waitFor();
+    await signUp(page, owner);
+    await createWorkspace(page, 'EU shop');
   });
 
   it('creates requests under GDPR and CCPA, and shows the deadline on the detail', async () => {

@@ -13,6 +13,7 @@ import { startStripeFake } from '../../server/src/test/fakes/stripe';
 import { startZendeskFake } from '../../server/src/test/fakes/zendesk';
 import { baseUrl, publicApi } from '../support/app';
 import { launchBrowser, newPage, screenshot } from '../support/browser';
+import { nav, signUpWithToken } from '../support/onboarding';
 
 // Each SaaS connector is created from its schema form in the dashboard and one request runs
 // through all of them, against the same loopback fakes the contract tests check with the SDKs.
@@ -102,25 +103,10 @@ const connectors: Connector[] = [
 
 /** A form field by its label, optional ones included ("Base URL (optional)"). */
 const fieldNamed = (p: Page, label: string) => p.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\(optional\\))?$`));
-const nav = (p: Page, name: string) => p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 
 describe('SaaS connectors from the dashboard to SUCCESS', () => {
   it('signs up with a workspace and a personal access token', async () => {
-    await page.goto('/sign-up');
-    await page.getByLabel('Your name').fill(owner.name);
-    await page.getByLabel('Work email').fill(owner.email);
-    await page.getByLabel('Password').fill('a long enough passphrase');
-    await page.getByLabel('Organization name').fill(owner.org);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByLabel('Workspace name').fill('Customers');
-    await page.getByRole('button', { name: 'Create workspace' }).click();
-    const card = page.getByRole('article', { name: 'Customers' });
-    await card.getByRole('button', { name: 'Reveal' }).click();
-    workspaceApiKey = (await card.getByLabel('Workspace API key').textContent())?.trim() ?? '';
-    await nav(page, 'Access tokens').click();
-    await page.getByLabel('Token name').fill('Backend');
-    await page.getByRole('button', { name: 'Create token' }).click();
-    pat = (await page.getByLabel('New personal access token').textContent())?.trim() ?? '';
+    ({ workspaceApiKey, pat } = await signUpWithToken(page, owner, 'Customers'));
     expect(pat).toMatch(/^dds_pat_/);
   });
 

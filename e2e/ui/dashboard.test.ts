@@ -3,9 +3,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, connectAppDatabase, publicApi } from '../support/app';
 import { launchBrowser, newPage, PHONE, recordVisitedUrls, screenshot } from '../support/browser';
+import { nav, signUp } from '../support/onboarding';
 import { maskIdentifier } from '@shared/mask-identifier';
 
-const PASSWORD = 'a long enough passphrase';
 const suffix = randomBytes(3).toString('hex');
 const owner = { name: 'Olivia Owner', email: `olivia-${suffix}@example.com`, org: 'Acme Privacy' };
 const member = { name: 'Max Member', email: `max-${suffix}@example.com`, org: 'Max Sandbox' };
@@ -32,17 +32,7 @@ afterAll(async () => {
 });
 
 /** A link of the main navigation (the brand link also says "Requests"). */
-const nav = (p: Page, name: string) => p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 
-async function signUp(p: Page, who: { name: string; email: string; org: string }) {
-  await p.goto('/sign-up');
-  await p.getByLabel('Your name').fill(who.name);
-  await p.getByLabel('Work email').fill(who.email);
-  await p.getByLabel('Password').fill(PASSWORD);
-  await p.getByLabel('Organization name').fill(who.org);
-  await p.getByRole('button', { name: 'Create account' }).click();
-  await p.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
-}
 
 describe('a new owner sets up and tracks a deletion request', () => {
   it('sends a signed-out visitor to sign in, keeping the deep link', async () => {

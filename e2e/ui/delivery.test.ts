@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl } from '../support/app';
 import { launchBrowser, newPage, transferredBytes, watchConsole } from '../support/browser';
+import { signUp } from '../support/onboarding';
 
 const suffix = randomBytes(3).toString('hex');
 let browser: Browser;
@@ -51,13 +52,7 @@ describe('what the dashboard sends over the wire', () => {
 
   it('shows the Requests page on fewer than 200 KB, with a clean console', async () => {
     const { context, page } = await newPage(browser, baseUrl());
-    await page.goto('/sign-up');
-    await page.getByLabel('Your name').fill('Bea Bytes');
-    await page.getByLabel('Work email').fill(`bea-${suffix}@example.com`);
-    await page.getByLabel('Password').fill('a long enough passphrase');
-    await page.getByLabel('Organization name').fill('Bytes Ltd');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
+    await signUp(page, { name: 'Bea Bytes', email: `bea-${suffix}@example.com`, org: 'Bytes Ltd' });
     // A cold cache, signed in: what a returning user's first visit of the day costs.
     const returning = await browser.newContext({ baseURL: baseUrl(), storageState: await context.storageState() });
     const fresh = await returning.newPage();

@@ -6,8 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { maskIdentifier } from '@shared/mask-identifier';
 import { appDatabasePort, baseUrl, connectAppDatabase, publicApi } from '../support/app';
 import { launchBrowser, newPage, PHONE, recordVisitedUrls, screenshot } from '../support/browser';
+import { nav, PASSWORD, signUpWithToken } from '../support/onboarding';
 
-const PASSWORD = 'a long enough passphrase';
 const suffix = randomBytes(3).toString('hex');
 const owner = { name: 'Irene Integrator', email: `irene-${suffix}@example.com`, org: 'Shop Inc' };
 const invitee = { name: 'Mia Member', email: `mia-${suffix}@example.com` };
@@ -59,7 +59,6 @@ afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
 });
 
-const nav = (p: Page, name: string) => p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 
 async function rowsOf(table: string): Promise<number> {
   const db = await connectAppDatabase(customerDb);
@@ -88,21 +87,7 @@ async function waitForRowStatus(p: Page, requestId: string, label: string) {
 
 describe('an owner connects destinations and tracks deletions through them', () => {
   it('signs up, creates a workspace and a personal access token', async () => {
-    await page.goto('/sign-up');
-    await page.getByLabel('Your name').fill(owner.name);
-    await page.getByLabel('Work email').fill(owner.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByLabel('Organization name').fill(owner.org);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByLabel('Workspace name').fill('Shop');
-    await page.getByRole('button', { name: 'Create workspace' }).click();
-    const card = page.getByRole('article', { name: 'Shop' });
-    await card.getByRole('button', { name: 'Reveal' }).click();
-    workspaceApiKey = (await card.getByLabel('Workspace API key').textContent())?.trim() ?? '';
-    await nav(page, 'Access tokens').click();
-    await page.getByLabel('Token name').fill('Backend');
-    await page.getByRole('button', { name: 'Create token' }).click();
-    pat = (await page.getByLabel('New personal access token').textContent())?.trim() ?? '';
+    ({ workspaceApiKey, pat } = await signUpWithToken(page, owner, 'Shop'));
     expect(pat).toMatch(/^dds_pat_/);
   });
 

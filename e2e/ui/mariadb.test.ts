@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMariaDb, type MariaDbServer } from '../../server/src/test/stores/mariadb';
 import { baseUrl, publicApi } from '../support/app';
 import { launchBrowser, newPage, screenshot } from '../support/browser';
+import { nav, signUpWithToken } from '../support/onboarding';
 
 const suffix = randomBytes(3).toString('hex');
 const owner = { name: 'Mara Maria', email: `mara-${suffix}@example.com`, org: 'Shop on MariaDB' };
@@ -38,25 +39,10 @@ afterAll(async () => {
   await mariadb?.stop();
 });
 
-const nav = (p: Page, name: string) => p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 
 describe('an owner connects a MariaDB database and erases a subject from it', () => {
   it('signs up with a workspace and a personal access token', async () => {
-    await page.goto('/sign-up');
-    await page.getByLabel('Your name').fill(owner.name);
-    await page.getByLabel('Work email').fill(owner.email);
-    await page.getByLabel('Password').fill('a long enough passphrase');
-    await page.getByLabel('Organization name').fill(owner.org);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByLabel('Workspace name').fill('Shop');
-    await page.getByRole('button', { name: 'Create workspace' }).click();
-    const card = page.getByRole('article', { name: 'Shop' });
-    await card.getByRole('button', { name: 'Reveal' }).click();
-    workspaceApiKey = (await card.getByLabel('Workspace API key').textContent())?.trim() ?? '';
-    await nav(page, 'Access tokens').click();
-    await page.getByLabel('Token name').fill('Backend');
-    await page.getByRole('button', { name: 'Create token' }).click();
-    pat = (await page.getByLabel('New personal access token').textContent())?.trim() ?? '';
+    ({ workspaceApiKey, pat } = await signUpWithToken(page, owner, 'Shop'));
     expect(pat).toMatch(/^dds_pat_/);
   });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { baseUrl, connectAppDatabase, publicApi } from '../support/app';
 import { launchBrowser, newPage, visitedUrlsFile } from '../support/browser';
+import { createWorkspace, signUp } from '../support/onboarding';
 
 /**
  * Personal data stays in its place: after a member searches for subjects, opens and reveals
@@ -16,7 +17,6 @@ import { launchBrowser, newPage, visitedUrlsFile } from '../support/browser';
  */
 
 const suffix = randomBytes(3).toString('hex');
-const PASSWORD = 'a long enough passphrase';
 const fromDashboard = `dana.subject+${suffix}@example.com`;
 const fromApi = `api-subject-${suffix}`;
 const neverCreated = `nobody+${suffix}@example.org`;
@@ -39,16 +39,8 @@ function spellings(identifier: string): string[] {
 
 describe('identifiers stay out of URLs, logs and titles', () => {
   it('searches, opens and reveals subjects in the dashboard', async () => {
-    await page.goto('/sign-up');
-    await page.getByLabel('Your name').fill('Pia Privacy');
-    await page.getByLabel('Work email').fill(`pia-${suffix}@example.com`);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByLabel('Organization name').fill(`Privacy ${suffix}`);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
-    await page.getByLabel('Workspace name').fill('Production');
-    await page.getByRole('button', { name: 'Create workspace' }).click();
-    await page.getByRole('article', { name: 'Production' }).waitFor();
+    await signUp(page, { name: 'Pia Privacy', email: `pia-${suffix}@example.com`, org: `Privacy ${suffix}` });
+    await createWorkspace(page, 'Production');
 
     await page.goto('/requests/new');
     await page.getByLabel('Identifier').fill(fromDashboard);

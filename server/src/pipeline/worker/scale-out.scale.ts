@@ -161,7 +161,9 @@ describe('one API process and two worker processes on one PostgreSQL', () => {
     const ids = await webhookRequestIds(org.workspace.id);
     const called = new Set(hooks.callsTo('POST /erase').map((c) => String(c.headers['idempotency-key'])));
     expect(ids.filter((id) => !called.has(id))).toEqual([]);
-  });
+    // Six worker processes start in this test (about 5 to 15 s each on a loaded 2-core machine),
+    // then up to 90 s to finish: more than the suite's 120 s default.
+  }, 240_000);
 });
 
 describe('graceful shutdown of a worker process (SIGTERM)', () => {

@@ -4,7 +4,7 @@ import { notFound } from '../../lib/errors';
 import type { Actor } from '../auth/actor';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
 import { completionProfiles, projectRisk } from '../deadlines/at-risk';
-import { auditEntrySelect, toAuditEntryDto } from './audit-entry';
+import { namesOf, readAuditTrail, toAuditEntryDto } from '../audit/audit-entry';
 import { withMaskedIdentifier } from './masked-identifier';
 
 const AUDIT_TRAIL_LIMIT = 500;
@@ -31,12 +31,7 @@ export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionReq
     select: detailSelect,
   });
   if (!row) throw notFound('Deletion request');
-  const audit = await db.auditLog.findMany({
-    where: { organizationId: actor.organizationId, deletionRequestId },
-    orderBy: { id: 'asc' },
-    take: AUDIT_TRAIL_LIMIT,
-    select: auditEntrySelect,
-  });
+  const { rows: audit, more } = await readAuditTrail(db, actor.organizationId, deletionRequestId, { limit: AUDIT_TRAIL_LIMIT });
   const [actorNames, profiles] = await Promise.all([namesOf(db, audit.map((entry) => entry.actorId)), completionProfiles(db, actor.organizationId, now)]);
   const { workspace, createdBy, createdByTokenId, dueExtensionReason, integrationRequests, ...request } = row;
   const risk = projectRisk({ dueAt: row.dueAt, integrationRequests: integrationRequests.map((ir) => ({ ...ir, name: ir.integrationName })) }, profiles, now);
@@ -59,14 +54,6 @@ export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionReq
       configTakenAt: extra.get(ir.id)?.configTakenAt?.toISOString() ?? null,
     })),
     auditTrail: audit.map((entry) => toAuditEntryDto(entry, actorNames)),
-    auditTrailTruncated: audit.length === AUDIT_TRAIL_LIMIT,
+    auditTrailTruncated: more,
   };
-}
-
-/** Display names of the users who acted, in one query. */
-export async function namesOf(db: Db, userIds: (string | null)[]): Promise<Map<string, string>> {
-  const ids = [...new Set(userIds.filter((id): id is string => id !== null))];
-  if (ids.length === 0) return new Map();
-  const users = await db.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, email: true } });
-  return new Map(users.map((u) => [u.id, u.name || u.email]));
 }

@@ -4,8 +4,7 @@ import type { Db } from '../../db/client';
 import { Prisma } from '../../generated/prisma/client';
 import { decodeBigintCursor } from '../../lib/keyset-cursor';
 import type { Actor } from '../auth/actor';
-import { auditEntrySelect, toAuditEntryDto } from './audit-entry';
-import { namesOf } from './get-deletion-request-detail';
+import { auditEntrySelect, namesOf, toAuditEntryDto } from '../audit/audit-entry';
 
 /**
  * The filter as SQL over "AuditLog" a (and its request d, for the workspace): one statement, so a

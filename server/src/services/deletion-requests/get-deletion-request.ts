@@ -1,6 +1,7 @@
 import type { AuditEntryDto } from '@shared/schemas/deletion-request';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/errors';
+import { readAuditTrail } from '../audit/audit-entry';
 import { assertWorkspaceAllowed, type Actor } from '../auth/actor';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from './serialize';
 
@@ -34,12 +35,7 @@ export async function getAuditTrail(db: Db, actor: Actor, deletionRequestId: str
   if (!request) throw notFound('Deletion request');
   assertWorkspaceAllowed(actor, request.workspaceId);
   const limit = page.limit ?? 2000;
-  const rows = await db.auditLog.findMany({
-    where: { deletionRequestId, organizationId: actor.organizationId, ...(page.cursor ? { id: { gt: BigInt(page.cursor) } } : {}) },
-    orderBy: { id: 'asc' },
-    take: limit + 1,
-    select: { id: true, integrationRequestId: true, actorType: true, actorId: true, action: true, outcome: true, summary: true, details: true, createdAt: true },
-  });
-  const entries = rows.slice(0, limit).map((e) => ({ ...e, id: e.id.toString(), createdAt: e.createdAt.toISOString() }));
-  return { entries, nextCursor: rows.length > limit ? entries.at(-1)!.id : null };
+  const { rows, more } = await readAuditTrail(db, actor.organizationId, deletionRequestId, { limit, afterId: page.cursor ? BigInt(page.cursor) : undefined });
+  const entries = rows.map(({ deletionRequestId: _request, ...e }) => ({ ...e, id: e.id.toString(), createdAt: e.createdAt.toISOString() }));
+  return { entries, nextCursor: more ? entries.at(-1)!.id : null };
 }
