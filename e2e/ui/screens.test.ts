@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { baseUrl, connectAppDatabase, publicApi } from '../support/app';
+import { nav, signUpWithToken } from '../support/onboarding';
 import { launchBrowser, newPage, recordVisitedUrls, screenshot, watchConsole, WIDTHS } from '../support/browser';
 
 /**
@@ -13,7 +14,6 @@ import { launchBrowser, newPage, recordVisitedUrls, screenshot, watchConsole, WI
  * "Live" note on the Requests list tells the truth when refreshes fail.
  */
 
-const PASSWORD = 'a long enough passphrase';
 const suffix = randomBytes(3).toString('hex');
 const owner = { name: 'Sam Screens', email: `sam-${suffix}@example.com`, org: 'Screens Ltd' };
 
@@ -59,8 +59,6 @@ afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => receiver.close(resolve));
 });
-
-const nav = (p: Page, name: string) => p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 
 async function connectWebhook(p: Page, name: string, url: string) {
   await p.goto('/integrations/new');
@@ -111,21 +109,7 @@ async function settle(p: Page) {
 
 describe('every screen, at every width', () => {
   it('sets up an organization with two destinations and requests in every state', async () => {
-    await page.goto('/sign-up');
-    await page.getByLabel('Your name').fill(owner.name);
-    await page.getByLabel('Work email').fill(owner.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByLabel('Organization name').fill(owner.org);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByLabel('Workspace name').fill('Storefront');
-    await page.getByRole('button', { name: 'Create workspace' }).click();
-    const card = page.getByRole('article', { name: 'Storefront' });
-    await card.getByRole('button', { name: 'Reveal' }).click();
-    workspaceApiKey = (await card.getByLabel('Workspace API key').textContent())?.trim() ?? '';
-    await nav(page, 'Access tokens').click();
-    await page.getByLabel('Token name').fill('Backend');
-    await page.getByRole('button', { name: 'Create token' }).click();
-    pat = (await page.getByLabel('New personal access token').textContent())?.trim() ?? '';
+    ({ workspaceApiKey, pat } = await signUpWithToken(page, owner, 'Storefront'));
     expect(pat).toMatch(/^dds_pat_/);
 
     await connectWebhook(page, 'CRM', `${receiverUrl}/crm/delete?email={{identifier}}`);
@@ -380,7 +364,7 @@ describe('the Live note on the Requests list', () => {
     await page.locator('.live-note[data-live-state="live"]').waitFor({ timeout: 15_000 });
     const shown = async () => /refreshed (.+)$/.exec((await note().textContent()) ?? '')?.[1] ?? '';
     const before = await shown();
-    await expect.poll(shown, { timeout: 15_000, intervals: [50] }).not.toBe(before);
+    await expect.poll(shown, { timeout: 15_000, interval: 50 }).not.toBe(before);
     return shown();
   }
 
