@@ -19,6 +19,7 @@ import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
 import { registerHttpMetrics } from '../metrics/http';
 import type { RouteResolver } from '../metrics/service-metrics';
 import { registerEmptyPostBodies, registerPublicBodyLimits } from './body-limits';
+import { requestsPageHtml } from './spa-hints';
 
 const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../client/dist');
 
@@ -127,11 +128,14 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
       },
     });
   }
+  const requestsHtml = hasClient ? requestsPageHtml(CLIENT_DIST) : null;
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';
     if (request.method !== 'GET' || url.startsWith('/api/') || url.startsWith('/trpc/')) {
       return sendError(reply, 'NOT_FOUND', `No route for ${request.method} ${url}`);
     }
+    // The Requests page, unfiltered, with hints that start its data and chunks at once.
+    if (requestsHtml && request.url === '/requests') return reply.type('text/html').header('Cache-Control', 'no-cache').send(requestsHtml);
     // Deep links into the dashboard are answered with the SPA, which routes on the client.
     if (hasClient) return reply.type('text/html').sendFile('index.html');
     return reply.type('text/html').send('<!doctype html><title>Deletion Request Service</title><p>The dashboard is not built. Run <code>npm run build:client</code>.</p>');
