@@ -3,6 +3,8 @@ const ACTION_LABEL: Record<string, string> = {
   'request.created': 'Request created',
   'request.identifier_revealed': 'Identifier revealed',
   'request.canceled': 'Request canceled',
+  'request.bulk_retry': 'Bulk retry',
+  'request.bulk_cancel': 'Bulk cancel',
   'workspace.created': 'Workspace created',
   'workspace.renamed': 'Workspace renamed',
   'workspace.deleted': 'Workspace deleted',

@@ -12,6 +12,7 @@ import { formatDuration, formatPercent, formatRelative } from '../lib/format';
 import { REQUEST_STATUSES, STATUS_COLOR, STATUS_LABEL } from '../lib/status';
 import { useTRPC, type RouterOutputs } from '../trpc';
 import { integrationTypeLabel } from '@shared/integrations/labels';
+import { useMe } from '../components/me-context';
 
 type Overview = RouterOutputs['dashboard']['overview'];
 type Window = (typeof OVERVIEW_WINDOWS)[number];
@@ -52,6 +53,7 @@ export function Component() {
 }
 
 function OverviewBody({ data }: { data: Overview }) {
+  const me = useMe();
   const attention = data.byStatus.FAILED + data.byStatus.ERROR;
   return (
     <div className="stack">
@@ -127,12 +129,12 @@ function OverviewBody({ data }: { data: Overview }) {
         ) : (
           <ul className="list">
             {data.needsAttention.map((request) => (
-              <li key={request.id} className="list-row">
+              <li key={request.id} className="list-row attention-row">
                 <StatusBadge status={request.status} />
                 <Link to={`/requests/${request.id}`} className="mono truncate">
                   {request.maskedIdentifier ?? '(deleted by retention)'}
                 </Link>
-                <span className="muted truncate">{request.statusReason ?? request.workspaceName}</span>
+                <AttentionReason request={request} canManageIntegrations={me.isAdmin} />
                 <span className="muted nowrap">{formatRelative(request.updatedAt)}</span>
               </li>
             ))}
@@ -145,6 +147,28 @@ function OverviewBody({ data }: { data: Overview }) {
         ) : null}
       </section>
     </div>
+  );
+}
+
+/** Which integrations failed and why, each linked to its configuration (for those who may change it). */
+function AttentionReason({ request, canManageIntegrations }: { request: Overview['needsAttention'][number]; canManageIntegrations: boolean }) {
+  if (request.failures.length === 0) return <span className="muted truncate">{request.statusReason ?? request.workspaceName}</span>;
+  return (
+    <ul className="attention-failures">
+      {request.failures.map((failure) => (
+        <li key={failure.integrationRequestId}>
+          {canManageIntegrations && failure.integrationId ? (
+            <Link to={`/integrations/${failure.integrationId}`}>{failure.integrationName}</Link>
+          ) : (
+            <strong>{failure.integrationName}</strong>
+          )}{' '}
+          <span className="muted small">({integrationTypeLabel(failure.integrationType)})</span>
+          <span className="muted block small attention-error" title={failure.error}>
+            {failure.status === 'ERROR' ? 'Error' : 'Failed'}: {failure.error}
+          </span>
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -1,6 +1,6 @@
 import type { RequestStatus } from '@shared/statuses';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useMemo, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { SelectField, TextField } from '../components/field';
 import { PageHeader } from '../components/shell';
@@ -14,6 +14,7 @@ import { progressSummary, REQUEST_STATUSES, STATUS_LABEL } from '../lib/status';
 import { LIVE_REFRESH_MS, requestListQueries } from '../lib/request-queries';
 import { LiveIndicator } from '../components/live-indicator';
 import { RevealableIdentifier } from '../components/revealable-identifier';
+import { BulkActionBar, EMPTY_SELECTION, type Selection } from '../components/bulk-actions';
 import { useTRPC, type RouterOutputs } from '../trpc';
 
 type RequestRow = RouterOutputs['dashboard']['searchRequests']['items'][number];
@@ -37,6 +38,13 @@ export function Component() {
   const serverErrors = requests.error ? toDisplayError(requests.error, 'filter').fieldErrors : {};
   const fieldErrors = { ...(validation.ok ? {} : validation.errors), ...serverErrors };
   const rows = requests.data?.pages.flatMap((page) => page.items) ?? [];
+  // A selection belongs to the filter it was made under: another filter starts with none.
+  const filterKey = JSON.stringify(searchFilter);
+  const [selected, setSelected] = useState<{ filterKey: string; selection: Selection }>({ filterKey, selection: EMPTY_SELECTION });
+  const selection = selected.filterKey === filterKey ? selected.selection : EMPTY_SELECTION;
+  const setSelection = (next: Selection) => setSelected({ filterKey, selection: next });
+  const allOnPage = rows.length > 0 && rows.every((row) => selection.ids.has(row.id));
+  const labels = new Map(rows.map((row) => [row.id, row.maskedIdentifier ?? '(deleted by retention)']));
 
   return (
     <>
@@ -58,6 +66,8 @@ export function Component() {
           members={members.data ?? []}
         />
       </FiltersPanel>
+      {/* Outside the list: the outcome of a bulk action stays on screen when the list empties because of it. */}
+      <BulkActionBar selection={selection} onSelectionChange={setSelection} filter={searchFilter} offerAllMatching={allOnPage && requests.hasNextPage} labels={labels} />
       <section aria-label="Requests" aria-busy={requests.isFetching}>
         {!validation.ok ? null : requests.isPending ? (
           <Loading label="Loading requests…" />
@@ -84,7 +94,7 @@ export function Component() {
         ) : (
           <>
             <LiveIndicator query={requests} intervalMs={LIVE_REFRESH_MS} />
-            <RequestsTable rows={rows} />
+            <RequestsTable rows={rows} selection={selection} onSelectionChange={setSelection} />
             <div className="pager">
               {requests.hasNextPage ? (
                 <button type="button" className="button" onClick={() => void requests.fetchNextPage()} disabled={requests.isFetchingNextPage}>
@@ -225,12 +235,46 @@ function Filters(props: {
   );
 }
 
-function RequestsTable({ rows }: { rows: RequestRow[] }) {
-    return (
+/** The header's box: ticks (or clears) every row on screen; shows "some" while only part of them are ticked. */
+function SelectPage({ rows, selection, onSelectionChange }: { rows: RequestRow[]; selection: Selection; onSelectionChange: (next: Selection) => void }) {
+  const ref = useRef<HTMLInputElement>(null);
+  const ticked = rows.filter((row) => selection.ids.has(row.id)).length;
+  const all = selection.allMatching || (rows.length > 0 && ticked === rows.length);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = !all && ticked > 0;
+  }, [all, ticked]);
+  return (
+    <input
+      ref={ref}
+      type="checkbox"
+      aria-label="Select all requests on this page"
+      checked={all}
+      onChange={(event) => onSelectionChange({ ids: event.target.checked ? new Set(rows.map((row) => row.id)) : new Set(), allMatching: false })}
+    />
+  );
+}
+
+function RequestsTable({ rows, selection, onSelectionChange }: { rows: RequestRow[]; selection: Selection; onSelectionChange: (next: Selection) => void }) {
+  const toggle = (id: string, on: boolean) => {
+    // Unticking one row of "all matching" keeps the other rows on screen ticked.
+    const ids = new Set(selection.allMatching ? rows.map((row) => row.id) : selection.ids);
+    if (on) ids.add(id);
+    else ids.delete(id);
+    onSelectionChange({ ids, allMatching: false });
+  };
+  return (
     <div className="table-wrap">
+      {/* On a phone the header row is hidden, and its box with it: the same box, labelled, above the cards. */}
+      <label className="select-page">
+        <SelectPage rows={rows} selection={selection} onSelectionChange={onSelectionChange} />
+        Select all on this page
+      </label>
       <table className="table responsive-table requests-table">
         <thead>
           <tr>
+            <th scope="col" className="select-cell">
+              <SelectPage rows={rows} selection={selection} onSelectionChange={onSelectionChange} />
+            </th>
             <th scope="col">Identifier</th>
             <th scope="col">Status</th>
             <th scope="col">Progress</th>
@@ -245,6 +289,14 @@ function RequestsTable({ rows }: { rows: RequestRow[] }) {
             const statuses = (row.integrationRequests ?? []).map((ir) => ir.status);
             return (
               <tr key={row.id} data-request-id={row.id}>
+                <td data-label="Select" className="select-cell">
+                  <input
+                    type="checkbox"
+                    aria-label={`Select request ${row.maskedIdentifier ?? row.id}`}
+                    checked={selection.allMatching || selection.ids.has(row.id)}
+                    onChange={(event) => toggle(row.id, event.target.checked)}
+                  />
+                </td>
                 <td data-label="Identifier">
                   {row.maskedIdentifier === null ? (
                     <Link to={`/requests/${row.id}`} className="mono truncate identifier-link">

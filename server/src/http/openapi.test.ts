@@ -21,6 +21,8 @@ describe('OpenAPI document', () => {
       'GET /deletion-requests/{deletionRequestId}',
       'GET /deletion-requests/{deletionRequestId}/audit-trail',
       'POST /deletion-requests',
+      'POST /deletion-requests/bulk-cancel',
+      'POST /deletion-requests/bulk-retry',
       'POST /deletion-requests/{deletionRequestId}/cancel',
       'POST /deletion-requests/{deletionRequestId}/check-status',
       'POST /deletion-requests/{deletionRequestId}/extend-deadline',

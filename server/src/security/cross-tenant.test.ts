@@ -108,6 +108,9 @@ function attempts(): Attempt[] {
     // B's own request with A's integration request, and A's request with B's: both answer nothing.
     { path: 'deletionRequests.cancelIntegration', input: { deletionRequestId: B.deletionRequestId, integrationRequestId: A.integrationRequestId } },
     { path: 'deletionRequests.retryIntegration', input: { deletionRequestId: A.deletionRequestId, integrationRequestId: B.integrationRequestId } },
+    { path: 'deletionRequests.bulkRetry', input: { deletionRequestIds: [A.deletionRequestId] } },
+    { path: 'deletionRequests.bulkCancel', input: { filter: { workspaceId: A.workspace.id } } },
+    { path: 'deletionRequests.countMatching', input: { filter: { workspaceId: A.workspace.id } } },
     { path: 'accounts.get', input: { accountId: A.accountId } },
     { path: 'accounts.update', input: { accountId: A.accountId, name: 'taken over', secrets: { token: 'attacker-controlled-token' } } },
     { path: 'accounts.delete', input: { accountId: A.accountId } },
@@ -209,7 +212,11 @@ describe('cross-tenant: organization B against organization A', () => {
         const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? 'missing'));
         const headerSets: Array<Record<string, string>> = [{ 'x-api-key': B.pat }, { 'x-api-key': B.pat, 'x-workspace-api-key': A.workspaceApiKey }];
         for (const headers of headerSets) {
-          const body = operation.requestBody ? JSON.stringify({ workspaceApiKey: A.workspaceApiKey, identifier: 'x@b.example', reason: 'a valid reason given by organization B' }) : undefined;
+          const body = !operation.requestBody
+            ? undefined
+            : template.includes('/bulk-')
+              ? JSON.stringify({ deletionRequestIds: [A.deletionRequestId] })
+              : JSON.stringify({ workspaceApiKey: A.workspaceApiKey, identifier: 'x@b.example', reason: 'a valid reason given by organization B' });
           const response = await fetch(`${server.baseUrl}/api/public${path}`, { method: method.toUpperCase(), headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body });
           const text = await response.text();
           calls += 1;

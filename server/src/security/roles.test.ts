@@ -56,6 +56,9 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'deletionRequests.checkStatus': 'MEMBER',
   'deletionRequests.cancel': 'MEMBER',
   'deletionRequests.cancelIntegration': 'MEMBER',
+  'deletionRequests.bulkRetry': 'MEMBER',
+  'deletionRequests.bulkCancel': 'MEMBER',
+  'deletionRequests.countMatching': 'MEMBER',
 
   'accounts.list': 'ADMIN',
   'accounts.get': 'ADMIN',

@@ -240,6 +240,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/deletion-requests/bulk-retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry many deletion requests
+         * @description Sends every FAILED or ERROR integration request of each request again, with a fresh attempt budget and the configuration it was submitted with (`"submitted"`, default) or each integration's configuration now (`"current"`). A request with nothing failed is skipped. Name the requests in `deletionRequestIds` (at most 500) or give a `filter` (at most 500 may match). Each request gets its own outcome in `items`, with the reason when it was skipped; each is audited as the single action is, and the bulk action once more as a whole. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         */
+        post: operations["bulkRetryDeletionRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deletion-requests/bulk-cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel many deletion requests
+         * @description Cancels every integration request that has not finished, as the single cancel does (here when not sent yet; at the destination when it supports cancel; otherwise the reason is given). A finished request is skipped. Name the requests in `deletionRequestIds` (at most 500) or give a `filter` (at most 500 may match). Each request gets its own outcome in `items`, with the reason when it was skipped; each is audited as the single action is, and the bulk action once more as a whole. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         */
+        post: operations["bulkCancelDeletionRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/erasure-checks": {
         parameters: {
             query?: never;
@@ -491,6 +531,52 @@ export interface components {
                 reason: string;
             }[];
             /** @description What happened, in a sentence (for a cancel at a destination, what the destination answered). */
+            message: string;
+        };
+        /**
+         * @example {
+         *       "action": "retry",
+         *       "matched": 2,
+         *       "succeeded": 1,
+         *       "skipped": 1,
+         *       "items": [
+         *         {
+         *           "deletionRequestId": "dr_01jdx4q2w8e6r7t9y3u5",
+         *           "outcome": "retried",
+         *           "integrationRequestIds": [
+         *             "ir_01jdx4q2w8e6r7t9y3u6"
+         *           ],
+         *           "reason": null
+         *         },
+         *         {
+         *           "deletionRequestId": "dr_01jdx4q2w8e6r7t9y3u7",
+         *           "outcome": "skipped",
+         *           "integrationRequestIds": [],
+         *           "reason": "Nothing to retry: no integration request of this deletion request has failed"
+         *         }
+         *       ],
+         *       "message": "1 request retried, 1 skipped"
+         *     }
+         */
+        BulkActionResult: {
+            /** @enum {string} */
+            action: "retry" | "cancel";
+            /** @description How many requests the ids or the filter named. */
+            matched: number;
+            /** @description How many were retried or canceled (in full or in part). */
+            succeeded: number;
+            /** @description How many were left as they were, each with the reason. */
+            skipped: number;
+            items: {
+                deletionRequestId: string;
+                /** @enum {string} */
+                outcome: "retried" | "canceled" | "partly_canceled" | "skipped";
+                /** @description The integration requests the action was applied to. */
+                integrationRequestIds: string[];
+                /** @description Why the request was skipped, or which integrations could not be canceled. */
+                reason: string | null;
+            }[];
+            /** @description What happened, in a sentence. */
             message: string;
         };
         /**
@@ -2482,6 +2568,432 @@ export interface operations {
                      * @example {
                      *       "code": "CONFLICT",
                      *       "message": "The integration request has finished, is being processed right now, or its destination cannot cancel (the message says which). Also answered while an earlier call with the same Idempotency-Key is still running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkRetryDeletionRequests: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The requests to act on, at most 500. Give either this or `filter`. */
+                    deletionRequestIds?: string[];
+                    /** @description Act on every request this filter matches (the Requests screen's filters); refused when more than 500 match. */
+                    filter?: {
+                        workspaceId?: string;
+                        statuses?: ("STAGING" | "PENDING" | "PROCESSING" | "SUCCESS" | "CANCELED" | "FAILED" | "ERROR")[];
+                        /** Format: date-time */
+                        createdFrom?: string;
+                        /** Format: date-time */
+                        createdTo?: string;
+                        createdByUserId?: string;
+                        /**
+                         * @description The subject whose data is deleted (email, user id, distinct id...).
+                         * @example jane@example.com
+                         */
+                        identifier?: string;
+                        /** @enum {string} */
+                        due?: "overdue" | "due7";
+                    };
+                    /**
+                     * @description `submitted` (default): the configuration frozen when the request was created. `current`: the integration's configuration now (after fixing a URL or a rule), which replaces the snapshot.
+                     * @default submitted
+                     * @enum {string}
+                     */
+                    configuration?: "submitted" | "current";
+                };
+            };
+        };
+        responses: {
+            /** @description What became of each request. */
+            200: {
+                headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkActionResult"];
+                };
+            };
+            /** @description Neither or both of `deletionRequestIds` and `filter`, more than 500 ids, a malformed id or filter, or an Idempotency-Key longer than 255 characters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "Neither or both of deletionRequestIds and filter, more than 500 ids, a malformed id or filter, or an Idempotency-Key longer than 255 characters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "deletionRequestIds"
+                     *           ],
+                     *           "message": "Give either deletionRequestIds or filter (one of them)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "requests:write" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"requests:write\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description One of the ids is not a deletion request of the token's organization; nothing was done. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "One of the ids is not a deletion request of the token's organization; nothing was done"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 500 requests match the filter. Also answered while an earlier call with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "More than 500 requests match the filter. Also answered while an earlier call with the same Idempotency-Key is still running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    bulkCancelDeletionRequests: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The requests to act on, at most 500. Give either this or `filter`. */
+                    deletionRequestIds?: string[];
+                    /** @description Act on every request this filter matches (the Requests screen's filters); refused when more than 500 match. */
+                    filter?: {
+                        workspaceId?: string;
+                        statuses?: ("STAGING" | "PENDING" | "PROCESSING" | "SUCCESS" | "CANCELED" | "FAILED" | "ERROR")[];
+                        /** Format: date-time */
+                        createdFrom?: string;
+                        /** Format: date-time */
+                        createdTo?: string;
+                        createdByUserId?: string;
+                        /**
+                         * @description The subject whose data is deleted (email, user id, distinct id...).
+                         * @example jane@example.com
+                         */
+                        identifier?: string;
+                        /** @enum {string} */
+                        due?: "overdue" | "due7";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description What became of each request. */
+            200: {
+                headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkActionResult"];
+                };
+            };
+            /** @description Neither or both of `deletionRequestIds` and `filter`, more than 500 ids, a malformed id or filter, or an Idempotency-Key longer than 255 characters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "Neither or both of deletionRequestIds and filter, more than 500 ids, a malformed id or filter, or an Idempotency-Key longer than 255 characters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "deletionRequestIds"
+                     *           ],
+                     *           "message": "Give either deletionRequestIds or filter (one of them)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "requests:write" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"requests:write\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description One of the ids is not a deletion request of the token's organization; nothing was done. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "One of the ids is not a deletion request of the token's organization; nothing was done"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description More than 500 requests match the filter. Also answered while an earlier call with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "More than 500 requests match the filter. Also answered while an earlier call with the same Idempotency-Key is still running"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

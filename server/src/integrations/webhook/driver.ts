@@ -4,6 +4,23 @@ import { readJsonPath } from '../runtime/json-path';
 import { renderHeader, renderJsonBody, renderUrl, TemplateError, type TemplateValues } from '../runtime/templating';
 import type { Driver, DriverContext, Outcome } from '../types';
 
+type StatusSpec = Pick<NonNullable<WebhookConfig['status']>, 'successValues' | 'failedValues' | 'canceledValues' | 'statusPath'>;
+
+/**
+ * What the status call's value means (case-insensitive): one of the success, failed or
+ * canceled values finishes the request; no value yet is PENDING (the job is still queued
+ * at the destination); any other value means the destination is at work: PROCESSING.
+ */
+export function statusOutcome(spec: StatusSpec, raw: unknown): Outcome {
+  const value = raw === undefined || raw === null || typeof raw === 'object' ? '' : String(raw).trim();
+  const matches = (list: string[]) => list.some((v) => v.toLowerCase() === value.toLowerCase());
+  if (!value) return { kind: 'pending', status: 'PENDING', message: `No status value at ${spec.statusPath} yet` };
+  if (matches(spec.successValues)) return { kind: 'success', message: `Status "${value}"` };
+  if (matches(spec.failedValues)) return { kind: 'failed', reason: `Your system reported status "${value}"` };
+  if (matches(spec.canceledValues)) return { kind: 'canceled', message: `Your system reported status "${value}"` };
+  return { kind: 'pending', status: 'PROCESSING', message: `Status "${value}"` };
+}
+
 type Call = { method: string; url: string; headers: Record<string, string>; body?: string };
 
 function templateValues(ctx: Pick<DriverContext, 'secrets'> & { identifier?: string; trackingId?: string | null }): TemplateValues {
@@ -70,13 +87,7 @@ export const webhookDriver: Driver<WebhookConfig> = {
       if (!spec) return { kind: 'success', message: 'No status call configured; accepted counts as done' };
       const response = await call(ctx, spec);
       if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
-      const raw = readJsonPath(parseJson(response), spec.statusPath);
-      const value = raw === undefined || raw === null ? '' : String(raw);
-      const matches = (list: string[]) => list.some((v) => v.toLowerCase() === value.toLowerCase());
-      if (matches(spec.successValues)) return { kind: 'success', message: `Status "${value}"` };
-      if (matches(spec.failedValues)) return { kind: 'failed', reason: `Your system reported status "${value}"` };
-      if (matches(spec.canceledValues)) return { kind: 'canceled', message: `Your system reported status "${value}"` };
-      return { kind: 'pending', status: 'PROCESSING', message: `Status "${value || '(none)'}"` };
+      return statusOutcome(spec, readJsonPath(parseJson(response), spec.statusPath));
     }),
 
   async cancel(ctx) {

@@ -2,6 +2,7 @@ import { router } from '../../trpc/init';
 import { create } from './create';
 import { createInWorkspace } from './create-in-workspace';
 import { listOrganization, listUser, listWorkspace } from './list';
+import { bulkCancel, bulkRetry, countMatching } from './bulk';
 import { auditTrail, cancel, cancelIntegration, checkStatus, checkStatusNow, get, retry, retryIntegration } from './actions';
 
 export const deletionRequestsRouter = router({
@@ -18,4 +19,7 @@ export const deletionRequestsRouter = router({
   checkStatusNow,
   cancel,
   cancelIntegration,
+  bulkRetry,
+  bulkCancel,
+  countMatching,
 });

@@ -5,6 +5,7 @@ import { AppError } from '../../lib/errors';
 import type { Actor } from '../auth/actor';
 import { completionProfiles, projectRisk } from '../deadlines/at-risk';
 import { deletionRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
+import { failuresOf } from './attention';
 import { withMaskedIdentifier } from './masked-identifier';
 
 const DAY_MS = 86_400_000;
@@ -79,7 +80,15 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
       where: { organizationId, status: { in: ATTENTION_STATUSES } },
       orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
       take: ATTENTION_LIMIT,
-      select: { ...deletionRequestSelect, workspace: { select: { name: true } } },
+      select: {
+        ...deletionRequestSelect,
+        workspace: { select: { name: true } },
+        integrationRequests: {
+          where: { status: { in: ATTENTION_STATUSES } },
+          select: { id: true, integrationId: true, integrationName: true, integrationType: true, status: true, lastError: true },
+          orderBy: [{ integrationName: 'asc' }, { id: 'asc' }],
+        },
+      },
     }),
     db.deletionRequest.count({ where: { organizationId, status: { in: ATTENTION_STATUSES } } }),
     db.deletionRequest.count({ where: { ...unfulfilled, dueAt: { lte: now } } }),
@@ -123,7 +132,12 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
       const finished = row.succeeded + row.failed + row.canceled;
       return { ...row, successRate: finished > 0 ? row.succeeded / finished : null };
     }),
-    needsAttention: attentionRows.map(({ workspace, ...row }) => ({ ...withMaskedIdentifier(toDeletionRequestDto(row)), workspaceName: workspace.name })),
+    // Which integrations failed and why, so the list says more than a count.
+    needsAttention: attentionRows.map(({ workspace, integrationRequests, ...row }) => ({
+      ...withMaskedIdentifier(toDeletionRequestDto(row)),
+      workspaceName: workspace.name,
+      failures: failuresOf(integrationRequests),
+    })),
     needsAttentionTotal: attentionTotal,
     overdueTotal,
     dueThisWeekTotal,

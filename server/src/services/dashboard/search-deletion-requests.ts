@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { requestSearchInputSchema } from '@shared/schemas/dashboard';
+import type { requestSearchInputSchema, RequestSearchFilter } from '@shared/schemas/dashboard';
 import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import { identifierHmac, type Keyring } from '../../lib/crypto';
@@ -14,13 +14,11 @@ const FULFILLED: ('SUCCESS' | 'CANCELED')[] = ['SUCCESS', 'CANCELED'];
 export type RequestSearchInput = z.output<typeof requestSearchInputSchema>;
 
 /**
- * The Requests screen: the organization's deletion requests, newest first, narrowed by
- * workspace, statuses, creation date range, creator and an exact identifier. The identifier
- * is matched through its keyed hash, so hashed (retained) requests are found too.
+ * The organization's deletion requests that `filter` matches (the Requests screen's filters,
+ * also what a bulk action "on every request matching this filter" acts on).
  */
-export async function searchDeletionRequests(db: Db, keyring: Keyring, actor: Actor, input: RequestSearchInput, now = new Date()) {
-  const { filter } = input;
-  const where: Prisma.DeletionRequestWhereInput = { organizationId: actor.organizationId };
+export function requestSearchWhere(keyring: Keyring, actor: Actor, filter: RequestSearchFilter, now = new Date()) {
+  const where: Prisma.DeletionRequestWhereInput & { AND?: Prisma.DeletionRequestWhereInput[] } = { organizationId: actor.organizationId };
   if (filter.workspaceId) where.workspaceId = filter.workspaceId;
   if (filter.statuses?.length) where.status = { in: filter.statuses };
   if (filter.createdByUserId) where.createdByUserId = filter.createdByUserId;
@@ -31,12 +29,22 @@ export async function searchDeletionRequests(db: Db, keyring: Keyring, actor: Ac
       ...(filter.createdTo ? { lte: new Date(filter.createdTo) } : {}),
     };
   }
-  const and: Prisma.DeletionRequestWhereInput[] = [];
   if (filter.due) {
     // Not fulfilled: anything but SUCCESS and CANCELED still owes the subject an answer.
     const bound = filter.due === 'overdue' ? { lte: now } : { gt: now, lte: new Date(now.getTime() + 7 * DAY_MS) };
-    and.push({ dueAt: bound, status: { notIn: FULFILLED } });
+    where.AND = [{ dueAt: bound, status: { notIn: FULFILLED } }];
   }
+  return where;
+}
+
+/**
+ * The Requests screen: the organization's deletion requests, newest first, narrowed by
+ * workspace, statuses, creation date range, creator and an exact identifier. The identifier
+ * is matched through its keyed hash, so hashed (retained) requests are found too.
+ */
+export async function searchDeletionRequests(db: Db, keyring: Keyring, actor: Actor, input: RequestSearchInput, now = new Date()) {
+  const where = requestSearchWhere(keyring, actor, input.filter, now);
+  const and = [...(where.AND ?? [])];
   const byDue = input.sort === 'due';
   if (input.cursor && byDue) {
     const { dueAt, id } = decodeDueCursor(input.cursor);
