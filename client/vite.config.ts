@@ -31,6 +31,8 @@ export default defineConfig(({ command }) => ({
     emptyOutDir: true,
     target: 'es2022',
     chunkSizeWarningLimit: 400,
+    // .vite/manifest.json: the server names the Requests screen's chunks in that page's HTML (server/src/http/spa-hints.ts).
+    manifest: true,
   },
   server: {
     port: Number(process.env.VITE_PORT ?? '5173'),

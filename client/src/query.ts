@@ -1,6 +1,7 @@
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../server/src/api-types';
-import { EARLY_PROCEDURES, takeEarlyRequestsData } from './lib/early-data';
+import { EARLY_PROCEDURES } from '@shared/early-requests';
+import { takeEarlyRequestsData } from './lib/early-data';
 import { createQueryClient, createTrpcClient, SESSION_QUERY_OPTIONS } from './trpc';
 
 const SESSION_PATH = 'auth.session';

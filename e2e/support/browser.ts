@@ -70,3 +70,10 @@ export function watchConsole(page: Page): string[] {
   page.on('pageerror', (error) => messages.push(`uncaught: ${error.message} (${page.url()})`));
   return messages;
 }
+
+/** The widths every screen is checked and photographed at: a phone, a tablet, a laptop. */
+export const WIDTHS = [
+  { width: 390, height: 844 },
+  { width: 768, height: 1024 },
+  { width: 1440, height: 900 },
+] as const;

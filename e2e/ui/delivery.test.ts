@@ -62,6 +62,13 @@ describe('what the dashboard sends over the wire', () => {
     const { total, resources } = await transferredBytes(fresh);
     console.info(`Requests page: ${total} bytes transferred`, resources);
     expect(total).toBeLessThan(200 * KB);
+    // The page's HTML preloads its first data; the app's own request for it takes that answer (one batch, from the link).
+    const batches = await fresh.evaluate(() =>
+      performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.startsWith('/trpc/auth.session,')).map((e) => (e as PerformanceResourceTiming).initiatorType),
+    );
+    expect(batches).toEqual(['link']);
+    // Forms' schemas (zod) are not part of the Requests page.
+    expect(resources.some((r) => r.name.includes('schemas'))).toBe(false);
     expect(consoleMessages).toEqual([]);
     await returning.close();
     await context.close();

@@ -30,7 +30,8 @@ const receiver = http.createServer((request, response) => {
   request.on('data', (chunk) => (body += chunk));
   request.on('end', () => {
     webhook.calls.push({ url: request.url ?? '', authorization: request.headers.authorization, body });
-    const ok = webhook.mode === 'ok';
+    // While "broken", only the partner's new endpoint (/gdpr/v2/) answers 200.
+    const ok = webhook.mode === 'ok' || request.url?.startsWith('/gdpr/v2/') === true;
     response.writeHead(ok ? 200 : 400, { 'content-type': 'application/json' });
     response.end(JSON.stringify(ok ? { deleted: true } : { error: 'unknown customer list' }));
   });
@@ -246,7 +247,7 @@ describe('an owner connects destinations and tracks deletions through them', () 
     await page.waitForURL((url) => url.pathname === againPath);
   });
 
-  it('retries a webhook that failed, once it is fixed', async () => {
+  it('retries a failed webhook as submitted, then with its edited URL: the new URL is called, attempts are numbered across retries', async () => {
     webhook.mode = 'fail';
     await nav(page, 'Requests').click();
     const created = await publicApi('POST', '/deletion-requests', pat, { workspaceApiKey, identifier: `retry-${suffix}@example.com` });
@@ -256,10 +257,42 @@ describe('an owner connects destinations and tracks deletions through them', () 
     const hook = page.getByRole('article', { name: 'CRM webhook' });
     await hook.getByText(/400|unknown customer list/).first().waitFor();
     await screenshot(page, '24-request-failed');
-    webhook.mode = 'ok';
+    const trail = page.locator('.timeline');
+    const attempt = (n: number) => trail.locator('.timeline-item').filter({ hasText: new RegExp(`Attempt ${n}:`) });
+
+    // As submitted: the same (old) URL again, as attempt 2.
+    await page.getByLabel('Configuration for the retry', { exact: true }).selectOption({ label: 'with the submitted configuration' });
+    await page.getByRole('button', { name: 'Retry failed integrations' }).click();
+    await attempt(2).waitFor({ timeout: 30_000 });
+    await page.locator('article[aria-label="CRM webhook"][data-status="FAILED"]').waitFor();
+    expect(await attempt(2).textContent()).toContain('as submitted');
+    expect(webhook.calls.at(-1)!.url).toBe(`/gdpr/delete?email=${encodeURIComponent(`retry-${suffix}@example.com`)}`);
+
+    // The partner moved the endpoint: the integration is edited to the new URL.
+    await nav(page, 'Integrations').click();
+    await page.getByRole('link', { name: 'Edit CRM webhook' }).click();
+    await page.getByLabel('URL', { exact: true }).fill(`${webhook.url}/gdpr/v2/delete?email={{identifier}}`);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Integration “CRM webhook” saved').waitFor();
+
+    // With the current configuration: the edited URL is called, as attempt 3, and the card says so.
+    await page.goto(`/requests/${id}`);
+    await page.getByLabel('Configuration for the retry', { exact: true }).selectOption({ label: 'with the current configuration' });
+    const callsBefore = webhook.calls.length;
     await page.getByRole('button', { name: 'Retry failed integrations' }).click();
     await page.locator('article[aria-label="CRM webhook"][data-status="SUCCESS"]').waitFor({ timeout: 30_000 });
     await page.locator('.summary-card .badge', { hasText: 'Succeeded' }).waitFor({ timeout: 30_000 });
+    expect(webhook.calls.slice(callsBefore).map((c) => c.url)).toEqual([`/gdpr/v2/delete?email=${encodeURIComponent(`retry-${suffix}@example.com`)}`]);
+    await attempt(3).waitFor();
+    expect(await attempt(3).textContent()).toMatch(/current at retry, \d{4}-\d{2}-\d{2}T/);
+    await trail.getByText(/Retry requested with the integration's current configuration/).waitFor();
+    const facts = Object.fromEntries(
+      await hook.locator('.facts > div').evaluateAll((rows) => rows.map((row) => [row.querySelector('dt')?.textContent, row.querySelector('dd')?.textContent])),
+    );
+    expect(facts.Attempts).toBe('3');
+    expect(facts.Configuration).toMatch(/^Current at retry, /);
+    await screenshot(page, '24b-request-retried-with-current-configuration');
+    webhook.mode = 'ok';
   });
 
   it('swaps the database account and keeps requests waiting for a maintenance window, then cancels one', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DAY_MS, daysLeft } from './days-left';
 
 /**
  * Legal deadlines. GDPR Art. 12(3): one month from receipt, extendable by two further
@@ -18,7 +19,6 @@ export type RegulationRule =
 export const GDPR_RULE: RegulationRule = { name: 'GDPR', kind: 'months', months: 1, extensionMonths: 2 };
 export const CCPA_RULE: RegulationRule = { name: 'CCPA', kind: 'days', days: 45, extensionDays: 45 };
 
-const DAY_MS = 86_400_000;
 
 export function isBuiltInRegulation(name: string): name is BuiltInRegulation {
   return (BUILT_IN_REGULATIONS as readonly string[]).includes(name);
@@ -61,9 +61,7 @@ export function extendedDueAtFor(rule: RegulationRule, receivedAt: Date): Date |
 }
 
 /** Whole days until the deadline, rounded up (due later today: 1... overdue: 0 or less, e.g. -2 = two days late). */
-export function daysLeft(dueAt: Date, now: Date): number {
-  return Math.ceil((dueAt.getTime() - now.getTime()) / DAY_MS);
-}
+export { daysLeft };
 
 export function isOverdue(dueAt: Date, now: Date): boolean {
   return dueAt.getTime() <= now.getTime();

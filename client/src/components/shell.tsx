@@ -73,7 +73,7 @@ function Header() {
         <span className="brand-mark" aria-hidden="true">
           ⌫
         </span>
-        Deletion Requests
+        <span className="brand-name">Deletion Requests</span>
       </NavLink>
       <div className="org-switcher">
         {me.organizations.length > 1 ? (

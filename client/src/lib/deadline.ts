@@ -1,4 +1,4 @@
-import { daysLeft } from '@shared/deadlines';
+import { daysLeft } from '@shared/days-left';
 
 const FULFILLED = new Set(['SUCCESS', 'CANCELED']);
 

@@ -1,3 +1,4 @@
+import { earlyRequestsUrl } from '@shared/early-requests';
 import { filtersFromSearchParams, REQUESTS_PAGE_SIZE, toSearchFilter } from './request-filters';
 
 /**
@@ -13,7 +14,6 @@ export interface EarlyRequestsData {
   answers: Promise<({ result?: { data: unknown } } | undefined)[] | null>;
 }
 
-export const EARLY_PROCEDURES = ['auth.session', 'dashboard.searchRequests', 'workspaces.list', 'dashboard.members'] as const;
 
 let early: EarlyRequestsData | null = null;
 
@@ -21,8 +21,9 @@ export function startEarlyRequestsData(location: Location): void {
   if (location.pathname !== '/requests') return;
   const filters = filtersFromSearchParams(new URLSearchParams(location.search));
   const input: EarlyRequestsData['input'] = { filter: toSearchFilter(filters), sort: filters.sort ?? 'created', limit: REQUESTS_PAGE_SIZE };
-  const url = `/trpc/${EARLY_PROCEDURES.join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify({ 1: input }))}`;
-  const answers = fetch(url, { credentials: 'same-origin' })
+  // For the bare /requests address the page's HTML already preloads this URL (server/src/http/spa-hints.ts):
+  // the same request, same mode and credentials, so the browser hands over the preloaded answer.
+  const answers = fetch(earlyRequestsUrl(input), { credentials: 'same-origin' })
     .then((response) => response.json() as Promise<({ result?: { data: unknown } } | undefined)[]>)
     .then((body) => (Array.isArray(body) ? body : null))
     .catch(() => null);

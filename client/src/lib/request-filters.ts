@@ -1,3 +1,4 @@
+import { REQUESTS_PAGE_SIZE } from '@shared/early-requests';
 import { DUE_FILTERS, REQUEST_STATUSES, type DueFilter, type RequestStatus } from '@shared/status-values';
 
 /**
@@ -19,7 +20,7 @@ export interface RequestFilters {
   sort?: 'due';
 }
 
-export const REQUESTS_PAGE_SIZE = 25;
+export { REQUESTS_PAGE_SIZE };
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

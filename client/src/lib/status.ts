@@ -93,4 +93,9 @@ export function requestStatusDescription(status: RequestStatus, integrationCount
   return REQUEST_DESCRIPTION[status];
 }
 
+/** One order for a request's integration cards while it runs (statuses change, the cards do not move): by name, then id. */
+export function inDisplayOrder<T extends { name: string; id: string }>(integrationRequests: readonly T[]): T[] {
+  return [...integrationRequests].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+}
+
 export { REQUEST_STATUSES };

@@ -10,7 +10,7 @@ import { PageHeader } from '../components/shell';
 import { ErrorState, Loading } from '../components/states';
 import { SegmentedStatusBar, StatusBadge } from '../components/status';
 import { formatDateTime, formatRelative } from '../lib/format';
-import { isActive, progressSummary, requestStatusDescription, STATUS_DESCRIPTION } from '../lib/status';
+import { inDisplayOrder, isActive, progressSummary, requestStatusDescription, STATUS_DESCRIPTION } from '../lib/status';
 import { useTRPC, type RouterOutputs } from '../trpc';
 import { integrationTypeLabel } from '@shared/integrations/labels';
 
@@ -47,8 +47,7 @@ export function Component() {
       </>
     );
   const request = detail.data;
-  // One order while the request runs (statuses change, the cards do not move): by name, then id.
-  const integrationRequests = [...request.integrationRequests].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
+  const integrationRequests = inDisplayOrder(request.integrationRequests);
   const statuses = request.integrationRequests.map((ir) => ir.status);
   const namesById = new Map(request.integrationRequests.map((ir) => [ir.id, ir.name]));
   return (
@@ -167,7 +166,11 @@ function IntegrationRequestCard({ deletionRequestId, ir }: { deletionRequestId: 
       <dl className="facts">
         <div>
           <dt>Attempts</dt>
-          <dd>{ir.attempts}</dd>
+          <dd>{ir.totalAttempts}</dd>
+        </div>
+        <div>
+          <dt>Configuration</dt>
+          <dd>{ir.configTakenAt ? `Current at retry, ${formatDateTime(ir.configTakenAt)}` : 'As submitted'}</dd>
         </div>
         <div>
           <dt>Tracking id</dt>

@@ -20,6 +20,7 @@ import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
 import { registerHttpMetrics } from '../metrics/http';
 import type { RouteResolver } from '../metrics/service-metrics';
 import { registerEmptyPostBodies, registerBodyLimits } from './body-limits';
+import { requestsPageHtml } from './spa-hints';
 
 const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../client/dist');
 
@@ -59,6 +60,9 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     clientErrorHandler,
     frameworkErrors: (error, _request, reply) => frameworkErrorHandler(error, reply),
+    // A tRPC batch names its procedures in the path ("/trpc/a.b,c.d,…"): the dashboard's screens
+    // batch five or more, longer than Fastify's default 100 characters for a path parameter.
+    routerOptions: { maxParamLength: 2_000 },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
@@ -126,11 +130,14 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
       },
     });
   }
+  const requestsHtml = hasClient ? requestsPageHtml(CLIENT_DIST) : null;
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';
     if (request.method !== 'GET' || url.startsWith('/api/') || url.startsWith('/trpc/')) {
       return sendError(reply, 'NOT_FOUND', `No route for ${request.method} ${url}`);
     }
+    // The Requests page, unfiltered, with hints that start its data and chunks at once.
+    if (requestsHtml && request.url === '/requests') return reply.type('text/html').header('Cache-Control', 'no-cache').send(requestsHtml);
     // Deep links into the dashboard are answered with the SPA, which routes on the client.
     if (hasClient) return reply.type('text/html').sendFile('index.html');
     return reply.type('text/html').send('<!doctype html><title>Deletion Request Service</title><p>The dashboard is not built. Run <code>npm run build:client</code>.</p>');

@@ -66,7 +66,10 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Pick<Confi
     const type = String(reply.getHeader('content-type') ?? '');
     // originalUrl: the REST adapter rewrites request.url to the path below its prefix.
     const url = request.originalUrl;
-    if (type.startsWith('text/html')) reply.header('Content-Security-Policy', url.startsWith('/api/docs') ? docs : dashboard);
+    // A 304 has no body and no type: the browser keeps the cached page and merges this answer's
+    // headers into it, so a deny-all CSP here would blank the dashboard on a revalidated reload.
+    if (reply.statusCode === 304) reply.removeHeader('Content-Security-Policy');
+    else if (type.startsWith('text/html')) reply.header('Content-Security-Policy', url.startsWith('/api/docs') ? docs : dashboard);
     else reply.header('Content-Security-Policy', RESOURCE_CSP);
     // API answers carry personal data and secrets: never stored by a browser or proxy cache.
     if ((url.startsWith('/api/public/') || url.startsWith('/trpc/')) && !reply.getHeader('cache-control')) reply.header('Cache-Control', 'no-store');

@@ -287,6 +287,19 @@ describe('deletion engine, end to end', () => {
     expect(done).toMatchObject({ status: 'SUCCESS', integrationRequests: [{ integrationName: 'Internal CRM v2', status: 'SUCCESS' }] });
     expect(hooks.callsTo('POST /new-endpoint')).toHaveLength(1);
     expect(hooks.callsTo('POST /old-endpoint')).toHaveLength(2);
+
+    // Attempts are numbered across the retries, each naming the configuration it ran with.
+    const attempts = await env.db.prisma.auditLog.findMany({
+      where: { deletionRequestId: created.id, action: 'deletion.requested' },
+      orderBy: { id: 'asc' },
+      select: { summary: true, details: true },
+    });
+    expect(attempts.map((a) => a.summary.split(':')[0])).toEqual(['Attempt 1', 'Attempt 2', 'Attempt 3']);
+    const configurations = attempts.map((a) => (a.details as { configuration: string }).configuration);
+    expect(configurations.slice(0, 2)).toEqual(['as submitted', 'as submitted']);
+    expect(configurations[2]).toMatch(/^current at retry, \d{4}-\d{2}-\d{2}T/);
+    const detail = await caller.dashboard.requestDetail({ deletionRequestId: created.id });
+    expect(detail.integrationRequests[0]).toMatchObject({ attempts: 1, totalAttempts: 3, configTakenAt: expect.any(String) });
   });
 
   it('makes the outcome explicit when the workspace has no enabled integrations, and fans out on retry', async () => {

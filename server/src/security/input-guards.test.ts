@@ -52,6 +52,16 @@ const trpcPost = (path: string, body: string) => fetch(`${server.baseUrl}/trpc/$
 const forge = (text: string) => Buffer.from(text).toString('base64url');
 
 describe('input guards', () => {
+  it('routes a tRPC batch whose procedure names are longer than 100 characters (the audit log screen asks for five at once)', async () => {
+    const procedures = ['dashboard.verifyAuditChain', 'dashboard.auditLog', 'dashboard.auditLogActions', 'dashboard.members', 'workspaces.list'];
+    expect(procedures.join(',').length).toBeGreaterThan(100);
+    const input = encodeURIComponent(JSON.stringify({ 1: { limit: 50, filter: {} } }));
+    const response = await fetch(`${server.baseUrl}/trpc/${procedures.join(',')}?batch=1&input=${input}`, { headers: { cookie } });
+    const text = await response.text();
+    expect(response.status, text).toBe(200);
+    expect(JSON.parse(text)).toHaveLength(procedures.length);
+  });
+
   it('refuses JSON nested thousands of levels deep on the REST API and tRPC with 400', async () => {
     const deep = '['.repeat(4500) + ']'.repeat(4500);
     const rest = await fetch(`${server.baseUrl}/api/public/deletion-requests`, {

@@ -1,7 +1,9 @@
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordSchema, signUpInputSchema } from '@shared/schemas/auth';
 import { createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../test/harness';
 import { hashToken } from '../lib/tokens';
+import { registerSecurityHeaders } from '../http/hardening';
 
 let env: TestEnv;
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -60,6 +62,28 @@ describe('security headers', () => {
     expect(directives['base-uri']).toBe("'none'");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).not.toContain('unsafe-eval');
+  });
+
+  it('a revalidated dashboard page (304) keeps the CSP of the cached page: the answer carries none', async () => {
+    // The dashboard's index.html is served with an ETag and revalidated on every load (no-cache).
+    const app = Fastify();
+    registerSecurityHeaders(app, { PUBLIC_URL: 'http://127.0.0.1' });
+    app.get('/requests', (request, reply) => {
+      reply.header('etag', '"v1"');
+      if (request.headers['if-none-match'] === '"v1"') return reply.code(304).send();
+      return reply.type('text/html').send('<!doctype html><script type="module" src="/assets/index.js"></script>');
+    });
+    try {
+      const page = await app.inject({ url: '/requests' });
+      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+      const notModified = await app.inject({ url: '/requests', headers: { 'if-none-match': '"v1"' } });
+      expect(notModified.statusCode).toBe(304);
+      // Browsers merge a 304's headers into the stored page: a deny-all CSP here blanked the dashboard on reload.
+      expect(notModified.headers['content-security-policy']).toBeUndefined();
+      expect(notModified.headers['x-frame-options']).toBe('DENY');
+    } finally {
+      await app.close();
+    }
   });
 
   it('the API reference page has a strict CSP and no inline script', async () => {

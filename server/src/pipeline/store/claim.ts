@@ -8,6 +8,10 @@ export interface Claimed {
   status: RequestStatus;
   /** Already counting this step when it is a deletion attempt. */
   attempts: number;
+  /** Attempts of earlier runs (before retries): the step's number is `priorAttempts + attempts`. */
+  priorAttempts: number;
+  /** When a retry with the current configuration took `configSnapshot`; null: as submitted. */
+  configTakenAt: Date | null;
   trackingId: string | null;
   integrationType: IntegrationType;
   configSnapshot: unknown;
@@ -48,7 +52,7 @@ export async function claimDueSteps(query: Query, workerId: string, leaseMs: num
               attempts = ir.attempts + CASE WHEN ir."trackingId" IS NULL OR ir.status = 'STAGING' THEN 1 ELSE 0 END,
               "startedAt" = COALESCE(ir."startedAt", ${NOW_UTC})
          FROM due WHERE ir.id = due.id
-       RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."trackingId", ir."integrationType"::text AS "integrationType", ir."configSnapshot",
+       RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."configSnapshot",
                  ir."accountId", ir."startedAt", ir."createdAt", due."nextAttemptAt" AS "dueAt", ir."deletionRequestId", ir."integrationId"
      )
      SELECT c.*, dr.identifier, dr."organizationId", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", a."secretCipher", a.type::text AS "accountType"

@@ -127,8 +127,17 @@ class Step {
         integrationRequestId: ir.id,
         action: this.phase === 'initiate' ? 'deletion.requested' : 'deletion.status_checked',
         outcome: next.status,
-        summary: this.phase === 'initiate' ? `Attempt ${this.attempt}: ${next.summary}` : next.summary,
-        details: { attempt: this.attempt, result: outcome.kind, from: ir.status, to: next.status, exchanges: this.trail, evidence },
+        // Numbered across retries ("Attempt 3" after two failed runs), naming the configuration it ran with.
+        summary: this.phase === 'initiate' ? `Attempt ${ir.priorAttempts + this.attempt}: ${next.summary}` : next.summary,
+        details: {
+          attempt: ir.priorAttempts + this.attempt,
+          configuration: configurationUsed(ir),
+          result: outcome.kind,
+          from: ir.status,
+          to: next.status,
+          exchanges: this.trail,
+          evidence,
+        },
       },
     ];
     if (!isActive(next.status)) {
@@ -143,6 +152,11 @@ class Step {
     }
     return this.finish({ id: ir.id, deletionRequestId: ir.deletionRequestId, status: next.status, data: next.data, entries });
   }
+}
+
+/** "as submitted", or "current at retry, <when>" after a retry with the current configuration. */
+function configurationUsed(ir: Pick<Claimed, 'configTakenAt'>): string {
+  return ir.configTakenAt ? `current at retry, ${ir.configTakenAt.toISOString()}` : 'as submitted';
 }
 
 interface NextState {

@@ -16,7 +16,7 @@ const detailSelect = {
   workspace: { select: { name: true } },
   createdBy: { select: { name: true, email: true } },
   integrationRequests: {
-    select: { ...integrationRequestSelect, startedAt: true, reverifiedAt: true, reappearedAt: true },
+    select: { ...integrationRequestSelect, startedAt: true, priorAttempts: true, configTakenAt: true, reverifiedAt: true, reappearedAt: true },
     orderBy: { createdAt: 'asc' },
   },
 } satisfies Prisma.DeletionRequestSelect;
@@ -48,6 +48,10 @@ export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionReq
     integrationRequests: (dto.integrationRequests ?? []).map((ir) => ({
       ...ir,
       startedAt: extra.get(ir.id)?.startedAt?.toISOString() ?? null,
+      /** Attempts across every retry (the public `attempts` counts the current run only). */
+      totalAttempts: ir.attempts + (extra.get(ir.id)?.priorAttempts ?? 0),
+      /** When a retry with the current configuration took the integration's configuration; null: as submitted. */
+      configTakenAt: extra.get(ir.id)?.configTakenAt?.toISOString() ?? null,
       reverifiedAt: extra.get(ir.id)?.reverifiedAt?.toISOString() ?? null,
       reappearedAt: extra.get(ir.id)?.reappearedAt?.toISOString() ?? null,
     })),
