@@ -8,7 +8,16 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'client/dist/', 'server/src/generated/', 'shared/src/partner-client/openapi.d.ts', 'bench/results*', '.data/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'client/dist/',
+      'server/src/generated/',
+      'shared/src/partner-client/openapi.d.ts',
+      'bench/results*',
+      '.data/',
+    ],
+  },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -23,7 +32,17 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'unused-imports/no-unused-imports': 'error',
       '@typescript-eslint/no-unused-vars': 'off',
-      'unused-imports/no-unused-vars': ['error', { args: 'after-used', argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      'unused-imports/no-unused-vars': [
+        'error',
+        {
+          args: 'after-used',
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          caughtErrors: 'none',
+          ignoreRestSiblings: true,
+        },
+      ],
       // Drivers take configurations typed by their own zod schemas: `any` is the registry's erasure.
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -14,7 +14,15 @@ import { INSERT_REQUEST, insertRequestValues } from '../server/src/pipeline/stor
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE ?? 10) });
 pool.on('error', () => {});
-const pepper = Buffer.from(hkdfSync('sha256', Buffer.from(process.env.ENCRYPTION_KEY ?? '', 'base64'), Buffer.alloc(0), 'bench/identifier-hmac', 32));
+const pepper = Buffer.from(
+  hkdfSync(
+    'sha256',
+    Buffer.from(process.env.ENCRYPTION_KEY ?? '', 'base64'),
+    Buffer.alloc(0),
+    'bench/identifier-hmac',
+    32,
+  ),
+);
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const newId = (prefix: string) => {
   let out = '';
@@ -45,10 +53,7 @@ app.get('/healthz', async () => ({ status: 'ok' }));
 app.post('/floor', async (request, reply) => {
   const { identifier } = request.body as { identifier: string };
   const id = newId('dr');
-  await pool.query(
-    `INSERT INTO "BenchFloor" (id, identifier, "createdAt") VALUES ($1, $2, now())`,
-    [id, identifier],
-  );
+  await pool.query(`INSERT INTO "BenchFloor" (id, identifier, "createdAt") VALUES ($1, $2, now())`, [id, identifier]);
   return reply.code(201).send({ id, identifier });
 });
 
@@ -56,11 +61,15 @@ app.post('/create', async (request, reply) => {
   const principal = await authenticate(request.headers['x-api-key']);
   if (!principal) return reply.code(401).send({ code: 'UNAUTHORIZED' });
   const body = request.body as { workspaceApiKey?: string; identifier?: string };
-  if (typeof body?.identifier !== 'string' || body.identifier.trim() === '' || typeof body.workspaceApiKey !== 'string') return reply.code(400).send({ code: 'BAD_REQUEST' });
+  if (typeof body?.identifier !== 'string' || body.identifier.trim() === '' || typeof body.workspaceApiKey !== 'string')
+    return reply.code(400).send({ code: 'BAD_REQUEST' });
   if (!isWellFormedToken('workspaceApiKey', body.workspaceApiKey)) return reply.code(404).send({ code: 'NOT_FOUND' });
-  const ws = await pool.query(`SELECT id, "organizationId" FROM "Workspace" WHERE "apiKeyHash" = $1`, [hashToken(body.workspaceApiKey)]);
+  const ws = await pool.query(`SELECT id, "organizationId" FROM "Workspace" WHERE "apiKeyHash" = $1`, [
+    hashToken(body.workspaceApiKey),
+  ]);
   const workspace = ws.rows[0];
-  if (!workspace || workspace.organizationId !== principal.organizationId) return reply.code(404).send({ code: 'NOT_FOUND' });
+  if (!workspace || workspace.organizationId !== principal.organizationId)
+    return reply.code(404).send({ code: 'NOT_FOUND' });
   const client = await pool.connect();
   const id = newId('dr');
   const now = new Date();
@@ -73,7 +82,15 @@ app.post('/create', async (request, reply) => {
     await client.query(
       `INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", identifier, "identifierHmac", channel, "createdByUserId", "createdAt", "updatedAt")
        VALUES ($1, $2, $3, $4, $5, 'API', $6, $7, $7)`,
-      [id, principal.organizationId, workspace.id, body.identifier, createHmac('sha256', pepper).update(body.identifier).digest('hex'), principal.userId, now],
+      [
+        id,
+        principal.organizationId,
+        workspace.id,
+        body.identifier,
+        createHmac('sha256', pepper).update(body.identifier).digest('hex'),
+        principal.userId,
+        now,
+      ],
     );
     const irIds = integrations.rows.map(() => newId('ir'));
     const rows = integrations.rows;
@@ -81,12 +98,30 @@ app.post('/create', async (request, reply) => {
       `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType", "configSnapshot", "accountId", "nextAttemptAt", "createdAt", "updatedAt")
        SELECT u.ir, $1, u.iid, u.name, u.type, u.config, u.acc, $2, $2, $2
          FROM unnest($3::text[], $4::text[], $5::text[], $6::"IntegrationType"[], $7::jsonb[], $8::text[]) AS u(ir, iid, name, type, config, acc)`,
-      [id, now, irIds, rows.map((i) => i.id), rows.map((i) => i.name), rows.map((i) => i.type), rows.map((i) => JSON.stringify(i.config)), rows.map((i) => i.accountId)],
+      [
+        id,
+        now,
+        irIds,
+        rows.map((i) => i.id),
+        rows.map((i) => i.name),
+        rows.map((i) => i.type),
+        rows.map((i) => JSON.stringify(i.config)),
+        rows.map((i) => i.accountId),
+      ],
     );
     await client.query(`SELECT pg_notify('integration_work', '')`);
     await client.query(
       `INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "actorType", "actorId", action, summary, details) VALUES ($1, $2, 'user:pat', $3, 'request.created', $4, $5)`,
-      [principal.organizationId, id, principal.userId, `Deletion request created for ${integrations.rows.length} integration(s)`, JSON.stringify({ workspaceId: workspace.id, integrations: integrations.rows.map((i) => ({ id: i.id, name: i.name, type: i.type })) })],
+      [
+        principal.organizationId,
+        id,
+        principal.userId,
+        `Deletion request created for ${integrations.rows.length} integration(s)`,
+        JSON.stringify({
+          workspaceId: workspace.id,
+          integrations: integrations.rows.map((i) => ({ id: i.id, name: i.name, type: i.type })),
+        }),
+      ],
     );
     await client.query('COMMIT');
     const iso = now.toISOString();
@@ -103,7 +138,20 @@ app.post('/create', async (request, reply) => {
       createdAt: iso,
       updatedAt: iso,
       completedAt: null,
-      integrationRequests: integrations.rows.map((i, n) => ({ id: irIds[n], integrationId: i.id, name: i.name, type: i.type, status: 'STAGING', attempts: 0, trackingId: null, lastError: null, nextAttemptAt: iso, createdAt: iso, updatedAt: iso, completedAt: null })),
+      integrationRequests: integrations.rows.map((i, n) => ({
+        id: irIds[n],
+        integrationId: i.id,
+        name: i.name,
+        type: i.type,
+        status: 'STAGING',
+        attempts: 0,
+        trackingId: null,
+        lastError: null,
+        nextAttemptAt: iso,
+        createdAt: iso,
+        updatedAt: iso,
+        completedAt: null,
+      })),
     });
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
@@ -140,7 +188,8 @@ const wake = () => {
 
 app.post('/create-lean', async (request, reply) => {
   const header = request.headers['x-api-key'];
-  if (typeof header !== 'string' || !isWellFormedToken('personalAccessToken', header)) return reply.code(401).send({ code: 'UNAUTHORIZED' });
+  if (typeof header !== 'string' || !isWellFormedToken('personalAccessToken', header))
+    return reply.code(401).send({ code: 'UNAUTHORIZED' });
   const tokenHash = hashToken(header);
   let principal = leanTokens.get(tokenHash);
   if (!principal || Date.now() - principal.at > 10_000) {
@@ -151,7 +200,8 @@ app.post('/create-lean', async (request, reply) => {
   }
   const { organizationId, userId } = principal.principal;
   const body = request.body as { workspaceApiKey?: string; identifier?: string };
-  if (typeof body?.identifier !== 'string' || body.identifier.trim() === '' || typeof body.workspaceApiKey !== 'string') return reply.code(400).send({ code: 'BAD_REQUEST' });
+  if (typeof body?.identifier !== 'string' || body.identifier.trim() === '' || typeof body.workspaceApiKey !== 'string')
+    return reply.code(400).send({ code: 'BAD_REQUEST' });
   if (!isWellFormedToken('workspaceApiKey', body.workspaceApiKey)) return reply.code(404).send({ code: 'NOT_FOUND' });
   const { rows } = await pool.query({
     name: 'lean_workspace',
@@ -167,38 +217,42 @@ app.post('/create-lean', async (request, reply) => {
   const now = new Date();
   const iso = now.toISOString();
   const irIds = integrations.map(() => newId('ir'));
-  await pool.query({ name: 'lean_insert', text: INSERT_REQUEST, values: insertRequestValues({
-    id,
-    organizationId,
-    workspaceId,
-    identifier: body.identifier,
-    identifierHmac: createHmac('sha256', pepper).update(body.identifier).digest('hex'),
-    status: 'STAGING',
-    statusReason: null,
-    channel: 'API',
-    createdByUserId: userId,
-    createdByTokenId: null,
-    idempotencyKey: null,
-    requestHash: createHash('sha256').update(`${workspaceId}\n${body.identifier}`).digest('hex'),
-    createdAt: now,
-    completed: false,
-    regulation: GDPR_RULE.name,
-    dueAt: dueAtFor(GDPR_RULE, now),
-    integrationRequests: integrations.map((i, n) => ({
-      id: irIds[n]!,
-      integrationId: i.id,
-      integrationName: i.name,
-      integrationType: i.type,
-      configSnapshot: i.config,
-      accountId: i.accountId,
-    })),
-    audit: {
-      actorType: 'user:pat',
-      actorId: userId,
-      summary: `Deletion request created for ${integrations.length} integration(s)`,
-      details: { workspaceId, integrations: integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })) },
-    },
-  }) });
+  await pool.query({
+    name: 'lean_insert',
+    text: INSERT_REQUEST,
+    values: insertRequestValues({
+      id,
+      organizationId,
+      workspaceId,
+      identifier: body.identifier,
+      identifierHmac: createHmac('sha256', pepper).update(body.identifier).digest('hex'),
+      status: 'STAGING',
+      statusReason: null,
+      channel: 'API',
+      createdByUserId: userId,
+      createdByTokenId: null,
+      idempotencyKey: null,
+      requestHash: createHash('sha256').update(`${workspaceId}\n${body.identifier}`).digest('hex'),
+      createdAt: now,
+      completed: false,
+      regulation: GDPR_RULE.name,
+      dueAt: dueAtFor(GDPR_RULE, now),
+      integrationRequests: integrations.map((i, n) => ({
+        id: irIds[n]!,
+        integrationId: i.id,
+        integrationName: i.name,
+        integrationType: i.type,
+        configSnapshot: i.config,
+        accountId: i.accountId,
+      })),
+      audit: {
+        actorType: 'user:pat',
+        actorId: userId,
+        summary: `Deletion request created for ${integrations.length} integration(s)`,
+        details: { workspaceId, integrations: integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })) },
+      },
+    }),
+  });
   wake();
   return reply.code(201).send({
     id,
@@ -213,7 +267,20 @@ app.post('/create-lean', async (request, reply) => {
     createdAt: iso,
     updatedAt: iso,
     completedAt: null,
-    integrationRequests: integrations.map((i, n) => ({ id: irIds[n], integrationId: i.id, name: i.name, type: i.type, status: 'STAGING', attempts: 0, trackingId: null, lastError: null, nextAttemptAt: iso, createdAt: iso, updatedAt: iso, completedAt: null })),
+    integrationRequests: integrations.map((i, n) => ({
+      id: irIds[n],
+      integrationId: i.id,
+      name: i.name,
+      type: i.type,
+      status: 'STAGING',
+      attempts: 0,
+      trackingId: null,
+      lastError: null,
+      nextAttemptAt: iso,
+      createdAt: iso,
+      updatedAt: iso,
+      completedAt: null,
+    })),
   });
 });
 
@@ -221,7 +288,12 @@ const DR_COLUMNS = `id, "organizationId", "workspaceId", identifier, hashed, sta
 const IR_COLUMNS = `id, "deletionRequestId", "integrationId", "integrationName", "integrationType", status, attempts, "trackingId", "lastError", "nextAttemptAt", "createdAt", "updatedAt", "completedAt"`;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-async function list(scopeColumn: 'organizationId' | 'workspaceId' | 'createdByUserId', scopeValue: string, organizationId: string, query: Record<string, string | undefined>) {
+async function list(
+  scopeColumn: 'organizationId' | 'workspaceId' | 'createdByUserId',
+  scopeValue: string,
+  organizationId: string,
+  query: Record<string, string | undefined>,
+) {
   const limit = Math.min(1000, Math.max(1, Number(query.limit ?? 100)));
   const values: unknown[] = [organizationId, limit + 1];
   let where = `"organizationId" = $1`;
@@ -234,14 +306,33 @@ async function list(scopeColumn: 'organizationId' | 'workspaceId' | 'createdByUs
     values.push(new Date(at!), id);
     where += ` AND ("createdAt", id) < ($${values.length - 1}, $${values.length})`;
   }
-  const { rows } = await pool.query(`SELECT ${DR_COLUMNS} FROM "DeletionRequest" WHERE ${where} ORDER BY "createdAt" DESC, id DESC LIMIT $2`, values);
+  const { rows } = await pool.query(
+    `SELECT ${DR_COLUMNS} FROM "DeletionRequest" WHERE ${where} ORDER BY "createdAt" DESC, id DESC LIMIT $2`,
+    values,
+  );
   const page = rows.slice(0, limit);
   const byRequest = new Map<string, unknown[]>();
   if (query.fetchIntegrationRequests !== 'false' && page.length > 0) {
-    const irs = await pool.query(`SELECT ${IR_COLUMNS} FROM "IntegrationRequest" WHERE "deletionRequestId" = ANY($1) ORDER BY "createdAt"`, [page.map((r) => r.id)]);
+    const irs = await pool.query(
+      `SELECT ${IR_COLUMNS} FROM "IntegrationRequest" WHERE "deletionRequestId" = ANY($1) ORDER BY "createdAt"`,
+      [page.map((r) => r.id)],
+    );
     for (const ir of irs.rows) {
       const listOf = byRequest.get(ir.deletionRequestId) ?? [];
-      listOf.push({ id: ir.id, integrationId: ir.integrationId, name: ir.integrationName, type: ir.integrationType, status: ir.status, attempts: ir.attempts, trackingId: ir.trackingId, lastError: ir.lastError, nextAttemptAt: iso(ir.nextAttemptAt), createdAt: iso(ir.createdAt), updatedAt: iso(ir.updatedAt), completedAt: iso(ir.completedAt) });
+      listOf.push({
+        id: ir.id,
+        integrationId: ir.integrationId,
+        name: ir.integrationName,
+        type: ir.integrationType,
+        status: ir.status,
+        attempts: ir.attempts,
+        trackingId: ir.trackingId,
+        lastError: ir.lastError,
+        nextAttemptAt: iso(ir.nextAttemptAt),
+        createdAt: iso(ir.createdAt),
+        updatedAt: iso(ir.updatedAt),
+        completedAt: iso(ir.completedAt),
+      });
       byRequest.set(ir.deletionRequestId, listOf);
     }
   }
@@ -262,14 +353,22 @@ async function list(scopeColumn: 'organizationId' | 'workspaceId' | 'createdByUs
     ...(query.fetchIntegrationRequests !== 'false' ? { integrationRequests: byRequest.get(r.id) ?? [] } : {}),
   }));
   const last = page[page.length - 1];
-  const next = rows.length > limit && last ? Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString('base64url') : null;
+  const next =
+    rows.length > limit && last
+      ? Buffer.from(`${last.createdAt.toISOString()}|${last.id}`).toString('base64url')
+      : null;
   return { items, next };
 }
 
 app.get('/list/organization', async (request, reply) => {
   const principal = await authenticate(request.headers['x-api-key']);
   if (!principal) return reply.code(401).send({ code: 'UNAUTHORIZED' });
-  const { items, next } = await list('organizationId', principal.organizationId, principal.organizationId, request.query as Record<string, string>);
+  const { items, next } = await list(
+    'organizationId',
+    principal.organizationId,
+    principal.organizationId,
+    request.query as Record<string, string>,
+  );
   if (next) reply.header('link', `</list/organization?cursor=${next}>; rel="next"`);
   return items;
 });
@@ -278,9 +377,17 @@ app.get('/list/workspace/:workspaceId', async (request, reply) => {
   const principal = await authenticate(request.headers['x-api-key']);
   if (!principal) return reply.code(401).send({ code: 'UNAUTHORIZED' });
   const { workspaceId } = request.params as { workspaceId: string };
-  const ws = await pool.query(`SELECT 1 FROM "Workspace" WHERE id = $1 AND "organizationId" = $2`, [workspaceId, principal.organizationId]);
+  const ws = await pool.query(`SELECT 1 FROM "Workspace" WHERE id = $1 AND "organizationId" = $2`, [
+    workspaceId,
+    principal.organizationId,
+  ]);
   if (ws.rowCount === 0) return reply.code(404).send({ code: 'NOT_FOUND' });
-  const { items, next } = await list('workspaceId', workspaceId, principal.organizationId, request.query as Record<string, string>);
+  const { items, next } = await list(
+    'workspaceId',
+    workspaceId,
+    principal.organizationId,
+    request.query as Record<string, string>,
+  );
   if (next) reply.header('link', `</list/workspace/${workspaceId}?cursor=${next}>; rel="next"`);
   return items;
 });
@@ -289,9 +396,17 @@ app.get('/list/user/:userId', async (request, reply) => {
   const principal = await authenticate(request.headers['x-api-key']);
   if (!principal) return reply.code(401).send({ code: 'UNAUTHORIZED' });
   const { userId } = request.params as { userId: string };
-  const member = await pool.query(`SELECT 1 FROM "Membership" WHERE "userId" = $1 AND "organizationId" = $2`, [userId, principal.organizationId]);
+  const member = await pool.query(`SELECT 1 FROM "Membership" WHERE "userId" = $1 AND "organizationId" = $2`, [
+    userId,
+    principal.organizationId,
+  ]);
   if (member.rowCount === 0) return reply.code(404).send({ code: 'NOT_FOUND' });
-  const { items, next } = await list('createdByUserId', userId, principal.organizationId, request.query as Record<string, string>);
+  const { items, next } = await list(
+    'createdByUserId',
+    userId,
+    principal.organizationId,
+    request.query as Record<string, string>,
+  );
   if (next) reply.header('link', `</list/user/${userId}?cursor=${next}>; rel="next"`);
   return items;
 });
@@ -308,15 +423,23 @@ app.get('/requests-page', async (request, reply) => {
     : null;
   const principal = session?.rows[0];
   if (!principal) return reply.code(401).send({ code: 'UNAUTHORIZED' });
-  const { items } = await list('organizationId', principal.organizationId, principal.organizationId, { limit: '50', fetchIntegrationRequests: 'true' });
+  const { items } = await list('organizationId', principal.organizationId, principal.organizationId, {
+    limit: '50',
+    fetchIntegrationRequests: 'true',
+  });
   const escape = (v: unknown) => String(v ?? '').replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   const rows = items
-    .map((r) => `<tr data-request-id="${escape(r.id)}"><td>${escape(r.identifier)}</td><td>${escape(r.status)}</td><td>${escape(r.createdAt)}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr data-request-id="${escape(r.id)}"><td>${escape(r.identifier)}</td><td>${escape(r.status)}</td><td>${escape(r.createdAt)}</td></tr>`,
+    )
     .join('');
   return reply.type('text/html').send(`<!doctype html><title>Requests</title><table><tbody>${rows}</tbody></table>`);
 });
 
-await pool.query(`CREATE TABLE IF NOT EXISTS "BenchFloor" (id text PRIMARY KEY, identifier text NOT NULL, "createdAt" timestamptz NOT NULL)`);
+await pool.query(
+  `CREATE TABLE IF NOT EXISTS "BenchFloor" (id text PRIMARY KEY, identifier text NOT NULL, "createdAt" timestamptz NOT NULL)`,
+);
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 const stop = async () => {
   await app.close();

@@ -66,5 +66,7 @@ const report = {
 const out = path.join(import.meta.dirname, settings.smoke ? 'results.smoke.json' : 'results.json');
 fs.writeFileSync(out, JSON.stringify(report, null, 2) + '\n');
 for (const note of notes) process.stdout.write(`note: ${note}\n`);
-process.stdout.write(`${results.filter((r) => r.met).length}/${results.length} targets met in ${report.seconds} s; written to ${path.relative(process.cwd(), out)}\n`);
+process.stdout.write(
+  `${results.filter((r) => r.met).length}/${results.length} targets met in ${report.seconds} s; written to ${path.relative(process.cwd(), out)}\n`,
+);
 process.exit(failed ? 1 : 0);

@@ -17,10 +17,16 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForReady(baseUrl: string, child: ChildProcess, output: () => string, timeoutMs = 180_000): Promise<void> {
+async function waitForReady(
+  baseUrl: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs = 180_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The app exited with code ${child.exitCode} before it was ready:\n${output()}`);
+    if (child.exitCode !== null)
+      throw new Error(`The app exited with code ${child.exitCode} before it was ready:\n${output()}`);
     try {
       const response = await fetch(`${baseUrl}/readyz`);
       if (response.ok) return;
@@ -47,7 +53,11 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 export default async function setup({ provide }: { provide: (key: string, value: string) => void }) {
   if (process.env.E2E_SKIP_BUILD !== '1') {
     // The runner sets NODE_ENV=test, which would give React's development build: test what ships.
-    const build = spawnSync('npm', ['run', 'build:client'], { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
+    const build = spawnSync('npm', ['run', 'build:client'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     if (build.status !== 0) throw new Error(`npm run build:client failed:\n${build.stdout}\n${build.stderr}`);
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dds-e2e-'));

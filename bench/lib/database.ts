@@ -30,7 +30,12 @@ export async function startCluster(): Promise<BenchCluster> {
   if (!adminUrl) {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dds-bench-pg-'));
     fs.chmodSync(dir, 0o755);
-    const server = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), database: 'postgres', persistent: false, detached: false });
+    const server = await startEmbeddedPostgres({
+      dataDir: path.join(dir, 'data'),
+      database: 'postgres',
+      persistent: false,
+      detached: false,
+    });
     adminUrl = server.url;
     stopServer = server.stop;
   }

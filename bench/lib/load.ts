@@ -65,7 +65,10 @@ const median = (values: number[]) => {
  * noise on the machine hits every side alike; throughput is the total over all rounds,
  * latencies the median of the rounds' percentiles.
  */
-export async function interleave<T extends readonly { target: Child; spec: LoadSpec }[]>(targets: readonly [...T], rounds: number): Promise<{ [K in keyof T]: LoadResult }> {
+export async function interleave<T extends readonly { target: Child; spec: LoadSpec }[]>(
+  targets: readonly [...T],
+  rounds: number,
+): Promise<{ [K in keyof T]: LoadResult }> {
   const perTarget: LoadResult[][] = targets.map(() => []);
   for (let round = 0; round < rounds; round++) {
     for (const [i, { target, spec }] of targets.entries()) perTarget[i]!.push(await drive(target, spec));

@@ -101,7 +101,11 @@ export async function startService(databaseUrl: string, env: Record<string, stri
 /** The hand-written baseline server (bench/baseline-server.ts). */
 export async function startBaseline(databaseUrl: string): Promise<Child> {
   const port = await freePort();
-  const child = spawnTs('bench/baseline-server.ts', { DATABASE_URL: databaseUrl, PORT: String(port), ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY });
+  const child = spawnTs('bench/baseline-server.ts', {
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    ENCRYPTION_KEY: BENCH_ENCRYPTION_KEY,
+  });
   await waitForHttp(`http://127.0.0.1:${port}/healthz`, child);
   return wrap(child, port);
 }

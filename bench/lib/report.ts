@@ -22,7 +22,8 @@ export interface TimedResult {
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
 export function describe(result: LoadResult | TimedResult): string {
-  if ('seconds' in result) return `${result.itemsPerSecond.toFixed(0)}/s (${result.items} in ${result.seconds.toFixed(2)} s, peak RSS ${result.peakRssMb} MB)`;
+  if ('seconds' in result)
+    return `${result.itemsPerSecond.toFixed(0)}/s (${result.items} in ${result.seconds.toFixed(2)} s, peak RSS ${result.peakRssMb} MB)`;
   return `${result.requestsPerSecond.toFixed(0)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  RSS ${result.peakRssMb} MB${result.failures ? `  FAILURES ${result.failures}` : ''}`;
 }
 

@@ -56,7 +56,13 @@ export interface SeededOrganization {
 export async function seedOrganization(databaseUrl: string, workspaceCount = 1): Promise<SeededOrganization> {
   const config = benchConfig(databaseUrl);
   const database = connectDatabase(databaseUrl, 4);
-  const deps: ServiceDeps = { prisma: database.prisma, keyring: createKeyring(config.encryptionKey), config, log: createLogger('silent'), policy: policyFromConfig(config) };
+  const deps: ServiceDeps = {
+    prisma: database.prisma,
+    keyring: createKeyring(config.encryptionKey),
+    config,
+    log: createLogger('silent'),
+    policy: policyFromConfig(config),
+  };
   const ownerEmail = `owner-${randomBytes(3).toString('hex')}@bench.example`;
   const { user, organization } = await createUserWithOrganization(deps.prisma, {
     email: ownerEmail,
@@ -66,8 +72,17 @@ export async function seedOrganization(databaseUrl: string, workspaceCount = 1):
   });
   const actor: Actor = { userId: user.id, organizationId: organization.id, role: 'OWNER', via: 'cli' };
   const memberId = newId(ID_PREFIX.user);
-  await deps.prisma.user.create({ data: { id: memberId, email: `member-${randomBytes(3).toString('hex')}@bench.example`, name: 'Bench Member', passwordHash: 'x' } });
-  await deps.prisma.membership.create({ data: { id: newId(ID_PREFIX.membership), userId: memberId, organizationId: organization.id, role: 'MEMBER' } });
+  await deps.prisma.user.create({
+    data: {
+      id: memberId,
+      email: `member-${randomBytes(3).toString('hex')}@bench.example`,
+      name: 'Bench Member',
+      passwordHash: 'x',
+    },
+  });
+  await deps.prisma.membership.create({
+    data: { id: newId(ID_PREFIX.membership), userId: memberId, organizationId: organization.id, role: 'MEMBER' },
+  });
   const workspaces: SeededWorkspace[] = [];
   for (let i = 0; i < workspaceCount; i++) {
     const ws = await createWorkspace(deps.prisma, deps.keyring, actor, { name: `Bench workspace ${i + 1}` });
@@ -102,14 +117,32 @@ export async function seedOrganization(databaseUrl: string, workspaceCount = 1):
 }
 
 /** A sync webhook integration calling `url` with the identifier, as partners configure them. */
-export async function addWebhookIntegration(org: SeededOrganization, workspaceId: string, url: string, name = 'Internal CRM') {
-  const account = await org.caller.accounts.create({ name: `${name} secrets`, integrationType: 'WEBHOOK', type: 'KEY_VALUE', secrets: { token: 'bench-webhook-token' } });
+export async function addWebhookIntegration(
+  org: SeededOrganization,
+  workspaceId: string,
+  url: string,
+  name = 'Internal CRM',
+) {
+  const account = await org.caller.accounts.create({
+    name: `${name} secrets`,
+    integrationType: 'WEBHOOK',
+    type: 'KEY_VALUE',
+    secrets: { token: 'bench-webhook-token' },
+  });
   return org.caller.integrations.create({
     workspaceId,
     name,
     type: 'WEBHOOK',
     accountId: account.id,
-    config: { mode: 'sync', initiate: { method: 'POST', url, headers: { Authorization: 'Bearer {{token}}' }, body: '{"email":"{{identifier}}"}' } },
+    config: {
+      mode: 'sync',
+      initiate: {
+        method: 'POST',
+        url,
+        headers: { Authorization: 'Bearer {{token}}' },
+        body: '{"email":"{{identifier}}"}',
+      },
+    },
   });
 }
 
@@ -126,9 +159,22 @@ export async function addPostgresIntegration(org: SeededOrganization, workspaceI
     name: 'App database',
     integrationType: 'POSTGRES',
     type: 'DATABASE',
-    secrets: { host: '127.0.0.1', port: Number(url.port), database: url.pathname.slice(1), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password), sslMode: 'disable' },
+    secrets: {
+      host: '127.0.0.1',
+      port: Number(url.port),
+      database: url.pathname.slice(1),
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+      sslMode: 'disable',
+    },
   });
-  return org.caller.integrations.create({ workspaceId, name: 'App database', type: 'POSTGRES', accountId: account.id, config: { rules: CUSTOMER_RULES } });
+  return org.caller.integrations.create({
+    workspaceId,
+    name: 'App database',
+    type: 'POSTGRES',
+    accountId: account.id,
+    config: { rules: CUSTOMER_RULES },
+  });
 }
 
 /** A customer's application database: users, their orders and events, indexed on the identifier columns. */
@@ -145,8 +191,12 @@ export async function prepareCustomerDatabase(url: string, subjects: string[], b
       CREATE INDEX ON events (distinct_id);`);
     const emails = [...subjects, ...Array.from({ length: bystanders }, (_, i) => `bystander-${i}@customer.example`)];
     await client.query(`INSERT INTO users (email, name) SELECT e, 'Name' FROM unnest($1::text[]) e`, [emails]);
-    await client.query(`INSERT INTO orders (user_id, customer_email, total) SELECT u.id, u.email, 10 FROM users u, generate_series(1, 2)`);
-    await client.query(`INSERT INTO events (distinct_id, kind) SELECT u.email, 'page_view' FROM users u, generate_series(1, 3)`);
+    await client.query(
+      `INSERT INTO orders (user_id, customer_email, total) SELECT u.id, u.email, 10 FROM users u, generate_series(1, 2)`,
+    );
+    await client.query(
+      `INSERT INTO events (distinct_id, kind) SELECT u.email, 'page_view' FROM users u, generate_series(1, 3)`,
+    );
     await client.query('ANALYZE');
   } finally {
     await client.end();

@@ -22,8 +22,18 @@ export async function createScenario(cluster: BenchCluster, settings: BenchSetti
   await addPostgresIntegration(org, workspace.id, customerUrl);
   await org.close();
 
-  const body = (n: number) => ({ workspaceApiKey: workspace.apiKey, identifier: `create-${n}-${Date.now()}@customer.example` });
-  const spec = (path: string): LoadSpec => ({ path, method: 'POST', headers: { 'x-api-key': org.pat }, body, connections: settings.connections, durationSeconds: settings.secondsPerRound });
+  const body = (n: number) => ({
+    workspaceApiKey: workspace.apiKey,
+    identifier: `create-${n}-${Date.now()}@customer.example`,
+  });
+  const spec = (path: string): LoadSpec => ({
+    path,
+    method: 'POST',
+    headers: { 'x-api-key': org.pat },
+    body,
+    connections: settings.connections,
+    durationSeconds: settings.secondsPerRound,
+  });
 
   const service = await startService(url, { ROLE: 'api' });
   const baseline = await startBaseline(url);
@@ -44,9 +54,26 @@ export async function createScenario(cluster: BenchCluster, settings: BenchSetti
     const ratio = serviceResult.requestsPerSecond / baselineResult.requestsPerSecond;
     const leanRatio = serviceResult.requestsPerSecond / lean.requestsPerSecond;
     return [
-      { scenario: 'create', case: 'POST /api/public/deletion-requests (3 integrations)', service: serviceResult, baseline: baselineResult, floor, ratio, target: 'throughput >= 0.60 x baseline', met: ratio >= 0.6 && serviceResult.failures === 0 },
+      {
+        scenario: 'create',
+        case: 'POST /api/public/deletion-requests (3 integrations)',
+        service: serviceResult,
+        baseline: baselineResult,
+        floor,
+        ratio,
+        target: 'throughput >= 0.60 x baseline',
+        met: ratio >= 0.6 && serviceResult.failures === 0,
+      },
       // What the framework costs: the same statements and caching without tRPC, the OpenAPI adapter and zod.
-      { scenario: 'create', case: "the service's own design on bare Fastify", service: serviceResult, baseline: lean, ratio: leanRatio, target: 'reported', met: serviceResult.failures === 0 },
+      {
+        scenario: 'create',
+        case: "the service's own design on bare Fastify",
+        service: serviceResult,
+        baseline: lean,
+        ratio: leanRatio,
+        target: 'reported',
+        met: serviceResult.failures === 0,
+      },
     ];
   } finally {
     await service.stop();

@@ -16,7 +16,14 @@ const LOADS = 5;
 async function timeToFirstRow(target: Child, pagePath: string, sessionToken: string): Promise<TimedResult> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   try {
     const context = await browser.newContext();
@@ -45,7 +52,11 @@ async function timeToFirstRow(target: Child, pagePath: string, sessionToken: str
  * its first rows show in Chromium, against a server-rendered HTML table of the same first
  * page from hand-written SQL (the least a browser can be asked to do).
  */
-export async function dashboardScenario(cluster: BenchCluster, settings: BenchSettings, notes: string[]): Promise<Comparison[]> {
+export async function dashboardScenario(
+  cluster: BenchCluster,
+  settings: BenchSettings,
+  notes: string[],
+): Promise<Comparison[]> {
   if (!fs.existsSync(CLIENT_INDEX)) {
     notes.push('dashboard: left out, client/dist is not built (npm run build:client)');
     return [];

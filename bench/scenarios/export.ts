@@ -34,7 +34,8 @@ async function exportRows(service: Child, pat: string): Promise<number> {
 
 /** The same rows through the public list, 1,000 per page, following its `Link: rel="next"`. */
 async function listRows(service: Child, pat: string): Promise<number> {
-  let next: string | null = `${service.url}/api/public/deletion-requests/organization?limit=1000&fetchIntegrationRequests=true`;
+  let next: string | null =
+    `${service.url}/api/public/deletion-requests/organization?limit=1000&fetchIntegrationRequests=true`;
   let rows = 0;
   while (next) {
     const res: Response = await fetch(next, { headers: { 'x-api-key': pat } });
@@ -58,7 +59,9 @@ export async function exportScenario(cluster: BenchCluster, settings: BenchSetti
   const service = await startService(url, { ROLE: 'api' });
   try {
     // Warm both paths (JIT, prepared statements, connection pool) on the first pages.
-    await fetch(`${service.url}/api/public/deletion-requests/organization?limit=1000`, { headers: { 'x-api-key': org.pat } }).then((r) => r.arrayBuffer());
+    await fetch(`${service.url}/api/public/deletion-requests/organization?limit=1000`, {
+      headers: { 'x-api-key': org.pat },
+    }).then((r) => r.arrayBuffer());
     const list = await timed(service, () => listRows(service, org.pat));
     const exported = await timed(service, () => exportRows(service, org.pat));
     if (exported.items !== settings.listRequests || list.items !== settings.listRequests) {

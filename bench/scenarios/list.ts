@@ -35,13 +35,39 @@ export async function listScenario(cluster: BenchCluster, settings: BenchSetting
   await org.close();
   const workspace = org.workspaces[0]!;
   const scopes = [
-    { name: 'organization', service: '/api/public/deletion-requests/organization', baseline: '/list/organization', where: `"organizationId" = $1`, values: [org.organizationId], rows: settings.listRequests },
-    { name: 'workspace', service: `/api/public/deletion-requests/workspace/${workspace.id}`, baseline: `/list/workspace/${workspace.id}`, where: `"workspaceId" = $1`, values: [workspace.id], rows: settings.listRequests / 4 },
-    { name: 'user', service: `/api/public/deletion-requests/user/${org.memberId}`, baseline: `/list/user/${org.memberId}`, where: `"createdByUserId" = $1`, values: [org.memberId], rows: settings.listRequests / 2 },
+    {
+      name: 'organization',
+      service: '/api/public/deletion-requests/organization',
+      baseline: '/list/organization',
+      where: `"organizationId" = $1`,
+      values: [org.organizationId],
+      rows: settings.listRequests,
+    },
+    {
+      name: 'workspace',
+      service: `/api/public/deletion-requests/workspace/${workspace.id}`,
+      baseline: `/list/workspace/${workspace.id}`,
+      where: `"workspaceId" = $1`,
+      values: [workspace.id],
+      rows: settings.listRequests / 4,
+    },
+    {
+      name: 'user',
+      service: `/api/public/deletion-requests/user/${org.memberId}`,
+      baseline: `/list/user/${org.memberId}`,
+      where: `"createdByUserId" = $1`,
+      values: [org.memberId],
+      rows: settings.listRequests / 2,
+    },
   ];
   const service = await startService(url, { ROLE: 'api' });
   const baseline = await startBaseline(url);
-  const spec = (path: string): LoadSpec => ({ path, headers: { 'x-api-key': org.pat }, connections: LIST_CONNECTIONS, durationSeconds: settings.listSecondsPerRound });
+  const spec = (path: string): LoadSpec => ({
+    path,
+    headers: { 'x-api-key': org.pat },
+    connections: LIST_CONNECTIONS,
+    durationSeconds: settings.listSecondsPerRound,
+  });
   const comparisons: Comparison[] = [];
   try {
     await warmUp(service, spec(scopes[0]!.service));
@@ -62,7 +88,10 @@ export async function listScenario(cluster: BenchCluster, settings: BenchSetting
           const ratio = serviceResult.p99Ms / Math.max(baselineResult.p99Ms, 1);
           const key = String(fetchIntegrationRequests);
           if (depth === 'first') firstPages[key] = serviceResult;
-          const depthNote = depth === 'deep' ? `; deep/first p99 ${(serviceResult.p99Ms / Math.max(firstPages[key]!.p99Ms, 1)).toFixed(2)}` : '';
+          const depthNote =
+            depth === 'deep'
+              ? `; deep/first p99 ${(serviceResult.p99Ms / Math.max(firstPages[key]!.p99Ms, 1)).toFixed(2)}`
+              : '';
           comparisons.push({
             scenario: 'list',
             case: `${scope.name}, ${depth} page (row ${depth === 'deep' ? Math.floor(scope.rows * 0.9) : 0}), ${fetchIntegrationRequests ? 'with' : 'without'} integration requests`,

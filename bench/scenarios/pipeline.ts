@@ -3,7 +3,13 @@ import pg from 'pg';
 import type { BenchCluster } from '../lib/database';
 import { startService, type Child } from '../lib/processes';
 import type { Comparison, TimedResult } from '../lib/report';
-import { addPostgresIntegration, addWebhookIntegration, prepareCustomerDatabase, remainingSubjects, seedOrganization } from '../lib/seed';
+import {
+  addPostgresIntegration,
+  addWebhookIntegration,
+  prepareCustomerDatabase,
+  remainingSubjects,
+  seedOrganization,
+} from '../lib/seed';
 import { startWebhookSink } from '../lib/webhook-sink';
 import type { BenchSettings } from '../settings';
 
@@ -12,13 +18,26 @@ const DEADLINE_MS = 240_000;
 
 const subjectsFor = (n: number) => Array.from({ length: n }, (_, i) => `subject-${i}@customer.example`);
 
-async function postJson(url: string, headers: Record<string, string>, body: unknown, agent: http.Agent): Promise<number> {
+async function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  agent: http.Agent,
+): Promise<number> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -52,7 +71,12 @@ async function runService(
     const createOne = async () => {
       while (next < subjects.length) {
         const identifier = subjects[next++]!;
-        const status = await postJson(`${api.url}/api/public/deletion-requests`, { 'x-api-key': org.pat }, { workspaceApiKey: workspace.apiKey, identifier }, agent);
+        const status = await postJson(
+          `${api.url}/api/public/deletion-requests`,
+          { 'x-api-key': org.pat },
+          { workspaceApiKey: workspace.apiKey, identifier },
+          agent,
+        );
         if (status !== 201) throw new Error(`create answered ${status}`);
       }
     };
@@ -66,13 +90,25 @@ async function runService(
       );
       done = { success: Number(rows[0]!.success), failed: Number(rows[0]!.failed) };
       if (done.success + done.failed >= subjects.length) break;
-      if (performance.now() - started > DEADLINE_MS) throw new Error(`pipeline with ${workers} worker(s): only ${done.success + done.failed}/${subjects.length} finished in time`);
+      if (performance.now() - started > DEADLINE_MS)
+        throw new Error(
+          `pipeline with ${workers} worker(s): only ${done.success + done.failed}/${subjects.length} finished in time`,
+        );
       await new Promise((r) => setTimeout(r, 20));
     }
     const seconds = (performance.now() - started) / 1000;
     const peakRssMb = processes.reduce((sum, p) => sum + p.peakRssMb(), 0);
     const duplicateCalls = [...sink.callsByKey.values()].filter((n) => n > 1).length;
-    return { seconds, createSeconds, items: subjects.length, itemsPerSecond: subjects.length / seconds, peakRssMb, failed: done.failed, duplicateCalls, remaining: await remainingSubjects(customerUrl, subjects) };
+    return {
+      seconds,
+      createSeconds,
+      items: subjects.length,
+      itemsPerSecond: subjects.length / seconds,
+      peakRssMb,
+      failed: done.failed,
+      duplicateCalls,
+      remaining: await remainingSubjects(customerUrl, subjects),
+    };
   } finally {
     await Promise.all(processes.map((p) => p.stop()));
     agent.destroy();
@@ -95,7 +131,12 @@ async function runLoop(cluster: BenchCluster, settings: BenchSettings): Promise<
     const started = performance.now();
     let n = 0;
     for (const identifier of subjects) {
-      const status = await postJson(`${sink.url}/erase`, { authorization: 'Bearer bench-webhook-token', 'idempotency-key': `loop-${n++}` }, { email: identifier }, agent);
+      const status = await postJson(
+        `${sink.url}/erase`,
+        { authorization: 'Bearer bench-webhook-token', 'idempotency-key': `loop-${n++}` },
+        { email: identifier },
+        agent,
+      );
       if (status !== 200) throw new Error(`webhook answered ${status}`);
       await customer.query('BEGIN');
       await customer.query(`DELETE FROM "public"."orders" WHERE "customer_email" = $1`, [identifier]);
@@ -104,7 +145,13 @@ async function runLoop(cluster: BenchCluster, settings: BenchSettings): Promise<
       await customer.query('COMMIT');
     }
     const seconds = (performance.now() - started) / 1000;
-    return { seconds, items: subjects.length, itemsPerSecond: subjects.length / seconds, peakRssMb: 0, remaining: await remainingSubjects(customerUrl, subjects) };
+    return {
+      seconds,
+      items: subjects.length,
+      itemsPerSecond: subjects.length / seconds,
+      peakRssMb: 0,
+      remaining: await remainingSubjects(customerUrl, subjects),
+    };
   } finally {
     agent.destroy();
     await customer.end();
@@ -123,7 +170,10 @@ export async function pipelineScenario(cluster: BenchCluster, settings: BenchSet
   for (const workers of settings.pipelineWorkers) {
     const service = await runService(cluster, settings, workers);
     const ratio = service.itemsPerSecond / loop.itemsPerSecond;
-    const problems = [service.failed ? `${service.failed} not SUCCESS` : '', service.remaining ? `${service.remaining} subject rows left` : ''].filter(Boolean);
+    const problems = [
+      service.failed ? `${service.failed} not SUCCESS` : '',
+      service.remaining ? `${service.remaining} subject rows left` : '',
+    ].filter(Boolean);
     comparisons.push({
       scenario: 'pipeline',
       case: `${settings.pipelineRequests} requests (webhook + PostgreSQL), ${workers} worker process(es)${problems.length ? ` [${problems.join(', ')}]` : ''}`,

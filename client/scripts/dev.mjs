@@ -4,7 +4,13 @@ import { spawn } from 'node:child_process';
 
 const apiPort = process.env.DDS_API_PORT ?? process.env.PORT ?? '3000';
 const vitePort = process.env.VITE_PORT ?? '5173';
-const env = { ...process.env, PORT: apiPort, DDS_API_PORT: apiPort, VITE_PORT: vitePort, PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${vitePort}` };
+const env = {
+  ...process.env,
+  PORT: apiPort,
+  DDS_API_PORT: apiPort,
+  VITE_PORT: vitePort,
+  PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${vitePort}`,
+};
 
 const children = [
   spawn('npx', ['tsx', 'watch', 'server/src/main.ts'], { stdio: 'inherit', env }),

@@ -15,7 +15,12 @@ const initialLoading = (
  */
 export function createAppRouter() {
   return createBrowserRouter([
-    { path: '/sign-in', lazy: () => import('./routes/sign-in'), errorElement: <RouteError />, hydrateFallbackElement: initialLoading },
+    {
+      path: '/sign-in',
+      lazy: () => import('./routes/sign-in'),
+      errorElement: <RouteError />,
+      hydrateFallbackElement: initialLoading,
+    },
     {
       lazy: () => import('./components/app-providers'),
       errorElement: <RouteError />,

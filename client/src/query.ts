@@ -36,7 +36,10 @@ export function seedEarlyRequestsData(): Promise<void> {
     const early = takeEarlyRequestsData();
     const answers = early ? await early.answers : null;
     if (!early || !answers) return;
-    const keys: Record<(typeof EARLY_PROCEDURES)[number], { key: readonly unknown[]; wrap?: (data: unknown) => unknown }> = {
+    const keys: Record<
+      (typeof EARLY_PROCEDURES)[number],
+      { key: readonly unknown[]; wrap?: (data: unknown) => unknown }
+    > = {
       'auth.session': { key: trpcOptions.auth.session.queryKey() },
       'dashboard.searchRequests': {
         key: trpcOptions.dashboard.searchRequests.infiniteQueryKey(early.input),

@@ -27,7 +27,14 @@ export function createTrpcClient() {
   });
 }
 
-const NO_RETRY = new Set(['BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'UNPROCESSABLE_CONTENT', 'CONFLICT']);
+const NO_RETRY = new Set([
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'UNPROCESSABLE_CONTENT',
+  'CONFLICT',
+]);
 
 /** `onSignedOut` runs when any call reports the session is gone, so the shell can send the user to sign in. */
 export function createQueryClient(onSignedOut: (queryKey: readonly unknown[]) => void) {

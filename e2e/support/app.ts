@@ -13,7 +13,9 @@ export function appDatabasePort(): number {
 
 /** A client on the app's embedded PostgreSQL: its own database, or another one in the same cluster. */
 export async function connectAppDatabase(database = 'deletion_service'): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${appDatabasePort()}/${database}` });
+  const client = new pg.Client({
+    connectionString: `postgresql://postgres:postgres@127.0.0.1:${appDatabasePort()}/${database}`,
+  });
   await client.connect();
   return client;
 }

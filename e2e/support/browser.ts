@@ -12,7 +12,14 @@ export const PHONE = { width: 390, height: 844 };
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -30,12 +37,26 @@ export function recordVisitedUrls(context: BrowserContext): void {
 function watchPage(page: Page, record: (line: string) => void): void {
   page.on('framenavigated', (frame) => {
     record(frame.url());
-    void frame.title().then((title) => record(`title: ${title}`), () => {});
+    void frame.title().then(
+      (title) => record(`title: ${title}`),
+      () => {},
+    );
   });
-  page.on('load', () => void page.title().then((title) => record(`title: ${title}`), () => {}));
+  page.on(
+    'load',
+    () =>
+      void page.title().then(
+        (title) => record(`title: ${title}`),
+        () => {},
+      ),
+  );
 }
 
-export async function newPage(browser: Browser, baseURL: string, viewport = LAPTOP): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+  viewport = LAPTOP,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL, viewport });
   recordVisitedUrls(context);
   const page = await context.newPage();
@@ -53,9 +74,14 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * Bytes the page has transferred so far, by the browser's own Resource Timing: the document
  * and every resource, headers and (compressed) bodies, as `transferSize` reports them.
  */
-export async function transferredBytes(page: Page): Promise<{ total: number; resources: { name: string; bytes: number }[] }> {
+export async function transferredBytes(
+  page: Page,
+): Promise<{ total: number; resources: { name: string; bytes: number }[] }> {
   return page.evaluate(() => {
-    const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')] as PerformanceResourceTiming[];
+    const entries = [
+      ...performance.getEntriesByType('navigation'),
+      ...performance.getEntriesByType('resource'),
+    ] as PerformanceResourceTiming[];
     const resources = entries.map((e) => ({ name: new URL(e.name).pathname, bytes: e.transferSize }));
     return { total: resources.reduce((sum, r) => sum + r.bytes, 0), resources };
   });
@@ -65,7 +91,8 @@ export async function transferredBytes(page: Page): Promise<{ total: number; res
 export function watchConsole(page: Page): string[] {
   const messages: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') messages.push(`${message.type()}: ${message.text()} (${page.url()})`);
+    if (message.type() === 'error' || message.type() === 'warning')
+      messages.push(`${message.type()}: ${message.text()} (${page.url()})`);
   });
   page.on('pageerror', (error) => messages.push(`uncaught: ${error.message} (${page.url()})`));
   return messages;

@@ -4,7 +4,8 @@ import type { Page } from 'playwright-core';
 export const PASSWORD = 'a long enough passphrase';
 
 /** A link of the main navigation, by its exact name. */
-export const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+export const nav = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
 
 export interface NewOwner {
   name: string;
@@ -34,7 +35,12 @@ export async function createWorkspace(page: Page, name: string): Promise<void> {
  * Signs up, creates a workspace, reveals its API key and creates a personal access token
  * (shown once): what a partner integration needs to call the public API.
  */
-export async function signUpWithToken(page: Page, owner: NewOwner, workspace: string, password = PASSWORD): Promise<{ workspaceApiKey: string; pat: string }> {
+export async function signUpWithToken(
+  page: Page,
+  owner: NewOwner,
+  workspace: string,
+  password = PASSWORD,
+): Promise<{ workspaceApiKey: string; pat: string }> {
   await signUp(page, owner, password);
   await createWorkspace(page, workspace);
   const card = page.getByRole('article', { name: workspace });

@@ -40,7 +40,8 @@ beforeAll(async () => {
   page.on('console', (message) => message.type() === 'error' && console.error(`[browser] ${message.text()}`));
 });
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
+  if (context.task.result?.state === 'fail')
+    await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
 });
 afterAll(async () => {
   await browser?.close();
@@ -51,7 +52,11 @@ afterAll(async () => {
 async function trpc<T>(path: string, input: unknown): Promise<T> {
   return page.evaluate(
     async ({ path, input }) => {
-      const response = await fetch(`/trpc/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(input) });
+      const response = await fetch(`/trpc/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(input),
+      });
       const answer = (await response.json()) as { result?: { data: unknown }; error?: unknown };
       if (!answer.result) throw new Error(JSON.stringify(answer.error));
       return answer.result.data;
@@ -80,11 +85,17 @@ describe('bulk actions on the Requests screen', () => {
       name: 'Internal CRM',
       type: 'WEBHOOK',
       accountId: null,
-      config: { mode: 'sync', initiate: { method: 'POST', url: `${destination.url}/erase`, body: '{"email":"{{identifier}}"}' } },
+      config: {
+        mode: 'sync',
+        initiate: { method: 'POST', url: `${destination.url}/erase`, body: '{"email":"{{identifier}}"}' },
+      },
     });
     pat = (await trpc<{ token: string }>('tokens.create', { name: 'bulk' })).token;
     for (const identifier of [...failing, fine]) {
-      const created = await publicApi('POST', '/deletion-requests', pat, { workspaceApiKey: workspace.apiKey, identifier });
+      const created = await publicApi('POST', '/deletion-requests', pat, {
+        workspaceApiKey: workspace.apiKey,
+        identifier,
+      });
       expect(created.status).toBe(201);
       ids.set(identifier, String(created.body?.id));
     }

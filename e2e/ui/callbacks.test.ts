@@ -23,13 +23,13 @@ beforeAll(async () => {
   page.on('console', (message) => message.type() === 'error' && console.error(`[browser] ${message.text()}`));
 });
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
+  if (context.task.result?.state === 'fail')
+    await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
 });
 afterAll(async () => {
   await browser?.close();
   await receiver?.close();
 });
-
 
 describe('an admin registers a callback endpoint and tries it', () => {
   it('registers an endpoint and sees its signing secret once', async () => {
@@ -65,7 +65,10 @@ describe('an admin registers a callback endpoint and tries it', () => {
     await card.getByRole('button', { name: /Send test event/ }).click();
     const row = card.locator('tr[data-delivery-id]').first();
     await row.waitFor();
-    await card.locator('tr[data-status="DELIVERED"] .badge', { hasText: 'Delivered' }).first().waitFor({ timeout: 30_000 });
+    await card
+      .locator('tr[data-status="DELIVERED"] .badge', { hasText: 'Delivered' })
+      .first()
+      .waitFor({ timeout: 30_000 });
     const deliveryId = await row.getAttribute('data-delivery-id');
     expect(receiver.received).toHaveLength(1);
     const [call] = receiver.received;

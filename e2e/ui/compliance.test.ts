@@ -18,7 +18,8 @@ beforeAll(async () => {
   page.on('console', (message) => message.type() === 'error' && console.error(`[browser] ${message.text()}`));
 });
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await screenshot(page, `failed-compliance-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
+  if (context.task.result?.state === 'fail')
+    await screenshot(page, `failed-compliance-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
 });
 afterAll(async () => {
   await browser?.close();
@@ -52,7 +53,9 @@ describe('a privacy team tracks legal deadlines', () => {
     // Time travel for one request: its deadline passed two days ago.
     const db = await connectAppDatabase();
     try {
-      await db.query(`UPDATE "DeletionRequest" SET "dueAt" = now() - interval '2 days 1 hour' WHERE id = $1`, [requestIds.gdpr]);
+      await db.query(`UPDATE "DeletionRequest" SET "dueAt" = now() - interval '2 days 1 hour' WHERE id = $1`, [
+        requestIds.gdpr,
+      ]);
     } finally {
       await db.end();
     }
@@ -77,7 +80,10 @@ describe('a privacy team tracks legal deadlines', () => {
   it('downloads the certificate of a finished request as a PDF', async () => {
     // The workspace has no integration, so the request finished at once (FAILED, nothing to delete).
     await page.goto(`/requests/${requestIds.ccpa}`);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download PDF' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download PDF' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`certificate-${requestIds.ccpa}.pdf`);
     const file = await download.path();
     const bytes = (await import('node:fs')).readFileSync(file!);

@@ -30,18 +30,19 @@ let pat = '';
 let fakes: Awaited<ReturnType<typeof startFakes>>;
 
 async function startFakes() {
-  const [stripe, hubspot, zendesk, intercom, mailchimp, sendgrid, auth0, braze, klaviyo, customerio] = await Promise.all([
-    startStripeFake(),
-    startHubspotFake(),
-    startZendeskFake(),
-    startIntercomFake(),
-    startMailchimpFake(),
-    startSendgridFake({ jobMs: 200 }),
-    startAuth0Fake(),
-    startBrazeFake({ deleteLagMs: 200 }),
-    startKlaviyoFake({ jobMs: 200 }),
-    startCustomerioFake({ deleteLagMs: 200 }),
-  ]);
+  const [stripe, hubspot, zendesk, intercom, mailchimp, sendgrid, auth0, braze, klaviyo, customerio] =
+    await Promise.all([
+      startStripeFake(),
+      startHubspotFake(),
+      startZendeskFake(),
+      startIntercomFake(),
+      startMailchimpFake(),
+      startSendgridFake({ jobMs: 200 }),
+      startAuth0Fake(),
+      startBrazeFake({ deleteLagMs: 200 }),
+      startKlaviyoFake({ jobMs: 200 }),
+      startCustomerioFake({ deleteLagMs: 200 }),
+    ]);
   stripe.state.secretKeys.add('sk_test_e2e_stripe');
   hubspot.state.tokens.add('pat-e2e-hubspot');
   zendesk.state.credentials.add(`${ZENDESK_ADMIN}/token:zd-e2e-token`);
@@ -73,7 +74,8 @@ beforeAll(async () => {
   page.on('console', (message) => message.type() === 'error' && console.error(`[browser] ${message.text()}`));
 });
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
+  if (context.task.result?.state === 'fail')
+    await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
 });
 afterAll(async () => {
   await browser?.close();
@@ -89,20 +91,81 @@ interface Connector {
 }
 
 const connectors: Connector[] = [
-  { search: 'stripe', label: 'Stripe', name: 'Billing', account: () => ({ 'API key': 'sk_test_e2e_stripe' }), config: () => ({ 'Base URL': fakes.stripe.url }) },
-  { search: 'crm', label: 'HubSpot', name: 'CRM', account: () => ({ 'API key': 'pat-e2e-hubspot' }), config: () => ({ 'Base URL': fakes.hubspot.url }) },
-  { search: 'zendesk', label: 'Zendesk', name: 'Helpdesk', account: () => ({ 'API key': 'zd-e2e-token' }), config: () => ({ Subdomain: 'acme', 'Agent email': ZENDESK_ADMIN, 'Base URL': fakes.zendesk.url }) },
-  { search: 'intercom', label: 'Intercom', name: 'Messenger', account: () => ({ 'API key': 'ic-e2e-token' }), config: () => ({ 'Base URL': fakes.intercom.url }) },
-  { search: 'mailchimp', label: 'Mailchimp', name: 'Newsletter', account: () => ({ 'API key': MAILCHIMP_KEY }), config: () => ({ 'List id': fakes.mailchimp.state.listId, 'Base URL': fakes.mailchimp.url }) },
-  { search: 'sendgrid', label: 'SendGrid', name: 'Email contacts', account: () => ({ 'API key': 'SG.e2e' }), config: () => ({ 'Base URL': fakes.sendgrid.url }) },
-  { search: 'identity', label: 'Auth0', name: 'Login', account: () => ({ 'API key': 'e2e-client', 'Secret key': 'e2e-client-secret' }), config: () => ({ Domain: fakes.auth0.state.domain, 'Base URL': fakes.auth0.url }) },
-  { search: 'braze', label: 'Braze', name: 'Engagement', account: () => ({ 'API key': 'braze-e2e-key' }), config: () => ({ 'Rest endpoint': fakes.braze.url }) },
-  { search: 'klaviyo', label: 'Klaviyo', name: 'Email marketing', account: () => ({ 'API key': 'pk_e2e' }), config: () => ({ 'Base URL': fakes.klaviyo.url }) },
-  { search: 'customer.io', label: 'Customer.io', name: 'Lifecycle', account: () => ({ 'API key': fakes.customerio.state.trackApiKey, 'Secret key': 'cio-app-e2e' }), config: () => ({ 'Site id': fakes.customerio.state.siteId, 'Base URL': fakes.customerio.url }) },
+  {
+    search: 'stripe',
+    label: 'Stripe',
+    name: 'Billing',
+    account: () => ({ 'API key': 'sk_test_e2e_stripe' }),
+    config: () => ({ 'Base URL': fakes.stripe.url }),
+  },
+  {
+    search: 'crm',
+    label: 'HubSpot',
+    name: 'CRM',
+    account: () => ({ 'API key': 'pat-e2e-hubspot' }),
+    config: () => ({ 'Base URL': fakes.hubspot.url }),
+  },
+  {
+    search: 'zendesk',
+    label: 'Zendesk',
+    name: 'Helpdesk',
+    account: () => ({ 'API key': 'zd-e2e-token' }),
+    config: () => ({ Subdomain: 'acme', 'Agent email': ZENDESK_ADMIN, 'Base URL': fakes.zendesk.url }),
+  },
+  {
+    search: 'intercom',
+    label: 'Intercom',
+    name: 'Messenger',
+    account: () => ({ 'API key': 'ic-e2e-token' }),
+    config: () => ({ 'Base URL': fakes.intercom.url }),
+  },
+  {
+    search: 'mailchimp',
+    label: 'Mailchimp',
+    name: 'Newsletter',
+    account: () => ({ 'API key': MAILCHIMP_KEY }),
+    config: () => ({ 'List id': fakes.mailchimp.state.listId, 'Base URL': fakes.mailchimp.url }),
+  },
+  {
+    search: 'sendgrid',
+    label: 'SendGrid',
+    name: 'Email contacts',
+    account: () => ({ 'API key': 'SG.e2e' }),
+    config: () => ({ 'Base URL': fakes.sendgrid.url }),
+  },
+  {
+    search: 'identity',
+    label: 'Auth0',
+    name: 'Login',
+    account: () => ({ 'API key': 'e2e-client', 'Secret key': 'e2e-client-secret' }),
+    config: () => ({ Domain: fakes.auth0.state.domain, 'Base URL': fakes.auth0.url }),
+  },
+  {
+    search: 'braze',
+    label: 'Braze',
+    name: 'Engagement',
+    account: () => ({ 'API key': 'braze-e2e-key' }),
+    config: () => ({ 'Rest endpoint': fakes.braze.url }),
+  },
+  {
+    search: 'klaviyo',
+    label: 'Klaviyo',
+    name: 'Email marketing',
+    account: () => ({ 'API key': 'pk_e2e' }),
+    config: () => ({ 'Base URL': fakes.klaviyo.url }),
+  },
+  {
+    search: 'customer.io',
+    label: 'Customer.io',
+    name: 'Lifecycle',
+    account: () => ({ 'API key': fakes.customerio.state.trackApiKey, 'Secret key': 'cio-app-e2e' }),
+    config: () => ({ 'Site id': fakes.customerio.state.siteId, 'Base URL': fakes.customerio.url }),
+  },
 ];
 
 /** A form field by its label, optional ones included ("Base URL (optional)"). */
-const fieldNamed = (p: Page, label: string) => p.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\(optional\\))?$`));
+const fieldNamed = (p: Page, label: string) =>
+  p.getByLabel(new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\(optional\\))?$`));
 
 describe('SaaS connectors from the dashboard to SUCCESS', () => {
   it('signs up with a workspace and a personal access token', async () => {
@@ -116,15 +179,20 @@ describe('SaaS connectors from the dashboard to SUCCESS', () => {
       await page.getByRole('link', { name: 'Connect integration' }).click();
       await page.getByRole('heading', { name: 'Connect an integration' }).waitFor();
       await page.getByLabel('Search integrations').fill(connector.search);
-      await expect(page.getByLabel('Type', { exact: true }).locator('option:checked').textContent()).resolves.toBe(connector.label);
+      await expect(page.getByLabel('Type', { exact: true }).locator('option:checked').textContent()).resolves.toBe(
+        connector.label,
+      );
       await page.getByLabel('About this integration').waitFor();
       await page.getByLabel('Integration name').fill(connector.name);
       await page.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: 'New account…' });
       await page.getByLabel('Account name').fill(`${connector.label} account`);
-      for (const [label, value] of Object.entries(connector.account())) await page.getByLabel(label, { exact: true }).fill(value);
+      for (const [label, value] of Object.entries(connector.account()))
+        await page.getByLabel(label, { exact: true }).fill(value);
       await page.getByRole('button', { name: 'Save account' }).click();
       const account = page.getByRole('combobox', { name: 'Account', exact: true });
-      await expect.poll(() => account.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? '')).toBe(`${connector.label} account`);
+      await expect
+        .poll(() => account.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent ?? ''))
+        .toBe(`${connector.label} account`);
       for (const [label, value] of Object.entries(connector.config())) await fieldNamed(page, label).fill(value);
       if (connector.label === 'HubSpot') await screenshot(page, '40-integration-saas-form');
       await page.getByRole('button', { name: 'Connect integration' }).click();
@@ -137,9 +205,15 @@ describe('SaaS connectors from the dashboard to SUCCESS', () => {
     const created = await publicApi('POST', '/deletion-requests', pat, { workspaceApiKey, identifier: subject });
     expect(created.status).toBe(201);
     const id = String(created.body?.id);
-    await page.locator(`tr[data-request-id="${id}"] .badge`, { hasText: 'Succeeded' }).first().waitFor({ timeout: 60_000 });
+    await page
+      .locator(`tr[data-request-id="${id}"] .badge`, { hasText: 'Succeeded' })
+      .first()
+      .waitFor({ timeout: 60_000 });
     await page.locator(`tr[data-request-id="${id}"]`).getByRole('link').click();
-    for (const connector of connectors) await expect(page.getByRole('article', { name: connector.name }).getAttribute('data-status')).resolves.toBe('SUCCESS');
+    for (const connector of connectors)
+      await expect(page.getByRole('article', { name: connector.name }).getAttribute('data-status')).resolves.toBe(
+        'SUCCESS',
+      );
     await screenshot(page, '41-request-saas-success');
 
     expect([...fakes.stripe.state.customers.values()].some((c) => c.email === subject)).toBe(false);

@@ -12,7 +12,15 @@ const hostile = `=cmd|' /C calc'!A0 ${suffix}`;
 const file = {
   name: `subjects-${suffix}.csv`,
   mimeType: 'text/csv',
-  buffer: Buffer.from(['identifier,workspace,regulation', `ann-${suffix}@example.com,Bulk shop,GDPR`, ',Bulk shop,', `"${hostile}",Bulk shop,CCPA`, ''].join('\r\n')),
+  buffer: Buffer.from(
+    [
+      'identifier,workspace,regulation',
+      `ann-${suffix}@example.com,Bulk shop,GDPR`,
+      ',Bulk shop,',
+      `"${hostile}",Bulk shop,CCPA`,
+      '',
+    ].join('\r\n'),
+  ),
 };
 
 let browser: Browser;
@@ -24,7 +32,8 @@ beforeAll(async () => {
   page.on('console', (message) => message.type() === 'error' && console.error(`[browser] ${message.text()}`));
 });
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await screenshot(page, `failed-csv-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
+  if (context.task.result?.state === 'fail')
+    await screenshot(page, `failed-csv-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
 });
 afterAll(async () => {
   await browser?.close();
@@ -61,7 +70,10 @@ describe('a privacy team imports and exports requests as CSV', () => {
   it('exports the list as CSV with the formula cell neutralised, and a request audit trail', async () => {
     await page.goto('/requests');
     await page.getByRole('button', { name: 'Export CSV' }).waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^deletion-requests-.*\.csv$/);
     const csv = fs.readFileSync((await download.path())!, 'utf8');
     expect(csv.split('\r\n')[0]).toMatch(/^id,workspace,workspaceId,maskedIdentifier,status,/);
@@ -75,7 +87,10 @@ describe('a privacy team imports and exports requests as CSV', () => {
     await link.click();
     await page.waitForURL(/\/requests\/dr_/);
     const id = page.url().split('/').pop()!;
-    const [trail] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download the whole audit trail (CSV)' }).click()]);
+    const [trail] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download the whole audit trail (CSV)' }).click(),
+    ]);
     expect(trail.suggestedFilename()).toBe(`audit-trail-${id}.csv`);
     const text = fs.readFileSync((await trail.path())!, 'utf8');
     expect(text).toContain('request.created');

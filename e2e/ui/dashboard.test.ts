@@ -25,14 +25,14 @@ beforeAll(async () => {
 });
 afterEach(async (context) => {
   // What the screen showed when a step failed, next to the other screenshots.
-  if (context.task.result?.state === 'fail') await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
+  if (context.task.result?.state === 'fail')
+    await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
 });
 afterAll(async () => {
   await browser?.close();
 });
 
 /** A link of the main navigation (the brand link also says "Requests"). */
-
 
 describe('a new owner sets up and tracks a deletion request', () => {
   it('sends a signed-out visitor to sign in, keeping the deep link', async () => {
@@ -99,7 +99,10 @@ describe('a new owner sets up and tracks a deletion request', () => {
     await row.getByText('requests:read').waitFor();
     await row.getByText('Production').waitFor();
     await screenshot(page, '04b-scoped-token');
-    const refused = await publicApi('POST', '/deletion-requests', readOnly, { workspaceApiKey, identifier: 'scoped@example.com' });
+    const refused = await publicApi('POST', '/deletion-requests', readOnly, {
+      workspaceApiKey,
+      identifier: 'scoped@example.com',
+    });
     expect(refused.status).toBe(403);
     expect(String(refused.body?.message)).toContain('requests:write');
     await page.getByRole('button', { name: 'I have copied it' }).click();
@@ -206,7 +209,7 @@ describe('a new owner sets up and tracks a deletion request', () => {
     try {
       // The workers seal new entries every second here (AUDIT_SEAL_INTERVAL_MS): wait for the organization's first sealed one.
       let first: { id: string; summary: string } | undefined;
-      for (const deadline = Date.now() + 45_000; !first && Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 45_000; !first && Date.now() < deadline;) {
         const { rows } = await db.query<{ id: string; summary: string }>(
           `SELECT a.id::text AS id, a.summary FROM "AuditLog" a JOIN "Membership" m ON m."organizationId" = a."organizationId"
              JOIN "User" u ON u.id = m."userId" WHERE u.email = $1 AND a."chainSeq" = 1`,
@@ -218,7 +221,9 @@ describe('a new owner sets up and tracks a deletion request', () => {
       expect(first, 'no audit entry was sealed within 45 s').toBeDefined();
       // What someone with superuser rights could do: bypass the append-only trigger.
       const rewrite = (summary: string) =>
-        db.query(`BEGIN; SET LOCAL session_replication_role = replica; UPDATE "AuditLog" SET summary = ${db.escapeLiteral(summary)} WHERE id = ${Number(first!.id)}; COMMIT`);
+        db.query(
+          `BEGIN; SET LOCAL session_replication_role = replica; UPDATE "AuditLog" SET summary = ${db.escapeLiteral(summary)} WHERE id = ${Number(first!.id)}; COMMIT`,
+        );
       await rewrite('nothing happened');
       try {
         await page.getByRole('button', { name: 'Verify again' }).click();
@@ -237,7 +242,11 @@ describe('a new owner sets up and tracks a deletion request', () => {
   });
 
   it('reads well at phone width', async () => {
-    const phone = await browser.newContext({ baseURL: baseUrl(), viewport: PHONE, storageState: await page.context().storageState() });
+    const phone = await browser.newContext({
+      baseURL: baseUrl(),
+      viewport: PHONE,
+      storageState: await page.context().storageState(),
+    });
     recordVisitedUrls(phone);
     const phonePage = await phone.newPage();
     await phonePage.goto('/requests');
@@ -259,11 +268,14 @@ describe('a new owner sets up and tracks a deletion request', () => {
     await dialog.getByText('gets 401 Unauthorized').waitFor();
     await dialog.getByRole('button', { name: 'Revoke token' }).click();
     await row.getByText('Revoked').waitFor();
-    const refused = await publicApi('POST', '/deletion-requests', pat, { workspaceApiKey, identifier: 'after-revoke@example.com' });
+    const refused = await publicApi('POST', '/deletion-requests', pat, {
+      workspaceApiKey,
+      identifier: 'after-revoke@example.com',
+    });
     expect(refused.status).toBe(401);
   });
 
-  it('shows the server\'s own message when sign-in fails', async () => {
+  it("shows the server's own message when sign-in fails", async () => {
     const { context, page: fresh } = await newPage(browser, baseUrl());
     await fresh.goto('/sign-in');
     await fresh.getByLabel('Email').fill(owner.email);

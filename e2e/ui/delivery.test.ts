@@ -64,7 +64,10 @@ describe('what the dashboard sends over the wire', () => {
     expect(total).toBeLessThan(200 * KB);
     // The page's HTML preloads its first data; the app's own request for it takes that answer (one batch, from the link).
     const batches = await fresh.evaluate(() =>
-      performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname.startsWith('/trpc/auth.session,')).map((e) => (e as PerformanceResourceTiming).initiatorType),
+      performance
+        .getEntriesByType('resource')
+        .filter((e) => new URL(e.name).pathname.startsWith('/trpc/auth.session,'))
+        .map((e) => (e as PerformanceResourceTiming).initiatorType),
     );
     expect(batches).toEqual(['link']);
     // Forms' schemas (zod) are not part of the Requests page.
@@ -75,7 +78,10 @@ describe('what the dashboard sends over the wire', () => {
   });
 });
 
-async function rawGet(url: string, encoding: string): Promise<{ headers: Record<string, string | string[] | undefined>; bytes: number }> {
+async function rawGet(
+  url: string,
+  encoding: string,
+): Promise<{ headers: Record<string, string | string[] | undefined>; bytes: number }> {
   const http = await import('node:http');
   return new Promise((resolve, reject) => {
     http

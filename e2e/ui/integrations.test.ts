@@ -24,7 +24,11 @@ let workspaceApiKey = '';
 let pat = '';
 
 /** The partner's internal system: records each deletion call, answers 200 (or 400 while "broken"). */
-const webhook = { mode: 'ok' as 'ok' | 'fail', calls: [] as { url: string; authorization?: string; body: string }[], url: '' };
+const webhook = {
+  mode: 'ok' as 'ok' | 'fail',
+  calls: [] as { url: string; authorization?: string; body: string }[],
+  url: '',
+};
 const receiver = http.createServer((request, response) => {
   let body = '';
   request.on('data', (chunk) => (body += chunk));
@@ -56,18 +60,24 @@ beforeAll(async () => {
   page.on('console', (message) => message.type() === 'error' && console.error(`[browser] ${message.text()}`));
 });
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
+  if (context.task.result?.state === 'fail')
+    await screenshot(page, `failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
 });
 afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => receiver.close(resolve));
 });
 
-
 async function rowsOf(table: string): Promise<number> {
   const db = await connectAppDatabase(customerDb);
   try {
-    return Number((await db.query(`SELECT count(*) AS n FROM ${table} WHERE ${table === 'users' ? 'email' : 'user_email'} = $1`, [subject])).rows[0].n);
+    return Number(
+      (
+        await db.query(`SELECT count(*) AS n FROM ${table} WHERE ${table === 'users' ? 'email' : 'user_email'} = $1`, [
+          subject,
+        ])
+      ).rows[0].n,
+    );
   } finally {
     await db.end();
   }
@@ -149,7 +159,12 @@ describe('an owner connects destinations and tracks deletions through them', () 
 
     await page.getByRole('button', { name: 'Add rule' }).click();
     await expect(page.getByLabel('Table (rule 2)').inputValue()).resolves.toBe('public.orders');
-    await expect(page.getByRole('region', { name: 'Rule 2' }).getByRole('checkbox', { name: /^user_email/ }).isChecked()).resolves.toBe(true);
+    await expect(
+      page
+        .getByRole('region', { name: 'Rule 2' })
+        .getByRole('checkbox', { name: /^user_email/ })
+        .isChecked(),
+    ).resolves.toBe(true);
     // Orders reference users: they must go first.
     await page.getByRole('button', { name: 'Move rule 2 up' }).click();
     await expect(page.getByLabel('Table (rule 1)').inputValue()).resolves.toBe('public.orders');
@@ -188,14 +203,17 @@ describe('an owner connects destinations and tracks deletions through them', () 
     expect(JSON.parse(call.body)).toEqual({ email: subject });
   });
 
-  it('shows the SQL statements in the request\'s audit trail', async () => {
+  it("shows the SQL statements in the request's audit trail", async () => {
     await page.locator(`tr[data-request-id="${requestId}"]`).getByRole('link').click();
     // The detail shows the identifier masked until a member reveals it.
     await page.getByRole('heading', { name: maskIdentifier(subject) }).waitFor();
     const database = page.getByRole('article', { name: 'Customer DB' });
     await expect(database.getAttribute('data-status')).resolves.toBe('SUCCESS');
     for (const summary of await page.locator('details.audit-block > summary').all()) await summary.click();
-    await page.getByText(/DELETE FROM "public"\."orders"/).first().waitFor();
+    await page
+      .getByText(/DELETE FROM "public"\."orders"/)
+      .first()
+      .waitFor();
     await screenshot(page, '23-request-detail-sql');
   });
 
@@ -214,20 +232,27 @@ describe('an owner connects destinations and tracks deletions through them', () 
     expect(await rowsOf('users')).toBe(1);
     // More than a day has passed since the deletion succeeded: its completion moved back two days in the service's database.
     const service = await connectAppDatabase();
-    await service.query(`UPDATE "IntegrationRequest" SET "completedAt" = "completedAt" - interval '2 days' WHERE "deletionRequestId" = $1`, [requestId]);
+    await service.query(
+      `UPDATE "IntegrationRequest" SET "completedAt" = "completedAt" - interval '2 days' WHERE "deletionRequestId" = $1`,
+      [requestId],
+    );
     await service.end();
 
     // The hourly job's run, at once, through the CLI against the app's database.
     const root = path.resolve(import.meta.dirname, '../..');
-    const { stdout } = await promisify(execFile)(path.join(root, 'node_modules/.bin/tsx'), ['server/src/cli/index.ts', 'reverify:run', '--json'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: `postgresql://postgres:postgres@127.0.0.1:${appDatabasePort()}/deletion_service`,
-        ENCRYPTION_KEY: fs.readFileSync(path.join(inject('dataDir'), 'encryption.key'), 'utf8').trim(),
-        OUTBOUND_ALLOWLIST: '127.0.0.0/8,localhost',
+    const { stdout } = await promisify(execFile)(
+      path.join(root, 'node_modules/.bin/tsx'),
+      ['server/src/cli/index.ts', 'reverify:run', '--json'],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          DATABASE_URL: `postgresql://postgres:postgres@127.0.0.1:${appDatabasePort()}/deletion_service`,
+          ENCRYPTION_KEY: fs.readFileSync(path.join(inject('dataDir'), 'encryption.key'), 'utf8').trim(),
+          OUTBOUND_ALLOWLIST: '127.0.0.0/8,localhost',
+        },
       },
-    });
+    );
     expect(stdout).toMatch(/"reappeared": 1/);
 
     await page.goto(`/requests/${requestId}`);
@@ -250,18 +275,26 @@ describe('an owner connects destinations and tracks deletions through them', () 
   it('retries a failed webhook as submitted, then with its edited URL: the new URL is called, attempts are numbered across retries', async () => {
     webhook.mode = 'fail';
     await nav(page, 'Requests').click();
-    const created = await publicApi('POST', '/deletion-requests', pat, { workspaceApiKey, identifier: `retry-${suffix}@example.com` });
+    const created = await publicApi('POST', '/deletion-requests', pat, {
+      workspaceApiKey,
+      identifier: `retry-${suffix}@example.com`,
+    });
     const id = String(created.body?.id);
     await waitForRowStatus(page, id, 'Failed');
     await page.locator(`tr[data-request-id="${id}"]`).getByRole('link').click();
     const hook = page.getByRole('article', { name: 'CRM webhook' });
-    await hook.getByText(/400|unknown customer list/).first().waitFor();
+    await hook
+      .getByText(/400|unknown customer list/)
+      .first()
+      .waitFor();
     await screenshot(page, '24-request-failed');
     const trail = page.locator('.timeline');
     const attempt = (n: number) => trail.locator('.timeline-item').filter({ hasText: new RegExp(`Attempt ${n}:`) });
 
     // As submitted: the same (old) URL again, as attempt 2.
-    await page.getByLabel('Configuration for the retry', { exact: true }).selectOption({ label: 'with the submitted configuration' });
+    await page
+      .getByLabel('Configuration for the retry', { exact: true })
+      .selectOption({ label: 'with the submitted configuration' });
     await page.getByRole('button', { name: 'Retry failed integrations' }).click();
     await attempt(2).waitFor({ timeout: 30_000 });
     await page.locator('article[aria-label="CRM webhook"][data-status="FAILED"]').waitFor();
@@ -277,17 +310,25 @@ describe('an owner connects destinations and tracks deletions through them', () 
 
     // With the current configuration: the edited URL is called, as attempt 3, and the card says so.
     await page.goto(`/requests/${id}`);
-    await page.getByLabel('Configuration for the retry', { exact: true }).selectOption({ label: 'with the current configuration' });
+    await page
+      .getByLabel('Configuration for the retry', { exact: true })
+      .selectOption({ label: 'with the current configuration' });
     const callsBefore = webhook.calls.length;
     await page.getByRole('button', { name: 'Retry failed integrations' }).click();
     await page.locator('article[aria-label="CRM webhook"][data-status="SUCCESS"]').waitFor({ timeout: 30_000 });
     await page.locator('.summary-card .badge', { hasText: 'Succeeded' }).waitFor({ timeout: 30_000 });
-    expect(webhook.calls.slice(callsBefore).map((c) => c.url)).toEqual([`/gdpr/v2/delete?email=${encodeURIComponent(`retry-${suffix}@example.com`)}`]);
+    expect(webhook.calls.slice(callsBefore).map((c) => c.url)).toEqual([
+      `/gdpr/v2/delete?email=${encodeURIComponent(`retry-${suffix}@example.com`)}`,
+    ]);
     await attempt(3).waitFor();
     expect(await attempt(3).textContent()).toMatch(/current at retry, \d{4}-\d{2}-\d{2}T/);
     await trail.getByText(/Retry requested with the integration's current configuration/).waitFor();
     const facts = Object.fromEntries(
-      await hook.locator('.facts > div').evaluateAll((rows) => rows.map((row) => [row.querySelector('dt')?.textContent, row.querySelector('dd')?.textContent])),
+      await hook
+        .locator('.facts > div')
+        .evaluateAll((rows) =>
+          rows.map((row) => [row.querySelector('dt')?.textContent, row.querySelector('dd')?.textContent]),
+        ),
     );
     expect(facts.Attempts).toBe('3');
     expect(facts.Configuration).toMatch(/^Current at retry, /);
@@ -315,7 +356,10 @@ describe('an owner connects destinations and tracks deletions through them', () 
     await page.getByText('Integration “Customer DB” saved').waitFor();
     await page.getByRole('article', { name: 'Customer DB' }).getByText('Customer DB (rotated)').waitFor();
 
-    const created = await publicApi('POST', '/deletion-requests', pat, { workspaceApiKey, identifier: `later-${suffix}@example.com` });
+    const created = await publicApi('POST', '/deletion-requests', pat, {
+      workspaceApiKey,
+      identifier: `later-${suffix}@example.com`,
+    });
     const id = String(created.body?.id);
     await page.goto(`/requests/${id}`);
     await page.locator('article[aria-label="Customer DB"][data-status="PENDING"]').waitFor({ timeout: 30_000 });
@@ -332,7 +376,10 @@ describe('an owner connects destinations and tracks deletions through them', () 
     expect(await page.content()).not.toContain('s3cret-crm-token');
     await crm.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete account' }).click();
-    await page.getByRole('dialog').getByText(/used by "CRM webhook"/).waitFor();
+    await page
+      .getByRole('dialog')
+      .getByText(/used by "CRM webhook"/)
+      .waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
     await crm.getByRole('button', { name: 'Replace secrets' }).click();
@@ -381,13 +428,16 @@ describe('an owner connects destinations and tracks deletions through them', () 
     expect(await nav(memberPage, 'Audit log').count()).toBe(0);
     await nav(memberPage, 'Integrations').click();
     await memberPage.getByRole('article', { name: 'Customer DB' }).waitFor();
-    for (const action of ['Connect integration', 'Edit Customer DB', 'Swap']) expect(await memberPage.getByRole('link', { name: action }).count()).toBe(0);
-    for (const action of ['Disable', 'Enable', 'Test connection', 'Delete']) expect(await memberPage.getByRole('button', { name: action }).count()).toBe(0);
+    for (const action of ['Connect integration', 'Edit Customer DB', 'Swap'])
+      expect(await memberPage.getByRole('link', { name: action }).count()).toBe(0);
+    for (const action of ['Disable', 'Enable', 'Test connection', 'Delete'])
+      expect(await memberPage.getByRole('button', { name: action }).count()).toBe(0);
     await memberPage.goto('/integrations/new');
     await memberPage.getByText('Only owners and admins can connect and change integrations').waitFor();
     await nav(memberPage, 'Organization').click();
     await memberPage.getByRole('listitem', { name: owner.name }).waitFor();
-    for (const action of ['Create invitation link', 'Save policy', 'Remove']) expect(await memberPage.getByRole('button', { name: action }).count()).toBe(0);
+    for (const action of ['Create invitation link', 'Save policy', 'Remove'])
+      expect(await memberPage.getByRole('button', { name: action }).count()).toBe(0);
     // The link worked once.
     await memberPage.goto(link);
     await memberPage.getByText('This invitation cannot be used').waitFor();
@@ -395,20 +445,31 @@ describe('an owner connects destinations and tracks deletions through them', () 
     // Promoted by the owner, the member gets the admin screens.
     await page.reload();
     await page.getByLabel(`Role of ${invitee.name}`).selectOption('ADMIN');
-    await expect.poll(async () => {
-      await memberPage.goto('/');
-      await memberPage.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
-      return nav(memberPage, 'Accounts').count();
-    }, { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => {
+          await memberPage.goto('/');
+          await memberPage.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+          return nav(memberPage, 'Accounts').count();
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(1);
     await context.close();
   });
 
   it('reads the integration form at phone width', async () => {
-    const phone = await browser.newContext({ baseURL: baseUrl(), viewport: PHONE, storageState: await page.context().storageState() });
+    const phone = await browser.newContext({
+      baseURL: baseUrl(),
+      viewport: PHONE,
+      storageState: await page.context().storageState(),
+    });
     recordVisitedUrls(phone);
     const phonePage = await phone.newPage();
     await phonePage.goto('/integrations/new?type=POSTGRES');
-    await phonePage.getByRole('combobox', { name: 'Account', exact: true }).selectOption({ label: 'Customer DB (rotated)' });
+    await phonePage
+      .getByRole('combobox', { name: 'Account', exact: true })
+      .selectOption({ label: 'Customer DB (rotated)' });
     await phonePage.getByRole('button', { name: 'Add rule' }).click();
     await phonePage.getByLabel('Table (rule 1)').waitFor();
     const overflow = await phonePage.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -31,14 +31,14 @@ beforeAll(async () => {
   page.on('console', (message) => message.type() === 'error' && console.error(`[browser] ${message.text()}`));
 }, 120_000);
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await screenshot(page, `failed-mariadb-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
+  if (context.task.result?.state === 'fail')
+    await screenshot(page, `failed-mariadb-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
 });
 afterAll(async () => {
   await browser?.close();
   await db?.close();
   await mariadb?.stop();
 });
-
 
 describe('an owner connects a MariaDB database and erases a subject from it', () => {
   it('signs up with a workspace and a personal access token', async () => {
@@ -70,7 +70,8 @@ describe('an owner connects a MariaDB database and erases a subject from it', ()
     await expect(page.getByLabel('Table (rule 2)').inputValue()).resolves.toBe(`${db.name}.orders`);
     const rule2 = page.getByRole('region', { name: 'Rule 2' });
     // The builder guessed user_id; the orders are found by the customer's e-mail.
-    if (await rule2.getByRole('checkbox', { name: /^user_id/ }).isChecked()) await rule2.getByRole('checkbox', { name: /^user_id/ }).uncheck();
+    if (await rule2.getByRole('checkbox', { name: /^user_id/ }).isChecked())
+      await rule2.getByRole('checkbox', { name: /^user_id/ }).uncheck();
     await rule2.getByRole('checkbox', { name: /^customer_email/ }).check();
     // Users before orders on purpose: MariaDB runs them children first, from the foreign keys.
 
@@ -91,13 +92,18 @@ describe('an owner connects a MariaDB database and erases a subject from it', ()
     expect(created.status).toBe(201);
     const id = String(created.body?.id);
     await nav(page, 'Requests').click();
-    await page.locator(`tr[data-request-id="${id}"] .badge`, { hasText: 'Succeeded' }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator(`tr[data-request-id="${id}"] .badge`, { hasText: 'Succeeded' })
+      .first()
+      .waitFor({ timeout: 30_000 });
     expect(await db.count('SELECT COUNT(*) FROM users WHERE email = BINARY ?', [subject])).toBe(0);
     expect(await db.count('SELECT COUNT(*) FROM orders WHERE customer_email = BINARY ?', [subject])).toBe(0);
     expect(await db.count('SELECT COUNT(*) FROM users')).toBe(2);
     expect(await db.count('SELECT COUNT(*) FROM orders')).toBe(1);
     await page.locator(`tr[data-request-id="${id}"]`).getByRole('link').click();
-    await expect(page.getByRole('article', { name: 'Shop MariaDB' }).getAttribute('data-status')).resolves.toBe('SUCCESS');
+    await expect(page.getByRole('article', { name: 'Shop MariaDB' }).getAttribute('data-status')).resolves.toBe(
+      'SUCCESS',
+    );
     await screenshot(page, '41-request-detail-mariadb');
   });
 

@@ -34,7 +34,15 @@ afterAll(async () => {
 
 /** Every way an identifier can be written into a URL or a log line. */
 function spellings(identifier: string): string[] {
-  return [...new Set([identifier, encodeURIComponent(identifier), encodeURI(identifier), identifier.replace('@', '%40'), JSON.stringify(identifier).slice(1, -1)])];
+  return [
+    ...new Set([
+      identifier,
+      encodeURIComponent(identifier),
+      encodeURI(identifier),
+      identifier.replace('@', '%40'),
+      JSON.stringify(identifier).slice(1, -1),
+    ]),
+  ];
 }
 
 describe('identifiers stay out of URLs, logs and titles', () => {
@@ -54,7 +62,9 @@ describe('identifiers stay out of URLs, logs and titles', () => {
     for (const identifier of [fromDashboard, neverCreated]) {
       await page.getByLabel('Identifier (exact match)').fill(identifier);
       await page.getByRole('button', { name: 'Search' }).click();
-      await page.waitForResponse((r) => r.url().includes('dashboard.searchRequests') && r.request().method() === 'POST');
+      await page.waitForResponse(
+        (r) => r.url().includes('dashboard.searchRequests') && r.request().method() === 'POST',
+      );
     }
     await page.getByText('No request matches these filters').waitFor();
     await page.goBack().catch(() => {});
@@ -63,20 +73,32 @@ describe('identifiers stay out of URLs, logs and titles', () => {
 
   it('a partner creates and lists requests through the public API', async () => {
     const workspaceApiKey = await page.evaluate(async () => {
-      const created = await fetch('/trpc/workspaces.create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'API' }) });
+      const created = await fetch('/trpc/workspaces.create', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'API' }),
+      });
       return ((await created.json()) as { result: { data: { apiKey: string } } }).result.data.apiKey;
     });
     const pat = await page.evaluate(async () => {
-      const created = await fetch('/trpc/tokens.create', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'privacy check' }) });
+      const created = await fetch('/trpc/tokens.create', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'privacy check' }),
+      });
       return ((await created.json()) as { result: { data: { token: string } } }).result.data.token;
     });
-    expect((await publicApi('POST', '/deletion-requests', pat, { workspaceApiKey, identifier: fromApi })).status).toBe(201);
+    expect((await publicApi('POST', '/deletion-requests', pat, { workspaceApiKey, identifier: fromApi })).status).toBe(
+      201,
+    );
     expect((await publicApi('GET', '/deletion-requests/organization', pat)).status).toBe(200);
   });
 
   it('finds none of them in the server log, the URLs the browsers visited or the titles they showed', async () => {
     const db = await connectAppDatabase();
-    const stored = await db.query<{ identifier: string }>('SELECT identifier FROM "DeletionRequest" WHERE identifier IS NOT NULL AND NOT hashed');
+    const stored = await db.query<{ identifier: string }>(
+      'SELECT identifier FROM "DeletionRequest" WHERE identifier IS NOT NULL AND NOT hashed',
+    );
     await db.end();
     const identifiers = [...new Set([fromDashboard, fromApi, neverCreated, ...stored.rows.map((r) => r.identifier)])];
     expect(stored.rows.map((r) => r.identifier)).toEqual(expect.arrayContaining([fromDashboard, fromApi]));
@@ -90,7 +112,8 @@ describe('identifiers stay out of URLs, logs and titles', () => {
     for (const identifier of identifiers) {
       for (const spelling of spellings(identifier)) {
         if (serverLog.includes(spelling)) hits.push(`server log: ${spelling}`);
-        for (const line of visited.split('\n')) if (line.includes(spelling)) hits.push(`browser: ${line.slice(0, 200)}`);
+        for (const line of visited.split('\n'))
+          if (line.includes(spelling)) hits.push(`browser: ${line.slice(0, 200)}`);
       }
     }
     expect(hits).toEqual([]);

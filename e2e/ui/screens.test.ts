@@ -52,7 +52,8 @@ beforeAll(async () => {
   ({ page } = await newPage(browser, baseUrl()));
 });
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await screenshot(current ?? page, `failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
+  if (context.task.result?.state === 'fail')
+    await screenshot(current ?? page, `failed-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
   current = undefined;
 });
 afterAll(async () => {
@@ -76,7 +77,11 @@ async function createRequest(identifier: string): Promise<string> {
 }
 
 /** Polls the public API until the request's integration requests satisfy `done`. */
-async function waitForIntegrations(id: string, done: (irs: { name: string; status: string; lastError: string | null }[]) => boolean, timeoutMs = 30_000) {
+async function waitForIntegrations(
+  id: string,
+  done: (irs: { name: string; status: string; lastError: string | null }[]) => boolean,
+  timeoutMs = 30_000,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { body } = await publicApi('GET', `/deletion-requests/${id}`, pat);
@@ -91,8 +96,14 @@ async function waitForIntegrations(id: string, done: (irs: { name: string; statu
 async function recorded(id: string): Promise<{ statuses: string[]; actions: string[] }> {
   const db = await connectAppDatabase();
   try {
-    const irs = await db.query<{ status: string }>(`SELECT status::text FROM "IntegrationRequest" WHERE "deletionRequestId" = $1 ORDER BY "integrationName"`, [id]);
-    const audit = await db.query<{ action: string }>(`SELECT action FROM "AuditLog" WHERE "deletionRequestId" = $1 ORDER BY id`, [id]);
+    const irs = await db.query<{ status: string }>(
+      `SELECT status::text FROM "IntegrationRequest" WHERE "deletionRequestId" = $1 ORDER BY "integrationName"`,
+      [id],
+    );
+    const audit = await db.query<{ action: string }>(
+      `SELECT action FROM "AuditLog" WHERE "deletionRequestId" = $1 ORDER BY id`,
+      [id],
+    );
     return { statuses: irs.rows.map((r) => r.status), actions: audit.rows.map((r) => r.action) };
   } finally {
     await db.end();
@@ -103,7 +114,11 @@ async function recorded(id: string): Promise<{ statuses: string[]; actions: stri
 async function settle(p: Page) {
   // Every screen has a heading; an unusable invitation link has its message's title instead.
   await p.locator('h1, .state-title').first().waitFor();
-  await p.locator('.state-loading').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => {});
+  await p
+    .locator('.state-loading')
+    .first()
+    .waitFor({ state: 'detached', timeout: 15_000 })
+    .catch(() => {});
   await p.waitForLoadState('networkidle');
 }
 
@@ -113,7 +128,11 @@ describe('every screen, at every width', () => {
     expect(pat).toMatch(/^dds_pat_/);
 
     await connectWebhook(page, 'CRM', `${receiverUrl}/crm/delete?email={{identifier}}`);
-    crmIntegrationId = new URL(await page.getByRole('link', { name: 'Edit CRM' }).evaluate((a) => (a as HTMLAnchorElement).href)).pathname.split('/').pop()!;
+    crmIntegrationId = new URL(
+      await page.getByRole('link', { name: 'Edit CRM' }).evaluate((a) => (a as HTMLAnchorElement).href),
+    ).pathname
+      .split('/')
+      .pop()!;
     for (let i = 0; i < 3; i++) finished.push(await createRequest(`done-${i}-${suffix}@example.com`));
     for (const id of finished) await waitForIntegrations(id, (irs) => irs.length === 1 && irs[0]!.status === 'SUCCESS');
 
@@ -121,7 +140,12 @@ describe('every screen, at every width', () => {
     for (let i = 0; i < 2; i++) running.push(await createRequest(`running-${i}-${suffix}@example.com`));
     // The CRM confirms; the archive asked to come back in an hour: that deletion keeps running.
     for (const id of running) {
-      await waitForIntegrations(id, (irs) => irs.some((ir) => ir.name === 'CRM' && ir.status === 'SUCCESS') && irs.some((ir) => ir.name === 'Archive' && ir.status === 'STAGING' && ir.lastError !== null));
+      await waitForIntegrations(
+        id,
+        (irs) =>
+          irs.some((ir) => ir.name === 'CRM' && ir.status === 'SUCCESS') &&
+          irs.some((ir) => ir.name === 'Archive' && ir.status === 'STAGING' && ir.lastError !== null),
+      );
     }
     expect(calls.filter((c) => c.startsWith('/archive'))).toHaveLength(running.length);
   });
@@ -151,7 +175,11 @@ describe('every screen, at every width', () => {
 
   for (const width of WIDTHS) {
     it(`shows every signed-in screen at ${width.width} px with a clean console, and writes its screenshot`, async () => {
-      const context = await browser.newContext({ baseURL: baseUrl(), viewport: width, storageState: await page.context().storageState() });
+      const context = await browser.newContext({
+        baseURL: baseUrl(),
+        viewport: width,
+        storageState: await page.context().storageState(),
+      });
       recordVisitedUrls(context);
       try {
         const p = await context.newPage();
@@ -161,7 +189,10 @@ describe('every screen, at every width', () => {
           // A full load of each address, as a bookmark or a reload would: that is where start-up warnings show.
           await p.goto(screen.path);
           await settle(p);
-          expect(await horizontalOverflow(p), `${screen.name} scrolls sideways at ${width.width} px`).toBeLessThanOrEqual(1);
+          expect(
+            await horizontalOverflow(p),
+            `${screen.name} scrolls sideways at ${width.width} px`,
+          ).toBeLessThanOrEqual(1);
           await screenshot(p, `${screen.name}-${width.width}`);
         }
         expect(messages).toEqual([]);
@@ -180,7 +211,10 @@ describe('every screen, at every width', () => {
         for (const screen of signedOut) {
           await p.goto(screen.path);
           await settle(p);
-          expect(await horizontalOverflow(p), `${screen.name} scrolls sideways at ${width.width} px`).toBeLessThanOrEqual(1);
+          expect(
+            await horizontalOverflow(p),
+            `${screen.name} scrolls sideways at ${width.width} px`,
+          ).toBeLessThanOrEqual(1);
           await screenshot(p, `${screen.name}-${width.width}`);
         }
         await p.getByText('This invitation cannot be used').waitFor();
@@ -200,7 +234,11 @@ describe('a phone and a tablet read each screen', () => {
   let context: BrowserContext;
   let phone: Page;
   beforeAll(async () => {
-    context = await browser.newContext({ baseURL: baseUrl(), viewport: WIDTHS[0], storageState: await page.context().storageState() });
+    context = await browser.newContext({
+      baseURL: baseUrl(),
+      viewport: WIDTHS[0],
+      storageState: await page.context().storageState(),
+    });
     recordVisitedUrls(context);
     phone = await context.newPage();
     phone.on('crash', () => console.error('[phone] the page crashed'));
@@ -218,14 +256,21 @@ describe('a phone and a tablet read each screen', () => {
   it('keeps the chart axis labels readable and the integration health columns named', async () => {
     await phone.goto('/');
     await phone.getByRole('heading', { name: 'Requests per day' }).waitFor();
-    const tickHeights = await phone.locator('.chart-tick').evaluateAll((ticks) => ticks.map((t) => t.getBoundingClientRect().height));
+    const tickHeights = await phone
+      .locator('.chart-tick')
+      .evaluateAll((ticks) => ticks.map((t) => t.getBoundingClientRect().height));
     expect(tickHeights.length).toBeGreaterThan(2);
     expect(Math.min(...tickHeights)).toBeGreaterThanOrEqual(10);
     const cells = await phone.locator('.integration-stats tbody td').evaluateAll((tds) =>
-      tds.map((td) => ({ label: td.getAttribute('data-label'), shown: getComputedStyle(td, '::before').content, visible: td.getBoundingClientRect().height > 0 })),
+      tds.map((td) => ({
+        label: td.getAttribute('data-label'),
+        shown: getComputedStyle(td, '::before').content,
+        visible: td.getBoundingClientRect().height > 0,
+      })),
     );
     expect(cells.length).toBeGreaterThan(0);
-    for (const cell of cells) expect(cell).toEqual({ label: expect.any(String), shown: `"${cell.label}"`, visible: true });
+    for (const cell of cells)
+      expect(cell).toEqual({ label: expect.any(String), shown: `"${cell.label}"`, visible: true });
   });
 
   it('folds the filters behind one line, so the first requests are on the first screen, as compact cards', async () => {
@@ -234,7 +279,9 @@ describe('a phone and a tablet read each screen', () => {
     const filters = phone.locator('details.filters-panel');
     await expect(filters.evaluate((d) => (d as HTMLDetailsElement).open)).resolves.toBe(false);
     await expect(phone.getByLabel('Identifier (exact match)').isVisible()).resolves.toBe(false);
-    const rows = await phone.locator('tr[data-request-id]').evaluateAll((trs) => trs.map((tr) => tr.getBoundingClientRect()));
+    const rows = await phone
+      .locator('tr[data-request-id]')
+      .evaluateAll((trs) => trs.map((tr) => tr.getBoundingClientRect()));
     expect(rows.length).toBe(finished.length + running.length);
     // The first two requests are in view without scrolling, and no card is taller than about 120 px.
     expect(rows[1]!.bottom).toBeLessThan(844);
@@ -244,11 +291,19 @@ describe('a phone and a tablet read each screen', () => {
     await phone.getByLabel('Identifier (exact match)').waitFor();
   });
 
-  it('keeps the current screen\'s tab in view', async () => {
-    for (const [path, tab] of [['/settings/callbacks', 'Callbacks'], ['/settings/tokens', 'Access tokens'], ['/', 'Overview']] as const) {
+  it("keeps the current screen's tab in view", async () => {
+    for (const [path, tab] of [
+      ['/settings/callbacks', 'Callbacks'],
+      ['/settings/tokens', 'Access tokens'],
+      ['/', 'Overview'],
+    ] as const) {
       await phone.goto(path);
       await settle(phone);
-      const box = await nav(phone, tab).evaluate((a) => ({ left: a.getBoundingClientRect().left, right: a.getBoundingClientRect().right, current: a.getAttribute('aria-current') }));
+      const box = await nav(phone, tab).evaluate((a) => ({
+        left: a.getBoundingClientRect().left,
+        right: a.getBoundingClientRect().right,
+        current: a.getAttribute('aria-current'),
+      }));
       expect(box.current).toBe('page');
       expect(box.left).toBeGreaterThanOrEqual(0);
       expect(box.right).toBeLessThanOrEqual(WIDTHS[0].width);
@@ -256,7 +311,11 @@ describe('a phone and a tablet read each screen', () => {
   });
 
   it('shows who is signed in on a tablet', async () => {
-    const tablet = await browser.newContext({ baseURL: baseUrl(), viewport: WIDTHS[1], storageState: await page.context().storageState() });
+    const tablet = await browser.newContext({
+      baseURL: baseUrl(),
+      viewport: WIDTHS[1],
+      storageState: await page.context().storageState(),
+    });
     try {
       const p = await tablet.newPage();
       await p.goto('/requests');
@@ -286,7 +345,10 @@ describe('actions that cannot be undone ask first', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     await page.waitForTimeout(1_000);
-    expect(await recorded(id)).toEqual({ statuses: ['STAGING', 'SUCCESS'], actions: expect.not.arrayContaining(['deletion.canceled', 'request.canceled']) });
+    expect(await recorded(id)).toEqual({
+      statuses: ['STAGING', 'SUCCESS'],
+      actions: expect.not.arrayContaining(['deletion.canceled', 'request.canceled']),
+    });
     await expect(archive.getAttribute('data-status')).resolves.toBe('STAGING');
 
     await archive.getByRole('button', { name: 'Cancel Archive' }).click();
@@ -387,7 +449,9 @@ describe('the Live note on the Requests list', () => {
   it('turns stale while the server answers 502, saying when it last refreshed, and live again once it answers', async () => {
     const last = await nextGoodRefresh();
     // A proxy in front of a stopped server: every refresh of the list gets 502 Bad Gateway.
-    await page.route('**/trpc/**', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>502 Bad Gateway</h1>' }));
+    await page.route('**/trpc/**', (route) =>
+      route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>502 Bad Gateway</h1>' }),
+    );
     try {
       await page.locator('.live-note[data-live-state="stale"]').waitFor({ timeout: 15_000 });
       const text = (await note().textContent()) ?? '';

@@ -24,7 +24,7 @@ export function runPrisma(args, extraEnv = {}, capture = false) {
     stdio: capture ? ['ignore', 'pipe', 'inherit'] : 'inherit',
     encoding: 'utf8',
   });
-  return capture ? { status: result.status ?? 1, stdout: result.stdout } : result.status ?? 1;
+  return capture ? { status: result.status ?? 1, stdout: result.stdout } : (result.status ?? 1);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,6 +1,11 @@
 // Rewrites the integrations table of README.md from the connector catalogue.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { integrationsMarkdownTable, integrationTypeInfo, README_TABLE_END, README_TABLE_START } from '@shared/integrations';
+import {
+  integrationsMarkdownTable,
+  integrationTypeInfo,
+  README_TABLE_END,
+  README_TABLE_START,
+} from '@shared/integrations';
 
 const path = new URL('../../README.md', import.meta.url);
 const readme = readFileSync(path, 'utf8');

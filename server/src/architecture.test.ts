@@ -18,7 +18,13 @@ function importGraph(): Map<string, string[]> {
         const info = ts.preProcessFile(fs.readFileSync(full, 'utf8'), true, true);
         const targets = info.importedFiles
           .map((f) => f.fileName)
-          .flatMap((spec) => (spec.startsWith('.') ? [path.resolve(path.dirname(full), spec)] : spec.startsWith('@shared/') ? [path.join(SHARED, spec.slice(8))] : []));
+          .flatMap((spec) =>
+            spec.startsWith('.')
+              ? [path.resolve(path.dirname(full), spec)]
+              : spec.startsWith('@shared/')
+                ? [path.join(SHARED, spec.slice(8))]
+                : [],
+          );
         graph.set(full, targets);
       }
     }
@@ -30,7 +36,10 @@ function importGraph(): Map<string, string[]> {
 /** The top-level folder of server/src a module belongs to (`shared` for shared/src). */
 function room(file: string): string {
   if (file.startsWith(SHARED)) return 'shared';
-  return path.relative(SRC, file).split(path.sep)[0]!.replace(/\.tsx?$/, '');
+  return path
+    .relative(SRC, file)
+    .split(path.sep)[0]!
+    .replace(/\.tsx?$/, '');
 }
 
 describe('architecture', () => {
@@ -70,8 +79,11 @@ describe('architecture', () => {
   });
 
   it('writes DeletionRequest and IntegrationRequest rows only in server/src/pipeline', () => {
-    const writes = /(INSERT INTO|UPDATE|DELETE FROM)\s+"(DeletionRequest|IntegrationRequest)"|\.(deletionRequest|integrationRequest)\.(create|createMany|update|updateMany|upsert|delete|deleteMany)\(/;
-    const outside = [...graph.keys()].filter((file) => room(file) !== 'pipeline' && writes.test(fs.readFileSync(file, 'utf8')));
+    const writes =
+      /(INSERT INTO|UPDATE|DELETE FROM)\s+"(DeletionRequest|IntegrationRequest)"|\.(deletionRequest|integrationRequest)\.(create|createMany|update|updateMany|upsert|delete|deleteMany)\(/;
+    const outside = [...graph.keys()].filter(
+      (file) => room(file) !== 'pipeline' && writes.test(fs.readFileSync(file, 'utf8')),
+    );
     expect(outside.map((f) => path.relative(SRC, f))).toEqual([]);
   });
 });

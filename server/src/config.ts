@@ -44,8 +44,17 @@ const envSchema = z.object({
   RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
   RETRY_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(1_800_000),
   ASYNC_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(86_400_000).default(60_000),
-  ASYNC_POLL_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(6 * 3_600_000),
-  ASYNC_MAX_AGE_HOURS: z.coerce.number().positive().max(24 * 365).default(24 * 35),
+  ASYNC_POLL_MAX_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(86_400_000)
+    .default(6 * 3_600_000),
+  ASYNC_MAX_AGE_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(24 * 35),
   /** Old master keys (comma-separated), readable during a master key rotation; see SECURITY.md. */
   PREVIOUS_ENCRYPTION_KEYS: z.string().optional(),
   /** Hosts, IPs and CIDRs that outbound calls may reach although private (comma-separated). */
@@ -65,7 +74,12 @@ const envSchema = z.object({
   /** Attempts before a callback delivery is given up (FAILED; "Resend" in the dashboard starts again). */
   CALLBACK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(12),
   CALLBACK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
-  CALLBACK_RETRY_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(6 * 3_600_000),
+  CALLBACK_RETRY_MAX_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(86_400_000)
+    .default(6 * 3_600_000),
   /** How long a callback endpoint may take to answer. */
   CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Identifiers per minute per personal access token that erasure checks may look up (0 turns the limit off). */
@@ -100,7 +114,10 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, 'ENCRYPTION_KEY' | 'PUBLIC_URL' | 'PREVIOUS_ENCRYPTION_KEYS' | 'TRUST_PROXY' | 'SMTP_PASSWORD'> {
+export interface Config extends Omit<
+  Env,
+  'ENCRYPTION_KEY' | 'PUBLIC_URL' | 'PREVIOUS_ENCRYPTION_KEYS' | 'TRUST_PROXY' | 'SMTP_PASSWORD'
+> {
   /** SMTP_PASSWORD, under a name that says it is a secret (never logged, never shown). */
   smtpPassword?: string;
   /** 32-byte master key. */
@@ -119,7 +136,8 @@ export class ConfigError extends Error {}
 export function parseKey(raw: string): Buffer {
   const trimmed = raw.trim();
   const key = /^[0-9a-fA-F]{64}$/.test(trimmed) ? Buffer.from(trimmed, 'hex') : Buffer.from(trimmed, 'base64');
-  if (key.length !== 32) throw new ConfigError('ENCRYPTION_KEY must encode exactly 32 bytes (64 hex characters or 44 base64 characters)');
+  if (key.length !== 32)
+    throw new ConfigError('ENCRYPTION_KEY must encode exactly 32 bytes (64 hex characters or 44 base64 characters)');
   return key;
 }
 
@@ -128,7 +146,10 @@ function parseTrustProxy(raw: string): Config['trustProxy'] {
   if (value === 'true') return true;
   if (value === 'false') return false;
   if (/^\d+$/.test(value)) return Number(value);
-  return value.split(',').map((v) => v.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -159,7 +180,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       encryptionKeySource = 'generated';
     }
   } else {
-    throw new ConfigError('ENCRYPTION_KEY is required when DATABASE_URL is set (generate one with: openssl rand -base64 32)');
+    throw new ConfigError(
+      'ENCRYPTION_KEY is required when DATABASE_URL is set (generate one with: openssl rand -base64 32)',
+    );
   }
   const previousEncryptionKeys = (e.PREVIOUS_ENCRYPTION_KEYS ?? '')
     .split(',')
@@ -169,7 +192,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       try {
         return parseKey(k);
       } catch {
-        throw new ConfigError('PREVIOUS_ENCRYPTION_KEYS: every entry must encode exactly 32 bytes (base64 or hex), comma-separated');
+        throw new ConfigError(
+          'PREVIOUS_ENCRYPTION_KEYS: every entry must encode exactly 32 bytes (base64 or hex), comma-separated',
+        );
       }
     });
   try {

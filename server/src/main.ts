@@ -28,7 +28,10 @@ async function main(): Promise<void> {
   }
   const log: Logger = createLogger(config.LOG_LEVEL);
   if (config.encryptionKeySource === 'generated') {
-    log.warn({ file: `${config.DATA_DIR}/encryption.key` }, 'generated a new ENCRYPTION_KEY for the embedded database; back this file up, secrets cannot be read without it');
+    log.warn(
+      { file: `${config.DATA_DIR}/encryption.key` },
+      'generated a new ENCRYPTION_KEY for the embedded database; back this file up, secrets cannot be read without it',
+    );
   }
   const server = await prepareDatabase(config, log);
   usePreparedStatements(config.DB_PREPARED_STATEMENTS);
@@ -49,7 +52,12 @@ async function main(): Promise<void> {
     config.ROLE !== 'api'
       ? new Worker(
           { ...deps, pool: database.pool },
-          { concurrency: config.WORKER_CONCURRENCY, pollIntervalMs: config.WORKER_POLL_MS, leaseMs: config.LEASE_SECONDS * 1000, onStep: recordEngineStep },
+          {
+            concurrency: config.WORKER_CONCURRENCY,
+            pollIntervalMs: config.WORKER_POLL_MS,
+            leaseMs: config.LEASE_SECONDS * 1000,
+            onStep: recordEngineStep,
+          },
         )
       : null;
   const callbacks =
@@ -68,7 +76,9 @@ async function main(): Promise<void> {
         )
       : null;
   // Retention (daily at midnight UTC) and audit-chain sealing run in worker processes.
-  const scheduler = worker ? new Scheduler(database.prisma, database.pool, log, config.AUDIT_SEAL_INTERVAL_MS, deps) : null;
+  const scheduler = worker
+    ? new Scheduler(database.prisma, database.pool, log, config.AUDIT_SEAL_INTERVAL_MS, deps)
+    : null;
   const app = runsApi ? await buildApp(deps) : null;
 
   // Queue depth comes from the database, so any process can report it; the API and workers do.
@@ -88,7 +98,9 @@ async function main(): Promise<void> {
     scheduler?.stop();
     await Promise.all([
       worker?.stop(config.SHUTDOWN_GRACE_MS).catch((err) => log.error({ err }, 'error stopping the worker')),
-      callbacks?.stop(config.SHUTDOWN_GRACE_MS).catch((err) => log.error({ err }, 'error stopping the callback dispatcher')),
+      callbacks
+        ?.stop(config.SHUTDOWN_GRACE_MS)
+        .catch((err) => log.error({ err }, 'error stopping the callback dispatcher')),
     ]);
     // Connections to customer data stores kept between steps close now rather than when idle.
     await closeDrivers();
@@ -108,14 +120,18 @@ async function main(): Promise<void> {
     callbacks?.start();
     scheduler?.start();
     await app?.listen({ port: config.PORT, host: config.HOST });
-    if (config.METRICS_PORT !== undefined) metricsServer = await startMetricsServer(config.METRICS_PORT, config.HOST, () => !stopping);
+    if (config.METRICS_PORT !== undefined)
+      metricsServer = await startMetricsServer(config.METRICS_PORT, config.HOST, () => !stopping);
   } catch (error) {
     await worker?.stop(0);
     await database.close();
     await server.stop();
     throw error;
   }
-  log.info({ url: config.PUBLIC_URL, database: server.embedded ? 'embedded' : 'external', role: config.ROLE }, 'deletion request service is ready');
+  log.info(
+    { url: config.PUBLIC_URL, database: server.embedded ? 'embedded' : 'external', role: config.ROLE },
+    'deletion request service is ready',
+  );
 }
 
 main().catch((error) => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { addCalendarMonths, CCPA_RULE, daysLeft, dueAtFor, extendedDueAtFor, GDPR_RULE, isOverdue, regulationPolicyInputSchema } from './deadlines';
+import {
+  addCalendarMonths,
+  CCPA_RULE,
+  daysLeft,
+  dueAtFor,
+  extendedDueAtFor,
+  GDPR_RULE,
+  isOverdue,
+  regulationPolicyInputSchema,
+} from './deadlines';
 
 const at = (iso: string) => new Date(iso);
 

@@ -19,7 +19,6 @@ export type RegulationRule =
 export const GDPR_RULE: RegulationRule = { name: 'GDPR', kind: 'months', months: 1, extensionMonths: 2 };
 export const CCPA_RULE: RegulationRule = { name: 'CCPA', kind: 'days', days: 45, extensionDays: 45 };
 
-
 export function isBuiltInRegulation(name: string): name is BuiltInRegulation {
   return (BUILT_IN_REGULATIONS as readonly string[]).includes(name);
 }
@@ -37,7 +36,17 @@ export function addCalendarMonths(date: Date, months: number): Date {
   const month = date.getUTCMonth() + months;
   const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
   const day = Math.min(date.getUTCDate(), lastDay);
-  return new Date(Date.UTC(year, month, day, date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(), date.getUTCMilliseconds()));
+  return new Date(
+    Date.UTC(
+      year,
+      month,
+      day,
+      date.getUTCHours(),
+      date.getUTCMinutes(),
+      date.getUTCSeconds(),
+      date.getUTCMilliseconds(),
+    ),
+  );
 }
 
 export function addDays(date: Date, days: number): Date {
@@ -81,7 +90,11 @@ export const regulationNameSchema = z
   .trim()
   .min(1, 'regulation must not be empty')
   .max(REGULATION_NAME_MAX, `regulation must be at most ${REGULATION_NAME_MAX} characters`)
-  .meta({ description: 'The regulation whose deadline applies: "GDPR", "CCPA" (covers CPRA), or the name of a custom policy of the organization.', example: 'GDPR' });
+  .meta({
+    description:
+      'The regulation whose deadline applies: "GDPR", "CCPA" (covers CPRA), or the name of a custom policy of the organization.',
+    example: 'GDPR',
+  });
 
 /** A custom deadline policy. */
 export const regulationPolicyInputSchema = z.object({

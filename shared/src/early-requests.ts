@@ -5,7 +5,12 @@
  * the page's HTML as a preload (server/src/http/spa-hints.ts), so the browser asks for it while
  * the code downloads. Both build the URL here, so they are the same request.
  */
-export const EARLY_PROCEDURES = ['auth.session', 'dashboard.searchRequests', 'workspaces.list', 'dashboard.members'] as const;
+export const EARLY_PROCEDURES = [
+  'auth.session',
+  'dashboard.searchRequests',
+  'workspaces.list',
+  'dashboard.members',
+] as const;
 
 export const REQUESTS_PAGE_SIZE = 25;
 

@@ -2,8 +2,15 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { AuditChainStatusLine, type AuditChainStatus } from './audit-chain-status';
 
-const verified: AuditChainStatus = { ok: true, verifiedEntries: 12, unsealedEntries: 3, firstBreak: null, checkedAt: '2026-11-25T10:00:00.000Z' };
-const render = (status: AuditChainStatus, verifying = false) => renderToStaticMarkup(<AuditChainStatusLine status={status} verifying={verifying} onVerify={() => {}} />);
+const verified: AuditChainStatus = {
+  ok: true,
+  verifiedEntries: 12,
+  unsealedEntries: 3,
+  firstBreak: null,
+  checkedAt: '2026-11-25T10:00:00.000Z',
+};
+const render = (status: AuditChainStatus, verifying = false) =>
+  renderToStaticMarkup(<AuditChainStatusLine status={status} verifying={verifying} onVerify={() => {}} />);
 
 describe('AuditChainStatusLine', () => {
   it('says how many entries are sealed and how many await sealing when the chain verifies', () => {
@@ -19,7 +26,7 @@ describe('AuditChainStatusLine', () => {
       ...verified,
       ok: false,
       verifiedEntries: 6,
-      firstBreak: { entryId: '4711', chainSeq: '7', reason: 'hash does not match the entry\'s content (entry altered)' },
+      firstBreak: { entryId: '4711', chainSeq: '7', reason: "hash does not match the entry's content (entry altered)" },
     });
     expect(html).toContain('role="alert"');
     expect(html).toContain('Audit chain broken at entry 4711');

@@ -19,12 +19,29 @@ export function AuditChainStatusPanel() {
         Verifying the audit chain…
       </div>
     );
-  if (chain.isError) return <ErrorState title="The audit chain could not be verified" error={chain.error} onRetry={() => void chain.refetch()} />;
-  return <AuditChainStatusLine status={chain.data} verifying={chain.isFetching} onVerify={() => void chain.refetch()} />;
+  if (chain.isError)
+    return (
+      <ErrorState
+        title="The audit chain could not be verified"
+        error={chain.error}
+        onRetry={() => void chain.refetch()}
+      />
+    );
+  return (
+    <AuditChainStatusLine status={chain.data} verifying={chain.isFetching} onVerify={() => void chain.refetch()} />
+  );
 }
 
 /** One line when the chain verifies; the first broken entry and why when it does not. */
-export function AuditChainStatusLine({ status, verifying, onVerify }: { status: AuditChainStatus; verifying: boolean; onVerify: () => void }) {
+export function AuditChainStatusLine({
+  status,
+  verifying,
+  onVerify,
+}: {
+  status: AuditChainStatus;
+  verifying: boolean;
+  onVerify: () => void;
+}) {
   const verifyAgain = (
     <button type="button" className="button button-small" onClick={onVerify} disabled={verifying}>
       {verifying ? 'Verifying…' : 'Verify again'}
@@ -47,8 +64,9 @@ export function AuditChainStatusLine({ status, verifying, onVerify }: { status: 
     <div className="callout callout-danger row wrap chain-status" role="alert">
       <span className="badge badge-failed">Does not verify</span>
       <span>
-        <strong>Audit chain broken at entry {entryId}</strong> (chain position {chainSeq}): {reason}. It was changed outside the service; entries from
-        there on are not covered by the chain. {entries(status.verifiedEntries)} before it verified, {status.unsealedEntries} awaiting sealing.
+        <strong>Audit chain broken at entry {entryId}</strong> (chain position {chainSeq}): {reason}. It was changed
+        outside the service; entries from there on are not covered by the chain. {entries(status.verifiedEntries)}{' '}
+        before it verified, {status.unsealedEntries} awaiting sealing.
       </span>
       {checked}
       {verifyAgain}

@@ -24,10 +24,23 @@ interface SqlExchange {
 /** SQL exchanges read as SQL (statement, then rows and time as a comment), not as escaped JSON. */
 export function sqlText(value: unknown): string | null {
   if (!Array.isArray(value) || value.length === 0) return null;
-  if (!value.every((v) => v && typeof v === 'object' && (v as SqlExchange).kind === 'sql' && typeof (v as SqlExchange).statement === 'string')) return null;
+  if (
+    !value.every(
+      (v) =>
+        v &&
+        typeof v === 'object' &&
+        (v as SqlExchange).kind === 'sql' &&
+        typeof (v as SqlExchange).statement === 'string',
+    )
+  )
+    return null;
   return (value as SqlExchange[])
     .map((x) => {
-      const facts = [x.rowCount !== undefined ? `${x.rowCount} row(s)` : null, x.durationMs !== undefined ? `${x.durationMs} ms` : null, x.error ? `error: ${x.error}` : null].filter(Boolean);
+      const facts = [
+        x.rowCount !== undefined ? `${x.rowCount} row(s)` : null,
+        x.durationMs !== undefined ? `${x.durationMs} ms` : null,
+        x.error ? `error: ${x.error}` : null,
+      ].filter(Boolean);
       return `${x.statement};${facts.length ? `\n-- ${facts.join(', ')}` : ''}`;
     })
     .join('\n\n');
@@ -40,7 +53,9 @@ export function AuditEntryBody({ entry, context }: { entry: AuditEntryView; cont
     <div className="audit-entry">
       <div className="audit-head">
         <strong>{actionLabel(entry.action)}</strong>
-        {entry.outcome ? <span className={`outcome outcome-${entry.outcome.toLowerCase()}`}>{entry.outcome}</span> : null}
+        {entry.outcome ? (
+          <span className={`outcome outcome-${entry.outcome.toLowerCase()}`}>{entry.outcome}</span>
+        ) : null}
         {context ? <span className="tag">{context}</span> : null}
         <time className="muted small" dateTime={entry.createdAt}>
           {formatDateTime(entry.createdAt)}
@@ -61,7 +76,9 @@ export function AuditEntryBody({ entry, context }: { entry: AuditEntryView; cont
       {blocks.map(([key, value]) => (
         <details key={key} className="audit-block">
           <summary>{humanizeKey(key)}</summary>
-          <pre className="code-block">{typeof value === 'string' ? value : (sqlText(value) ?? JSON.stringify(value, null, 2))}</pre>
+          <pre className="code-block">
+            {typeof value === 'string' ? value : (sqlText(value) ?? JSON.stringify(value, null, 2))}
+          </pre>
         </details>
       ))}
     </div>

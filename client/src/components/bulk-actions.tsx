@@ -37,7 +37,12 @@ export function BulkActionBar(props: {
   const [confirming, setConfirming] = useState<BulkAction | null>(null);
   const [configuration, setConfiguration] = useState<'submitted' | 'current'>('submitted');
   const [result, setResult] = useState<BulkActionResult | null>(null);
-  const matching = useQuery(trpc.deletionRequests.countMatching.queryOptions({ filter }, { enabled: props.offerAllMatching || selection.allMatching }));
+  const matching = useQuery(
+    trpc.deletionRequests.countMatching.queryOptions(
+      { filter },
+      { enabled: props.offerAllMatching || selection.allMatching },
+    ),
+  );
   const done = async (answer: BulkActionResult) => {
     setConfirming(null);
     setResult(answer);
@@ -63,18 +68,34 @@ export function BulkActionBar(props: {
           <strong>{selectionLabel({ allMatching: selection.allMatching, count })}</strong>
           {props.offerAllMatching && !selection.allMatching && matching.data ? (
             tooMany ? (
-              <span className="muted small">More than {matching.data.max} requests match this filter; narrow it to act on all of them at once.</span>
+              <span className="muted small">
+                More than {matching.data.max} requests match this filter; narrow it to act on all of them at once.
+              </span>
             ) : matching.data.count > selection.ids.size ? (
-              <button type="button" className="link-button" onClick={() => onSelectionChange({ ids: new Set(), allMatching: true })}>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => onSelectionChange({ ids: new Set(), allMatching: true })}
+              >
                 Select all {matching.data.count} matching this filter
               </button>
             ) : null
           ) : null}
           <div className="row wrap bulk-bar-actions">
-            <button type="button" className="button" disabled={pending || count === 0} onClick={() => (retry.reset(), setConfirming('retry'))}>
+            <button
+              type="button"
+              className="button"
+              disabled={pending || count === 0}
+              onClick={() => (retry.reset(), setConfirming('retry'))}
+            >
               Retry failed…
             </button>
-            <button type="button" className="button button-danger-outline" disabled={pending || count === 0} onClick={() => (cancel.reset(), setConfirming('cancel'))}>
+            <button
+              type="button"
+              className="button button-danger-outline"
+              disabled={pending || count === 0}
+              onClick={() => (cancel.reset(), setConfirming('cancel'))}
+            >
               Cancel…
             </button>
             <button type="button" className="link-button" onClick={() => onSelectionChange(EMPTY_SELECTION)}>
@@ -96,7 +117,11 @@ export function BulkActionBar(props: {
       >
         <p>{confirmation?.body}</p>
         {confirming === 'retry' ? (
-          <SelectField label="Configuration" value={configuration} onChange={(event) => setConfiguration(event.target.value as 'submitted' | 'current')}>
+          <SelectField
+            label="Configuration"
+            value={configuration}
+            onChange={(event) => setConfiguration(event.target.value as 'submitted' | 'current')}
+          >
             <option value="submitted">As each request was submitted</option>
             <option value="current">Each integration&apos;s current configuration</option>
           </SelectField>
@@ -107,7 +132,15 @@ export function BulkActionBar(props: {
 }
 
 /** What became of each request of the last bulk action, the skipped ones with the reason. */
-function BulkResult({ result, labels, onDismiss }: { result: BulkActionResult; labels: ReadonlyMap<string, string>; onDismiss: () => void }) {
+function BulkResult({
+  result,
+  labels,
+  onDismiss,
+}: {
+  result: BulkActionResult;
+  labels: ReadonlyMap<string, string>;
+  onDismiss: () => void;
+}) {
   const tone = result.skipped === 0 ? 'callout-success' : result.succeeded === 0 ? 'callout-warning' : '';
   return (
     <section className={`callout ${tone} bulk-result`} aria-label="Result of the bulk action">
@@ -118,7 +151,11 @@ function BulkResult({ result, labels, onDismiss }: { result: BulkActionResult; l
         <ul className="list bulk-result-items">
           {result.items.map((item) => (
             <li key={item.deletionRequestId} className="list-row" data-outcome={item.outcome}>
-              <span className={`badge badge-${item.outcome === 'skipped' ? 'staging' : item.outcome === 'retried' ? 'pending' : 'canceled'}`}>{BULK_OUTCOME_LABEL[item.outcome]}</span>
+              <span
+                className={`badge badge-${item.outcome === 'skipped' ? 'staging' : item.outcome === 'retried' ? 'pending' : 'canceled'}`}
+              >
+                {BULK_OUTCOME_LABEL[item.outcome]}
+              </span>
               <Link to={`/requests/${item.deletionRequestId}`} className="mono truncate">
                 {labels.get(item.deletionRequestId) ?? item.deletionRequestId}
               </Link>

@@ -20,7 +20,9 @@ export function CopyButton({ value, label = 'Copy' }: { value: string; label?: s
         );
       }}
     >
-      <span aria-live="polite">{state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed: select and copy' : label}</span>
+      <span aria-live="polite">
+        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed: select and copy' : label}
+      </span>
     </button>
   );
 }

@@ -109,7 +109,14 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
         </p>
         <label className="field">
           <span className="field-label">Reason (told to the subject)</span>
-          <textarea name="reason" rows={3} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} required />
+          <textarea
+            name="reason"
+            rows={3}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            maxLength={1000}
+            required
+          />
         </label>
       </ConfirmDialog>
     </section>

@@ -2,7 +2,15 @@ import { deadlineLabel } from '../lib/deadline';
 import { formatDate, formatDateTime } from '../lib/format';
 
 /** A request's legal deadline with the days left (or overdue). */
-export function DueDate({ dueAt, status, regulation }: { dueAt: string | null; status: string; regulation: string | null }) {
+export function DueDate({
+  dueAt,
+  status,
+  regulation,
+}: {
+  dueAt: string | null;
+  status: string;
+  regulation: string | null;
+}) {
   if (!dueAt) return <span className="muted">—</span>;
   const label = deadlineLabel(dueAt, status);
   return (

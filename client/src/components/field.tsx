@@ -7,7 +7,12 @@ interface FieldProps {
 }
 
 /** The label, hint and error around one control; `control` gets the id and aria attributes that tie them together. */
-function FieldFrame({ label, error, hint, control }: FieldProps & { control: (aria: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode }) {
+function FieldFrame({
+  label,
+  error,
+  hint,
+  control,
+}: FieldProps & { control: (aria: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode }) {
   const id = useId();
   const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
   return (
@@ -34,7 +39,13 @@ export function TextField({ label, error, hint, ...input }: FieldProps & InputHT
 }
 
 /** A labelled select, like TextField. */
-export function SelectField({ label, error, hint, children, ...select }: FieldProps & SelectHTMLAttributes<HTMLSelectElement>) {
+export function SelectField({
+  label,
+  error,
+  hint,
+  children,
+  ...select
+}: FieldProps & SelectHTMLAttributes<HTMLSelectElement>) {
   return (
     <FieldFrame
       label={label}

@@ -42,10 +42,17 @@ export function LiveIndicator({ query, intervalMs }: { query: PolledQuery; inter
     return () => clearInterval(timer);
   }, []);
   const state = liveState(query, online, intervalMs, now);
-  const last = query.dataUpdatedAt ? `${formatTime(query.dataUpdatedAt)} (${formatRelative(new Date(query.dataUpdatedAt).toISOString(), now)})` : 'never';
+  const last = query.dataUpdatedAt
+    ? `${formatTime(query.dataUpdatedAt)} (${formatRelative(new Date(query.dataUpdatedAt).toISOString(), now)})`
+    : 'never';
   return (
     // Announced when it turns stale or offline (and back), not on every refresh.
-    <p className={`live-note small live-${state}`} role="status" aria-live={state === 'live' ? 'off' : 'polite'} data-live-state={state}>
+    <p
+      className={`live-note small live-${state}`}
+      role="status"
+      aria-live={state === 'live' ? 'off' : 'polite'}
+      data-live-state={state}
+    >
       <span className="live-dot" aria-hidden="true" />
       {state === 'live' ? (
         <span className="muted">Live · refreshed {formatTime(query.dataUpdatedAt)}</span>

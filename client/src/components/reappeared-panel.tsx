@@ -12,7 +12,13 @@ interface Reappeared {
 }
 
 /** Re-verification found the subject's rows again: say where and when, and offer to delete again. */
-export function ReappearedPanel({ deletionRequestId, integrationRequests }: { deletionRequestId: string; integrationRequests: Reappeared[] }) {
+export function ReappearedPanel({
+  deletionRequestId,
+  integrationRequests,
+}: {
+  deletionRequestId: string;
+  integrationRequests: Reappeared[];
+}) {
   const trpc = useTRPC();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -32,11 +38,17 @@ export function ReappearedPanel({ deletionRequestId, integrationRequests }: { de
       <ul>
         {found.map((ir) => (
           <li key={ir.id}>
-            {ir.name}: rows matching the subject were found again at re-verification on {formatDateTime(ir.reappearedAt!)} (a restored backup, an import?).
+            {ir.name}: rows matching the subject were found again at re-verification on{' '}
+            {formatDateTime(ir.reappearedAt!)} (a restored backup, an import?).
           </li>
         ))}
       </ul>
-      <button type="button" className="button button-primary" disabled={again.isPending} onClick={() => again.mutate({ deletionRequestId })}>
+      <button
+        type="button"
+        className="button button-primary"
+        disabled={again.isPending}
+        onClick={() => again.mutate({ deletionRequestId })}
+      >
         {again.isPending ? 'Creating…' : 'Delete again'}
       </button>
       <FormError message={again.error ? toDisplayError(again.error).message : null} />

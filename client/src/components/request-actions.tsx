@@ -11,9 +11,22 @@ const isRetryable = (status: RequestStatus) => status === 'FAILED' || status ===
 type RetryConfiguration = 'submitted' | 'current';
 
 /** Which configuration a retry sends: the snapshot taken when the request was made, or the integration's as it is now. */
-function RetryConfigurationChoice({ value, onChange, label }: { value: RetryConfiguration; onChange: (value: RetryConfiguration) => void; label: string }) {
+function RetryConfigurationChoice({
+  value,
+  onChange,
+  label,
+}: {
+  value: RetryConfiguration;
+  onChange: (value: RetryConfiguration) => void;
+  label: string;
+}) {
   return (
-    <select className="select select-small" aria-label={label} value={value} onChange={(event) => onChange(event.target.value as RetryConfiguration)}>
+    <select
+      className="select select-small"
+      aria-label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value as RetryConfiguration)}
+    >
       <option value="submitted">with the submitted configuration</option>
       <option value="current">with the current configuration</option>
     </select>
@@ -28,21 +41,39 @@ function useRefreshRequest() {
 }
 
 function ActionMessage({ error, done }: { error: unknown; done: string | null }) {
-  if (error) return <p className="form-error" role="alert">{toDisplayError(error).message}</p>;
-  if (done) return <p className="muted small" role="status">{done}</p>;
+  if (error)
+    return (
+      <p className="form-error" role="alert">
+        {toDisplayError(error).message}
+      </p>
+    );
+  if (done)
+    return (
+      <p className="muted small" role="status">
+        {done}
+      </p>
+    );
   return null;
 }
 
 /** Retry what failed, or cancel what is still running, for the whole request. */
-export function RequestActions({ request }: { request: { id: string; status: RequestStatus; integrationRequests: { status: RequestStatus }[] } }) {
+export function RequestActions({
+  request,
+}: {
+  request: { id: string; status: RequestStatus; integrationRequests: { status: RequestStatus }[] };
+}) {
   const trpc = useTRPC();
   const refresh = useRefreshRequest();
   const [done, setDone] = useState<string | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [configuration, setConfiguration] = useState<RetryConfiguration>('submitted');
-  const retry = useMutation(trpc.deletionRequests.retry.mutationOptions({ onSuccess: async () => (setDone('Retry queued.'), await refresh()) }));
+  const retry = useMutation(
+    trpc.deletionRequests.retry.mutationOptions({ onSuccess: async () => (setDone('Retry queued.'), await refresh()) }),
+  );
   const cancel = useMutation(
-    trpc.deletionRequests.cancel.mutationOptions({ onSuccess: async () => (setConfirmCancel(false), setDone('Cancel requested.'), await refresh()) }),
+    trpc.deletionRequests.cancel.mutationOptions({
+      onSuccess: async () => (setConfirmCancel(false), setDone('Cancel requested.'), await refresh()),
+    }),
   );
   // "Retry queued." is what happened until the request's status says what came of it.
   useEffect(() => setDone(null), [request.status]);
@@ -58,15 +89,27 @@ export function RequestActions({ request }: { request: { id: string; status: Req
               type="button"
               className="button button-primary"
               disabled={retry.isPending}
-              onClick={() => (cancel.reset(), setDone(null), retry.mutate({ deletionRequestId: request.id, configuration }))}
+              onClick={() => (
+                cancel.reset(),
+                setDone(null),
+                retry.mutate({ deletionRequestId: request.id, configuration })
+              )}
             >
               {retry.isPending ? 'Retrying…' : 'Retry failed integrations'}
             </button>
-            <RetryConfigurationChoice value={configuration} onChange={setConfiguration} label="Configuration for the retry" />
+            <RetryConfigurationChoice
+              value={configuration}
+              onChange={setConfiguration}
+              label="Configuration for the retry"
+            />
           </>
         ) : null}
         {canCancel ? (
-          <button type="button" className="button button-danger-outline" onClick={() => (retry.reset(), cancel.reset(), setDone(null), setConfirmCancel(true))}>
+          <button
+            type="button"
+            className="button button-danger-outline"
+            onClick={() => (retry.reset(), cancel.reset(), setDone(null), setConfirmCancel(true))}
+          >
             Cancel request
           </button>
         ) : null}
@@ -83,7 +126,10 @@ export function RequestActions({ request }: { request: { id: string; status: Req
         onCancel={() => setConfirmCancel(false)}
         onConfirm={() => cancel.mutate({ deletionRequestId: request.id })}
       >
-        <p>Integrations that have not finished are asked to stop. Some destinations cannot cancel a deletion they have accepted; those keep going and are listed with the reason.</p>
+        <p>
+          Integrations that have not finished are asked to stop. Some destinations cannot cancel a deletion they have
+          accepted; those keep going and are listed with the reason.
+        </p>
       </ConfirmDialog>
     </div>
   );
@@ -104,8 +150,12 @@ export function IntegrationRequestActions({
     setDone(message);
     await refresh();
   };
-  const retry = useMutation(trpc.deletionRequests.retryIntegration.mutationOptions({ onSuccess: after('Retry queued.') }));
-  const check = useMutation(trpc.deletionRequests.checkStatusNow.mutationOptions({ onSuccess: after('Status check queued.') }));
+  const retry = useMutation(
+    trpc.deletionRequests.retryIntegration.mutationOptions({ onSuccess: after('Retry queued.') }),
+  );
+  const check = useMutation(
+    trpc.deletionRequests.checkStatusNow.mutationOptions({ onSuccess: after('Status check queued.') }),
+  );
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [configuration, setConfiguration] = useState<RetryConfiguration>('submitted');
   const cancel = useMutation(
@@ -132,19 +182,38 @@ export function IntegrationRequestActions({
       <div className="row wrap">
         {isRetryable(ir.status) ? (
           <>
-            <button type="button" className="button button-small" disabled={busy} onClick={() => (reset(), retry.mutate({ ...input, configuration }))}>
+            <button
+              type="button"
+              className="button button-small"
+              disabled={busy}
+              onClick={() => (reset(), retry.mutate({ ...input, configuration }))}
+            >
               Retry<span className="visually-hidden"> {ir.name}</span>
             </button>
-            <RetryConfigurationChoice value={configuration} onChange={setConfiguration} label={`Configuration for retrying ${ir.name}`} />
+            <RetryConfigurationChoice
+              value={configuration}
+              onChange={setConfiguration}
+              label={`Configuration for retrying ${ir.name}`}
+            />
           </>
         ) : null}
         {isActive(ir.status) && ir.trackingId ? (
-          <button type="button" className="button button-small" disabled={busy} onClick={() => (reset(), check.mutate(input))}>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={busy}
+            onClick={() => (reset(), check.mutate(input))}
+          >
             Check status now<span className="visually-hidden"> for {ir.name}</span>
           </button>
         ) : null}
         {isActive(ir.status) ? (
-          <button type="button" className="button button-small button-danger-outline" disabled={busy} onClick={() => (reset(), setConfirmCancel(true))}>
+          <button
+            type="button"
+            className="button button-small button-danger-outline"
+            disabled={busy}
+            onClick={() => (reset(), setConfirmCancel(true))}
+          >
             Cancel<span className="visually-hidden"> {ir.name}</span>
           </button>
         ) : null}

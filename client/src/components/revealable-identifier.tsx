@@ -7,13 +7,26 @@ import { useTRPC } from '../trpc';
  * viewer presses "Reveal", which asks the server for it (and the server records who did in
  * the audit trail). "Hide" masks it again.
  */
-export function RevealableIdentifier({ requestId, masked, hashed = false, linkToRequest = false }: { requestId: string; masked: string; hashed?: boolean; linkToRequest?: boolean }) {
+export function RevealableIdentifier({
+  requestId,
+  masked,
+  hashed = false,
+  linkToRequest = false,
+}: {
+  requestId: string;
+  masked: string;
+  hashed?: boolean;
+  linkToRequest?: boolean;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const reveal = useMutation(
     trpc.dashboard.revealIdentifier.mutationOptions({
       // The reveal is in the request's audit trail now.
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.dashboard.requestDetail.queryKey({ deletionRequestId: requestId }) }),
+      onSuccess: () =>
+        queryClient.invalidateQueries({
+          queryKey: trpc.dashboard.requestDetail.queryKey({ deletionRequestId: requestId }),
+        }),
     }),
   );
   const revealed = reveal.data?.identifier ?? null;

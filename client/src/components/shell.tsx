@@ -106,7 +106,12 @@ function Header() {
         <span className="user-name" title={me.user.email}>
           {me.user.name}
         </span>
-        <button type="button" className="button button-small" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => signOut.mutate()}
+          disabled={signOut.isPending}
+        >
           Sign out
         </button>
       </div>
@@ -122,7 +127,11 @@ function TimeZoneToggle() {
       type="button"
       className="button button-small time-zone-toggle"
       aria-pressed={zone === 'UTC'}
-      title={zone === 'UTC' ? 'Times are shown in UTC: show them in your time zone' : 'Times are shown in your time zone: show them in UTC'}
+      title={
+        zone === 'UTC'
+          ? 'Times are shown in UTC: show them in your time zone'
+          : 'Times are shown in your time zone: show them in UTC'
+      }
       onClick={() => setTimeZoneChoice(zone === 'UTC' ? 'local' : 'UTC')}
     >
       {zone === 'UTC' ? 'Times: UTC' : 'Times: local'}
@@ -185,7 +194,17 @@ function Sidebar() {
 }
 
 /** `documentTitle` replaces `title` in the browser's title bar (and history) when the heading shows personal data. */
-export function PageHeader({ title, documentTitle, description, actions }: { title: React.ReactNode; documentTitle?: string; description?: string; actions?: React.ReactNode }) {
+export function PageHeader({
+  title,
+  documentTitle,
+  description,
+  actions,
+}: {
+  title: React.ReactNode;
+  documentTitle?: string;
+  description?: string;
+  actions?: React.ReactNode;
+}) {
   const windowTitle = documentTitle ?? (typeof title === 'string' ? title : '');
   useEffect(() => {
     document.title = `${windowTitle} · Deletion Requests`;

@@ -21,11 +21,22 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
 }
 
 /** A failed call, in the server's own words, with a retry button when one makes sense. */
-export function ErrorState({ error, onRetry, title = 'This could not be loaded' }: { error: unknown; onRetry?: () => void; title?: string }) {
+export function ErrorState({
+  error,
+  onRetry,
+  title = 'This could not be loaded',
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  title?: string;
+}) {
   const { code, message } = toDisplayError(error);
   const text =
-    code === 'NOT_FOUND' ? `${message}. It may have been deleted, or it belongs to another organization.` :
-    code === 'FORBIDDEN' ? `${message}. Ask an owner or admin of the organization.` : message;
+    code === 'NOT_FOUND'
+      ? `${message}. It may have been deleted, or it belongs to another organization.`
+      : code === 'FORBIDDEN'
+        ? `${message}. Ask an owner or admin of the organization.`
+        : message;
   return (
     <div className="state state-error" role="alert">
       <p className="state-title">{title}</p>
@@ -56,7 +67,11 @@ export function RouteError() {
     <main className="centered-page">
       <div className="card narrow">
         <h1>{notFound ? 'Page not found' : 'Something went wrong'}</h1>
-        <p>{notFound ? 'There is nothing at this address.' : 'The page failed to load. Reloading usually fixes this after an update.'}</p>
+        <p>
+          {notFound
+            ? 'There is nothing at this address.'
+            : 'The page failed to load. Reloading usually fixes this after an update.'}
+        </p>
         <p className="row">
           <button type="button" className="button" onClick={() => window.location.reload()}>
             Reload

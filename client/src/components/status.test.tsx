@@ -17,6 +17,8 @@ describe('SegmentedStatusBar', () => {
 
 describe('StatusBadge', () => {
   it('explains the status on hover', () => {
-    expect(renderToStaticMarkup(<StatusBadge status="FAILED" />)).toContain('title="Sending or executing failed; it can be retried"');
+    expect(renderToStaticMarkup(<StatusBadge status="FAILED" />)).toContain(
+      'title="Sending or executing failed; it can be retried"',
+    );
   });
 });

@@ -13,7 +13,11 @@ describe('audit entry presentation', () => {
   });
 
   it('keeps short values inline and HTTP exchanges as expandable blocks', () => {
-    const { facts, blocks } = splitDetails({ workspaceId: 'ws_1', request: { method: 'POST', url: 'https://x' }, sql: 'DELETE FROM users\nWHERE id = $1' });
+    const { facts, blocks } = splitDetails({
+      workspaceId: 'ws_1',
+      request: { method: 'POST', url: 'https://x' },
+      sql: 'DELETE FROM users\nWHERE id = $1',
+    });
     expect(facts).toEqual([['workspaceId', 'ws_1']]);
     expect(blocks.map(([key]) => key)).toEqual(['request', 'sql']);
   });

@@ -3,8 +3,16 @@ import { bulkConfirmation, selectionLabel } from './bulk';
 
 describe('bulk action wording', () => {
   it('names the action and the count in the title and on the button that acts', () => {
-    expect(bulkConfirmation('cancel', 37)).toMatchObject({ title: 'Cancel 37 requests?', confirmLabel: 'Cancel 37 requests', cancelLabel: 'Keep requests' });
-    expect(bulkConfirmation('retry', 1)).toMatchObject({ title: 'Retry 1 request?', confirmLabel: 'Retry 1 request', cancelLabel: "Don't retry" });
+    expect(bulkConfirmation('cancel', 37)).toMatchObject({
+      title: 'Cancel 37 requests?',
+      confirmLabel: 'Cancel 37 requests',
+      cancelLabel: 'Keep requests',
+    });
+    expect(bulkConfirmation('retry', 1)).toMatchObject({
+      title: 'Retry 1 request?',
+      confirmLabel: 'Retry 1 request',
+      cancelLabel: "Don't retry",
+    });
   });
 
   it('says whether the selection is rows or the whole filter', () => {

@@ -31,5 +31,7 @@ export const BULK_OUTCOME_LABEL: Record<BulkItemOutcome, string> = {
 
 /** "12 selected", or "All 37 matching this filter" when the selection is the filter itself. */
 export function selectionLabel(selection: { allMatching: boolean; count: number }): string {
-  return selection.allMatching ? `All ${requests(selection.count)} matching this filter selected` : `${selection.count.toLocaleString()} selected`;
+  return selection.allMatching
+    ? `All ${requests(selection.count)} matching this filter selected`
+    : `${selection.count.toLocaleString()} selected`;
 }

@@ -3,7 +3,11 @@ import { daysLeft } from '@shared/days-left';
 const FULFILLED = new Set(['SUCCESS', 'CANCELED']);
 
 /** How a deadline reads in a list: "in 5 days", "due today", "3 days overdue"; fulfilled requests only show the date. */
-export function deadlineLabel(dueAt: string | null, status: string, now = new Date()): { text: string; tone: 'ok' | 'soon' | 'overdue' | 'done' } {
+export function deadlineLabel(
+  dueAt: string | null,
+  status: string,
+  now = new Date(),
+): { text: string; tone: 'ok' | 'soon' | 'overdue' | 'done' } {
   if (!dueAt) return { text: 'no deadline', tone: 'done' };
   if (FULFILLED.has(status)) return { text: 'fulfilled', tone: 'done' };
   const due = new Date(dueAt);

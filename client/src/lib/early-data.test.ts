@@ -7,8 +7,8 @@ afterEach(() => {
   takeEarlyRequestsData();
 });
 
-describe('the Requests page\'s early data', () => {
-  it('asks for the very URL the server preloads in the page\'s HTML, so the browser hands over the preloaded answer', () => {
+describe("the Requests page's early data", () => {
+  it("asks for the very URL the server preloads in the page's HTML, so the browser hands over the preloaded answer", () => {
     const fetch = vi.fn(() => Promise.resolve(new Response('[]')));
     vi.stubGlobal('fetch', fetch);
     startEarlyRequestsData({ pathname: '/requests', search: '' } as Location);

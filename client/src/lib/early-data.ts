@@ -14,13 +14,16 @@ export interface EarlyRequestsData {
   answers: Promise<({ result?: { data: unknown } } | undefined)[] | null>;
 }
 
-
 let early: EarlyRequestsData | null = null;
 
 export function startEarlyRequestsData(location: Location): void {
   if (location.pathname !== '/requests') return;
   const filters = filtersFromSearchParams(new URLSearchParams(location.search));
-  const input: EarlyRequestsData['input'] = { filter: toSearchFilter(filters), sort: filters.sort ?? 'created', limit: REQUESTS_PAGE_SIZE };
+  const input: EarlyRequestsData['input'] = {
+    filter: toSearchFilter(filters),
+    sort: filters.sort ?? 'created',
+    limit: REQUESTS_PAGE_SIZE,
+  };
   // For the bare /requests address the page's HTML already preloads this URL (server/src/http/spa-hints.ts):
   // the same request, same mode and credentials, so the browser hands over the preloaded answer.
   const answers = fetch(earlyRequestsUrl(input), { credentials: 'same-origin' })

@@ -9,7 +9,10 @@ describe('issuesToFieldErrors', () => {
       { path: [], message: 'whole form' },
       { nonsense: true },
     ];
-    expect(issuesToFieldErrors(issues, 'filter')).toEqual({ createdTo: 'The end date must not be before the start date', _form: 'whole form' });
+    expect(issuesToFieldErrors(issues, 'filter')).toEqual({
+      createdTo: 'The end date must not be before the start date',
+      _form: 'whole form',
+    });
   });
 });
 
@@ -20,9 +23,15 @@ describe('toDisplayError', () => {
 });
 
 describe('a call made without the tRPC client', () => {
-  it('shows the server\'s code, message and field issues like a tRPC client error', async () => {
+  it("shows the server's code, message and field issues like a tRPC client error", async () => {
     const { ProcedureCallError } = await import('./errors');
-    const error = new ProcedureCallError('BAD_REQUEST', 'Input validation failed', [{ path: ['email'], message: 'Enter a valid email address' }]);
-    expect(toDisplayError(error)).toEqual({ code: 'BAD_REQUEST', message: 'Input validation failed', fieldErrors: { email: 'Enter a valid email address' } });
+    const error = new ProcedureCallError('BAD_REQUEST', 'Input validation failed', [
+      { path: ['email'], message: 'Enter a valid email address' },
+    ]);
+    expect(toDisplayError(error)).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'Input validation failed',
+      fieldErrors: { email: 'Enter a valid email address' },
+    });
   });
 });

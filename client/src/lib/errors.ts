@@ -35,7 +35,12 @@ export interface DisplayError {
 }
 
 function isIssue(value: unknown): value is ServerIssue {
-  return !!value && typeof value === 'object' && Array.isArray((value as ServerIssue).path) && typeof (value as ServerIssue).message === 'string';
+  return (
+    !!value &&
+    typeof value === 'object' &&
+    Array.isArray((value as ServerIssue).path) &&
+    typeof (value as ServerIssue).message === 'string'
+  );
 }
 
 /** First message per field path; `stripPrefix` drops a wrapping object key such as "filter". */
@@ -59,7 +64,12 @@ export function toDisplayError(error: unknown, stripPrefix?: string): DisplayErr
   if (isTrpcClientError(error)) {
     const shape = (error.shape ?? {}) as { issues?: unknown[]; data?: { code?: string } };
     const code = shape.data?.code ?? (error.data as { code?: string } | undefined)?.code;
-    if (!code) return { code: 'NETWORK', message: 'The server could not be reached. Check your connection and try again.', fieldErrors: {} };
+    if (!code)
+      return {
+        code: 'NETWORK',
+        message: 'The server could not be reached. Check your connection and try again.',
+        fieldErrors: {},
+      };
     const fieldErrors = Array.isArray(shape.issues) ? issuesToFieldErrors(shape.issues, stripPrefix) : {};
     return { code, message: error.message, fieldErrors };
   }

@@ -4,7 +4,12 @@ import { validateForm } from './form';
 
 describe('validateForm with the server schemas', () => {
   it('names each invalid field with the schema message', () => {
-    const result = validateForm(signUpInputSchema, { email: 'nope', password: 'short', name: ' ', organizationName: 'Acme' });
+    const result = validateForm(signUpInputSchema, {
+      email: 'nope',
+      password: 'short',
+      name: ' ',
+      organizationName: 'Acme',
+    });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors.email).toBe('Enter a valid email address');
@@ -14,8 +19,16 @@ describe('validateForm with the server schemas', () => {
   });
 
   it('returns the parsed (trimmed, lower-cased) values when valid', () => {
-    const result = validateForm(signUpInputSchema, { email: ' Jane@Example.com ', password: 'a long enough passphrase', name: ' Jane ', organizationName: 'Acme' });
-    expect(result).toEqual({ ok: true, data: { email: 'jane@example.com', password: 'a long enough passphrase', name: 'Jane', organizationName: 'Acme' } });
+    const result = validateForm(signUpInputSchema, {
+      email: ' Jane@Example.com ',
+      password: 'a long enough passphrase',
+      name: ' Jane ',
+      organizationName: 'Acme',
+    });
+    expect(result).toEqual({
+      ok: true,
+      data: { email: 'jane@example.com', password: 'a long enough passphrase', name: 'Jane', organizationName: 'Acme' },
+    });
   });
 
   it('accepts a token without expiry and refuses a zero-day one', () => {
@@ -25,9 +38,13 @@ describe('validateForm with the server schemas', () => {
 });
 
 describe('messages for people', () => {
-  it('never shows zod\'s default texts, and keeps the schema\'s own messages', async () => {
+  it("never shows zod's default texts, and keeps the schema's own messages", async () => {
     const { z } = await import('zod');
-    const schema = z.object({ days: z.number().int().min(0), headers: z.record(z.string().regex(/^[A-Za-z-]+$/), z.string()), name: z.string().min(1, 'Enter a name') });
+    const schema = z.object({
+      days: z.number().int().min(0),
+      headers: z.record(z.string().regex(/^[A-Za-z-]+$/), z.string()),
+      name: z.string().min(1, 'Enter a name'),
+    });
     const result = validateForm(schema, { days: Number.NaN, headers: { 'bad name': 'x' }, name: '' });
     expect(result.ok).toBe(false);
     if (result.ok) return;
@@ -38,10 +55,12 @@ describe('messages for people', () => {
 });
 
 describe('record keys', () => {
-  it('puts a refused header name under the name, with the schema\'s own message', async () => {
+  it("puts a refused header name under the name, with the schema's own message", async () => {
     const { webhookConfigSchema } = await import('@shared/integrations/webhook');
     const { recordKeyField } = await import('./form');
-    const result = validateForm(webhookConfigSchema, { initiate: { url: 'https://crm.example/erase', headers: { 'bad name': 'x' } } });
+    const result = validateForm(webhookConfigSchema, {
+      initiate: { url: 'https://crm.example/erase', headers: { 'bad name': 'x' } },
+    });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors[`initiate.headers.${recordKeyField('bad name')}`]).toBe('Not a valid header name');

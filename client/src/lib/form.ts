@@ -12,10 +12,12 @@ export type Validation<T> = { ok: true; data: T } | { ok: false; errors: FieldEr
  */
 export function humanIssueMessage(issue: z.core.$ZodRawIssue): string {
   const input = issue.input;
-  const empty = input === undefined || input === null || input === '' || (typeof input === 'number' && Number.isNaN(input));
+  const empty =
+    input === undefined || input === null || input === '' || (typeof input === 'number' && Number.isNaN(input));
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.expected === 'number' || issue.expected === 'int') return empty ? 'Enter a number' : 'Enter a whole number';
+      if (issue.expected === 'number' || issue.expected === 'int')
+        return empty ? 'Enter a number' : 'Enter a whole number';
       return empty ? 'Required' : 'Enter a valid value';
     case 'too_small': {
       const min = Number(issue.minimum);
@@ -52,7 +54,11 @@ export function validateForm<S extends z.ZodType>(schema: S, values: unknown): V
   const issues = result.error.issues.map((issue) => {
     if (issue.code !== 'invalid_key') return issue;
     const key = String(issue.path.at(-1) ?? '');
-    return { ...issue, path: [...issue.path.slice(0, -1), recordKeyField(key)], message: issue.issues[0]?.message ?? issue.message };
+    return {
+      ...issue,
+      path: [...issue.path.slice(0, -1), recordKeyField(key)],
+      message: issue.issues[0]?.message ?? issue.message,
+    };
   });
   return { ok: false, errors: issuesToFieldErrors(issues as never[]) };
 }
@@ -78,8 +84,7 @@ export function focusFirstInvalid(form: HTMLFormElement | null, errors: FieldErr
     const controls = Array.from(form.querySelectorAll<HTMLElement>('input, select, textarea, [data-field]'));
     const fieldOf = (el: HTMLElement) => el.dataset.field ?? (el as HTMLInputElement).name;
     const target =
-      controls.find((el) => fieldOf(el) in errors) ??
-      controls.find((el) => el.getAttribute('aria-invalid') === 'true');
+      controls.find((el) => fieldOf(el) in errors) ?? controls.find((el) => el.getAttribute('aria-invalid') === 'true');
     target?.focus();
   });
 }

@@ -10,7 +10,11 @@ function formatter(kind: 'dateTime' | 'date' | 'time', zone: TimeZoneChoice = ti
     const timeZone = zone === 'UTC' ? 'UTC' : undefined;
     // 'long' time: seconds and the time zone ("3:12:45 AM UTC"), so an audit time is never ambiguous.
     const options: Intl.DateTimeFormatOptions =
-      kind === 'dateTime' ? { dateStyle: 'medium', timeStyle: 'long', timeZone } : kind === 'date' ? { dateStyle: 'medium', timeZone } : { timeStyle: 'long', timeZone };
+      kind === 'dateTime'
+        ? { dateStyle: 'medium', timeStyle: 'long', timeZone }
+        : kind === 'date'
+          ? { dateStyle: 'medium', timeZone }
+          : { timeStyle: 'long', timeZone };
     found = new Intl.DateTimeFormat(undefined, options);
     formatters.set(key, found);
   }

@@ -1,6 +1,14 @@
 import { postgresConfigSchema } from '@shared/integrations/postgres';
 import { describe, expect, it } from 'vitest';
-import { describeRule, eligibleColumns, moveItem, newRule, normalizeRule, softDeleteColumns, type DiscoveredTable } from './postgres-rules';
+import {
+  describeRule,
+  eligibleColumns,
+  moveItem,
+  newRule,
+  normalizeRule,
+  softDeleteColumns,
+  type DiscoveredTable,
+} from './postgres-rules';
 
 const users: DiscoveredTable = {
   schema: 'public',
@@ -34,11 +42,15 @@ describe('the PostgreSQL rule builder', () => {
     const hashing = { ...newRule(users), action: 'hash' as const, columns: ['email', 'phone'] };
     const nulling = normalizeRule({ ...hashing, action: 'set_null' }, users);
     expect(nulling.columns).toEqual(['phone']);
-    expect(normalizeRule({ ...hashing, action: 'soft_delete', softDeleteColumn: 'email' }, users).softDeleteColumn).toBeUndefined();
+    expect(
+      normalizeRule({ ...hashing, action: 'soft_delete', softDeleteColumn: 'email' }, users).softDeleteColumn,
+    ).toBeUndefined();
   });
 
   it('reads each rule as a sentence and reorders rules', () => {
-    expect(describeRule({ ...newRule(users), identifierColumns: ['email', 'phone'], match: 'all' })).toBe('Delete rows of public.users where email and phone = identifier');
+    expect(describeRule({ ...newRule(users), identifierColumns: ['email', 'phone'], match: 'all' })).toBe(
+      'Delete rows of public.users where email and phone = identifier',
+    );
     expect(moveItem(['users', 'orders'], 1, 0)).toEqual(['orders', 'users']);
     expect(moveItem(['users', 'orders'], 0, -1)).toEqual(['users', 'orders']);
   });

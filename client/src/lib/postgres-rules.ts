@@ -13,9 +13,15 @@ export interface DiscoveredTable {
   columns: DiscoveredColumn[];
 }
 
-export type RuleDraft = Omit<PostgresRule, 'columns' | 'match' | 'schema'> & { schema: string; match: 'any' | 'all'; columns: string[] };
-export type PostgresDraft = Omit<PostgresConfig, 'rules' | 'statementTimeoutMs'> & { rules: RuleDraft[]; statementTimeoutMs?: number };
-
+export type RuleDraft = Omit<PostgresRule, 'columns' | 'match' | 'schema'> & {
+  schema: string;
+  match: 'any' | 'all';
+  columns: string[];
+};
+export type PostgresDraft = Omit<PostgresConfig, 'rules' | 'statementTimeoutMs'> & {
+  rules: RuleDraft[];
+  statementTimeoutMs?: number;
+};
 
 export const ACTION_LABEL: Record<RuleDraft['action'], string> = {
   delete: 'Delete the rows',
@@ -44,7 +50,14 @@ export function tableKey(t: { schema: string; table: string }): string {
 /** A new rule on a table, with a likely identifier column picked (email, user id...). */
 export function newRule(table: DiscoveredTable | undefined): RuleDraft {
   const guess = table?.columns.find((c) => /^(email|user_?email|user_?id|distinct_?id|customer_?email)$/i.test(c.name));
-  return { schema: table?.schema ?? 'public', table: table?.table ?? '', identifierColumns: guess ? [guess.name] : [], match: 'any', action: 'delete', columns: [] };
+  return {
+    schema: table?.schema ?? 'public',
+    table: table?.table ?? '',
+    identifierColumns: guess ? [guess.name] : [],
+    match: 'any',
+    action: 'delete',
+    columns: [],
+  };
 }
 
 /** After the table or action changes, drop choices that no longer apply. */
@@ -57,14 +70,19 @@ export function normalizeRule(rule: RuleDraft, table: DiscoveredTable | undefine
     ...rule,
     identifierColumns: rule.identifierColumns.filter((c) => names.has(c)),
     columns: rule.columns.filter((c) => eligible.has(c)),
-    softDeleteColumn: rule.action === 'soft_delete' && rule.softDeleteColumn && soft.has(rule.softDeleteColumn) ? rule.softDeleteColumn : undefined,
+    softDeleteColumn:
+      rule.action === 'soft_delete' && rule.softDeleteColumn && soft.has(rule.softDeleteColumn)
+        ? rule.softDeleteColumn
+        : undefined,
   };
 }
 
 /** One line a person can check: what the rule does to which rows. */
 export function describeRule(rule: RuleDraft): string {
   if (!rule.table) return 'Pick a table';
-  const where = rule.identifierColumns.length ? rule.identifierColumns.join(rule.match === 'all' ? ' and ' : ' or ') + ' = identifier' : 'no identifier column yet';
+  const where = rule.identifierColumns.length
+    ? rule.identifierColumns.join(rule.match === 'all' ? ' and ' : ' or ') + ' = identifier'
+    : 'no identifier column yet';
   const target = `${rule.schema}.${rule.table}`;
   switch (rule.action) {
     case 'delete':

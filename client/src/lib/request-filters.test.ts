@@ -1,17 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { filtersFromSearchParams, filtersToSearchParams, hasFilters, localDayEnd, localDayStart, toSearchFilter } from './request-filters';
+import {
+  filtersFromSearchParams,
+  filtersToSearchParams,
+  hasFilters,
+  localDayEnd,
+  localDayStart,
+  toSearchFilter,
+} from './request-filters';
 
 describe('request filters in the URL', () => {
   it('round-trips through search params, except the identifier, which never goes into the URL', () => {
-    const filters = { workspaceId: 'ws_1', statuses: ['FAILED' as const, 'ERROR' as const], from: '2026-01-01', to: '2026-01-31', createdByUserId: 'usr_1' };
+    const filters = {
+      workspaceId: 'ws_1',
+      statuses: ['FAILED' as const, 'ERROR' as const],
+      from: '2026-01-01',
+      to: '2026-01-31',
+      createdByUserId: 'usr_1',
+    };
     expect(filtersFromSearchParams(filtersToSearchParams({ ...filters, identifier: 'a@b.c' }))).toEqual(filters);
     expect(filtersToSearchParams({ ...filters, identifier: 'a@b.c' }).toString()).not.toContain('a%40b.c');
-    expect(filtersFromSearchParams(new URLSearchParams('identifier=a%40b.c'), { identifier: 'x@y.z' })).toEqual({ identifier: 'x@y.z' });
+    expect(filtersFromSearchParams(new URLSearchParams('identifier=a%40b.c'), { identifier: 'x@y.z' })).toEqual({
+      identifier: 'x@y.z',
+    });
     expect(filtersFromSearchParams(new URLSearchParams('identifier=a%40b.c'))).toEqual({});
   });
 
   it('drops unknown statuses and malformed dates from a hand-edited link', () => {
-    expect(filtersFromSearchParams(new URLSearchParams('status=FAILED,BOGUS&from=yesterday'))).toEqual({ statuses: ['FAILED'] });
+    expect(filtersFromSearchParams(new URLSearchParams('status=FAILED,BOGUS&from=yesterday'))).toEqual({
+      statuses: ['FAILED'],
+    });
     expect(hasFilters(filtersFromSearchParams(new URLSearchParams('status=BOGUS')))).toBe(false);
   });
 
@@ -29,7 +46,10 @@ describe('checkRequestFilters', () => {
     const { checkRequestFilters } = await import('./request-filters');
     const { requestSearchFilterSchema } = await import('@shared/schemas/dashboard');
     const backwards = toSearchFilter({ from: '2026-03-02', to: '2026-03-01' });
-    expect(checkRequestFilters(backwards)).toEqual({ ok: false, errors: { createdTo: 'The end date must not be before the start date' } });
+    expect(checkRequestFilters(backwards)).toEqual({
+      ok: false,
+      errors: { createdTo: 'The end date must not be before the start date' },
+    });
     expect(requestSearchFilterSchema.safeParse(backwards).success).toBe(false);
     expect(checkRequestFilters(toSearchFilter({ from: '2026-03-01', to: '2026-03-01' }))).toEqual({ ok: true });
   });

@@ -34,7 +34,10 @@ export function identifierFromState(state: unknown): string | undefined {
   return typeof identifier === 'string' && identifier ? identifier : undefined;
 }
 
-export function filtersFromSearchParams(params: URLSearchParams, state: RequestFiltersState | null = null): RequestFilters {
+export function filtersFromSearchParams(
+  params: URLSearchParams,
+  state: RequestFiltersState | null = null,
+): RequestFilters {
   const statuses = (params.get('status') ?? '')
     .split(',')
     .filter((s): s is RequestStatus => (REQUEST_STATUSES as readonly string[]).includes(s));
@@ -47,7 +50,9 @@ export function filtersFromSearchParams(params: URLSearchParams, state: RequestF
     to: DATE.test(to) ? to : undefined,
     createdByUserId: params.get('createdBy') ?? undefined,
     identifier: identifierFromState(state),
-    due: (DUE_FILTERS as readonly string[]).includes(params.get('due') ?? '') ? (params.get('due') as DueFilter) : undefined,
+    due: (DUE_FILTERS as readonly string[]).includes(params.get('due') ?? '')
+      ? (params.get('due') as DueFilter)
+      : undefined,
     sort: params.get('sort') === 'due' ? 'due' : undefined,
   });
 }
@@ -92,7 +97,9 @@ export function toSearchFilter(filters: RequestFilters) {
  * The checks of the server's filter schema that a person can get wrong in this form, without
  * loading zod on the Requests page (its first screen): a date range that ends before it starts.
  */
-export function checkRequestFilters(filter: ReturnType<typeof toSearchFilter>): { ok: true } | { ok: false; errors: Record<string, string> } {
+export function checkRequestFilters(
+  filter: ReturnType<typeof toSearchFilter>,
+): { ok: true } | { ok: false; errors: Record<string, string> } {
   if (filter.createdFrom && filter.createdTo && filter.createdFrom > filter.createdTo) {
     return { ok: false, errors: { createdTo: 'The end date must not be before the start date' } };
   }

@@ -10,7 +10,12 @@ export const LIVE_REFRESH_MS = 4_000;
 export { REQUESTS_PAGE_SIZE };
 
 /** The Requests screen's queries: its first page for `filter`, and the lists its filters offer. */
-export function requestListQueries(trpc: Trpc, filter: RequestSearchFilter, enabled = true, sort: 'created' | 'due' = 'created') {
+export function requestListQueries(
+  trpc: Trpc,
+  filter: RequestSearchFilter,
+  enabled = true,
+  sort: 'created' | 'due' = 'created',
+) {
   return {
     workspaces: trpc.workspaces.list.queryOptions(),
     members: trpc.dashboard.members.queryOptions(),

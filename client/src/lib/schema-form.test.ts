@@ -1,7 +1,18 @@
 import { accountSecretSchemas, integrationTypeInfo, webhookConfigSchema } from '@shared/integrations';
 import { describe, expect, it } from 'vitest';
 import { validateForm } from './form';
-import { defaultsFor, fieldKind, formSchemaOf, getAt, labelFor, pruneEmpty, setAt, unionOf, variantOf, type JsonSchema } from './schema-form';
+import {
+  defaultsFor,
+  fieldKind,
+  formSchemaOf,
+  getAt,
+  labelFor,
+  pruneEmpty,
+  setAt,
+  unionOf,
+  variantOf,
+  type JsonSchema,
+} from './schema-form';
 
 const webhook = formSchemaOf(webhookConfigSchema);
 const props = (node: JsonSchema, ...path: string[]) => path.reduce((n, key) => n.properties![key]!, node);
@@ -33,11 +44,21 @@ describe('forms rendered from the integration schemas', () => {
     expect(start.initiate).toEqual({ method: 'POST', url: '', headers: {} });
     expect(start.status).toBeUndefined();
     // The port is left empty: its default depends on the database (5432 PostgreSQL, 3306 MySQL/MariaDB).
-    expect(defaultsFor(formSchemaOf(accountSecretSchemas.DATABASE))).toEqual({ host: '', database: '', user: '', password: '', sslMode: 'require' });
+    expect(defaultsFor(formSchemaOf(accountSecretSchemas.DATABASE))).toEqual({
+      host: '',
+      database: '',
+      user: '',
+      password: '',
+      sslMode: 'require',
+    });
   });
 
-  it('drops empty optional values before validating with the server\'s schema, and keeps required ones for it to name', () => {
-    const draft = { mode: 'sync', initiate: { method: 'POST', url: '', headers: {}, body: '', trackingIdPath: '' }, timeoutMs: undefined };
+  it("drops empty optional values before validating with the server's schema, and keeps required ones for it to name", () => {
+    const draft = {
+      mode: 'sync',
+      initiate: { method: 'POST', url: '', headers: {}, body: '', trackingIdPath: '' },
+      timeoutMs: undefined,
+    };
     const pruned = pruneEmpty(webhook, draft);
     expect(pruned).toEqual({ mode: 'sync', initiate: { method: 'POST', url: '', headers: {} } });
     const checked = validateForm(webhookConfigSchema, pruned);
@@ -75,7 +96,8 @@ describe('discriminated unions (data store rules)', () => {
     expect(union.variants.map((v) => v.value)).toEqual(['keys', 'hash_field', 'set_member']);
     expect(variantOf(union, { kind: 'set_member' }).value).toBe('set_member');
     expect(variantOf(union, undefined).value).toBe('keys');
-    for (const type of ['S3', 'DYNAMODB'] as const) expect(fieldKind(props(formSchemaOf(integrationTypeInfo[type].configSchema), 'rules').items!)).toBe('union');
+    for (const type of ['S3', 'DYNAMODB'] as const)
+      expect(fieldKind(props(formSchemaOf(integrationTypeInfo[type].configSchema), 'rules').items!)).toBe('union');
   });
 
   it('a new rule starts as the first kind with its fields empty; values are pruned by their own kind', () => {
@@ -83,7 +105,9 @@ describe('discriminated unions (data store rules)', () => {
     const draft = { rules: [{ kind: 'hash_field', key: 'emails', field: '{{identifier}}' }], maxKeys: 10 };
     expect(pruneEmpty(redis, draft)).toEqual(draft);
     expect(validateForm(integrationTypeInfo.REDIS.configSchema, pruneEmpty(redis, draft))).toMatchObject({ ok: true });
-    expect(validateForm(integrationTypeInfo.REDIS.configSchema, { rules: [{ kind: 'keys', pattern: 'user:*' }] })).toMatchObject({
+    expect(
+      validateForm(integrationTypeInfo.REDIS.configSchema, { rules: [{ kind: 'keys', pattern: 'user:*' }] }),
+    ).toMatchObject({
       ok: false,
       errors: { 'rules.0.pattern': expect.stringContaining('{{identifier}}') },
     });

@@ -26,7 +26,18 @@ export interface JsonSchema {
 }
 
 export type Path = (string | number)[];
-export type FieldKind = 'enum' | 'string' | 'text' | 'number' | 'boolean' | 'object' | 'union' | 'record' | 'string-list' | 'object-list' | 'json';
+export type FieldKind =
+  | 'enum'
+  | 'string'
+  | 'text'
+  | 'number'
+  | 'boolean'
+  | 'object'
+  | 'union'
+  | 'record'
+  | 'string-list'
+  | 'object-list'
+  | 'json';
 
 /** What a form edits: the schema's input side (before defaults and transforms apply). */
 export function formSchemaOf(schema: z.ZodType): JsonSchema {
@@ -51,7 +62,9 @@ export function unionOf(raw: JsonSchema): { key: string; variants: { value: stri
   const node = unwrap(raw);
   const variants = (node.oneOf ?? node.anyOf)?.filter((v) => v.type !== 'null');
   if (!variants || variants.length < 2 || !variants.every((v) => v.type === 'object' && v.properties)) return null;
-  const key = Object.keys(variants[0]!.properties!).find((k) => variants.every((v) => typeof v.properties![k]?.const === 'string'));
+  const key = Object.keys(variants[0]!.properties!).find((k) =>
+    variants.every((v) => typeof v.properties![k]?.const === 'string'),
+  );
   if (!key) return null;
   return { key, variants: variants.map((schema) => ({ value: schema.properties![key]!.const as string, schema })) };
 }
@@ -77,7 +90,12 @@ export function fieldKind(raw: JsonSchema): FieldKind {
       return 'boolean';
     case 'object':
       if (node.properties) return 'object';
-      if (node.additionalProperties && typeof node.additionalProperties === 'object' && nodeOf(node.additionalProperties).type === 'string') return 'record';
+      if (
+        node.additionalProperties &&
+        typeof node.additionalProperties === 'object' &&
+        nodeOf(node.additionalProperties).type === 'string'
+      )
+        return 'record';
       return 'json';
     case 'array': {
       const items = node.items ? unwrap(node.items) : undefined;
@@ -94,7 +112,15 @@ export function nodeOf(raw: JsonSchema): JsonSchema {
   return unwrap(raw);
 }
 
-const LABEL_WORDS: Record<string, string> = { url: 'URL', id: 'id', ms: '(ms)', utc: '(UTC)', json: 'JSON', ssl: 'SSL', api: 'API' };
+const LABEL_WORDS: Record<string, string> = {
+  url: 'URL',
+  id: 'id',
+  ms: '(ms)',
+  utc: '(UTC)',
+  json: 'JSON',
+  ssl: 'SSL',
+  api: 'API',
+};
 
 /** "trackingIdPath" → "Tracking id path", "baseUrl" → "Base URL", "timeoutMs" → "Timeout (ms)". */
 export function labelFor(key: string | number): string {
@@ -161,7 +187,8 @@ export function setAt(value: unknown, path: Path, next: unknown): unknown {
     list[key] = setAt(list[key], rest, next);
     return list;
   }
-  const object = value && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
+  const object =
+    value && typeof value === 'object' && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
   const child = setAt(object[key], rest, next);
   if (child === undefined) delete object[key];
   else object[key] = child;

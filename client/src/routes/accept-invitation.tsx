@@ -18,7 +18,9 @@ export function Component() {
   const trpc = useTRPC();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const invitation = useQuery(trpc.members.describeInvitation.queryOptions({ token }, { retry: false, staleTime: Infinity }));
+  const invitation = useQuery(
+    trpc.members.describeInvitation.queryOptions({ token }, { retry: false, staleTime: Infinity }),
+  );
   const existingUser = invitation.data?.usable === true && invitation.data.existingUser;
   const me = useQuery(trpc.auth.me.queryOptions(undefined, { retry: false, enabled: existingUser }));
   const accept = useMutation(trpc.members.acceptInvitation.mutationOptions());
@@ -67,29 +69,44 @@ export function Component() {
         <div className="card narrow auth-card">
           <h1>Join {info.organizationName}</h1>
           <p className="muted">
-            <strong>{info.email}</strong> is invited as <span className={`role role-${info.role.toLowerCase()}`}>{info.role.toLowerCase()}</span>. The link
-            works once, until {formatDate(info.expiresAt)}.
+            <strong>{info.email}</strong> is invited as{' '}
+            <span className={`role role-${info.role.toLowerCase()}`}>{info.role.toLowerCase()}</span>. The link works
+            once, until {formatDate(info.expiresAt)}.
           </p>
           {signedInAs === info.email ? (
             <>
               <FormError message={serverError ? serverError.message : null} />
-              <button type="button" className="button button-primary button-block" disabled={accept.isPending} onClick={() => accept.mutate({ token }, joined)}>
+              <button
+                type="button"
+                className="button button-primary button-block"
+                disabled={accept.isPending}
+                onClick={() => accept.mutate({ token }, joined)}
+              >
                 {accept.isPending ? 'Joining…' : `Join ${info.organizationName}`}
               </button>
             </>
           ) : signedInAs ? (
             <>
               <p>
-                You are signed in as <strong>{signedInAs}</strong>. Sign out, then sign in as <strong>{info.email}</strong> to join.
+                You are signed in as <strong>{signedInAs}</strong>. Sign out, then sign in as{' '}
+                <strong>{info.email}</strong> to join.
               </p>
-              <button type="button" className="button button-block" disabled={signOut.isPending} onClick={() => signOut.mutate()}>
+              <button
+                type="button"
+                className="button button-block"
+                disabled={signOut.isPending}
+                onClick={() => signOut.mutate()}
+              >
                 Sign out
               </button>
             </>
           ) : (
             <>
               <p>You already have an account: sign in with it first, then you can join.</p>
-              <Link className="button button-primary button-block" to={`/sign-in?next=${encodeURIComponent(invitationPath)}`}>
+              <Link
+                className="button button-primary button-block"
+                to={`/sign-in?next=${encodeURIComponent(invitationPath)}`}
+              >
                 Sign in to join
               </Link>
             </>
@@ -106,7 +123,8 @@ export function Component() {
         onInput={(event) => {
           // An error goes as soon as its field has something in it; the next submit checks again.
           const name = (event.target as HTMLInputElement).name;
-          if (errors[name] && (event.target as HTMLInputElement).value.trim()) setErrors(({ [name]: _fixed, ...rest }) => rest);
+          if (errors[name] && (event.target as HTMLInputElement).value.trim())
+            setErrors(({ [name]: _fixed, ...rest }) => rest);
         }}
         onSubmit={(event) => {
           event.preventDefault();
@@ -123,10 +141,17 @@ export function Component() {
       >
         <h1>Join {info.organizationName}</h1>
         <p className="muted">
-          <strong>{info.email}</strong> is invited as <span className={`role role-${info.role.toLowerCase()}`}>{info.role.toLowerCase()}</span>. The link
-          works once, until {formatDate(info.expiresAt)}.
+          <strong>{info.email}</strong> is invited as{' '}
+          <span className={`role role-${info.role.toLowerCase()}`}>{info.role.toLowerCase()}</span>. The link works
+          once, until {formatDate(info.expiresAt)}.
         </p>
-        <TextField label="Your name" name="name" autoComplete="name" required error={errors.name ?? serverError?.fieldErrors.name} />
+        <TextField
+          label="Your name"
+          name="name"
+          autoComplete="name"
+          required
+          error={errors.name ?? serverError?.fieldErrors.name}
+        />
         <TextField
           label="Choose a password"
           name="password"

@@ -62,8 +62,14 @@ export function Component() {
     <>
       {header}
       {oauth ? (
-        <div className={`callout ${oauth === 'connected' ? 'callout-success' : 'callout-danger'}`} role={oauth === 'connected' ? 'status' : 'alert'}>
-          <p>{search.get('message') ?? (oauth === 'connected' ? 'Account connected.' : 'The account could not be connected.')}</p>
+        <div
+          className={`callout ${oauth === 'connected' ? 'callout-success' : 'callout-danger'}`}
+          role={oauth === 'connected' ? 'status' : 'alert'}
+        >
+          <p>
+            {search.get('message') ??
+              (oauth === 'connected' ? 'Account connected.' : 'The account could not be connected.')}
+          </p>
           <button type="button" className="link-button" onClick={() => setSearch({}, { replace: true })}>
             Dismiss
           </button>
@@ -102,7 +108,11 @@ function NewAccount({ onDone }: { onDone: (account: Account | null) => void }) {
   return (
     <section className="card" aria-labelledby="new-account">
       <h2 id="new-account">New account</h2>
-      <SelectField label="For integrations of type" value={type} onChange={(e) => setType(e.target.value as IntegrationType)}>
+      <SelectField
+        label="For integrations of type"
+        value={type}
+        onChange={(e) => setType(e.target.value as IntegrationType)}
+      >
         {TYPES.map((t) => (
           <option key={t.type} value={t.type}>
             {t.label}
@@ -190,10 +200,18 @@ function AccountCard({ account }: { account: Account }) {
         />
       ) : (
         <div className="row wrap ir-actions">
-          <button type="button" className="button button-small" onClick={() => (setReplaced(false), setReplacing(true))}>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => (setReplaced(false), setReplacing(true))}
+          >
             Replace secrets
           </button>
-          <button type="button" className="button button-small button-danger-outline" onClick={() => (remove.reset(), setConfirm(true))}>
+          <button
+            type="button"
+            className="button button-small button-danger-outline"
+            onClick={() => (remove.reset(), setConfirm(true))}
+          >
             Delete
           </button>
         </div>
@@ -208,7 +226,11 @@ function AccountCard({ account }: { account: Account }) {
         onCancel={() => setConfirm(false)}
         onConfirm={() => remove.mutate({ accountId: account.id })}
       >
-        <p>{usedBy.length ? `It is used by ${usedBy.map((i) => i.name).join(', ')}.` : 'Its stored credentials are destroyed.'}</p>
+        <p>
+          {usedBy.length
+            ? `It is used by ${usedBy.map((i) => i.name).join(', ')}.`
+            : 'Its stored credentials are destroyed.'}
+        </p>
       </ConfirmDialog>
     </article>
   );

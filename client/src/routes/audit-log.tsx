@@ -26,7 +26,8 @@ export function toAuditFilter(values: Record<string, string>): { filter: AuditFi
   if (values.deletionRequestId?.trim()) filter.deletionRequestId = values.deletionRequestId.trim();
   if (values.from) filter.createdFrom = localDayStart(values.from);
   if (values.to) filter.createdTo = localDayEnd(values.to);
-  if (filter.createdFrom && filter.createdTo && filter.createdFrom > filter.createdTo) errors.to = 'The end date must not be before the start date';
+  if (filter.createdFrom && filter.createdTo && filter.createdFrom > filter.createdTo)
+    errors.to = 'The end date must not be before the start date';
   return { filter, errors };
 }
 
@@ -36,12 +37,17 @@ export function Component() {
   const [filter, setFilter] = useState<AuditFilter>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const log = useInfiniteQuery(
-    trpc.dashboard.auditLog.infiniteQueryOptions({ limit: 50, filter }, { enabled: me.isAdmin, getNextPageParam: (last) => last.nextCursor }),
+    trpc.dashboard.auditLog.infiniteQueryOptions(
+      { limit: 50, filter },
+      { enabled: me.isAdmin, getNextPageParam: (last) => last.nextCursor },
+    ),
   );
   const actions = useQuery(trpc.dashboard.auditLogActions.queryOptions(undefined, { enabled: me.isAdmin }));
   const members = useQuery(trpc.dashboard.members.queryOptions(undefined, { enabled: me.isAdmin }));
   const workspaces = useQuery(trpc.workspaces.list.queryOptions(undefined, { enabled: me.isAdmin }));
-  const header = <PageHeader title="Audit log" description="Who did what and when in this organization, newest first." />;
+  const header = (
+    <PageHeader title="Audit log" description="Who did what and when in this organization, newest first." />
+  );
   if (!me.isAdmin)
     return (
       <>
@@ -65,7 +71,14 @@ export function Component() {
     <>
       {header}
       <AuditChainStatusPanel />
-      <form className="card filters audit-filters" role="search" aria-label="Filter the audit log" noValidate onSubmit={apply} onReset={() => (setErrors({}), setFilter({}))}>
+      <form
+        className="card filters audit-filters"
+        role="search"
+        aria-label="Filter the audit log"
+        noValidate
+        onSubmit={apply}
+        onReset={() => (setErrors({}), setFilter({}))}
+      >
         <div className="filters-grid">
           <SelectField label="Kind" name="scope" defaultValue="all">
             <option value="all">All entries</option>
@@ -97,7 +110,13 @@ export function Component() {
               </option>
             ))}
           </SelectField>
-          <TextField label="Request id" name="deletionRequestId" placeholder="dr_…" autoComplete="off" error={serverErrors.deletionRequestId} />
+          <TextField
+            label="Request id"
+            name="deletionRequestId"
+            placeholder="dr_…"
+            autoComplete="off"
+            error={serverErrors.deletionRequestId}
+          />
           <TextField label="From" name="from" type="date" error={errors.from ?? serverErrors.createdFrom} />
           <TextField label="To" name="to" type="date" error={errors.to ?? serverErrors.createdTo} />
           <div className="row filter-actions">
@@ -129,7 +148,9 @@ export function Component() {
                         Request <span className="mono">{entry.deletionRequestId}</span>
                       </Link>
                     ) : null}
-                    {entry.integrationId ? <Link to={`/integrations/${entry.integrationId}`}>Integration {entry.integrationName}</Link> : null}
+                    {entry.integrationId ? (
+                      <Link to={`/integrations/${entry.integrationId}`}>Integration {entry.integrationName}</Link>
+                    ) : null}
                   </p>
                 ) : null}
               </li>
@@ -137,7 +158,12 @@ export function Component() {
           </ol>
           <div className="pager">
             {log.hasNextPage ? (
-              <button type="button" className="button" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
+              <button
+                type="button"
+                className="button"
+                onClick={() => void log.fetchNextPage()}
+                disabled={log.isFetchingNextPage}
+              >
                 {log.isFetchingNextPage ? 'Loading…' : 'Load older entries'}
               </button>
             ) : (

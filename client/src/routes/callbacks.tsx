@@ -1,4 +1,9 @@
-import { CALLBACK_EVENT_LABELS, CALLBACK_EVENT_TYPES, createCallbackEndpointInputSchema, type CallbackEventType } from '@shared/schemas/callbacks';
+import {
+  CALLBACK_EVENT_LABELS,
+  CALLBACK_EVENT_TYPES,
+  createCallbackEndpointInputSchema,
+  type CallbackEventType,
+} from '@shared/schemas/callbacks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CopyableValue } from '../components/copy-button';
@@ -31,7 +36,8 @@ function NewSecret({ title, secret, onDone }: { title: string; secret: string; o
   return (
     <div className="callout callout-warning new-token" role="status">
       <p>
-        <strong>{title}</strong> It is shown only this once. Receivers verify each delivery's <code>webhook-signature</code> with it (Standard Webhooks).
+        <strong>{title}</strong> It is shown only this once. Receivers verify each delivery's{' '}
+        <code>webhook-signature</code> with it (Standard Webhooks).
       </p>
       <CopyableValue value={secret} label="Signing secret" />
       <button type="button" className="button button-small" onClick={onDone}>
@@ -46,7 +52,8 @@ export function Component() {
   const me = useMe();
   const endpoints = useQuery({ ...trpc.callbacks.list.queryOptions(), enabled: me.isAdmin });
   const workspaces = useQuery(trpc.workspaces.list.queryOptions());
-  const workspaceName = (id: string | null) => (id ? (workspaces.data?.find((w) => w.id === id)?.name ?? id) : 'All workspaces');
+  const workspaceName = (id: string | null) =>
+    id ? (workspaces.data?.find((w) => w.id === id)?.name ?? id) : 'All workspaces';
   return (
     <>
       <PageHeader
@@ -71,7 +78,11 @@ export function Component() {
             ) : (
               <div className="stack">
                 {endpoints.data.map((endpoint) => (
-                  <EndpointCard key={endpoint.id} endpoint={endpoint} workspaceName={workspaceName(endpoint.workspaceId)} />
+                  <EndpointCard
+                    key={endpoint.id}
+                    endpoint={endpoint}
+                    workspaceName={workspaceName(endpoint.workspaceId)}
+                  />
                 ))}
               </div>
             )}
@@ -105,9 +116,25 @@ function CreateEndpoint({ workspaces }: { workspaces: { id: string; name: string
     <section className="card" aria-labelledby="create-endpoint">
       <h2 id="create-endpoint">Register an endpoint</h2>
       <form className="inline-form" noValidate onSubmit={onSubmit} onInput={onInput}>
-        <TextField label="URL" name="url" type="url" placeholder="https://hooks.example.org/deletions" error={errors.url ?? serverError?.fieldErrors.url} />
-        <TextField label="Description" name="description" placeholder="CRM sync" error={errors.description ?? serverError?.fieldErrors.description} />
-        <SelectField label="Workspace" name="workspaceId" defaultValue="" error={errors.workspaceId ?? serverError?.fieldErrors.workspaceId}>
+        <TextField
+          label="URL"
+          name="url"
+          type="url"
+          placeholder="https://hooks.example.org/deletions"
+          error={errors.url ?? serverError?.fieldErrors.url}
+        />
+        <TextField
+          label="Description"
+          name="description"
+          placeholder="CRM sync"
+          error={errors.description ?? serverError?.fieldErrors.description}
+        />
+        <SelectField
+          label="Workspace"
+          name="workspaceId"
+          defaultValue=""
+          error={errors.workspaceId ?? serverError?.fieldErrors.workspaceId}
+        >
           <option value="">All workspaces</option>
           {workspaces.map((workspace) => (
             <option key={workspace.id} value={workspace.id}>
@@ -136,7 +163,13 @@ function CreateEndpoint({ workspaces }: { workspaces: { id: string; name: string
         </button>
       </form>
       <FormError message={serverError && !Object.keys(serverError.fieldErrors).length ? serverError.message : null} />
-      {created ? <NewSecret title={`Copy the signing secret of ${created.url} now.`} secret={created.secret} onDone={() => setCreated(null)} /> : null}
+      {created ? (
+        <NewSecret
+          title={`Copy the signing secret of ${created.url} now.`}
+          secret={created.secret}
+          onDone={() => setCreated(null)}
+        />
+      ) : null}
     </section>
   );
 }
@@ -145,7 +178,8 @@ function EndpointCard({ endpoint, workspaceName }: { endpoint: Endpoint; workspa
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const refreshList = () => queryClient.invalidateQueries({ queryKey: trpc.callbacks.list.queryKey() });
-  const refreshLog = () => queryClient.invalidateQueries({ queryKey: trpc.callbacks.deliveries.queryKey({ endpointId: endpoint.id }) });
+  const refreshLog = () =>
+    queryClient.invalidateQueries({ queryKey: trpc.callbacks.deliveries.queryKey({ endpointId: endpoint.id }) });
   const [showLog, setShowLog] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const [rotating, setRotating] = useState(false);
@@ -161,7 +195,11 @@ function EndpointCard({ endpoint, workspaceName }: { endpoint: Endpoint; workspa
       },
     }),
   );
-  const update = useMutation(trpc.callbacks.update.mutationOptions({ onSuccess: async (e) => (setDone(e.enabled ? 'Enabled.' : 'Disabled.'), await refreshList()) }));
+  const update = useMutation(
+    trpc.callbacks.update.mutationOptions({
+      onSuccess: async (e) => (setDone(e.enabled ? 'Enabled.' : 'Disabled.'), await refreshList()),
+    }),
+  );
   const rotate = useMutation(
     trpc.callbacks.rotateSecret.mutationOptions({
       onSuccess: async (rotated) => {
@@ -171,14 +209,18 @@ function EndpointCard({ endpoint, workspaceName }: { endpoint: Endpoint; workspa
       },
     }),
   );
-  const remove = useMutation(trpc.callbacks.delete.mutationOptions({ onSuccess: async () => (setDeleting(false), await refreshList()) }));
+  const remove = useMutation(
+    trpc.callbacks.delete.mutationOptions({ onSuccess: async () => (setDeleting(false), await refreshList()) }),
+  );
   const overlapEnds = iso(endpoint.previousSecretExpiresAt);
   const actionError = sendTest.error ?? update.error;
   return (
     <article className="card callback-endpoint" aria-label={endpoint.url} data-endpoint-id={endpoint.id}>
       <header className="row wrap">
         <h3 className="mono">{endpoint.url}</h3>
-        <span className={`badge ${endpoint.enabled ? 'badge-token-active' : 'badge-token-revoked'}`}>{endpoint.enabled ? 'Enabled' : 'Disabled'}</span>
+        <span className={`badge ${endpoint.enabled ? 'badge-token-active' : 'badge-token-revoked'}`}>
+          {endpoint.enabled ? 'Enabled' : 'Disabled'}
+        </span>
       </header>
       <dl className="details">
         {endpoint.description ? (
@@ -209,10 +251,20 @@ function EndpointCard({ endpoint, workspaceName }: { endpoint: Endpoint; workspa
         ) : null}
       </dl>
       <div className="row wrap">
-        <button type="button" className="button button-small" disabled={sendTest.isPending} onClick={() => (setDone(null), sendTest.mutate({ endpointId: endpoint.id }))}>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={sendTest.isPending}
+          onClick={() => (setDone(null), sendTest.mutate({ endpointId: endpoint.id }))}
+        >
           Send test event<span className="visually-hidden"> to {endpoint.url}</span>
         </button>
-        <button type="button" className="button button-small" onClick={() => setShowLog(!showLog)} aria-expanded={showLog}>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => setShowLog(!showLog)}
+          aria-expanded={showLog}
+        >
           {showLog ? 'Hide delivery log' : 'Delivery log'}
         </button>
         <button type="button" className="button button-small" onClick={() => (rotate.reset(), setRotating(true))}>
@@ -226,7 +278,11 @@ function EndpointCard({ endpoint, workspaceName }: { endpoint: Endpoint; workspa
         >
           {endpoint.enabled ? 'Disable' : 'Enable'}
         </button>
-        <button type="button" className="button button-small button-danger-outline" onClick={() => (remove.reset(), setDeleting(true))}>
+        <button
+          type="button"
+          className="button button-small button-danger-outline"
+          onClick={() => (remove.reset(), setDeleting(true))}
+        >
           Delete<span className="visually-hidden"> {endpoint.url}</span>
         </button>
       </div>
@@ -239,7 +295,9 @@ function EndpointCard({ endpoint, workspaceName }: { endpoint: Endpoint; workspa
           {done}
         </p>
       ) : null}
-      {newSecret ? <NewSecret title="Copy the new signing secret now." secret={newSecret} onDone={() => setNewSecret(null)} /> : null}
+      {newSecret ? (
+        <NewSecret title="Copy the new signing secret now." secret={newSecret} onDone={() => setNewSecret(null)} />
+      ) : null}
       {showLog ? <DeliveryLog endpointId={endpoint.id} /> : null}
       <ConfirmDialog
         open={rotating}
@@ -250,8 +308,16 @@ function EndpointCard({ endpoint, workspaceName }: { endpoint: Endpoint; workspa
         onCancel={() => setRotating(false)}
         onConfirm={() => rotate.mutate({ endpointId: endpoint.id, overlapHours: Number(overlapHours) })}
       >
-        <p>A new secret is made and shown once. During the overlap every delivery carries two signatures, one per secret, so your receiver can switch without missing an event.</p>
-        <SelectField label="The old secret keeps signing for" name="overlapHours" value={overlapHours} onChange={(e) => setOverlapHours(e.target.value)}>
+        <p>
+          A new secret is made and shown once. During the overlap every delivery carries two signatures, one per secret,
+          so your receiver can switch without missing an event.
+        </p>
+        <SelectField
+          label="The old secret keeps signing for"
+          name="overlapHours"
+          value={overlapHours}
+          onChange={(e) => setOverlapHours(e.target.value)}
+        >
           {OVERLAP_CHOICES.map((c) => (
             <option key={c.value} value={c.value}>
               {c.label}
@@ -275,7 +341,11 @@ function EndpointCard({ endpoint, workspaceName }: { endpoint: Endpoint; workspa
   );
 }
 
-const DELIVERY_STATUS_LABELS: Record<Delivery['status'], string> = { PENDING: 'Pending', DELIVERED: 'Delivered', FAILED: 'Failed' };
+const DELIVERY_STATUS_LABELS: Record<Delivery['status'], string> = {
+  PENDING: 'Pending',
+  DELIVERED: 'Delivered',
+  FAILED: 'Failed',
+};
 
 /** The endpoint's deliveries, newest first, refreshed while any is still on its way. */
 function DeliveryLog({ endpointId }: { endpointId: string }) {
@@ -286,7 +356,9 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
     refetchInterval: (query) => (query.state.data?.some((d) => d.status === 'PENDING') ? 1_000 : 10_000),
   });
   const resend = useMutation(
-    trpc.callbacks.resend.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.callbacks.deliveries.queryKey({ endpointId }) }) }),
+    trpc.callbacks.resend.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.callbacks.deliveries.queryKey({ endpointId }) }),
+    }),
   );
   return (
     <section className="delivery-log" aria-label="Delivery log">
@@ -328,7 +400,9 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
                     </span>
                   </td>
                   <td data-label="Status">
-                    <span className={`badge badge-delivery-${delivery.status.toLowerCase()}`}>{DELIVERY_STATUS_LABELS[delivery.status]}</span>
+                    <span className={`badge badge-delivery-${delivery.status.toLowerCase()}`}>
+                      {DELIVERY_STATUS_LABELS[delivery.status]}
+                    </span>
                   </td>
                   <td data-label="Attempts">{delivery.attempts}</td>
                   <td data-label="Last answer">
@@ -339,7 +413,12 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
                   <td data-label="Created">{formatDateTime(delivery.createdAt)}</td>
                   <td data-label="">
                     {delivery.status !== 'PENDING' ? (
-                      <button type="button" className="button button-small" disabled={resend.isPending} onClick={() => resend.mutate({ deliveryId: delivery.id })}>
+                      <button
+                        type="button"
+                        className="button button-small"
+                        disabled={resend.isPending}
+                        onClick={() => resend.mutate({ deliveryId: delivery.id })}
+                      >
                         Resend<span className="visually-hidden"> {delivery.id}</span>
                       </button>
                     ) : null}

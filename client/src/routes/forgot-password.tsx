@@ -27,11 +27,15 @@ export function Component() {
         <h1>Reset your password</h1>
         {capabilities.data && !capabilities.data.emailEnabled ? (
           <p className="form-error" role="alert">
-            This server sends no email (SMTP is not configured), so it cannot mail a reset link. Ask an administrator of your organization.
+            This server sends no email (SMTP is not configured), so it cannot mail a reset link. Ask an administrator of
+            your organization.
           </p>
         ) : null}
         {request.isSuccess ? (
-          <p role="status">If an account uses this address, we have sent it a link to choose a new password. It works once, for one hour.</p>
+          <p role="status">
+            If an account uses this address, we have sent it a link to choose a new password. It works once, for one
+            hour.
+          </p>
         ) : (
           <>
             <p className="muted">Enter the email you sign in with; we will mail you a link.</p>

@@ -31,7 +31,11 @@ export function matchingTypes(query: string): typeof TYPES {
 /** What the catalogue says about the chosen type: category, capabilities, vendor docs. */
 function CatalogueSummary({ type }: { type: IntegrationType }) {
   const entry = integrationCatalogue[type];
-  const capabilities = [entry.capabilities.status ? 'status polled' : 'synchronous', entry.capabilities.cancel ? 'can be canceled' : null, entry.capabilities.verify ? 'verified after deletion' : null].filter(Boolean);
+  const capabilities = [
+    entry.capabilities.status ? 'status polled' : 'synchronous',
+    entry.capabilities.cancel ? 'can be canceled' : null,
+    entry.capabilities.verify ? 'verified after deletion' : null,
+  ].filter(Boolean);
   return (
     <p className="muted small" aria-label="About this integration">
       {entry.category} · deletes {entry.deletes} · {capabilities.join(' · ')} · {entry.completion}
@@ -51,14 +55,21 @@ export function Component() {
   const { integrationId } = useParams();
   const trpc = useTRPC();
   const me = useMe();
-  const existing = useQuery(trpc.integrations.get.queryOptions({ integrationId: integrationId ?? '' }, { enabled: Boolean(integrationId) }));
+  const existing = useQuery(
+    trpc.integrations.get.queryOptions({ integrationId: integrationId ?? '' }, { enabled: Boolean(integrationId) }),
+  );
   const title = integrationId ? 'Edit integration' : 'Connect an integration';
   const header = (
     <>
       <p className="breadcrumb">
         <Link to="/integrations">Integrations</Link> /
       </p>
-      <PageHeader title={integrationId && existing.data ? existing.data.name : title} description={integrationId ? undefined : 'Where subject data lives: every new request of the workspace is sent here.'} />
+      <PageHeader
+        title={integrationId && existing.data ? existing.data.name : title}
+        description={
+          integrationId ? undefined : 'Where subject data lives: every new request of the workspace is sent here.'
+        }
+      />
     </>
   );
   if (!me.isAdmin)
@@ -96,7 +107,12 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const workspaces = useQuery(trpc.workspaces.list.queryOptions());
-  const [type, setType] = useState<IntegrationType>(existing?.type ?? ((search.get('type') as IntegrationType) in integrationTypeInfo ? (search.get('type') as IntegrationType) : 'WEBHOOK'));
+  const [type, setType] = useState<IntegrationType>(
+    existing?.type ??
+      ((search.get('type') as IntegrationType) in integrationTypeInfo
+        ? (search.get('type') as IntegrationType)
+        : 'WEBHOOK'),
+  );
   const info = integrationTypeInfo[type];
   const schema = useMemo(() => formSchemaOf(info.configSchema), [info]);
   const editor = configEditorFor(type);
@@ -111,7 +127,9 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const [issuesFromDryRun, setIssuesFromDryRun] = useState<Record<string, string>>({});
   const done = async (integration: { id: string; workspaceId: string }) => {
     await queryClient.invalidateQueries({ queryKey: trpc.integrations.list.queryKey() });
-    await queryClient.invalidateQueries({ queryKey: trpc.integrations.get.queryKey({ integrationId: integration.id }) });
+    await queryClient.invalidateQueries({
+      queryKey: trpc.integrations.get.queryKey({ integrationId: integration.id }),
+    });
     await navigate(`/integrations?workspaceId=${integration.workspaceId}&saved=${integration.id}`);
   };
   const create = useMutation(trpc.integrations.create.mutationOptions({ onSuccess: done }));
@@ -134,7 +152,8 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const validate = (configValue: unknown, nameValue: string) => {
     const next: Record<string, string> = {};
     const checked = validateForm(info.configSchema, configValue);
-    if (!checked.ok) for (const [k, m] of Object.entries(checked.errors)) next[k === '_form' ? 'config' : `config.${k}`] = m;
+    if (!checked.ok)
+      for (const [k, m] of Object.entries(checked.errors)) next[k === '_form' ? 'config' : `config.${k}`] = m;
     const nameCheck = nameSchema.safeParse(nameValue);
     if (!nameCheck.success) next.name = nameCheck.error.issues[0]!.message;
     if (!existing && !workspaceId) next.workspaceId = 'Choose a workspace';
@@ -175,7 +194,12 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
       </p>
     );
   return (
-    <form className="integration-form" noValidate onSubmit={submit} aria-label={existing ? 'Edit integration' : 'New integration'}>
+    <form
+      className="integration-form"
+      noValidate
+      onSubmit={submit}
+      aria-label={existing ? 'Edit integration' : 'New integration'}
+    >
       <section className="card" aria-labelledby="integration-basics">
         <h2 id="integration-basics">Integration</h2>
         {existing ? (
@@ -184,7 +208,12 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
           </p>
         ) : (
           <div className="form-grid">
-            <SelectField label="Workspace" value={workspaceId} error={allErrors.workspaceId} onChange={(e) => setWorkspaceId(e.target.value)}>
+            <SelectField
+              label="Workspace"
+              value={workspaceId}
+              error={allErrors.workspaceId}
+              onChange={(e) => setWorkspaceId(e.target.value)}
+            >
               <option value="" disabled>
                 Choose a workspace
               </option>
@@ -199,16 +228,27 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
               type="search"
               value={typeQuery}
               placeholder="Name or category, e.g. CRM"
-              hint={shownTypes.length === 0 ? 'No integration matches' : `${shownTypes.length} of ${TYPES.length} integrations`}
+              hint={
+                shownTypes.length === 0
+                  ? 'No integration matches'
+                  : `${shownTypes.length} of ${TYPES.length} integrations`
+              }
               onChange={(e) => {
                 setTypeQuery(e.target.value);
                 const matches = matchingTypes(e.target.value);
                 if (matches.length > 0 && !matches.some((t) => t.type === type)) chooseType(matches[0]!.type);
               }}
             />
-            <SelectField label="Type" value={type} error={allErrors.type} onChange={(e) => chooseType(e.target.value as IntegrationType)}>
+            <SelectField
+              label="Type"
+              value={type}
+              error={allErrors.type}
+              onChange={(e) => chooseType(e.target.value as IntegrationType)}
+            >
               {INTEGRATION_CATEGORIES.map((category) => {
-                const inCategory = (shownTypes.length ? shownTypes : TYPES).filter((t) => integrationCatalogue[t.type].category === category);
+                const inCategory = (shownTypes.length ? shownTypes : TYPES).filter(
+                  (t) => integrationCatalogue[t.type].category === category,
+                );
                 return inCategory.length ? (
                   <optgroup key={category} label={category}>
                     {inCategory.map((t) => (
@@ -223,7 +263,12 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
           </div>
         )}
         <CatalogueSummary type={type} />
-        <TextField label="Integration name" value={name} error={allErrors.name} onChange={(e) => onNameChange(e.target.value)} />
+        <TextField
+          label="Integration name"
+          value={name}
+          error={allErrors.name}
+          onChange={(e) => onNameChange(e.target.value)}
+        />
       </section>
 
       <section className="card" aria-labelledby="integration-account">
@@ -233,7 +278,8 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
         ) : (
           <>
             <p className="muted small">
-              {info.accountRequired ? 'The credentials it uses.' : 'Optional: secrets usable as {{key}} in the calls.'} Secrets are write-only and never shown again.
+              {info.accountRequired ? 'The credentials it uses.' : 'Optional: secrets usable as {{key}} in the calls.'}{' '}
+              Secrets are write-only and never shown again.
             </p>
             <AccountChooser
               key={type}
@@ -252,12 +298,24 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
       <section className="card" aria-labelledby="integration-config">
         <h2 id="integration-config">{editor.title}</h2>
         {editor.render({ type, schema, accountId, value: config, onChange: onConfigChange, errors: allErrors })}
-        {allErrors.config ? <p className="field-error" role="alert">{allErrors.config}</p> : null}
+        {allErrors.config ? (
+          <p className="field-error" role="alert">
+            {allErrors.config}
+          </p>
+        ) : null}
       </section>
 
       {editor.preview?.({ accountId, config: configToSend, onIssues: setIssuesFromDryRun }) ?? null}
 
-      <FormError message={serverError && Object.keys(serverError.fieldErrors).length === 0 ? serverError.message : serverError ? `${serverError.message}: see the highlighted fields` : null} />
+      <FormError
+        message={
+          serverError && Object.keys(serverError.fieldErrors).length === 0
+            ? serverError.message
+            : serverError
+              ? `${serverError.message}: see the highlighted fields`
+              : null
+        }
+      />
       {Object.keys(errors).length > 0 ? (
         <p className="form-error" role="alert">
           Some fields need attention.
@@ -284,7 +342,9 @@ function SwapAccount({ integration, onSwapped }: { integration: Integration; onS
     trpc.integrations.swapAccount.mutationOptions({
       onSuccess: async (updated) => {
         onSwapped(updated.accountId!);
-        await queryClient.invalidateQueries({ queryKey: trpc.integrations.get.queryKey({ integrationId: integration.id }) });
+        await queryClient.invalidateQueries({
+          queryKey: trpc.integrations.get.queryKey({ integrationId: integration.id }),
+        });
         await queryClient.invalidateQueries({ queryKey: trpc.integrations.list.queryKey() });
       },
     }),
@@ -295,7 +355,13 @@ function SwapAccount({ integration, onSwapped }: { integration: Integration; onS
       <p>
         Uses <strong>{integration.account?.name ?? 'no account'}</strong>. Swapping applies to requests in flight too.
       </p>
-      <AccountChooser integrationType={integration.type} value={target} onChange={setTarget} label="Swap to account" error={error?.fieldErrors.accountId} />
+      <AccountChooser
+        integrationType={integration.type}
+        value={target}
+        onChange={setTarget}
+        label="Swap to account"
+        error={error?.fieldErrors.accountId}
+      />
       <button
         type="button"
         className="button"

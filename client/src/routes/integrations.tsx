@@ -24,7 +24,14 @@ export function Component() {
       description="Where subject data lives. A new request is sent to every enabled integration of its workspace."
       actions={
         me.isAdmin ? (
-          <Link className="button button-primary" to={search.get('workspaceId') ? `/integrations/new?workspaceId=${search.get('workspaceId')}` : '/integrations/new'}>
+          <Link
+            className="button button-primary"
+            to={
+              search.get('workspaceId')
+                ? `/integrations/new?workspaceId=${search.get('workspaceId')}`
+                : '/integrations/new'
+            }
+          >
             Connect integration
           </Link>
         ) : null
@@ -86,10 +93,17 @@ function IntegrationCard({ integration, canManage }: { integration: Integration;
   const setEnabled = useMutation(trpc.integrations.setEnabled.mutationOptions({ onSuccess: refresh }));
   const test = useMutation(
     trpc.integrations.testConnection.mutationOptions({
-      onSuccess: (result) => setTested(typeof result === 'object' && result && 'message' in result ? String((result as { message: unknown }).message) : 'Connection works.'),
+      onSuccess: (result) =>
+        setTested(
+          typeof result === 'object' && result && 'message' in result
+            ? String((result as { message: unknown }).message)
+            : 'Connection works.',
+        ),
     }),
   );
-  const remove = useMutation(trpc.integrations.delete.mutationOptions({ onSuccess: async () => (setConfirmDelete(false), await refresh()) }));
+  const remove = useMutation(
+    trpc.integrations.delete.mutationOptions({ onSuccess: async () => (setConfirmDelete(false), await refresh()) }),
+  );
   const error = setEnabled.error ?? test.error;
   return (
     <article className="card" aria-label={integration.name}>
@@ -98,7 +112,9 @@ function IntegrationCard({ integration, canManage }: { integration: Integration;
           <h3>{integration.name}</h3>
           <span className="muted small">{integrationTypeLabel(integration.type)}</span>
         </div>
-        <span className={`badge ${integration.enabled ? 'badge-success' : 'badge-staging'}`}>{integration.enabled ? 'Enabled' : 'Disabled'}</span>
+        <span className={`badge ${integration.enabled ? 'badge-success' : 'badge-staging'}`}>
+          {integration.enabled ? 'Enabled' : 'Disabled'}
+        </span>
       </header>
       <dl className="facts">
         <div>
@@ -128,13 +144,26 @@ function IntegrationCard({ integration, canManage }: { integration: Integration;
           >
             {integration.enabled ? 'Disable' : 'Enable'}
           </button>
-          <Link className="button button-small" to={`/integrations/${integration.id}`} aria-label={`Edit ${integration.name}`}>
+          <Link
+            className="button button-small"
+            to={`/integrations/${integration.id}`}
+            aria-label={`Edit ${integration.name}`}
+          >
             Edit
           </Link>
-          <button type="button" className="button button-small" disabled={test.isPending} onClick={() => (setTested(null), test.mutate({ integrationId: integration.id }))}>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={test.isPending}
+            onClick={() => (setTested(null), test.mutate({ integrationId: integration.id }))}
+          >
             {test.isPending ? 'Testing…' : 'Test connection'}
           </button>
-          <button type="button" className="button button-small button-danger-outline" onClick={() => (remove.reset(), setConfirmDelete(true))}>
+          <button
+            type="button"
+            className="button button-small button-danger-outline"
+            onClick={() => (remove.reset(), setConfirmDelete(true))}
+          >
             Delete
           </button>
         </div>
@@ -158,7 +187,9 @@ function IntegrationCard({ integration, canManage }: { integration: Integration;
         onCancel={() => setConfirmDelete(false)}
         onConfirm={() => remove.mutate({ integrationId: integration.id })}
       >
-        <p>New requests will no longer be sent to it. Past requests keep their history; their account stays in Accounts.</p>
+        <p>
+          New requests will no longer be sent to it. Past requests keep their history; their account stays in Accounts.
+        </p>
       </ConfirmDialog>
     </article>
   );

@@ -67,7 +67,13 @@ export function Component() {
             }}
             onInput={onInput}
           >
-            <TextField key={org.name} label="Organization name" name="name" defaultValue={org.name} error={errors.name ?? serverError?.fieldErrors.name} />
+            <TextField
+              key={org.name}
+              label="Organization name"
+              name="name"
+              defaultValue={org.name}
+              error={errors.name ?? serverError?.fieldErrors.name}
+            />
             <button type="submit" className="button button-primary" disabled={rename.isPending}>
               {rename.isPending ? 'Saving…' : 'Save name'}
             </button>

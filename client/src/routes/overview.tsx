@@ -24,8 +24,15 @@ const formatDay = (day: string) => shortDay.format(new Date(`${day}T00:00:00Z`))
 export function Component() {
   const trpc = useTRPC();
   const [params, setParams] = useSearchParams();
-  const days = (OVERVIEW_WINDOWS as readonly number[]).includes(Number(params.get('days'))) ? (Number(params.get('days')) as Window) : 30;
-  const overview = useQuery(trpc.dashboard.overview.queryOptions({ days, timeZone }, { refetchInterval: 15_000, placeholderData: (previous) => previous }));
+  const days = (OVERVIEW_WINDOWS as readonly number[]).includes(Number(params.get('days')))
+    ? (Number(params.get('days')) as Window)
+    : 30;
+  const overview = useQuery(
+    trpc.dashboard.overview.queryOptions(
+      { days, timeZone },
+      { refetchInterval: 15_000, placeholderData: (previous) => previous },
+    ),
+  );
   return (
     <>
       <PageHeader
@@ -47,7 +54,13 @@ export function Component() {
           </div>
         }
       />
-      {overview.isPending ? <Loading /> : overview.isError ? <ErrorState error={overview.error} onRetry={() => void overview.refetch()} /> : <OverviewBody data={overview.data} />}
+      {overview.isPending ? (
+        <Loading />
+      ) : overview.isError ? (
+        <ErrorState error={overview.error} onRetry={() => void overview.refetch()} />
+      ) : (
+        <OverviewBody data={overview.data} />
+      )}
     </>
   );
 }
@@ -61,8 +74,18 @@ function OverviewBody({ data }: { data: Overview }) {
         <Tile label={`Requests, last ${data.days} days`} value={data.total} />
         <Tile label="In progress now" value={data.openTotal} to="/requests?status=STAGING,PENDING,PROCESSING" />
         <Tile label="Succeeded" value={data.byStatus.SUCCESS} tone="success" to="/requests?status=SUCCESS" />
-        <Tile label="Failed or errored" value={attention} tone={attention ? 'danger' : undefined} to="/requests?status=FAILED,ERROR" />
-        <Tile label="Overdue" value={data.overdueTotal} tone={data.overdueTotal ? 'danger' : undefined} to="/requests?due=overdue&sort=due" />
+        <Tile
+          label="Failed or errored"
+          value={attention}
+          tone={attention ? 'danger' : undefined}
+          to="/requests?status=FAILED,ERROR"
+        />
+        <Tile
+          label="Overdue"
+          value={data.overdueTotal}
+          tone={data.overdueTotal ? 'danger' : undefined}
+          to="/requests?due=overdue&sort=due"
+        />
         <Tile label="Due this week" value={data.dueThisWeekTotal} to="/requests?due=due7&sort=due" />
       </section>
 
@@ -70,13 +93,19 @@ function OverviewBody({ data }: { data: Overview }) {
         <section className="card" aria-labelledby="deadlines">
           <h2 id="deadlines">Deadlines</h2>
           <ul className="list">
-            {[...data.overdue, ...data.dueThisWeek, ...data.atRisk.filter((r) => !data.dueThisWeek.some((d) => d.id === r.id))].map((request) => (
+            {[
+              ...data.overdue,
+              ...data.dueThisWeek,
+              ...data.atRisk.filter((r) => !data.dueThisWeek.some((d) => d.id === r.id)),
+            ].map((request) => (
               <li key={request.id} className="list-row">
                 <StatusBadge status={request.status} />
                 <Link to={`/requests/${request.id}`} className="mono truncate">
                   {request.id}
                 </Link>
-                <span className="muted truncate">{request.atRisk ? request.riskReasons.join('; ') : request.workspaceName}</span>
+                <span className="muted truncate">
+                  {request.atRisk ? request.riskReasons.join('; ') : request.workspaceName}
+                </span>
                 <DueDate dueAt={request.dueAt} status={request.status} regulation={request.regulation} />
               </li>
             ))}
@@ -114,7 +143,9 @@ function OverviewBody({ data }: { data: Overview }) {
       <section className="card" aria-labelledby="integrations">
         <h2 id="integrations">Integrations</h2>
         {data.integrations.length === 0 ? (
-          <p className="muted">No integration requests in this window. Requests fan out to the enabled integrations of their workspace.</p>
+          <p className="muted">
+            No integration requests in this window. Requests fan out to the enabled integrations of their workspace.
+          </p>
         ) : (
           <IntegrationStats integrations={data.integrations} />
         )}
@@ -151,8 +182,15 @@ function OverviewBody({ data }: { data: Overview }) {
 }
 
 /** Which integrations failed and why, each linked to its configuration (for those who may change it). */
-function AttentionReason({ request, canManageIntegrations }: { request: Overview['needsAttention'][number]; canManageIntegrations: boolean }) {
-  if (request.failures.length === 0) return <span className="muted truncate">{request.statusReason ?? request.workspaceName}</span>;
+function AttentionReason({
+  request,
+  canManageIntegrations,
+}: {
+  request: Overview['needsAttention'][number];
+  canManageIntegrations: boolean;
+}) {
+  if (request.failures.length === 0)
+    return <span className="muted truncate">{request.statusReason ?? request.workspaceName}</span>;
   return (
     <ul className="attention-failures">
       {request.failures.map((failure) => (

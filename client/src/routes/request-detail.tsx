@@ -26,7 +26,14 @@ export function Component() {
     trpc.dashboard.requestDetail.queryOptions(
       { deletionRequestId: requestId },
       // Poll while anything is still moving; a finished request stops polling.
-      { refetchInterval: (query) => (query.state.data && !isActive(query.state.data.status) && !query.state.data.integrationRequests.some((ir) => isActive(ir.status)) ? false : DETAIL_REFRESH_MS) },
+      {
+        refetchInterval: (query) =>
+          query.state.data &&
+          !isActive(query.state.data.status) &&
+          !query.state.data.integrationRequests.some((ir) => isActive(ir.status))
+            ? false
+            : DETAIL_REFRESH_MS,
+      },
     ),
   );
   if (detail.isPending)
@@ -89,7 +96,11 @@ export function Component() {
             <dt>Created</dt>
             <dd>
               {formatDateTime(request.createdAt)} by {request.createdByName ?? 'a former member'}{' '}
-              {request.channel === 'API' ? (request.createdWithToken ? 'with an API token' : 'via API') : 'in the dashboard'}
+              {request.channel === 'API'
+                ? request.createdWithToken
+                  ? 'with an API token'
+                  : 'via API'
+                : 'in the dashboard'}
             </dd>
           </div>
           <div>
@@ -111,7 +122,8 @@ export function Component() {
         <h2 id="integrations-heading">Integrations</h2>
         {request.integrationRequests.length === 0 ? (
           <p className="card muted">
-            The workspace had no enabled integration when this request was created, so there was nothing to delete anywhere.
+            The workspace had no enabled integration when this request was created, so there was nothing to delete
+            anywhere.
           </p>
         ) : (
           <div className="cards-grid">
@@ -135,12 +147,17 @@ export function Component() {
           <ol className="timeline">
             {request.auditTrail.map((entry) => (
               <li key={entry.id} className="timeline-item">
-                <AuditEntryBody entry={entry} context={entry.integrationRequestId ? namesById.get(entry.integrationRequestId) : undefined} />
+                <AuditEntryBody
+                  entry={entry}
+                  context={entry.integrationRequestId ? namesById.get(entry.integrationRequestId) : undefined}
+                />
               </li>
             ))}
           </ol>
         )}
-        {request.auditTrailTruncated ? <p className="muted small">Only the first 500 entries are shown; the CSV download has them all.</p> : null}
+        {request.auditTrailTruncated ? (
+          <p className="muted small">Only the first 500 entries are shown; the CSV download has them all.</p>
+        ) : null}
       </section>
     </>
   );

@@ -28,7 +28,8 @@ export function Component() {
   const submit = async () => {
     setFileError(null);
     if (!file) return setFileError('Choose a CSV file');
-    if (file.size > CSV_IMPORT_MAX_BYTES) return setFileError(`The file is larger than ${CSV_IMPORT_MAX_BYTES / 1024} KiB; split it into several uploads`);
+    if (file.size > CSV_IMPORT_MAX_BYTES)
+      return setFileError(`The file is larger than ${CSV_IMPORT_MAX_BYTES / 1024} KiB; split it into several uploads`);
     // The file name is the batch key: uploading the same file again creates nothing new.
     importCsv.mutate({ csv: await file.text(), ...(workspaceId ? { workspaceId } : {}), batchKey: file.name });
   };
@@ -38,11 +39,15 @@ export function Component() {
   const report = importCsv.data;
   return (
     <>
-      <PageHeader title="Import requests from CSV" description={`One deletion request per row; at most ${CSV_IMPORT_MAX_ROWS} rows per file.`} />
+      <PageHeader
+        title="Import requests from CSV"
+        description={`One deletion request per row; at most ${CSV_IMPORT_MAX_ROWS} rows per file.`}
+      />
       <section className="card">
         <p className="small">
-          First line: the column names. <code>identifier</code> is required; <code>workspace</code> (a workspace name or id) and <code>regulation</code> (GDPR, CCPA or
-          one of your policies) are optional. Uploading the same file (same name) again only reports the rows that already exist.
+          First line: the column names. <code>identifier</code> is required; <code>workspace</code> (a workspace name or
+          id) and <code>regulation</code> (GDPR, CCPA or one of your policies) are optional. Uploading the same file
+          (same name) again only reports the rows that already exist.
         </p>
         <form
           onSubmit={(event) => {
@@ -61,7 +66,12 @@ export function Component() {
               importCsv.reset();
             }}
           />
-          <SelectField label="Workspace for rows without one" name="workspaceId" value={workspaceId} onChange={(event) => setWorkspaceId(event.target.value)}>
+          <SelectField
+            label="Workspace for rows without one"
+            name="workspaceId"
+            value={workspaceId}
+            onChange={(event) => setWorkspaceId(event.target.value)}
+          >
             <option value="">(the file's workspace column)</option>
             {workspaces.data.map((w) => (
               <option key={w.id} value={w.id}>
@@ -99,7 +109,13 @@ export function Component() {
                 <tr key={row.line} data-result={row.result}>
                   <td>{row.line}</td>
                   <td>{RESULT_LABEL[row.result]}</td>
-                  <td>{row.deletionRequestId ? <Link to={`/requests/${row.deletionRequestId}`}>{row.deletionRequestId}</Link> : row.message}</td>
+                  <td>
+                    {row.deletionRequestId ? (
+                      <Link to={`/requests/${row.deletionRequestId}`}>{row.deletionRequestId}</Link>
+                    ) : (
+                      row.message
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

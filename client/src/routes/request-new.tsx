@@ -23,10 +23,14 @@ export function Component() {
       },
     }),
   );
-  const { errors, onSubmit, onInput } = useFormSubmit(createRequestFormSchema, (data) => create.mutate(data), ({ regulation, ...values }) => ({
-    ...values,
-    ...(regulation ? { regulation } : {}),
-  }));
+  const { errors, onSubmit, onInput } = useFormSubmit(
+    createRequestFormSchema,
+    (data) => create.mutate(data),
+    ({ regulation, ...values }) => ({
+      ...values,
+      ...(regulation ? { regulation } : {}),
+    }),
+  );
   const serverError = create.error ? toDisplayError(create.error) : null;
   const fieldError = (name: string) => errors[name] ?? serverError?.fieldErrors[name];
 
@@ -37,19 +41,20 @@ export function Component() {
     body = (
       <Empty title="There is no workspace yet">
         <p>
-          A request is sent to the integrations of one workspace. <Link to="/workspaces">Create a workspace</Link> first.
+          A request is sent to the integrations of one workspace. <Link to="/workspaces">Create a workspace</Link>{' '}
+          first.
         </p>
       </Empty>
     );
   else
     body = (
-      <form
-        className="card form narrow-form"
-        noValidate
-        onSubmit={onSubmit}
-        onInput={onInput}
-      >
-        <SelectField label="Workspace" name="workspaceId" defaultValue={params.get('workspace') ?? workspaces.data[0]?.id} error={fieldError('workspaceId')}>
+      <form className="card form narrow-form" noValidate onSubmit={onSubmit} onInput={onInput}>
+        <SelectField
+          label="Workspace"
+          name="workspaceId"
+          defaultValue={params.get('workspace') ?? workspaces.data[0]?.id}
+          error={fieldError('workspaceId')}
+        >
           {workspaces.data.map((w) => (
             <option key={w.id} value={w.id}>
               {w.name}
@@ -65,7 +70,13 @@ export function Component() {
           error={fieldError('identifier')}
           required
         />
-        <SelectField label="Regulation" name="regulation" defaultValue="" error={fieldError('regulation')} hint="Sets the legal deadline of this request.">
+        <SelectField
+          label="Regulation"
+          name="regulation"
+          defaultValue=""
+          error={fieldError('regulation')}
+          hint="Sets the legal deadline of this request."
+        >
           <option value="">The workspace's regulation</option>
           <option value="GDPR">GDPR: one month</option>
           <option value="CCPA">CCPA/CPRA: 45 days</option>
@@ -89,7 +100,10 @@ export function Component() {
 
   return (
     <>
-      <PageHeader title="Create request" description="Delete one subject's data from every enabled integration of a workspace." />
+      <PageHeader
+        title="Create request"
+        description="Delete one subject's data from every enabled integration of a workspace."
+      />
       {body}
     </>
   );

@@ -9,7 +9,15 @@ import { SegmentedStatusBar, StatusBadge } from '../components/status';
 import { DueDate } from '../components/due-date';
 import { toDisplayError } from '../lib/errors';
 import { formatDateTime, formatRelative } from '../lib/format';
-import { checkRequestFilters, filtersFromSearchParams, filtersToSearchParams, hasFilters, toSearchFilter, type RequestFilters, type RequestFiltersState } from '../lib/request-filters';
+import {
+  checkRequestFilters,
+  filtersFromSearchParams,
+  filtersToSearchParams,
+  hasFilters,
+  toSearchFilter,
+  type RequestFilters,
+  type RequestFiltersState,
+} from '../lib/request-filters';
 import { progressSummary, REQUEST_STATUSES, STATUS_LABEL } from '../lib/status';
 import { LIVE_REFRESH_MS, requestListQueries } from '../lib/request-queries';
 import { LiveIndicator } from '../components/live-indicator';
@@ -19,19 +27,35 @@ import { useTRPC, type RouterOutputs } from '../trpc';
 
 type RequestRow = RouterOutputs['dashboard']['searchRequests']['items'][number];
 
-
 /**
  * Downloads the filtered list as CSV. The filters travel in a POST body, so an identifier
  * filter never lands in a URL (server logs, history).
  */
-function ExportCsvButton({ filter, sort, disabled }: { filter: ReturnType<typeof toSearchFilter>; sort: 'created' | 'due'; disabled: boolean }) {
+function ExportCsvButton({
+  filter,
+  sort,
+  disabled,
+}: {
+  filter: ReturnType<typeof toSearchFilter>;
+  sort: 'created' | 'due';
+  disabled: boolean;
+}) {
   const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const run = async () => {
     setState({ busy: true, error: null });
     try {
-      const res = await fetch('/api/downloads/requests.csv', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ filter, sort }) });
-      if (!res.ok) throw new Error(((await res.json().catch(() => null)) as { message?: string } | null)?.message ?? `Export failed (${res.status})`);
-      const name = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '')?.[1] ?? 'deletion-requests.csv';
+      const res = await fetch('/api/downloads/requests.csv', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ filter, sort }),
+      });
+      if (!res.ok)
+        throw new Error(
+          ((await res.json().catch(() => null)) as { message?: string } | null)?.message ??
+            `Export failed (${res.status})`,
+        );
+      const name =
+        /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '')?.[1] ?? 'deletion-requests.csv';
       const url = URL.createObjectURL(await res.blob());
       const link = Object.assign(document.createElement('a'), { href: url, download: name });
       document.body.append(link);
@@ -61,9 +85,15 @@ export function Component() {
   const trpc = useTRPC();
   const [params, setParams] = useSearchParams();
   const location = useLocation();
-  const filters = useMemo(() => filtersFromSearchParams(params, location.state as RequestFiltersState | null), [params, location.state]);
+  const filters = useMemo(
+    () => filtersFromSearchParams(params, location.state as RequestFiltersState | null),
+    [params, location.state],
+  );
   const setFilters = (next: RequestFilters) =>
-    setParams(filtersToSearchParams(next), { replace: true, state: next.identifier ? ({ identifier: next.identifier } satisfies RequestFiltersState) : null });
+    setParams(filtersToSearchParams(next), {
+      replace: true,
+      state: next.identifier ? ({ identifier: next.identifier } satisfies RequestFiltersState) : null,
+    });
 
   const searchFilter = toSearchFilter(filters);
   // Checked here, before anything is sent (the server checks the same with its schema).
@@ -77,7 +107,10 @@ export function Component() {
   const rows = requests.data?.pages.flatMap((page) => page.items) ?? [];
   // A selection belongs to the filter it was made under: another filter starts with none.
   const filterKey = JSON.stringify(searchFilter);
-  const [selected, setSelected] = useState<{ filterKey: string; selection: Selection }>({ filterKey, selection: EMPTY_SELECTION });
+  const [selected, setSelected] = useState<{ filterKey: string; selection: Selection }>({
+    filterKey,
+    selection: EMPTY_SELECTION,
+  });
   const selection = selected.filterKey === filterKey ? selected.selection : EMPTY_SELECTION;
   const setSelection = (next: Selection) => setSelected({ filterKey, selection: next });
   const allOnPage = rows.length > 0 && rows.every((row) => selection.ids.has(row.id));
@@ -110,7 +143,13 @@ export function Component() {
         />
       </FiltersPanel>
       {/* Outside the list: the outcome of a bulk action stays on screen when the list empties because of it. */}
-      <BulkActionBar selection={selection} onSelectionChange={setSelection} filter={searchFilter} offerAllMatching={allOnPage && requests.hasNextPage} labels={labels} />
+      <BulkActionBar
+        selection={selection}
+        onSelectionChange={setSelection}
+        filter={searchFilter}
+        offerAllMatching={allOnPage && requests.hasNextPage}
+        labels={labels}
+      />
       <section aria-label="Requests" aria-busy={requests.isFetching}>
         {!validation.ok ? null : requests.isPending ? (
           <Loading label="Loading requests…" />
@@ -129,8 +168,8 @@ export function Component() {
           ) : (
             <Empty title="No deletion requests yet">
               <p>
-                <Link to="/requests/new">Create one here</Link>, or send <code>POST /api/public/deletion-requests</code> with a{' '}
-                <Link to="/settings/tokens">personal access token</Link>.
+                <Link to="/requests/new">Create one here</Link>, or send <code>POST /api/public/deletion-requests</code>{' '}
+                with a <Link to="/settings/tokens">personal access token</Link>.
               </p>
             </Empty>
           )
@@ -140,7 +179,12 @@ export function Component() {
             <RequestsTable rows={rows} selection={selection} onSelectionChange={setSelection} />
             <div className="pager">
               {requests.hasNextPage ? (
-                <button type="button" className="button" onClick={() => void requests.fetchNextPage()} disabled={requests.isFetchingNextPage}>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => void requests.fetchNextPage()}
+                  disabled={requests.isFetchingNextPage}
+                >
                   {requests.isFetchingNextPage ? 'Loading…' : 'Load more'}
                 </button>
               ) : (
@@ -166,14 +210,20 @@ const subscribePhone = (listener: () => void) => {
 const activeFilterCount = (filters: RequestFilters) => Object.keys(filters).length;
 
 /** On a phone the filters start folded under one line (they would fill the first screen); elsewhere they are always open. */
-function FiltersPanel({ active, hasErrors, children }: { active: number; hasErrors: boolean; children: React.ReactNode }) {
+function FiltersPanel({
+  active,
+  hasErrors,
+  children,
+}: {
+  active: number;
+  hasErrors: boolean;
+  children: React.ReactNode;
+}) {
   const phone = useSyncExternalStore(subscribePhone, () => window.matchMedia(PHONE).matches);
   if (!phone) return <>{children}</>;
   return (
     <details className="card filters-panel" open={hasErrors || undefined}>
-      <summary>
-        Filters{active ? ` · ${active} active` : ''}
-      </summary>
+      <summary>Filters{active ? ` · ${active} active` : ''}</summary>
       {children}
     </details>
   );
@@ -220,7 +270,12 @@ function Filters(props: {
         </button>
       </div>
       <div className="filters-grid">
-        <SelectField label="Workspace" value={filters.workspaceId ?? ''} onChange={(e) => onChange({ ...filters, workspaceId: e.target.value || undefined })} error={errors.workspaceId}>
+        <SelectField
+          label="Workspace"
+          value={filters.workspaceId ?? ''}
+          onChange={(e) => onChange({ ...filters, workspaceId: e.target.value || undefined })}
+          error={errors.workspaceId}
+        >
           <option value="">All workspaces</option>
           {props.workspaces.map((w) => (
             <option key={w.id} value={w.id}>
@@ -241,14 +296,34 @@ function Filters(props: {
             </option>
           ))}
         </SelectField>
-        <TextField label="Created from" type="date" value={filters.from ?? ''} onChange={(e) => onChange({ ...filters, from: e.target.value || undefined })} error={errors.createdFrom} />
-        <TextField label="Created to" type="date" value={filters.to ?? ''} onChange={(e) => onChange({ ...filters, to: e.target.value || undefined })} error={errors.createdTo} />
-        <SelectField label="Deadline" value={filters.due ?? ''} onChange={(e) => onChange({ ...filters, due: (e.target.value || undefined) as RequestFilters['due'] })}>
+        <TextField
+          label="Created from"
+          type="date"
+          value={filters.from ?? ''}
+          onChange={(e) => onChange({ ...filters, from: e.target.value || undefined })}
+          error={errors.createdFrom}
+        />
+        <TextField
+          label="Created to"
+          type="date"
+          value={filters.to ?? ''}
+          onChange={(e) => onChange({ ...filters, to: e.target.value || undefined })}
+          error={errors.createdTo}
+        />
+        <SelectField
+          label="Deadline"
+          value={filters.due ?? ''}
+          onChange={(e) => onChange({ ...filters, due: (e.target.value || undefined) as RequestFilters['due'] })}
+        >
           <option value="">Any deadline</option>
           <option value="overdue">Overdue</option>
           <option value="due7">Due in 7 days</option>
         </SelectField>
-        <SelectField label="Sort by" value={filters.sort ?? ''} onChange={(e) => onChange({ ...filters, sort: e.target.value === 'due' ? 'due' : undefined })}>
+        <SelectField
+          label="Sort by"
+          value={filters.sort ?? ''}
+          onChange={(e) => onChange({ ...filters, sort: e.target.value === 'due' ? 'due' : undefined })}
+        >
           <option value="">Newest first</option>
           <option value="due">Nearest deadline first</option>
         </SelectField>
@@ -257,7 +332,11 @@ function Filters(props: {
         <legend>Status</legend>
         {REQUEST_STATUSES.map((status) => (
           <label key={status} className="chip">
-            <input type="checkbox" checked={filters.statuses?.includes(status) ?? false} onChange={(e) => toggleStatus(status, e.target.checked)} />
+            <input
+              type="checkbox"
+              checked={filters.statuses?.includes(status) ?? false}
+              onChange={(e) => toggleStatus(status, e.target.checked)}
+            />
             {STATUS_LABEL[status]}
           </label>
         ))}
@@ -279,7 +358,15 @@ function Filters(props: {
 }
 
 /** The header's box: ticks (or clears) every row on screen; shows "some" while only part of them are ticked. */
-function SelectPage({ rows, selection, onSelectionChange }: { rows: RequestRow[]; selection: Selection; onSelectionChange: (next: Selection) => void }) {
+function SelectPage({
+  rows,
+  selection,
+  onSelectionChange,
+}: {
+  rows: RequestRow[];
+  selection: Selection;
+  onSelectionChange: (next: Selection) => void;
+}) {
   const ref = useRef<HTMLInputElement>(null);
   const ticked = rows.filter((row) => selection.ids.has(row.id)).length;
   const all = selection.allMatching || (rows.length > 0 && ticked === rows.length);
@@ -292,12 +379,25 @@ function SelectPage({ rows, selection, onSelectionChange }: { rows: RequestRow[]
       type="checkbox"
       aria-label="Select all requests on this page"
       checked={all}
-      onChange={(event) => onSelectionChange({ ids: event.target.checked ? new Set(rows.map((row) => row.id)) : new Set(), allMatching: false })}
+      onChange={(event) =>
+        onSelectionChange({
+          ids: event.target.checked ? new Set(rows.map((row) => row.id)) : new Set(),
+          allMatching: false,
+        })
+      }
     />
   );
 }
 
-function RequestsTable({ rows, selection, onSelectionChange }: { rows: RequestRow[]; selection: Selection; onSelectionChange: (next: Selection) => void }) {
+function RequestsTable({
+  rows,
+  selection,
+  onSelectionChange,
+}: {
+  rows: RequestRow[];
+  selection: Selection;
+  onSelectionChange: (next: Selection) => void;
+}) {
   const toggle = (id: string, on: boolean) => {
     // Unticking one row of "all matching" keeps the other rows on screen ticked.
     const ids = new Set(selection.allMatching ? rows.map((row) => row.id) : selection.ids);
@@ -346,7 +446,12 @@ function RequestsTable({ rows, selection, onSelectionChange }: { rows: RequestRo
                       (deleted by retention)
                     </Link>
                   ) : (
-                    <RevealableIdentifier requestId={row.id} masked={row.maskedIdentifier} hashed={row.hashed} linkToRequest />
+                    <RevealableIdentifier
+                      requestId={row.id}
+                      masked={row.maskedIdentifier}
+                      hashed={row.hashed}
+                      linkToRequest
+                    />
                   )}
                 </td>
                 <td data-label="Status">

@@ -30,7 +30,8 @@ export function Component() {
         <h1>Choose a new password</h1>
         {reset.isSuccess ? (
           <p role="status">
-            Your password was changed and every session was signed out. <Link to="/sign-in">Sign in</Link> with the new one.
+            Your password was changed and every session was signed out. <Link to="/sign-in">Sign in</Link> with the new
+            one.
           </p>
         ) : !token ? (
           <p className="form-error" role="alert">
@@ -38,7 +39,15 @@ export function Component() {
           </p>
         ) : (
           <>
-            <TextField label="New password" name="password" type="password" autoComplete="new-password" required error={errors.password ?? serverError?.fieldErrors.password} hint="At least 10 characters." />
+            <TextField
+              label="New password"
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              required
+              error={errors.password ?? serverError?.fieldErrors.password}
+              hint="At least 10 characters."
+            />
             <FormError message={serverError && !serverError.fieldErrors.password ? serverError.message : null} />
             <button type="submit" className="button button-primary button-block" disabled={reset.isPending}>
               {reset.isPending ? 'Saving…' : 'Set new password'}

@@ -39,8 +39,22 @@ export function Component() {
       <form className="card narrow auth-card" noValidate onSubmit={onSubmit} onInput={onInput}>
         <h1>Sign in</h1>
         <p className="muted">Track and create data deletion requests for your organization.</p>
-        <TextField label="Email" name="email" type="email" autoComplete="email" required error={errors.email ?? serverError?.fieldErrors.email} />
-        <TextField label="Password" name="password" type="password" autoComplete="current-password" required error={errors.password} />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          error={errors.email ?? serverError?.fieldErrors.email}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          error={errors.password}
+        />
         <FormError message={serverError && !Object.keys(serverError.fieldErrors).length ? serverError.message : null} />
         <button type="submit" className="button button-primary button-block" disabled={pending}>
           {pending ? 'Signing in…' : 'Sign in'}

@@ -28,16 +28,18 @@ export function Component() {
   const fieldError = (name: string) => errors[name] ?? serverError?.fieldErrors[name];
   return (
     <main className="centered-page">
-      <form
-        className="card narrow auth-card"
-        noValidate
-        onSubmit={onSubmit}
-        onInput={onInput}
-      >
+      <form className="card narrow auth-card" noValidate onSubmit={onSubmit} onInput={onInput}>
         <h1>Create an account</h1>
         <p className="muted">You will own a new organization; invite your team once it exists.</p>
         <TextField label="Your name" name="name" autoComplete="name" required error={fieldError('name')} />
-        <TextField label="Work email" name="email" type="email" autoComplete="email" required error={fieldError('email')} />
+        <TextField
+          label="Work email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          error={fieldError('email')}
+        />
         <TextField
           label="Password"
           name="password"
@@ -47,7 +49,13 @@ export function Component() {
           hint="At least 10 characters."
           error={fieldError('password')}
         />
-        <TextField label="Organization name" name="organizationName" autoComplete="organization" required error={fieldError('organizationName')} />
+        <TextField
+          label="Organization name"
+          name="organizationName"
+          autoComplete="organization"
+          required
+          error={fieldError('organizationName')}
+        />
         <FormError message={serverError && !Object.keys(serverError.fieldErrors).length ? serverError.message : null} />
         <button type="submit" className="button button-primary button-block" disabled={signUp.isPending}>
           {signUp.isPending ? 'Creating…' : 'Create account'}

@@ -87,19 +87,31 @@ export function Component() {
                       <td data-label="Access" className="token-access">
                         {token.scopes.length === 0 ? 'Every scope' : token.scopes.join(', ')}
                         <br />
-                        <span className="muted">{token.workspaceIds.length === 0 ? 'All workspaces' : token.workspaceIds.map(workspaceName).join(', ')}</span>
+                        <span className="muted">
+                          {token.workspaceIds.length === 0
+                            ? 'All workspaces'
+                            : token.workspaceIds.map(workspaceName).join(', ')}
+                        </span>
                       </td>
                       <td data-label="Created">{formatDate(token.createdAt)}</td>
                       <td data-label="Last used">
-                        <span title={token.lastUsedAt ? formatDateTime(token.lastUsedAt) : undefined}>{formatRelative(token.lastUsedAt)}</span>
+                        <span title={token.lastUsedAt ? formatDateTime(token.lastUsedAt) : undefined}>
+                          {formatRelative(token.lastUsedAt)}
+                        </span>
                       </td>
                       <td data-label="Expires">{token.expiresAt ? formatDate(token.expiresAt) : 'Never'}</td>
                       <td data-label="Status">
-                        <span className={`badge badge-token-${state}`}>{state === 'active' ? 'Active' : state === 'revoked' ? 'Revoked' : 'Expired'}</span>
+                        <span className={`badge badge-token-${state}`}>
+                          {state === 'active' ? 'Active' : state === 'revoked' ? 'Revoked' : 'Expired'}
+                        </span>
                       </td>
                       <td data-label="">
                         {state === 'active' ? (
-                          <button type="button" className="button button-small button-danger-outline" onClick={() => (revoke.reset(), setRevoking(token))}>
+                          <button
+                            type="button"
+                            className="button button-small button-danger-outline"
+                            onClick={() => (revoke.reset(), setRevoking(token))}
+                          >
                             Revoke<span className="visually-hidden"> {token.name}</span>
                           </button>
                         ) : null}
@@ -146,20 +158,30 @@ function CreateToken({ workspaces }: { workspaces: { id: string; name: string }[
   const { errors, onSubmit, onInput } = useFormSubmit(
     createTokenInputSchema,
     (data, form) => create.mutate(data, { onSuccess: () => (form.reset(), setScopes([]), setWorkspaceIds([])) }),
-    (values) => ({ name: values.name, expiresInDays: values.expiresInDays ? Number(values.expiresInDays) : undefined, scopes, workspaceIds }),
+    (values) => ({
+      name: values.name,
+      expiresInDays: values.expiresInDays ? Number(values.expiresInDays) : undefined,
+      scopes,
+      workspaceIds,
+    }),
   );
   const serverError = create.error ? toDisplayError(create.error) : null;
   return (
     <section className="card" aria-labelledby="create-token">
       <h2 id="create-token">Create a token</h2>
-      <form
-        className="inline-form"
-        noValidate
-        onSubmit={onSubmit}
-        onInput={onInput}
-      >
-        <TextField label="Token name" name="name" placeholder="CRM sync" error={errors.name ?? serverError?.fieldErrors.name} />
-        <SelectField label="Expires after" name="expiresInDays" defaultValue="90" error={errors.expiresInDays ?? serverError?.fieldErrors.expiresInDays}>
+      <form className="inline-form" noValidate onSubmit={onSubmit} onInput={onInput}>
+        <TextField
+          label="Token name"
+          name="name"
+          placeholder="CRM sync"
+          error={errors.name ?? serverError?.fieldErrors.name}
+        />
+        <SelectField
+          label="Expires after"
+          name="expiresInDays"
+          defaultValue="90"
+          error={errors.expiresInDays ?? serverError?.fieldErrors.expiresInDays}
+        >
           {EXPIRY_CHOICES.map((c) => (
             <option key={c.value} value={c.value}>
               {c.label}
@@ -171,7 +193,13 @@ function CreateToken({ workspaces }: { workspaces: { id: string; name: string }[
           <p className="hint">None checked: the token can do everything you can.</p>
           {TOKEN_SCOPES.map((scope) => (
             <label key={scope} className="checkbox-label">
-              <input type="checkbox" name="scope" value={scope} checked={scopes.includes(scope)} onChange={(e) => setScopes(toggle(scopes, scope, e.target.checked))} />
+              <input
+                type="checkbox"
+                name="scope"
+                value={scope}
+                checked={scopes.includes(scope)}
+                onChange={(e) => setScopes(toggle(scopes, scope, e.target.checked))}
+              />
               <code>{scope}</code> {TOKEN_SCOPE_LABELS[scope]}
             </label>
           ))}
@@ -202,7 +230,8 @@ function CreateToken({ workspaces }: { workspaces: { id: string; name: string }[
       {created ? (
         <div className="callout callout-warning new-token" role="status">
           <p>
-            <strong>Copy your new token “{created.name}” now.</strong> It is shown only this once; the service keeps only a hash of it.
+            <strong>Copy your new token “{created.name}” now.</strong> It is shown only this once; the service keeps
+            only a hash of it.
           </p>
           <CopyableValue value={created.token} label="New personal access token" />
           <button type="button" className="button button-small" onClick={() => setCreated(null)}>

@@ -31,13 +31,19 @@ export function Component() {
         title="Workspaces"
         description="A workspace groups integrations. A request made with its API key is sent to every enabled integration in it."
       />
-      {me.isAdmin ? <CreateWorkspace /> : <p className="callout">Only owners and admins can create and change workspaces or see their API keys.</p>}
+      {me.isAdmin ? (
+        <CreateWorkspace />
+      ) : (
+        <p className="callout">Only owners and admins can create and change workspaces or see their API keys.</p>
+      )}
       {workspaces.isPending ? (
         <Loading />
       ) : workspaces.isError ? (
         <ErrorState error={workspaces.error} onRetry={() => void workspaces.refetch()} />
       ) : workspaces.data.length === 0 ? (
-        <Empty title="No workspaces yet">{me.isAdmin ? <p>Create the first one above.</p> : <p>Ask an admin to create one.</p>}</Empty>
+        <Empty title="No workspaces yet">
+          {me.isAdmin ? <p>Create the first one above.</p> : <p>Ask an admin to create one.</p>}
+        </Empty>
       ) : (
         <div className="stack">
           {workspaces.data.map((w) => (
@@ -62,18 +68,20 @@ function CreateWorkspace() {
       },
     }),
   );
-  const { errors, onSubmit, onInput } = useFormSubmit(nameForm, (data, form) => create.mutate(data, { onSuccess: () => form.reset() }));
+  const { errors, onSubmit, onInput } = useFormSubmit(nameForm, (data, form) =>
+    create.mutate(data, { onSuccess: () => form.reset() }),
+  );
   const serverError = create.error ? toDisplayError(create.error) : null;
   return (
     <section className="card" aria-labelledby="create-workspace">
       <h2 id="create-workspace">Create a workspace</h2>
-      <form
-        className="inline-form"
-        noValidate
-        onSubmit={onSubmit}
-        onInput={onInput}
-      >
-        <TextField label="Workspace name" name="name" placeholder="Production" error={errors.name ?? serverError?.fieldErrors.name} />
+      <form className="inline-form" noValidate onSubmit={onSubmit} onInput={onInput}>
+        <TextField
+          label="Workspace name"
+          name="name"
+          placeholder="Production"
+          error={errors.name ?? serverError?.fieldErrors.name}
+        />
         <button type="submit" className="button button-primary" disabled={create.isPending}>
           {create.isPending ? 'Creating…' : 'Create workspace'}
         </button>
@@ -103,7 +111,9 @@ function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; 
     await queryClient.invalidateQueries({ queryKey: trpc.workspaces.list.queryKey() });
     await queryClient.invalidateQueries({ queryKey: trpc.dashboard.pathKey() });
   };
-  const rename = useMutation(trpc.workspaces.rename.mutationOptions({ onSuccess: async () => (setRenaming(false), await refresh()) }));
+  const rename = useMutation(
+    trpc.workspaces.rename.mutationOptions({ onSuccess: async () => (setRenaming(false), await refresh()) }),
+  );
   const reveal = useMutation(trpc.workspaces.revealApiKey.mutationOptions({ onSuccess: (r) => setRevealed(r.apiKey) }));
   const rotate = useMutation(
     trpc.workspaces.rotateApiKey.mutationOptions({
@@ -114,22 +124,29 @@ function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; 
       },
     }),
   );
-  const remove = useMutation(trpc.workspaces.delete.mutationOptions({ onSuccess: async () => (setConfirm(null), await refresh()) }));
+  const remove = useMutation(
+    trpc.workspaces.delete.mutationOptions({ onSuccess: async () => (setConfirm(null), await refresh()) }),
+  );
   const headingId = `ws-${workspace.id}`;
-  const { errors: renameErrors, onSubmit: onRename, onInput: onRenameInput } = useFormSubmit(nameForm, (data) => rename.mutate({ workspaceId: workspace.id, name: data.name }));
+  const {
+    errors: renameErrors,
+    onSubmit: onRename,
+    onInput: onRenameInput,
+  } = useFormSubmit(nameForm, (data) => rename.mutate({ workspaceId: workspace.id, name: data.name }));
   const renameError = rename.error ? toDisplayError(rename.error) : null;
 
   return (
     <article className="card workspace" aria-labelledby={headingId}>
       <header className="row space-between wrap">
         {renaming ? (
-          <form
-            className="inline-form"
-            noValidate
-            onSubmit={onRename}
-            onInput={onRenameInput}
-          >
-            <TextField label="New name" name="name" defaultValue={workspace.name} autoFocus error={renameErrors.name ?? renameError?.fieldErrors.name ?? (renameError?.message || undefined)} />
+          <form className="inline-form" noValidate onSubmit={onRename} onInput={onRenameInput}>
+            <TextField
+              label="New name"
+              name="name"
+              defaultValue={workspace.name}
+              autoFocus
+              error={renameErrors.name ?? renameError?.fieldErrors.name ?? (renameError?.message || undefined)}
+            />
             <button type="submit" className="button button-primary" disabled={rename.isPending}>
               Save
             </button>
@@ -145,7 +162,11 @@ function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; 
             <button type="button" className="button button-small" onClick={() => setRenaming(true)}>
               Rename
             </button>
-            <button type="button" className="button button-small button-danger-outline" onClick={() => (setTypedName(''), remove.reset(), setConfirm('delete'))}>
+            <button
+              type="button"
+              className="button button-small button-danger-outline"
+              onClick={() => (setTypedName(''), remove.reset(), setConfirm('delete'))}
+            >
               Delete
             </button>
           </div>
@@ -195,7 +216,12 @@ function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; 
           <div className="row wrap">
             <code className="mono">{workspace.apiKeyPrefix}••••••••••••</code>
             {canManage ? (
-              <button type="button" className="button button-small" onClick={() => reveal.mutate({ workspaceId: workspace.id })} disabled={reveal.isPending}>
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => reveal.mutate({ workspaceId: workspace.id })}
+                disabled={reveal.isPending}
+              >
                 {reveal.isPending ? 'Revealing…' : 'Reveal'}
               </button>
             ) : null}
@@ -203,7 +229,11 @@ function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; 
         )}
         {canManage ? (
           <p>
-            <button type="button" className="button button-small" onClick={() => (rotate.reset(), setConfirm('rotate'))}>
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => (rotate.reset(), setConfirm('rotate'))}
+            >
               Rotate key
             </button>
           </p>
@@ -221,7 +251,10 @@ function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; 
         onCancel={() => setConfirm(null)}
         onConfirm={() => rotate.mutate({ workspaceId: workspace.id })}
       >
-        <p>The current key stops working immediately. Every system that creates requests with it must be given the new key.</p>
+        <p>
+          The current key stops working immediately. Every system that creates requests with it must be given the new
+          key.
+        </p>
       </ConfirmDialog>
       <ConfirmDialog
         open={confirm === 'delete'}
@@ -240,11 +273,17 @@ function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; 
             its <strong>{usage?.integrations ?? '?'}</strong> integration{usage?.integrations === 1 ? '' : 's'},
           </li>
           <li>
-            its <strong>{usage?.requests ?? '?'}</strong> deletion request{usage?.requests === 1 ? '' : 's'} and their history,
+            its <strong>{usage?.requests ?? '?'}</strong> deletion request{usage?.requests === 1 ? '' : 's'} and their
+            history,
           </li>
           <li>its API key, which stops working at once.</li>
         </ul>
-        <TextField label={`Type "${workspace.name}" to confirm`} value={typedName} onChange={(e) => setTypedName(e.target.value)} autoComplete="off" />
+        <TextField
+          label={`Type "${workspace.name}" to confirm`}
+          value={typedName}
+          onChange={(e) => setTypedName(e.target.value)}
+          autoComplete="off"
+        />
       </ConfirmDialog>
     </article>
   );

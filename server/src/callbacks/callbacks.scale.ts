@@ -33,7 +33,13 @@ afterAll(async () => {
 });
 
 async function worker(): Promise<ServiceProcess> {
-  const service = await startServiceProcess(env.db.url, { ROLE: 'worker', ENCRYPTION_KEY, LEASE_SECONDS: '2', CALLBACK_POLL_MS: '50', CALLBACK_RETRY_BASE_MS: '50' });
+  const service = await startServiceProcess(env.db.url, {
+    ROLE: 'worker',
+    ENCRYPTION_KEY,
+    LEASE_SECONDS: '2',
+    CALLBACK_POLL_MS: '50',
+    CALLBACK_RETRY_BASE_MS: '50',
+  });
   running.push(service);
   return service;
 }
@@ -57,7 +63,10 @@ describe('status callbacks across a SIGKILL', () => {
     const endpoint = await caller.callbacks.create({ url: receiver.url, events: ['deletion_request.created'] });
     // The receiver takes the first delivery but holds its answer: the worker is mid-call when killed.
     receiver.state.holdMs = 60_000;
-    const request = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'killed@example.com' });
+    const request = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'killed@example.com',
+    });
     const first = await worker();
     await eventually(() => expect(receiver.received).toHaveLength(1));
     first.kill('SIGKILL');
@@ -74,7 +83,10 @@ describe('status callbacks across a SIGKILL', () => {
     expect(receiver.received.length).toBeGreaterThanOrEqual(2);
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set([row!.id]));
     for (const call of receiver.received) {
-      expect(new Webhook(endpoint.secret).verify(call.body, call.headers)).toMatchObject({ type: 'deletion_request.created', data: { deletionRequest: { id: request.id } } });
+      expect(new Webhook(endpoint.secret).verify(call.body, call.headers)).toMatchObject({
+        type: 'deletion_request.created',
+        data: { deletionRequest: { id: request.id } },
+      });
     }
     expect(receiver.received.every((r) => !r.body.includes('killed@example.com'))).toBe(true);
   });
@@ -82,14 +94,32 @@ describe('status callbacks across a SIGKILL', () => {
   it('a request that finishes sends deletion_request.completed with its final status, signed', async () => {
     const org = await seedOrganization(env.deps, 'finishing');
     const { caller } = callerFor(env.deps, { pat: org.pat });
-    await caller.integrations.create({ workspaceId: org.workspace.id, name: 'CRM', type: 'WEBHOOK', config: { mode: 'sync', initiate: { method: 'POST', url: `${hooks.url}/erase` } } });
-    const endpoint = await caller.callbacks.create({ url: receiver.url, events: ['deletion_request.completed', 'deletion_request.failed'] });
-    const request = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'finishing@example.com' });
+    await caller.integrations.create({
+      workspaceId: org.workspace.id,
+      name: 'CRM',
+      type: 'WEBHOOK',
+      config: { mode: 'sync', initiate: { method: 'POST', url: `${hooks.url}/erase` } },
+    });
+    const endpoint = await caller.callbacks.create({
+      url: receiver.url,
+      events: ['deletion_request.completed', 'deletion_request.failed'],
+    });
+    const request = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'finishing@example.com',
+    });
     await worker();
     const [call] = await eventually(() => (expect(receiver.received).toHaveLength(1), receiver.received));
-    const payload = new Webhook(endpoint.secret).verify(call!.body, call!.headers) as { type: string; data: { deletionRequest: Record<string, unknown> } };
+    const payload = new Webhook(endpoint.secret).verify(call!.body, call!.headers) as {
+      type: string;
+      data: { deletionRequest: Record<string, unknown> };
+    };
     expect(payload.type).toBe('deletion_request.completed');
-    expect(payload.data.deletionRequest).toMatchObject({ id: request.id, status: 'SUCCESS', integrationRequests: [expect.objectContaining({ name: 'CRM', status: 'SUCCESS' })] });
+    expect(payload.data.deletionRequest).toMatchObject({
+      id: request.id,
+      status: 'SUCCESS',
+      integrationRequests: [expect.objectContaining({ name: 'CRM', status: 'SUCCESS' })],
+    });
     expect(payload.data.deletionRequest.completedAt).toMatch(/Z$/);
     expect(call!.body).not.toContain('finishing@example.com');
   });

@@ -32,7 +32,16 @@ const admin = () => callerFor(env.deps, { pat: org.pat }).caller;
 function startDispatcher(overrides: Partial<ConstructorParameters<typeof CallbackDispatcher>[1]> = {}) {
   dispatcher = new CallbackDispatcher(
     { ...env.deps, pool: env.db.pool },
-    { concurrency: 4, pollIntervalMs: 50, leaseMs: 5_000, maxAttempts: 3, retryBaseMs: 20, retryMaxMs: 50, timeoutMs: 2_000, ...overrides },
+    {
+      concurrency: 4,
+      pollIntervalMs: 50,
+      leaseMs: 5_000,
+      maxAttempts: 3,
+      retryBaseMs: 20,
+      retryMaxMs: 50,
+      timeoutMs: 2_000,
+      ...overrides,
+    },
   );
   dispatcher.start();
   return dispatcher;
@@ -61,27 +70,42 @@ describe('status callbacks', () => {
     startDispatcher();
     const [call] = await eventually(() => (expect(receiver.received).toHaveLength(1), receiver.received));
     expect(call!.headers['webhook-id']).toBe(id);
-    const payload = new Webhook(endpoint.secret).verify(call!.body, call!.headers) as { type: string; data: { endpointId: string } };
+    const payload = new Webhook(endpoint.secret).verify(call!.body, call!.headers) as {
+      type: string;
+      data: { endpointId: string };
+    };
     expect(payload).toMatchObject({ type: 'callback.test', data: { endpointId: endpoint.id } });
     // A tampered body or another secret does not verify.
     expect(() => new Webhook(endpoint.secret).verify(call!.body.replace('test', 'tset'), call!.headers)).toThrow();
     const other = await admin().callbacks.create({ url: receiver.url, events: ['deletion_request.failed'] });
     expect(() => new Webhook(other.secret).verify(call!.body, call!.headers)).toThrow();
-    await eventually(async () => expect(await delivery(id)).toMatchObject({ status: 'DELIVERED', attempts: 1, lastStatusCode: 204 }));
+    await eventually(async () =>
+      expect(await delivery(id)).toMatchObject({ status: 'DELIVERED', attempts: 1, lastStatusCode: 204 }),
+    );
   });
 
   it('wakes an idle dispatcher: a test event, a resend and a status event go out long before its next poll', async () => {
     const endpoint = await admin().callbacks.create({ url: receiver.url, events: ['deletion_request.created'] });
     // A poll interval the test would time out waiting for: only the wake-up can deliver in time.
     startDispatcher({ pollIntervalMs: 60_000 });
-    await eventually(async () => expect((await env.db.pool.query(`SELECT 1 FROM pg_stat_activity WHERE query = 'LISTEN callback_work'`)).rowCount).toBeGreaterThan(0));
+    await eventually(async () =>
+      expect(
+        (await env.db.pool.query(`SELECT 1 FROM pg_stat_activity WHERE query = 'LISTEN callback_work'`)).rowCount,
+      ).toBeGreaterThan(0),
+    );
     const { id } = await admin().callbacks.sendTest({ endpointId: endpoint.id });
     await eventually(() => expect(receiver.received.map((c) => c.headers['webhook-id'])).toEqual([id]), 5_000);
     await eventually(async () => expect(await delivery(id)).toMatchObject({ status: 'DELIVERED' }), 5_000);
     await admin().callbacks.resend({ deliveryId: id });
     await eventually(() => expect(receiver.received.map((c) => c.headers['webhook-id'])).toEqual([id, id]), 5_000);
-    const created = await admin().deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'woken@example.com' });
-    await eventually(() => expect(receiver.received.map((c) => JSON.parse(c.body).data.deletionRequest?.id)).toContain(created.id), 5_000);
+    const created = await admin().deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'woken@example.com',
+    });
+    await eventually(
+      () => expect(receiver.received.map((c) => JSON.parse(c.body).data.deletionRequest?.id)).toContain(created.id),
+      5_000,
+    );
     await admin().callbacks.delete({ endpointId: endpoint.id });
   });
 
@@ -114,14 +138,18 @@ describe('status callbacks', () => {
 
     receiver.state.status = 500;
     const failing = await admin().callbacks.sendTest({ endpointId: endpoint.id });
-    await eventually(async () => expect(await delivery(failing.id)).toMatchObject({ status: 'FAILED', attempts: 3, lastStatusCode: 500 }));
+    await eventually(async () =>
+      expect(await delivery(failing.id)).toMatchObject({ status: 'FAILED', attempts: 3, lastStatusCode: 500 }),
+    );
     expect((await delivery(failing.id)).lastError).toMatch(/gave up after 3 attempts/);
     const log = await admin().callbacks.deliveries({ endpointId: endpoint.id });
     expect(log.map((d) => d.id)).toEqual([failing.id, id]);
 
     receiver.state.status = 200;
     await admin().callbacks.resend({ deliveryId: failing.id });
-    await eventually(async () => expect(await delivery(failing.id)).toMatchObject({ status: 'DELIVERED', attempts: 1 }));
+    await eventually(async () =>
+      expect(await delivery(failing.id)).toMatchObject({ status: 'DELIVERED', attempts: 1 }),
+    );
     expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(failing.id);
   });
 
@@ -129,8 +157,15 @@ describe('status callbacks', () => {
     const fresh = await seedOrganization(env.deps, 'fanout');
     const caller = callerFor(env.deps, { pat: fresh.pat }).caller;
     const other = await caller.workspaces.create({ name: 'other' });
-    const orgWide = await caller.callbacks.create({ url: receiver.url, events: ['deletion_request.completed', 'deletion_request.failed'] });
-    const sameWorkspace = await caller.callbacks.create({ url: receiver.url, events: ['deletion_request.completed'], workspaceId: fresh.workspace.id });
+    const orgWide = await caller.callbacks.create({
+      url: receiver.url,
+      events: ['deletion_request.completed', 'deletion_request.failed'],
+    });
+    const sameWorkspace = await caller.callbacks.create({
+      url: receiver.url,
+      events: ['deletion_request.completed'],
+      workspaceId: fresh.workspace.id,
+    });
     await caller.callbacks.create({ url: receiver.url, events: ['deletion_request.completed'], workspaceId: other.id });
     await caller.callbacks.create({ url: receiver.url, events: ['deletion_request.created'] });
     const disabled = await caller.callbacks.create({ url: receiver.url, events: ['deletion_request.completed'] });
@@ -147,31 +182,52 @@ describe('status callbacks', () => {
     const rows = await env.db.prisma.callbackDelivery.findMany({ where: { id: { in: ids } } });
     expect(rows.map((r) => r.endpointId).sort()).toEqual([orgWide.id, sameWorkspace.id].sort());
     expect(new Set(rows.map((r) => r.body)).size).toBe(1);
-    expect(JSON.parse(rows[0]!.body)).toMatchObject({ type: 'deletion_request.completed', data: { deletionRequest: { id: 'dr_x', status: 'SUCCESS' } } });
+    expect(JSON.parse(rows[0]!.body)).toMatchObject({
+      type: 'deletion_request.completed',
+      data: { deletionRequest: { id: 'dr_x', status: 'SUCCESS' } },
+    });
     await env.db.prisma.callbackDelivery.deleteMany({ where: { id: { in: ids } } });
   });
 
-  it('refuses URLs the SSRF guard blocks and plain http to public hosts; other organizations\' endpoints are not found', async () => {
-    await expect(admin().callbacks.create({ url: 'http://169.254.169.254/latest', events: ['deletion_request.created'] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(admin().callbacks.create({ url: 'http://93.184.215.14/hook', events: ['deletion_request.created'] })).rejects.toThrow(/HTTPS/);
-    await expect(admin().callbacks.create({ url: 'ftp://127.0.0.1/x', events: ['deletion_request.created'] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(admin().callbacks.create({ url: receiver.url, events: [] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  it("refuses URLs the SSRF guard blocks and plain http to public hosts; other organizations' endpoints are not found", async () => {
+    await expect(
+      admin().callbacks.create({ url: 'http://169.254.169.254/latest', events: ['deletion_request.created'] }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(
+      admin().callbacks.create({ url: 'http://93.184.215.14/hook', events: ['deletion_request.created'] }),
+    ).rejects.toThrow(/HTTPS/);
+    await expect(
+      admin().callbacks.create({ url: 'ftp://127.0.0.1/x', events: ['deletion_request.created'] }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(admin().callbacks.create({ url: receiver.url, events: [] })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
     const stranger = await seedOrganization(env.deps, 'stranger');
     const mine = await admin().callbacks.create({ url: receiver.url, events: ['deletion_request.created'] });
     const theirs = callerFor(env.deps, { pat: stranger.pat }).caller;
     await expect(theirs.callbacks.sendTest({ endpointId: mine.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(theirs.callbacks.deliveries({ endpointId: mine.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(theirs.callbacks.rotateSecret({ endpointId: mine.id, overlapHours: 1 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(theirs.callbacks.rotateSecret({ endpointId: mine.id, overlapHours: 1 })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
     expect((await theirs.callbacks.list()).map((e) => e.id)).not.toContain(mine.id);
   });
 
   it('a token needs callbacks:manage; a delivery blocked by the SSRF guard fails at once', async () => {
     const reader = await admin().tokens.create({ name: 'reader', scopes: ['requests:read'] });
-    await expect(callerFor(env.deps, { pat: reader.token }).caller.callbacks.list()).rejects.toThrow(/callbacks:manage/);
+    await expect(callerFor(env.deps, { pat: reader.token }).caller.callbacks.list()).rejects.toThrow(
+      /callbacks:manage/,
+    );
     const manager = await admin().tokens.create({ name: 'manager', scopes: ['callbacks:manage'] });
-    const endpoint = await callerFor(env.deps, { pat: manager.token }).caller.callbacks.create({ url: receiver.url, events: ['deletion_request.created'] });
+    const endpoint = await callerFor(env.deps, { pat: manager.token }).caller.callbacks.create({
+      url: receiver.url,
+      events: ['deletion_request.created'],
+    });
     // The URL was allowed when saved; the address is refused when sending (e.g. DNS changed).
-    await env.db.prisma.callbackEndpoint.update({ where: { id: endpoint.id }, data: { url: 'http://169.254.169.254/latest' } });
+    await env.db.prisma.callbackEndpoint.update({
+      where: { id: endpoint.id },
+      data: { url: 'http://169.254.169.254/latest' },
+    });
     const { id } = await admin().callbacks.sendTest({ endpointId: endpoint.id });
     startDispatcher();
     await eventually(async () => expect(await delivery(id)).toMatchObject({ status: 'FAILED', attempts: 1 }));

@@ -28,7 +28,12 @@ const deliverySelect = {
 /** The endpoint's deliveries, newest first: the delivery log of the dashboard. */
 export async function listCallbackDeliveries(db: Db, actor: Actor, input: { endpointId: string; before?: string }) {
   const endpoint = await findCallbackEndpoint(db, actor, input.endpointId);
-  const cursor = input.before ? await db.callbackDelivery.findFirst({ where: { id: input.before, endpointId: endpoint.id }, select: { createdAt: true } }) : null;
+  const cursor = input.before
+    ? await db.callbackDelivery.findFirst({
+        where: { id: input.before, endpointId: endpoint.id },
+        select: { createdAt: true },
+      })
+    : null;
   const rows = await db.callbackDelivery.findMany({
     where: { endpointId: endpoint.id, ...(cursor ? { createdAt: { lt: cursor.createdAt } } : {}) },
     orderBy: { createdAt: 'desc' },
@@ -49,7 +54,10 @@ export async function listCallbackDeliveries(db: Db, actor: Actor, input: { endp
  * processed it recognises it); its attempts start again. Not while an attempt is running.
  */
 export async function resendCallbackDelivery(db: Db, actor: Actor, deliveryId: string) {
-  const delivery = await db.callbackDelivery.findFirst({ where: { id: deliveryId, organizationId: actor.organizationId }, select: { id: true, endpointId: true } });
+  const delivery = await db.callbackDelivery.findFirst({
+    where: { id: deliveryId, organizationId: actor.organizationId },
+    select: { id: true, endpointId: true },
+  });
   if (!delivery) throw notFound('Delivery');
   await findCallbackEndpoint(db, actor, delivery.endpointId);
   const resent = await db.$transaction(async (tx) => {
@@ -78,7 +86,10 @@ export async function sendTestCallback(db: Db, actor: Actor, endpointId: string)
       workspaceId: endpoint.workspaceId,
       type: 'callback.test',
       endpointId: endpoint.id,
-      data: { endpointId: endpoint.id, message: 'A test event sent from the dashboard; it says nothing about any request.' },
+      data: {
+        endpointId: endpoint.id,
+        message: 'A test event sent from the dashboard; it says nothing about any request.',
+      },
     }),
   );
   wakeCallbackDispatchers(db);

@@ -6,14 +6,27 @@ import { retryDelayMs } from '../lib/backoff';
 import { pgQuery } from '../db/query';
 import { connectClient, isDatabaseUnreachable } from '../db/connections';
 import { CALLBACK_CHANNEL } from './wake-up';
-import { createHttpClient, destinationMessage, isSuccessStatus, parseRetryAfter, truncate } from '../integrations/runtime/http-client';
+import {
+  createHttpClient,
+  destinationMessage,
+  isSuccessStatus,
+  parseRetryAfter,
+  truncate,
+} from '../integrations/runtime/http-client';
 import { PermanentError } from '../integrations/types';
 import type { Keyring } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import { assertUrlAllowed, guardedLookup, type OutboundPolicy } from '../lib/ssrf';
 import { signingSecrets } from './endpoints';
 import { callbackHeaders } from './signing';
-import { claimDueDeliveries, extendDeliveryLeases, releaseDeliveries, settleDelivery, type ClaimedDelivery, type DeliveryOutcome } from './store/queue';
+import {
+  claimDueDeliveries,
+  extendDeliveryLeases,
+  releaseDeliveries,
+  settleDelivery,
+  type ClaimedDelivery,
+  type DeliveryOutcome,
+} from './store/queue';
 
 export interface DispatcherDeps {
   prisma: Db;
@@ -108,7 +121,8 @@ export class CallbackDispatcher {
       this.listener = client;
     } catch (error) {
       this.listenRetryAt = Date.now() + 5_000;
-      if (this.running && !isDatabaseUnreachable(error)) this.deps.log.warn({ err: error }, 'could not LISTEN for callback events; polling only');
+      if (this.running && !isDatabaseUnreachable(error))
+        this.deps.log.warn({ err: error }, 'could not LISTEN for callback events; polling only');
       await client?.end().catch(() => {});
     }
   }
@@ -145,14 +159,20 @@ export class CallbackDispatcher {
       this.inFlight.set(delivery.id, run);
     }
     // A full batch may mean more are due: look again at once; otherwise at the poll interval.
-    this.schedule(claimed.length > 0 && this.inFlight.size < this.options.concurrency ? 0 : this.options.pollIntervalMs);
+    this.schedule(
+      claimed.length > 0 && this.inFlight.size < this.options.concurrency ? 0 : this.options.pollIntervalMs,
+    );
   }
 
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
     const outcome = await this.attempt(delivery);
     try {
       const kept = await settleDelivery(pgQuery(this.deps.pool), this.id, delivery.id, outcome);
-      if (!kept) this.deps.log.warn({ deliveryId: delivery.id }, 'callback delivery lease was lost before its outcome was written');
+      if (!kept)
+        this.deps.log.warn(
+          { deliveryId: delivery.id },
+          'callback delivery lease was lost before its outcome was written',
+        );
     } catch (error) {
       // The lease expires and the delivery is sent again, with the same id.
       this.deps.log.error({ err: error, deliveryId: delivery.id }, 'could not record a callback delivery outcome');
@@ -160,11 +180,20 @@ export class CallbackDispatcher {
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
-    if (!delivery.enabled && delivery.eventType !== 'callback.test') return { kind: 'failed', statusCode: null, error: 'The endpoint is disabled' };
+    if (!delivery.enabled && delivery.eventType !== 'callback.test')
+      return { kind: 'failed', statusCode: null, error: 'The endpoint is disabled' };
     const retryOrFail = (statusCode: number | null, error: string, retryAfterMs?: number): DeliveryOutcome =>
       delivery.attempts >= this.options.maxAttempts
         ? { kind: 'failed', statusCode, error: `${error} (gave up after ${delivery.attempts} attempts)` }
-        : { kind: 'retry', statusCode, error, delayMs: Math.max(retryAfterMs ?? 0, retryDelayMs(delivery.attempts, this.options.retryBaseMs, this.options.retryMaxMs)) };
+        : {
+            kind: 'retry',
+            statusCode,
+            error,
+            delayMs: Math.max(
+              retryAfterMs ?? 0,
+              retryDelayMs(delivery.attempts, this.options.retryBaseMs, this.options.retryMaxMs),
+            ),
+          };
     try {
       const secrets = await signingSecrets(this.deps, delivery);
       const client = createHttpClient({
@@ -174,17 +203,29 @@ export class CallbackDispatcher {
         checkUrl: async (url) => void (await assertUrlAllowed(url, this.deps.policy)),
         defaultTimeoutMs: this.options.timeoutMs,
       });
-      const response = await client.request({ method: 'POST', url: delivery.url, headers: callbackHeaders(secrets, delivery.id, delivery.body), body: delivery.body });
+      const response = await client.request({
+        method: 'POST',
+        url: delivery.url,
+        headers: callbackHeaders(secrets, delivery.id, delivery.body),
+        body: delivery.body,
+      });
       if (isSuccessStatus(response.status)) return { kind: 'delivered', statusCode: response.status };
-      return retryOrFail(response.status, destinationMessage(response), parseRetryAfter(response.headers['retry-after']));
+      return retryOrFail(
+        response.status,
+        destinationMessage(response),
+        parseRetryAfter(response.headers['retry-after']),
+      );
     } catch (error) {
       // The SSRF guard refused the address: retrying will not change that.
-      if (error instanceof PermanentError) return { kind: 'failed', statusCode: null, error: truncate(error.message, 300) };
+      if (error instanceof PermanentError)
+        return { kind: 'failed', statusCode: null, error: truncate(error.message, 300) };
       return retryOrFail(null, truncate((error as Error).message, 300));
     }
   }
 
   private async extendLeases(): Promise<void> {
-    await extendDeliveryLeases(pgQuery(this.deps.pool), this.id, [...this.inFlight.keys()], this.options.leaseMs).catch(() => {});
+    await extendDeliveryLeases(pgQuery(this.deps.pool), this.id, [...this.inFlight.keys()], this.options.leaseMs).catch(
+      () => {},
+    );
   }
 }

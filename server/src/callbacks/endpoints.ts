@@ -48,15 +48,22 @@ async function assertCallbackUrl(url: string, policy: OutboundPolicy): Promise<v
 }
 
 async function findEndpoint(db: Db, actor: Actor, endpointId: string) {
-  const endpoint = await db.callbackEndpoint.findFirst({ where: { id: endpointId, organizationId: actor.organizationId }, select: callbackEndpointSelect });
+  const endpoint = await db.callbackEndpoint.findFirst({
+    where: { id: endpointId, organizationId: actor.organizationId },
+    select: callbackEndpointSelect,
+  });
   // A token limited to workspaces manages only its workspaces' endpoints.
-  if (!endpoint || (actor.workspaceIds && (!endpoint.workspaceId || !mayUseWorkspace(actor, endpoint.workspaceId)))) throw notFound('Callback endpoint');
+  if (!endpoint || (actor.workspaceIds && (!endpoint.workspaceId || !mayUseWorkspace(actor, endpoint.workspaceId))))
+    throw notFound('Callback endpoint');
   return endpoint;
 }
 
 export function listCallbackEndpoints(db: Db, actor: Actor) {
   return db.callbackEndpoint.findMany({
-    where: { organizationId: actor.organizationId, ...(actor.workspaceIds ? { workspaceId: { in: [...actor.workspaceIds] } } : {}) },
+    where: {
+      organizationId: actor.organizationId,
+      ...(actor.workspaceIds ? { workspaceId: { in: [...actor.workspaceIds] } } : {}),
+    },
     select: callbackEndpointSelect,
     orderBy: { createdAt: 'asc' },
   });
@@ -70,7 +77,10 @@ export async function createCallbackEndpoint(
 ) {
   const workspaceId = input.workspaceId ?? null;
   if (workspaceId) {
-    const workspace = await deps.prisma.workspace.findFirst({ where: { id: workspaceId, organizationId: actor.organizationId }, select: { id: true } });
+    const workspace = await deps.prisma.workspace.findFirst({
+      where: { id: workspaceId, organizationId: actor.organizationId },
+      select: { id: true },
+    });
     if (!workspace) throw notFound('Workspace');
     assertWorkspaceAllowed(actor, workspaceId);
   } else if (actor.workspaceIds) {
@@ -80,9 +90,22 @@ export async function createCallbackEndpoint(
   const id = newId(ID_PREFIX.callbackEndpoint);
   const secret = generateCallbackSecret();
   const endpoint = await deps.prisma.$transaction(async (tx) => {
-    const secretCipher = await sealSecret({ prisma: tx, keyring: deps.keyring }, actor.organizationId, secret, endpointSecretContext(id));
+    const secretCipher = await sealSecret(
+      { prisma: tx, keyring: deps.keyring },
+      actor.organizationId,
+      secret,
+      endpointSecretContext(id),
+    );
     const created = await tx.callbackEndpoint.create({
-      data: { id, organizationId: actor.organizationId, workspaceId, url: input.url, description: input.description, events: [...new Set(input.events)], secretCipher },
+      data: {
+        id,
+        organizationId: actor.organizationId,
+        workspaceId,
+        url: input.url,
+        description: input.description,
+        events: [...new Set(input.events)],
+        secretCipher,
+      },
       select: callbackEndpointSelect,
     });
     await recordAudit(tx, actor, {
@@ -142,17 +165,27 @@ export async function deleteCallbackEndpoint(db: Db, actor: Actor, endpointId: s
  * A new signing secret (returned this once). For `overlapHours` the old one keeps signing
  * too — each delivery then carries two signatures — so receivers can switch without a gap.
  */
-export async function rotateCallbackSecret(deps: CallbackDeps, actor: Actor, input: { endpointId: string; overlapHours: number }) {
+export async function rotateCallbackSecret(
+  deps: CallbackDeps,
+  actor: Actor,
+  input: { endpointId: string; overlapHours: number },
+) {
   const endpoint = await findEndpoint(deps.prisma, actor, input.endpointId);
   const secret = generateCallbackSecret();
   return deps.prisma.$transaction(async (tx) => {
-    const [current] = await tx.$queryRaw<{ secretCipher: string }[]>`SELECT "secretCipher" FROM "CallbackEndpoint" WHERE id = ${endpoint.id} FOR UPDATE`;
+    const [current] = await tx.$queryRaw<
+      { secretCipher: string }[]
+    >`SELECT "secretCipher" FROM "CallbackEndpoint" WHERE id = ${endpoint.id} FOR UPDATE`;
     const context = endpointSecretContext(endpoint.id);
     const secretCipher = await sealSecret({ prisma: tx, keyring: deps.keyring }, actor.organizationId, secret, context);
     const overlapEnds = input.overlapHours > 0 ? new Date(Date.now() + input.overlapHours * 3_600_000) : null;
     const updated = await tx.callbackEndpoint.update({
       where: { id: endpoint.id },
-      data: { secretCipher, previousSecretCipher: overlapEnds ? current!.secretCipher : null, previousSecretExpiresAt: overlapEnds },
+      data: {
+        secretCipher,
+        previousSecretCipher: overlapEnds ? current!.secretCipher : null,
+        previousSecretExpiresAt: overlapEnds,
+      },
       select: callbackEndpointSelect,
     });
     await recordAudit(tx, actor, {
@@ -168,7 +201,13 @@ export async function rotateCallbackSecret(deps: CallbackDeps, actor: Actor, inp
 /** The secrets that sign a delivery now: the current one, and the previous one during its overlap. */
 export async function signingSecrets(
   deps: Pick<CallbackDeps, 'prisma' | 'keyring'>,
-  row: { organizationId: string; endpointId: string; secretCipher: string; previousSecretCipher: string | null; previousSecretExpiresAt: Date | null },
+  row: {
+    organizationId: string;
+    endpointId: string;
+    secretCipher: string;
+    previousSecretCipher: string | null;
+    previousSecretExpiresAt: Date | null;
+  },
   now = new Date(),
 ): Promise<string[]> {
   const context = endpointSecretContext(row.endpointId);

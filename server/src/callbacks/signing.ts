@@ -22,7 +22,12 @@ export function signCallback(secrets: readonly string[], id: string, timestampSe
 }
 
 /** The three headers of one delivery attempt. */
-export function callbackHeaders(secrets: readonly string[], id: string, body: string, now = new Date()): Record<string, string> {
+export function callbackHeaders(
+  secrets: readonly string[],
+  id: string,
+  body: string,
+  now = new Date(),
+): Record<string, string> {
   const timestamp = Math.floor(now.getTime() / 1000);
   return {
     'content-type': 'application/json',

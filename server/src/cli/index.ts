@@ -72,7 +72,10 @@ async function ownerActor(db: Db, organizationId: string, email?: string): Promi
     orderBy: { createdAt: 'asc' },
     select: { userId: true, role: true },
   });
-  if (!membership) throw new UsageError(email ? `${email} is not a member of organization ${organizationId}` : `organization ${organizationId} not found`);
+  if (!membership)
+    throw new UsageError(
+      email ? `${email} is not a member of organization ${organizationId}` : `organization ${organizationId} not found`,
+    );
   return { userId: membership.userId, organizationId, role: membership.role, via: 'cli' };
 }
 
@@ -97,11 +100,15 @@ const commands: Record<string, (tools: Tools, flags: Flags) => Promise<unknown>>
   },
   async 'audit:verify'({ db }, flags) {
     const sealed = await sealAuditChain(db);
-    const report = await verifyAuditChain(db, { organizationId: typeof flags.org === 'string' ? flags.org : undefined });
+    const report = await verifyAuditChain(db, {
+      organizationId: typeof flags.org === 'string' ? flags.org : undefined,
+    });
     if (!report.ok) {
       process.exitCode = 2;
       for (const b of report.breaks) {
-        process.stderr.write(`BROKEN: organization ${b.organizationId}, audit entry ${b.entryId} (chain position ${b.chainSeq}): ${b.reason}\n`);
+        process.stderr.write(
+          `BROKEN: organization ${b.organizationId}, audit entry ${b.entryId} (chain position ${b.chainSeq}): ${b.reason}\n`,
+        );
       }
     }
     return {
@@ -132,8 +139,12 @@ const commands: Record<string, (tools: Tools, flags: Flags) => Promise<unknown>>
     return { userId: user.id, email: user.email, organizationId: organization.id, organizationName: organization.name };
   },
   async 'invite:create'({ db }, flags) {
-    const input = inviteMemberInputSchema.safeParse({ email: required(flags, 'email'), role: required(flags, 'role').toUpperCase() });
-    if (!input.success) throw new UsageError(input.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
+    const input = inviteMemberInputSchema.safeParse({
+      email: required(flags, 'email'),
+      role: required(flags, 'role').toUpperCase(),
+    });
+    if (!input.success)
+      throw new UsageError(input.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
     const actor = await ownerActor(db, required(flags, 'org'));
     const invitation = await inviteMember(db, actor, { ...input.data, publicUrl: loadConfig().PUBLIC_URL });
     return { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt, link: invitation.link };
@@ -148,17 +159,30 @@ const commands: Record<string, (tools: Tools, flags: Flags) => Promise<unknown>>
     const organizationId =
       typeof flags.org === 'string'
         ? flags.org
-        : (await db.membership.findFirst({ where: { user: { email: email.toLowerCase() } }, orderBy: { createdAt: 'asc' }, select: { organizationId: true } }))
-            ?.organizationId;
+        : (
+            await db.membership.findFirst({
+              where: { user: { email: email.toLowerCase() } },
+              orderBy: { createdAt: 'asc' },
+              select: { organizationId: true },
+            })
+          )?.organizationId;
     if (!organizationId) throw new UsageError(`no user ${email}`);
     const actor = await ownerActor(db, organizationId, email);
     const days = typeof flags['expires-days'] === 'string' ? Number(flags['expires-days']) : undefined;
-    if (days !== undefined && !(Number.isInteger(days) && days > 0)) throw new UsageError('--expires-days must be a positive whole number');
+    if (days !== undefined && !(Number.isInteger(days) && days > 0))
+      throw new UsageError('--expires-days must be a positive whole number');
     const pat = await createPersonalAccessToken(db, actor, {
       name: required(flags, 'name'),
       expiresAt: days ? new Date(Date.now() + days * 86_400_000) : null,
     });
-    return { tokenId: pat.id, name: pat.name, token: pat.token, userId: actor.userId, organizationId, expiresAt: pat.expiresAt };
+    return {
+      tokenId: pat.id,
+      name: pat.name,
+      token: pat.token,
+      userId: actor.userId,
+      organizationId,
+      expiresAt: pat.expiresAt,
+    };
   },
   async 'users:list'({ db }) {
     return db.user.findMany({
@@ -172,10 +196,15 @@ const commands: Record<string, (tools: Tools, flags: Flags) => Promise<unknown>>
   async 'pats:list'({ db }, flags) {
     const email = required(flags, 'email');
     const memberships = await db.membership.findMany({
-      where: { user: { email: email.toLowerCase() }, ...(typeof flags.org === 'string' ? { organizationId: flags.org } : {}) },
+      where: {
+        user: { email: email.toLowerCase() },
+        ...(typeof flags.org === 'string' ? { organizationId: flags.org } : {}),
+      },
       select: { organizationId: true },
     });
-    const lists = await Promise.all(memberships.map(async (m) => listPersonalAccessTokens(db, await ownerActor(db, m.organizationId, email))));
+    const lists = await Promise.all(
+      memberships.map(async (m) => listPersonalAccessTokens(db, await ownerActor(db, m.organizationId, email))),
+    );
     return lists.flat();
   },
 };
@@ -185,7 +214,12 @@ function print(result: unknown, json: boolean): void {
   else if (Array.isArray(result)) console.table(result);
   else {
     for (const [key, value] of Object.entries(result as object)) {
-      const text = value instanceof Date ? value.toISOString() : typeof value === 'object' && value !== null ? JSON.stringify(value) : value;
+      const text =
+        value instanceof Date
+          ? value.toISOString()
+          : typeof value === 'object' && value !== null
+            ? JSON.stringify(value)
+            : value;
       process.stdout.write(`${key}: ${text}\n`);
     }
   }
@@ -198,12 +232,21 @@ async function createMigration(name: string): Promise<unknown> {
   const server = await prepareDatabase(config, log);
   try {
     const result = runPrisma(
-      ['migrate', 'diff', '--from-migrations', MIGRATIONS_DIR, '--to-schema-datamodel', 'prisma/schema.prisma', '--script'],
+      [
+        'migrate',
+        'diff',
+        '--from-migrations',
+        MIGRATIONS_DIR,
+        '--to-schema-datamodel',
+        'prisma/schema.prisma',
+        '--script',
+      ],
       { DATABASE_URL: server.url },
       true,
     ) as { status: number; stdout: string };
     if (result.status !== 0) throw new Error('prisma migrate diff failed');
-    if (!result.stdout.trim() || /empty migration/i.test(result.stdout)) return { created: null, message: 'schema and migrations agree' };
+    if (!result.stdout.trim() || /empty migration/i.test(result.stdout))
+      return { created: null, message: 'schema and migrations agree' };
     const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
     const dir = path.join(MIGRATIONS_DIR, `${stamp}_${name}`);
     fs.mkdirSync(dir, { recursive: true });
@@ -242,7 +285,8 @@ async function main(): Promise<number> {
     // Offline: no configuration, no database, no network.
     const file = positionals[1];
     if (!file) throw new UsageError('certificate:verify needs the certificate file');
-    const trusted = typeof values['public-key'] === 'string' ? fs.readFileSync(values['public-key'], 'utf8') : undefined;
+    const trusted =
+      typeof values['public-key'] === 'string' ? fs.readFileSync(values['public-key'], 'utf8') : undefined;
     let document: unknown;
     try {
       document = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -280,7 +324,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error) => {
-    process.stderr.write(`${error instanceof UsageError ? `${error.message}\n\n${USAGE}` : `Error: ${(error as Error).message}\n`}`);
+    process.stderr.write(
+      `${error instanceof UsageError ? `${error.message}\n\n${USAGE}` : `Error: ${(error as Error).message}\n`}`,
+    );
     process.exit(error instanceof UsageError ? 64 : 1);
   },
 );

@@ -11,7 +11,10 @@ export interface DatabaseServer {
 }
 
 /** Uses DATABASE_URL, or starts the embedded PostgreSQL in DATA_DIR; then applies migrations. */
-export async function prepareDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>, log: Logger): Promise<DatabaseServer> {
+export async function prepareDatabase(
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>,
+  log: Logger,
+): Promise<DatabaseServer> {
   let server: DatabaseServer;
   if (config.DATABASE_URL) {
     server = { url: config.DATABASE_URL, embedded: false, stop: async () => {} };

@@ -21,7 +21,9 @@ const TIMESTAMP_OID = 1114;
 const readUtcTimestamp = (value: string) => new Date(`${value.replace(' ', 'T')}Z`);
 const poolTypes = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === TIMESTAMP_OID && format !== 'binary' ? readUtcTimestamp : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === TIMESTAMP_OID && format !== 'binary'
+      ? readUtcTimestamp
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 const pools = new WeakMap<object, pg.Pool>();

@@ -9,7 +9,16 @@ import pg from 'pg';
  */
 
 /** SQLSTATE classes and Node error codes that mean "the server is not there", not "the statement is wrong". */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 const UNREACHABLE_SQLSTATES = new Set([
   '57P01', // admin_shutdown: the server is shutting down (restart, failover)
   '57P02', // crash_shutdown
@@ -47,7 +56,11 @@ export function isDatabaseUnreachable(error: unknown): boolean {
     // Prisma's known request errors for an unreachable server.
     if (code === 'P1001' || code === 'P1002' || code === 'P1017' || code === 'P2024') return true;
     if (typeof message === 'string' && UNREACHABLE_MESSAGES.some((re) => re.test(message))) return true;
-    if (Array.isArray((e as AggregateError).errors) && (e as AggregateError).errors.some((inner) => isDatabaseUnreachable(inner))) return true;
+    if (
+      Array.isArray((e as AggregateError).errors) &&
+      (e as AggregateError).errors.some((inner) => isDatabaseUnreachable(inner))
+    )
+      return true;
   }
   return false;
 }
@@ -109,7 +122,10 @@ export async function checkOut(pool: pg.Pool): Promise<HeldClient> {
  * throws an unhandled 'error': `onLost` is called once when the connection fails or ends
  * unexpectedly, so the owner can reconnect or give up cleanly.
  */
-export async function connectClient(config: string | pg.ClientConfig, onLost: (error?: Error) => void = ignore): Promise<pg.Client> {
+export async function connectClient(
+  config: string | pg.ClientConfig,
+  onLost: (error?: Error) => void = ignore,
+): Promise<pg.Client> {
   const client = new pg.Client(typeof config === 'string' ? { connectionString: config } : config);
   let ended = false;
   let reported = false;

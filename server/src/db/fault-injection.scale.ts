@@ -53,11 +53,27 @@ function tempDir(prefix: string): string {
 
 /** Service dependencies (seeding, assertions) on the database at `url`. */
 function depsOn(database: Database): ServiceDeps {
-  const config = loadConfig({ ENCRYPTION_KEY, DATABASE_URL: 'postgresql://unused', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000', OUTBOUND_ALLOWLIST: '127.0.0.0/8,localhost' });
-  return { prisma: database.prisma, keyring: createKeyring(config.encryptionKey), config, log: createLogger('silent'), policy: policyFromConfig(config) };
+  const config = loadConfig({
+    ENCRYPTION_KEY,
+    DATABASE_URL: 'postgresql://unused',
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://localhost:3000',
+    OUTBOUND_ALLOWLIST: '127.0.0.0/8,localhost',
+  });
+  return {
+    prisma: database.prisma,
+    keyring: createKeyring(config.encryptionKey),
+    config,
+    log: createLogger('silent'),
+    policy: policyFromConfig(config),
+  };
 }
 
-async function start(databaseUrl: string | null, env: Record<string, string> = {}, detached = false): Promise<ServiceProcess> {
+async function start(
+  databaseUrl: string | null,
+  env: Record<string, string> = {},
+  detached = false,
+): Promise<ServiceProcess> {
   const service = await startServiceProcess(databaseUrl, { ENCRYPTION_KEY, ...env }, { detached });
   running.push(service);
   return service;
@@ -70,7 +86,10 @@ async function webhookWorkspace(deps: ServiceDeps) {
     workspaceId: org.workspace.id,
     name: 'CRM',
     type: 'WEBHOOK',
-    config: { mode: 'sync', initiate: { method: 'POST', url: `${hooks.url}/erase`, body: '{"email":"{{identifier}}"}' } },
+    config: {
+      mode: 'sync',
+      initiate: { method: 'POST', url: `${hooks.url}/erase`, body: '{"email":"{{identifier}}"}' },
+    },
   });
   return org;
 }
@@ -89,10 +108,17 @@ async function createAll(api: ServiceProcess, org: Org, identifiers: string[]): 
   for (const identifier of identifiers) expect((await createRequest(api, org, identifier)).status).toBe(201);
 }
 
-async function waitUntilFinished(deps: ServiceDeps, workspaceId: string, count: number, timeoutMs: number): Promise<void> {
+async function waitUntilFinished(
+  deps: ServiceDeps,
+  workspaceId: string,
+  count: number,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const finished = await deps.prisma.deletionRequest.count({ where: { workspaceId, status: { in: TERMINAL as never } } });
+    const finished = await deps.prisma.deletionRequest.count({
+      where: { workspaceId, status: { in: TERMINAL as never } },
+    });
     if (finished === count) return;
     if (Date.now() > deadline) throw new Error(`only ${finished}/${count} requests finished in time`);
     await sleep(100);
@@ -108,7 +134,11 @@ async function waitFor(what: string, check: () => Promise<boolean> | boolean, ti
   }
 }
 
-const readyz = (service: ServiceProcess) => fetch(`${service.url}/readyz`).then((r) => r.status, () => 0);
+const readyz = (service: ServiceProcess) =>
+  fetch(`${service.url}/readyz`).then(
+    (r) => r.status,
+    () => 0,
+  );
 
 /**
  * Every subject's deletion reached the webhook, and every delivery of one subject carried
@@ -122,7 +152,10 @@ async function expectDeliveredWithOneKeyEach(deps: ServiceDeps, workspaceId: str
   expect(rows.filter((r) => r.status !== 'SUCCESS')).toEqual([]);
   const keyOf = new Map(rows.map((r) => [r.deletionRequest.identifier, r.id]));
   const mine = new Set(identifiers);
-  const calls = hooks.callsTo('POST /erase').map((c) => ({ email: (JSON.parse(c.body) as { email: string }).email, key: String(c.headers['idempotency-key']) }));
+  const calls = hooks.callsTo('POST /erase').map((c) => ({
+    email: (JSON.parse(c.body) as { email: string }).email,
+    key: String(c.headers['idempotency-key']),
+  }));
   const wrongKey = calls.filter((c) => mine.has(c.email) && keyOf.get(c.email) !== c.key);
   expect(wrongKey).toEqual([]);
   const delivered = new Set(calls.filter((c) => mine.has(c.email)).map((c) => c.email));
@@ -137,7 +170,11 @@ describe('PostgreSQL killed and started again under load', () => {
 
   beforeAll(async () => {
     pgDir = tempDir('dds-failover-');
-    database = await startEmbeddedPostgres({ dataDir: path.join(pgDir, 'data'), database: 'failover', detached: false });
+    database = await startEmbeddedPostgres({
+      dataDir: path.join(pgDir, 'data'),
+      database: 'failover',
+      detached: false,
+    });
     await applyMigrations(database.url);
     db = connectDatabase(database.url, 4);
     cleanups.push(async () => {
@@ -150,7 +187,12 @@ describe('PostgreSQL killed and started again under load', () => {
   async function restartDatabase(): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
-        database = await startEmbeddedPostgres({ dataDir: path.join(pgDir, 'data'), port: database.port, database: 'failover', detached: false });
+        database = await startEmbeddedPostgres({
+          dataDir: path.join(pgDir, 'data'),
+          port: database.port,
+          database: 'failover',
+          detached: false,
+        });
         return;
       } catch (error) {
         // Backends of the killed server may hold its shared memory for a moment.
@@ -164,7 +206,11 @@ describe('PostgreSQL killed and started again under load', () => {
     webhookDelayMs = 30;
     const deps = depsOn(db);
     const org = await webhookWorkspace(deps);
-    const service = await start(database.url, { WORKER_CONCURRENCY: '8', LEASE_SECONDS: '5', TOKEN_CACHE_SECONDS: '0' });
+    const service = await start(database.url, {
+      WORKER_CONCURRENCY: '8',
+      LEASE_SECONDS: '5',
+      TOKEN_CACHE_SECONDS: '0',
+    });
     const tag = randomBytes(3).toString('hex');
     const identifiers = Array.from({ length: 80 }, (_, i) => `f${i}-${tag}@example.com`);
     await createAll(service, org, identifiers.slice(0, 60));
@@ -197,7 +243,12 @@ describe('PostgreSQL killed and started again under load', () => {
     expect(service.child.exitCode).toBeNull();
     await expectDeliveredWithOneKeyEach(deps, org.workspace.id, identifiers);
     // Nothing left leased or due.
-    const stuck = await deps.prisma.integrationRequest.count({ where: { deletionRequest: { workspaceId: org.workspace.id }, OR: [{ lockedBy: { not: null } }, { nextAttemptAt: { not: null } }] } });
+    const stuck = await deps.prisma.integrationRequest.count({
+      where: {
+        deletionRequest: { workspaceId: org.workspace.id },
+        OR: [{ lockedBy: { not: null } }, { nextAttemptAt: { not: null } }],
+      },
+    });
     expect(stuck).toBe(0);
     const metrics = await (await fetch(`${service.url}/metrics`, { headers: METRICS_AUTH })).text();
     expect(metrics).toMatch(/^dds_database_up 1$/m);
@@ -254,7 +305,9 @@ describe('the embedded PostgreSQL of `npm start`', () => {
     const after = await embeddedDeps();
     try {
       // Steps that were running were finished within the grace period and recorded: none is repeated.
-      const leased = await after.deps.prisma.integrationRequest.count({ where: { deletionRequest: { workspaceId: org.workspace.id }, lockedBy: { not: null } } });
+      const leased = await after.deps.prisma.integrationRequest.count({
+        where: { deletionRequest: { workspaceId: org.workspace.id }, lockedBy: { not: null } },
+      });
       expect(leased).toBe(0);
       await waitUntilFinished(after.deps, org.workspace.id, identifiers.length, 30_000);
       const calls = await expectDeliveredWithOneKeyEach(after.deps, org.workspace.id, identifiers);
@@ -315,7 +368,10 @@ describe('the embedded PostgreSQL of `npm start`', () => {
     const check = await embeddedDeps();
     try {
       await waitUntilFinished(check.deps, org.workspace.id, 2, 30_000);
-      await expectDeliveredWithOneKeyEach(check.deps, org.workspace.id, [`k1-${tag}@example.com`, `k2-${tag}@example.com`]);
+      await expectDeliveredWithOneKeyEach(check.deps, org.workspace.id, [
+        `k1-${tag}@example.com`,
+        `k2-${tag}@example.com`,
+      ]);
     } finally {
       await check.close();
     }

@@ -15,7 +15,13 @@ import { DATABASE_RETRY_AFTER_SECONDS } from '../db/connections';
 import { registerDocsPage } from './docs-page';
 import { registerRequestLog } from './request-log';
 import { handleHttpError, sendError } from './errors';
-import { clientErrorHandler, frameworkErrorHandler, registerInputGuards, registerPublicApiRateLimits, registerSecurityHeaders } from './hardening';
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  registerInputGuards,
+  registerPublicApiRateLimits,
+  registerSecurityHeaders,
+} from './hardening';
 import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
 import { registerHttpMetrics } from '../metrics/http';
 import type { RouteResolver } from '../metrics/service-metrics';
@@ -29,15 +35,26 @@ const responseMeta = ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) => 
   headers: ctx?.response.headers ?? {},
 });
 
-function logProcedureError({ error, path: procedure, ctx }: { error: { code: string; cause?: unknown }; path?: string; ctx?: Context }) {
-  if (error.code === 'INTERNAL_SERVER_ERROR') ctx?.log.error({ err: error.cause ?? error, procedure }, 'procedure failed');
+function logProcedureError({
+  error,
+  path: procedure,
+  ctx,
+}: {
+  error: { code: string; cause?: unknown };
+  path?: string;
+  ctx?: Context;
+}) {
+  if (error.code === 'INTERNAL_SERVER_ERROR')
+    ctx?.log.error({ err: error.cause ?? error, procedure }, 'procedure failed');
 }
 
 /** Route labels under the wildcard routes: the REST operation's path template, or the tRPC procedure (batches as one label). */
 function routeResolver(restTemplates: string[]): RouteResolver {
   const rest = restTemplates.map((template) => ({
     label: PUBLIC_API_PREFIX + template,
-    pattern: new RegExp(`^${PUBLIC_API_PREFIX}${template.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`),
+    pattern: new RegExp(
+      `^${PUBLIC_API_PREFIX}${template.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`,
+    ),
   }));
   const procedures = new Set(Object.keys(appRouter._def.procedures));
   return (path) => {
@@ -87,7 +104,13 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     // The dashboard sends identifier searches as POST queries, so no identifier is ever in a URL.
-    trpcOptions: { router: appRouter, createContext: createContextFactory(deps, 'trpc'), onError: logProcedureError, responseMeta, allowMethodOverride: true },
+    trpcOptions: {
+      router: appRouter,
+      createContext: createContextFactory(deps, 'trpc'),
+      onError: logProcedureError,
+      responseMeta,
+      allowMethodOverride: true,
+    },
   });
   await app.register(fastifyTRPCOpenApiPlugin, {
     basePath: PUBLIC_API_PREFIX,
@@ -126,7 +149,10 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
       // Built assets carry a content hash in their name: browsers keep them without asking
       // again. index.html (the SPA's entry, which names them) is always revalidated.
       setHeaders: (reply, filePath) => {
-        reply.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        reply.header(
+          'Cache-Control',
+          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   }
@@ -137,10 +163,15 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
       return sendError(reply, 'NOT_FOUND', `No route for ${request.method} ${url}`);
     }
     // The Requests page, unfiltered, with hints that start its data and chunks at once.
-    if (requestsHtml && request.url === '/requests') return reply.type('text/html').header('Cache-Control', 'no-cache').send(requestsHtml);
+    if (requestsHtml && request.url === '/requests')
+      return reply.type('text/html').header('Cache-Control', 'no-cache').send(requestsHtml);
     // Deep links into the dashboard are answered with the SPA, which routes on the client.
     if (hasClient) return reply.type('text/html').sendFile('index.html');
-    return reply.type('text/html').send('<!doctype html><title>Deletion Request Service</title><p>The dashboard is not built. Run <code>npm run build:client</code>.</p>');
+    return reply
+      .type('text/html')
+      .send(
+        '<!doctype html><title>Deletion Request Service</title><p>The dashboard is not built. Run <code>npm run build:client</code>.</p>',
+      );
   });
   return app;
 }

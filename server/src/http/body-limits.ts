@@ -46,7 +46,8 @@ function limitOf(path: string, bodyLimit: number): number | undefined {
  */
 export function registerBodyLimits(app: FastifyInstance, bodyLimit: number): void {
   app.addHook('onRoute', (route) => {
-    if (route.url === `${PUBLIC_API_PREFIX}/*` || route.url === '/trpc/:path') route.bodyLimit = Math.max(bodyLimit, LARGEST_LIMIT);
+    if (route.url === `${PUBLIC_API_PREFIX}/*` || route.url === '/trpc/:path')
+      route.bodyLimit = Math.max(bodyLimit, LARGEST_LIMIT);
   });
   app.addHook('preParsing', async (request, reply, payload) => {
     const limit = limitOf(request.originalUrl.split('?')[0] ?? '', bodyLimit);
@@ -80,7 +81,9 @@ export function registerEmptyPostBodies(app: FastifyInstance): void {
   app.addHook('preHandler', async (request) => {
     if (request.method !== 'POST' || !request.originalUrl.startsWith(`${PUBLIC_API_PREFIX}/`)) return;
     const headers = request.headers;
-    const empty = (headers['content-length'] === undefined || headers['content-length'] === '0') && headers['transfer-encoding'] === undefined;
+    const empty =
+      (headers['content-length'] === undefined || headers['content-length'] === '0') &&
+      headers['transfer-encoding'] === undefined;
     if (headers['content-type'] === undefined && empty) {
       headers['content-type'] = 'application/json';
       request.body = {};

@@ -10,7 +10,10 @@ import { exportRequestsCsv } from '../services/csv/export-requests';
 import type { ServiceDeps } from '../services/deps';
 import { actorOf, guarded } from './downloads';
 
-const exportInputSchema = z.object({ filter: requestSearchFilterSchema.default({}), sort: z.enum(['created', 'due']).default('created') });
+const exportInputSchema = z.object({
+  filter: requestSearchFilterSchema.default({}),
+  sort: z.enum(['created', 'due']).default('created'),
+});
 
 /** GET's query: the list filters except the identifier, which never travels in a URL (POST it in the body). */
 const exportQuerySchema = z
@@ -22,17 +25,23 @@ const exportQuerySchema = z
     createdByUserId: z.string().optional(),
     due: z.string().optional(),
     sort: z.string().optional(),
-    identifier: z.never({ error: 'A subject identifier may not be sent in a URL; POST the filters as JSON instead' }).optional(),
+    identifier: z
+      .never({ error: 'A subject identifier may not be sent in a URL; POST the filters as JSON instead' })
+      .optional(),
   })
   .strict();
 
 function assertScope(actor: Actor, scope: TokenScope) {
-  if (actor.scopes && !actor.scopes.includes(scope)) throw new AppError('FORBIDDEN', `This token lacks the scope "${scope}"`);
+  if (actor.scopes && !actor.scopes.includes(scope))
+    throw new AppError('FORBIDDEN', `This token lacks the scope "${scope}"`);
 }
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
-  if (!result.success) throw new AppError('BAD_REQUEST', result.error.issues[0]?.message ?? 'Invalid input', { issues: result.error.issues });
+  if (!result.success)
+    throw new AppError('BAD_REQUEST', result.error.issues[0]?.message ?? 'Invalid input', {
+      issues: result.error.issues,
+    });
   return result.data;
 }
 
@@ -64,7 +73,11 @@ export function registerCsvDownloadRoutes(app: FastifyInstance, deps: ServiceDep
     guarded(reply, async () => {
       const actor = await actorOf(deps, request);
       assertScope(actor, 'requests:read');
-      return streamCsv(reply, `deletion-requests-${stamp()}.csv`, exportRequestsCsv(deps.prisma, deps.keyring, actor, input));
+      return streamCsv(
+        reply,
+        `deletion-requests-${stamp()}.csv`,
+        exportRequestsCsv(deps.prisma, deps.keyring, actor, input),
+      );
     });
 
   app.get('/api/downloads/requests.csv', (request, reply) =>
@@ -85,14 +98,20 @@ export function registerCsvDownloadRoutes(app: FastifyInstance, deps: ServiceDep
     }),
   );
 
-  app.post('/api/downloads/requests.csv', (request, reply) => guarded(reply, async () => exportList(request, reply, parse(exportInputSchema, request.body ?? {}))));
+  app.post('/api/downloads/requests.csv', (request, reply) =>
+    guarded(reply, async () => exportList(request, reply, parse(exportInputSchema, request.body ?? {}))),
+  );
 
   app.get<{ Params: { id: string } }>('/api/downloads/requests/:id/audit-trail.csv', (request, reply) =>
     guarded(reply, async () => {
       if (!/^dr_[0-9a-z]{1,60}$/.test(request.params.id)) throw new AppError('NOT_FOUND', 'Deletion request not found');
       const actor = await actorOf(deps, request);
       assertScope(actor, 'requests:read');
-      return streamCsv(reply, `audit-trail-${request.params.id}.csv`, exportAuditTrailCsv(deps.prisma, actor, request.params.id));
+      return streamCsv(
+        reply,
+        `audit-trail-${request.params.id}.csv`,
+        exportAuditTrailCsv(deps.prisma, actor, request.params.id),
+      );
     }),
   );
 }

@@ -14,8 +14,11 @@ const REQUEST_ID = /^dr_[0-9a-z]{1,60}$/;
 /** A PAT (X-API-Key) or the dashboard's session cookie: downloads are never anonymous. */
 export async function actorOf(deps: ServiceDeps, request: FastifyRequest): Promise<Actor> {
   const apiKey = request.headers['x-api-key'];
-  if (typeof apiKey === 'string' && apiKey) return authenticatePat(deps.prisma, apiKey.trim(), { cacheMs: deps.config.TOKEN_CACHE_SECONDS * 1000 });
-  const session = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[SESSION_COOKIE];
+  if (typeof apiKey === 'string' && apiKey)
+    return authenticatePat(deps.prisma, apiKey.trim(), { cacheMs: deps.config.TOKEN_CACHE_SECONDS * 1000 });
+  const session = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[
+    SESSION_COOKIE
+  ];
   if (session) return authenticateSession(deps.prisma, session);
   throw new AppError('UNAUTHORIZED', 'Sign in, or send a personal access token in X-API-Key');
 }
@@ -48,15 +51,26 @@ export function registerDownloadRoutes(app: FastifyInstance, deps: ServiceDeps):
       if (!match || !REQUEST_ID.test(match[1]!)) throw new AppError('NOT_FOUND', 'Certificate not found');
       const actor = await actorOf(deps, request);
       const signed = await buildCertificate(deps.prisma, deps.keyring, actor, match[1]!);
-      if (match[2] === 'json') return download(reply, 'application/json', `certificate-${match[1]}.json`, JSON.stringify(signed, null, 2));
-      return download(reply, 'application/pdf', `certificate-${match[1]}.pdf`, Buffer.from(await renderCertificatePdf(signed)));
+      if (match[2] === 'json')
+        return download(reply, 'application/json', `certificate-${match[1]}.json`, JSON.stringify(signed, null, 2));
+      return download(
+        reply,
+        'application/pdf',
+        `certificate-${match[1]}.pdf`,
+        Buffer.from(await renderCertificatePdf(signed)),
+      );
     }),
   );
   app.get('/api/downloads/certificate-public-key.pem', (request, reply) =>
     guarded(reply, async () => {
       const actor = await actorOf(deps, request);
       const key = await signingKeyFor(deps.prisma, deps.keyring, actor.organizationId);
-      return download(reply, 'application/x-pem-file', `certificate-signing-key-${key.id}.pem`, publicKeyPem(key.publicKey));
+      return download(
+        reply,
+        'application/x-pem-file',
+        `certificate-signing-key-${key.id}.pem`,
+        publicKeyPem(key.publicKey),
+      );
     }),
   );
 }

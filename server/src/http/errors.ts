@@ -37,7 +37,8 @@ export function handleHttpError(error: FastifyError, request: FastifyRequest, re
   }
   const code = BY_STATUS[status] ?? 'BAD_REQUEST';
   let message = error.message;
-  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.name === 'SyntaxError' || /JSON/.test(error.message)) message = 'Request body is not valid JSON';
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.name === 'SyntaxError' || /JSON/.test(error.message))
+    message = 'Request body is not valid JSON';
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') message = 'Request body is too large';
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') message = 'Unsupported content type; send application/json';
   if (status === 429 && reply.getHeader('retry-after') === undefined) reply.header('Retry-After', '1');

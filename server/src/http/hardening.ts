@@ -60,7 +60,10 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Pick<Confi
     reply.header('X-Frame-Options', 'DENY');
     reply.header('Cross-Origin-Opener-Policy', 'same-origin');
     reply.header('Cross-Origin-Resource-Policy', 'same-origin');
-    reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()');
+    reply.header(
+      'Permissions-Policy',
+      'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
+    );
     reply.header('X-Permitted-Cross-Domain-Policies', 'none');
     if (secure) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     const type = String(reply.getHeader('content-type') ?? '');
@@ -69,17 +72,23 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Pick<Confi
     // A 304 has no body and no type: the browser keeps the cached page and merges this answer's
     // headers into it, so a deny-all CSP here would blank the dashboard on a revalidated reload.
     if (reply.statusCode === 304) reply.removeHeader('Content-Security-Policy');
-    else if (type.startsWith('text/html')) reply.header('Content-Security-Policy', url.startsWith('/api/docs') ? docs : dashboard);
+    else if (type.startsWith('text/html'))
+      reply.header('Content-Security-Policy', url.startsWith('/api/docs') ? docs : dashboard);
     else reply.header('Content-Security-Policy', RESOURCE_CSP);
     // API answers carry personal data and secrets: never stored by a browser or proxy cache.
-    if ((url.startsWith('/api/public/') || url.startsWith('/trpc/')) && !reply.getHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+    if ((url.startsWith('/api/public/') || url.startsWith('/trpc/')) && !reply.getHeader('cache-control'))
+      reply.header('Cache-Control', 'no-store');
     return payload;
   });
 }
 
 function tooManyRequests(reply: FastifyReply, decision: RateDecision, what: string) {
   reply.header('Retry-After', String(decision.retryAfterSeconds));
-  return sendError(reply, 'TOO_MANY_REQUESTS', `Too many requests ${what}; retry after ${decision.retryAfterSeconds} second(s)`);
+  return sendError(
+    reply,
+    'TOO_MANY_REQUESTS',
+    `Too many requests ${what}; retry after ${decision.retryAfterSeconds} second(s)`,
+  );
 }
 
 /**
@@ -117,11 +126,16 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: imp
   }
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  const body = JSON.stringify({ code: 'BAD_REQUEST', message: tooLarge ? 'Request headers or URL are too large' : 'Malformed HTTP request' });
+  const body = JSON.stringify({
+    code: 'BAD_REQUEST',
+    message: tooLarge ? 'Request headers or URL are too large' : 'Malformed HTTP request',
+  });
   // The answer to a HEAD request has the headers of the GET answer and no body.
   const rawPacket = (error as { rawPacket?: unknown }).rawPacket;
   const head = Buffer.isBuffer(rawPacket) && rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`);
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
+  );
 }
 
 /**
@@ -136,7 +150,9 @@ export function registerInputGuards(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (jsonNestsDeeperThan(String(body))) {
-      const error = Object.assign(new Error(`Request body is nested too deeply (at most ${MAX_INPUT_DEPTH} levels)`), { statusCode: 400 });
+      const error = Object.assign(new Error(`Request body is nested too deeply (at most ${MAX_INPUT_DEPTH} levels)`), {
+        statusCode: 400,
+      });
       return done(error, undefined);
     }
     return parseJson(request, String(body), done);
@@ -155,6 +171,7 @@ export function registerInputGuards(app: FastifyInstance): void {
 
 /** Fastify's own errors before routing (a path with malformed percent-encoding) answer the documented body. */
 export function frameworkErrorHandler(error: Error & { code?: string }, reply: FastifyReply): void {
-  if (error.code === 'FST_ERR_BAD_URL') void sendError(reply, 'BAD_REQUEST', 'The URL is not valid: malformed percent-encoding');
+  if (error.code === 'FST_ERR_BAD_URL')
+    void sendError(reply, 'BAD_REQUEST', 'The URL is not valid: malformed percent-encoding');
   else void sendError(reply, 'BAD_REQUEST', 'The request could not be routed');
 }

@@ -5,7 +5,10 @@ import { OAUTH_STATE_COOKIE } from '../oauth/state-cookie';
 import type { ServiceDeps } from '../services/deps';
 import { sendError } from './errors';
 
-type CallbackRequest = FastifyRequest<{ Params: { provider: string }; Querystring: Record<string, string | undefined> }>;
+type CallbackRequest = FastifyRequest<{
+  Params: { provider: string };
+  Querystring: Record<string, string | undefined>;
+}>;
 
 /**
  * GET /oauth/callback/:provider — where the provider sends the browser back after consent.
@@ -14,12 +17,19 @@ type CallbackRequest = FastifyRequest<{ Params: { provider: string }; Querystrin
 export async function registerOAuthRoutes(app: FastifyInstance, deps: ServiceDeps): Promise<void> {
   app.get('/oauth/callback/:provider', async (request: CallbackRequest, reply) => {
     const { provider } = request.params;
-    if (!(OAUTH_PROVIDERS as readonly string[]).includes(provider)) return sendError(reply, 'NOT_FOUND', `No OAuth provider "${provider}"`);
-    const cookie = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[OAUTH_STATE_COOKIE];
+    if (!(OAUTH_PROVIDERS as readonly string[]).includes(provider))
+      return sendError(reply, 'NOT_FOUND', `No OAuth provider "${provider}"`);
+    const cookie = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[
+      OAUTH_STATE_COOKIE
+    ];
     const q = request.query;
     // One use only, whatever the outcome.
     void reply.clearCookie(OAUTH_STATE_COOKIE, { path: '/' });
-    const result = await completeOAuthConnection(deps, { provider, cookie, query: { code: q.code, state: q.state, error: q.error, error_description: q.error_description } });
+    const result = await completeOAuthConnection(deps, {
+      provider,
+      cookie,
+      query: { code: q.code, state: q.state, error: q.error, error_description: q.error_description },
+    });
     if (!result.ok) request.log.warn({ provider, reason: result.message }, 'OAuth connection failed');
     const target = new URL(result.returnTo, 'http://local');
     target.searchParams.set('oauth', result.ok ? 'connected' : 'error');

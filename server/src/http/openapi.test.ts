@@ -13,7 +13,9 @@ describe('OpenAPI document', () => {
   });
 
   it('lists exactly the public paths of the interface', () => {
-    const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`));
+    const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+      Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(operations.sort()).toEqual([
       'GET /deletion-requests/organization',
       'GET /deletion-requests/user/{userId}',
@@ -40,7 +42,19 @@ describe('OpenAPI document', () => {
 
   it('documents create as 201 and every status with its own description and an example body', () => {
     const create = (document.paths as any)['/deletion-requests'].post;
-    expect(Object.keys(create.responses).sort()).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500']);
+    expect(Object.keys(create.responses).sort()).toEqual([
+      '201',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+    ]);
     const descriptions = new Map<string, Set<string>>();
     for (const [path, item] of Object.entries(document.paths ?? {})) {
       for (const operation of Object.values(item as Record<string, any>)) {
@@ -62,7 +76,11 @@ describe('OpenAPI document', () => {
   });
 
   it('documents the X-API-Key scheme, operation ids, tags and error bodies', () => {
-    expect(document.components?.securitySchemes?.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    expect(document.components?.securitySchemes?.ApiKey).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+    });
     for (const item of Object.values(document.paths ?? {})) {
       for (const operation of Object.values(item as Record<string, any>)) {
         expect(operation.operationId).toBeTruthy();
@@ -72,21 +90,39 @@ describe('OpenAPI document', () => {
       }
     }
     const create = (document.paths as any)['/deletion-requests'].post;
-    expect(Object.keys(create.requestBody.content['application/json'].schema.properties ?? create.requestBody.content['application/json'].schema)).toBeTruthy();
+    expect(
+      Object.keys(
+        create.requestBody.content['application/json'].schema.properties ??
+          create.requestBody.content['application/json'].schema,
+      ),
+    ).toBeTruthy();
     expect(create.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
     // Every POST that changes a request takes an Idempotency-Key and documents its conflicting replay (422) and
     // in-progress (409) answers. Erasure checks change nothing (they are POSTs to keep identifiers out of URLs).
     for (const [path, item] of Object.entries(document.paths ?? {})) {
       const post = (item as Record<string, any>).post;
       if (!post || !path.startsWith('/deletion-requests')) continue;
-      expect(post.parameters.map((p: { name: string }) => p.name), path).toContain('Idempotency-Key');
+      expect(
+        post.parameters.map((p: { name: string }) => p.name),
+        path,
+      ).toContain('Idempotency-Key');
       expect(Object.keys(post.responses), path).toEqual(expect.arrayContaining(['409', '422']));
     }
     const retry = (document.paths as any)['/deletion-requests/{deletionRequestId}/retry'].post;
-    expect(retry.requestBody.content['application/json'].schema.properties.configuration.enum).toEqual(['submitted', 'current']);
+    expect(retry.requestBody.content['application/json'].schema.properties.configuration.enum).toEqual([
+      'submitted',
+      'current',
+    ]);
     const userList = (document.paths as any)['/deletion-requests/user/{userId}'].get;
     expect(userList.parameters.map((p: { name: string }) => p.name)).toEqual(
-      expect.arrayContaining(['userId', 'fetchIntegrationRequests', 'fetchHashed', 'limit', 'cursor', 'X-Workspace-Api-Key']),
+      expect.arrayContaining([
+        'userId',
+        'fetchIntegrationRequests',
+        'fetchHashed',
+        'limit',
+        'cursor',
+        'X-Workspace-Api-Key',
+      ]),
     );
   });
 });

@@ -11,20 +11,37 @@ const errorBody: SchemaObject = {
   required: ['code', 'message'],
   additionalProperties: false,
   properties: {
-    code: { type: 'string', description: 'Stable error code, e.g. BAD_REQUEST, UNAUTHORIZED, NOT_FOUND.', example: 'NOT_FOUND' },
+    code: {
+      type: 'string',
+      description: 'Stable error code, e.g. BAD_REQUEST, UNAUTHORIZED, NOT_FOUND.',
+      example: 'NOT_FOUND',
+    },
     message: { type: 'string', example: 'Deletion request not found' },
     issues: { type: 'array', items: { type: 'object' }, description: 'Validation issues, when the input was invalid.' },
   },
 };
 
 const CODE_BY_STATUS = new Map<number, ErrorCode>(
-  (Object.entries(ERROR_HTTP_STATUS) as [ErrorCode, number][]).filter(([code]) => code !== 'PARSE_ERROR').map(([code, status]) => [status, code]),
+  (Object.entries(ERROR_HTTP_STATUS) as [ErrorCode, number][])
+    .filter(([code]) => code !== 'PARSE_ERROR')
+    .map(([code, status]) => [status, code]),
 );
 
 const TAGS = [
-  { name: 'Deletion requests', description: 'Create deletion requests, read them with their integration requests and audit trails, and act on them.' },
-  { name: 'Erasure checks', description: 'Ask whether a subject already has a deletion request, by identifier, without the identifier ever appearing in a URL.' },
-  { name: 'Callbacks', description: 'Endpoints that receive signed status events (Standard Webhooks), and their deliveries.' },
+  {
+    name: 'Deletion requests',
+    description:
+      'Create deletion requests, read them with their integration requests and audit trails, and act on them.',
+  },
+  {
+    name: 'Erasure checks',
+    description:
+      'Ask whether a subject already has a deletion request, by identifier, without the identifier ever appearing in a URL.',
+  },
+  {
+    name: 'Callbacks',
+    description: 'Endpoints that receive signed status events (Standard Webhooks), and their deliveries.',
+  },
 ];
 
 /** An error response with its own description and an example body of the one error shape. */
@@ -32,11 +49,23 @@ function errorResponse(status: number, description: string, badRequest?: BadRequ
   const code = CODE_BY_STATUS.get(status) ?? 'INTERNAL_SERVER_ERROR';
   const example: Record<string, unknown> = { code, message: description.replace(/\.$/, '').replace(/`/g, '') };
   if (status === 400) {
-    example.issues = [badRequest ? { code: 'invalid_format', ...badRequest } : { code: 'too_small', path: ['identifier'], message: 'identifier must not be empty' }];
+    example.issues = [
+      badRequest
+        ? { code: 'invalid_format', ...badRequest }
+        : { code: 'too_small', path: ['identifier'], message: 'identifier must not be empty' },
+    ];
   }
-  const response: ResponseObject = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example } } };
+  const response: ResponseObject = {
+    description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example } },
+  };
   if (status === 429) {
-    response.headers = { 'Retry-After': { description: 'Seconds to wait before the next attempt.', schema: { type: 'integer', minimum: 1 } } };
+    response.headers = {
+      'Retry-After': {
+        description: 'Seconds to wait before the next attempt.',
+        schema: { type: 'integer', minimum: 1 },
+      },
+    };
   }
   return response;
 }
@@ -51,17 +80,25 @@ export function buildOpenApiDocument(publicUrl?: string): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {
     title: 'Data Deletion Request Service API',
     description:
-      'Create and track requests to delete one subject\'s data from every system connected to a workspace. ' +
+      "Create and track requests to delete one subject's data from every system connected to a workspace. " +
       'Authenticate every call with a Personal Access Token in the `X-API-Key` header; a token limited to scopes answers 403 naming the missing scope. ' +
       'Errors have the body `{ code, message, issues? }`. Send `Idempotency-Key` on a POST to make retrying it safe.',
     version: '1.0.0',
     baseUrl: publicUrl ? new URL(PUBLIC_API_PREFIX, publicUrl).toString() : PUBLIC_API_PREFIX,
-    securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Personal Access Token (dds_pat_…)' } },
+    securitySchemes: {
+      ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Personal Access Token (dds_pat_…)' },
+    },
   });
   document.info.license = { name: 'Apache-2.0', identifier: 'Apache-2.0' };
-  document.tags = TAGS.filter((tag) => Object.values(document.paths ?? {}).some((item) => Object.values(item as object).some((op: OperationObject) => op.tags?.includes(tag.name))));
+  document.tags = TAGS.filter((tag) =>
+    Object.values(document.paths ?? {}).some((item) =>
+      Object.values(item as object).some((op: OperationObject) => op.tags?.includes(tag.name)),
+    ),
+  );
   // trpc-to-openapi shares one response per error code across operations; each gets its own instead.
-  const schemas = Object.fromEntries(Object.entries(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
+  const schemas = Object.fromEntries(
+    Object.entries(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')),
+  );
   document.components = { ...document.components, schemas: { ...schemas, Error: errorBody } };
   for (const pathItem of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(pathItem as Record<string, OperationObject>)) {
@@ -70,10 +107,12 @@ export function buildOpenApiDocument(publicUrl?: string): OpenAPIObject {
       const responses: Record<string, ResponseObject> = {};
       const success = operation.responses?.['200'] as ResponseObject;
       responses[String(extras.successStatus)] = success;
-      for (const [status, description] of Object.entries(extras.errors)) responses[status] = errorResponse(Number(status), description!, extras.badRequestExample);
+      for (const [status, description] of Object.entries(extras.errors))
+        responses[status] = errorResponse(Number(status), description!, extras.badRequestExample);
       operation.responses = responses;
       // A body whose every property is optional may be left out (an empty POST is read as `{}`).
-      const body = operation.requestBody as { required?: boolean; content?: Record<string, { schema?: SchemaObject }> } | undefined;
+      const body = operation.requestBody as
+        { required?: boolean; content?: Record<string, { schema?: SchemaObject }> } | undefined;
       if (body?.required && !(body.content?.['application/json']?.schema?.required ?? []).length) body.required = false;
     }
   }

@@ -17,11 +17,17 @@ import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestE
  */
 
 // --- README: verifying with node:crypto ---
-function verifyCallback(secret: string, headers: http.IncomingHttpHeaders, body: string, toleranceSeconds = 300): unknown {
+function verifyCallback(
+  secret: string,
+  headers: http.IncomingHttpHeaders,
+  body: string,
+  toleranceSeconds = 300,
+): unknown {
   const id = String(headers['webhook-id'] ?? '');
   const timestamp = String(headers['webhook-timestamp'] ?? '');
   const signatures = String(headers['webhook-signature'] ?? '').split(' ');
-  if (!id || !/^\d+$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > toleranceSeconds) throw new Error('stale or malformed callback');
+  if (!id || !/^\d+$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > toleranceSeconds)
+    throw new Error('stale or malformed callback');
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
   const valid = signatures.some((signature) => {
@@ -40,7 +46,11 @@ let hooks: WebhookServer;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let dispatcher: CallbackDispatcher;
 let receiver: http.Server;
-const received: { event: { type: string; data: { deletionRequest?: { id: string; status: string } } }; webhookId: string; bothAgree: boolean }[] = [];
+const received: {
+  event: { type: string; data: { deletionRequest?: { id: string; status: string } } };
+  webhookId: string;
+  bothAgree: boolean;
+}[] = [];
 let secret = '';
 
 beforeAll(async () => {
@@ -55,7 +65,11 @@ beforeAll(async () => {
       try {
         const event = verifyCallback(secret, request.headers, body) as (typeof received)[number]['event'];
         const library = new Webhook(secret).verify(body, request.headers as Record<string, string>);
-        received.push({ event, webhookId: String(request.headers['webhook-id']), bothAgree: JSON.stringify(library) === JSON.stringify(event) });
+        received.push({
+          event,
+          webhookId: String(request.headers['webhook-id']),
+          bothAgree: JSON.stringify(library) === JSON.stringify(event),
+        });
         response.writeHead(204).end();
       } catch {
         response.writeHead(400).end();
@@ -66,7 +80,15 @@ beforeAll(async () => {
   worker = await startTestWorker(env);
   dispatcher = new CallbackDispatcher(
     { ...env.deps, pool: env.db.pool },
-    { concurrency: 4, pollIntervalMs: 10_000, leaseMs: 5_000, maxAttempts: 3, retryBaseMs: 20, retryMaxMs: 50, timeoutMs: 2_000 },
+    {
+      concurrency: 4,
+      pollIntervalMs: 10_000,
+      leaseMs: 5_000,
+      maxAttempts: 3,
+      retryBaseMs: 20,
+      retryMaxMs: 50,
+      timeoutMs: 2_000,
+    },
   );
   dispatcher.start();
 });
@@ -83,9 +105,17 @@ describe('a partner creates a request, waits for its callback and reads its audi
   it('works as the README shows', async () => {
     const org = await seedOrganization(env.deps, 'partner-flow');
     const admin = callerFor(env.deps, { pat: org.pat }).caller;
-    await admin.integrations.create({ workspaceId: org.workspace.id, name: 'CRM', type: 'WEBHOOK', config: { initiate: { url: `${hooks.url}/erase` } } });
+    await admin.integrations.create({
+      workspaceId: org.workspace.id,
+      name: 'CRM',
+      type: 'WEBHOOK',
+      config: { initiate: { url: `${hooks.url}/erase` } },
+    });
     const port = (receiver.address() as AddressInfo).port;
-    const endpoint = await admin.callbacks.create({ url: `http://127.0.0.1:${port}/callbacks`, events: ['deletion_request.completed'] });
+    const endpoint = await admin.callbacks.create({
+      url: `http://127.0.0.1:${port}/callbacks`,
+      events: ['deletion_request.completed'],
+    });
     secret = endpoint.secret;
 
     // --- README: the partner ---
@@ -100,15 +130,30 @@ describe('a partner creates a request, waits for its callback and reads its audi
       if (Date.now() > deadline) throw new Error('no callback');
       await new Promise((r) => setTimeout(r, 25));
     }
-    const { data: trail } = await api.GET('/deletion-requests/{deletionRequestId}/audit-trail', { params: { path: { deletionRequestId: request.id } } });
+    const { data: trail } = await api.GET('/deletion-requests/{deletionRequestId}/audit-trail', {
+      params: { path: { deletionRequestId: request.id } },
+    });
     // --- end ---
 
     const callback = received.find((r) => r.event.data.deletionRequest?.id === request.id)!;
-    expect(callback.event).toMatchObject({ type: 'deletion_request.completed', data: { deletionRequest: { id: request.id, status: 'SUCCESS' } } });
+    expect(callback.event).toMatchObject({
+      type: 'deletion_request.completed',
+      data: { deletionRequest: { id: request.id, status: 'SUCCESS' } },
+    });
     expect(callback.bothAgree).toBe(true);
     expect(JSON.stringify(callback.event)).not.toContain('jane@example.com');
     expect(trail!.map((e) => e.action)).toEqual(expect.arrayContaining(['request.created', 'request.completed']));
     // A forged body is refused by the README's function.
-    expect(() => verifyCallback(secret, { 'webhook-id': callback.webhookId, 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' }, '{}')).toThrow('invalid signature');
+    expect(() =>
+      verifyCallback(
+        secret,
+        {
+          'webhook-id': callback.webhookId,
+          'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+          'webhook-signature': 'v1,AAAA',
+        },
+        '{}',
+      ),
+    ).toThrow('invalid signature');
   });
 });

@@ -53,7 +53,11 @@ const countRequests = () => env.db.prisma.deletionRequest.count();
 
 describe('POST /api/public/deletion-requests', () => {
   it('creates a request: 201 with the one deletion request shape, identifier trimmed', async () => {
-    const response = await post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: '  jane@example.com ' }, { 'x-api-key': org.pat });
+    const response = await post(
+      '/api/public/deletion-requests',
+      { workspaceApiKey: org.workspaceApiKey, identifier: '  jane@example.com ' },
+      { 'x-api-key': org.pat },
+    );
     expect(response.status).toBe(201);
     const body = await response.json();
     expect(body).toMatchObject({
@@ -64,7 +68,9 @@ describe('POST /api/public/deletion-requests', () => {
       status: 'STAGING',
       channel: 'API',
       createdByUserId: org.user.id,
-      integrationRequests: [expect.objectContaining({ name: 'CRM', type: 'WEBHOOK', status: 'STAGING', attempts: 0, trackingId: null })],
+      integrationRequests: [
+        expect.objectContaining({ name: 'CRM', type: 'WEBHOOK', status: 'STAGING', attempts: 0, trackingId: null }),
+      ],
     });
     expect(body.id).toMatch(/^dr_/);
     expect(new Date(body.createdAt).toString()).not.toBe('Invalid Date');
@@ -75,25 +81,56 @@ describe('POST /api/public/deletion-requests', () => {
 
   it('replays the original response for a repeated Idempotency-Key and refuses a different body', async () => {
     const headers = { 'x-api-key': org.pat, 'idempotency-key': 'partner-42' };
-    const first = await post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'idem@example.com' }, headers);
-    const second = await post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'idem@example.com' }, headers);
+    const first = await post(
+      '/api/public/deletion-requests',
+      { workspaceApiKey: org.workspaceApiKey, identifier: 'idem@example.com' },
+      headers,
+    );
+    const second = await post(
+      '/api/public/deletion-requests',
+      { workspaceApiKey: org.workspaceApiKey, identifier: 'idem@example.com' },
+      headers,
+    );
     expect(first.status).toBe(201);
     expect(second.status).toBe(201);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect((await second.json()).id).toBe((await first.json()).id);
     const before = await countRequests();
-    const conflicting = await post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'other@example.com' }, headers);
+    const conflicting = await post(
+      '/api/public/deletion-requests',
+      { workspaceApiKey: org.workspaceApiKey, identifier: 'other@example.com' },
+      headers,
+    );
     await expectError(conflicting, 422, 'UNPROCESSABLE_CONTENT');
     expect(await countRequests()).toBe(before);
   });
 
   it('scopes an Idempotency-Key to the organization: a user in two organizations may use one key in each', async () => {
     const other = await seedOrganization(env.deps, 'other');
-    await env.db.prisma.membership.create({ data: { id: `mem_${Date.now().toString(36)}x0000000000`, userId: org.user.id, organizationId: other.organization.id, role: 'ADMIN' } });
-    const otherPat = await createPersonalAccessToken(env.deps.prisma, { userId: org.user.id, organizationId: other.organization.id, role: 'ADMIN', via: 'cli' }, { name: 'other' });
+    await env.db.prisma.membership.create({
+      data: {
+        id: `mem_${Date.now().toString(36)}x0000000000`,
+        userId: org.user.id,
+        organizationId: other.organization.id,
+        role: 'ADMIN',
+      },
+    });
+    const otherPat = await createPersonalAccessToken(
+      env.deps.prisma,
+      { userId: org.user.id, organizationId: other.organization.id, role: 'ADMIN', via: 'cli' },
+      { name: 'other' },
+    );
     const key = { 'idempotency-key': 'shared-key-1' };
-    const here = await post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'two-orgs@example.com' }, { 'x-api-key': org.pat, ...key });
-    const there = await post('/api/public/deletion-requests', { workspaceApiKey: other.workspaceApiKey, identifier: 'two-orgs@example.com' }, { 'x-api-key': otherPat.token, ...key });
+    const here = await post(
+      '/api/public/deletion-requests',
+      { workspaceApiKey: org.workspaceApiKey, identifier: 'two-orgs@example.com' },
+      { 'x-api-key': org.pat, ...key },
+    );
+    const there = await post(
+      '/api/public/deletion-requests',
+      { workspaceApiKey: other.workspaceApiKey, identifier: 'two-orgs@example.com' },
+      { 'x-api-key': otherPat.token, ...key },
+    );
     expect(here.status).toBe(201);
     expect(there.status).toBe(201);
     const [a, b] = [await here.json(), await there.json()];
@@ -103,19 +140,38 @@ describe('POST /api/public/deletion-requests', () => {
     // The same holds for the other POSTs (their answers are kept for replays by organization
     // too): the key used in one organization is not a conflicting replay (422) in the other,
     // whose call runs on its own (and finds its request already finished: no integrations).
-    const checkHere = await post(`/api/public/deletion-requests/${a.id}/check-status`, {}, { 'x-api-key': org.pat, 'idempotency-key': 'shared-key-2' });
-    const checkThere = await post(`/api/public/deletion-requests/${b.id}/check-status`, {}, { 'x-api-key': otherPat.token, 'idempotency-key': 'shared-key-2' });
+    const checkHere = await post(
+      `/api/public/deletion-requests/${a.id}/check-status`,
+      {},
+      { 'x-api-key': org.pat, 'idempotency-key': 'shared-key-2' },
+    );
+    const checkThere = await post(
+      `/api/public/deletion-requests/${b.id}/check-status`,
+      {},
+      { 'x-api-key': otherPat.token, 'idempotency-key': 'shared-key-2' },
+    );
     expect(checkHere.status).toBe(200);
-    expect(await checkThere.json()).toEqual({ code: 'CONFLICT', message: 'This request has finished; there is no status to check' });
+    expect(await checkThere.json()).toEqual({
+      code: 'CONFLICT',
+      message: 'This request has finished; there is no status to check',
+    });
     expect(checkThere.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('concurrent calls with one Idempotency-Key create one request', async () => {
     const headers = { 'x-api-key': org.pat, 'idempotency-key': 'burst-1' };
     const responses = await Promise.all(
-      Array.from({ length: 8 }, () => post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'burst@example.com' }, headers)),
+      Array.from({ length: 8 }, () =>
+        post(
+          '/api/public/deletion-requests',
+          { workspaceApiKey: org.workspaceApiKey, identifier: 'burst@example.com' },
+          headers,
+        ),
+      ),
     );
-    const ids = new Set(await Promise.all(responses.map(async (r) => (expect(r.status).toBe(201), (await r.json()).id))));
+    const ids = new Set(
+      await Promise.all(responses.map(async (r) => (expect(r.status).toBe(201), (await r.json()).id))),
+    );
     expect(ids.size).toBe(1);
   });
 
@@ -135,7 +191,11 @@ describe('POST /api/public/deletion-requests', () => {
   });
 
   it('400 for malformed JSON, never a 500 or a stack trace', async () => {
-    await expectError(await post('/api/public/deletion-requests', '{"identifier": ', { 'x-api-key': org.pat }), 400, 'BAD_REQUEST');
+    await expectError(
+      await post('/api/public/deletion-requests', '{"identifier": ', { 'x-api-key': org.pat }),
+      400,
+      'BAD_REQUEST',
+    );
     await expectError(await post('/api/public/deletion-requests', '', { 'x-api-key': org.pat }), 400, 'BAD_REQUEST');
   });
 
@@ -155,7 +215,11 @@ describe('POST /api/public/deletion-requests', () => {
   });
 
   it('413 for an oversized body', async () => {
-    const response = await post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'x'.repeat(200_000) }, { 'x-api-key': org.pat });
+    const response = await post(
+      '/api/public/deletion-requests',
+      { workspaceApiKey: org.workspaceApiKey, identifier: 'x'.repeat(200_000) },
+      { 'x-api-key': org.pat },
+    );
     await expectError(response, 413, 'PAYLOAD_TOO_LARGE');
   });
 
@@ -171,25 +235,56 @@ describe('POST /api/public/deletion-requests', () => {
     const doomed = await caller.tokens.create({ name: 'doomed' });
     expect((await post('/api/public/deletion-requests', body, { 'x-api-key': doomed.token })).status).toBe(201);
     await caller.tokens.revoke({ tokenId: doomed.id });
-    const revoked = await expectError(await post('/api/public/deletion-requests', body, { 'x-api-key': doomed.token }), 401, 'UNAUTHORIZED');
+    const revoked = await expectError(
+      await post('/api/public/deletion-requests', body, { 'x-api-key': doomed.token }),
+      401,
+      'UNAUTHORIZED',
+    );
     expect(revoked.message).toMatch(/revoked/);
 
     const expiring = await caller.tokens.create({ name: 'expiring', expiresInDays: 1 });
-    await env.db.prisma.personalAccessToken.update({ where: { id: expiring.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    await expectError(await post('/api/public/deletion-requests', body, { 'x-api-key': expiring.token }), 401, 'UNAUTHORIZED');
+    await env.db.prisma.personalAccessToken.update({
+      where: { id: expiring.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    await expectError(
+      await post('/api/public/deletion-requests', body, { 'x-api-key': expiring.token }),
+      401,
+      'UNAUTHORIZED',
+    );
     expect(await countRequests()).toBe(before + 1);
   });
 
   it('404 for an unknown or rotated workspace key', async () => {
-    await expectError(await post('/api/public/deletion-requests', { workspaceApiKey: 'dds_wsk_unknown', identifier: 'a' }, { 'x-api-key': org.pat }), 404, 'NOT_FOUND');
+    await expectError(
+      await post(
+        '/api/public/deletion-requests',
+        { workspaceApiKey: 'dds_wsk_unknown', identifier: 'a' },
+        { 'x-api-key': org.pat },
+      ),
+      404,
+      'NOT_FOUND',
+    );
     const { caller } = callerFor(env.deps, { pat: org.pat });
     const ws = await caller.workspaces.create({ name: 'rotating' });
     await caller.workspaces.rotateApiKey({ workspaceId: ws.id });
-    await expectError(await post('/api/public/deletion-requests', { workspaceApiKey: ws.apiKey, identifier: 'a' }, { 'x-api-key': org.pat }), 404, 'NOT_FOUND');
+    await expectError(
+      await post(
+        '/api/public/deletion-requests',
+        { workspaceApiKey: ws.apiKey, identifier: 'a' },
+        { 'x-api-key': org.pat },
+      ),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('ignores a dashboard session cookie: the public API needs a PAT', async () => {
-    const response = await post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'a' }, { cookie: 'dds_session=whatever' });
+    const response = await post(
+      '/api/public/deletion-requests',
+      { workspaceApiKey: org.workspaceApiKey, identifier: 'a' },
+      { cookie: 'dds_session=whatever' },
+    );
     await expectError(response, 401, 'UNAUTHORIZED');
   });
 });
@@ -201,29 +296,53 @@ describe('GET list endpoints', () => {
   beforeAll(async () => {
     listOrg = await seedOrganization(env.deps, 'lister');
     for (let i = 0; i < 7; i++) {
-      const response = await post('/api/public/deletion-requests', { workspaceApiKey: listOrg.workspaceApiKey, identifier: `user${i}@example.com` }, { 'x-api-key': listOrg.pat });
+      const response = await post(
+        '/api/public/deletion-requests',
+        { workspaceApiKey: listOrg.workspaceApiKey, identifier: `user${i}@example.com` },
+        { 'x-api-key': listOrg.pat },
+      );
       created.push((await response.json()).id);
     }
   });
 
-  it('lists the organization\'s requests newest first with integrationRequests by default', async () => {
+  it("lists the organization's requests newest first with integrationRequests by default", async () => {
     const response = await get('/api/public/deletion-requests/organization', { 'x-api-key': listOrg.pat });
     expect(response.status).toBe(200);
     const body = await response.json();
     expect(body.map((r: { id: string }) => r.id)).toEqual([...created].reverse());
-    expect(body[0]).toMatchObject({ status: 'FAILED', statusReason: expect.stringContaining('no enabled integrations'), integrationRequests: [] });
+    expect(body[0]).toMatchObject({
+      status: 'FAILED',
+      statusReason: expect.stringContaining('no enabled integrations'),
+      integrationRequests: [],
+    });
     expect(response.headers.get('link')).toBeNull();
   });
 
   it('fetchIntegrationRequests=false leaves integrationRequests out', async () => {
-    const body = await (await get('/api/public/deletion-requests/organization?fetchIntegrationRequests=false', { 'x-api-key': listOrg.pat })).json();
+    const body = await (
+      await get('/api/public/deletion-requests/organization?fetchIntegrationRequests=false', {
+        'x-api-key': listOrg.pat,
+      })
+    ).json();
     expect(body).toHaveLength(7);
     expect(body.every((r: object) => !('integrationRequests' in r))).toBe(true);
   });
 
   it.each(['yes', '1', 'TRUE', 'null'])('booleans accept only true/false: %j is a 400', async (value) => {
-    await expectError(await get(`/api/public/deletion-requests/organization?fetchIntegrationRequests=${value}`, { 'x-api-key': listOrg.pat }), 400, 'BAD_REQUEST');
-    await expectError(await get(`/api/public/deletion-requests/user/${listOrg.user.id}?fetchHashed=${value}`, { 'x-api-key': listOrg.pat }), 400, 'BAD_REQUEST');
+    await expectError(
+      await get(`/api/public/deletion-requests/organization?fetchIntegrationRequests=${value}`, {
+        'x-api-key': listOrg.pat,
+      }),
+      400,
+      'BAD_REQUEST',
+    );
+    await expectError(
+      await get(`/api/public/deletion-requests/user/${listOrg.user.id}?fetchHashed=${value}`, {
+        'x-api-key': listOrg.pat,
+      }),
+      400,
+      'BAD_REQUEST',
+    );
   });
 
   it('paginates with limit and cursor through the Link header, without gaps or repeats', async () => {
@@ -244,25 +363,51 @@ describe('GET list endpoints', () => {
   });
 
   it('rejects a bad limit or cursor with 400', async () => {
-    await expectError(await get('/api/public/deletion-requests/organization?limit=0', { 'x-api-key': listOrg.pat }), 400, 'BAD_REQUEST');
-    await expectError(await get('/api/public/deletion-requests/organization?limit=1001', { 'x-api-key': listOrg.pat }), 400, 'BAD_REQUEST');
-    await expectError(await get('/api/public/deletion-requests/organization?cursor=garbage', { 'x-api-key': listOrg.pat }), 400, 'BAD_REQUEST');
+    await expectError(
+      await get('/api/public/deletion-requests/organization?limit=0', { 'x-api-key': listOrg.pat }),
+      400,
+      'BAD_REQUEST',
+    );
+    await expectError(
+      await get('/api/public/deletion-requests/organization?limit=1001', { 'x-api-key': listOrg.pat }),
+      400,
+      'BAD_REQUEST',
+    );
+    await expectError(
+      await get('/api/public/deletion-requests/organization?cursor=garbage', { 'x-api-key': listOrg.pat }),
+      400,
+      'BAD_REQUEST',
+    );
   });
 
-  it('lists a workspace\'s requests and a user\'s requests', async () => {
-    const ws = await (await get(`/api/public/deletion-requests/workspace/${listOrg.workspace.id}`, { 'x-api-key': listOrg.pat })).json();
+  it("lists a workspace's requests and a user's requests", async () => {
+    const ws = await (
+      await get(`/api/public/deletion-requests/workspace/${listOrg.workspace.id}`, { 'x-api-key': listOrg.pat })
+    ).json();
     expect(ws).toHaveLength(7);
-    const user = await (await get(`/api/public/deletion-requests/user/${listOrg.user.id}`, { 'x-api-key': listOrg.pat })).json();
+    const user = await (
+      await get(`/api/public/deletion-requests/user/${listOrg.user.id}`, { 'x-api-key': listOrg.pat })
+    ).json();
     expect(user).toHaveLength(7);
     expect(user.every((r: { createdByUserId: string }) => r.createdByUserId === listOrg.user.id)).toBe(true);
   });
 
   it('redacts hashed identifiers unless fetchHashed=false', async () => {
     const target = created[0]!;
-    await env.db.prisma.deletionRequest.update({ where: { id: target }, data: { identifier: 'hmac:abc123', hashed: true } });
-    const redacted = await (await get(`/api/public/deletion-requests/user/${listOrg.user.id}`, { 'x-api-key': listOrg.pat })).json();
-    expect(redacted.find((r: { id: string }) => r.id === target)).toMatchObject({ identifier: '[redacted]', hashed: true });
-    const raw = await (await get(`/api/public/deletion-requests/user/${listOrg.user.id}?fetchHashed=false`, { 'x-api-key': listOrg.pat })).json();
+    await env.db.prisma.deletionRequest.update({
+      where: { id: target },
+      data: { identifier: 'hmac:abc123', hashed: true },
+    });
+    const redacted = await (
+      await get(`/api/public/deletion-requests/user/${listOrg.user.id}`, { 'x-api-key': listOrg.pat })
+    ).json();
+    expect(redacted.find((r: { id: string }) => r.id === target)).toMatchObject({
+      identifier: '[redacted]',
+      hashed: true,
+    });
+    const raw = await (
+      await get(`/api/public/deletion-requests/user/${listOrg.user.id}?fetchHashed=false`, { 'x-api-key': listOrg.pat })
+    ).json();
     expect(raw.find((r: { id: string }) => r.id === target)).toMatchObject({ identifier: 'hmac:abc123', hashed: true });
     expect(raw.find((r: { id: string }) => r.id === created[1])).toMatchObject({ identifier: 'user1@example.com' });
   });
@@ -270,32 +415,67 @@ describe('GET list endpoints', () => {
   it('X-Workspace-Api-Key must be valid and narrows the list to its workspace', async () => {
     const { caller } = callerFor(env.deps, { pat: listOrg.pat });
     const other = await caller.workspaces.create({ name: 'second' });
-    await post('/api/public/deletion-requests', { workspaceApiKey: other.apiKey, identifier: 'second@example.com' }, { 'x-api-key': listOrg.pat });
+    await post(
+      '/api/public/deletion-requests',
+      { workspaceApiKey: other.apiKey, identifier: 'second@example.com' },
+      { 'x-api-key': listOrg.pat },
+    );
     const all = await (await get('/api/public/deletion-requests/organization', { 'x-api-key': listOrg.pat })).json();
     expect(all).toHaveLength(8);
-    const narrowed = await (await get('/api/public/deletion-requests/organization', { 'x-api-key': listOrg.pat, 'x-workspace-api-key': other.apiKey })).json();
+    const narrowed = await (
+      await get('/api/public/deletion-requests/organization', {
+        'x-api-key': listOrg.pat,
+        'x-workspace-api-key': other.apiKey,
+      })
+    ).json();
     expect(narrowed.map((r: { identifier: string }) => r.identifier)).toEqual(['second@example.com']);
-    await expectError(await get('/api/public/deletion-requests/organization', { 'x-api-key': listOrg.pat, 'x-workspace-api-key': 'dds_wsk_bad' }), 404, 'NOT_FOUND');
+    await expectError(
+      await get('/api/public/deletion-requests/organization', {
+        'x-api-key': listOrg.pat,
+        'x-workspace-api-key': 'dds_wsk_bad',
+      }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('404 for unknown workspace and user ids; 401 without a PAT', async () => {
-    await expectError(await get('/api/public/deletion-requests/workspace/ws_nope', { 'x-api-key': listOrg.pat }), 404, 'NOT_FOUND');
-    await expectError(await get('/api/public/deletion-requests/user/usr_nope', { 'x-api-key': listOrg.pat }), 404, 'NOT_FOUND');
+    await expectError(
+      await get('/api/public/deletion-requests/workspace/ws_nope', { 'x-api-key': listOrg.pat }),
+      404,
+      'NOT_FOUND',
+    );
+    await expectError(
+      await get('/api/public/deletion-requests/user/usr_nope', { 'x-api-key': listOrg.pat }),
+      404,
+      'NOT_FOUND',
+    );
     await expectError(await get('/api/public/deletion-requests/organization'), 401, 'UNAUTHORIZED');
   });
 });
 
 describe('tenant isolation', () => {
-  it('organization B\'s PAT never reaches organization A\'s workspaces, users or keys', async () => {
+  it("organization B's PAT never reaches organization A's workspaces, users or keys", async () => {
     const a = await seedOrganization(env.deps, 'tenant-a');
     const b = await seedOrganization(env.deps, 'tenant-b');
-    await post('/api/public/deletion-requests', { workspaceApiKey: a.workspaceApiKey, identifier: 'secret-subject@a.com' }, { 'x-api-key': a.pat });
+    await post(
+      '/api/public/deletion-requests',
+      { workspaceApiKey: a.workspaceApiKey, identifier: 'secret-subject@a.com' },
+      { 'x-api-key': a.pat },
+    );
     const before = await countRequests();
     const attempts = [
-      post('/api/public/deletion-requests', { workspaceApiKey: a.workspaceApiKey, identifier: 'x@b.com' }, { 'x-api-key': b.pat }),
+      post(
+        '/api/public/deletion-requests',
+        { workspaceApiKey: a.workspaceApiKey, identifier: 'x@b.com' },
+        { 'x-api-key': b.pat },
+      ),
       get(`/api/public/deletion-requests/workspace/${a.workspace.id}`, { 'x-api-key': b.pat }),
       get(`/api/public/deletion-requests/user/${a.user.id}`, { 'x-api-key': b.pat }),
-      get('/api/public/deletion-requests/organization', { 'x-api-key': b.pat, 'x-workspace-api-key': a.workspaceApiKey }),
+      get('/api/public/deletion-requests/organization', {
+        'x-api-key': b.pat,
+        'x-workspace-api-key': a.workspaceApiKey,
+      }),
     ];
     for (const response of await Promise.all(attempts)) {
       const text = await response.clone().text();

@@ -28,8 +28,13 @@ describe('the request log', () => {
   it('writes one line per request with method, route, path, status and time, never a query string or an unmatched path', async () => {
     const subject = 'logged.subject@example.com';
     const input = encodeURIComponent(JSON.stringify({ filter: { identifier: subject } }));
-    await fetch(`${server.baseUrl}/trpc/dashboard.searchRequests?input=${input}`, { headers: { 'x-api-key': org.pat } });
-    await fetch(`${server.baseUrl}/api/public/deletion-requests/organization?identifier=${encodeURIComponent(subject)}&limit=5`, { headers: { 'x-api-key': org.pat } });
+    await fetch(`${server.baseUrl}/trpc/dashboard.searchRequests?input=${input}`, {
+      headers: { 'x-api-key': org.pat },
+    });
+    await fetch(
+      `${server.baseUrl}/api/public/deletion-requests/organization?identifier=${encodeURIComponent(subject)}&limit=5`,
+      { headers: { 'x-api-key': org.pat } },
+    );
     await fetch(`${server.baseUrl}/invite/dds_inv_secretsecretsecret`);
     await fetch(`${server.baseUrl}/requests/${encodeURIComponent(subject)}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -40,9 +45,21 @@ describe('the request log', () => {
     expect(text).not.toContain('?');
     const requestLines = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
     expect(requestLines.length).toBeGreaterThanOrEqual(4);
-    expect(requestLines).toContainEqual(expect.objectContaining({ method: 'GET', route: '/trpc/dashboard.searchRequests', path: '/trpc/dashboard.searchRequests', status: 400 }));
     expect(requestLines).toContainEqual(
-      expect.objectContaining({ method: 'GET', route: '/api/public/deletion-requests/organization', path: '/api/public/deletion-requests/organization', status: 200 }),
+      expect.objectContaining({
+        method: 'GET',
+        route: '/trpc/dashboard.searchRequests',
+        path: '/trpc/dashboard.searchRequests',
+        status: 400,
+      }),
+    );
+    expect(requestLines).toContainEqual(
+      expect.objectContaining({
+        method: 'GET',
+        route: '/api/public/deletion-requests/organization',
+        path: '/api/public/deletion-requests/organization',
+        status: 200,
+      }),
     );
     expect(requestLines.filter((l) => l.route === 'unmatched').every((l) => l.path === undefined)).toBe(true);
   });

@@ -12,7 +12,10 @@ export function registerRequestLog(app: FastifyInstance, resolveRoute: RouteReso
   app.addHook('onResponse', (request, reply, done) => {
     const route = routeLabel(request.routeOptions.url, request.originalUrl, resolveRoute);
     const path = route === UNMATCHED_ROUTE ? undefined : (request.originalUrl.split('?')[0] ?? '');
-    request.log.info({ method: request.method, route, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    request.log.info(
+      { method: request.method, route, path, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
     done();
   });
 }

@@ -24,7 +24,11 @@ const owner = () => callerFor(env.deps, { pat: org.pat }).caller;
 
 describe('scoped personal access tokens', () => {
   it('a token without limits (every token made before scopes) keeps full access', async () => {
-    const created = await rest.post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'full@example.com' }, { 'x-api-key': org.pat });
+    const created = await rest.post(
+      '/api/public/deletion-requests',
+      { workspaceApiKey: org.workspaceApiKey, identifier: 'full@example.com' },
+      { 'x-api-key': org.pat },
+    );
     expect(created.status).toBe(201);
     expect((await rest.get('/api/public/deletion-requests/organization', { 'x-api-key': org.pat })).status).toBe(200);
     const listed = await owner().tokens.list();
@@ -34,24 +38,42 @@ describe('scoped personal access tokens', () => {
   it('a read-only token reads, and is refused a write with a 403 naming the missing scope; nothing is written', async () => {
     const token = await owner().tokens.create({ name: 'reader', scopes: ['requests:read'] });
     expect(token).toMatchObject({ scopes: ['requests:read'], workspaceIds: [] });
-    expect((await rest.get('/api/public/deletion-requests/organization', { 'x-api-key': token.token })).status).toBe(200);
+    expect((await rest.get('/api/public/deletion-requests/organization', { 'x-api-key': token.token })).status).toBe(
+      200,
+    );
     const before = await env.db.prisma.deletionRequest.count();
     const refused = await expectError(
-      await rest.post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'nope@example.com' }, { 'x-api-key': token.token }),
+      await rest.post(
+        '/api/public/deletion-requests',
+        { workspaceApiKey: org.workspaceApiKey, identifier: 'nope@example.com' },
+        { 'x-api-key': token.token },
+      ),
       403,
       'FORBIDDEN',
     );
     expect(refused.message).toContain('"requests:write"');
     expect(await env.db.prisma.deletionRequest.count()).toBe(before);
-    const check = await expectError(await rest.post('/api/public/erasure-checks', { identifier: 'a@b.c' }, { 'x-api-key': token.token }), 403, 'FORBIDDEN');
+    const check = await expectError(
+      await rest.post('/api/public/erasure-checks', { identifier: 'a@b.c' }, { 'x-api-key': token.token }),
+      403,
+      'FORBIDDEN',
+    );
     expect(check.message).toContain('"erasure-checks:read"');
   });
 
   it('a write-only token cannot list', async () => {
     const token = await owner().tokens.create({ name: 'writer', scopes: ['requests:write'] });
-    const created = await rest.post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'w@example.com' }, { 'x-api-key': token.token });
+    const created = await rest.post(
+      '/api/public/deletion-requests',
+      { workspaceApiKey: org.workspaceApiKey, identifier: 'w@example.com' },
+      { 'x-api-key': token.token },
+    );
     expect(created.status).toBe(201);
-    const refused = await expectError(await rest.get('/api/public/deletion-requests/organization', { 'x-api-key': token.token }), 403, 'FORBIDDEN');
+    const refused = await expectError(
+      await rest.get('/api/public/deletion-requests/organization', { 'x-api-key': token.token }),
+      403,
+      'FORBIDDEN',
+    );
     expect(refused.message).toContain('"requests:read"');
   });
 
@@ -66,28 +88,50 @@ describe('scoped personal access tokens', () => {
   it('a token limited to a workspace creates and lists only there, 403 for another workspace', async () => {
     const token = await owner().tokens.create({ name: 'ws-only', workspaceIds: [second.id] });
     const headers = { 'x-api-key': token.token };
-    const ok = await rest.post('/api/public/deletion-requests', { workspaceApiKey: second.apiKey, identifier: 'second@example.com' }, headers);
+    const ok = await rest.post(
+      '/api/public/deletion-requests',
+      { workspaceApiKey: second.apiKey, identifier: 'second@example.com' },
+      headers,
+    );
     expect(ok.status).toBe(201);
-    const refused = await expectError(await rest.post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'first@example.com' }, headers), 403, 'FORBIDDEN');
+    const refused = await expectError(
+      await rest.post(
+        '/api/public/deletion-requests',
+        { workspaceApiKey: org.workspaceApiKey, identifier: 'first@example.com' },
+        headers,
+      ),
+      403,
+      'FORBIDDEN',
+    );
     expect(refused.message).toContain(org.workspace.id);
     const listed = await (await rest.get('/api/public/deletion-requests/organization', headers)).json();
     expect(listed.length).toBeGreaterThan(0);
     expect(listed.every((r: { workspaceId: string }) => r.workspaceId === second.id)).toBe(true);
-    await expectError(await rest.get(`/api/public/deletion-requests/workspace/${org.workspace.id}`, headers), 403, 'FORBIDDEN');
+    await expectError(
+      await rest.get(`/api/public/deletion-requests/workspace/${org.workspace.id}`, headers),
+      403,
+      'FORBIDDEN',
+    );
     expect((await rest.get(`/api/public/deletion-requests/workspace/${second.id}`, headers)).status).toBe(200);
     const byUser = await (await rest.get(`/api/public/deletion-requests/user/${org.user.id}`, headers)).json();
     expect(byUser.every((r: { workspaceId: string }) => r.workspaceId === second.id)).toBe(true);
   });
 
-  it('refuses another organization\'s workspace and unknown scopes when a token is made', async () => {
+  it("refuses another organization's workspace and unknown scopes when a token is made", async () => {
     const other = await seedOrganization(env.deps, 'other');
-    await expect(owner().tokens.create({ name: 'x', workspaceIds: [other.workspace.id] })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(owner().tokens.create({ name: 'x', scopes: ['everything' as never] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(owner().tokens.create({ name: 'x', workspaceIds: [other.workspace.id] })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(owner().tokens.create({ name: 'x', scopes: ['everything' as never] })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
   });
 
   it('the audit log records the scopes a token was made with', async () => {
     const token = await owner().tokens.create({ name: 'audited', scopes: ['callbacks:manage'] });
-    const entry = await env.db.prisma.auditLog.findFirstOrThrow({ where: { action: 'pat.created', details: { path: ['tokenId'], equals: token.id } } });
+    const entry = await env.db.prisma.auditLog.findFirstOrThrow({
+      where: { action: 'pat.created', details: { path: ['tokenId'], equals: token.id } },
+    });
     expect(entry.details).toMatchObject({ scopes: ['callbacks:manage'], workspaceIds: [] });
   });
 });

@@ -23,7 +23,7 @@ function dist(manifest: unknown | null): string {
 }
 
 describe('the Requests page hints', () => {
-  it('preloads the first data and modulepreloads the screen\'s chunks with what they import, never the entry or other screens', () => {
+  it("preloads the first data and modulepreloads the screen's chunks with what they import, never the entry or other screens", () => {
     const html = requestsPageHtml(
       dist({
         'index.html': { file: 'assets/index-A.js', isEntry: true, imports: ['_shared.js'] },
@@ -37,11 +37,17 @@ describe('the Requests page hints', () => {
         '_schemas.js': { file: 'assets/schemas-I.js' },
       }),
     )!;
-    const links = [...html.matchAll(/<link rel="(\w+)"(?: as="(\w+)")? crossorigin href="([^"]+)">/g)].map(([, rel, as, href]) => [rel, as ?? null, href]);
+    const links = [...html.matchAll(/<link rel="(\w+)"(?: as="(\w+)")? crossorigin href="([^"]+)">/g)].map(
+      ([, rel, as, href]) => [rel, as ?? null, href],
+    );
     const dataUrl = earlyRequestsUrl(UNFILTERED_REQUESTS_INPUT).replace(/&/g, '&amp;');
     expect(links).toEqual([
       ['preload', 'fetch', dataUrl],
-      ...['app-providers-C', 'trpc-D', 'shared-B', 'shell-E', 'requests-F', 'request-queries-G'].map((name) => ['modulepreload', null, `/assets/${name}.js`]),
+      ...['app-providers-C', 'trpc-D', 'shared-B', 'shell-E', 'requests-F', 'request-queries-G'].map((name) => [
+        'modulepreload',
+        null,
+        `/assets/${name}.js`,
+      ]),
     ]);
     // Before the entry script, which stays as it was.
     expect(html.indexOf('rel="preload"')).toBeLessThan(html.indexOf('<script type="module"'));

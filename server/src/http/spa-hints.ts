@@ -3,7 +3,12 @@ import path from 'node:path';
 import { earlyRequestsUrl, UNFILTERED_REQUESTS_INPUT } from '@shared/early-requests';
 
 /** The modules the Requests screen needs beyond the entry (its route, the signed-in frame, the providers). */
-const REQUESTS_MODULES = ['src/components/app-providers.tsx', 'src/components/shell.tsx', 'src/routes/requests.tsx', 'src/lib/request-queries.ts'];
+const REQUESTS_MODULES = [
+  'src/components/app-providers.tsx',
+  'src/components/shell.tsx',
+  'src/routes/requests.tsx',
+  'src/lib/request-queries.ts',
+];
 
 interface ManifestChunk {
   file: string;

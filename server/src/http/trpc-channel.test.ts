@@ -36,27 +36,45 @@ function client(headers: Record<string, string> = {}) {
 
 describe('the tRPC channel', () => {
   it('errors reach the tRPC client with the name in data.code, zod issues and no stack trace', async () => {
-    const failure = await client().auth.signUp.mutate({ email: 'not-an-email', password: 'short', name: '', organizationName: 'x' }).catch((e) => e);
+    const failure = await client()
+      .auth.signUp.mutate({ email: 'not-an-email', password: 'short', name: '', organizationName: 'x' })
+      .catch((e) => e);
     expect(failure).toBeInstanceOf(TRPCClientError);
     expect(failure.data).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
-    expect(failure.shape.issues.map((i: { path: string[] }) => i.path[0]).sort()).toEqual(['email', 'name', 'password']);
+    expect(failure.shape.issues.map((i: { path: string[] }) => i.path[0]).sort()).toEqual([
+      'email',
+      'name',
+      'password',
+    ]);
     expect(JSON.stringify(failure.shape)).not.toMatch(/stack|\.ts:\d+/);
-    const unauthorized = await client().workspaces.list.query().catch((e) => e);
+    const unauthorized = await client()
+      .workspaces.list.query()
+      .catch((e) => e);
     expect(unauthorized.data).toMatchObject({ code: 'UNAUTHORIZED', httpStatus: 401 });
   });
 
   it('signs up, keeps the session cookie and serves the same procedures', async () => {
     const dashboard = client({ origin: server.baseUrl });
-    await dashboard.auth.signUp.mutate({ email: 'dash@example.com', password: 'long enough password', name: 'Dash', organizationName: 'Dash Org' });
+    await dashboard.auth.signUp.mutate({
+      email: 'dash@example.com',
+      password: 'long enough password',
+      name: 'Dash',
+      organizationName: 'Dash Org',
+    });
     const workspace = await dashboard.workspaces.create.mutate({ name: 'From the dashboard' });
-    const created = await dashboard.deletionRequests.createInWorkspace.mutate({ workspaceId: workspace.id, identifier: 'dash-subject@example.com' });
+    const created = await dashboard.deletionRequests.createInWorkspace.mutate({
+      workspaceId: workspace.id,
+      identifier: 'dash-subject@example.com',
+    });
     expect(created).toMatchObject({ channel: 'DASHBOARD', status: 'FAILED' });
   });
 
   it('refuses cookie-authenticated mutations from another origin', async () => {
     const org = await seedOrganization(env.deps);
     const foreign = client({ origin: 'https://evil.example' });
-    const failure = await foreign.auth.signIn.mutate({ email: org.email, password: 'correct horse battery staple' }).catch((e) => e);
+    const failure = await foreign.auth.signIn
+      .mutate({ email: org.email, password: 'correct horse battery staple' })
+      .catch((e) => e);
     expect(failure.data).toMatchObject({ code: 'FORBIDDEN' });
   });
 });

@@ -42,11 +42,18 @@ async function createViaPublicApi(org: { pat: string; workspaceApiKey: string },
   return (await response.json()) as { id: string; status: string };
 }
 
-const byType = <T extends { integrationType: string }>(list: T[]) => Object.fromEntries(list.map((i) => [i.integrationType, i])) as Record<string, T>;
+const byType = <T extends { integrationType: string }>(list: T[]) =>
+  Object.fromEntries(list.map((i) => [i.integrationType, i])) as Record<string, T>;
 
-async function cancelWhenIdle(caller: Awaited<ReturnType<typeof seedAnalyticsOrg>>['caller'], deletionRequestId: string, integrationRequestId: string) {
+async function cancelWhenIdle(
+  caller: Awaited<ReturnType<typeof seedAnalyticsOrg>>['caller'],
+  deletionRequestId: string,
+  integrationRequestId: string,
+) {
   for (let i = 0; i < 80; i++) {
-    const result = await caller.deletionRequests.cancelIntegration({ deletionRequestId, integrationRequestId }).catch((e: Error) => e);
+    const result = await caller.deletionRequests
+      .cancelIntegration({ deletionRequestId, integrationRequestId })
+      .catch((e: Error) => e);
     if (!(result instanceof Error)) return result;
     // Busy with a step, or Mixpanel's 1 request per second per project was just spent by the
     // worker's status check: a person would try again a moment later, and so does this test.
@@ -80,24 +87,56 @@ describe('analytics integrations, end to end through the public API and the engi
     );
 
     const task = fakes.mixpanel.state.tasks.get(irs.MIXPANEL!.trackingId!)!;
-    expect(task).toMatchObject({ distinctIds: ['user-42'], complianceType: 'GDPR', projectToken: 'mixpanelprojecttoken1' });
+    expect(task).toMatchObject({
+      distinctIds: ['user-42'],
+      complianceType: 'GDPR',
+      projectToken: 'mixpanelprojecttoken1',
+    });
     // One project: Amplitude lists no `app` with the job (only requests reaching several projects do).
     expect(irs.AMPLITUDE!.trackingId).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2}:${amplitudeId}$`));
     const ampCreate = fakes.amplitude.calls.find((c) => c.method === 'POST')!;
-    expect(JSON.parse(ampCreate.body)).toMatchObject({ user_ids: ['user-42'], requester: 'privacy@example.com', ignore_invalid_id: true, delete_from_org: false });
-    expect(fakes.segment.state.regulations.get(irs.SEGMENT!.trackingId!)).toMatchObject({ regulationType: 'SUPPRESS_WITH_DELETE', subjectType: 'USER_ID', subjectIds: ['user-42'] });
-    expect(fakes.posthog.state.deleted).toEqual([{ uuid: person.uuid, distinctIds: ['user-42', 'anon-7'], deleteEvents: true, deleteRecordings: true }]);
-    expect(fakes.google.state.deletions).toEqual([expect.objectContaining({ propertyId: '123456789', user: { userId: 'user-42' } })]);
+    expect(JSON.parse(ampCreate.body)).toMatchObject({
+      user_ids: ['user-42'],
+      requester: 'privacy@example.com',
+      ignore_invalid_id: true,
+      delete_from_org: false,
+    });
+    expect(fakes.segment.state.regulations.get(irs.SEGMENT!.trackingId!)).toMatchObject({
+      regulationType: 'SUPPRESS_WITH_DELETE',
+      subjectType: 'USER_ID',
+      subjectIds: ['user-42'],
+    });
+    expect(fakes.posthog.state.deleted).toEqual([
+      { uuid: person.uuid, distinctIds: ['user-42', 'anon-7'], deleteEvents: true, deleteRecordings: true },
+    ]);
+    expect(fakes.google.state.deletions).toEqual([
+      expect.objectContaining({ propertyId: '123456789', user: { userId: 'user-42' } }),
+    ]);
 
     const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: created.id });
     const text = JSON.stringify(trail);
-    for (const secret of ['mixpanel-gdpr-oauth-token', fakes.amplitude.state.secretKey, 'segment-public-api-token', 'phx_personal_api_key_1234']) expect(text).not.toContain(secret);
-    const posthogStep = trail.find((e) => e.integrationRequestId === irs.POSTHOG!.id && e.action === 'deletion.requested')!;
-    expect((posthogStep.details as { evidence: unknown }).evidence).toMatchObject({ personFound: true, eventsDeletionQueued: true, remainingAfterDelete: 0 });
+    for (const secret of [
+      'mixpanel-gdpr-oauth-token',
+      fakes.amplitude.state.secretKey,
+      'segment-public-api-token',
+      'phx_personal_api_key_1234',
+    ])
+      expect(text).not.toContain(secret);
+    const posthogStep = trail.find(
+      (e) => e.integrationRequestId === irs.POSTHOG!.id && e.action === 'deletion.requested',
+    )!;
+    expect((posthogStep.details as { evidence: unknown }).evidence).toMatchObject({
+      personFound: true,
+      eventsDeletionQueued: true,
+      remainingAfterDelete: 0,
+    });
     // Async vendors: the accept and every status check are in the trail with the vendor's statuses.
     const mixpanelSteps = trail.filter((e) => e.integrationRequestId === irs.MIXPANEL!.id).map((e) => e.summary);
     expect(mixpanelSteps.join('\n')).toMatch(/task .* created[\s\S]*finished: SUCCESS/);
-    const amplitudeSteps = trail.filter((e) => e.integrationRequestId === irs.AMPLITUDE!.id).map((e) => e.summary).join('\n');
+    const amplitudeSteps = trail
+      .filter((e) => e.integrationRequestId === irs.AMPLITUDE!.id)
+      .map((e) => e.summary)
+      .join('\n');
     expect(amplitudeSteps).toMatch(/staging[\s\S]*done/);
   });
 
@@ -108,7 +147,9 @@ describe('analytics integrations, end to end through the public API and the engi
       const result = await caller.integrations.testConnection({ integrationId: integration!.id });
       expect([integration!.type, result.ok, result.message]).toEqual([integration!.type, true, expect.any(String)]);
     }
-    expect([...fakes.mixpanel.state.tasks.values()].filter((t) => t.distinctIds.includes('connection-test'))).toHaveLength(0);
+    expect(
+      [...fakes.mixpanel.state.tasks.values()].filter((t) => t.distinctIds.includes('connection-test')),
+    ).toHaveLength(0);
   });
 
   it('records "not found" as a successful deletion where the vendor knows no such user', async () => {
@@ -126,7 +167,7 @@ describe('analytics integrations, end to end through the public API and the engi
     expect(step(irs.AMPLITUDE!.id).summary).toContain('Amplitude knows no user with this id');
   });
 
-  it('fails at once with the vendor\'s reason when credentials are revoked or wrong', async () => {
+  it("fails at once with the vendor's reason when credentials are revoked or wrong", async () => {
     const { org, caller } = await seedAnalyticsOrg(env);
     await connectAnalytics(caller, org.workspace.id, fakes, {
       secrets: {
@@ -134,7 +175,11 @@ describe('analytics integrations, end to end through the public API and the engi
         AMPLITUDE: { apiKey: 'amp-api-key', secretKey: 'rotated-away' },
         SEGMENT: { apiKey: 'deleted-token' },
         POSTHOG: { apiKey: 'phx_revoked_key_0000' },
-        GOOGLE_ANALYTICS: { accessToken: 'ya29.revoked', refreshToken: 'r', expiresAt: new Date(Date.now() + 3_000_000).toISOString() },
+        GOOGLE_ANALYTICS: {
+          accessToken: 'ya29.revoked',
+          refreshToken: 'r',
+          expiresAt: new Date(Date.now() + 3_000_000).toISOString(),
+        },
       },
     });
     const created = await createViaPublicApi(org, 'user-revoked');
@@ -146,7 +191,9 @@ describe('analytics integrations, end to end through the public API and the engi
     expect(irs.AMPLITUDE!.lastError).toBe('HTTP 401: Invalid API key or secret key');
     expect(irs.SEGMENT!.lastError).toContain('HTTP 401');
     expect(irs.POSTHOG!.lastError).toContain('Personal API key found in request Authorization header is invalid');
-    expect(irs.GOOGLE_ANALYTICS!.lastError).toMatch(/^Google rejected the access token \(HTTP 401 UNAUTHENTICATED.*reconnect the account$/);
+    expect(irs.GOOGLE_ANALYTICS!.lastError).toMatch(
+      /^Google rejected the access token \(HTTP 401 UNAUTHENTICATED.*reconnect the account$/,
+    );
   });
 
   it('queues Mixpanel calls behind its per-project limit and treats 429s as "later", not as failures', async () => {
@@ -164,8 +211,13 @@ describe('analytics integrations, end to end through the public API and the engi
       for (const ir of request.integrationRequests) expect(ir.attempts).toBe(1);
     }
     expect(fakes.mixpanel.state.rateLimited).toBeGreaterThan(limitedBefore);
-    const trails = await Promise.all(requests.map((r) => caller.deletionRequests.auditTrail({ deletionRequestId: r.id })));
-    const summaries = trails.flat().map((e) => e.summary).join('\n');
+    const trails = await Promise.all(
+      requests.map((r) => caller.deletionRequests.auditTrail({ deletionRequestId: r.id })),
+    );
+    const summaries = trails
+      .flat()
+      .map((e) => e.summary)
+      .join('\n');
     expect(summaries).toMatch(/Segment rate limit \(HTTP 429\); queued/);
     expect(summaries).toMatch(/Mixpanel rate limit|Queued behind other calls to this Mixpanel project/);
   });
@@ -201,26 +253,45 @@ describe('analytics integrations, end to end through the public API and the engi
       const created = await createViaPublicApi(org, 'cancel-me');
       const request = await waitForRequest(env, created.id, ['PENDING', 'PROCESSING']);
       const irs = byType(request.integrationRequests);
-      const accepted = await Promise.all(Object.values(irs).map((ir) => waitForIntegrationRequest(env, ir.id, ['PENDING', 'PROCESSING'])));
+      const accepted = await Promise.all(
+        Object.values(irs).map((ir) => waitForIntegrationRequest(env, ir.id, ['PENDING', 'PROCESSING'])),
+      );
       expect(accepted.every((ir) => ir.trackingId)).toBe(true);
 
       const mixpanel = await cancelWhenIdle(caller, created.id, irs.MIXPANEL!.id);
-      expect(mixpanel).toMatchObject({ integrationRequestIds: [irs.MIXPANEL!.id], message: expect.stringContaining('canceled') });
-      expect(fakes.mixpanel.state.tasks.get(accepted.find((a) => a.integrationType === 'MIXPANEL')!.trackingId!)!.revoked).toBe(true);
+      expect(mixpanel).toMatchObject({
+        integrationRequestIds: [irs.MIXPANEL!.id],
+        message: expect.stringContaining('canceled'),
+      });
+      expect(
+        fakes.mixpanel.state.tasks.get(accepted.find((a) => a.integrationType === 'MIXPANEL')!.trackingId!)!.revoked,
+      ).toBe(true);
 
       const amplitude = await cancelWhenIdle(caller, created.id, irs.AMPLITUDE!.id);
-      expect(amplitude).toMatchObject({ integrationRequestIds: [irs.AMPLITUDE!.id], message: expect.stringContaining(`${amplitudeId}@`) });
-      expect([...fakes.amplitude.state.jobs.values()].some((j) => j.amplitude_ids.some((a) => a.amplitude_id === amplitudeId))).toBe(false);
+      expect(amplitude).toMatchObject({
+        integrationRequestIds: [irs.AMPLITUDE!.id],
+        message: expect.stringContaining(`${amplitudeId}@`),
+      });
+      expect(
+        [...fakes.amplitude.state.jobs.values()].some((j) =>
+          j.amplitude_ids.some((a) => a.amplitude_id === amplitudeId),
+        ),
+      ).toBe(false);
 
       const segment = await cancelWhenIdle(caller, created.id, irs.SEGMENT!.id);
-      expect(segment).toMatchObject({ integrationRequestIds: [irs.SEGMENT!.id], message: expect.stringContaining('deleted before it ran') });
-      expect(fakes.segment.state.regulations.has(accepted.find((a) => a.integrationType === 'SEGMENT')!.trackingId!)).toBe(false);
+      expect(segment).toMatchObject({
+        integrationRequestIds: [irs.SEGMENT!.id],
+        message: expect.stringContaining('deleted before it ran'),
+      });
+      expect(
+        fakes.segment.state.regulations.has(accepted.find((a) => a.integrationType === 'SEGMENT')!.trackingId!),
+      ).toBe(false);
     } finally {
       fakes.segment.state.initializedMs = 100;
     }
   });
 
-  it('refuses to cancel a Mixpanel task that has STARTED, with Mixpanel\'s reason', async () => {
+  it("refuses to cancel a Mixpanel task that has STARTED, with Mixpanel's reason", async () => {
     const { org, caller } = await seedAnalyticsOrg(env);
     await connectAnalytics(caller, org.workspace.id, fakes, { only: ['MIXPANEL'] });
     fakes.mixpanel.state.pendingMs = 0;
@@ -228,9 +299,13 @@ describe('analytics integrations, end to end through the public API and the engi
     const created = await createViaPublicApi(org, 'too-late');
     const request = await waitForRequest(env, created.id, ['PROCESSING']);
     const result = await cancelWhenIdle(caller, created.id, request.integrationRequests[0]!.id);
-    expect((result as Error).message).toMatch(/refused to cancel: Mixpanel cancels only PENDING or STAGING tasks: HTTP 405: Task is STARTED/);
+    expect((result as Error).message).toMatch(
+      /refused to cancel: Mixpanel cancels only PENDING or STAGING tasks: HTTP 405: Task is STARTED/,
+    );
     expect(result).toMatchObject({ code: 'CONFLICT' });
-    const after = await env.db.prisma.integrationRequest.findUniqueOrThrow({ where: { id: request.integrationRequests[0]!.id } });
+    const after = await env.db.prisma.integrationRequest.findUniqueOrThrow({
+      where: { id: request.integrationRequests[0]!.id },
+    });
     expect(after.status).toBe('PROCESSING');
   });
 });

@@ -19,18 +19,19 @@ let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let fakes: Awaited<ReturnType<typeof startFakes>>;
 
 async function startFakes() {
-  const [stripe, hubspot, zendesk, intercom, mailchimp, sendgrid, auth0, braze, klaviyo, customerio] = await Promise.all([
-    startStripeFake(),
-    startHubspotFake(),
-    startZendeskFake(),
-    startIntercomFake(),
-    startMailchimpFake(),
-    startSendgridFake({ jobMs: 50 }),
-    startAuth0Fake(),
-    startBrazeFake({ deleteLagMs: 50 }),
-    startKlaviyoFake({ jobMs: 50 }),
-    startCustomerioFake({ deleteLagMs: 50 }),
-  ]);
+  const [stripe, hubspot, zendesk, intercom, mailchimp, sendgrid, auth0, braze, klaviyo, customerio] =
+    await Promise.all([
+      startStripeFake(),
+      startHubspotFake(),
+      startZendeskFake(),
+      startIntercomFake(),
+      startMailchimpFake(),
+      startSendgridFake({ jobMs: 50 }),
+      startAuth0Fake(),
+      startBrazeFake({ deleteLagMs: 50 }),
+      startKlaviyoFake({ jobMs: 50 }),
+      startCustomerioFake({ deleteLagMs: 50 }),
+    ]);
   return { stripe, hubspot, zendesk, intercom, mailchimp, sendgrid, auth0, braze, klaviyo, customerio };
 }
 
@@ -89,8 +90,19 @@ async function connectAll(secrets: Partial<Record<SaasType, Record<string, strin
   const { caller } = callerFor(env.deps, { pat: org.pat });
   for (const [type, config] of Object.entries(configs()) as [SaasType, Record<string, unknown>][]) {
     const accountType = 'secretKey' in SECRETS[type] ? 'API_KEY_SECRET' : 'API_KEY';
-    const account = await caller.accounts.create({ name: `${type} account`, integrationType: type, type: accountType, secrets: secrets[type] ?? SECRETS[type] });
-    await caller.integrations.create({ workspaceId: org.workspace.id, name: type, type, accountId: account.id, config });
+    const account = await caller.accounts.create({
+      name: `${type} account`,
+      integrationType: type,
+      type: accountType,
+      secrets: secrets[type] ?? SECRETS[type],
+    });
+    await caller.integrations.create({
+      workspaceId: org.workspace.id,
+      name: type,
+      type,
+      accountId: account.id,
+      config,
+    });
   }
   return { org, caller };
 }
@@ -112,24 +124,40 @@ describe('SaaS connectors through the engine', () => {
   it('deletes the subject everywhere and records each lookup-after-delete as proof in the audit trail', async () => {
     const { org, caller } = await connectAll();
     seedSubject('engine-subject@example.com');
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'engine-subject@example.com' });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'engine-subject@example.com',
+    });
     const done = await waitForRequest(env, created.id, undefined, 30_000);
-    expect(done.integrationRequests.map((ir) => [ir.integrationType, ir.status, ir.attempts])).toEqual(expect.arrayContaining(Object.keys(SECRETS).map((type) => [type, 'SUCCESS', 1])));
+    expect(done.integrationRequests.map((ir) => [ir.integrationType, ir.status, ir.attempts])).toEqual(
+      expect.arrayContaining(Object.keys(SECRETS).map((type) => [type, 'SUCCESS', 1])),
+    );
     expect(done.status).toBe('SUCCESS');
 
     const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: created.id });
     for (const ir of done.integrationRequests) {
-      const proof = trail.filter((e) => e.integrationRequestId === ir.id).map((e) => (e.details as { evidence?: { verifiedGone?: unknown } } | null)?.evidence?.verifiedGone);
+      const proof = trail
+        .filter((e) => e.integrationRequestId === ir.id)
+        .map((e) => (e.details as { evidence?: { verifiedGone?: unknown } } | null)?.evidence?.verifiedGone);
       expect([ir.integrationType, proof.includes(true)]).toEqual([ir.integrationType, true]);
     }
     const text = JSON.stringify(trail);
-    for (const secrets of Object.values(SECRETS)) for (const value of Object.values(secrets)) expect(text).not.toContain(value);
+    for (const secrets of Object.values(SECRETS))
+      for (const value of Object.values(secrets)) expect(text).not.toContain(value);
   });
 
-  it('fails at once, with each vendor\'s words, when the credentials are wrong', async () => {
-    const wrong = Object.fromEntries(Object.entries(SECRETS).map(([type, s]) => [type, Object.fromEntries(Object.keys(s).map((k) => [k, `revoked-${k}-0000`]))]));
+  it("fails at once, with each vendor's words, when the credentials are wrong", async () => {
+    const wrong = Object.fromEntries(
+      Object.entries(SECRETS).map(([type, s]) => [
+        type,
+        Object.fromEntries(Object.keys(s).map((k) => [k, `revoked-${k}-0000`])),
+      ]),
+    );
     const { org, caller } = await connectAll(wrong);
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'anyone@example.com' });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'anyone@example.com',
+    });
     const done = await waitForRequest(env, created.id, undefined, 30_000);
     expect(done.status).toBe('FAILED');
     for (const ir of done.integrationRequests) {

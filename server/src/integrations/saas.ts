@@ -30,26 +30,45 @@ export function waitFor(style: VendorStyle, response: HttpResponse, now: number)
 export function deletionFailure(style: VendorStyle, response: HttpResponse, now: Date): Outcome {
   if (response.status === 429) {
     const waitMs = waitFor(style, response, now.getTime());
-    return { kind: 'deferred', until: new Date(now.getTime() + waitMs), message: `${style.vendor} rate limit (HTTP 429); queued for ${Math.ceil(waitMs / 1000)} s` };
+    return {
+      kind: 'deferred',
+      until: new Date(now.getTime() + waitMs),
+      message: `${style.vendor} rate limit (HTTP 429); queued for ${Math.ceil(waitMs / 1000)} s`,
+    };
   }
-  if (response.status === 401 || response.status === 403) return { kind: 'failed', reason: `${style.vendor} refused the credentials: ${vendorMessage(style, response)}` };
+  if (response.status === 401 || response.status === 403)
+    return { kind: 'failed', reason: `${style.vendor} refused the credentials: ${vendorMessage(style, response)}` };
   const outcome = outcomeForHttpError(response);
-  return outcome.kind === 'retry' ? { ...outcome, reason: vendorMessage(style, response) } : { kind: 'failed', reason: vendorMessage(style, response) };
+  return outcome.kind === 'retry'
+    ? { ...outcome, reason: vendorMessage(style, response) }
+    : { kind: 'failed', reason: vendorMessage(style, response) };
 }
 
 /** The same for a status check: a 429 throws (the engine polls again after the wait). */
 export function statusFailure(style: VendorStyle, response: HttpResponse, now = new Date()): Outcome {
-  if (response.status === 429) throw new TransientError(`${style.vendor} rate limit: ${vendorMessage(style, response)}`, waitFor(style, response, now.getTime()));
+  if (response.status === 429)
+    throw new TransientError(
+      `${style.vendor} rate limit: ${vendorMessage(style, response)}`,
+      waitFor(style, response, now.getTime()),
+    );
   return deletionFailure(style, response, now);
 }
 
 /** A connection test's verdict from one read-only call. */
-export function connectionVerdict(style: VendorStyle, response: HttpResponse, okMessage: string): { ok: boolean; message: string } {
+export function connectionVerdict(
+  style: VendorStyle,
+  response: HttpResponse,
+  okMessage: string,
+): { ok: boolean; message: string } {
   if (isSuccessStatus(response.status)) return { ok: true, message: okMessage };
   return { ok: false, message: `${style.vendor}: ${vendorMessage(style, response)}` };
 }
 
-export async function testWith(style: VendorStyle, call: () => Promise<HttpResponse>, okMessage: string): Promise<{ ok: boolean; message: string }> {
+export async function testWith(
+  style: VendorStyle,
+  call: () => Promise<HttpResponse>,
+  okMessage: string,
+): Promise<{ ok: boolean; message: string }> {
   try {
     return connectionVerdict(style, await call(), okMessage);
   } catch (error) {
@@ -58,4 +77,5 @@ export async function testWith(style: VendorStyle, call: () => Promise<HttpRespo
 }
 
 /** A string field of an object, if it is one. */
-export const str = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
+export const str = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length > 0 ? value : undefined;

@@ -51,7 +51,10 @@ export interface CancelResult {
 }
 
 /** What a driver's admin operations (test connection, save-time validation, discover, dry run) get: no request. */
-export type AdminContext<Config = unknown> = Omit<DriverContext<Config>, 'identifier' | 'integrationRequestId' | 'deletionRequestId' | 'trackingId'>;
+export type AdminContext<Config = unknown> = Omit<
+  DriverContext<Config>,
+  'identifier' | 'integrationRequestId' | 'deletionRequestId' | 'trackingId'
+>;
 
 /** A problem with a configuration found at save time; `path` is inside the configuration. */
 export interface ConfigIssue {

@@ -16,18 +16,35 @@ beforeAll(async () => {
   customer = await createCustomerDatabase();
   org = await seedOrganization(env.deps, 'reverify');
   const caller = callerFor(env.deps, { pat: org.pat }).caller;
-  const account = await caller.accounts.create({ name: 'app db', integrationType: 'POSTGRES', type: 'DATABASE', secrets: customer.credentials });
+  const account = await caller.accounts.create({
+    name: 'app db',
+    integrationType: 'POSTGRES',
+    type: 'DATABASE',
+    secrets: customer.credentials,
+  });
   await caller.integrations.create({
     workspaceId: org.workspace.id,
     name: 'App database',
     type: 'POSTGRES',
     accountId: account.id,
-    config: { rules: [{ table: 'orders', identifierColumns: ['customer_email'], action: 'delete' }, { table: 'users', identifierColumns: ['email'], action: 'delete' }] },
+    config: {
+      rules: [
+        { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },
+        { table: 'users', identifierColumns: ['email'], action: 'delete' },
+      ],
+    },
   });
   await customer.seedUser('restored@example.com', { orders: 2 });
   await customer.seedUser('clean@example.com', { orders: 1 });
-  ids.restored = (await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'restored@example.com' })).id;
-  ids.clean = (await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'clean@example.com' })).id;
+  ids.restored = (
+    await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'restored@example.com',
+    })
+  ).id;
+  ids.clean = (
+    await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'clean@example.com' })
+  ).id;
   const worker = await startTestWorker(env);
   try {
     for (const id of Object.values(ids)) expect((await waitForRequest(env, id)).status).toBe('SUCCESS');
@@ -43,15 +60,27 @@ afterAll(async () => {
   await env?.close();
 });
 
-const irOf = (deletionRequestId: string) => env.deps.prisma.integrationRequest.findFirstOrThrow({ where: { deletionRequestId } });
+const irOf = (deletionRequestId: string) =>
+  env.deps.prisma.integrationRequest.findFirstOrThrow({ where: { deletionRequestId } });
 const actions = (deletionRequestId: string) =>
-  env.deps.prisma.auditLog.findMany({ where: { deletionRequestId, action: { in: ['deletion.reverified', 'request.reappeared'] } }, orderBy: { id: 'asc' } });
+  env.deps.prisma.auditLog.findMany({
+    where: { deletionRequestId, action: { in: ['deletion.reverified', 'request.reappeared'] } },
+    orderBy: { id: 'asc' },
+  });
 
 describe('re-verification N days after SUCCESS', () => {
   it('does nothing while the organization has it off, or before N days have passed', async () => {
-    expect(await runReverification(env.deps, new Date(finishedAt.getTime() + 365 * DAY_MS))).toEqual({ verified: 0, reappeared: 0, failed: 0 });
+    expect(await runReverification(env.deps, new Date(finishedAt.getTime() + 365 * DAY_MS))).toEqual({
+      verified: 0,
+      reappeared: 0,
+      failed: 0,
+    });
     await env.deps.prisma.organization.update({ where: { id: org.organization.id }, data: { reverifyAfterDays: 30 } });
-    expect(await runReverification(env.deps, new Date(finishedAt.getTime() + 29 * DAY_MS))).toEqual({ verified: 0, reappeared: 0, failed: 0 });
+    expect(await runReverification(env.deps, new Date(finishedAt.getTime() + 29 * DAY_MS))).toEqual({
+      verified: 0,
+      reappeared: 0,
+      failed: 0,
+    });
     expect((await irOf(ids.restored)).reverifiedAt).toBeNull();
   });
 
@@ -67,7 +96,9 @@ describe('re-verification N days after SUCCESS', () => {
       ['deletion.reverified', 'REAPPEARED'],
       ['request.reappeared', 'REAPPEARED'],
     ]);
-    expect(trail[0]!.summary).toBe('Rows matching the subject came back: delete on public.orders: 1, delete on public.users: 1');
+    expect(trail[0]!.summary).toBe(
+      'Rows matching the subject came back: delete on public.orders: 1, delete on public.users: 1',
+    );
     expect(JSON.stringify(trail[0]!.details)).toContain('SELECT');
     const clean = await irOf(ids.clean);
     expect(clean.reverifiedAt?.toISOString()).toBe(at.toISOString());
@@ -76,7 +107,11 @@ describe('re-verification N days after SUCCESS', () => {
   });
 
   it('re-verifies each integration request once', async () => {
-    expect(await runReverification(env.deps, new Date(finishedAt.getTime() + 60 * DAY_MS))).toEqual({ verified: 0, reappeared: 0, failed: 0 });
+    expect(await runReverification(env.deps, new Date(finishedAt.getTime() + 60 * DAY_MS))).toEqual({
+      verified: 0,
+      reappeared: 0,
+      failed: 0,
+    });
     expect(await actions(ids.restored)).toHaveLength(2);
   });
 
@@ -86,9 +121,17 @@ describe('re-verification N days after SUCCESS', () => {
     const second = await caller.deletionRequests.deleteAgain({ deletionRequestId: ids.restored });
     expect(second.deletionRequestId).toBe(first.deletionRequestId);
     const created = await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: first.deletionRequestId } });
-    expect(created).toMatchObject({ identifier: 'restored@example.com', workspaceId: org.workspace.id, regulation: 'GDPR' });
-    const linked = await env.deps.prisma.auditLog.findMany({ where: { deletionRequestId: ids.restored, action: 'request.deleted_again' } });
+    expect(created).toMatchObject({
+      identifier: 'restored@example.com',
+      workspaceId: org.workspace.id,
+      regulation: 'GDPR',
+    });
+    const linked = await env.deps.prisma.auditLog.findMany({
+      where: { deletionRequestId: ids.restored, action: 'request.deleted_again' },
+    });
     expect(linked.map((e) => e.details)).toEqual([{ deletionRequestId: first.deletionRequestId }]);
-    await expect(caller.deletionRequests.deleteAgain({ deletionRequestId: ids.clean })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(caller.deletionRequests.deleteAgain({ deletionRequestId: ids.clean })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
   });
 });

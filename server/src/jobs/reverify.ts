@@ -22,7 +22,8 @@ export interface ReverifyDeps {
 const BATCH = 100;
 
 /** Integration types whose driver can look again (today PostgreSQL): from the registry, no branching on a type. */
-const reverifiableTypes = (): IntegrationType[] => INTEGRATION_TYPES.filter((type) => driverFor(type).reverify !== undefined);
+const reverifiableTypes = (): IntegrationType[] =>
+  INTEGRATION_TYPES.filter((type) => driverFor(type).reverify !== undefined);
 
 interface Due {
   id: string;
@@ -43,7 +44,10 @@ interface Due {
  * came back set `reappearedAt` and raise `request.reappeared` (a notification). A transient
  * failure (database unreachable) is left for the next run; a permanent one is recorded.
  */
-export async function runReverification(deps: ReverifyDeps, now = new Date()): Promise<{ verified: number; reappeared: number; failed: number }> {
+export async function runReverification(
+  deps: ReverifyDeps,
+  now = new Date(),
+): Promise<{ verified: number; reappeared: number; failed: number }> {
   const result = { verified: 0, reappeared: 0, failed: 0 };
   const types = reverifiableTypes();
   if (types.length === 0) return result;
@@ -75,9 +79,17 @@ export async function runReverification(deps: ReverifyDeps, now = new Date()): P
   }
 }
 
-async function reverifyOne(deps: ReverifyDeps, ir: Due, now: Date): Promise<'verified' | 'reappeared' | 'failed' | null> {
+async function reverifyOne(
+  deps: ReverifyDeps,
+  ir: Due,
+  now: Date,
+): Promise<'verified' | 'reappeared' | 'failed' | null> {
   const trail: Exchange[] = [];
-  const base = { organizationId: ir.organizationId, deletionRequestId: ir.deletionRequestId, integrationRequestId: ir.id };
+  const base = {
+    organizationId: ir.organizationId,
+    deletionRequestId: ir.deletionRequestId,
+    integrationRequestId: ir.id,
+  };
   try {
     const destination = await loadDestination(deps, {
       type: ir.integrationType,
@@ -85,9 +97,31 @@ async function reverifyOne(deps: ReverifyDeps, ir: Due, now: Date): Promise<'ver
       accountId: ir.hasIntegration ? ir.currentAccountId : ir.accountId,
       organizationId: ir.organizationId,
     });
-    const ctx = driverContext(deps, destination, { integrationType: ir.integrationType, integrationRequestId: ir.id, deletionRequestId: ir.deletionRequestId, identifier: ir.identifier, trackingId: null }, trail, now);
+    const ctx = driverContext(
+      deps,
+      destination,
+      {
+        integrationType: ir.integrationType,
+        integrationRequestId: ir.id,
+        deletionRequestId: ir.deletionRequestId,
+        identifier: ir.identifier,
+        trackingId: null,
+      },
+      trail,
+      now,
+    );
     const found = await destination.driver.reverify!(ctx);
-    await recordReverification(dbQuery(deps.prisma), { ...base, ok: true, remaining: found.remaining, summary: found.message, details: { counts: found.counts, exchanges: trail } }, now);
+    await recordReverification(
+      dbQuery(deps.prisma),
+      {
+        ...base,
+        ok: true,
+        remaining: found.remaining,
+        summary: found.message,
+        details: { counts: found.counts, exchanges: trail },
+      },
+      now,
+    );
     return found.remaining > 0 ? 'reappeared' : 'verified';
   } catch (error) {
     // The customer's database is down for a while: look again at the next run.
@@ -96,7 +130,11 @@ async function reverifyOne(deps: ReverifyDeps, ir: Due, now: Date): Promise<'ver
       return null;
     }
     const message = `Re-verification could not run: ${(error as Error).message}`;
-    await recordReverification(dbQuery(deps.prisma), { ...base, ok: false, remaining: 0, summary: message, details: { exchanges: trail } }, now);
+    await recordReverification(
+      dbQuery(deps.prisma),
+      { ...base, ok: false, remaining: 0, summary: message, details: { exchanges: trail } },
+      now,
+    );
     return 'failed';
   }
 }

@@ -62,7 +62,9 @@ export class Scheduler {
     try {
       const held = await checkOut(this.pool);
       try {
-        const { rows } = await held.client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [REVERIFY_LOCK]);
+        const { rows } = await held.client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
+          REVERIFY_LOCK,
+        ]);
         if (!rows[0]?.locked) return;
         try {
           const result = await runReverification(this.notifyDeps);
@@ -84,7 +86,9 @@ export class Scheduler {
     try {
       const client = await this.pool.connect();
       try {
-        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [NOTIFY_LOCK]);
+        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
+          NOTIFY_LOCK,
+        ]);
         if (!rows[0]?.locked) return;
         try {
           const result = await runNotifications(this.notifyDeps);
@@ -120,7 +124,9 @@ export class Scheduler {
       const held = await checkOut(this.pool);
       const client = held.client;
       try {
-        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [RETENTION_LOCK]);
+        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
+          RETENTION_LOCK,
+        ]);
         if (!rows[0]?.locked) return;
         try {
           const result = await applyRetention(this.db);

@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import { AppError } from './errors';
 
 export function sha256Hex(value: string): string {
@@ -50,11 +58,15 @@ function deriveMasterKey(masterKey: Buffer): MasterKey {
 
 export function createKeyring(masterKey: Buffer, previousMasterKeys: Buffer[] = []): Keyring {
   const current = deriveMasterKey(masterKey);
-  const previous = previousMasterKeys.map(deriveMasterKey).filter((k, i, all) => k.keyId !== current.keyId && all.findIndex((o) => o.keyId === k.keyId) === i);
+  const previous = previousMasterKeys
+    .map(deriveMasterKey)
+    .filter((k, i, all) => k.keyId !== current.keyId && all.findIndex((o) => o.keyId === k.keyId) === i);
   return {
     keyId: current.keyId,
     encryptionKey: current.legacySecretsKey,
-    identifierPepper: Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'deletion-service/identifier-hmac/v1', 32)),
+    identifierPepper: Buffer.from(
+      hkdfSync('sha256', masterKey, Buffer.alloc(0), 'deletion-service/identifier-hmac/v1', 32),
+    ),
     masterKeys: [current, ...previous],
     dataKeys: new Map(),
   };
@@ -90,15 +102,25 @@ export function encryptSecret(keyring: Keyring, plaintext: string, context: stri
   const cipher = createCipheriv('aes-256-gcm', keyring.encryptionKey, iv);
   cipher.setAAD(Buffer.from(context));
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return ['v1', keyring.keyId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join(':');
+  return [
+    'v1',
+    keyring.keyId,
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    body.toString('base64url'),
+  ].join(':');
 }
 
 export function decryptSecret(keyring: Keyring, sealed: string, context: string): string {
   const [version, keyId, iv, tag, body] = sealed.split(':');
-  if (version !== 'v1' || !iv || !tag || body === undefined) throw new AppError('INTERNAL_SERVER_ERROR', 'Stored secret has an unknown format');
+  if (version !== 'v1' || !iv || !tag || body === undefined)
+    throw new AppError('INTERNAL_SERVER_ERROR', 'Stored secret has an unknown format');
   const master = keyring.masterKeys.find((k) => k.keyId === keyId);
   if (!master) {
-    throw new AppError('INTERNAL_SERVER_ERROR', `Stored secret was encrypted with master key ${keyId}, but the configured ENCRYPTION_KEY is ${keyring.keyId}`);
+    throw new AppError(
+      'INTERNAL_SERVER_ERROR',
+      `Stored secret was encrypted with master key ${keyId}, but the configured ENCRYPTION_KEY is ${keyring.keyId}`,
+    );
   }
   const decipher = createDecipheriv('aes-256-gcm', master.legacySecretsKey, Buffer.from(iv, 'base64url'));
   decipher.setAAD(Buffer.from(context));

@@ -24,7 +24,7 @@ describe('CSV', () => {
 
   it('round-trips hostile cells (formulas, quotes, CR/LF, unicode) through export and parse', () => {
     const rows = [
-      ['=cmd|\' /C calc\'!A0', '+SUM(1)', '-1', '@x', '\tTab', '\rCR'],
+      ["=cmd|' /C calc'!A0", '+SUM(1)', '-1', '@x', '\tTab', '\rCR'],
       ['"quoted"', 'comma, inside', 'line\nbreak', 'crlf\r\nbreak', 'ünïcødé 🙂 日本語', ''],
     ];
     const text = rows.map(csvLine).join('');

@@ -64,7 +64,8 @@ export function parseCsv(text: string): { line: number; cells: string[] }[] {
       continue;
     }
     if (ch === '"') {
-      if (cell !== '') throw new CsvSyntaxError('A quote inside an unquoted cell (quote the whole cell and double the quote)', line);
+      if (cell !== '')
+        throw new CsvSyntaxError('A quote inside an unquoted cell (quote the whole cell and double the quote)', line);
       quoted = true;
       cellWasQuoted = true;
     } else if (ch === ',') {
@@ -77,7 +78,8 @@ export function parseCsv(text: string): { line: number; cells: string[] }[] {
       line++;
       recordLine = line;
     } else {
-      if (cellWasQuoted) throw new CsvSyntaxError('Text after a closing quote (double a quote inside a quoted cell)', line);
+      if (cellWasQuoted)
+        throw new CsvSyntaxError('Text after a closing quote (double a quote inside a quoted cell)', line);
       cell += ch;
     }
   }

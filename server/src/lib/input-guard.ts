@@ -37,12 +37,19 @@ export function findInputProblem(input: unknown, maxDepth = MAX_INPUT_DEPTH): In
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (path.length >= maxDepth) return { path: path.slice(0, 3), message: `Input is nested too deeply (at most ${maxDepth} levels)` };
-    const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+    if (path.length >= maxDepth)
+      return { path: path.slice(0, 3), message: `Input is nested too deeply (at most ${maxDepth} levels)` };
+    const entries: [string | number, unknown][] = Array.isArray(value)
+      ? value.map((v, i) => [i, v])
+      : Object.entries(value);
     for (const [key, child] of entries) {
       if (typeof key === 'string') {
         const message = stringProblem(key);
-        if (message) return { path: [...path, key.replace(/[\u0000\ud800-\udfff]/g, '\ufffd')], message: `Field names: ${message.toLowerCase()}` };
+        if (message)
+          return {
+            path: [...path, key.replace(/[\u0000\ud800-\udfff]/g, '\ufffd')],
+            message: `Field names: ${message.toLowerCase()}`,
+          };
       }
       stack.push({ value: child, path: [...path, key] });
     }

@@ -16,10 +16,18 @@ export function encodeKeysetCursor(createdAt: Date, id: string): string {
  * (`+275760-…`) or anything else a client chooses.
  */
 export function decodeKeysetCursor(cursor: string): { createdAt: Date; id: string } {
-  const parts = /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8').split('|') : [];
+  const parts = /^[A-Za-z0-9_-]{1,200}$/.test(cursor)
+    ? Buffer.from(cursor, 'base64url').toString('utf8').split('|')
+    : [];
   const [at = '', id = ''] = parts;
   const createdAt = new Date(at);
-  if (parts.length !== 2 || !ISO_INSTANT.test(at) || Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== at || !ROW_ID.test(id)) {
+  if (
+    parts.length !== 2 ||
+    !ISO_INSTANT.test(at) ||
+    Number.isNaN(createdAt.getTime()) ||
+    createdAt.toISOString() !== at ||
+    !ROW_ID.test(id)
+  ) {
     throw new AppError('BAD_REQUEST', 'Invalid cursor');
   }
   return { createdAt, id };
@@ -32,11 +40,14 @@ export function encodeDueCursor(dueAt: Date | null, id: string): string {
 
 /** Reads a due-date cursor this service wrote (as strictly as `decodeKeysetCursor`), 400 otherwise. */
 export function decodeDueCursor(cursor: string): { dueAt: Date | null; id: string } {
-  const parts = /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8').split('|') : [];
+  const parts = /^[A-Za-z0-9_-]{1,200}$/.test(cursor)
+    ? Buffer.from(cursor, 'base64url').toString('utf8').split('|')
+    : [];
   const [tag = '', at = '', id = ''] = parts;
   const dueAt = at ? new Date(at) : null;
   const validInstant = !at || (ISO_INSTANT.test(at) && !Number.isNaN(dueAt!.getTime()) && dueAt!.toISOString() === at);
-  if (parts.length !== 3 || tag !== 'due' || !validInstant || !ROW_ID.test(id)) throw new AppError('BAD_REQUEST', 'Invalid cursor');
+  if (parts.length !== 3 || tag !== 'due' || !validInstant || !ROW_ID.test(id))
+    throw new AppError('BAD_REQUEST', 'Invalid cursor');
   return { dueAt, id };
 }
 

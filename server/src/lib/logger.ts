@@ -16,7 +16,10 @@ export const REDACT_PATHS = [
 ];
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { service: 'deletion-service' } }, destination);
+  return pino(
+    { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { service: 'deletion-service' } },
+    destination,
+  );
 }
 
 export type { Logger };

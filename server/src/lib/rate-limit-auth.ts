@@ -12,6 +12,8 @@ type AuthLimitSettings = Parameters<typeof rateLimitersFor>[0];
 export function assertAuthAttemptAllowed(config: AuthLimitSettings, ip: string): void {
   const byIp = rateLimitersFor(config).signInPerIp.take(clientAddressKey(ip));
   if (!byIp.allowed) {
-    throw new AppError('TOO_MANY_REQUESTS', 'Too many attempts from this address; try again later', { retryAfterSeconds: byIp.retryAfterSeconds });
+    throw new AppError('TOO_MANY_REQUESTS', 'Too many attempts from this address; try again later', {
+      retryAfterSeconds: byIp.retryAfterSeconds,
+    });
   }
 }

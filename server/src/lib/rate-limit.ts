@@ -51,7 +51,12 @@ export class TokenBucketLimiter {
       return { allowed: true, retryAfterSeconds: 0, remaining: Math.floor(bucket.tokens), limit: this.capacity };
     }
     const missing = Math.min(cost, this.capacity) - bucket.tokens;
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(missing / this.refillPerMs / 1000)), remaining: Math.floor(bucket.tokens), limit: this.capacity };
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil(missing / this.refillPerMs / 1000)),
+      remaining: Math.floor(bucket.tokens),
+      limit: this.capacity,
+    };
   }
 
   /** Gives back a token taken by `take` (used when a later check refuses the request anyway). */
@@ -79,7 +84,10 @@ const SIGN_IN_WINDOW = 15 * MINUTE;
 const byConfig = new WeakMap<object, RateLimiters>();
 
 /** The limits per minute (0 = off), as the configuration gives them. */
-type LimitSettings = Record<'API_RATE_LIMIT_PER_TOKEN' | 'API_RATE_LIMIT_PER_IP' | 'SIGN_IN_LIMIT_PER_EMAIL' | 'SIGN_IN_LIMIT_PER_IP', number> &
+type LimitSettings = Record<
+  'API_RATE_LIMIT_PER_TOKEN' | 'API_RATE_LIMIT_PER_IP' | 'SIGN_IN_LIMIT_PER_EMAIL' | 'SIGN_IN_LIMIT_PER_IP',
+  number
+> &
   Partial<Record<'ERASURE_CHECK_LIMIT_PER_TOKEN', number>>;
 
 /** The process's limiters for one configuration (tests with their own config get their own). */
@@ -105,8 +113,13 @@ export function clientAddressKey(ip: string): string {
   const [head = '', tail = ''] = address.toLowerCase().split('::');
   const headGroups = head ? head.split(':') : [];
   const tailGroups = tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups] : headGroups;
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  const groups = address.includes('::')
+    ? [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups]
+    : headGroups;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /** Bucket key for a presented secret: never keep the secret itself in memory longer than needed. */

@@ -1,7 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertHostAllowed, assertUrlAllowed, blockedReason, createOutboundPolicy, guardedLookup, policyFromConfig } from './ssrf';
+import {
+  assertHostAllowed,
+  assertUrlAllowed,
+  blockedReason,
+  createOutboundPolicy,
+  guardedLookup,
+  policyFromConfig,
+} from './ssrf';
 
 const strict = createOutboundPolicy([]);
 
@@ -40,9 +47,12 @@ describe('blockedReason', () => {
     expect(blockedReason(address)).toContain(reason);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is public', (address) => {
-    expect(blockedReason(address)).toBeNull();
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
+    '%s is public',
+    (address) => {
+      expect(blockedReason(address)).toBeNull();
+    },
+  );
 });
 
 describe('assertUrlAllowed and assertHostAllowed', () => {
@@ -67,7 +77,10 @@ describe('assertUrlAllowed and assertHostAllowed', () => {
   });
 
   it('accepts public literals and refuses non-http schemes', async () => {
-    await expect(assertUrlAllowed('https://8.8.8.8/x', strict)).resolves.toMatchObject({ address: '8.8.8.8', family: 4 });
+    await expect(assertUrlAllowed('https://8.8.8.8/x', strict)).resolves.toMatchObject({
+      address: '8.8.8.8',
+      family: 4,
+    });
     await expect(assertUrlAllowed('https://[2606:4700:4700::1111]/', strict)).resolves.toMatchObject({ family: 6 });
     await expect(assertUrlAllowed('file:///etc/passwd', strict)).rejects.toThrow(/scheme file: is not allowed/);
     await expect(assertUrlAllowed('gopher://8.8.8.8/', strict)).rejects.toThrow(/scheme/);
@@ -124,7 +137,9 @@ describe('guardedLookup at connect time', () => {
     });
 
   it('refuses a name that resolves to a blocked address, before connecting', async () => {
-    await expect(get(`http://localhost:${port}/`, guardedLookup(strict))).rejects.toMatchObject({ code: 'ERR_OUTBOUND_BLOCKED' });
+    await expect(get(`http://localhost:${port}/`, guardedLookup(strict))).rejects.toMatchObject({
+      code: 'ERR_OUTBOUND_BLOCKED',
+    });
   });
 
   it('connects when the allowlist permits the resolved address', async () => {
@@ -134,9 +149,13 @@ describe('guardedLookup at connect time', () => {
 
   it('answers in both the single-address and the all-addresses calling styles', async () => {
     const lookup = guardedLookup(createOutboundPolicy(['127.0.0.0/8', '::1']));
-    const single = await new Promise<unknown[]>((resolve) => lookup('localhost', { family: 4 }, (...args) => resolve(args)));
+    const single = await new Promise<unknown[]>((resolve) =>
+      lookup('localhost', { family: 4 }, (...args) => resolve(args)),
+    );
     expect(single).toEqual([null, '127.0.0.1', 4]);
-    const all = await new Promise<unknown[]>((resolve) => lookup('localhost', { all: true, family: 4 }, (...args) => resolve(args)));
+    const all = await new Promise<unknown[]>((resolve) =>
+      lookup('localhost', { all: true, family: 4 }, (...args) => resolve(args)),
+    );
     expect(all[1]).toEqual([{ address: '127.0.0.1', family: 4 }]);
   });
 });

@@ -91,7 +91,9 @@ function ipv6Groups(address: string): number[] | null {
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (dotted) {
     const parts = dotted[1]!.split('.').map(Number);
-    text = text.slice(0, -dotted[1]!.length) + `${((parts[0]! << 8) | parts[1]!).toString(16)}:${((parts[2]! << 8) | parts[3]!).toString(16)}`;
+    text =
+      text.slice(0, -dotted[1]!.length) +
+      `${((parts[0]! << 8) | parts[1]!).toString(16)}:${((parts[2]! << 8) | parts[3]!).toString(16)}`;
   }
   const [head, tail] = text.split('::');
   const headGroups = head ? head.split(':') : [];
@@ -160,9 +162,13 @@ export function createOutboundPolicy(entries: string[]): OutboundPolicy {
     if (family !== 0) {
       const max = family === 4 ? 32 : 128;
       const prefix = prefixText === undefined ? max : Number(prefixText);
-      if (!Number.isInteger(prefix) || prefix < 0 || prefix > max) throw new Error(`Invalid CIDR in outbound allowlist: ${raw}`);
+      if (!Number.isInteger(prefix) || prefix < 0 || prefix > max)
+        throw new Error(`Invalid CIDR in outbound allowlist: ${raw}`);
       allowedRanges.addSubnet(address, prefix, family === 4 ? 'ipv4' : 'ipv6');
-    } else if (prefixText === undefined && /^(\*\.)?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/.test(address)) {
+    } else if (
+      prefixText === undefined &&
+      /^(\*\.)?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/.test(address)
+    ) {
       allowedHosts.push(address);
     } else {
       throw new Error(`Invalid entry in outbound allowlist: ${raw}`);
@@ -186,17 +192,25 @@ function checkAddress(policy: OutboundPolicy, host: string, address: string): vo
   const reason = blockedReason(address);
   if (reason) {
     const via = host === address ? '' : ` (${host} resolves to ${address})`;
-    throw new OutboundBlockedError(`Outbound connections to ${reason} addresses are not allowed${via}; an operator can allow it with OUTBOUND_ALLOWLIST`);
+    throw new OutboundBlockedError(
+      `Outbound connections to ${reason} addresses are not allowed${via}; an operator can allow it with OUTBOUND_ALLOWLIST`,
+    );
   }
 }
 
 const isLocalName = (host: string) => BLOCKED_NAMES.includes(host) || host.endsWith('.localhost');
 const localNameError = (host: string) =>
-  new OutboundBlockedError(`Outbound connections to ${host} are not allowed; an operator can allow it with OUTBOUND_ALLOWLIST`);
+  new OutboundBlockedError(
+    `Outbound connections to ${host} are not allowed; an operator can allow it with OUTBOUND_ALLOWLIST`,
+  );
 
 /** Every resolved address must be allowed; well-known local and metadata names only when their addresses are allowlisted. */
 function checkResolved(policy: OutboundPolicy, host: string, addresses: Array<{ address: string }>): void {
-  if (isLocalName(host) && !hostAllowlisted(policy, host) && !addresses.every(({ address }) => addressAllowed(policy, address))) {
+  if (
+    isLocalName(host) &&
+    !hostAllowlisted(policy, host) &&
+    !addresses.every(({ address }) => addressAllowed(policy, address))
+  ) {
     throw localNameError(host);
   }
   for (const { address } of addresses) checkAddress(policy, host, address);
@@ -243,11 +257,16 @@ export async function assertUrlAllowed(urlInput: string | URL, policy: OutboundP
   } catch {
     throw new OutboundBlockedError('Not a valid URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OutboundBlockedError(`URL scheme ${url.protocol} is not allowed; use https or http`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new OutboundBlockedError(`URL scheme ${url.protocol} is not allowed; use https or http`);
   return assertHostAllowed(url.hostname, policy);
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
 
 /**
  * A `lookup` function for node:net/http/https/tls (and undici's `connect` options) that
@@ -256,9 +275,14 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.
  * assertUrlAllowed before the call as well.
  */
 export function guardedLookup(policy: OutboundPolicy) {
-  return function lookup(hostname: string, options: dns.LookupOptions | number | LookupCallback, callback?: LookupCallback): void {
+  return function lookup(
+    hostname: string,
+    options: dns.LookupOptions | number | LookupCallback,
+    callback?: LookupCallback,
+  ): void {
     const cb = (typeof options === 'function' ? options : callback) as LookupCallback;
-    const opts: dns.LookupOptions = typeof options === 'object' ? options : typeof options === 'number' ? { family: options } : {};
+    const opts: dns.LookupOptions =
+      typeof options === 'object' ? options : typeof options === 'number' ? { family: options } : {};
     const host = normalizeHost(hostname);
     dns.lookup(host, { ...opts, all: true }, (err, addresses) => {
       if (err) return cb(err, opts.all ? [] : '', undefined);
@@ -271,7 +295,8 @@ export function guardedLookup(policy: OutboundPolicy) {
       }
       if (opts.all) return cb(null, addresses);
       const first = addresses[0];
-      if (!first) return cb(Object.assign(new Error(`Host ${host} could not be resolved`), { code: 'ENOTFOUND' }), '', undefined);
+      if (!first)
+        return cb(Object.assign(new Error(`Host ${host} could not be resolved`), { code: 'ENOTFOUND' }), '', undefined);
       cb(null, first.address, first.family);
     });
   };

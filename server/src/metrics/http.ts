@@ -17,7 +17,11 @@ function bearerMatches(header: string | undefined, token: string): boolean {
  */
 export function registerHttpMetrics(
   app: FastifyInstance,
-  options: { token?: string; resolveRoute: RouteResolver; /** The app's answer for an unknown path. */ notFound: (reply: FastifyReply) => FastifyReply },
+  options: {
+    token?: string;
+    resolveRoute: RouteResolver;
+    /** The app's answer for an unknown path. */ notFound: (reply: FastifyReply) => FastifyReply;
+  },
 ): void {
   app.addHook('onResponse', (request, reply, done) => {
     const route = routeLabel(request.routeOptions.url, request.originalUrl, options.resolveRoute);
@@ -30,7 +34,10 @@ export function registerHttpMetrics(
     app.get('/metrics', async (request, reply) => {
       // Without the token: the answer of any unknown path.
       if (!bearerMatches(request.headers.authorization, token)) return options.notFound(reply);
-      return reply.type(CONTENT_TYPE).header('cache-control', 'no-store').send(await registry.render());
+      return reply
+        .type(CONTENT_TYPE)
+        .header('cache-control', 'no-store')
+        .send(await registry.render());
     });
   }
 }
@@ -39,7 +46,11 @@ export function registerHttpMetrics(
  * A plain HTTP listener for /metrics and /healthz, for worker processes (which serve no
  * API) and for deployments that keep metrics off the public port.
  */
-export async function startMetricsServer(port: number, host: string, healthy: () => boolean): Promise<{ port: number; close(): Promise<void> }> {
+export async function startMetricsServer(
+  port: number,
+  host: string,
+  healthy: () => boolean,
+): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/metrics') {

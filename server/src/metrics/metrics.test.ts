@@ -21,19 +21,26 @@ describe('/metrics', () => {
   it('reports requests by route pattern (ids folded) and status, with latency histograms', async () => {
     const org = await seedOrganization(env.deps);
     await fetch(`${server.baseUrl}/healthz`);
-    const list = await fetch(`${server.baseUrl}/api/public/deletion-requests/workspace/${org.workspace.id}`, { headers: { 'x-api-key': org.pat } });
+    const list = await fetch(`${server.baseUrl}/api/public/deletion-requests/workspace/${org.workspace.id}`, {
+      headers: { 'x-api-key': org.pat },
+    });
     expect(list.status).toBe(200);
     const res = await fetch(`${server.baseUrl}/metrics`, { headers: AUTH });
     expect(res.headers.get('content-type')).toContain('text/plain; version=0.0.4');
     const text = await res.text();
     expect(text).toMatch(/dds_http_requests_total\{method="GET",route="\/healthz",status="200"\} [1-9]/);
-    expect(text).toMatch(/dds_http_requests_total\{method="GET",route="\/api\/public\/deletion-requests\/workspace\/\{workspaceId\}",status="200"\} 1/);
+    expect(text).toMatch(
+      /dds_http_requests_total\{method="GET",route="\/api\/public\/deletion-requests\/workspace\/\{workspaceId\}",status="200"\} 1/,
+    );
     expect(text).toContain('dds_http_request_duration_seconds_bucket{method="GET",route="/healthz",le="+Inf"}');
     expect(text).not.toContain(org.workspace.id);
   });
 
   it('is not served on the API port without its bearer token, nor at all without METRICS_TOKEN', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: TOKEN }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: TOKEN }] as Record<
+      string,
+      string
+    >[]) {
       const res = await fetch(`${server.baseUrl}/metrics`, { headers });
       expect(res.status).toBe(404);
       expect(await res.text()).not.toContain('dds_');
@@ -52,7 +59,12 @@ describe('/metrics', () => {
   });
 
   it('labels every unmatched path with one value, never the raw path', async () => {
-    const probes = ['/no/such/page-jane@example.com', '/api/public/nope/jane@example.com', '/trpc/nope.jane@example.com', '/requests/jane@example.com'];
+    const probes = [
+      '/no/such/page-jane@example.com',
+      '/api/public/nope/jane@example.com',
+      '/trpc/nope.jane@example.com',
+      '/requests/jane@example.com',
+    ];
     for (const path of probes) await fetch(`${server.baseUrl}${path}`);
     await fetch(`${server.baseUrl}/trpc/workspaces.list`);
     const text = await (await fetch(`${server.baseUrl}/metrics`, { headers: AUTH })).text();
@@ -64,8 +76,16 @@ describe('/metrics', () => {
   it('reads queue depth by integration type and state from the database', async () => {
     const org = await seedOrganization(env.deps);
     const { caller } = callerFor(env.deps, { pat: org.pat });
-    await caller.integrations.create({ workspaceId: org.workspace.id, name: 'CRM', type: 'WEBHOOK', config: { initiate: { url: 'http://127.0.0.1:9/erase' } } });
-    await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'queued@example.com' });
+    await caller.integrations.create({
+      workspaceId: org.workspace.id,
+      name: 'CRM',
+      type: 'WEBHOOK',
+      config: { initiate: { url: 'http://127.0.0.1:9/erase' } },
+    });
+    await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'queued@example.com',
+    });
     const registry = new Registry();
     const stop = watchQueueDepth(registry, env.db.pool);
     const text = await registry.render();

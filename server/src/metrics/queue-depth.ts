@@ -14,7 +14,10 @@ const ACTIVE = `status IN ('STAGING', 'PENDING', 'PROCESSING')`;
  * reads only the active ones and this stays cheap however long the history (EXPLAIN).
  */
 export function watchQueueDepth(registry: Registry, db: Queryable): () => void {
-  let cached: { at: number; rows: Promise<{ type: string; due: string; leased: string; scheduled: string; oldest: number | null }[]> } | null = null;
+  let cached: {
+    at: number;
+    rows: Promise<{ type: string; due: string; leased: string; scheduled: string; oldest: number | null }[]>;
+  } | null = null;
   const read = () => {
     // Both gauges of one scrape share one query.
     if (!cached || Date.now() - cached.at > 500) {
@@ -33,16 +36,36 @@ export function watchQueueDepth(registry: Registry, db: Queryable): () => void {
     }
     return cached.rows;
   };
-  const depth = new CallbackGauge('dds_queue_depth', 'Active integration requests by type and state: due (waiting for a worker), leased (running), scheduled (later).', async () =>
-    (await read()).flatMap((r) => (['due', 'leased', 'scheduled'] as const).map((state) => ({ labels: { type: r.type, state }, value: Number(r[state]) }))),
+  const depth = new CallbackGauge(
+    'dds_queue_depth',
+    'Active integration requests by type and state: due (waiting for a worker), leased (running), scheduled (later).',
+    async () =>
+      (await read()).flatMap((r) =>
+        (['due', 'leased', 'scheduled'] as const).map((state) => ({
+          labels: { type: r.type, state },
+          value: Number(r[state]),
+        })),
+      ),
   );
-  const oldest = new CallbackGauge('dds_queue_oldest_due_seconds', 'How long the oldest due integration request has waited for a worker, by type.', async () =>
-    (await read()).map((r) => ({ labels: { type: r.type }, value: r.oldest ?? 0 })),
+  const oldest = new CallbackGauge(
+    'dds_queue_oldest_due_seconds',
+    'How long the oldest due integration request has waited for a worker, by type.',
+    async () => (await read()).map((r) => ({ labels: { type: r.type }, value: r.oldest ?? 0 })),
   );
   // The same query tells whether this process reaches the database (0 during an outage or failover).
-  const up = new CallbackGauge('dds_database_up', 'Whether this process reached PostgreSQL at the last scrape (1) or not (0).', async () => [
-    { labels: {}, value: await read().then(() => 1, () => 0) },
-  ]);
+  const up = new CallbackGauge(
+    'dds_database_up',
+    'Whether this process reached PostgreSQL at the last scrape (1) or not (0).',
+    async () => [
+      {
+        labels: {},
+        value: await read().then(
+          () => 1,
+          () => 0,
+        ),
+      },
+    ],
+  );
   registry.register(depth);
   registry.register(oldest);
   registry.register(up);

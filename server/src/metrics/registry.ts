@@ -36,7 +36,8 @@ export class Counter<L extends string = string> implements Metric {
 
   render(): string {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
-    for (const { values, count } of this.series.values()) lines.push(`${this.name}${labelText(this.labelNames, values)} ${count}`);
+    for (const { values, count } of this.series.values())
+      lines.push(`${this.name}${labelText(this.labelNames, values)} ${count}`);
     return lines.join('\n');
   }
 }
@@ -66,7 +67,9 @@ export class Histogram<L extends string = string> implements Metric {
   render(): string {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
     for (const { values, buckets, sum, count } of this.series.values()) {
-      this.bounds.forEach((bound, i) => lines.push(`${this.name}_bucket${labelText(this.labelNames, values, `le="${bound}"`)} ${buckets[i]}`));
+      this.bounds.forEach((bound, i) =>
+        lines.push(`${this.name}_bucket${labelText(this.labelNames, values, `le="${bound}"`)} ${buckets[i]}`),
+      );
       lines.push(`${this.name}_bucket${labelText(this.labelNames, values, 'le="+Inf"')} ${count}`);
       lines.push(`${this.name}_sum${labelText(this.labelNames, values)} ${sum}`);
       lines.push(`${this.name}_count${labelText(this.labelNames, values)} ${count}`);
@@ -85,7 +88,8 @@ export class CallbackGauge implements Metric {
 
   async render(): Promise<string> {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`];
-    for (const { labels, value } of await this.read()) lines.push(`${this.name}${labelText(Object.keys(labels), Object.values(labels))} ${value}`);
+    for (const { labels, value } of await this.read())
+      lines.push(`${this.name}${labelText(Object.keys(labels), Object.values(labels))} ${value}`);
     return lines.join('\n');
   }
 }

@@ -31,7 +31,11 @@ async function setup() {
 }
 
 /** What the browser does: open the provider's URL, follow its redirect to our callback with the cookie. */
-async function consentAndReturn(authorizationUrl: string, cookie: string | undefined, tamper: (callback: URL) => void = () => {}) {
+async function consentAndReturn(
+  authorizationUrl: string,
+  cookie: string | undefined,
+  tamper: (callback: URL) => void = () => {},
+) {
   const consent = await fetch(authorizationUrl, { redirect: 'manual' });
   expect(consent.status).toBe(302);
   const callback = new URL(consent.headers.get('location')!);
@@ -46,8 +50,19 @@ async function consentAndReturn(authorizationUrl: string, cookie: string | undef
   return new URL(response.headers.get('location')!, server.baseUrl);
 }
 
-async function ga4Integration(caller: Awaited<ReturnType<typeof setup>>['caller'], workspaceId: string, accountId: string, name = 'GA4') {
-  return caller.integrations.create({ workspaceId, name, type: 'GOOGLE_ANALYTICS', accountId, config: { propertyId: '555000111', identifierType: 'clientId', baseUrl: google.url } });
+async function ga4Integration(
+  caller: Awaited<ReturnType<typeof setup>>['caller'],
+  workspaceId: string,
+  accountId: string,
+  name = 'GA4',
+) {
+  return caller.integrations.create({
+    workspaceId,
+    name,
+    type: 'GOOGLE_ANALYTICS',
+    accountId,
+    config: { propertyId: '555000111', identifierType: 'clientId', baseUrl: google.url },
+  });
 }
 
 /** An OAUTH account whose access token has expired (also at the fake). */
@@ -58,7 +73,11 @@ async function expiredAccount(caller: Awaited<ReturnType<typeof setup>>['caller'
     name: 'GA expired',
     integrationType: 'GOOGLE_ANALYTICS',
     type: 'OAUTH',
-    secrets: { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: new Date(Date.now() - 5_000).toISOString() },
+    secrets: {
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      expiresAt: new Date(Date.now() - 5_000).toISOString(),
+    },
   });
   return { account, tokens };
 }
@@ -66,8 +85,19 @@ async function expiredAccount(caller: Awaited<ReturnType<typeof setup>>['caller'
 describe('OAuth accounts', () => {
   it('connects a Google account with the authorization-code flow (state + PKCE) and uses it for GA4 deletions', async () => {
     const { org, caller, cookies } = await setup();
-    expect(await caller.accounts.oauthProviders()).toEqual([expect.objectContaining({ id: 'google', configured: true, integrationTypes: ['GOOGLE_ANALYTICS'], redirectUri: 'http://localhost:3000/oauth/callback/google' })]);
-    const started = await caller.accounts.connectOAuth({ integrationType: 'GOOGLE_ANALYTICS', accountName: 'Marketing GA', returnTo: '/workspaces' });
+    expect(await caller.accounts.oauthProviders()).toEqual([
+      expect.objectContaining({
+        id: 'google',
+        configured: true,
+        integrationTypes: ['GOOGLE_ANALYTICS'],
+        redirectUri: 'http://localhost:3000/oauth/callback/google',
+      }),
+    ]);
+    const started = await caller.accounts.connectOAuth({
+      integrationType: 'GOOGLE_ANALYTICS',
+      accountName: 'Marketing GA',
+      returnTo: '/workspaces',
+    });
     const authorize = new URL(started.authorizationUrl);
     expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
       response_type: 'code',
@@ -87,30 +117,52 @@ describe('OAuth accounts', () => {
     expect(back.searchParams.get('oauth')).toBe('connected');
     const accountId = back.searchParams.get('accountId')!;
     const account = await caller.accounts.get({ accountId });
-    expect(account).toMatchObject({ name: 'Marketing GA', type: 'OAUTH', integrationType: 'GOOGLE_ANALYTICS', secretHints: { scope: 'https://www.googleapis.com/auth/analytics.edit' } });
+    expect(account).toMatchObject({
+      name: 'Marketing GA',
+      type: 'OAUTH',
+      integrationType: 'GOOGLE_ANALYTICS',
+      secretHints: { scope: 'https://www.googleapis.com/auth/analytics.edit' },
+    });
     const stored = await loadAccountSecrets(env.deps, org.organization.id, accountId);
-    expect(stored).toMatchObject({ accessToken: expect.stringMatching(/^ya29\./), refreshToken: expect.stringMatching(/^1\/\//) });
+    expect(stored).toMatchObject({
+      accessToken: expect.stringMatching(/^ya29\./),
+      refreshToken: expect.stringMatching(/^1\/\//),
+    });
     const raw = await env.db.prisma.account.findUniqueOrThrow({ where: { id: accountId } });
     expect(raw.secretCipher).not.toContain(stored.accessToken as string);
 
     await ga4Integration(caller, org.workspace.id, accountId);
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: '1234567.8901234' });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: '1234567.8901234',
+    });
     const done = await waitForRequest(env, created.id);
     expect(done.status).toBe('SUCCESS');
-    expect(google.state.deletions.at(-1)).toMatchObject({ propertyId: '555000111', user: { clientId: '1234567.8901234' } });
+    expect(google.state.deletions.at(-1)).toMatchObject({
+      propertyId: '555000111',
+      user: { clientId: '1234567.8901234' },
+    });
   });
 
   it('refuses a callback whose state does not match the flow started in this browser, or that has no cookie', async () => {
     const { caller, cookies } = await setup();
     const before = await env.db.prisma.account.count();
     const started = await caller.accounts.connectOAuth({ integrationType: 'GOOGLE_ANALYTICS', accountName: 'Forged' });
-    const forged = await consentAndReturn(started.authorizationUrl, cookies[OAUTH_STATE_COOKIE], (callback) => callback.searchParams.set('state', 'attacker-state'));
+    const forged = await consentAndReturn(started.authorizationUrl, cookies[OAUTH_STATE_COOKIE], (callback) =>
+      callback.searchParams.set('state', 'attacker-state'),
+    );
     expect(forged.searchParams.get('oauth')).toBe('error');
     expect(forged.searchParams.get('message')).toContain('does not match');
-    const noCookie = await consentAndReturn((await caller.accounts.connectOAuth({ integrationType: 'GOOGLE_ANALYTICS', accountName: 'Lost' })).authorizationUrl, undefined);
+    const noCookie = await consentAndReturn(
+      (await caller.accounts.connectOAuth({ integrationType: 'GOOGLE_ANALYTICS', accountName: 'Lost' }))
+        .authorizationUrl,
+      undefined,
+    );
     expect(noCookie.searchParams.get('message')).toContain('No sign-in with the provider is in progress');
     expect(await env.db.prisma.account.count()).toBe(before);
-    await expect(caller.accounts.connectOAuth({ integrationType: 'SEGMENT', accountName: 'x' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(caller.accounts.connectOAuth({ integrationType: 'SEGMENT', accountName: 'x' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
   });
 
   it('reconnects an existing account in place', async () => {
@@ -131,7 +183,10 @@ describe('OAuth accounts', () => {
     await ga4Integration(caller, org.workspace.id, account.id, 'GA4 web');
     await ga4Integration(caller, org.workspace.id, account.id, 'GA4 app');
     const refreshesBefore = google.state.refreshes;
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'cid-refresh' });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'cid-refresh',
+    });
     const done = await waitForRequest(env, created.id);
     expect(done.status).toBe('SUCCESS');
     expect(done.integrationRequests.map((i) => i.attempts)).toEqual([1, 1]);
@@ -140,7 +195,9 @@ describe('OAuth accounts', () => {
     expect(stored.accessToken).not.toBe(tokens.accessToken);
     expect(stored.refreshToken).toBe(tokens.refreshToken);
     expect(Date.parse(stored.expiresAt as string)).toBeGreaterThan(Date.now());
-    const audit = await env.db.prisma.auditLog.findMany({ where: { organizationId: org.organization.id, action: 'account.oauth_refreshed' } });
+    const audit = await env.db.prisma.auditLog.findMany({
+      where: { organizationId: org.organization.id, action: 'account.oauth_refreshed' },
+    });
     expect(audit).toHaveLength(1);
   });
 
@@ -149,15 +206,21 @@ describe('OAuth accounts', () => {
     const { account, tokens } = await expiredAccount(caller);
     google.revokeRefreshToken(tokens.refreshToken);
     await ga4Integration(caller, org.workspace.id, account.id);
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'cid-revoked' });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'cid-revoked',
+    });
     const done = await waitForRequest(env, created.id);
     expect(done.status).toBe('FAILED');
     expect(done.integrationRequests[0]).toMatchObject({
       status: 'FAILED',
       attempts: 1,
-      lastError: 'The OAuth grant of account "GA expired" was revoked or has expired (invalid_grant: Token has been expired or revoked.); reconnect the account',
+      lastError:
+        'The OAuth grant of account "GA expired" was revoked or has expired (invalid_grant: Token has been expired or revoked.); reconnect the account',
     });
-    const audit = await env.db.prisma.auditLog.findMany({ where: { organizationId: org.organization.id, action: 'account.oauth_revoked' } });
+    const audit = await env.db.prisma.auditLog.findMany({
+      where: { organizationId: org.organization.id, action: 'account.oauth_revoked' },
+    });
     expect(audit).toHaveLength(1);
   });
 });

@@ -1,4 +1,9 @@
-import { GOOGLE_ANALYTICS_SCOPE, OAUTH_PROVIDER_BY_TYPE, OAUTH_PROVIDERS, type OAuthProviderId } from '@shared/integrations';
+import {
+  GOOGLE_ANALYTICS_SCOPE,
+  OAUTH_PROVIDER_BY_TYPE,
+  OAUTH_PROVIDERS,
+  type OAuthProviderId,
+} from '@shared/integrations';
 import type { IntegrationType } from '@shared/statuses';
 import type { Config } from '../config';
 import { AppError } from '../lib/errors';
@@ -18,7 +23,10 @@ export interface OAuthProvider {
   envHint: string;
 }
 
-type ProviderConfig = Pick<Config, 'GOOGLE_OAUTH_CLIENT_ID' | 'GOOGLE_OAUTH_CLIENT_SECRET' | 'GOOGLE_OAUTH_AUTHORIZE_URL' | 'GOOGLE_OAUTH_TOKEN_URL'>;
+type ProviderConfig = Pick<
+  Config,
+  'GOOGLE_OAUTH_CLIENT_ID' | 'GOOGLE_OAUTH_CLIENT_SECRET' | 'GOOGLE_OAUTH_AUTHORIZE_URL' | 'GOOGLE_OAUTH_TOKEN_URL'
+>;
 
 export function oauthProvider(config: ProviderConfig, id: OAuthProviderId): OAuthProvider {
   switch (id) {
@@ -46,12 +54,17 @@ export function providerForType(config: ProviderConfig, type: IntegrationType): 
 }
 
 export function requireConfigured(provider: OAuthProvider): Required<OAuthProvider> {
-  if (!isConfigured(provider)) throw new AppError('BAD_REQUEST', `${provider.label} OAuth is not configured on this server: set ${provider.envHint}`);
+  if (!isConfigured(provider))
+    throw new AppError(
+      'BAD_REQUEST',
+      `${provider.label} OAuth is not configured on this server: set ${provider.envHint}`,
+    );
   return provider as Required<OAuthProvider>;
 }
 
 /** Where the provider sends the browser back: registered with the provider as the redirect URI. */
-export const redirectUri = (config: Pick<Config, 'PUBLIC_URL'>, id: OAuthProviderId) => `${config.PUBLIC_URL.replace(/\/+$/, '')}/oauth/callback/${id}`;
+export const redirectUri = (config: Pick<Config, 'PUBLIC_URL'>, id: OAuthProviderId) =>
+  `${config.PUBLIC_URL.replace(/\/+$/, '')}/oauth/callback/${id}`;
 
 /** Every provider, whether it is configured and which integration types it serves, for the dashboard. */
 export function listOAuthProviders(config: ProviderConfig & Pick<Config, 'PUBLIC_URL'>) {

@@ -37,8 +37,15 @@ export function sealPendingAuthorization(keyring: Keyring, pending: PendingAutho
 }
 
 /** The pending authorization the callback's `state` belongs to, or an explanation of why there is none. */
-export function openPendingAuthorization(keyring: Keyring, sealed: string | undefined, state: string | undefined, provider: string, now = Date.now()): PendingAuthorization | string {
-  if (!sealed) return 'No sign-in with the provider is in progress in this browser (or it took longer than 10 minutes); start again';
+export function openPendingAuthorization(
+  keyring: Keyring,
+  sealed: string | undefined,
+  state: string | undefined,
+  provider: string,
+  now = Date.now(),
+): PendingAuthorization | string {
+  if (!sealed)
+    return 'No sign-in with the provider is in progress in this browser (or it took longer than 10 minutes); start again';
   let pending: PendingAuthorization;
   try {
     pending = JSON.parse(decryptSecret(keyring, sealed, CONTEXT)) as PendingAuthorization;
@@ -46,6 +53,7 @@ export function openPendingAuthorization(keyring: Keyring, sealed: string | unde
     return 'The sign-in state could not be read; start again';
   }
   if (pending.expiresAt < now) return 'The sign-in with the provider took longer than 10 minutes; start again';
-  if (pending.provider !== provider || !state || !safeEqual(pending.state, state)) return 'The answer from the provider does not match the sign-in started in this browser; start again';
+  if (pending.provider !== provider || !state || !safeEqual(pending.state, state))
+    return 'The answer from the provider does not match the sign-in started in this browser; start again';
   return pending;
 }

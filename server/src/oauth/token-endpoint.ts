@@ -23,13 +23,20 @@ export class OAuthGrantError extends Error {
 export class OAuthUnavailableError extends Error {}
 
 /** POSTs a grant to the provider's token endpoint with the client credentials (client_secret_post). */
-export async function requestTokens(provider: Required<OAuthProvider>, grant: Record<string, string>): Promise<TokenResponse> {
+export async function requestTokens(
+  provider: Required<OAuthProvider>,
+  grant: Record<string, string>,
+): Promise<TokenResponse> {
   let response: Response;
   try {
     response = await fetch(provider.tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({ ...grant, client_id: provider.clientId, client_secret: provider.clientSecret }).toString(),
+      body: new URLSearchParams({
+        ...grant,
+        client_id: provider.clientId,
+        client_secret: provider.clientSecret,
+      }).toString(),
       signal: AbortSignal.timeout(10_000),
       redirect: 'error',
     });
@@ -43,7 +50,8 @@ export async function requestTokens(provider: Required<OAuthProvider>, grant: Re
   } catch {
     // not JSON
   }
-  if (response.status >= 500 || response.status === 429) throw new OAuthUnavailableError(`${provider.label} token endpoint answered HTTP ${response.status}`);
+  if (response.status >= 500 || response.status === 429)
+    throw new OAuthUnavailableError(`${provider.label} token endpoint answered HTTP ${response.status}`);
   if (!response.ok || typeof body.access_token !== 'string') {
     const error = typeof body.error === 'string' ? body.error : `http_${response.status}`;
     throw new OAuthGrantError(error, typeof body.error_description === 'string' ? body.error_description : undefined);
@@ -52,10 +60,15 @@ export async function requestTokens(provider: Required<OAuthProvider>, grant: Re
 }
 
 /** Our OAUTH account secrets from a token response (keeping the refresh token when none is re-issued). */
-export function secretsFromTokens(tokens: TokenResponse, now: Date, previous: Record<string, unknown> = {}): Record<string, unknown> {
+export function secretsFromTokens(
+  tokens: TokenResponse,
+  now: Date,
+  previous: Record<string, unknown> = {},
+): Record<string, unknown> {
   const secrets: Record<string, unknown> = { ...previous, accessToken: tokens.access_token };
   if (tokens.refresh_token) secrets.refreshToken = tokens.refresh_token;
-  if (typeof tokens.expires_in === 'number') secrets.expiresAt = new Date(now.getTime() + tokens.expires_in * 1000).toISOString();
+  if (typeof tokens.expires_in === 'number')
+    secrets.expiresAt = new Date(now.getTime() + tokens.expires_in * 1000).toISOString();
   else delete secrets.expiresAt;
   if (tokens.scope) secrets.scope = tokens.scope;
   return secrets;

@@ -31,14 +31,38 @@ async function setup() {
 
 type Caller = Awaited<ReturnType<typeof setup>>['caller'];
 
-async function webhook(caller: Caller, workspaceId: string, config: Record<string, unknown>, secrets?: Record<string, string>) {
-  const account = secrets ? await caller.accounts.create({ name: 'hook secrets', integrationType: 'WEBHOOK', type: 'KEY_VALUE', secrets }) : null;
-  return caller.integrations.create({ workspaceId, name: 'Internal CRM', type: 'WEBHOOK', accountId: account?.id ?? null, config });
+async function webhook(
+  caller: Caller,
+  workspaceId: string,
+  config: Record<string, unknown>,
+  secrets?: Record<string, string>,
+) {
+  const account = secrets
+    ? await caller.accounts.create({ name: 'hook secrets', integrationType: 'WEBHOOK', type: 'KEY_VALUE', secrets })
+    : null;
+  return caller.integrations.create({
+    workspaceId,
+    name: 'Internal CRM',
+    type: 'WEBHOOK',
+    accountId: account?.id ?? null,
+    config,
+  });
 }
 
 async function postgres(caller: Caller, workspaceId: string, rules: unknown[], extra: Record<string, unknown> = {}) {
-  const account = await caller.accounts.create({ name: 'app db', integrationType: 'POSTGRES', type: 'DATABASE', secrets: customer.credentials });
-  return caller.integrations.create({ workspaceId, name: 'App database', type: 'POSTGRES', accountId: account.id, config: { rules, ...extra } });
+  const account = await caller.accounts.create({
+    name: 'app db',
+    integrationType: 'POSTGRES',
+    type: 'DATABASE',
+    secrets: customer.credentials,
+  });
+  return caller.integrations.create({
+    workspaceId,
+    name: 'App database',
+    type: 'POSTGRES',
+    accountId: account.id,
+    config: { rules, ...extra },
+  });
 }
 
 const USER_RULES = [
@@ -58,14 +82,25 @@ describe('deletion engine, end to end', () => {
     await webhook(
       caller,
       org.workspace.id,
-      { mode: 'sync', initiate: { method: 'POST', url: `${hooks.url}/erase?user={{identifier}}`, headers: { Authorization: 'Bearer {{token}}' }, body: '{"email":"{{identifier}}"}' } },
+      {
+        mode: 'sync',
+        initiate: {
+          method: 'POST',
+          url: `${hooks.url}/erase?user={{identifier}}`,
+          headers: { Authorization: 'Bearer {{token}}' },
+          body: '{"email":"{{identifier}}"}',
+        },
+      },
       { token: 'super-secret-webhook-token' },
     );
     await postgres(caller, org.workspace.id, USER_RULES);
     await customer.seedUser('jane@example.com');
     await customer.seedUser('keep@example.com');
 
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'jane@example.com' });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'jane@example.com',
+    });
     expect(created.integrationRequests).toHaveLength(2);
     const done = await waitForRequest(env, created.id);
     expect(done.status).toBe('SUCCESS');
@@ -90,28 +125,56 @@ describe('deletion engine, end to end', () => {
     const text = JSON.stringify(trail);
     expect(text).not.toContain('super-secret-webhook-token');
     expect(text).not.toContain(customer.credentials.password);
-    const dbStep = trail.find((e) => e.action === 'deletion.requested' && e.integrationRequestId === done.integrationRequests[1]!.id)!;
-    const details = dbStep.details as { exchanges: { kind: string; statement: string; rowCount: number }[]; evidence: { changed: Record<string, number>; remaining: Record<string, number> } };
+    const dbStep = trail.find(
+      (e) => e.action === 'deletion.requested' && e.integrationRequestId === done.integrationRequests[1]!.id,
+    )!;
+    const details = dbStep.details as {
+      exchanges: { kind: string; statement: string; rowCount: number }[];
+      evidence: { changed: Record<string, number>; remaining: Record<string, number> };
+    };
     // The three rules (on three tables) ran as one statement, then the verification.
     const statements = details.exchanges.filter((x) => x.kind === 'sql');
     expect(statements).toHaveLength(2);
     expect(statements[0]!.statement).toContain('DELETE FROM "public"."orders"');
     expect(statements[0]!.rowCount).toBe(6);
-    expect(details.evidence.changed).toEqual({ 'delete on public.orders': 2, 'delete on public.events': 3, 'delete on public.users': 1 });
+    expect(details.evidence.changed).toEqual({
+      'delete on public.orders': 2,
+      'delete on public.events': 3,
+      'delete on public.users': 1,
+    });
     expect(Object.values(details.evidence.remaining)).toEqual([0, 0, 0]);
-    const hookStep = trail.find((e) => e.action === 'deletion.requested' && e.integrationRequestId === done.integrationRequests[0]!.id)!;
-    expect((hookStep.details as { exchanges: { request: { headers: Record<string, string> }; response: { status: number } }[] }).exchanges[0]).toMatchObject({
+    const hookStep = trail.find(
+      (e) => e.action === 'deletion.requested' && e.integrationRequestId === done.integrationRequests[0]!.id,
+    )!;
+    expect(
+      (
+        hookStep.details as {
+          exchanges: { request: { headers: Record<string, string> }; response: { status: number } }[];
+        }
+      ).exchanges[0],
+    ).toMatchObject({
       request: { headers: { Authorization: '[redacted]' } },
       response: { status: 200 },
     });
-    expect(trail.map((e) => e.action)).toEqual(expect.arrayContaining(['request.created', 'deletion.requested', 'deletion.completed', 'request.completed']));
+    expect(trail.map((e) => e.action)).toEqual(
+      expect.arrayContaining(['request.created', 'deletion.requested', 'deletion.completed', 'request.completed']),
+    );
   });
 
   it('retries 5xx and 429 (honouring Retry-After) and then succeeds', async () => {
     const { org, caller } = await setup();
-    hooks.on('POST /flaky', (_c, nth) => (nth === 1 ? { status: 503, body: { message: 'down' } } : nth === 2 ? { status: 429, headers: { 'retry-after': '0' } } : { status: 204 }));
+    hooks.on('POST /flaky', (_c, nth) =>
+      nth === 1
+        ? { status: 503, body: { message: 'down' } }
+        : nth === 2
+          ? { status: 429, headers: { 'retry-after': '0' } }
+          : { status: 204 },
+    );
     await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/flaky` } });
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'flaky@example.com' });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'flaky@example.com',
+    });
     const done = await waitForRequest(env, created.id);
     expect(done.status).toBe('SUCCESS');
     expect(done.integrationRequests[0]!.attempts).toBe(3);
@@ -123,34 +186,57 @@ describe('deletion engine, end to end', () => {
     ]);
   });
 
-  it('fails at once on a permanent 4xx with the destination\'s message, and a member can retry it', async () => {
+  it("fails at once on a permanent 4xx with the destination's message, and a member can retry it", async () => {
     const { org, caller } = await setup();
     let reject = true;
     hooks.on('POST /auth', () => (reject ? { status: 401, body: { error: 'invalid token' } } : { status: 200 }));
     await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/auth` } });
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'auth@example.com' });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'auth@example.com',
+    });
     const failed = await waitForRequest(env, created.id);
     expect(failed.status).toBe('FAILED');
-    expect(failed.integrationRequests[0]).toMatchObject({ status: 'FAILED', attempts: 1, lastError: 'HTTP 401: invalid token' });
+    expect(failed.integrationRequests[0]).toMatchObject({
+      status: 'FAILED',
+      attempts: 1,
+      lastError: 'HTTP 401: invalid token',
+    });
     reject = false;
     await caller.deletionRequests.retry({ deletionRequestId: created.id });
     const retried = await waitForRequest(env, created.id);
     expect(retried.status).toBe('SUCCESS');
   });
 
-  it('redacts the account\'s secrets from what a destination says back, however short, and whatever the field is called', async () => {
+  it("redacts the account's secrets from what a destination says back, however short, and whatever the field is called", async () => {
     const { org, caller } = await setup();
     // A destination that repeats what it was sent in its error: the token, the user name and a 3-digit PIN.
-    hooks.on('POST /echo', (call) => ({ status: 400, body: { error: `refused ${call.headers.authorization} for ${call.headers['x-user']} pin ${call.headers['x-pin']}` } }));
+    hooks.on('POST /echo', (call) => ({
+      status: 400,
+      body: {
+        error: `refused ${call.headers.authorization} for ${call.headers['x-user']} pin ${call.headers['x-pin']}`,
+      },
+    }));
     await webhook(
       caller,
       org.workspace.id,
-      { initiate: { url: `${hooks.url}/echo`, headers: { authorization: 'Bearer {{token}}', 'x-user': '{{user}}', 'x-pin': '{{pin}}' } } },
+      {
+        initiate: {
+          url: `${hooks.url}/echo`,
+          headers: { authorization: 'Bearer {{token}}', 'x-user': '{{user}}', 'x-pin': '{{pin}}' },
+        },
+      },
       { token: 'echoed-token-value-1234', user: 'svc-deleter', pin: '907' },
     );
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'echo@example.com' });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'echo@example.com',
+    });
     const failed = await waitForRequest(env, created.id);
-    expect(failed.integrationRequests[0]).toMatchObject({ status: 'FAILED', lastError: 'HTTP 400: refused Bearer [redacted] for [redacted] pin [redacted]' });
+    expect(failed.integrationRequests[0]).toMatchObject({
+      status: 'FAILED',
+      lastError: 'HTTP 400: refused Bearer [redacted] for [redacted] pin [redacted]',
+    });
     const shown = JSON.stringify([failed, await caller.deletionRequests.auditTrail({ deletionRequestId: created.id })]);
     for (const secret of ['echoed-token-value-1234', 'svc-deleter', 'pin 907']) expect(shown).not.toContain(secret);
   });
@@ -159,19 +245,32 @@ describe('deletion engine, end to end', () => {
     const { org, caller } = await setup();
     hooks.on('POST /down', () => ({ status: 500 }));
     await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/down` } });
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'down@example.com' });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'down@example.com',
+    });
     const done = await waitForRequest(env, created.id);
     expect(done.status).toBe('FAILED');
-    expect(done.integrationRequests[0]).toMatchObject({ attempts: 4, lastError: expect.stringContaining('Gave up after 4 attempts') });
+    expect(done.integrationRequests[0]).toMatchObject({
+      attempts: 4,
+      lastError: expect.stringContaining('Gave up after 4 attempts'),
+    });
     expect(hooks.callsTo('POST /down')).toHaveLength(4);
   });
 
   it('treats a network error as transient', async () => {
     const { org, caller } = await setup();
     await webhook(caller, org.workspace.id, { initiate: { url: 'http://127.0.0.1:9/unreachable' } });
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'net@example.com' });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'net@example.com',
+    });
     const done = await waitForRequest(env, created.id);
-    expect(done.integrationRequests[0]).toMatchObject({ status: 'FAILED', attempts: 4, lastError: expect.stringContaining('ECONNREFUSED') });
+    expect(done.integrationRequests[0]).toMatchObject({
+      status: 'FAILED',
+      attempts: 4,
+      lastError: expect.stringContaining('ECONNREFUSED'),
+    });
   });
 
   it('polls an async webhook by tracking id until it reports success', async () => {
@@ -181,9 +280,17 @@ describe('deletion engine, end to end', () => {
     await webhook(caller, org.workspace.id, {
       mode: 'async',
       initiate: { url: `${hooks.url}/jobs`, trackingIdPath: '$.data.job.id' },
-      status: { method: 'GET', url: `${hooks.url}/jobs/{{trackingId}}`, statusPath: '$.state', successValues: ['done'] },
+      status: {
+        method: 'GET',
+        url: `${hooks.url}/jobs/{{trackingId}}`,
+        statusPath: '$.state',
+        successValues: ['done'],
+      },
     });
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'async@example.com' });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'async@example.com',
+    });
     const pending = await waitForRequest(env, created.id, ['PENDING', 'PROCESSING', 'SUCCESS']);
     expect(['PENDING', 'PROCESSING', 'SUCCESS']).toContain(pending.status);
     const done = await waitForRequest(env, created.id);
@@ -206,9 +313,15 @@ describe('deletion engine, end to end', () => {
         initiate: { url: `${hooks.url}/forever`, trackingIdPath: '$.id' },
         status: { method: 'GET', url: `${hooks.url}/forever/{{trackingId}}`, statusPath: '$.state' },
       });
-      const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'forever@example.com' });
+      const created = await caller.deletionRequests.createInWorkspace({
+        workspaceId: org.workspace.id,
+        identifier: 'forever@example.com',
+      });
       const done = await waitForRequest(slowEnv, created.id);
-      expect(done.integrationRequests[0]).toMatchObject({ status: 'FAILED', lastError: expect.stringContaining('No final status after') });
+      expect(done.integrationRequests[0]).toMatchObject({
+        status: 'FAILED',
+        lastError: expect.stringContaining('No final status after'),
+      });
     } finally {
       await slowWorker.stop();
       await slowEnv.close();
@@ -226,8 +339,14 @@ describe('deletion engine, end to end', () => {
       status: { method: 'GET', url: `${hooks.url}/c-jobs/{{trackingId}}`, statusPath: '$.state' },
       cancel: { method: 'DELETE', url: `${hooks.url}/c-jobs/{{trackingId}}` },
     });
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'cancel@example.com' });
-    const accepted = await waitForIntegrationRequest(env, created.integrationRequests![0]!.id, ['PENDING', 'PROCESSING']);
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'cancel@example.com',
+    });
+    const accepted = await waitForIntegrationRequest(env, created.integrationRequests![0]!.id, [
+      'PENDING',
+      'PROCESSING',
+    ]);
     expect(accepted.trackingId).toBe('c-1');
     let result: Awaited<ReturnType<Caller['deletionRequests']['cancel']>> | undefined;
     for (let i = 0; i < 40 && !result; i++) {
@@ -244,7 +363,9 @@ describe('deletion engine, end to end', () => {
     expect(hooks.callsTo('DELETE /c-jobs/*')[0]!.path).toBe('/c-jobs/c-1');
     const done = await waitForRequest(env, created.id);
     expect(done.status).toBe('CANCELED');
-    await expect(caller.deletionRequests.cancel({ deletionRequestId: created.id })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(caller.deletionRequests.cancel({ deletionRequestId: created.id })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
   });
 
   it('refuses to cancel an accepted job at a destination without a cancel operation', async () => {
@@ -256,11 +377,19 @@ describe('deletion engine, end to end', () => {
       initiate: { url: `${hooks.url}/nc-jobs`, trackingIdPath: '$.id' },
       status: { method: 'GET', url: `${hooks.url}/nc-jobs/{{trackingId}}`, statusPath: '$.state' },
     });
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'nocancel@example.com' });
-    const accepted = await waitForIntegrationRequest(env, created.integrationRequests![0]!.id, ['PENDING', 'PROCESSING']);
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'nocancel@example.com',
+    });
+    const accepted = await waitForIntegrationRequest(env, created.integrationRequests![0]!.id, [
+      'PENDING',
+      'PROCESSING',
+    ]);
     let error: unknown;
     for (let i = 0; i < 40; i++) {
-      error = await caller.deletionRequests.cancelIntegration({ deletionRequestId: created.id, integrationRequestId: accepted.id }).catch((e) => e);
+      error = await caller.deletionRequests
+        .cancelIntegration({ deletionRequestId: created.id, integrationRequestId: accepted.id })
+        .catch((e) => e);
       if (!/being processed/.test((error as Error).message)) break;
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -274,17 +403,31 @@ describe('deletion engine, end to end', () => {
     hooks.on('POST /old-endpoint', () => ({ status: 410, body: { error: 'moved' } }));
     hooks.on('POST /new-endpoint', () => ({ status: 200 }));
     const integration = await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/old-endpoint` } });
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'moved@example.com' });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'moved@example.com',
+    });
     expect((await waitForRequest(env, created.id)).status).toBe('FAILED');
-    await caller.integrations.update({ integrationId: integration.id, name: 'Internal CRM v2', config: { initiate: { url: `${hooks.url}/new-endpoint` } } });
+    await caller.integrations.update({
+      integrationId: integration.id,
+      name: 'Internal CRM v2',
+      config: { initiate: { url: `${hooks.url}/new-endpoint` } },
+    });
 
     await caller.deletionRequests.retry({ deletionRequestId: created.id, configuration: 'submitted' });
     expect((await waitForRequest(env, created.id)).status).toBe('FAILED');
     expect(hooks.callsTo('POST /old-endpoint')).toHaveLength(2);
 
-    await caller.deletionRequests.retryIntegration({ deletionRequestId: created.id, integrationRequestId: created.integrationRequests![0]!.id, configuration: 'current' });
+    await caller.deletionRequests.retryIntegration({
+      deletionRequestId: created.id,
+      integrationRequestId: created.integrationRequests![0]!.id,
+      configuration: 'current',
+    });
     const done = await waitForRequest(env, created.id);
-    expect(done).toMatchObject({ status: 'SUCCESS', integrationRequests: [{ integrationName: 'Internal CRM v2', status: 'SUCCESS' }] });
+    expect(done).toMatchObject({
+      status: 'SUCCESS',
+      integrationRequests: [{ integrationName: 'Internal CRM v2', status: 'SUCCESS' }],
+    });
     expect(hooks.callsTo('POST /new-endpoint')).toHaveLength(1);
     expect(hooks.callsTo('POST /old-endpoint')).toHaveLength(2);
 
@@ -299,13 +442,24 @@ describe('deletion engine, end to end', () => {
     expect(configurations.slice(0, 2)).toEqual(['as submitted', 'as submitted']);
     expect(configurations[2]).toMatch(/^current at retry, \d{4}-\d{2}-\d{2}T/);
     const detail = await caller.dashboard.requestDetail({ deletionRequestId: created.id });
-    expect(detail.integrationRequests[0]).toMatchObject({ attempts: 1, totalAttempts: 3, configTakenAt: expect.any(String) });
+    expect(detail.integrationRequests[0]).toMatchObject({
+      attempts: 1,
+      totalAttempts: 3,
+      configTakenAt: expect.any(String),
+    });
   });
 
   it('makes the outcome explicit when the workspace has no enabled integrations, and fans out on retry', async () => {
     const { org, caller } = await setup();
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'nobody@example.com' });
-    expect(created).toMatchObject({ status: 'FAILED', statusReason: expect.stringContaining('no enabled integrations'), integrationRequests: [] });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'nobody@example.com',
+    });
+    expect(created).toMatchObject({
+      status: 'FAILED',
+      statusReason: expect.stringContaining('no enabled integrations'),
+      integrationRequests: [],
+    });
     hooks.on('POST /late', () => ({ status: 200 }));
     await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/late` } });
     await caller.deletionRequests.retry({ deletionRequestId: created.id });
@@ -321,7 +475,10 @@ describe('deletion engine, end to end', () => {
     const disabled = await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/never` } });
     await caller.integrations.setEnabled({ integrationId: disabled.id, enabled: false });
     await worker.stop();
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'snap@example.com' });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'snap@example.com',
+    });
     await caller.integrations.update({ integrationId: enabled.id, config: { initiate: { url: `${hooks.url}/v2` } } });
     worker = await startTestWorker(env);
     const done = await waitForRequest(env, created.id);

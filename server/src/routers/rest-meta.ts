@@ -50,8 +50,16 @@ const BODY_ERRORS: Partial<Record<ErrorStatus, string>> = {
  * trpc-to-openapi cannot say itself (the success status); the document builder applies it.
  */
 export function restMeta(operation: RestOperation): AppMeta {
-  const errors = { ...(operation.method === 'GET' ? {} : BODY_ERRORS), ...COMMON_ERRORS(operation.scope), ...operation.errors };
-  openApiExtras.set(operation.operationId, { successStatus: operation.successStatus ?? 200, errors, badRequestExample: operation.badRequestExample });
+  const errors = {
+    ...(operation.method === 'GET' ? {} : BODY_ERRORS),
+    ...COMMON_ERRORS(operation.scope),
+    ...operation.errors,
+  };
+  openApiExtras.set(operation.operationId, {
+    successStatus: operation.successStatus ?? 200,
+    errors,
+    badRequestExample: operation.badRequestExample,
+  });
   return {
     scope: operation.scope,
     openapi: {
@@ -71,4 +79,7 @@ export function restMeta(operation: RestOperation): AppMeta {
 }
 
 /** Per operationId, what the document builder adds to trpc-to-openapi's output. */
-export const openApiExtras = new Map<string, { successStatus: 200 | 201; errors: Partial<Record<ErrorStatus, string>>; badRequestExample?: BadRequestExample }>();
+export const openApiExtras = new Map<
+  string,
+  { successStatus: 200 | 201; errors: Partial<Record<ErrorStatus, string>>; badRequestExample?: BadRequestExample }
+>();

@@ -24,26 +24,76 @@ const A_SECRET = 'tenant-a-webhook-secret-0123456789';
 async function seed(label: string, secret: string) {
   const org = await seedOrganization(env.deps, label);
   const { caller } = callerFor(env.deps, { pat: org.pat });
-  const account = await caller.accounts.create({ name: `${label} hooks account`, integrationType: 'WEBHOOK', type: 'KEY_VALUE', secrets: { token: secret } });
-  const integration = await caller.integrations.create({ workspaceId: org.workspace.id, name: `${label} CRM`, type: 'WEBHOOK', accountId: account.id, config: { initiate: { url: 'http://127.0.0.1:1/erase' } } });
+  const account = await caller.accounts.create({
+    name: `${label} hooks account`,
+    integrationType: 'WEBHOOK',
+    type: 'KEY_VALUE',
+    secrets: { token: secret },
+  });
+  const integration = await caller.integrations.create({
+    workspaceId: org.workspace.id,
+    name: `${label} CRM`,
+    type: 'WEBHOOK',
+    accountId: account.id,
+    config: { initiate: { url: 'http://127.0.0.1:1/erase' } },
+  });
   // The request is written directly so no engine run changes rows while the suite compares snapshots.
   const deletionRequestId = newId(ID_PREFIX.deletionRequest);
   const identifier = label === 'tenant-a' ? SUBJECT : `${label}@example.com`;
   await env.db.prisma.deletionRequest.create({
-    data: { id: deletionRequestId, organizationId: org.organization.id, workspaceId: org.workspace.id, identifier, identifierHmac: identifierHmac(env.deps.keyring, identifier), channel: 'API', createdByUserId: org.user.id, status: 'PENDING' },
+    data: {
+      id: deletionRequestId,
+      organizationId: org.organization.id,
+      workspaceId: org.workspace.id,
+      identifier,
+      identifierHmac: identifierHmac(env.deps.keyring, identifier),
+      channel: 'API',
+      createdByUserId: org.user.id,
+      status: 'PENDING',
+    },
   });
   const integrationRequestId = newId(ID_PREFIX.integrationRequest);
   await env.db.prisma.integrationRequest.create({
-    data: { id: integrationRequestId, deletionRequestId, integrationId: integration.id, integrationName: integration.name, integrationType: 'WEBHOOK', configSnapshot: {}, accountId: account.id, status: 'PENDING' },
+    data: {
+      id: integrationRequestId,
+      deletionRequestId,
+      integrationId: integration.id,
+      integrationName: integration.name,
+      integrationType: 'WEBHOOK',
+      configSnapshot: {},
+      accountId: account.id,
+      status: 'PENDING',
+    },
   });
   const invitationId = newId(ID_PREFIX.invitation);
   await env.db.prisma.invitation.create({
-    data: { id: invitationId, organizationId: org.organization.id, email: `invitee-${label}@example.com`, role: 'MEMBER', tokenHash: `hash-${invitationId}`, expiresAt: new Date(Date.now() + 86_400_000) },
+    data: {
+      id: invitationId,
+      organizationId: org.organization.id,
+      email: `invitee-${label}@example.com`,
+      role: 'MEMBER',
+      tokenHash: `hash-${invitationId}`,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    },
   });
   const policy = await caller.deadlines.createPolicy({ name: `${label} policy`, days: 20, extensionDays: 10 });
-  const endpoint = await caller.callbacks.create({ url: 'http://127.0.0.1:1/hooks', events: ['deletion_request.completed'], workspaceId: org.workspace.id });
+  const endpoint = await caller.callbacks.create({
+    url: 'http://127.0.0.1:1/hooks',
+    events: ['deletion_request.completed'],
+    workspaceId: org.workspace.id,
+  });
   const delivery = await caller.callbacks.sendTest({ endpointId: endpoint.id });
-  return { ...org, accountId: account.id, integrationId: integration.id, deletionRequestId, integrationRequestId, invitationId, endpointId: endpoint.id, deliveryId: delivery.id, policyId: policy.id };
+  return {
+    ...org,
+    accountId: account.id,
+    integrationId: integration.id,
+    deletionRequestId,
+    integrationRequestId,
+    invitationId,
+    endpointId: endpoint.id,
+    deliveryId: delivery.id,
+    policyId: policy.id,
+  };
 }
 
 beforeAll(async () => {
@@ -72,7 +122,16 @@ async function snapshot(): Promise<string> {
 }
 
 /** What of A must never reach B. Ids are not in the list: B sent them and may see them echoed. */
-const markersOfA = () => [SUBJECT, A_SECRET, A.workspaceApiKey, A.email, 'invitee-tenant-a@example.com', 'tenant-a hooks account', 'tenant-a CRM', 'tenant-a workspace'];
+const markersOfA = () => [
+  SUBJECT,
+  A_SECRET,
+  A.workspaceApiKey,
+  A.email,
+  'invitee-tenant-a@example.com',
+  'tenant-a hooks account',
+  'tenant-a CRM',
+  'tenant-a workspace',
+];
 
 function expectNothingOfA(text: string, what: string) {
   for (const marker of markersOfA()) expect(text.includes(marker), `${what} leaked "${marker}"`).toBe(false);
@@ -104,22 +163,46 @@ function attempts(): Attempt[] {
     { path: 'deletionRequests.retry', input: { deletionRequestId: A.deletionRequestId } },
     { path: 'deletionRequests.cancel', input: { deletionRequestId: A.deletionRequestId } },
     { path: 'deletionRequests.checkStatus', input: { deletionRequestId: A.deletionRequestId } },
-    { path: 'deletionRequests.retryIntegration', input: { deletionRequestId: A.deletionRequestId, integrationRequestId: A.integrationRequestId } },
-    { path: 'deletionRequests.checkStatusNow', input: { deletionRequestId: A.deletionRequestId, integrationRequestId: A.integrationRequestId } },
-    { path: 'deletionRequests.cancelIntegration', input: { deletionRequestId: A.deletionRequestId, integrationRequestId: A.integrationRequestId } },
+    {
+      path: 'deletionRequests.retryIntegration',
+      input: { deletionRequestId: A.deletionRequestId, integrationRequestId: A.integrationRequestId },
+    },
+    {
+      path: 'deletionRequests.checkStatusNow',
+      input: { deletionRequestId: A.deletionRequestId, integrationRequestId: A.integrationRequestId },
+    },
+    {
+      path: 'deletionRequests.cancelIntegration',
+      input: { deletionRequestId: A.deletionRequestId, integrationRequestId: A.integrationRequestId },
+    },
     // B's own request with A's integration request, and A's request with B's: both answer nothing.
-    { path: 'deletionRequests.cancelIntegration', input: { deletionRequestId: B.deletionRequestId, integrationRequestId: A.integrationRequestId } },
-    { path: 'deletionRequests.retryIntegration', input: { deletionRequestId: A.deletionRequestId, integrationRequestId: B.integrationRequestId } },
+    {
+      path: 'deletionRequests.cancelIntegration',
+      input: { deletionRequestId: B.deletionRequestId, integrationRequestId: A.integrationRequestId },
+    },
+    {
+      path: 'deletionRequests.retryIntegration',
+      input: { deletionRequestId: A.deletionRequestId, integrationRequestId: B.integrationRequestId },
+    },
     { path: 'deletionRequests.bulkRetry', input: { deletionRequestIds: [A.deletionRequestId] } },
     { path: 'deletionRequests.bulkCancel', input: { filter: { workspaceId: A.workspace.id } } },
     { path: 'deletionRequests.countMatching', input: { filter: { workspaceId: A.workspace.id } } },
     { path: 'accounts.get', input: { accountId: A.accountId } },
-    { path: 'accounts.update', input: { accountId: A.accountId, name: 'taken over', secrets: { token: 'attacker-controlled-token' } } },
+    {
+      path: 'accounts.update',
+      input: { accountId: A.accountId, name: 'taken over', secrets: { token: 'attacker-controlled-token' } },
+    },
     { path: 'accounts.delete', input: { accountId: A.accountId } },
     { path: 'integrations.list', input: { workspaceId: A.workspace.id } },
     { path: 'integrations.get', input: { integrationId: A.integrationId } },
-    { path: 'integrations.create', input: { workspaceId: A.workspace.id, name: 'implant', type: 'WEBHOOK', accountId: B.accountId, config: webhook } },
-    { path: 'integrations.create', input: { workspaceId: B.workspace.id, name: 'borrow', type: 'WEBHOOK', accountId: A.accountId, config: webhook } },
+    {
+      path: 'integrations.create',
+      input: { workspaceId: A.workspace.id, name: 'implant', type: 'WEBHOOK', accountId: B.accountId, config: webhook },
+    },
+    {
+      path: 'integrations.create',
+      input: { workspaceId: B.workspace.id, name: 'borrow', type: 'WEBHOOK', accountId: A.accountId, config: webhook },
+    },
     { path: 'integrations.update', input: { integrationId: A.integrationId, name: 'taken over', config: webhook } },
     { path: 'integrations.swapAccount', input: { integrationId: A.integrationId, accountId: B.accountId } },
     { path: 'integrations.swapAccount', input: { integrationId: B.integrationId, accountId: A.accountId } },
@@ -127,16 +210,29 @@ function attempts(): Attempt[] {
     { path: 'integrations.delete', input: { integrationId: A.integrationId } },
     { path: 'integrations.testConnection', input: { integrationId: A.integrationId } },
     { path: 'integrations.discoverSchema', input: { accountId: A.accountId } },
-    { path: 'integrations.dryRun', input: { accountId: A.accountId, config: { rules: [{ table: 'users', identifierColumns: ['email'], action: 'delete' }] }, identifier: 'x@b.example' } },
+    {
+      path: 'integrations.dryRun',
+      input: {
+        accountId: A.accountId,
+        config: { rules: [{ table: 'users', identifierColumns: ['email'], action: 'delete' }] },
+        identifier: 'x@b.example',
+      },
+    },
     { path: 'members.changeRole', input: { userId: A.user.id, role: 'MEMBER' } },
     { path: 'members.remove', input: { userId: A.user.id } },
     { path: 'members.revokeInvitation', input: { invitationId: A.invitationId } },
     { path: 'dashboard.requestDetail', input: { deletionRequestId: A.deletionRequestId } },
-    { path: 'deadlines.extend', input: { deletionRequestId: A.deletionRequestId, reason: 'an attempt from another organization' } },
+    {
+      path: 'deadlines.extend',
+      input: { deletionRequestId: A.deletionRequestId, reason: 'an attempt from another organization' },
+    },
     { path: 'deadlines.deletePolicy', input: { policyId: A.policyId } },
     { path: 'deadlines.setWorkspaceRegulation', input: { workspaceId: A.workspace.id, regulation: 'CCPA' } },
     { path: 'dashboard.revealIdentifier', input: { deletionRequestId: A.deletionRequestId } },
-    { path: 'callbacks.create', input: { url: 'http://127.0.0.1:1/implant', events: ['deletion_request.completed'], workspaceId: A.workspace.id } },
+    {
+      path: 'callbacks.create',
+      input: { url: 'http://127.0.0.1:1/implant', events: ['deletion_request.completed'], workspaceId: A.workspace.id },
+    },
     { path: 'callbacks.update', input: { endpointId: A.endpointId, url: 'http://127.0.0.1:2/taken-over' } },
     { path: 'callbacks.delete', input: { endpointId: A.endpointId } },
     { path: 'callbacks.rotateSecret', input: { endpointId: A.endpointId, overlapHours: 0 } },
@@ -157,7 +253,10 @@ function inputFields(schema: any, prefix = ''): string[] {
   let s = schema;
   for (let i = 0; i < 5 && s && !s.shape; i++) s = s._zod?.def?.innerType ?? s._zod?.def?.in ?? null;
   if (!s?.shape) return [];
-  return Object.entries(s.shape as Record<string, unknown>).flatMap(([key, child]) => [prefix + key, ...(prefix ? [] : inputFields(child, `${key}.`))]);
+  return Object.entries(s.shape as Record<string, unknown>).flatMap(([key, child]) => [
+    prefix + key,
+    ...(prefix ? [] : inputFields(child, `${key}.`)),
+  ]);
 }
 
 const ID_FIELD = /(Id|ApiKey)$/;
@@ -167,10 +266,12 @@ describe('cross-tenant: organization B against organization A', () => {
     const procedures = (appRouter._def as any).procedures as Record<string, any>;
     const covered = new Set(attempts().map((a) => a.path));
     const uncovered = Object.entries(procedures)
-      .filter(([, p]) => (p._def.inputs ?? []).some((schema: unknown) => inputFields(schema).some((f) => ID_FIELD.test(f))))
+      .filter(([, p]) =>
+        (p._def.inputs ?? []).some((schema: unknown) => inputFields(schema).some((f) => ID_FIELD.test(f))),
+      )
       .map(([path]) => path)
       .filter((path) => !covered.has(path));
-    expect(uncovered, 'add an attempt with organization A\'s ids for these procedures').toEqual([]);
+    expect(uncovered, "add an attempt with organization A's ids for these procedures").toEqual([]);
   });
 
   it('tRPC (session and PAT): refused or empty, nothing of A in the answer, nothing written', async () => {
@@ -193,7 +294,8 @@ describe('cross-tenant: organization B against organization A', () => {
         } catch (error) {
           const code = error instanceof TRPCError ? error.code : 'THROWN';
           expectNothingOfA(`${(error as Error).message}`, `${path} (${auth}) error`);
-          if (code !== 'NOT_FOUND' && code !== 'FORBIDDEN') problems.push(`${path} (${auth}) ${code}: ${(error as Error).message}`);
+          if (code !== 'NOT_FOUND' && code !== 'FORBIDDEN')
+            problems.push(`${path} (${auth}) ${code}: ${(error as Error).message}`);
         }
       }
       const after = await snapshot();
@@ -202,31 +304,57 @@ describe('cross-tenant: organization B against organization A', () => {
     expect(problems).toEqual([]);
   });
 
-  it('REST: every public path with A\'s ids and keys answers 403/404 with nothing of A, and writes nothing', async () => {
+  it("REST: every public path with A's ids and keys answers 403/404 with nothing of A, and writes nothing", async () => {
     const document = buildOpenApiDocument(server.baseUrl);
-    const values: Record<string, string> = { workspaceId: A.workspace.id, userId: A.user.id, deletionRequestId: A.deletionRequestId, integrationRequestId: A.integrationRequestId };
+    const values: Record<string, string> = {
+      workspaceId: A.workspace.id,
+      userId: A.user.id,
+      deletionRequestId: A.deletionRequestId,
+      integrationRequestId: A.integrationRequestId,
+    };
     const before = await snapshot();
     let calls = 0;
     for (const [template, item] of Object.entries(document.paths ?? {})) {
       for (const [method, operation] of Object.entries(item as Record<string, any>)) {
         // Erasure checks name no id of A: they answer about B's own organization (next test).
         if (operation.tags?.includes('Erasure checks')) continue;
-        const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? 'missing'));
-        const headerSets: Array<Record<string, string>> = [{ 'x-api-key': B.pat }, { 'x-api-key': B.pat, 'x-workspace-api-key': A.workspaceApiKey }];
+        const path = template.replace(/\{(\w+)\}/g, (_m, name: string) =>
+          encodeURIComponent(values[name] ?? 'missing'),
+        );
+        const headerSets: Array<Record<string, string>> = [
+          { 'x-api-key': B.pat },
+          { 'x-api-key': B.pat, 'x-workspace-api-key': A.workspaceApiKey },
+        ];
         for (const headers of headerSets) {
           // The CSV import names A's workspace for its rows; bulk actions name A's request.
-          const csvImport = template === '/deletion-requests/import' ? { csv: 'identifier\nx@b.example\n', workspaceId: A.workspace.id } : {};
+          const csvImport =
+            template === '/deletion-requests/import'
+              ? { csv: 'identifier\nx@b.example\n', workspaceId: A.workspace.id }
+              : {};
           const body = !operation.requestBody
             ? undefined
             : template.includes('/bulk-')
               ? JSON.stringify({ deletionRequestIds: [A.deletionRequestId] })
-              : JSON.stringify({ workspaceApiKey: A.workspaceApiKey, identifier: 'x@b.example', reason: 'a valid reason given by organization B', ...csvImport });
-          const response = await fetch(`${server.baseUrl}/api/public${path}`, { method: method.toUpperCase(), headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body });
+              : JSON.stringify({
+                  workspaceApiKey: A.workspaceApiKey,
+                  identifier: 'x@b.example',
+                  reason: 'a valid reason given by organization B',
+                  ...csvImport,
+                });
+          const response = await fetch(`${server.baseUrl}/api/public${path}`, {
+            method: method.toUpperCase(),
+            headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+            body,
+          });
           const text = await response.text();
           calls += 1;
           expectNothingOfA(text, `${method.toUpperCase()} ${template}`);
           const hasAId = template.includes('{') || body !== undefined || 'x-workspace-api-key' in headers;
-          if (hasAId) expect([403, 404], `${method.toUpperCase()} ${template} ${JSON.stringify(Object.keys(headers))}: ${text}`).toContain(response.status);
+          if (hasAId)
+            expect(
+              [403, 404],
+              `${method.toUpperCase()} ${template} ${JSON.stringify(Object.keys(headers))}: ${text}`,
+            ).toContain(response.status);
           else for (const item of JSON.parse(text)) expect(item.organizationId).toBe(B.organization.id);
         }
       }
@@ -237,7 +365,7 @@ describe('cross-tenant: organization B against organization A', () => {
 });
 
 describe('erasure checks across organizations', () => {
-  it('B asking about A\'s subject learns nothing: not found, single and batch', async () => {
+  it("B asking about A's subject learns nothing: not found, single and batch", async () => {
     const subject = 'only-in-a@example.org';
     const created = await fetch(`${server.baseUrl}/api/public/deletion-requests`, {
       method: 'POST',
@@ -246,16 +374,26 @@ describe('erasure checks across organizations', () => {
     });
     expect(created.status).toBe(201);
     const ask = (path: string, body: unknown, pat: string) =>
-      fetch(`${server.baseUrl}/api/public${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': pat }, body: JSON.stringify(body) }).then((r) => r.json());
-    expect(await ask('/erasure-checks', { identifier: subject }, B.pat)).toMatchObject({ found: false, deletionRequestId: null });
-    expect((await ask('/erasure-checks/batch', { identifiers: [subject] }, B.pat)).results).toEqual([expect.objectContaining({ found: false })]);
+      fetch(`${server.baseUrl}/api/public${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': pat },
+        body: JSON.stringify(body),
+      }).then((r) => r.json());
+    expect(await ask('/erasure-checks', { identifier: subject }, B.pat)).toMatchObject({
+      found: false,
+      deletionRequestId: null,
+    });
+    expect((await ask('/erasure-checks/batch', { identifiers: [subject] }, B.pat)).results).toEqual([
+      expect.objectContaining({ found: false }),
+    ]);
     expect(await ask('/erasure-checks', { identifier: subject }, A.pat)).toMatchObject({ found: true });
   });
 });
 
 function isEmptyAnswer(result: unknown): boolean {
   if (Array.isArray(result)) return result.length === 0;
-  if (result && typeof result === 'object' && 'items' in result) return Array.isArray((result as { items: unknown[] }).items) && (result as { items: unknown[] }).items.length === 0;
+  if (result && typeof result === 'object' && 'items' in result)
+    return Array.isArray((result as { items: unknown[] }).items) && (result as { items: unknown[] }).items.length === 0;
   return false;
 }
 

@@ -26,7 +26,12 @@ let document: any;
 let cases = 0;
 
 beforeAll(async () => {
-  env = await createTestEnv({ API_RATE_LIMIT_PER_TOKEN: '0', API_RATE_LIMIT_PER_IP: '0', SIGN_IN_LIMIT_PER_EMAIL: '0', SIGN_IN_LIMIT_PER_IP: '0' });
+  env = await createTestEnv({
+    API_RATE_LIMIT_PER_TOKEN: '0',
+    API_RATE_LIMIT_PER_IP: '0',
+    SIGN_IN_LIMIT_PER_EMAIL: '0',
+    SIGN_IN_LIMIT_PER_IP: '0',
+  });
   server = await startTestServer(env.deps);
   org = await seedOrganization(env.deps, 'hostile');
   const signIn = await fetch(`${server.baseUrl}/trpc/auth.signIn`, {
@@ -38,13 +43,13 @@ beforeAll(async () => {
   document = await (await fetch(`${server.baseUrl}/api/openapi.json`)).json();
 }, 60_000);
 afterAll(async () => {
-   
   console.log(`hostile-input fuzz: ${cases} requests`);
   await server?.close();
   await env?.close();
 });
 
-const STACK_OR_INTERNALS = /\bat [^\n]*\.(ts|js|mjs|cjs):\d+|node_modules|server\/src\/|\/work\/|PrismaClient|Invalid `prisma|URIError|RangeError|TypeError/;
+const STACK_OR_INTERNALS =
+  /\bat [^\n]*\.(ts|js|mjs|cjs):\d+|node_modules|server\/src\/|\/work\/|PrismaClient|Invalid `prisma|URIError|RangeError|TypeError/;
 
 async function send(method: string, url: string, init: { headers?: Record<string, string>; body?: string } = {}) {
   const response = await fetch(url, { method, headers: init.headers, body: init.body });
@@ -65,16 +70,36 @@ const trpc = (path: string, type: string, input: unknown) => {
   const headers = { cookie, 'content-type': 'application/json' };
   // JSON.stringify writes lone surrogates as \ud800 escapes, so they survive the URL.
   const encoded = JSON.stringify(input) ?? 'null';
-  if (type === 'query') return send('GET', `${server.baseUrl}/trpc/${path}?input=${encodeURIComponent(encoded)}`, { headers });
+  if (type === 'query')
+    return send('GET', `${server.baseUrl}/trpc/${path}?input=${encodeURIComponent(encoded)}`, { headers });
   return send('POST', `${server.baseUrl}/trpc/${path}`, { headers, body: encoded });
 };
 
 /** Strings PostgreSQL cannot store or that are not Unicode, alone and inside ordinary text. */
 const BAD_PIECES = ['\u0000', '\ud800', '\udbff', '\udc00', '\udfff', '\udfff\ud800', '\u0000\ud83d'];
-const badString = fc.tuple(fc.string({ maxLength: 12 }), fc.constantFrom(...BAD_PIECES), fc.string({ maxLength: 12 })).map(([a, bad, b]) => a + bad + b);
+const badString = fc
+  .tuple(fc.string({ maxLength: 12 }), fc.constantFrom(...BAD_PIECES), fc.string({ maxLength: 12 }))
+  .map(([a, bad, b]) => a + bad + b);
 
 /** Code points that are legal but odd: non-characters, the last plane, separators, bidi controls, combining marks. */
-const ODD_PIECES = ['\uffff', '\ufffe', '\u{10ffff}', '\u2028', '\u2029', '\u202e', '\u200b', '\ufeff', 'e\u0301', '👩‍👩‍👧‍👦', '%', '%zz', '\r\n', '"', '\\', '{{identifier}}'];
+const ODD_PIECES = [
+  '\uffff',
+  '\ufffe',
+  '\u{10ffff}',
+  '\u2028',
+  '\u2029',
+  '\u202e',
+  '\u200b',
+  '\ufeff',
+  'e\u0301',
+  '👩‍👩‍👧‍👦',
+  '%',
+  '%zz',
+  '\r\n',
+  '"',
+  '\\',
+  '{{identifier}}',
+];
 const oddString = fc.oneof(
   fc.array(fc.constantFrom(...ODD_PIECES, 'a', 'Z', '0'), { minLength: 1, maxLength: 12 }).map((p) => p.join('')),
   fc.string({ unit: 'binary', minLength: 1, maxLength: 24 }),
@@ -88,7 +113,13 @@ type Path = (string | number)[];
 /** A plausible value for a JSON schema (first branch of unions), and the paths of its string leaves. */
 function sample(schema: any, path: Path = [], strings: Path[] = [], depth = 0): unknown {
   if (!schema || depth > 8) return undefined;
-  if (schema.anyOf || schema.oneOf) return sample((schema.anyOf ?? schema.oneOf).find((s: any) => s.type !== 'null') ?? schema.anyOf?.[0], path, strings, depth + 1);
+  if (schema.anyOf || schema.oneOf)
+    return sample(
+      (schema.anyOf ?? schema.oneOf).find((s: any) => s.type !== 'null') ?? schema.anyOf?.[0],
+      path,
+      strings,
+      depth + 1,
+    );
   if (schema.allOf) return sample(schema.allOf[0], path, strings, depth + 1);
   if (schema.const !== undefined) return schema.const;
   if (schema.enum) return schema.enum[0];
@@ -97,7 +128,13 @@ function sample(schema: any, path: Path = [], strings: Path[] = [], depth = 0): 
   switch (type) {
     case 'string':
       strings.push(path);
-      return schema.format === 'email' ? 'someone@example.com' : schema.format === 'date-time' ? '2026-01-01T00:00:00.000Z' : schema.format === 'uri' ? 'https://example.com/' : 'x';
+      return schema.format === 'email'
+        ? 'someone@example.com'
+        : schema.format === 'date-time'
+          ? '2026-01-01T00:00:00.000Z'
+          : schema.format === 'uri'
+            ? 'https://example.com/'
+            : 'x';
     case 'integer':
     case 'number':
       return schema.minimum ?? 1;
@@ -107,7 +144,8 @@ function sample(schema: any, path: Path = [], strings: Path[] = [], depth = 0): 
       return [sample(schema.items ?? {}, [...path, 0], strings, depth + 1)];
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const [key, child] of Object.entries(schema.properties ?? {})) out[key] = sample(child, [...path, key], strings, depth + 1);
+      for (const [key, child] of Object.entries(schema.properties ?? {}))
+        out[key] = sample(child, [...path, key], strings, depth + 1);
       if (!schema.properties) {
         // Free-form records (account secrets, configurations): one string field to spoil.
         out.field = 'x';
@@ -160,10 +198,12 @@ function procedureInputs(): ProcedureInput[] {
 
 describe('hostile input fuzz', () => {
   it('refuses JSON nested too deep on every REST operation with 400, never 500', async () => {
-    const deepJson = fc.tuple(fc.integer({ min: 33, max: 6000 }), fc.constantFrom('[', '{"a":')).map(([depth, open]) => {
-      const close = open === '[' ? ']' : '}';
-      return open.repeat(depth) + '1' + close.repeat(depth);
-    });
+    const deepJson = fc
+      .tuple(fc.integer({ min: 33, max: 6000 }), fc.constantFrom('[', '{"a":'))
+      .map(([depth, open]) => {
+        const close = open === '[' ? ']' : '}';
+        return open.repeat(depth) + '1' + close.repeat(depth);
+      });
     for (const [template, item] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
       for (const method of Object.keys(item)) {
         const path = template.replace(/\{\w+\}/g, org.workspace.id);
@@ -172,7 +212,9 @@ describe('hostile input fuzz', () => {
             const url = `${server.baseUrl}/api/public${path}`;
             const headers = { 'x-api-key': org.pat, 'content-type': 'application/json' };
             if (method === 'get' || method === 'delete') {
-              await send(method.toUpperCase(), `${url}?input=${encodeURIComponent(deep.slice(0, 3000))}`, { headers: { 'x-api-key': org.pat } });
+              await send(method.toUpperCase(), `${url}?input=${encodeURIComponent(deep.slice(0, 3000))}`, {
+                headers: { 'x-api-key': org.pat },
+              });
               return;
             }
             const body = where === 'body' ? deep : `{"identifier":${deep},"workspaceApiKey":"${org.workspaceApiKey}"}`;
@@ -195,7 +237,10 @@ describe('hostile input fuzz', () => {
           fc.asyncProperty(badString, fc.boolean(), async (bad, asKey) => {
             // The bad string as the field's value, or as the name of an extra field next to it
             // (inside an object: an array has no field names that JSON would carry).
-            const input = asKey && typeof target[target.length - 1] === 'string' ? setAt(procedure.sample, [...target.slice(0, -1), bad], 'x') : setAt(procedure.sample, target, bad);
+            const input =
+              asKey && typeof target[target.length - 1] === 'string'
+                ? setAt(procedure.sample, [...target.slice(0, -1), bad], 'x')
+                : setAt(procedure.sample, target, bad);
             const { status, text } = await trpc(procedure.path, procedure.type, input);
             expect(status, `${procedure.path} ${JSON.stringify(target)}: ${text.slice(0, 200)}`).toBe(400);
           }),
@@ -207,14 +252,31 @@ describe('hostile input fuzz', () => {
 
   it('refuses forged pagination cursors with 400 (or pages nothing), never 500', async () => {
     const forgedDate = fc.oneof(
-      fc.constantFrom('+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '+010000-01-01T00:00:00.000Z', '0000-00-00T00:00:00.000Z', '2020-02-30T00:00:00.000Z', '', 'NaN', 'Infinity'),
+      fc.constantFrom(
+        '+275760-09-13T00:00:00.000Z',
+        '-271821-04-20T00:00:00.000Z',
+        '+010000-01-01T00:00:00.000Z',
+        '0000-00-00T00:00:00.000Z',
+        '2020-02-30T00:00:00.000Z',
+        '',
+        'NaN',
+        'Infinity',
+      ),
       fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
       fc.integer().map(String),
       fc.string({ maxLength: 30 }),
     );
-    const forgedId = fc.oneof(fc.constantFrom('dr_\u0000', 'dr_a\u0000b', '\ud800', "dr_' OR 1=1 --", 'dr_' + 'z'.repeat(300), ''), fc.string({ unit: 'binary', maxLength: 40 }));
+    const forgedId = fc.oneof(
+      fc.constantFrom('dr_\u0000', 'dr_a\u0000b', '\ud800', "dr_' OR 1=1 --", 'dr_' + 'z'.repeat(300), ''),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+    );
     const cursor = fc.oneof(
-      { weight: 4, arbitrary: fc.tuple(forgedDate, forgedId, fc.constantFrom('|', '||', '')).map(([d, id, sep]) => Buffer.from(`${d}${sep}${id}`).toString('base64url')) },
+      {
+        weight: 4,
+        arbitrary: fc
+          .tuple(forgedDate, forgedId, fc.constantFrom('|', '||', ''))
+          .map(([d, id, sep]) => Buffer.from(`${d}${sep}${id}`).toString('base64url')),
+      },
       fc.string({ maxLength: 60 }),
       fc.uint8Array({ maxLength: 60 }).map((b) => Buffer.from(b).toString('base64url')),
       fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }).map(String),
@@ -224,26 +286,64 @@ describe('hostile input fuzz', () => {
       .map(([template]) => template.replace(/\{\w+\}/g, org.workspace.id));
     expect(restLists.length).toBeGreaterThan(0);
     const trpcLists = procedureInputs().filter((p) => p.strings.some((s) => s[s.length - 1] === 'cursor'));
-    expect(trpcLists.map((p) => p.path)).toEqual(expect.arrayContaining(['dashboard.searchRequests', 'dashboard.auditLog']));
+    expect(trpcLists.map((p) => p.path)).toEqual(
+      expect.arrayContaining(['dashboard.searchRequests', 'dashboard.auditLog']),
+    );
     for (const path of restLists) {
       await fc.assert(
-        fc.asyncProperty(cursor, async (c) => void (await send('GET', `${server.baseUrl}/api/public${path}?cursor=${encodeURIComponent(c.replace(/[\ud800-\udfff]/g, ''))}`, { headers: { 'x-api-key': org.pat } }))),
+        fc.asyncProperty(
+          cursor,
+          async (c) =>
+            void (await send(
+              'GET',
+              `${server.baseUrl}/api/public${path}?cursor=${encodeURIComponent(c.replace(/[\ud800-\udfff]/g, ''))}`,
+              { headers: { 'x-api-key': org.pat } },
+            )),
+        ),
         { numRuns: runs(800) },
       );
     }
     for (const procedure of trpcLists) {
       const target = procedure.strings.find((s) => s[s.length - 1] === 'cursor')!;
-      await fc.assert(fc.asyncProperty(cursor, async (c) => void (await trpc(procedure.path, procedure.type, setAt(procedure.sample, target, c)))), { numRuns: runs(800) });
+      await fc.assert(
+        fc.asyncProperty(
+          cursor,
+          async (c) => void (await trpc(procedure.path, procedure.type, setAt(procedure.sample, target, c))),
+        ),
+        { numRuns: runs(800) },
+      );
     }
   }, 600_000);
 
   it('takes account secrets made of odd code points without a 500; refuses the ones that are not text', async () => {
-    const secretKeys = fc.constantFrom('token', 'apiKey', 'user', 'password', 'secret', 'host', 'database', 'serviceAccountJson', 'clientSecret', 'a\u0000', '\ud800');
-    const secrets = fc.oneof({ weight: 4, arbitrary: fc.dictionary(secretKeys, oddString, { minKeys: 1, maxKeys: 4 }) }, oddString);
+    const secretKeys = fc.constantFrom(
+      'token',
+      'apiKey',
+      'user',
+      'password',
+      'secret',
+      'host',
+      'database',
+      'serviceAccountJson',
+      'clientSecret',
+      'a\u0000',
+      '\ud800',
+    );
+    const secrets = fc.oneof(
+      { weight: 4, arbitrary: fc.dictionary(secretKeys, oddString, { minKeys: 1, maxKeys: 4 }) },
+      oddString,
+    );
     const account = fc.oneof(
       // A webhook's key-value account takes any keys: the odd values reach storage.
-      { weight: 2, arbitrary: fc.record({ integrationType: fc.constant('WEBHOOK'), type: fc.constant('KEY_VALUE'), secrets }) },
-      fc.record({ integrationType: fc.constantFrom(...integrationTypeSchema.options), type: fc.constantFrom(...accountTypeSchema.options), secrets }),
+      {
+        weight: 2,
+        arbitrary: fc.record({ integrationType: fc.constant('WEBHOOK'), type: fc.constant('KEY_VALUE'), secrets }),
+      },
+      fc.record({
+        integrationType: fc.constantFrom(...integrationTypeSchema.options),
+        type: fc.constantFrom(...accountTypeSchema.options),
+        secrets,
+      }),
     );
     let created = 0;
     await fc.assert(

@@ -37,7 +37,10 @@ async function expectDocumented400(response: Response) {
   const body = JSON.parse(text);
   expect(body.code).toBe('BAD_REQUEST');
   expect(typeof body.message).toBe('string');
-  expect(Object.keys(body).every((k) => ['code', 'message', 'issues'].includes(k)), text).toBe(true);
+  expect(
+    Object.keys(body).every((k) => ['code', 'message', 'issues'].includes(k)),
+    text,
+  ).toBe(true);
   return body;
 }
 
@@ -47,16 +50,26 @@ async function expectTrpc400(response: Response) {
   expect(JSON.parse(text).error.data.code).toBe('BAD_REQUEST');
 }
 
-const trpcGet = (path: string, input: unknown) => fetch(`${server.baseUrl}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { cookie } });
-const trpcPost = (path: string, body: string) => fetch(`${server.baseUrl}/trpc/${path}`, { method: 'POST', headers: { cookie, ...json }, body });
+const trpcGet = (path: string, input: unknown) =>
+  fetch(`${server.baseUrl}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: { cookie } });
+const trpcPost = (path: string, body: string) =>
+  fetch(`${server.baseUrl}/trpc/${path}`, { method: 'POST', headers: { cookie, ...json }, body });
 const forge = (text: string) => Buffer.from(text).toString('base64url');
 
 describe('input guards', () => {
   it('routes a tRPC batch whose procedure names are longer than 100 characters (the audit log screen asks for five at once)', async () => {
-    const procedures = ['dashboard.verifyAuditChain', 'dashboard.auditLog', 'dashboard.auditLogActions', 'dashboard.members', 'workspaces.list'];
+    const procedures = [
+      'dashboard.verifyAuditChain',
+      'dashboard.auditLog',
+      'dashboard.auditLogActions',
+      'dashboard.members',
+      'workspaces.list',
+    ];
     expect(procedures.join(',').length).toBeGreaterThan(100);
     const input = encodeURIComponent(JSON.stringify({ 1: { limit: 50, filter: {} } }));
-    const response = await fetch(`${server.baseUrl}/trpc/${procedures.join(',')}?batch=1&input=${input}`, { headers: { cookie } });
+    const response = await fetch(`${server.baseUrl}/trpc/${procedures.join(',')}?batch=1&input=${input}`, {
+      headers: { cookie },
+    });
     const text = await response.text();
     expect(response.status, text).toBe(200);
     expect(JSON.parse(text)).toHaveLength(procedures.length);
@@ -86,7 +99,9 @@ describe('input guards', () => {
     });
     const body = await expectDocumented400(rest);
     expect(body.issues[0].path).toEqual(['body', 'identifier']);
-    await expectDocumented400(await fetch(`${server.baseUrl}/api/public/workspaces/ws_%00abc`, { headers: { 'x-api-key': org.pat } }));
+    await expectDocumented400(
+      await fetch(`${server.baseUrl}/api/public/workspaces/ws_%00abc`, { headers: { 'x-api-key': org.pat } }),
+    );
     expect(await env.db.prisma.deletionRequest.count()).toBe(0);
   });
 
@@ -100,7 +115,12 @@ describe('input guards', () => {
       '%%%',
     ];
     for (const cursor of forged) {
-      await expectDocumented400(await fetch(`${server.baseUrl}/api/public/deletion-requests/organization?cursor=${encodeURIComponent(cursor)}`, { headers: { 'x-api-key': org.pat } }));
+      await expectDocumented400(
+        await fetch(
+          `${server.baseUrl}/api/public/deletion-requests/organization?cursor=${encodeURIComponent(cursor)}`,
+          { headers: { 'x-api-key': org.pat } },
+        ),
+      );
       await expectTrpc400(await trpcGet('dashboard.searchRequests', { cursor }));
     }
     await expectTrpc400(await trpcGet('dashboard.auditLog', { cursor: '9999999999999999999' }));
@@ -114,9 +134,12 @@ describe('input guards', () => {
   });
 
   it('never reports a tRPC error under HTTP 200, even when a streamed answer is asked for', async () => {
-    const response = await fetch(`${server.baseUrl}/trpc/accounts.get?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { accountId: 'acc_missing' } }))}`, {
-      headers: { cookie, 'trpc-accept': 'application/jsonl' },
-    });
+    const response = await fetch(
+      `${server.baseUrl}/trpc/accounts.get?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { accountId: 'acc_missing' } }))}`,
+      {
+        headers: { cookie, 'trpc-accept': 'application/jsonl' },
+      },
+    );
     expect(response.status).toBe(404);
     expect((await response.json())[0].error.data.code).toBe('NOT_FOUND');
   });
@@ -131,10 +154,17 @@ describe('input guards', () => {
         socket.on('error', reject);
         socket.end(request);
       });
-    const huge = await raw(`HEAD /api/public/deletion-requests/organization HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`);
+    const huge = await raw(
+      `HEAD /api/public/deletion-requests/organization HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`,
+    );
     expect(huge).toMatch(/^HTTP\/1\.1 431/);
     expect(huge.split('\r\n\r\n')[1]).toBe('');
-    for (const path of ['/api/public/deletion-requests/organization', '/api/public/nothing', '/trpc/workspaces.list', '/healthz']) {
+    for (const path of [
+      '/api/public/deletion-requests/organization',
+      '/api/public/nothing',
+      '/trpc/workspaces.list',
+      '/healthz',
+    ]) {
       const answer = await raw(`HEAD ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
       expect(answer, path).toMatch(/^HTTP\/1\.1 \d{3}/);
       expect(answer.split('\r\n\r\n')[1], path).toBe('');

@@ -7,7 +7,12 @@ let a: Awaited<ReturnType<typeof seedOrganization>>;
 let b: Awaited<ReturnType<typeof seedOrganization>>;
 
 beforeAll(async () => {
-  env = await createTestEnv({ API_RATE_LIMIT_PER_TOKEN: '3', API_RATE_LIMIT_PER_IP: '6', SIGN_IN_LIMIT_PER_EMAIL: '3', SIGN_IN_LIMIT_PER_IP: '5' });
+  env = await createTestEnv({
+    API_RATE_LIMIT_PER_TOKEN: '3',
+    API_RATE_LIMIT_PER_IP: '6',
+    SIGN_IN_LIMIT_PER_EMAIL: '3',
+    SIGN_IN_LIMIT_PER_IP: '5',
+  });
   server = await startTestServer(env.deps);
   a = await seedOrganization(env.deps, 'limits-a');
   b = await seedOrganization(env.deps, 'limits-b');
@@ -17,7 +22,8 @@ afterAll(async () => {
   await env?.close();
 });
 
-const list = (headers: Record<string, string>) => fetch(`${server.baseUrl}/api/public/deletion-requests/organization`, { headers });
+const list = (headers: Record<string, string>) =>
+  fetch(`${server.baseUrl}/api/public/deletion-requests/organization`, { headers });
 
 async function expect429(response: Response) {
   expect(response.status).toBe(429);
@@ -46,12 +52,21 @@ describe('public API rate limits', () => {
     const from = { 'x-forwarded-for': '203.0.113.50' };
     for (let i = 0; i < 6; i++) expect((await list({ ...from, 'x-api-key': `dds_pat_random${i}` })).status).toBe(401);
     await expect429(await list(from));
-    await expect429(await fetch(`${server.baseUrl}/api/public/deletion-requests`, { method: 'POST', headers: { ...from, 'content-type': 'application/json' }, body: '{' }));
+    await expect429(
+      await fetch(`${server.baseUrl}/api/public/deletion-requests`, {
+        method: 'POST',
+        headers: { ...from, 'content-type': 'application/json' },
+        body: '{',
+      }),
+    );
     expect((await list({ 'x-forwarded-for': '203.0.113.51' })).status).toBe(401);
   });
 
   it('does not limit the dashboard, health or docs routes', async () => {
-    for (let i = 0; i < 10; i++) expect((await fetch(`${server.baseUrl}/healthz`, { headers: { 'x-forwarded-for': '203.0.113.50' } })).status).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect(
+        (await fetch(`${server.baseUrl}/healthz`, { headers: { 'x-forwarded-for': '203.0.113.50' } })).status,
+      ).toBe(200);
   });
 });
 
@@ -60,7 +75,10 @@ describe('client address behind proxies', () => {
     const strictEnv = await createTestEnv({ TRUST_PROXY: 'false', API_RATE_LIMIT_PER_IP: '2' });
     const strictServer = await startTestServer(strictEnv.deps);
     try {
-      const call = (xff: string) => fetch(`${strictServer.baseUrl}/api/public/deletion-requests/organization`, { headers: { 'x-forwarded-for': xff } });
+      const call = (xff: string) =>
+        fetch(`${strictServer.baseUrl}/api/public/deletion-requests/organization`, {
+          headers: { 'x-forwarded-for': xff },
+        });
       expect((await call('192.0.2.1')).status).toBe(401);
       expect((await call('192.0.2.2')).status).toBe(401);
       // A spoofed header cannot buy a fresh bucket: the peer address (loopback) is what counts.
@@ -81,7 +99,8 @@ describe('sign-in attempt limits', () => {
     });
 
   it('limits attempts per account email across addresses, with Retry-After', async () => {
-    for (let i = 0; i < 3; i++) expect((await signIn(a.email, 'wrong password!', `192.0.2.${10 + i}`)).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await signIn(a.email, 'wrong password!', `192.0.2.${10 + i}`)).status).toBe(401);
     const refused = await signIn(a.email, 'correct horse battery staple', '192.0.2.20');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -94,12 +113,18 @@ describe('sign-in attempt limits', () => {
 
   it('limits attempts per address across accounts, sign-ups included', async () => {
     const from = '192.0.2.77';
-    for (let i = 0; i < 5; i++) expect((await signIn(`nobody${i}@example.com`, 'wrong password!', from)).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await signIn(`nobody${i}@example.com`, 'wrong password!', from)).status).toBe(401);
     expect((await signIn(b.email, 'correct horse battery staple', from)).status).toBe(429);
     const signUp = await fetch(`${server.baseUrl}/trpc/auth.signUp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
-      body: JSON.stringify({ email: 'new@example.com', password: 'a long enough passphrase', name: 'New', organizationName: 'New org' }),
+      body: JSON.stringify({
+        email: 'new@example.com',
+        password: 'a long enough passphrase',
+        name: 'New',
+        organizationName: 'New org',
+      }),
     });
     expect(signUp.status).toBe(429);
     expect(await env.db.prisma.user.count({ where: { email: 'new@example.com' } })).toBe(0);

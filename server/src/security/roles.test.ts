@@ -128,7 +128,8 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
 const RANK = { PUBLIC: 0, SELF: 1, MEMBER: 1, ADMIN: 2, OWNER: 3 } as const;
 const ROLES: Role[] = ['MEMBER', 'ADMIN', 'OWNER'];
 
-const procedurePaths = () => Object.keys((appRouter._def as unknown as { procedures: Record<string, unknown> }).procedures).sort();
+const procedurePaths = () =>
+  Object.keys((appRouter._def as unknown as { procedures: Record<string, unknown> }).procedures).sort();
 
 let env: TestEnv;
 let org: Awaited<ReturnType<typeof seedOrganization>>;
@@ -140,8 +141,12 @@ beforeAll(async () => {
   userByRole.OWNER = org.user.id;
   for (const role of ['ADMIN', 'MEMBER'] as const) {
     const id = newId(ID_PREFIX.user);
-    await env.db.prisma.user.create({ data: { id, email: `${role.toLowerCase()}-${id}@example.com`, name: role, passwordHash: 'x' } });
-    await env.db.prisma.membership.create({ data: { id: newId(ID_PREFIX.membership), userId: id, organizationId: org.organization.id, role } });
+    await env.db.prisma.user.create({
+      data: { id, email: `${role.toLowerCase()}-${id}@example.com`, name: role, passwordHash: 'x' },
+    });
+    await env.db.prisma.membership.create({
+      data: { id: newId(ID_PREFIX.membership), userId: id, organizationId: org.organization.id, role },
+    });
     userByRole[role] = id;
   }
 });
@@ -170,7 +175,7 @@ describe('roles: every procedure with every role', () => {
     expect(Object.keys(MINIMUM_ROLE).filter((p) => !paths.includes(p))).toEqual([]);
   });
 
-  it('FORBIDDEN exactly below each procedure\'s role, for MEMBER, ADMIN and OWNER', { timeout: 120_000 }, async () => {
+  it("FORBIDDEN exactly below each procedure's role, for MEMBER, ADMIN and OWNER", { timeout: 120_000 }, async () => {
     const mismatches: string[] = [];
     for (const path of procedurePaths()) {
       const minimum = MINIMUM_ROLE[path];
@@ -178,7 +183,8 @@ describe('roles: every procedure with every role', () => {
       for (const role of ROLES) {
         const outcome = await callAs(role, path);
         const allowed = RANK[role] >= RANK[minimum];
-        if (allowed && (outcome === 'FORBIDDEN' || outcome === 'UNAUTHORIZED')) mismatches.push(`${path} as ${role}: ${outcome}, expected access`);
+        if (allowed && (outcome === 'FORBIDDEN' || outcome === 'UNAUTHORIZED'))
+          mismatches.push(`${path} as ${role}: ${outcome}, expected access`);
         if (!allowed && outcome !== 'FORBIDDEN') mismatches.push(`${path} as ${role}: ${outcome}, expected FORBIDDEN`);
       }
     }

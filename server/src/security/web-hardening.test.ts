@@ -22,7 +22,11 @@ afterAll(async () => {
 const PASSWORD = 'correct horse battery staple';
 
 function trpcPost(path: string, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(`${server.baseUrl}/trpc/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(`${server.baseUrl}/trpc/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 function sessionCookie(response: Response): string {
@@ -35,7 +39,9 @@ function sessionCookie(response: Response): string {
 
 describe('security headers', () => {
   it('every response carries the baseline headers; JSON gets a deny-all CSP and no-store', async () => {
-    const response = await fetch(`${server.baseUrl}/api/public/deletion-requests/organization`, { headers: { 'x-api-key': org.pat } });
+    const response = await fetch(`${server.baseUrl}/api/public/deletion-requests/organization`, {
+      headers: { 'x-api-key': org.pat },
+    });
     expect(response.status).toBe(200);
     const h = response.headers;
     expect(h.get('x-content-type-options')).toBe('nosniff');
@@ -44,7 +50,9 @@ describe('security headers', () => {
     expect(h.get('cross-origin-opener-policy')).toBe('same-origin');
     expect(h.get('cross-origin-resource-policy')).toBe('same-origin');
     expect(h.get('permissions-policy')).toContain('camera=()');
-    expect(h.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+    expect(h.get('content-security-policy')).toBe(
+      "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    );
     expect(h.get('cache-control')).toBe('no-store');
     expect(h.get('strict-transport-security')).toBeNull(); // PUBLIC_URL is http in tests
   });
@@ -53,7 +61,9 @@ describe('security headers', () => {
     const response = await fetch(`${server.baseUrl}/some/deep/link`);
     expect(response.headers.get('content-type')).toMatch(/text\/html/);
     const csp = response.headers.get('content-security-policy')!;
-    const directives = Object.fromEntries(csp.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
+    const directives = Object.fromEntries(
+      csp.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]),
+    );
     expect(directives['script-src']).toBe("'self'");
     expect(directives['style-src']).toBe("'self'");
     expect(directives['default-src']).toBe("'self'");
@@ -118,8 +128,13 @@ describe('CSRF: cookie-authenticated mutations only from our own origin', () => 
     return sessionCookie(response);
   }
   const rename = (cookie: string, headers: Record<string, string>) =>
-    trpcPost('workspaces.rename', { workspaceId: org.workspace.id, name: 'renamed by csrf' }, { cookie: `dds_session=${cookie}`, ...headers });
-  const workspaceName = async () => (await env.db.prisma.workspace.findUniqueOrThrow({ where: { id: org.workspace.id } })).name;
+    trpcPost(
+      'workspaces.rename',
+      { workspaceId: org.workspace.id, name: 'renamed by csrf' },
+      { cookie: `dds_session=${cookie}`, ...headers },
+    );
+  const workspaceName = async () =>
+    (await env.db.prisma.workspace.findUniqueOrThrow({ where: { id: org.workspace.id } })).name;
 
   it('refuses a foreign, opaque ("null") or malformed Origin, and cross-site fetch metadata; nothing is written', async () => {
     const cookie = await signedIn();
@@ -139,10 +154,13 @@ describe('CSRF: cookie-authenticated mutations only from our own origin', () => 
     }
     expect(await workspaceName()).toBe(before);
     // Sign-in is a mutation too: no login CSRF.
-    expect((await trpcPost('auth.signIn', { email: org.email, password: PASSWORD }, { origin: 'https://evil.example' })).status).toBe(403);
+    expect(
+      (await trpcPost('auth.signIn', { email: org.email, password: PASSWORD }, { origin: 'https://evil.example' }))
+        .status,
+    ).toBe(403);
   });
 
-  it('accepts the same origin, PUBLIC_URL\'s origin, and non-browser calls without Origin', async () => {
+  it("accepts the same origin, PUBLIC_URL's origin, and non-browser calls without Origin", async () => {
     const cookie = await signedIn();
     expect((await rename(cookie, { origin: server.baseUrl, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
     expect((await rename(cookie, { origin: 'http://localhost:3000' })).status).toBe(200);
@@ -152,7 +170,9 @@ describe('CSRF: cookie-authenticated mutations only from our own origin', () => 
 
   it('queries (no side effects) are not subject to the check', async () => {
     const cookie = await signedIn();
-    const response = await fetch(`${server.baseUrl}/trpc/auth.me`, { headers: { cookie: `dds_session=${cookie}`, origin: 'https://evil.example' } });
+    const response = await fetch(`${server.baseUrl}/trpc/auth.me`, {
+      headers: { cookie: `dds_session=${cookie}`, origin: 'https://evil.example' },
+    });
     expect(response.status).toBe(200);
     // The answer carries no CORS grant, so the foreign page cannot read it.
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
@@ -162,9 +182,12 @@ describe('CSRF: cookie-authenticated mutations only from our own origin', () => 
 describe('sessions', () => {
   it('signing in rotates the session: the previous cookie stops working and only a hash is stored', async () => {
     const first = sessionCookie(await trpcPost('auth.signIn', { email: org.email, password: PASSWORD }));
-    const second = sessionCookie(await trpcPost('auth.signIn', { email: org.email, password: PASSWORD }, { cookie: `dds_session=${first}` }));
+    const second = sessionCookie(
+      await trpcPost('auth.signIn', { email: org.email, password: PASSWORD }, { cookie: `dds_session=${first}` }),
+    );
     expect(second).not.toBe(first);
-    const me = (cookie: string) => fetch(`${server.baseUrl}/trpc/auth.me`, { headers: { cookie: `dds_session=${cookie}` } });
+    const me = (cookie: string) =>
+      fetch(`${server.baseUrl}/trpc/auth.me`, { headers: { cookie: `dds_session=${cookie}` } });
     expect((await me(first)).status).toBe(401);
     expect((await me(second)).status).toBe(200);
     expect(await env.db.prisma.session.count({ where: { tokenHash: hashToken(first) } })).toBe(0);
@@ -174,7 +197,9 @@ describe('sessions', () => {
 
   it('a planted (fixated) cookie is never adopted: sign-in issues a new token', async () => {
     const planted = 'attacker-chosen-session-value';
-    const issued = sessionCookie(await trpcPost('auth.signIn', { email: org.email, password: PASSWORD }, { cookie: `dds_session=${planted}` }));
+    const issued = sessionCookie(
+      await trpcPost('auth.signIn', { email: org.email, password: PASSWORD }, { cookie: `dds_session=${planted}` }),
+    );
     expect(issued).not.toBe(planted);
   });
 });
@@ -201,9 +226,17 @@ describe('accounts', () => {
   });
 
   it('sign-up refuses weak passwords before creating anything', async () => {
-    const response = await trpcPost('auth.signUp', { email: 'weak@example.com', password: 'password123', name: 'W', organizationName: 'W' });
+    const response = await trpcPost('auth.signUp', {
+      email: 'weak@example.com',
+      password: 'password123',
+      name: 'W',
+      organizationName: 'W',
+    });
     expect(response.status).toBe(400);
     expect(await env.db.prisma.user.count({ where: { email: 'weak@example.com' } })).toBe(0);
-    expect(signUpInputSchema.safeParse({ email: 'weak@example.com', password: PASSWORD, name: 'W', organizationName: 'W' }).success).toBe(true);
+    expect(
+      signUpInputSchema.safeParse({ email: 'weak@example.com', password: PASSWORD, name: 'W', organizationName: 'W' })
+        .success,
+    ).toBe(true);
   });
 });

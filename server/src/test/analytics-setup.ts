@@ -41,30 +41,84 @@ export async function connectAnalytics(
   caller: Caller,
   workspaceId: string,
   fakes: AnalyticsFakes,
-  options: { only?: Vendor[]; secrets?: Partial<Record<Vendor, Record<string, unknown>>>; config?: Partial<Record<Vendor, Record<string, unknown>>> } = {},
+  options: {
+    only?: Vendor[];
+    secrets?: Partial<Record<Vendor, Record<string, unknown>>>;
+    config?: Partial<Record<Vendor, Record<string, unknown>>>;
+  } = {},
 ) {
   const wanted = (v: Vendor) => !options.only || options.only.includes(v);
-  const connect = async (type: Vendor, name: string, accountType: 'API_KEY' | 'API_KEY_SECRET' | 'OAUTH', secrets: Record<string, unknown>, config: Record<string, unknown>) => {
-    const account = await caller.accounts.create({ name: `${name} account`, integrationType: type, type: accountType, secrets: options.secrets?.[type] ?? secrets });
-    return caller.integrations.create({ workspaceId, name, type, accountId: account.id, config: { ...config, ...(options.config?.[type] ?? {}) } });
+  const connect = async (
+    type: Vendor,
+    name: string,
+    accountType: 'API_KEY' | 'API_KEY_SECRET' | 'OAUTH',
+    secrets: Record<string, unknown>,
+    config: Record<string, unknown>,
+  ) => {
+    const account = await caller.accounts.create({
+      name: `${name} account`,
+      integrationType: type,
+      type: accountType,
+      secrets: options.secrets?.[type] ?? secrets,
+    });
+    return caller.integrations.create({
+      workspaceId,
+      name,
+      type,
+      accountId: account.id,
+      config: { ...config, ...(options.config?.[type] ?? {}) },
+    });
   };
   const created: Partial<Record<Vendor, Awaited<ReturnType<Caller['integrations']['create']>>>> = {};
   if (wanted('MIXPANEL')) {
-    created.MIXPANEL = await connect('MIXPANEL', 'Mixpanel', 'OAUTH', { accessToken: 'mixpanel-gdpr-oauth-token' }, { projectToken: 'mixpanelprojecttoken1', region: 'EU', baseUrl: fakes.mixpanel.url });
+    created.MIXPANEL = await connect(
+      'MIXPANEL',
+      'Mixpanel',
+      'OAUTH',
+      { accessToken: 'mixpanel-gdpr-oauth-token' },
+      { projectToken: 'mixpanelprojecttoken1', region: 'EU', baseUrl: fakes.mixpanel.url },
+    );
   }
   if (wanted('AMPLITUDE')) {
-    created.AMPLITUDE = await connect('AMPLITUDE', 'Amplitude', 'API_KEY_SECRET', { apiKey: fakes.amplitude.state.apiKey, secretKey: fakes.amplitude.state.secretKey }, { region: 'EU', requester: 'privacy@example.com', baseUrl: fakes.amplitude.url });
+    created.AMPLITUDE = await connect(
+      'AMPLITUDE',
+      'Amplitude',
+      'API_KEY_SECRET',
+      { apiKey: fakes.amplitude.state.apiKey, secretKey: fakes.amplitude.state.secretKey },
+      { region: 'EU', requester: 'privacy@example.com', baseUrl: fakes.amplitude.url },
+    );
   }
   if (wanted('SEGMENT')) {
-    created.SEGMENT = await connect('SEGMENT', 'Segment', 'API_KEY', { apiKey: 'segment-public-api-token' }, { baseUrl: fakes.segment.url });
+    created.SEGMENT = await connect(
+      'SEGMENT',
+      'Segment',
+      'API_KEY',
+      { apiKey: 'segment-public-api-token' },
+      { baseUrl: fakes.segment.url },
+    );
   }
   if (wanted('POSTHOG')) {
-    created.POSTHOG = await connect('POSTHOG', 'PostHog', 'API_KEY', { apiKey: 'phx_personal_api_key_1234' }, { projectId: fakes.posthog.state.projectId, baseUrl: fakes.posthog.url });
+    created.POSTHOG = await connect(
+      'POSTHOG',
+      'PostHog',
+      'API_KEY',
+      { apiKey: 'phx_personal_api_key_1234' },
+      { projectId: fakes.posthog.state.projectId, baseUrl: fakes.posthog.url },
+    );
   }
   if (wanted('GOOGLE_ANALYTICS')) {
     const tokens = fakes.google.issueTokens();
-    const secrets = { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: new Date(Date.now() + 3_000_000).toISOString(), scope: fakes.google.state.grantedScope };
-    created.GOOGLE_ANALYTICS = await connect('GOOGLE_ANALYTICS', 'GA4', 'OAUTH', secrets, { propertyId: '123456789', identifierType: 'userId', baseUrl: fakes.google.url });
+    const secrets = {
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      expiresAt: new Date(Date.now() + 3_000_000).toISOString(),
+      scope: fakes.google.state.grantedScope,
+    };
+    created.GOOGLE_ANALYTICS = await connect('GOOGLE_ANALYTICS', 'GA4', 'OAUTH', secrets, {
+      propertyId: '123456789',
+      identifierType: 'userId',
+      baseUrl: fakes.google.url,
+    });
   }
   return created;
 }

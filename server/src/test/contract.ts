@@ -54,7 +54,11 @@ export async function callsDuring(fake: { calls: FakeCall[] }, action: () => Pro
 }
 
 /** Our connector's request equals the SDK's on method, path, query, auth form and body. */
-export function expectSameRequest(ours: FakeCall | undefined, sdk: FakeCall | undefined, keyHeaders: string[] = []): void {
+export function expectSameRequest(
+  ours: FakeCall | undefined,
+  sdk: FakeCall | undefined,
+  keyHeaders: string[] = [],
+): void {
   expect(ours, 'our connector made the call').toBeDefined();
   expect(sdk, 'the SDK made the call').toBeDefined();
   expect(shapeOf(ours!, keyHeaders)).toEqual(shapeOf(sdk!, keyHeaders));

@@ -26,12 +26,27 @@ export async function createCustomerDatabase() {
   return {
     url: url.toString(),
     pool,
-    credentials: { host: '127.0.0.1', port: Number(url.port), database: name, user: decodeURIComponent(url.username), password: decodeURIComponent(url.password), sslMode: 'disable' as const },
+    credentials: {
+      host: '127.0.0.1',
+      port: Number(url.port),
+      database: name,
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+      sslMode: 'disable' as const,
+    },
     async seedUser(email: string, extra: { alt?: string; orders?: number; events?: number } = {}) {
-      const { rows } = await pool.query<{ id: string }>(`INSERT INTO users (email, alt_email, name, phone) VALUES ($1, $2, 'Name', '+1 555') RETURNING id`, [email, extra.alt ?? null]);
+      const { rows } = await pool.query<{ id: string }>(
+        `INSERT INTO users (email, alt_email, name, phone) VALUES ($1, $2, 'Name', '+1 555') RETURNING id`,
+        [email, extra.alt ?? null],
+      );
       const id = rows[0]!.id;
-      for (let i = 0; i < (extra.orders ?? 2); i++) await pool.query(`INSERT INTO orders (user_id, customer_email, shipping_address, total) VALUES ($1, $2, '1 Main St', 10)`, [id, email]);
-      for (let i = 0; i < (extra.events ?? 3); i++) await pool.query(`INSERT INTO events (distinct_id, user_ref, kind) VALUES ($1, $2, 'page_view')`, [email, id]);
+      for (let i = 0; i < (extra.orders ?? 2); i++)
+        await pool.query(
+          `INSERT INTO orders (user_id, customer_email, shipping_address, total) VALUES ($1, $2, '1 Main St', 10)`,
+          [id, email],
+        );
+      for (let i = 0; i < (extra.events ?? 3); i++)
+        await pool.query(`INSERT INTO events (distinct_id, user_ref, kind) VALUES ($1, $2, 'page_view')`, [email, id]);
       return id;
     },
     async count(sql: string, values: unknown[] = []) {

@@ -13,10 +13,17 @@ export const FAST_ENGINE_CONFIG = {
   WORKER_POLL_MS: '50',
 };
 
-export async function startTestWorker(env: TestEnv, options: { concurrency?: number; leaseMs?: number; pollIntervalMs?: number } = {}) {
+export async function startTestWorker(
+  env: TestEnv,
+  options: { concurrency?: number; leaseMs?: number; pollIntervalMs?: number } = {},
+) {
   const database = connectDatabase(env.db.url, 4);
   const deps: EngineDeps = { ...env.deps, prisma: database.prisma, pool: database.pool };
-  const worker = new Worker(deps, { concurrency: options.concurrency ?? 4, pollIntervalMs: options.pollIntervalMs ?? 50, leaseMs: options.leaseMs ?? 5_000 });
+  const worker = new Worker(deps, {
+    concurrency: options.concurrency ?? 4,
+    pollIntervalMs: options.pollIntervalMs ?? 50,
+    leaseMs: options.leaseMs ?? 5_000,
+  });
   await worker.start();
   return {
     worker,
@@ -28,7 +35,12 @@ export async function startTestWorker(env: TestEnv, options: { concurrency?: num
 }
 
 /** Waits until the deletion request reaches one of `statuses` (default: any final status). */
-export async function waitForRequest(env: TestEnv, deletionRequestId: string, statuses = ['SUCCESS', 'FAILED', 'ERROR', 'CANCELED'], timeoutMs = 15_000) {
+export async function waitForRequest(
+  env: TestEnv,
+  deletionRequestId: string,
+  statuses = ['SUCCESS', 'FAILED', 'ERROR', 'CANCELED'],
+  timeoutMs = 15_000,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const request = await env.db.prisma.deletionRequest.findUniqueOrThrow({
@@ -36,17 +48,26 @@ export async function waitForRequest(env: TestEnv, deletionRequestId: string, st
       include: { integrationRequests: { orderBy: { createdAt: 'asc' } } },
     });
     if (statuses.includes(request.status)) return request;
-    if (Date.now() > deadline) throw new Error(`request ${deletionRequestId} still ${request.status} (${request.integrationRequests.map((i) => `${i.integrationName}:${i.status}:${i.lastError ?? ''}`).join(', ')})`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `request ${deletionRequestId} still ${request.status} (${request.integrationRequests.map((i) => `${i.integrationName}:${i.status}:${i.lastError ?? ''}`).join(', ')})`,
+      );
     await new Promise((r) => setTimeout(r, 25));
   }
 }
 
-export async function waitForIntegrationRequest(env: TestEnv, integrationRequestId: string, statuses: string[], timeoutMs = 15_000) {
+export async function waitForIntegrationRequest(
+  env: TestEnv,
+  integrationRequestId: string,
+  statuses: string[],
+  timeoutMs = 15_000,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const ir = await env.db.prisma.integrationRequest.findUniqueOrThrow({ where: { id: integrationRequestId } });
     if (statuses.includes(ir.status)) return ir;
-    if (Date.now() > deadline) throw new Error(`integration request ${integrationRequestId} still ${ir.status} (${ir.lastError ?? ''})`);
+    if (Date.now() > deadline)
+      throw new Error(`integration request ${integrationRequestId} still ${ir.status} (${ir.lastError ?? ''})`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }

@@ -19,7 +19,12 @@ export default async function setup({ provide }: { provide: (key: string, value:
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dds-test-pg-'));
     // initdb runs as the unprivileged postgres user when we are root.
     fs.chmodSync(dir, 0o755);
-    const db = await startEmbeddedPostgres({ dataDir: path.join(dir, 'data'), database: 'postgres', persistent: false, detached: false });
+    const db = await startEmbeddedPostgres({
+      dataDir: path.join(dir, 'data'),
+      database: 'postgres',
+      persistent: false,
+      detached: false,
+    });
     adminUrl = db.url;
     stop = db.stop;
   }

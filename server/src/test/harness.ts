@@ -64,12 +64,22 @@ export interface TestEnv {
 export async function createTestEnv(configOverrides: Record<string, string> = {}): Promise<TestEnv> {
   const db = await createTestDatabase();
   const config = testConfig(configOverrides);
-  const deps: ServiceDeps = { prisma: db.prisma, keyring: createKeyring(config.encryptionKey), config, log: createLogger('silent'), policy: policyFromConfig(config) };
+  const deps: ServiceDeps = {
+    prisma: db.prisma,
+    keyring: createKeyring(config.encryptionKey),
+    config,
+    log: createLogger('silent'),
+    policy: policyFromConfig(config),
+  };
   return { db, deps, close: () => db.close() };
 }
 
 /** A tRPC caller as the dashboard (session) or a partner (PAT) would be. */
-export function callerFor(deps: ServiceDeps, auth: { sessionToken?: string; pat?: string } = {}, channel: Context['channel'] = 'trpc') {
+export function callerFor(
+  deps: ServiceDeps,
+  auth: { sessionToken?: string; pat?: string } = {},
+  channel: Context['channel'] = 'trpc',
+) {
   const cookies: Record<string, string> = {};
   if (auth.sessionToken) cookies.dds_session = auth.sessionToken;
   const ctx: Context = {
@@ -105,7 +115,16 @@ export async function seedOrganization(deps: ServiceDeps, label = `org${++counte
   const actor: Actor = { userId: user.id, organizationId: organization.id, role: 'OWNER', via: 'cli' };
   const workspace = await createWorkspace(deps.prisma, deps.keyring, actor, { name: `${label} workspace` });
   const pat = await createPersonalAccessToken(deps.prisma, actor, { name: 'test' });
-  return { user, organization, actor, workspace, workspaceApiKey: workspace.apiKey, pat: pat.token, patId: pat.id, email };
+  return {
+    user,
+    organization,
+    actor,
+    workspace,
+    workspaceApiKey: workspace.apiKey,
+    pat: pat.token,
+    patId: pat.id,
+    email,
+  };
 }
 
 /** The real HTTP app on a loopback port. */

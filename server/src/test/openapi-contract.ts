@@ -60,13 +60,18 @@ export class OpenApiContract {
     }
     const name = `${route.method} ${route.template}`;
     const response = route.operation.responses?.[String(status)] as ResponseObject | undefined;
-    if (!response) throw new Error(`${name} answered ${status}, which its OpenAPI operation does not document (${Object.keys(route.operation.responses ?? {}).join(', ')})`);
+    if (!response)
+      throw new Error(
+        `${name} answered ${status}, which its OpenAPI operation does not document (${Object.keys(route.operation.responses ?? {}).join(', ')})`,
+      );
     this.seen.add(`${name} ${status}`);
     const schema = response.content?.['application/json']?.schema;
     if (!schema) return;
     const validate = this.validator(schema as object);
     if (!validate(body)) {
-      throw new Error(`${name} ${status}: the body does not match the documented schema: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`);
+      throw new Error(
+        `${name} ${status}: the body does not match the documented schema: ${this.ajv.errorsText(validate.errors)}\n${JSON.stringify(body).slice(0, 500)}`,
+      );
     }
   }
 }

@@ -6,7 +6,11 @@ export function restClient(baseUrl: string) {
   const api = contractFetch(baseUrl);
   return {
     post(path: string, body: unknown, headers: Record<string, string> = {}) {
-      return api(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+      return api(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
     },
     get(path: string, headers: Record<string, string> = {}) {
       return api(path, { headers });

@@ -29,7 +29,11 @@ export interface ServiceProcess {
 export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789';
 export const METRICS_AUTH = { authorization: `Bearer ${TEST_METRICS_TOKEN}` };
 
-export async function startServiceProcess(databaseUrl: string | null, env: Record<string, string>, options: { detached?: boolean } = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  databaseUrl: string | null,
+  env: Record<string, string>,
+  options: { detached?: boolean } = {},
+): Promise<ServiceProcess> {
   const role = env.ROLE ?? 'all';
   const port = await freePort();
   const metricsPort = role === 'worker' ? await freePort() : undefined;
@@ -56,12 +60,17 @@ export async function startServiceProcess(databaseUrl: string | null, env: Recor
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const url = `http://127.0.0.1:${metricsPort ?? port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${role} process exited with ${child.exitCode}: ${stderr}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

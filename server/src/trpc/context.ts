@@ -25,7 +25,8 @@ export const SESSION_COOKIE = 'dds_session';
 
 function lowerCaseHeaders(raw: FastifyRequest['headers']): Record<string, string | undefined> {
   const headers: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(raw)) headers[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [key, value] of Object.entries(raw))
+    headers[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   return headers;
 }
 

@@ -18,7 +18,11 @@ const t = initTRPC
       const zodIssues = error.cause instanceof ZodError ? error.cause.issues : undefined;
       const issues = zodIssues ?? (error.cause instanceof AppError ? error.cause.details?.issues : undefined);
       const message =
-        error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : zodIssues ? 'Input validation failed' : error.message;
+        error.code === 'INTERNAL_SERVER_ERROR'
+          ? 'Internal server error'
+          : zodIssues
+            ? 'Input validation failed'
+            : error.message;
       // The public API's body is exactly { code, message, issues? } with the code's name.
       if (ctx?.channel !== 'trpc') return { code: error.code, message, ...(issues ? { issues } : {}) };
       // The dashboard's tRPC client needs the JSON-RPC number in `code`; the name is in
@@ -44,7 +48,11 @@ const mapAppErrors = t.middleware(async ({ ctx, next }) => {
   const result = await next();
   if (!result.ok && isDatabaseUnreachable(result.error.cause)) {
     ctx.response.headers['Retry-After'] = String(DATABASE_RETRY_AFTER_SECONDS);
-    throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: 'The database is not reachable at the moment; try again shortly', cause: result.error.cause });
+    throw new TRPCError({
+      code: 'SERVICE_UNAVAILABLE',
+      message: 'The database is not reachable at the moment; try again shortly',
+      cause: result.error.cause,
+    });
   }
   if (!result.ok && result.error.cause instanceof AppError) {
     const cause = result.error.cause;
@@ -61,7 +69,10 @@ const mapAppErrors = t.middleware(async ({ ctx, next }) => {
  */
 const guardInput = t.middleware(async ({ getRawInput, next }) => {
   const problem = findInputProblem(await getRawInput());
-  if (problem) throw new AppError('BAD_REQUEST', problem.message, { issues: [{ code: 'custom', path: problem.path, message: problem.message }] });
+  if (problem)
+    throw new AppError('BAD_REQUEST', problem.message, {
+      issues: [{ code: 'custom', path: problem.path, message: problem.message }],
+    });
   return next();
 });
 

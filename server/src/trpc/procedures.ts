@@ -53,7 +53,11 @@ async function resolveActor(ctx: Context): Promise<Actor> {
  */
 function assertScope(actor: Actor, scope: TokenScope | undefined): void {
   if (!actor.scopes) return;
-  if (!scope) throw new AppError('FORBIDDEN', `This token is limited to the scopes ${actor.scopes.join(', ')}; this operation needs a token without scope limits`);
+  if (!scope)
+    throw new AppError(
+      'FORBIDDEN',
+      `This token is limited to the scopes ${actor.scopes.join(', ')}; this operation needs a token without scope limits`,
+    );
   if (!actor.scopes.includes(scope)) throw new AppError('FORBIDDEN', `This token lacks the scope "${scope}"`);
 }
 

@@ -43,12 +43,18 @@ export const accountSecretSchemas = {
     accessKeyId: z.string().trim().min(1, 'Required').max(256),
     secretAccessKey: secret,
     sessionToken: z.string().max(10_000).optional(),
-    region: z.string().trim().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'An AWS region such as eu-west-1').default('us-east-1'),
+    region: z
+      .string()
+      .trim()
+      .regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'An AWS region such as eu-west-1')
+      .default('us-east-1'),
     endpoint: z.string().trim().url('A URL such as https://s3.example.com').max(500).optional(),
   }),
 } as const satisfies Record<AccountType, z.ZodType>;
 
-export type AccountSecretsByType = { [K in keyof typeof accountSecretSchemas]: z.infer<(typeof accountSecretSchemas)[K]> };
+export type AccountSecretsByType = {
+  [K in keyof typeof accountSecretSchemas]: z.infer<(typeof accountSecretSchemas)[K]>;
+};
 
 /**
  * The fields of each account type that are NOT secret (shown in hints, kept in audit

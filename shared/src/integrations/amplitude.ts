@@ -4,7 +4,6 @@ import { baseUrlSchema } from './vendor';
 /** Amplitude User Privacy API hosts by data residency. */
 export const AMPLITUDE_HOSTS = { US: 'https://amplitude.com', EU: 'https://analytics.eu.amplitude.com' } as const;
 
-
 export const amplitudeConfigSchema = z
   .object({
     region: z.enum(['US', 'EU']).default('US'),
@@ -20,7 +19,11 @@ export const amplitudeConfigSchema = z
   })
   .superRefine((config, ctx) => {
     if (config.deleteFromOrg && config.identifierType !== 'user_id') {
-      ctx.addIssue({ code: 'custom', path: ['deleteFromOrg'], message: 'Organization-wide deletion works with user ids only' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['deleteFromOrg'],
+        message: 'Organization-wide deletion works with user ids only',
+      });
     }
   });
 export type AmplitudeConfig = z.infer<typeof amplitudeConfigSchema>;

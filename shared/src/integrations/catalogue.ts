@@ -1,6 +1,15 @@
 import type { IntegrationType } from '../statuses';
 
-export const INTEGRATION_CATEGORIES = ['Custom', 'Database', 'Analytics', 'CRM', 'Customer support', 'Marketing', 'Payments', 'Identity'] as const;
+export const INTEGRATION_CATEGORIES = [
+  'Custom',
+  'Database',
+  'Analytics',
+  'CRM',
+  'Customer support',
+  'Marketing',
+  'Payments',
+  'Identity',
+] as const;
 export type IntegrationCategory = (typeof INTEGRATION_CATEGORIES)[number];
 
 /**
@@ -55,13 +64,14 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     deletes: 'all events and user properties of the user id or amplitude id, in the project or the organization',
     credentials: 'project API key + secret key (HTTP Basic)',
     capabilities: { status: true, cancel: true, verify: false },
-    notes: 'scheduled into a job 10–13 days out, polled per day and project; only this subject\'s ids are tracked; cancel while staging',
+    notes:
+      "scheduled into a job 10–13 days out, polled per day and project; only this subject's ids are tracked; cancel while staging",
     completion: 'about 2 weeks',
     docsUrl: 'https://amplitude.com/docs/apis/analytics/user-privacy',
   },
   SEGMENT: {
     category: 'Analytics',
-    deletes: 'the user\'s data in Segment and supported destinations, then suppression (USER_ID or OBJECT_ID)',
+    deletes: "the user's data in Segment and supported destinations, then suppression (USER_ID or OBJECT_ID)",
     credentials: 'workspace Public API token (Bearer)',
     capabilities: { status: true, cancel: true, verify: false },
     notes: 'a workspace regulation, polled; cancel while INITIALIZED; a 429 waits for X-RateLimit-Reset',
@@ -79,12 +89,13 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
   },
   GOOGLE_ANALYTICS: {
     category: 'Analytics',
-    deletes: 'the user\'s data in one GA4 property up to the request time (userId, clientId or appInstanceId)',
+    deletes: "the user's data in one GA4 property up to the request time (userId, clientId or appInstanceId)",
     credentials: 'Google OAuth grant with the analytics.edit scope',
     capabilities: { status: false, cancel: false, verify: false },
     notes: 'accepted = done (Google offers no status)',
-    completion: 'gone from reports within about 72 hours; purged from Google\'s servers about two months later',
-    docsUrl: 'https://developers.google.com/analytics/devguides/config/admin/v1/rest/v1alpha/properties/submitUserDeletion',
+    completion: "gone from reports within about 72 hours; purged from Google's servers about two months later",
+    docsUrl:
+      'https://developers.google.com/analytics/devguides/config/admin/v1/rest/v1alpha/properties/submitUserDeletion',
   },
   STRIPE: {
     category: 'Payments',
@@ -107,7 +118,7 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
   ZENDESK: {
     category: 'Customer support',
     deletes: 'the user (by email or id): deleted, then permanently deleted',
-    credentials: 'an admin\'s API token; the admin\'s email is configuration (Basic email/token)',
+    credentials: "an admin's API token; the admin's email is configuration (Basic email/token)",
     capabilities: { status: false, cancel: false, verify: true },
     notes: 'a 404 among deleted users after the permanent delete is the proof',
     completion: 'seconds',
@@ -152,7 +163,7 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
   BRAZE: {
     category: 'Marketing',
     deletes: 'the user profiles of the external id, Braze id or email',
-    credentials: 'REST API key with users.delete and users.export.ids; the instance\'s REST endpoint is configuration',
+    credentials: "REST API key with users.delete and users.export.ids; the instance's REST endpoint is configuration",
     capabilities: { status: true, cancel: false, verify: true },
     notes: 'users/delete, then the export is polled until no profile is left',
     completion: 'minutes',
@@ -178,10 +189,12 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
   },
   MYSQL: {
     category: 'Database',
-    deletes: 'rows matched by the same rules as PostgreSQL; identifiers match exactly (case, accents, trailing spaces) despite case-insensitive collations',
+    deletes:
+      'rows matched by the same rules as PostgreSQL; identifiers match exactly (case, accents, trailing spaces) despite case-insensitive collations',
     credentials: 'host, port (3306), database, user, password',
     capabilities: { status: false, cancel: false, verify: true },
-    notes: 'one transaction, child tables first (from the foreign keys); a failing rule rolls all back; rows still matching are counted after commit',
+    notes:
+      'one transaction, child tables first (from the foreign keys); a failing rule rolls all back; rows still matching are counted after commit',
     completion: 'seconds',
     docsUrl: 'https://mariadb.com/kb/en/delete/',
   },
@@ -190,7 +203,8 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     deletes: 'keys matching templates (user:{{identifier}}:*), hash fields, set and sorted-set members',
     credentials: 'host, port, username, password, database number, TLS',
     capabilities: { status: false, cancel: false, verify: true },
-    notes: 'SCAN (identifier glob-escaped) + UNLINK in batches, never KEYS; above maxKeys it FAILS; scanned again as proof',
+    notes:
+      'SCAN (identifier glob-escaped) + UNLINK in batches, never KEYS; above maxKeys it FAILS; scanned again as proof',
     completion: 'seconds',
     docsUrl: 'https://redis.io/docs/latest/commands/unlink/',
   },
@@ -208,7 +222,8 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     deletes: 'items whose partition key is the identifier, or found through a secondary index on it',
     credentials: 'access key id + secret access key, region, optional endpoint',
     capabilities: { status: false, cancel: false, verify: true },
-    notes: 'Query pages (never Scan), BatchWriteItem 25 at a time with unprocessed items sent again; above maxItems it FAILS; queried again as proof',
+    notes:
+      'Query pages (never Scan), BatchWriteItem 25 at a time with unprocessed items sent again; above maxItems it FAILS; queried again as proof',
     completion: 'seconds to minutes',
     docsUrl: 'https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html',
   },
@@ -221,7 +236,9 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
  * The README's integrations table, generated from the catalogue and the integration types'
  * labels and account types (`npm run docs:integrations` writes it; a test keeps it current).
  */
-export function integrationsMarkdownTable(info: Partial<Record<IntegrationType, { label: string; accountTypes: readonly string[] }>>): string {
+export function integrationsMarkdownTable(
+  info: Partial<Record<IntegrationType, { label: string; accountTypes: readonly string[] }>>,
+): string {
   const rows = (Object.keys(integrationCatalogue) as IntegrationType[]).map((type) => {
     const entry = integrationCatalogue[type];
     const label = info[type]?.label ?? type;
@@ -237,5 +254,6 @@ export function integrationsMarkdownTable(info: Partial<Record<IntegrationType, 
   ].join('\n');
 }
 
-export const README_TABLE_START = '<!-- integrations-table:start (generated by `npm run docs:integrations` from shared/src/integrations/catalogue.ts) -->';
+export const README_TABLE_START =
+  '<!-- integrations-table:start (generated by `npm run docs:integrations` from shared/src/integrations/catalogue.ts) -->';
 export const README_TABLE_END = '<!-- integrations-table:end -->';

@@ -19,5 +19,7 @@ export const customerioConfigSchema = z.object({
 export type CustomerioConfig = z.infer<typeof customerioConfigSchema>;
 
 export function customerioUrls(config: Pick<CustomerioConfig, 'region' | 'baseUrl'>): { track: string; app: string } {
-  return config.baseUrl ? { track: `${config.baseUrl}/api/v1`, app: `${config.baseUrl}/v1` } : CUSTOMERIO_HOSTS[config.region];
+  return config.baseUrl
+    ? { track: `${config.baseUrl}/api/v1`, app: `${config.baseUrl}/v1` }
+    : CUSTOMERIO_HOSTS[config.region];
 }

@@ -64,37 +64,156 @@ export interface IntegrationTypeInfo {
 }
 
 export const integrationTypeInfo: Record<IntegrationType, IntegrationTypeInfo> = {
-  WEBHOOK: { type: 'WEBHOOK', label: LABEL.WEBHOOK, accountTypes: ['KEY_VALUE'], accountRequired: false, configSchema: webhookConfigSchema },
-  POSTGRES: { type: 'POSTGRES', label: LABEL.POSTGRES, accountTypes: ['DATABASE'], accountRequired: true, configSchema: postgresConfigSchema },
+  WEBHOOK: {
+    type: 'WEBHOOK',
+    label: LABEL.WEBHOOK,
+    accountTypes: ['KEY_VALUE'],
+    accountRequired: false,
+    configSchema: webhookConfigSchema,
+  },
+  POSTGRES: {
+    type: 'POSTGRES',
+    label: LABEL.POSTGRES,
+    accountTypes: ['DATABASE'],
+    accountRequired: true,
+    configSchema: postgresConfigSchema,
+  },
   // Mixpanel's GDPR token is a long-lived bearer token pasted from its settings (no OAuth flow).
-  MIXPANEL: { type: 'MIXPANEL', label: LABEL.MIXPANEL, accountTypes: ['OAUTH', 'API_KEY'], accountRequired: true, configSchema: mixpanelConfigSchema },
-  AMPLITUDE: { type: 'AMPLITUDE', label: LABEL.AMPLITUDE, accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: amplitudeConfigSchema },
-  SEGMENT: { type: 'SEGMENT', label: LABEL.SEGMENT, accountTypes: ['API_KEY'], accountRequired: true, configSchema: segmentConfigSchema },
-  POSTHOG: { type: 'POSTHOG', label: LABEL.POSTHOG, accountTypes: ['API_KEY'], accountRequired: true, configSchema: posthogConfigSchema },
-  GOOGLE_ANALYTICS: { type: 'GOOGLE_ANALYTICS', label: LABEL.GOOGLE_ANALYTICS, accountTypes: ['OAUTH'], accountRequired: true, configSchema: googleAnalyticsConfigSchema },
+  MIXPANEL: {
+    type: 'MIXPANEL',
+    label: LABEL.MIXPANEL,
+    accountTypes: ['OAUTH', 'API_KEY'],
+    accountRequired: true,
+    configSchema: mixpanelConfigSchema,
+  },
+  AMPLITUDE: {
+    type: 'AMPLITUDE',
+    label: LABEL.AMPLITUDE,
+    accountTypes: ['API_KEY_SECRET'],
+    accountRequired: true,
+    configSchema: amplitudeConfigSchema,
+  },
+  SEGMENT: {
+    type: 'SEGMENT',
+    label: LABEL.SEGMENT,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: segmentConfigSchema,
+  },
+  POSTHOG: {
+    type: 'POSTHOG',
+    label: LABEL.POSTHOG,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: posthogConfigSchema,
+  },
+  GOOGLE_ANALYTICS: {
+    type: 'GOOGLE_ANALYTICS',
+    label: LABEL.GOOGLE_ANALYTICS,
+    accountTypes: ['OAUTH'],
+    accountRequired: true,
+    configSchema: googleAnalyticsConfigSchema,
+  },
   // A secret key, or a restricted key with write access to customers.
-  STRIPE: { type: 'STRIPE', label: LABEL.STRIPE, accountTypes: ['API_KEY'], accountRequired: true, configSchema: stripeConfigSchema },
+  STRIPE: {
+    type: 'STRIPE',
+    label: LABEL.STRIPE,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: stripeConfigSchema,
+  },
   // A private app access token with crm.objects.contacts.read/write.
-  HUBSPOT: { type: 'HUBSPOT', label: LABEL.HUBSPOT, accountTypes: ['API_KEY'], accountRequired: true, configSchema: hubspotConfigSchema },
+  HUBSPOT: {
+    type: 'HUBSPOT',
+    label: LABEL.HUBSPOT,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: hubspotConfigSchema,
+  },
   // An admin's API token; the admin's email is part of the configuration.
-  ZENDESK: { type: 'ZENDESK', label: LABEL.ZENDESK, accountTypes: ['API_KEY'], accountRequired: true, configSchema: zendeskConfigSchema },
+  ZENDESK: {
+    type: 'ZENDESK',
+    label: LABEL.ZENDESK,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: zendeskConfigSchema,
+  },
   // An access token of an Intercom app (Developer Hub) with read and write access to contacts.
-  INTERCOM: { type: 'INTERCOM', label: LABEL.INTERCOM, accountTypes: ['API_KEY'], accountRequired: true, configSchema: intercomConfigSchema },
+  INTERCOM: {
+    type: 'INTERCOM',
+    label: LABEL.INTERCOM,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: intercomConfigSchema,
+  },
   // An API key (it ends in the account's data center, such as -us6).
-  MAILCHIMP: { type: 'MAILCHIMP', label: LABEL.MAILCHIMP, accountTypes: ['API_KEY'], accountRequired: true, configSchema: mailchimpConfigSchema },
+  MAILCHIMP: {
+    type: 'MAILCHIMP',
+    label: LABEL.MAILCHIMP,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: mailchimpConfigSchema,
+  },
   // An API key with Marketing (contacts) access.
-  SENDGRID: { type: 'SENDGRID', label: LABEL.SENDGRID, accountTypes: ['API_KEY'], accountRequired: true, configSchema: sendgridConfigSchema },
+  SENDGRID: {
+    type: 'SENDGRID',
+    label: LABEL.SENDGRID,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: sendgridConfigSchema,
+  },
   // A machine-to-machine application: client id (API key) and client secret, with read:users and delete:users.
-  AUTH0: { type: 'AUTH0', label: 'Auth0', accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: auth0ConfigSchema },
+  AUTH0: {
+    type: 'AUTH0',
+    label: 'Auth0',
+    accountTypes: ['API_KEY_SECRET'],
+    accountRequired: true,
+    configSchema: auth0ConfigSchema,
+  },
   // A REST API key with the users.delete and users.export.ids permissions.
-  BRAZE: { type: 'BRAZE', label: LABEL.BRAZE, accountTypes: ['API_KEY'], accountRequired: true, configSchema: brazeConfigSchema },
+  BRAZE: {
+    type: 'BRAZE',
+    label: LABEL.BRAZE,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: brazeConfigSchema,
+  },
   // A private API key with profiles:read and data-privacy:write scopes.
-  KLAVIYO: { type: 'KLAVIYO', label: LABEL.KLAVIYO, accountTypes: ['API_KEY'], accountRequired: true, configSchema: klaviyoConfigSchema },
+  KLAVIYO: {
+    type: 'KLAVIYO',
+    label: LABEL.KLAVIYO,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: klaviyoConfigSchema,
+  },
   // The Track API key (API key) and an App API key (secret key); the Site ID is part of the configuration.
-  CUSTOMERIO: { type: 'CUSTOMERIO', label: LABEL.CUSTOMERIO, accountTypes: ['API_KEY_SECRET'], accountRequired: true, configSchema: customerioConfigSchema },
-  MYSQL: { type: 'MYSQL', label: LABEL.MYSQL, accountTypes: ['DATABASE'], accountRequired: true, configSchema: mysqlConfigSchema },
-  REDIS: { type: 'REDIS', label: LABEL.REDIS, accountTypes: ['REDIS'], accountRequired: true, configSchema: redisConfigSchema },
+  CUSTOMERIO: {
+    type: 'CUSTOMERIO',
+    label: LABEL.CUSTOMERIO,
+    accountTypes: ['API_KEY_SECRET'],
+    accountRequired: true,
+    configSchema: customerioConfigSchema,
+  },
+  MYSQL: {
+    type: 'MYSQL',
+    label: LABEL.MYSQL,
+    accountTypes: ['DATABASE'],
+    accountRequired: true,
+    configSchema: mysqlConfigSchema,
+  },
+  REDIS: {
+    type: 'REDIS',
+    label: LABEL.REDIS,
+    accountTypes: ['REDIS'],
+    accountRequired: true,
+    configSchema: redisConfigSchema,
+  },
   S3: { type: 'S3', label: LABEL.S3, accountTypes: ['AWS'], accountRequired: true, configSchema: s3ConfigSchema },
-  DYNAMODB: { type: 'DYNAMODB', label: LABEL.DYNAMODB, accountTypes: ['AWS'], accountRequired: true, configSchema: dynamoConfigSchema },
+  DYNAMODB: {
+    type: 'DYNAMODB',
+    label: LABEL.DYNAMODB,
+    accountTypes: ['AWS'],
+    accountRequired: true,
+    configSchema: dynamoConfigSchema,
+  },
 };
-

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { baseUrlSchema } from './vendor';
 
 /** Intercom API hosts by data region. */
-export const INTERCOM_HOSTS = { US: 'https://api.intercom.io', EU: 'https://api.eu.intercom.io', AU: 'https://api.au.intercom.io' } as const;
+export const INTERCOM_HOSTS = {
+  US: 'https://api.intercom.io',
+  EU: 'https://api.eu.intercom.io',
+  AU: 'https://api.au.intercom.io',
+} as const;
 
 /** The Intercom API version our requests pin (the intercom-client SDK's default). */
 export const INTERCOM_API_VERSION = '2.14';

@@ -3,7 +3,10 @@ import { baseUrlSchema } from './vendor';
 
 export const mailchimpConfigSchema = z.object({
   /** The audience (list) id, from Audience → Settings → "Audience name and defaults". */
-  listId: z.string().trim().regex(/^[a-z0-9]{1,32}$/i, 'A Mailchimp audience id, such as 1a2b3c4d5e'),
+  listId: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9]{1,32}$/i, 'A Mailchimp audience id, such as 1a2b3c4d5e'),
   /** The request identifier is the member's email address (Mailchimp keys members by its MD5). */
   identifierType: z.enum(['email']).default('email'),
   baseUrl: baseUrlSchema,

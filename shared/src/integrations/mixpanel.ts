@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { baseUrlSchema } from './vendor';
 
 /** Mixpanel's GDPR API hosts by data residency. */
-export const MIXPANEL_HOSTS = { US: 'https://mixpanel.com', EU: 'https://eu.mixpanel.com', IN: 'https://in.mixpanel.com' } as const;
-
+export const MIXPANEL_HOSTS = {
+  US: 'https://mixpanel.com',
+  EU: 'https://eu.mixpanel.com',
+  IN: 'https://in.mixpanel.com',
+} as const;
 
 export const mixpanelConfigSchema = z.object({
   region: z.enum(['US', 'EU', 'IN']).default('US'),

@@ -27,5 +27,8 @@ export const startOAuthInputSchema = z
     accountId: z.string().max(64).optional(),
     returnTo: returnToSchema.optional(),
   })
-  .refine((input) => input.accountName || input.accountId, { message: 'Name the new account, or pick the account to reconnect', path: ['accountName'] });
+  .refine((input) => input.accountName || input.accountId, {
+    message: 'Name the new account, or pick the account to reconnect',
+    path: ['accountName'],
+  });
 export type StartOAuthInput = z.infer<typeof startOAuthInputSchema>;

@@ -25,10 +25,21 @@ export const s3RuleSchema = z.discriminatedUnion('kind', [
       .min(1)
       .max(1024)
       .refine((v) => v.includes(IDENTIFIER), `The prefix must contain ${IDENTIFIER}`)
-      .refine((v) => !v.endsWith(IDENTIFIER), `Put a separator such as '/' after ${IDENTIFIER}, or the prefix also matches longer identifiers`),
+      .refine(
+        (v) => !v.endsWith(IDENTIFIER),
+        `Put a separator such as '/' after ${IDENTIFIER}, or the prefix also matches longer identifiers`,
+      ),
   }),
   /** One object by its exact key. */
-  z.object({ kind: z.literal('key'), key: z.string().trim().min(1).max(1024).refine((v) => v.includes(IDENTIFIER), `The key must contain ${IDENTIFIER}`) }),
+  z.object({
+    kind: z.literal('key'),
+    key: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1024)
+      .refine((v) => v.includes(IDENTIFIER), `The key must contain ${IDENTIFIER}`),
+  }),
 ]);
 export type S3Rule = z.infer<typeof s3RuleSchema>;
 
@@ -45,7 +56,11 @@ export const dynamoRuleSchema = z.discriminatedUnion('kind', [
   /** Every item whose partition key is the identifier (all sort keys). */
   z.object({ kind: z.literal('partition'), table: z.string().trim().min(3).max(255) }),
   /** Items found through a secondary index whose partition key is the identifier; deleted by the table's own key. */
-  z.object({ kind: z.literal('index'), table: z.string().trim().min(3).max(255), index: z.string().trim().min(3).max(255) }),
+  z.object({
+    kind: z.literal('index'),
+    table: z.string().trim().min(3).max(255),
+    index: z.string().trim().min(3).max(255),
+  }),
 ]);
 export type DynamoRule = z.infer<typeof dynamoRuleSchema>;
 

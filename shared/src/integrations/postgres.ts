@@ -12,31 +12,40 @@ export const POSTGRES_ACTIONS = ['delete', 'set_null', 'hash', 'mask', 'soft_del
 /** A rule on one SQL table; `schema` is where the dialects differ (PostgreSQL schema, MySQL database). */
 const sqlRuleSchema = <S extends z.ZodType<string, any>>(schema: S) =>
   z
-  .object({
-    schema,
-    table: ident,
-    /** Columns compared with the request identifier. */
-    identifierColumns: z.array(ident).min(1, 'Pick at least one identifier column').max(10),
-    match: z.enum(['any', 'all']).default('any'),
-    action: z.enum(POSTGRES_ACTIONS),
-    /** Columns changed by set_null, hash and mask. */
-    columns: z.array(ident).max(50).default([]),
-    /** soft_delete: the flag (boolean) or timestamp column to set. */
-    softDeleteColumn: ident.optional(),
-  })
-  .superRefine((rule, ctx) => {
-    if (['set_null', 'hash', 'mask'].includes(rule.action) && rule.columns.length === 0) {
-      ctx.addIssue({ code: 'custom', path: ['columns'], message: `Pick the columns to ${rule.action.replace('_', ' ')}` });
-    }
-    if (rule.action === 'soft_delete' && !rule.softDeleteColumn) {
-      ctx.addIssue({ code: 'custom', path: ['softDeleteColumn'], message: 'Pick the flag or timestamp column' });
-    }
-  });
+    .object({
+      schema,
+      table: ident,
+      /** Columns compared with the request identifier. */
+      identifierColumns: z.array(ident).min(1, 'Pick at least one identifier column').max(10),
+      match: z.enum(['any', 'all']).default('any'),
+      action: z.enum(POSTGRES_ACTIONS),
+      /** Columns changed by set_null, hash and mask. */
+      columns: z.array(ident).max(50).default([]),
+      /** soft_delete: the flag (boolean) or timestamp column to set. */
+      softDeleteColumn: ident.optional(),
+    })
+    .superRefine((rule, ctx) => {
+      if (['set_null', 'hash', 'mask'].includes(rule.action) && rule.columns.length === 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['columns'],
+          message: `Pick the columns to ${rule.action.replace('_', ' ')}`,
+        });
+      }
+      if (rule.action === 'soft_delete' && !rule.softDeleteColumn) {
+        ctx.addIssue({ code: 'custom', path: ['softDeleteColumn'], message: 'Pick the flag or timestamp column' });
+      }
+    });
 
 export const postgresRuleSchema = sqlRuleSchema(ident.default('public'));
 /** MySQL/MariaDB: `schema` is a database; empty means the account's own database. */
 export const mysqlRuleSchema = sqlRuleSchema(
-  z.string().trim().max(64, 'MySQL names are at most 64 characters').refine((v) => !/[\u0000]/.test(v), 'Invalid name').default(''),
+  z
+    .string()
+    .trim()
+    .max(64, 'MySQL names are at most 64 characters')
+    .refine((v) => !/[\u0000]/.test(v), 'Invalid name')
+    .default(''),
 );
 export type PostgresRule = z.infer<typeof postgresRuleSchema>;
 

@@ -10,6 +10,9 @@ export const baseUrlSchema = z
   .optional();
 
 /** The base URL calls go to: the override, or the vendor's host for the region. */
-export function vendorBaseUrl<Region extends string>(config: { baseUrl?: string; region: Region }, hosts: Record<Region, string>): string {
+export function vendorBaseUrl<Region extends string>(
+  config: { baseUrl?: string; region: Region },
+  hosts: Record<Region, string>,
+): string {
   return config.baseUrl ?? hosts[config.region];
 }

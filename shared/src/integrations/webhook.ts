@@ -3,11 +3,17 @@ import { z } from 'zod';
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'Not a valid header name');
-const headerValue = z.string().max(4000).refine((v) => !/[\r\n]/.test(v), 'Header values cannot contain line breaks');
+const headerValue = z
+  .string()
+  .max(4000)
+  .refine((v) => !/[\r\n]/.test(v), 'Header values cannot contain line breaks');
 const jsonPath = z
   .string()
   .max(200)
-  .regex(/^\$(\.[A-Za-z_][\w-]*|\[\d+\]|\['[^']+'\])*$/, "A JSONPath such as $.data.id or $['job-id'] or $.items[0].id");
+  .regex(
+    /^\$(\.[A-Za-z_][\w-]*|\[\d+\]|\['[^']+'\])*$/,
+    "A JSONPath such as $.data.id or $['job-id'] or $.items[0].id",
+  );
 
 const templated = z.string().trim().min(1, 'Required').max(2000);
 
@@ -40,7 +46,11 @@ export const webhookConfigSchema = z
   })
   .superRefine((config, ctx) => {
     if (config.mode === 'async' && !config.initiate.trackingIdPath) {
-      ctx.addIssue({ code: 'custom', path: ['initiate', 'trackingIdPath'], message: 'Async webhooks need a JSONPath to the tracking id' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['initiate', 'trackingIdPath'],
+        message: 'Async webhooks need a JSONPath to the tracking id',
+      });
     }
     if (config.mode === 'async' && !config.status) {
       ctx.addIssue({ code: 'custom', path: ['status'], message: 'Async webhooks need a status call' });

@@ -16,4 +16,5 @@ export const zendeskConfigSchema = z.object({
 });
 export type ZendeskConfig = z.infer<typeof zendeskConfigSchema>;
 
-export const zendeskBaseUrl = (config: Pick<ZendeskConfig, 'subdomain' | 'baseUrl'>) => config.baseUrl ?? `https://${config.subdomain}.zendesk.com`;
+export const zendeskBaseUrl = (config: Pick<ZendeskConfig, 'subdomain' | 'baseUrl'>) =>
+  config.baseUrl ?? `https://${config.subdomain}.zendesk.com`;

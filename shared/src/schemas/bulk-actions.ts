@@ -14,9 +14,9 @@ const bulkTargetSchema = z
       .max(BULK_ACTION_MAX, `Choose at most ${BULK_ACTION_MAX} requests at a time`)
       .optional()
       .meta({ description: `The requests to act on, at most ${BULK_ACTION_MAX}. Give either this or \`filter\`.` }),
-    filter: requestSearchFilterSchema
-      .optional()
-      .meta({ description: `Act on every request this filter matches (the Requests screen's filters); refused when more than ${BULK_ACTION_MAX} match.` }),
+    filter: requestSearchFilterSchema.optional().meta({
+      description: `Act on every request this filter matches (the Requests screen's filters); refused when more than ${BULK_ACTION_MAX} match.`,
+    }),
   })
   .refine((target) => (target.deletionRequestIds === undefined) !== (target.filter === undefined), {
     path: ['deletionRequestIds'],
@@ -24,7 +24,9 @@ const bulkTargetSchema = z
   });
 
 export const bulkCancelInputSchema = bulkTargetSchema;
-export const bulkRetryInputSchema = bulkTargetSchema.safeExtend({ configuration: retryConfigurationSchema.default('submitted') });
+export const bulkRetryInputSchema = bulkTargetSchema.safeExtend({
+  configuration: retryConfigurationSchema.default('submitted'),
+});
 
 /** What became of one request: acted on, acted on in part (some integrations could not be canceled), or skipped with the reason. */
 export const BULK_ITEM_OUTCOMES = ['retried', 'canceled', 'partly_canceled', 'skipped'] as const;
@@ -39,8 +41,13 @@ export const bulkActionResultSchema = z
       z.object({
         deletionRequestId: z.string(),
         outcome: z.enum(BULK_ITEM_OUTCOMES),
-        integrationRequestIds: z.array(z.string()).meta({ description: 'The integration requests the action was applied to.' }),
-        reason: z.string().nullable().meta({ description: 'Why the request was skipped, or which integrations could not be canceled.' }),
+        integrationRequestIds: z
+          .array(z.string())
+          .meta({ description: 'The integration requests the action was applied to.' }),
+        reason: z
+          .string()
+          .nullable()
+          .meta({ description: 'Why the request was skipped, or which integrations could not be canceled.' }),
       }),
     ),
     message: z.string().meta({ description: 'What happened, in a sentence.' }),
@@ -53,7 +60,12 @@ export const bulkActionResultSchema = z
       succeeded: 1,
       skipped: 1,
       items: [
-        { deletionRequestId: 'dr_01jdx4q2w8e6r7t9y3u5', outcome: 'retried', integrationRequestIds: ['ir_01jdx4q2w8e6r7t9y3u6'], reason: null },
+        {
+          deletionRequestId: 'dr_01jdx4q2w8e6r7t9y3u5',
+          outcome: 'retried',
+          integrationRequestIds: ['ir_01jdx4q2w8e6r7t9y3u6'],
+          reason: null,
+        },
         {
           deletionRequestId: 'dr_01jdx4q2w8e6r7t9y3u7',
           outcome: 'skipped',

@@ -26,7 +26,11 @@ const callbackUrlSchema = z
   .trim()
   .max(2000)
   .pipe(z.url({ protocol: /^https?$/, error: 'Enter an http(s) URL' }))
-  .meta({ description: 'Where events are POSTed. HTTPS (plain http only to hosts OUTBOUND_ALLOWLIST allows, for development).', example: 'https://hooks.example.org/deletions' });
+  .meta({
+    description:
+      'Where events are POSTed. HTTPS (plain http only to hosts OUTBOUND_ALLOWLIST allows, for development).',
+    example: 'https://hooks.example.org/deletions',
+  });
 
 export const createCallbackEndpointInputSchema = z.object({
   url: callbackUrlSchema,
@@ -40,7 +44,11 @@ export const updateCallbackEndpointInputSchema = z.object({
   endpointId: z.string().max(64),
   url: callbackUrlSchema.optional(),
   description: z.string().trim().max(200).optional(),
-  events: z.array(callbackEventTypeSchema).min(1, 'Choose at least one event').max(CALLBACK_EVENT_TYPES.length).optional(),
+  events: z
+    .array(callbackEventTypeSchema)
+    .min(1, 'Choose at least one event')
+    .max(CALLBACK_EVENT_TYPES.length)
+    .optional(),
   enabled: z.boolean().optional(),
 });
 

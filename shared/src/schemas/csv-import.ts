@@ -13,7 +13,12 @@ export const csvImportInputSchema = z.object({
       'The CSV text (UTF-8, comma-separated, RFC 4180 quoting). First line: the column names `identifier` (required), `workspace` (a workspace name or id) and `regulation` (GDPR, CCPA or a custom policy name), in any order.',
     example: 'identifier,workspace,regulation\njane@example.com,Production,GDPR\n',
   }),
-  workspaceId: z.string().min(1).max(64).optional().meta({ description: 'The workspace of rows whose `workspace` cell is empty or absent.', example: 'ws_…' }),
+  workspaceId: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .meta({ description: 'The workspace of rows whose `workspace` cell is empty or absent.', example: 'ws_…' }),
   batchKey: z.string().trim().max(200).optional().meta({
     description:
       "Names the upload (a file name, a ticket number). Each row's request is keyed by organization + workspace + identifier + this key, so uploading the same rows again with the same key creates nothing new.",

@@ -40,9 +40,15 @@ export const requestDetailInputSchema = z.object({ deletionRequestId: idSchema }
 
 export const OVERVIEW_WINDOWS = [7, 30, 90] as const;
 export const overviewInputSchema = z.object({
-  days: z.union(OVERVIEW_WINDOWS.map((d) => z.literal(d)) as [z.ZodLiteral<7>, z.ZodLiteral<30>, z.ZodLiteral<90>]).default(30),
+  days: z
+    .union(OVERVIEW_WINDOWS.map((d) => z.literal(d)) as [z.ZodLiteral<7>, z.ZodLiteral<30>, z.ZodLiteral<90>])
+    .default(30),
   /** IANA time zone the per-day buckets are cut in, so "today" is the viewer's today. */
-  timeZone: z.string().max(64).regex(/^[A-Za-z0-9_+\-/]+$/).default('UTC'),
+  timeZone: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9_+\-/]+$/)
+    .default('UTC'),
 });
 
 /** Who acted: a member's user id, or SYSTEM for the service itself (workers, retention). */

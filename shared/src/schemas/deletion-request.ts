@@ -11,7 +11,10 @@ export const identifierSchema = z
   .min(1, 'identifier must not be empty')
   .max(IDENTIFIER_MAX_LENGTH, `identifier must be at most ${IDENTIFIER_MAX_LENGTH} characters`)
   .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'identifier must not contain control characters')
-  .meta({ description: 'The subject whose data is deleted (email, user id, distinct id...).', example: 'jane@example.com' });
+  .meta({
+    description: 'The subject whose data is deleted (email, user id, distinct id...).',
+    example: 'jane@example.com',
+  });
 
 export const integrationRequestSchema = z
   .object({
@@ -53,9 +56,12 @@ export const deletionRequestSchema = z
     id: z.string(),
     organizationId: z.string(),
     workspaceId: z.string(),
-    identifier: z.string().nullable().meta({
-      description: `The subject identifier. "${REDACTED_IDENTIFIER}" when it has been hashed and fetchHashed is true; the hash when fetchHashed is false; null after retention deleted it.`,
-    }),
+    identifier: z
+      .string()
+      .nullable()
+      .meta({
+        description: `The subject identifier. "${REDACTED_IDENTIFIER}" when it has been hashed and fetchHashed is true; the hash when fetchHashed is false; null after retention deleted it.`,
+      }),
     hashed: z.boolean(),
     status: requestStatusSchema,
     statusReason: z.string().nullable(),
@@ -64,7 +70,10 @@ export const deletionRequestSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
     completedAt: z.string().nullable(),
-    regulation: z.string().nullable().meta({ description: 'The regulation whose deadline applies: "GDPR", "CCPA" or a custom policy name.' }),
+    regulation: z
+      .string()
+      .nullable()
+      .meta({ description: 'The regulation whose deadline applies: "GDPR", "CCPA" or a custom policy name.' }),
     dueAt: z.string().nullable().meta({ description: 'The legal deadline (ISO 8601), after any extension.' }),
     dueExtendedAt: z.string().nullable().meta({ description: 'When the deadline was extended, if it was.' }),
     integrationRequests: z.array(integrationRequestSchema).optional(),
@@ -147,7 +156,7 @@ export const integrationRequestIdSchema = prefixedId('ir', 'integration request'
 /** Which configuration a retry sends: the snapshot frozen when the request was submitted, or the integration's configuration now. */
 export const retryConfigurationSchema = z.enum(['submitted', 'current']).meta({
   description:
-    '`submitted` (default): the configuration frozen when the request was created. `current`: the integration\'s configuration now (after fixing a URL or a rule), which replaces the snapshot.',
+    "`submitted` (default): the configuration frozen when the request was created. `current`: the integration's configuration now (after fixing a URL or a rule), which replaces the snapshot.",
 });
 export type RetryConfiguration = z.infer<typeof retryConfigurationSchema>;
 
@@ -155,11 +164,16 @@ export type RetryConfiguration = z.infer<typeof retryConfigurationSchema>;
 export const deletionRequestActionResultSchema = z
   .object({
     deletionRequest: deletionRequestSchema,
-    integrationRequestIds: z.array(z.string()).meta({ description: 'The integration requests the action was applied to.' }),
-    refused: z
-      .array(z.object({ integrationRequestId: z.string(), reason: z.string() }))
-      .meta({ description: 'Integration requests the action could not be applied to, each with the reason (a destination that cannot cancel any more).' }),
-    message: z.string().meta({ description: 'What happened, in a sentence (for a cancel at a destination, what the destination answered).' }),
+    integrationRequestIds: z
+      .array(z.string())
+      .meta({ description: 'The integration requests the action was applied to.' }),
+    refused: z.array(z.object({ integrationRequestId: z.string(), reason: z.string() })).meta({
+      description:
+        'Integration requests the action could not be applied to, each with the reason (a destination that cannot cancel any more).',
+    }),
+    message: z.string().meta({
+      description: 'What happened, in a sentence (for a cancel at a destination, what the destination answered).',
+    }),
   })
   .meta({
     id: 'DeletionRequestActionResult',
@@ -211,12 +225,15 @@ export const auditEntrySchema = z
     integrationRequestId: z.string().nullable(),
     actorType: z.string().meta({ description: '`system` (the workers), `user:pat`, `user:dashboard` or `user:cli`.' }),
     actorId: z.string().nullable(),
-    action: z.string().meta({ description: 'What happened, e.g. `request.created`, `deletion.attempt`, `deletion.cancel`, `deletion.retried`.' }),
+    action: z.string().meta({
+      description: 'What happened, e.g. `request.created`, `deletion.attempt`, `deletion.cancel`, `deletion.retried`.',
+    }),
     outcome: z.string().nullable(),
     summary: z.string(),
-    details: z
-      .unknown()
-      .meta({ description: 'What was recorded: HTTP exchanges (secrets redacted, bodies truncated at 4 KB), SQL statements and row counts, evidence. null when nothing was recorded or retention removed it.' }),
+    details: z.unknown().meta({
+      description:
+        'What was recorded: HTTP exchanges (secrets redacted, bodies truncated at 4 KB), SQL statements and row counts, evidence. null when nothing was recorded or retention removed it.',
+    }),
     createdAt: z.string(),
   })
   .meta({
@@ -229,7 +246,14 @@ export const auditEntrySchema = z
       action: 'deletion.attempt',
       outcome: 'SUCCESS',
       summary: 'POST https://crm.example.com/erase answered 200',
-      details: { exchanges: [{ request: { method: 'POST', url: 'https://crm.example.com/erase', headers: { authorization: '[redacted]' } }, response: { status: 200 } }] },
+      details: {
+        exchanges: [
+          {
+            request: { method: 'POST', url: 'https://crm.example.com/erase', headers: { authorization: '[redacted]' } },
+            response: { status: 200 },
+          },
+        ],
+      },
       createdAt: '2026-11-20T09:14:05.120Z',
     },
   });

@@ -11,18 +11,26 @@ export const erasureCheckBatchInputSchema = z.object({
     .array(identifierSchema)
     .min(1, 'identifiers must not be empty')
     .max(ERASURE_CHECK_BATCH_MAX, `at most ${ERASURE_CHECK_BATCH_MAX} identifiers per call`)
-    .meta({ description: `1 to ${ERASURE_CHECK_BATCH_MAX} subject identifiers.`, example: ['jane@example.com', 'user-4711'] }),
+    .meta({
+      description: `1 to ${ERASURE_CHECK_BATCH_MAX} subject identifiers.`,
+      example: ['jane@example.com', 'user-4711'],
+    }),
 });
 
 export const erasureCheckResultSchema = z
   .object({
-    found: z.boolean().meta({ description: 'A deletion request exists for this subject in the organization (in the token\'s workspaces).' }),
+    found: z.boolean().meta({
+      description: "A deletion request exists for this subject in the organization (in the token's workspaces).",
+    }),
     erased: z.boolean().meta({ description: 'At least one of those requests finished with SUCCESS.' }),
     deletionRequestId: z.string().nullable().meta({ description: 'The latest request for this subject.' }),
     status: requestStatusSchema.nullable().meta({ description: 'Status of the latest request.' }),
     requestedAt: z.string().nullable().meta({ description: 'When the latest request was created.' }),
     completedAt: z.string().nullable().meta({ description: 'When the latest request finished (any final status).' }),
-    erasedAt: z.string().nullable().meta({ description: 'When a request for this subject first finished with SUCCESS.' }),
+    erasedAt: z
+      .string()
+      .nullable()
+      .meta({ description: 'When a request for this subject first finished with SUCCESS.' }),
     requestCount: z.number().int().meta({ description: 'How many deletion requests exist for this subject.' }),
   })
   .meta({
@@ -41,5 +49,9 @@ export const erasureCheckResultSchema = z
 export type ErasureCheckResult = z.infer<typeof erasureCheckResultSchema>;
 
 export const erasureCheckBatchResultSchema = z
-  .object({ results: z.array(erasureCheckResultSchema).meta({ description: 'One result per identifier, in the order they were sent.' }) })
+  .object({
+    results: z
+      .array(erasureCheckResultSchema)
+      .meta({ description: 'One result per identifier, in the order they were sent.' }),
+  })
   .meta({ id: 'ErasureCheckBatchResult' });

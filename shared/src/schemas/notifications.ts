@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { emailSchema } from './auth';
 
 /** What an organization can be told about, by email and/or Slack. */
-export const NOTIFICATION_EVENTS = ['integration_failed', 'credentials_failing', 'deadline_digest', 'request_completed', 'data_reappeared'] as const;
+export const NOTIFICATION_EVENTS = [
+  'integration_failed',
+  'credentials_failing',
+  'deadline_digest',
+  'request_completed',
+  'data_reappeared',
+] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
 export const NOTIFICATION_EVENT_LABEL: Record<NotificationEvent, string> = {
@@ -26,7 +32,12 @@ export const DEFAULT_NOTIFICATION_EVENTS: Record<NotificationEvent, Notification
 };
 
 export const notificationSettingsInputSchema = z.object({
-  events: z.object(Object.fromEntries(NOTIFICATION_EVENTS.map((e) => [e, channelsSchema])) as Record<NotificationEvent, typeof channelsSchema>),
+  events: z.object(
+    Object.fromEntries(NOTIFICATION_EVENTS.map((e) => [e, channelsSchema])) as Record<
+      NotificationEvent,
+      typeof channelsSchema
+    >,
+  ),
   /** Empty: the organization's owners and admins. */
   emailRecipients: z.array(emailSchema).max(20),
   /** undefined: keep the stored webhook; null: remove it; a URL: replace it. */

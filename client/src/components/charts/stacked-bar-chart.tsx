@@ -32,7 +32,14 @@ const BOTTOM = 22;
 const TOP = 8;
 
 /** Bars per row (day) stacked by key (status), drawn in SVG; each bar has a tooltip. */
-export function StackedBarChart<K extends string>({ rows, keys, colors, labels, summary, formatLabel = (l) => l }: Props<K>) {
+export function StackedBarChart<K extends string>({
+  rows,
+  keys,
+  colors,
+  labels,
+  summary,
+  formatLabel = (l) => l,
+}: Props<K>) {
   const max = Math.max(0, ...rows.map((r) => keys.reduce((sum, k) => sum + r.values[k], 0)));
   const scale = niceScale(max);
   const bars = stackBars(rows, keys, HEIGHT, scale.max);
@@ -45,7 +52,12 @@ export function StackedBarChart<K extends string>({ rows, keys, colors, labels, 
   const labelEvery = Math.ceil(rows.length / Math.max(2, Math.floor((width - AXIS) / 64)));
   return (
     <figure className="chart" ref={ref}>
-      <svg viewBox={`0 -${TOP} ${width} ${HEIGHT + BOTTOM + TOP}`} role="img" aria-label={summary} className="chart-svg">
+      <svg
+        viewBox={`0 -${TOP} ${width} ${HEIGHT + BOTTOM + TOP}`}
+        role="img"
+        aria-label={summary}
+        className="chart-svg"
+      >
         {scale.ticks.map((tick) => {
           const y = HEIGHT - (tick / scale.max) * HEIGHT;
           return (

@@ -18,7 +18,13 @@ export function secretHintText(account: Pick<Account, 'secretHints'>): string {
 }
 
 /** Pick an account of the integration's type, or create one inline (it is selected once saved). */
-export function AccountChooser(props: { integrationType: IntegrationType; value: string | null; onChange: (accountId: string | null) => void; error?: string; label?: string }) {
+export function AccountChooser(props: {
+  integrationType: IntegrationType;
+  value: string | null;
+  onChange: (accountId: string | null) => void;
+  error?: string;
+  label?: string;
+}) {
   const trpc = useTRPC();
   const info = integrationTypeInfo[props.integrationType];
   const accounts = useQuery(trpc.accounts.list.queryOptions({ integrationType: props.integrationType }));
@@ -34,7 +40,11 @@ export function AccountChooser(props: { integrationType: IntegrationType; value:
         label={props.label ?? 'Account'}
         value={showForm ? NEW : (props.value ?? '')}
         error={props.error}
-        hint={selected ? `${ACCOUNT_TYPE_LABEL[selected.type as keyof typeof ACCOUNT_TYPE_LABEL] ?? selected.type}: ${secretHintText(selected)}` : undefined}
+        hint={
+          selected
+            ? `${ACCOUNT_TYPE_LABEL[selected.type as keyof typeof ACCOUNT_TYPE_LABEL] ?? selected.type}: ${secretHintText(selected)}`
+            : undefined
+        }
         onChange={(e) => {
           if (e.target.value === NEW) return setCreating(true);
           setCreating(false);
@@ -60,7 +70,9 @@ export function AccountChooser(props: { integrationType: IntegrationType; value:
               setCreating(false);
               props.onChange(account.id);
             }}
-            onCancel={accounts.data.length > 0 || info?.accountRequired === false ? () => setCreating(false) : undefined}
+            onCancel={
+              accounts.data.length > 0 || info?.accountRequired === false ? () => setCreating(false) : undefined
+            }
           />
         </div>
       ) : null}

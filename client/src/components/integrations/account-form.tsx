@@ -1,4 +1,11 @@
-import { accountSecretSchemas, integrationCatalogue, integrationTypeInfo, isSecretAccountField, OAUTH_PROVIDER_BY_TYPE, type AccountType } from '@shared/integrations';
+import {
+  accountSecretSchemas,
+  integrationCatalogue,
+  integrationTypeInfo,
+  isSecretAccountField,
+  OAUTH_PROVIDER_BY_TYPE,
+  type AccountType,
+} from '@shared/integrations';
 import { nameSchema } from '@shared/schemas/auth';
 import type { IntegrationType } from '@shared/statuses';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -25,10 +32,17 @@ export const ACCOUNT_TYPE_LABEL: Record<AccountType, string> = {
 };
 
 const SECRET_HINTS: Partial<Record<AccountType, Record<string, string>>> = {
-  KEY_VALUE: { '': 'Each name is usable as {{name}} in the webhook URL, headers and body. Values are never shown again.' },
-  DATABASE: { sslMode: 'Use require or verify-full for databases reached over a network.', port: 'Empty: 5432 for PostgreSQL, 3306 for MySQL/MariaDB.' },
+  KEY_VALUE: {
+    '': 'Each name is usable as {{name}} in the webhook URL, headers and body. Values are never shown again.',
+  },
+  DATABASE: {
+    sslMode: 'Use require or verify-full for databases reached over a network.',
+    port: 'Empty: 5432 for PostgreSQL, 3306 for MySQL/MariaDB.',
+  },
   REDIS: { database: 'The logical database number (SELECT), 0 when empty.' },
-  AWS: { endpoint: 'Only for S3-compatible stores (MinIO, Cloudflare R2...) or a private endpoint; empty for AWS itself.' },
+  AWS: {
+    endpoint: 'Only for S3-compatible stores (MinIO, Cloudflare R2...) or a private endpoint; empty for AWS itself.',
+  },
 };
 
 /** Public fields (host, user...) are plain inputs; everything else is typed as a password. */
@@ -39,15 +53,30 @@ const isSecretFor = (type: AccountType) => (path: Path) => {
 };
 
 /** Starts the OAuth flow for an integration type, or says why it cannot. */
-export function OAuthConnectButton(props: { integrationType: IntegrationType; accountName?: string; accountId?: string; label?: string }) {
+export function OAuthConnectButton(props: {
+  integrationType: IntegrationType;
+  accountName?: string;
+  accountId?: string;
+  label?: string;
+}) {
   const trpc = useTRPC();
   const location = useLocation();
   const providers = useQuery(trpc.accounts.oauthProviders.queryOptions(undefined, { staleTime: 5 * 60_000 }));
   const provider = providers.data?.find((p) => p.integrationTypes.includes(props.integrationType));
-  const connect = useMutation(trpc.accounts.connectOAuth.mutationOptions({ onSuccess: (result) => window.location.assign(result.authorizationUrl) }));
+  const connect = useMutation(
+    trpc.accounts.connectOAuth.mutationOptions({
+      onSuccess: (result) => window.location.assign(result.authorizationUrl),
+    }),
+  );
   if (!OAUTH_PROVIDER_BY_TYPE[props.integrationType] || providers.isPending) return null;
   if (!provider?.configured)
-    return <p className="muted small">{provider ? `${provider.label} OAuth is not configured on this server, so accounts cannot be connected with it.` : null}</p>;
+    return (
+      <p className="muted small">
+        {provider
+          ? `${provider.label} OAuth is not configured on this server, so accounts cannot be connected with it.`
+          : null}
+      </p>
+    );
   return (
     <div>
       <button
@@ -74,7 +103,12 @@ export function OAuthConnectButton(props: { integrationType: IntegrationType; ac
  * Creates an account for an integration type, or replaces an account's secrets. Not a <form>
  * of its own so it can sit inside the integration form; Enter saves the account.
  */
-export function AccountForm(props: { integrationType: IntegrationType; replace?: Account; onSaved: (account: Account) => void; onCancel?: () => void }) {
+export function AccountForm(props: {
+  integrationType: IntegrationType;
+  replace?: Account;
+  onSaved: (account: Account) => void;
+  onCancel?: () => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const info = integrationTypeInfo[props.integrationType];
@@ -100,7 +134,8 @@ export function AccountForm(props: { integrationType: IntegrationType; replace?:
     const checked = validateForm(accountSecretSchemas[type], values);
     const nameCheck = props.replace ? ({ ok: true } as const) : validateForm(nameSchema, name);
     const next: Record<string, string> = {};
-    if (!checked.ok) for (const [k, m] of Object.entries(checked.errors)) next[k === '_form' ? 'secrets' : `secrets.${k}`] = m;
+    if (!checked.ok)
+      for (const [k, m] of Object.entries(checked.errors)) next[k === '_form' ? 'secrets' : `secrets.${k}`] = m;
     if (!nameCheck.ok) next.name = Object.values(nameCheck.errors)[0]!;
     setErrors(next);
     if (Object.keys(next).length > 0) return;
@@ -114,13 +149,25 @@ export function AccountForm(props: { integrationType: IntegrationType; replace?:
     }
   };
   return (
-    <div className="account-form" role="group" aria-label={props.replace ? `Replace secrets of ${props.replace.name}` : 'New account'} onKeyDown={onKeyDown}>
+    <div
+      className="account-form"
+      role="group"
+      aria-label={props.replace ? `Replace secrets of ${props.replace.name}` : 'New account'}
+      onKeyDown={onKeyDown}
+    >
       {props.replace ? (
-        <p className="muted small">Enter the new credentials in full: they replace the stored ones, which are never shown.</p>
+        <p className="muted small">
+          Enter the new credentials in full: they replace the stored ones, which are never shown.
+        </p>
       ) : (
         <>
           <p className="muted small">Credentials: {integrationCatalogue[props.integrationType].credentials}.</p>
-          <TextField label="Account name" value={name} error={allErrors.name} onChange={(e) => setName(e.target.value)} />
+          <TextField
+            label="Account name"
+            value={name}
+            error={allErrors.name}
+            onChange={(e) => setName(e.target.value)}
+          />
           {allowed.length > 1 ? (
             <SelectField
               label="Kind of credentials"
@@ -143,7 +190,12 @@ export function AccountForm(props: { integrationType: IntegrationType; replace?:
         </>
       )}
       {oauthByFlow ? (
-        <OAuthConnectButton integrationType={props.integrationType} accountName={name} accountId={props.replace?.id} label={props.replace ? 'Reconnect' : undefined} />
+        <OAuthConnectButton
+          integrationType={props.integrationType}
+          accountName={name}
+          accountId={props.replace?.id}
+          label={props.replace ? 'Reconnect' : undefined}
+        />
       ) : (
         <>
           <SchemaFields
@@ -153,9 +205,15 @@ export function AccountForm(props: { integrationType: IntegrationType; replace?:
             onChange={setSecrets}
             errors={allErrors}
             path={['secrets']}
-            options={{ isSecret: isSecretFor(type), hints: SECRET_HINTS[type], labels: { apiKey: 'API key', secretKey: 'Secret key', sslMode: 'SSL mode' } }}
+            options={{
+              isSecret: isSecretFor(type),
+              hints: SECRET_HINTS[type],
+              labels: { apiKey: 'API key', secretKey: 'Secret key', sslMode: 'SSL mode' },
+            }}
           />
-          <FormError message={serverError && Object.keys(serverError.fieldErrors).length === 0 ? serverError.message : null} />
+          <FormError
+            message={serverError && Object.keys(serverError.fieldErrors).length === 0 ? serverError.message : null}
+          />
           <div className="row">
             <button type="button" className="button button-primary" disabled={mutation.isPending} onClick={save}>
               {mutation.isPending ? 'Saving…' : props.replace ? 'Replace secrets' : 'Save account'}

@@ -29,13 +29,23 @@ export interface ConfigEditor {
   toSend(schema: JsonSchema, value: unknown): unknown;
   render(props: EditorProps): ReactNode;
   /** A read-only preview against the destination (a dry run), when the type has one. */
-  preview?(props: { accountId: string | null; config: () => unknown; onIssues: (errors: Record<string, string>) => void }): ReactNode;
+  preview?(props: {
+    accountId: string | null;
+    config: () => unknown;
+    onIssues: (errors: Record<string, string>) => void;
+  }): ReactNode;
 }
 
 /** Labels and hints for the generated forms, by type. */
 const FIELD_OPTIONS: Partial<Record<IntegrationType, SchemaFormOptions>> = {
   WEBHOOK: {
-    labels: { initiate: 'Initiate deletion call', status: 'Status call', cancel: 'Cancel call', 'initiate.trackingIdPath': 'Tracking id JSONPath', 'status.statusPath': 'Status JSONPath' },
+    labels: {
+      initiate: 'Initiate deletion call',
+      status: 'Status call',
+      cancel: 'Cancel call',
+      'initiate.trackingIdPath': 'Tracking id JSONPath',
+      'status.statusPath': 'Status JSONPath',
+    },
     hints: {
       mode: 'sync: the response is the final answer. async: the response carries a tracking id and a status call is polled.',
       'initiate.url': 'Use {{identifier}} for the subject, and {{key}} for any key of the account.',
@@ -52,7 +62,15 @@ const schemaEditor: ConfigEditor = {
   initial: (schema) => defaultsFor(schema),
   toSend: (schema, value) => pruneEmpty(schema, value),
   render: (props) => (
-    <SchemaFields key={props.type} schema={props.schema} value={props.value} onChange={props.onChange} errors={props.errors} path={['config']} options={FIELD_OPTIONS[props.type]} />
+    <SchemaFields
+      key={props.type}
+      schema={props.schema}
+      value={props.value}
+      onChange={props.onChange}
+      errors={props.errors}
+      path={['config']}
+      options={FIELD_OPTIONS[props.type]}
+    />
   ),
 };
 
@@ -62,9 +80,20 @@ const sqlRulesEditor = (dialect: keyof typeof SQL_DIALECT_NOTES): ConfigEditor =
   initial: () => ({ rules: [] }),
   toSend: (_schema, value) => {
     const draft = value as PostgresDraft;
-    return { ...draft, rules: draft.rules.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined))) };
+    return {
+      ...draft,
+      rules: draft.rules.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined))),
+    };
   },
-  render: (props) => <PostgresRulesEditor dialect={dialect} accountId={props.accountId} value={props.value as PostgresDraft} onChange={props.onChange} errors={props.errors} />,
+  render: (props) => (
+    <PostgresRulesEditor
+      dialect={dialect}
+      accountId={props.accountId}
+      value={props.value as PostgresDraft}
+      onChange={props.onChange}
+      errors={props.errors}
+    />
+  ),
   preview: (props) => <DryRunPanel accountId={props.accountId} config={props.config} onIssues={props.onIssues} />,
 });
 
@@ -72,16 +101,33 @@ const sqlRulesEditor = (dialect: keyof typeof SQL_DIALECT_NOTES): ConfigEditor =
 const storeEditor = (wording: DryRunWording): ConfigEditor => ({
   ...schemaEditor,
   title: 'Rules',
-  preview: (props) => <DryRunPanel accountId={props.accountId} config={props.config} onIssues={props.onIssues} wording={wording} />,
+  preview: (props) => (
+    <DryRunPanel accountId={props.accountId} config={props.config} onIssues={props.onIssues} wording={wording} />
+  ),
 });
 
 /** Types with an editor of their own; every other type uses the generated form. */
 const CUSTOM_EDITORS: Partial<Record<IntegrationType, ConfigEditor>> = {
   POSTGRES: sqlRulesEditor('postgres'),
   MYSQL: sqlRulesEditor('mysql'),
-  REDIS: storeEditor({ explanation: 'Counts the keys, hash fields and set members each rule would remove for an identifier (SCAN, never KEYS). Nothing is changed.', counted: 'Found', statements: 'Redis commands' }),
-  S3: storeEditor({ explanation: 'Lists the objects (every version, in a versioned bucket) each rule would erase for an identifier. Nothing is changed.', counted: 'Objects', statements: 'S3 calls' }),
-  DYNAMODB: storeEditor({ explanation: 'Counts the items each rule would delete for an identifier, by Query (never Scan). Nothing is changed.', counted: 'Items', statements: 'DynamoDB calls' }),
+  REDIS: storeEditor({
+    explanation:
+      'Counts the keys, hash fields and set members each rule would remove for an identifier (SCAN, never KEYS). Nothing is changed.',
+    counted: 'Found',
+    statements: 'Redis commands',
+  }),
+  S3: storeEditor({
+    explanation:
+      'Lists the objects (every version, in a versioned bucket) each rule would erase for an identifier. Nothing is changed.',
+    counted: 'Objects',
+    statements: 'S3 calls',
+  }),
+  DYNAMODB: storeEditor({
+    explanation:
+      'Counts the items each rule would delete for an identifier, by Query (never Scan). Nothing is changed.',
+    counted: 'Items',
+    statements: 'DynamoDB calls',
+  }),
 };
 
 export function configEditorFor(type: IntegrationType): ConfigEditor {

@@ -37,7 +37,8 @@ export function useDiscoveredSchema(accountId: string | null) {
 
 /** What the rule builder says about the order of rules and identifier matching, by SQL dialect. */
 export const SQL_DIALECT_NOTES = {
-  postgres: 'Rules run in this order, in one transaction: put child tables (such as orders) before the tables they reference (such as users).',
+  postgres:
+    'Rules run in this order, in one transaction: put child tables (such as orders) before the tables they reference (such as users).',
   mysql:
     'Rules run in one transaction; tables that reference others (such as orders) go before the tables they reference (such as users), found from the foreign keys. Identifiers match exactly: case, accents and trailing spaces count.',
 } as const;
@@ -46,23 +47,46 @@ export const SQL_DIALECT_NOTES = {
  * The rule builder of SQL databases (PostgreSQL, MySQL/MariaDB): per rule a table, identifier
  * columns matched any/all, and an action with the columns it needs; rules run in one transaction.
  */
-export function PostgresRulesEditor(props: { dialect?: keyof typeof SQL_DIALECT_NOTES; accountId: string | null; value: PostgresDraft; onChange: (next: PostgresDraft) => void; errors: Record<string, string> }) {
+export function PostgresRulesEditor(props: {
+  dialect?: keyof typeof SQL_DIALECT_NOTES;
+  accountId: string | null;
+  value: PostgresDraft;
+  onChange: (next: PostgresDraft) => void;
+  errors: Record<string, string>;
+}) {
   const discovered = useDiscoveredSchema(props.accountId);
   const tables = discovered.data ?? [];
   const rules = props.value.rules;
   const setRules = (next: RuleDraft[]) => props.onChange({ ...props.value, rules: next });
   const windowOn = Boolean(props.value.maintenanceWindow);
 
-  if (!props.accountId) return <p className="callout small">Choose or create the database account first: its tables are read to build the rules.</p>;
+  if (!props.accountId)
+    return (
+      <p className="callout small">
+        Choose or create the database account first: its tables are read to build the rules.
+      </p>
+    );
   if (discovered.isPending) return <Loading label="Reading the database schema…" />;
-  if (discovered.isError) return <ErrorState title="The database schema could not be read" error={discovered.error} onRetry={() => void discovered.refetch()} />;
+  if (discovered.isError)
+    return (
+      <ErrorState
+        title="The database schema could not be read"
+        error={discovered.error}
+        onRetry={() => void discovered.refetch()}
+      />
+    );
   return (
     <div className="rule-builder">
       <div className="row space-between wrap">
         <p className="muted small">
           {tables.length} table{tables.length === 1 ? '' : 's'} found. {SQL_DIALECT_NOTES[props.dialect ?? 'postgres']}
         </p>
-        <button type="button" className="button button-small" onClick={() => void discovered.refetch()} disabled={discovered.isFetching}>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => void discovered.refetch()}
+          disabled={discovered.isFetching}
+        >
           {discovered.isFetching ? 'Reading…' : 'Reload schema'}
         </button>
       </div>
@@ -87,7 +111,14 @@ export function PostgresRulesEditor(props: { dialect?: keyof typeof SQL_DIALECT_
           </li>
         ))}
       </ol>
-      <button type="button" className="button" onClick={() => setRules([...rules, newRule(tables.find((t) => !rules.some((r) => tableKey(r) === tableKey(t))))])} disabled={tables.length === 0}>
+      <button
+        type="button"
+        className="button"
+        onClick={() =>
+          setRules([...rules, newRule(tables.find((t) => !rules.some((r) => tableKey(r) === tableKey(t))))])
+        }
+        disabled={tables.length === 0}
+      >
         Add rule
       </button>
 
@@ -97,12 +128,36 @@ export function PostgresRulesEditor(props: { dialect?: keyof typeof SQL_DIALECT_
           label="Only run deletions in a daily window (UTC)"
           checked={windowOn}
           hint="Outside the window requests wait as PENDING."
-          onChange={(on) => props.onChange({ ...props.value, maintenanceWindow: on ? { startHourUtc: 2, endHourUtc: 5 } : undefined })}
+          onChange={(on) =>
+            props.onChange({ ...props.value, maintenanceWindow: on ? { startHourUtc: 2, endHourUtc: 5 } : undefined })
+          }
         />
         {windowOn ? (
           <div className="row wrap">
-            <HourField label="From hour (UTC)" value={props.value.maintenanceWindow!.startHourUtc} max={23} error={props.errors['config.maintenanceWindow.startHourUtc']} onChange={(h) => props.onChange({ ...props.value, maintenanceWindow: { ...props.value.maintenanceWindow!, startHourUtc: h } })} />
-            <HourField label="Until hour (UTC)" value={props.value.maintenanceWindow!.endHourUtc} max={24} error={props.errors['config.maintenanceWindow.endHourUtc']} onChange={(h) => props.onChange({ ...props.value, maintenanceWindow: { ...props.value.maintenanceWindow!, endHourUtc: h } })} />
+            <HourField
+              label="From hour (UTC)"
+              value={props.value.maintenanceWindow!.startHourUtc}
+              max={23}
+              error={props.errors['config.maintenanceWindow.startHourUtc']}
+              onChange={(h) =>
+                props.onChange({
+                  ...props.value,
+                  maintenanceWindow: { ...props.value.maintenanceWindow!, startHourUtc: h },
+                })
+              }
+            />
+            <HourField
+              label="Until hour (UTC)"
+              value={props.value.maintenanceWindow!.endHourUtc}
+              max={24}
+              error={props.errors['config.maintenanceWindow.endHourUtc']}
+              onChange={(h) =>
+                props.onChange({
+                  ...props.value,
+                  maintenanceWindow: { ...props.value.maintenanceWindow!, endHourUtc: h },
+                })
+              }
+            />
           </div>
         ) : null}
         <FormError message={props.errors['config.maintenanceWindow']} />
@@ -116,14 +171,36 @@ export function PostgresRulesEditor(props: { dialect?: keyof typeof SQL_DIALECT_
         placeholder="30000"
         value={props.value.statementTimeoutMs === undefined ? '' : String(props.value.statementTimeoutMs)}
         error={props.errors['config.statementTimeoutMs']}
-        onChange={(e) => props.onChange({ ...props.value, statementTimeoutMs: e.target.value === '' ? undefined : Number(e.target.value) })}
+        onChange={(e) =>
+          props.onChange({
+            ...props.value,
+            statementTimeoutMs: e.target.value === '' ? undefined : Number(e.target.value),
+          })
+        }
       />
     </div>
   );
 }
 
-function HourField(props: { label: string; value: number; max: number; error?: string; onChange: (hour: number) => void }) {
-  return <TextField label={props.label} type="number" inputMode="numeric" min={0} max={props.max} value={String(props.value)} error={props.error} onChange={(e) => props.onChange(Number(e.target.value))} />;
+function HourField(props: {
+  label: string;
+  value: number;
+  max: number;
+  error?: string;
+  onChange: (hour: number) => void;
+}) {
+  return (
+    <TextField
+      label={props.label}
+      type="number"
+      inputMode="numeric"
+      min={0}
+      max={props.max}
+      value={String(props.value)}
+      error={props.error}
+      onChange={(e) => props.onChange(Number(e.target.value))}
+    />
+  );
 }
 
 function RuleEditor(props: {
@@ -141,20 +218,43 @@ function RuleEditor(props: {
   const err = (field: string) => props.errors[`config.rules.${index}.${field}`];
   const table = props.tables.find((t) => tableKey(t) === tableKey(rule));
   const columns = table?.columns ?? [];
-  const update = (patch: Partial<RuleDraft>) => props.onChange(normalizeRule({ ...rule, ...patch }, props.tables.find((t) => tableKey(t) === tableKey({ ...rule, ...patch }))));
+  const update = (patch: Partial<RuleDraft>) =>
+    props.onChange(
+      normalizeRule(
+        { ...rule, ...patch },
+        props.tables.find((t) => tableKey(t) === tableKey({ ...rule, ...patch })),
+      ),
+    );
   const eligible = eligibleColumns(rule.action, columns);
   return (
     <section className="card rule" aria-label={`Rule ${n}`}>
       <div className="row space-between wrap">
         <h3>Rule {n}</h3>
         <div className="row">
-          <button type="button" className="button button-small" disabled={index === 0} onClick={() => props.onMove(index - 1)} aria-label={`Move rule ${n} up`}>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={index === 0}
+            onClick={() => props.onMove(index - 1)}
+            aria-label={`Move rule ${n} up`}
+          >
             ↑ Up
           </button>
-          <button type="button" className="button button-small" disabled={index === props.count - 1} onClick={() => props.onMove(index + 1)} aria-label={`Move rule ${n} down`}>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={index === props.count - 1}
+            onClick={() => props.onMove(index + 1)}
+            aria-label={`Move rule ${n} down`}
+          >
             ↓ Down
           </button>
-          <button type="button" className="button button-small button-danger-outline" onClick={props.onRemove} aria-label={`Remove rule ${n}`}>
+          <button
+            type="button"
+            className="button button-small button-danger-outline"
+            onClick={props.onRemove}
+            aria-label={`Remove rule ${n}`}
+          >
             Remove
           </button>
         </div>
@@ -180,7 +280,12 @@ function RuleEditor(props: {
             </option>
           ))}
         </SelectField>
-        <SelectField label={`Action (rule ${n})`} value={rule.action} error={err('action')} onChange={(e) => update({ action: e.target.value as RuleDraft['action'] })}>
+        <SelectField
+          label={`Action (rule ${n})`}
+          value={rule.action}
+          error={err('action')}
+          onChange={(e) => update({ action: e.target.value as RuleDraft['action'] })}
+        >
           {ACTIONS.map((a) => (
             <option key={a} value={a}>
               {ACTION_LABEL[a]}
@@ -197,7 +302,11 @@ function RuleEditor(props: {
         onChange={(identifierColumns) => update({ identifierColumns })}
       />
       {rule.identifierColumns.length > 1 ? (
-        <SelectField label={`Match (rule ${n})`} value={rule.match} onChange={(e) => update({ match: e.target.value as 'any' | 'all' })}>
+        <SelectField
+          label={`Match (rule ${n})`}
+          value={rule.match}
+          onChange={(e) => update({ match: e.target.value as 'any' | 'all' })}
+        >
           <option value="any">Any of these columns equals the identifier</option>
           <option value="all">All of these columns equal the identifier</option>
         </SelectField>
@@ -205,7 +314,11 @@ function RuleEditor(props: {
       {rule.action === 'set_null' || rule.action === 'hash' || rule.action === 'mask' ? (
         <ColumnChecklist
           legend={`Columns to change (rule ${n})`}
-          hint={rule.action === 'set_null' ? 'Only nullable columns can be set to NULL.' : 'Only text columns can be hashed or masked.'}
+          hint={
+            rule.action === 'set_null'
+              ? 'Only nullable columns can be set to NULL.'
+              : 'Only text columns can be hashed or masked.'
+          }
           columns={eligible}
           selected={rule.columns}
           error={err('columns')}
@@ -213,7 +326,12 @@ function RuleEditor(props: {
         />
       ) : null}
       {rule.action === 'soft_delete' ? (
-        <SelectField label={`Flag or timestamp column (rule ${n})`} value={rule.softDeleteColumn ?? ''} error={err('softDeleteColumn')} onChange={(e) => update({ softDeleteColumn: e.target.value || undefined })}>
+        <SelectField
+          label={`Flag or timestamp column (rule ${n})`}
+          value={rule.softDeleteColumn ?? ''}
+          error={err('softDeleteColumn')}
+          onChange={(e) => update({ softDeleteColumn: e.target.value || undefined })}
+        >
           <option value="">Choose a column</option>
           {softDeleteColumns(columns).map((c) => (
             <option key={c.name} value={c.name}>
@@ -226,7 +344,14 @@ function RuleEditor(props: {
   );
 }
 
-function ColumnChecklist(props: { legend: string; hint: string; columns: DiscoveredColumn[]; selected: string[]; error?: string; onChange: (selected: string[]) => void }) {
+function ColumnChecklist(props: {
+  legend: string;
+  hint: string;
+  columns: DiscoveredColumn[];
+  selected: string[];
+  error?: string;
+  onChange: (selected: string[]) => void;
+}) {
   const id = useId();
   return (
     <fieldset className="column-checklist" aria-describedby={props.error ? `${id}-error` : `${id}-hint`}>
@@ -241,9 +366,17 @@ function ColumnChecklist(props: { legend: string; hint: string; columns: Discove
             <input
               type="checkbox"
               checked={props.selected.includes(c.name)}
-              onChange={(e) => props.onChange(e.target.checked ? [...props.selected, c.name] : props.selected.filter((s) => s !== c.name))}
+              onChange={(e) =>
+                props.onChange(
+                  e.target.checked ? [...props.selected, c.name] : props.selected.filter((s) => s !== c.name),
+                )
+              }
             />
-            {c.name} <span className="muted small">{c.dataType}{c.nullable ? '' : ', not null'}</span>
+            {c.name}{' '}
+            <span className="muted small">
+              {c.dataType}
+              {c.nullable ? '' : ', not null'}
+            </span>
           </label>
         ))}
       </div>
@@ -267,12 +400,18 @@ export interface DryRunWording {
 }
 
 export const SQL_DRY_RUN: DryRunWording = {
-  explanation: 'Counts the rows each rule would change for an identifier, in a read-only transaction. Nothing is changed.',
+  explanation:
+    'Counts the rows each rule would change for an identifier, in a read-only transaction. Nothing is changed.',
   counted: 'Rows',
   statements: 'SQL statements',
 };
 
-export function DryRunPanel(props: { accountId: string | null; config: () => unknown; onIssues: (errors: Record<string, string>) => void; wording?: DryRunWording }) {
+export function DryRunPanel(props: {
+  accountId: string | null;
+  config: () => unknown;
+  onIssues: (errors: Record<string, string>) => void;
+  wording?: DryRunWording;
+}) {
   const wording = props.wording ?? SQL_DRY_RUN;
   const trpc = useTRPC();
   const [identifier, setIdentifier] = useState('');
@@ -303,7 +442,12 @@ export function DryRunPanel(props: { accountId: string | null; config: () => unk
           }
         }}
       >
-        <TextField label="Identifier to preview" value={identifier} error={error} onChange={(e) => setIdentifier(e.target.value)} />
+        <TextField
+          label="Identifier to preview"
+          value={identifier}
+          error={error}
+          onChange={(e) => setIdentifier(e.target.value)}
+        />
         <button type="button" className="button" disabled={!props.accountId || dryRun.isPending} onClick={run}>
           {dryRun.isPending ? 'Counting…' : 'Preview'}
         </button>

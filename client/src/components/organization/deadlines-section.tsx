@@ -28,11 +28,16 @@ export function DeadlinesSection({ canEdit }: { canEdit: boolean }) {
     <section className="card" aria-labelledby="org-deadlines">
       <h2 id="org-deadlines">Legal deadlines</h2>
       <p className="muted">
-        Each request is due by its regulation: GDPR one month (extendable by two), CCPA/CPRA 45 days (extendable by 45), or a policy of your own.
-        A request can name its regulation; otherwise its workspace's applies.
+        Each request is due by its regulation: GDPR one month (extendable by two), CCPA/CPRA 45 days (extendable by 45),
+        or a policy of your own. A request can name its regulation; otherwise its workspace's applies.
       </p>
       <div className="filters-grid">
-        <SelectField label="Organization default" value={data.defaultRegulation} disabled={!canEdit} onChange={(e) => setDefault.mutate({ regulation: e.target.value })}>
+        <SelectField
+          label="Organization default"
+          value={data.defaultRegulation}
+          disabled={!canEdit}
+          onChange={(e) => setDefault.mutate({ regulation: e.target.value })}
+        >
           {names.map((n) => (
             <option key={n} value={n}>
               {n}
@@ -92,7 +97,14 @@ export function DeadlinesSection({ canEdit }: { canEdit: boolean }) {
         >
           <TextField label="Policy name" name="name" placeholder="LGPD" error={errors.name} />
           <TextField label="Days" name="days" type="number" min={1} error={errors.days} />
-          <TextField label="Extension days" name="extensionDays" type="number" min={0} defaultValue="0" error={errors.extensionDays} />
+          <TextField
+            label="Extension days"
+            name="extensionDays"
+            type="number"
+            min={0}
+            defaultValue="0"
+            error={errors.extensionDays}
+          />
           <button type="submit" className="button" disabled={createPolicy.isPending}>
             Add policy
           </button>

@@ -51,7 +51,17 @@ export function MembersSection() {
 }
 
 /** `onlyOwner`: the organization's last owner, who can be neither removed nor demoted (the server refuses both). */
-function MemberRow({ member, isSelf, canManage, onlyOwner }: { member: Member; isSelf: boolean; canManage: boolean; onlyOwner: boolean }) {
+function MemberRow({
+  member,
+  isSelf,
+  canManage,
+  onlyOwner,
+}: {
+  member: Member;
+  isSelf: boolean;
+  canManage: boolean;
+  onlyOwner: boolean;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [confirm, setConfirm] = useState(false);
@@ -61,7 +71,9 @@ function MemberRow({ member, isSelf, canManage, onlyOwner }: { member: Member; i
     if (isSelf) await queryClient.invalidateQueries({ queryKey: trpc.auth.session.queryKey() });
   };
   const changeRole = useMutation(trpc.members.changeRole.mutationOptions({ onSuccess: refresh }));
-  const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: async () => (setConfirm(false), await refresh()) }));
+  const remove = useMutation(
+    trpc.members.remove.mutationOptions({ onSuccess: async () => (setConfirm(false), await refresh()) }),
+  );
   return (
     <li className="list-row member-row" aria-label={member.name}>
       <span>
@@ -88,7 +100,12 @@ function MemberRow({ member, isSelf, canManage, onlyOwner }: { member: Member; i
       )}
       <span className="muted small nowrap">since {formatDate(member.joinedAt)}</span>
       {canManage && !onlyOwner ? (
-        <button type="button" className="button button-small button-danger-outline" onClick={() => (remove.reset(), setConfirm(true))} aria-label={`Remove ${member.name}`}>
+        <button
+          type="button"
+          className="button button-small button-danger-outline"
+          onClick={() => (remove.reset(), setConfirm(true))}
+          aria-label={`Remove ${member.name}`}
+        >
           Remove
         </button>
       ) : onlyOwner && canManage ? (
@@ -105,7 +122,8 @@ function MemberRow({ member, isSelf, canManage, onlyOwner }: { member: Member; i
         onConfirm={() => remove.mutate({ userId: member.id })}
       >
         <p>
-          {member.email} loses access to this organization at once and their access tokens for it are revoked. Requests they created stay.
+          {member.email} loses access to this organization at once and their access tokens for it are revoked. Requests
+          they created stay.
         </p>
       </ConfirmDialog>
     </li>
@@ -118,19 +136,22 @@ function Invitations() {
   const pending = useQuery(trpc.members.invitations.queryOptions());
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.members.invitations.queryKey() });
   const invite = useMutation(trpc.members.invite.mutationOptions({ onSuccess: refresh }));
-  const { errors, onSubmit, onInput } = useFormSubmit(inviteMemberInputSchema, (data, form) => invite.mutate(data, { onSuccess: () => form.reset() }));
+  const { errors, onSubmit, onInput } = useFormSubmit(inviteMemberInputSchema, (data, form) =>
+    invite.mutate(data, { onSuccess: () => form.reset() }),
+  );
   const revoke = useMutation(trpc.members.revokeInvitation.mutationOptions({ onSuccess: refresh }));
   const serverError = invite.error ? toDisplayError(invite.error) : null;
   return (
     <div className="invitations">
       <h3>Invite someone</h3>
-      <form
-        className="inline-form"
-        noValidate
-        onSubmit={onSubmit}
-        onInput={onInput}
-      >
-        <TextField label="Email to invite" name="email" type="email" autoComplete="off" error={errors.email ?? serverError?.fieldErrors.email} />
+      <form className="inline-form" noValidate onSubmit={onSubmit} onInput={onInput}>
+        <TextField
+          label="Email to invite"
+          name="email"
+          type="email"
+          autoComplete="off"
+          error={errors.email ?? serverError?.fieldErrors.email}
+        />
         <SelectField label="Role" name="role" defaultValue="MEMBER" error={errors.role}>
           {ROLES.map((r) => (
             <option key={r} value={r}>
@@ -146,8 +167,8 @@ function Invitations() {
       {invite.data ? (
         <div className="callout callout-warning" role="status">
           <p>
-            Send this link to <strong>{invite.data.email}</strong> ({invite.data.role.toLowerCase()}). It works once, until {formatDate(invite.data.expiresAt)}, and
-            it is shown only this once.
+            Send this link to <strong>{invite.data.email}</strong> ({invite.data.role.toLowerCase()}). It works once,
+            until {formatDate(invite.data.expiresAt)}, and it is shown only this once.
           </p>
           <CopyableValue value={invite.data.link} label="Invitation link" />
         </div>
@@ -166,7 +187,12 @@ function Invitations() {
               <span className="truncate">{i.email}</span>
               <span className={`role role-${i.role.toLowerCase()}`}>{i.role.toLowerCase()}</span>
               <span className="muted small nowrap">until {formatDate(i.expiresAt)}</span>
-              <button type="button" className="button button-small" disabled={revoke.isPending} onClick={() => revoke.mutate({ invitationId: i.id })}>
+              <button
+                type="button"
+                className="button button-small"
+                disabled={revoke.isPending}
+                onClick={() => revoke.mutate({ invitationId: i.id })}
+              >
                 Withdraw
               </button>
             </li>

@@ -1,4 +1,9 @@
-import { NOTIFICATION_EVENTS, NOTIFICATION_EVENT_LABEL, notificationSettingsInputSchema, type NotificationEvent } from '@shared/schemas/notifications';
+import {
+  NOTIFICATION_EVENTS,
+  NOTIFICATION_EVENT_LABEL,
+  notificationSettingsInputSchema,
+  type NotificationEvent,
+} from '@shared/schemas/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toDisplayError } from '../../lib/errors';
@@ -12,7 +17,11 @@ export function NotificationsSection() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const settings = useQuery(trpc.notifications.settings.queryOptions());
-  const update = useMutation(trpc.notifications.update.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.notifications.settings.queryKey() }) }));
+  const update = useMutation(
+    trpc.notifications.update.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.notifications.settings.queryKey() }),
+    }),
+  );
   const test = useMutation(trpc.notifications.sendTest.mutationOptions());
   const [errors, setErrors] = useState<FieldErrors>({});
   if (settings.isPending) return <Loading />;
@@ -22,7 +31,9 @@ export function NotificationsSection() {
   return (
     <section className="card" aria-labelledby="org-notifications">
       <h2 id="org-notifications">Notifications</h2>
-      {!data.emailEnabled ? <p className="muted">Email is off on this server (SMTP_HOST is not set); Slack still works.</p> : null}
+      {!data.emailEnabled ? (
+        <p className="muted">Email is off on this server (SMTP_HOST is not set); Slack still works.</p>
+      ) : null}
       <form
         key={JSON.stringify(data)}
         className="stack"
@@ -31,13 +42,20 @@ export function NotificationsSection() {
           event.preventDefault();
           const form = new FormData(event.currentTarget);
           const events = Object.fromEntries(
-            NOTIFICATION_EVENTS.map((e) => [e, { email: form.get(`${e}.email`) === 'on', slack: form.get(`${e}.slack`) === 'on' }]),
+            NOTIFICATION_EVENTS.map((e) => [
+              e,
+              { email: form.get(`${e}.email`) === 'on', slack: form.get(`${e}.slack`) === 'on' },
+            ]),
           ) as Record<NotificationEvent, { email: boolean; slack: boolean }>;
           const recipients = String(form.get('emailRecipients') ?? '')
             .split(/[,\s]+/)
             .filter(Boolean);
           const slack = String(form.get('slackWebhookUrl') ?? '').trim();
-          const result = validateForm(notificationSettingsInputSchema, { events, emailRecipients: recipients, ...(slack ? { slackWebhookUrl: slack } : {}) });
+          const result = validateForm(notificationSettingsInputSchema, {
+            events,
+            emailRecipients: recipients,
+            ...(slack ? { slackWebhookUrl: slack } : {}),
+          });
           if (!result.ok) return setErrors(result.errors);
           setErrors({});
           update.mutate(result.data);
@@ -56,10 +74,20 @@ export function NotificationsSection() {
               <tr key={e}>
                 <td>{NOTIFICATION_EVENT_LABEL[e]}</td>
                 <td>
-                  <input type="checkbox" name={`${e}.email`} aria-label={`${NOTIFICATION_EVENT_LABEL[e]} by email`} defaultChecked={data.events[e].email} />
+                  <input
+                    type="checkbox"
+                    name={`${e}.email`}
+                    aria-label={`${NOTIFICATION_EVENT_LABEL[e]} by email`}
+                    defaultChecked={data.events[e].email}
+                  />
                 </td>
                 <td>
-                  <input type="checkbox" name={`${e}.slack`} aria-label={`${NOTIFICATION_EVENT_LABEL[e]} on Slack`} defaultChecked={data.events[e].slack} />
+                  <input
+                    type="checkbox"
+                    name={`${e}.slack`}
+                    aria-label={`${NOTIFICATION_EVENT_LABEL[e]} on Slack`}
+                    defaultChecked={data.events[e].slack}
+                  />
                 </td>
               </tr>
             ))}
@@ -77,7 +105,11 @@ export function NotificationsSection() {
           name="slackWebhookUrl"
           type="url"
           autoComplete="off"
-          placeholder={data.slackWebhookHint ? `Set (${data.slackWebhookHint}); enter a new one to replace it` : 'https://hooks.slack.com/services/…'}
+          placeholder={
+            data.slackWebhookHint
+              ? `Set (${data.slackWebhookHint}); enter a new one to replace it`
+              : 'https://hooks.slack.com/services/…'
+          }
           error={errors.slackWebhookUrl}
         />
         <FormError message={serverError?.message ?? null} />
@@ -86,7 +118,13 @@ export function NotificationsSection() {
             {test.isPending ? 'Sending…' : 'Send a test'}
           </button>
           {data.slackWebhookHint ? (
-            <button type="button" className="button" onClick={() => update.mutate({ events: data.events, emailRecipients: data.emailRecipients, slackWebhookUrl: null })}>
+            <button
+              type="button"
+              className="button"
+              onClick={() =>
+                update.mutate({ events: data.events, emailRecipients: data.emailRecipients, slackWebhookUrl: null })
+              }
+            >
               Remove Slack webhook
             </button>
           ) : null}

@@ -19,7 +19,8 @@ const ACTION_TEXT: Record<Action, string> = {
 
 export function describeRetention(action: Action, days: number): string {
   if (action === 'NONE') return 'Requests are kept as they are.';
-  const what = action === 'HASH' ? 'Identifiers are replaced by a one-way hash' : 'Requests are deleted from this service';
+  const what =
+    action === 'HASH' ? 'Identifiers are replaced by a one-way hash' : 'Requests are deleted from this service';
   return `${what} ${days === 0 ? 'as soon as they complete' : `${days} day${days === 1 ? '' : 's'} after they complete`}, daily at midnight UTC.`;
 }
 
@@ -29,11 +30,15 @@ const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en
 export function retentionConfirmTitle(action: Action, due: number | undefined): string {
   if (due === undefined) return 'Apply the retention policy now?';
   const requests = plural(due, 'finished request', 'finished requests');
-  return action === 'DELETE' ? `Delete the identifiers and payloads of ${requests}?` : `Hash the identifiers of ${requests}?`;
+  return action === 'DELETE'
+    ? `Delete the identifiers and payloads of ${requests}?`
+    : `Hash the identifiers of ${requests}?`;
 }
 
 export function retentionConfirmLabel(action: Action, due: number): string {
-  return action === 'DELETE' ? `Delete ${plural(due, 'identifier', 'identifiers')}` : `Hash ${plural(due, 'identifier', 'identifiers')}`;
+  return action === 'DELETE'
+    ? `Delete ${plural(due, 'identifier', 'identifiers')}`
+    : `Hash ${plural(due, 'identifier', 'identifiers')}`;
 }
 
 /** The retention policy; owners edit it and can apply it at once. */
@@ -43,10 +48,16 @@ export function RetentionSection({ organization, canEdit }: { organization: Orga
   const [action, setAction] = useState<Action>(organization.retentionAction);
   const [days, setDays] = useState(String(organization.retentionDays));
   const [errors, setErrors] = useState<FieldErrors>({});
-  const update = useMutation(trpc.organization.updateRetention.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.organization.get.queryKey() }) }));
+  const update = useMutation(
+    trpc.organization.updateRetention.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.organization.get.queryKey() }),
+    }),
+  );
   const [confirmApply, setConfirmApply] = useState(false);
   // Counted when the confirmation opens, so it says exactly what will happen now.
-  const preview = useQuery(trpc.organization.retentionPreview.queryOptions(undefined, { enabled: confirmApply, staleTime: 0, gcTime: 0 }));
+  const preview = useQuery(
+    trpc.organization.retentionPreview.queryOptions(undefined, { enabled: confirmApply, staleTime: 0, gcTime: 0 }),
+  );
   const apply = useMutation(
     trpc.organization.applyRetentionNow.mutationOptions({
       onSuccess: async () => {
@@ -67,9 +78,15 @@ export function RetentionSection({ organization, canEdit }: { organization: Orga
           onSubmit={(event) => {
             event.preventDefault();
             const form = event.currentTarget;
-            const result = validateForm(retentionPolicySchema, { action, days: days.trim() === '' ? Number.NaN : Number(days) });
+            const result = validateForm(retentionPolicySchema, {
+              action,
+              days: days.trim() === '' ? Number.NaN : Number(days),
+            });
             if (!result.ok) {
-              const found = { ...result.errors, ...(result.errors.days && !/^\d+$/.test(days.trim()) ? { days: 'Enter a number of days' } : {}) };
+              const found = {
+                ...result.errors,
+                ...(result.errors.days && !/^\d+$/.test(days.trim()) ? { days: 'Enter a number of days' } : {}),
+              };
               setErrors(found);
               focusFirstInvalid(form, found);
               return;
@@ -78,7 +95,11 @@ export function RetentionSection({ organization, canEdit }: { organization: Orga
             update.mutate(result.data);
           }}
         >
-          <SelectField label="After completion" value={action} onChange={(e) => (update.reset(), setAction(e.target.value as Action))}>
+          <SelectField
+            label="After completion"
+            value={action}
+            onChange={(e) => (update.reset(), setAction(e.target.value as Action))}
+          >
             {RETENTION_ACTIONS.map((a) => (
               <option key={a} value={a}>
                 {ACTION_TEXT[a]}
@@ -118,13 +139,19 @@ export function RetentionSection({ organization, canEdit }: { organization: Orga
       <FormError message={serverError && !serverError.fieldErrors.days ? serverError.message : null} />
       {canEdit && organization.retentionAction !== 'NONE' ? (
         <div className="row wrap ir-actions">
-          <button type="button" className="button button-small" disabled={apply.isPending} onClick={() => (apply.reset(), setConfirmApply(true))}>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={apply.isPending}
+            onClick={() => (apply.reset(), setConfirmApply(true))}
+          >
             Apply now
           </button>
           <span className="muted small">Instead of waiting for midnight UTC.</span>
           {apply.isSuccess ? (
             <span role="status" className="small">
-              Applied: {apply.data.hashed} request{apply.data.hashed === 1 ? '' : 's'} hashed, {apply.data.deleted} deleted.
+              Applied: {apply.data.hashed} request{apply.data.hashed === 1 ? '' : 's'} hashed, {apply.data.deleted}{' '}
+              deleted.
             </span>
           ) : null}
         </div>
@@ -132,12 +159,20 @@ export function RetentionSection({ organization, canEdit }: { organization: Orga
       <ConfirmDialog
         open={confirmApply}
         title={retentionConfirmTitle(organization.retentionAction, preview.data?.due)}
-        confirmLabel={preview.data ? retentionConfirmLabel(organization.retentionAction, preview.data.due) : 'Counting…'}
+        confirmLabel={
+          preview.data ? retentionConfirmLabel(organization.retentionAction, preview.data.due) : 'Counting…'
+        }
         cancelLabel="Not now"
         destructive
         busy={apply.isPending}
         confirmDisabled={!preview.data || preview.data.due === 0}
-        error={apply.error ? toDisplayError(apply.error).message : preview.error ? toDisplayError(preview.error).message : null}
+        error={
+          apply.error
+            ? toDisplayError(apply.error).message
+            : preview.error
+              ? toDisplayError(preview.error).message
+              : null
+        }
         onCancel={() => setConfirmApply(false)}
         onConfirm={() => apply.mutate()}
       >

@@ -14,13 +14,20 @@ type Organization = RouterOutputs['organization']['get'];
 export function ReverificationSection({ organization, canEdit }: { organization: Organization; canEdit: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [days, setDays] = useState(organization.reverifyAfterDays === null ? '' : String(organization.reverifyAfterDays));
+  const [days, setDays] = useState(
+    organization.reverifyAfterDays === null ? '' : String(organization.reverifyAfterDays),
+  );
   const [error, setError] = useState<string | null>(null);
-  const update = useMutation(trpc.organization.updateReverification.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.organization.get.queryKey() }) }));
+  const update = useMutation(
+    trpc.organization.updateReverification.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.organization.get.queryKey() }),
+    }),
+  );
   const serverError = update.error ? toDisplayError(update.error) : null;
   const current = organization.reverifyAfterDays;
   // Retention that removes the identifier first leaves nothing to look for.
-  const retentionFirst = current !== null && organization.retentionAction !== 'NONE' && organization.retentionDays <= current;
+  const retentionFirst =
+    current !== null && organization.retentionAction !== 'NONE' && organization.retentionDays <= current;
   return (
     <section className="card" aria-labelledby="org-reverification">
       <h2 id="org-reverification">Re-verification</h2>
@@ -30,7 +37,10 @@ export function ReverificationSection({ organization, canEdit }: { organization:
           : `Deletions in your databases are verified again ${current} day(s) after they succeeded; rows that came back raise a notification.`}
       </p>
       {retentionFirst ? (
-        <p className="form-error">The retention policy removes identifiers after {organization.retentionDays} day(s), before re-verification can run: shorten this delay.</p>
+        <p className="form-error">
+          The retention policy removes identifiers after {organization.retentionDays} day(s), before re-verification can
+          run: shorten this delay.
+        </p>
       ) : null}
       {canEdit ? (
         <form
@@ -39,7 +49,8 @@ export function ReverificationSection({ organization, canEdit }: { organization:
           onSubmit={(event) => {
             event.preventDefault();
             const text = days.trim();
-            if (text !== '' && !/^\d+$/.test(text)) return setError('Enter a number of days, or leave it empty to turn it off');
+            if (text !== '' && !/^\d+$/.test(text))
+              return setError('Enter a number of days, or leave it empty to turn it off');
             const value = text === '' ? null : Number(text);
             if (value !== null && (value < 1 || value > 3650)) return setError('Between 1 and 3650 days');
             setError(null);

@@ -1,6 +1,18 @@
 import { useId, useState } from 'react';
 import { SelectField, TextField } from '../field';
-import { defaultsFor, errorsBelow, fieldKind, labelFor, nodeOf, parseList, pathKey, unionOf, variantOf, type JsonSchema, type Path } from '../../lib/schema-form';
+import {
+  defaultsFor,
+  errorsBelow,
+  fieldKind,
+  labelFor,
+  nodeOf,
+  parseList,
+  pathKey,
+  unionOf,
+  variantOf,
+  type JsonSchema,
+  type Path,
+} from '../../lib/schema-form';
 import { recordKeyField } from '../../lib/form';
 
 export interface SchemaFormOptions {
@@ -24,7 +36,11 @@ interface NodeProps {
   rootLength: number;
 }
 
-const shapeKey = (path: Path, rootLength: number) => path.slice(rootLength).filter((p) => typeof p === 'string').join('.');
+const shapeKey = (path: Path, rootLength: number) =>
+  path
+    .slice(rootLength)
+    .filter((p) => typeof p === 'string')
+    .join('.');
 
 /**
  * Fields for a JSON Schema (from a zod schema): strings, numbers, booleans, enums, nested
@@ -32,7 +48,14 @@ const shapeKey = (path: Path, rootLength: number) => path.slice(rootLength).filt
  * kind's fields), records (key/value rows), lists of strings and lists of objects; anything
  * else as JSON. Errors are looked up by dotted path.
  */
-export function SchemaFields(props: { schema: JsonSchema; value: unknown; onChange: (value: unknown) => void; errors: Record<string, string>; path?: Path; options?: SchemaFormOptions }) {
+export function SchemaFields(props: {
+  schema: JsonSchema;
+  value: unknown;
+  onChange: (value: unknown) => void;
+  errors: Record<string, string>;
+  path?: Path;
+  options?: SchemaFormOptions;
+}) {
   const path = props.path ?? [];
   return (
     <SchemaNode
@@ -59,7 +82,13 @@ function SchemaNode(props: NodeProps) {
   switch (fieldKind(node)) {
     case 'enum':
       return (
-        <SelectField label={labelText} value={props.value === undefined ? '' : String(props.value)} error={error} hint={hint} onChange={(e) => props.onChange(e.target.value === '' ? undefined : e.target.value)}>
+        <SelectField
+          label={labelText}
+          value={props.value === undefined ? '' : String(props.value)}
+          error={error}
+          hint={hint}
+          onChange={(e) => props.onChange(e.target.value === '' ? undefined : e.target.value)}
+        >
           {props.required || node.default !== undefined ? null : <option value="">—</option>}
           {node.enum!.map((option) => (
             <option key={String(option)} value={String(option)}>
@@ -81,7 +110,15 @@ function SchemaNode(props: NodeProps) {
         />
       );
     case 'text':
-      return <TextAreaField label={labelText} value={typeof props.value === 'string' ? props.value : ''} error={error} hint={hint} onChange={props.onChange} />;
+      return (
+        <TextAreaField
+          label={labelText}
+          value={typeof props.value === 'string' ? props.value : ''}
+          error={error}
+          hint={hint}
+          onChange={props.onChange}
+        />
+      );
     case 'number':
       return (
         <TextField
@@ -98,7 +135,15 @@ function SchemaNode(props: NodeProps) {
         />
       );
     case 'boolean':
-      return <CheckboxField label={label} checked={props.value === true} onChange={props.onChange} error={error} hint={hint} />;
+      return (
+        <CheckboxField
+          label={label}
+          checked={props.value === true}
+          onChange={props.onChange}
+          error={error}
+          hint={hint}
+        />
+      );
     case 'object':
       return <ObjectNode {...props} schema={node} label={label} error={error} hint={hint} />;
     case 'union':
@@ -139,7 +184,13 @@ function ObjectNode(props: NodeProps & Extra & { inline?: boolean }) {
       rootLength={props.rootLength}
     />
   ));
-  if (isRoot) return <div className="schema-object">{fields}{props.error ? <p className="field-error">{props.error}</p> : null}</div>;
+  if (isRoot)
+    return (
+      <div className="schema-object">
+        {fields}
+        {props.error ? <p className="field-error">{props.error}</p> : null}
+      </div>
+    );
   const hidden = !props.required && !present;
   const inner = errorsBelow(props.errors, props.path);
   return (
@@ -153,8 +204,12 @@ function ObjectNode(props: NodeProps & Extra & { inline?: boolean }) {
         />
       )}
       {props.hint ? <p className="hint">{props.hint}</p> : null}
-      {props.error ? <p className="field-error" role="alert">{props.error}</p> : null}
-      {hidden ? (inner.length > 0 && !props.error ? <p className="field-error">{inner[0]}</p> : null) : fields}
+      {props.error ? (
+        <p className="field-error" role="alert">
+          {props.error}
+        </p>
+      ) : null}
+      {hidden ? inner.length > 0 && !props.error ? <p className="field-error">{inner[0]}</p> : null : fields}
     </fieldset>
   );
 }
@@ -170,7 +225,11 @@ function UnionNode(props: NodeProps & Extra) {
   const shape = shapeKey([...props.path, union.key], props.rootLength);
   const kindLabel = props.options.labels?.[shape] ?? labelFor(union.key);
   const fields = Object.fromEntries(Object.entries(variant.schema.properties!).filter(([k]) => k !== union.key));
-  const rest: JsonSchema = { ...variant.schema, properties: fields, required: variant.schema.required?.filter((k) => k !== union.key) };
+  const rest: JsonSchema = {
+    ...variant.schema,
+    properties: fields,
+    required: variant.schema.required?.filter((k) => k !== union.key),
+  };
   return (
     <div className="schema-union">
       <SelectField
@@ -193,13 +252,19 @@ function UnionNode(props: NodeProps & Extra) {
         onChange={(next) => props.onChange({ [union.key]: variant.value, ...(next as Record<string, unknown>) })}
         inline
       />
-      {props.error ? <p className="field-error" role="alert">{props.error}</p> : null}
+      {props.error ? (
+        <p className="field-error" role="alert">
+          {props.error}
+        </p>
+      ) : null}
     </div>
   );
 }
 
 function RecordNode(props: NodeProps & Extra) {
-  const [rows, setRows] = useState<[string, string][]>(() => Object.entries((props.value ?? {}) as Record<string, string>));
+  const [rows, setRows] = useState<[string, string][]>(() =>
+    Object.entries((props.value ?? {}) as Record<string, string>),
+  );
   const valueSchema = typeof props.schema.additionalProperties === 'object' ? props.schema.additionalProperties : {};
   const secret = props.options.isSecret?.([...props.path, '*']) ?? false;
   const singular = props.label.replace(/ \(optional\)$/, '').replace(/s$/, '');
@@ -229,12 +294,21 @@ function RecordNode(props: NodeProps & Extra) {
             error={props.errors[pathKey([...props.path, k.trim()])]}
             onChange={(e) => update(rows.map((r, i) => (i === index ? [r[0], e.target.value] : r)))}
           />
-          <button type="button" className="button button-small" aria-label={`Remove ${k || `row ${index + 1}`}`} onClick={() => update(rows.filter((_, i) => i !== index))}>
+          <button
+            type="button"
+            className="button button-small"
+            aria-label={`Remove ${k || `row ${index + 1}`}`}
+            onClick={() => update(rows.filter((_, i) => i !== index))}
+          >
             Remove
           </button>
         </div>
       ))}
-      {props.error ? <p className="field-error" role="alert">{props.error}</p> : null}
+      {props.error ? (
+        <p className="field-error" role="alert">
+          {props.error}
+        </p>
+      ) : null}
       <button type="button" className="button button-small" onClick={() => update([...rows, ['', '']])}>
         Add {singular.toLowerCase()}
       </button>
@@ -273,7 +347,11 @@ function ObjectListNode(props: NodeProps & Extra) {
     <fieldset className="schema-fieldset">
       <legend>{props.label}</legend>
       {props.hint ? <p className="hint">{props.hint}</p> : null}
-      {props.error ? <p className="field-error" role="alert">{props.error}</p> : null}
+      {props.error ? (
+        <p className="field-error" role="alert">
+          {props.error}
+        </p>
+      ) : null}
       {list.map((item, index) => (
         <div className="schema-list-item" key={index}>
           <div className="row space-between wrap">
@@ -281,21 +359,49 @@ function ObjectListNode(props: NodeProps & Extra) {
               {singular} {index + 1}
             </strong>
             <div className="row">
-              <button type="button" className="button button-small" disabled={index === 0} onClick={() => move(index, index - 1)} aria-label={`Move ${singular.toLowerCase()} ${index + 1} up`}>
+              <button
+                type="button"
+                className="button button-small"
+                disabled={index === 0}
+                onClick={() => move(index, index - 1)}
+                aria-label={`Move ${singular.toLowerCase()} ${index + 1} up`}
+              >
                 ↑
               </button>
-              <button type="button" className="button button-small" disabled={index === list.length - 1} onClick={() => move(index, index + 1)} aria-label={`Move ${singular.toLowerCase()} ${index + 1} down`}>
+              <button
+                type="button"
+                className="button button-small"
+                disabled={index === list.length - 1}
+                onClick={() => move(index, index + 1)}
+                aria-label={`Move ${singular.toLowerCase()} ${index + 1} down`}
+              >
                 ↓
               </button>
-              <button type="button" className="button button-small button-danger-outline" onClick={() => props.onChange(list.filter((_, i) => i !== index))}>
+              <button
+                type="button"
+                className="button button-small button-danger-outline"
+                onClick={() => props.onChange(list.filter((_, i) => i !== index))}
+              >
                 Remove
               </button>
             </div>
           </div>
-          <SchemaNode {...props} schema={items} value={item} path={[...props.path, index]} required rootLength={props.rootLength} onChange={(next) => props.onChange(list.map((old, i) => (i === index ? next : old)))} />
+          <SchemaNode
+            {...props}
+            schema={items}
+            value={item}
+            path={[...props.path, index]}
+            required
+            rootLength={props.rootLength}
+            onChange={(next) => props.onChange(list.map((old, i) => (i === index ? next : old)))}
+          />
         </div>
       ))}
-      <button type="button" className="button button-small" onClick={() => props.onChange([...list, defaultsFor(items)])}>
+      <button
+        type="button"
+        className="button button-small"
+        onClick={() => props.onChange([...list, defaultsFor(items)])}
+      >
         Add {singular.toLowerCase()}
       </button>
     </fieldset>
@@ -325,29 +431,82 @@ function JsonNode(props: NodeProps & Extra) {
   );
 }
 
-export function TextAreaField({ label, value, onChange, error, hint, rows = 4 }: { label: string; value: string; onChange: (v: string) => void; error?: string; hint?: string; rows?: number }) {
+export function TextAreaField({
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  rows = 4,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+  hint?: string;
+  rows?: number;
+}) {
   const id = useId();
   const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} rows={rows} className="mono" value={value} aria-invalid={error ? true : undefined} aria-describedby={describedBy} onChange={(e) => onChange(e.target.value)} />
-      {hint ? <p className="hint" id={`${id}-hint`}>{hint}</p> : null}
-      {error ? <p className="field-error" id={`${id}-error`}>{error}</p> : null}
+      <textarea
+        id={id}
+        rows={rows}
+        className="mono"
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {hint ? (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
 
-export function CheckboxField({ label, checked, onChange, error, hint }: { label: string; checked: boolean; onChange: (v: boolean) => void; error?: string; hint?: string }) {
+export function CheckboxField({
+  label,
+  checked,
+  onChange,
+  error,
+  hint,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  error?: string;
+  hint?: string;
+}) {
   const id = useId();
   return (
     <div className="field field-checkbox">
       <label htmlFor={id} className="checkbox-label">
-        <input id={id} type="checkbox" checked={checked} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} onChange={(e) => onChange(e.target.checked)} />
+        <input
+          id={id}
+          type="checkbox"
+          checked={checked}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          onChange={(e) => onChange(e.target.checked)}
+        />
         {label}
       </label>
       {hint ? <p className="hint">{hint}</p> : null}
-      {error ? <p className="field-error" id={`${id}-error`}>{error}</p> : null}
+      {error ? (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

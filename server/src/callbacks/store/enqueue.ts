@@ -21,7 +21,13 @@ export interface CallbackEvent {
  */
 export async function enqueueCallbackEvent(query: Query, event: CallbackEvent, now = new Date()): Promise<string[]> {
   const body = JSON.stringify({ type: event.type, timestamp: now.toISOString(), data: event.data });
-  const values: unknown[] = [event.organizationId, event.type, event.workspaceId, event.deletionRequestId ?? null, body];
+  const values: unknown[] = [
+    event.organizationId,
+    event.type,
+    event.workspaceId,
+    event.deletionRequestId ?? null,
+    body,
+  ];
   const match = event.endpointId
     ? `e.id = $${values.push(event.endpointId)}::text`
     : `e.enabled AND $2::text = ANY(e.events)`;

@@ -21,7 +21,12 @@ export interface ClaimedDelivery {
  * crash loop still runs out of attempts; an expired lease (a dispatcher that died) makes the
  * row due again, with the same id and body.
  */
-export function claimDueDeliveries(query: Query, dispatcherId: string, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+export function claimDueDeliveries(
+  query: Query,
+  dispatcherId: string,
+  limit: number,
+  leaseMs: number,
+): Promise<ClaimedDelivery[]> {
   return query<ClaimedDelivery>(
     `UPDATE "CallbackDelivery" d
         SET "lockedBy" = $1, "lockedUntil" = ${NOW_UTC} + make_interval(secs => $2::double precision / 1000),
@@ -39,7 +44,12 @@ export function claimDueDeliveries(query: Query, dispatcherId: string, limit: nu
 }
 
 /** Keeps the leases of deliveries still being sent. */
-export async function extendDeliveryLeases(query: Query, dispatcherId: string, ids: string[], leaseMs: number): Promise<void> {
+export async function extendDeliveryLeases(
+  query: Query,
+  dispatcherId: string,
+  ids: string[],
+  leaseMs: number,
+): Promise<void> {
   if (ids.length === 0) return;
   await query(
     `UPDATE "CallbackDelivery" SET "lockedUntil" = ${NOW_UTC} + make_interval(secs => $3::double precision / 1000)
@@ -54,7 +64,12 @@ export type DeliveryOutcome =
   | { kind: 'failed'; statusCode: number | null; error: string };
 
 /** Writes an attempt's outcome, only while this dispatcher still holds the lease (false when it lost it). */
-export async function settleDelivery(query: Query, dispatcherId: string, id: string, outcome: DeliveryOutcome): Promise<boolean> {
+export async function settleDelivery(
+  query: Query,
+  dispatcherId: string,
+  id: string,
+  outcome: DeliveryOutcome,
+): Promise<boolean> {
   const status = outcome.kind === 'delivered' ? 'DELIVERED' : outcome.kind === 'retry' ? 'PENDING' : 'FAILED';
   const rows = await query(
     `UPDATE "CallbackDelivery"
@@ -64,7 +79,14 @@ export async function settleDelivery(query: Query, dispatcherId: string, id: str
             "deliveredAt" = CASE WHEN $3::text = 'DELIVERED' THEN ${NOW_UTC} ELSE "deliveredAt" END
       WHERE id = $1 AND "lockedBy" = $2
     RETURNING id`,
-    [id, dispatcherId, status, outcome.statusCode, outcome.kind === 'delivered' ? null : outcome.error, outcome.kind === 'retry' ? outcome.delayMs : 0],
+    [
+      id,
+      dispatcherId,
+      status,
+      outcome.statusCode,
+      outcome.kind === 'delivered' ? null : outcome.error,
+      outcome.kind === 'retry' ? outcome.delayMs : 0,
+    ],
   );
   return rows.length > 0;
 }
@@ -72,8 +94,8 @@ export async function settleDelivery(query: Query, dispatcherId: string, id: str
 /** Hands leases back at shutdown: the rows are due again at once, for any dispatcher. */
 export async function releaseDeliveries(query: Query, dispatcherId: string, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await query(`UPDATE "CallbackDelivery" SET "lockedBy" = NULL, "lockedUntil" = NULL, attempts = greatest(attempts - 1, 0) WHERE id = ANY($2::text[]) AND "lockedBy" = $1`, [
-    dispatcherId,
-    ids,
-  ]);
+  await query(
+    `UPDATE "CallbackDelivery" SET "lockedBy" = NULL, "lockedUntil" = NULL, attempts = greatest(attempts - 1, 0) WHERE id = ANY($2::text[]) AND "lockedBy" = $1`,
+    [dispatcherId, ids],
+  );
 }

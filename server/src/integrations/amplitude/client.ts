@@ -11,12 +11,20 @@ export interface AmplitudeJob {
 }
 
 /** Amplitude User Privacy API (/api/2/deletions/users), HTTP Basic with the project's API key and secret key. */
-export function amplitudeClient(http: HttpClient, config: AmplitudeConfig, credentials: { apiKey: string; secretKey: string }) {
+export function amplitudeClient(
+  http: HttpClient,
+  config: AmplitudeConfig,
+  credentials: { apiKey: string; secretKey: string },
+) {
   const base = `${vendorBaseUrl(config, AMPLITUDE_HOSTS)}/api/2/deletions/users`;
-  const headers = { authorization: `Basic ${Buffer.from(`${credentials.apiKey}:${credentials.secretKey}`).toString('base64')}`, accept: 'application/json' };
+  const headers = {
+    authorization: `Basic ${Buffer.from(`${credentials.apiKey}:${credentials.secretKey}`).toString('base64')}`,
+    accept: 'application/json',
+  };
   return {
     createDeletion(identifier: string): Promise<HttpResponse> {
-      const ids = config.identifierType === 'amplitude_id' ? { amplitude_ids: [Number(identifier)] } : { user_ids: [identifier] };
+      const ids =
+        config.identifierType === 'amplitude_id' ? { amplitude_ids: [Number(identifier)] } : { user_ids: [identifier] };
       const body = {
         ...ids,
         requester: config.requester,
@@ -32,7 +40,11 @@ export function amplitudeClient(http: HttpClient, config: AmplitudeConfig, crede
     },
     /** Removes one Amplitude id from the job of `day`; Amplitude allows it while the job is staging. */
     removeFromJob(amplitudeId: string, day: string): Promise<HttpResponse> {
-      return http.request({ method: 'DELETE', url: `${base}/${encodeURIComponent(amplitudeId)}/${encodeURIComponent(day)}`, headers });
+      return http.request({
+        method: 'DELETE',
+        url: `${base}/${encodeURIComponent(amplitudeId)}/${encodeURIComponent(day)}`,
+        headers,
+      });
     },
   };
 }
@@ -40,5 +52,10 @@ export function amplitudeClient(http: HttpClient, config: AmplitudeConfig, crede
 /** The jobs of a create or list response (an array of jobs, or one job object). */
 export function jobsOf(body: unknown): AmplitudeJob[] {
   const list = Array.isArray(body) ? body : body && typeof body === 'object' && 'day' in body ? [body] : [];
-  return list.filter((job): job is AmplitudeJob => Boolean(job) && typeof (job as AmplitudeJob).day === 'string' && Array.isArray((job as AmplitudeJob).amplitude_ids));
+  return list.filter(
+    (job): job is AmplitudeJob =>
+      Boolean(job) &&
+      typeof (job as AmplitudeJob).day === 'string' &&
+      Array.isArray((job as AmplitudeJob).amplitude_ids),
+  );
 }

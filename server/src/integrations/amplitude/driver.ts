@@ -22,7 +22,10 @@ export const amplitudeDriver: Driver<AmplitudeConfig> = {
 
   async requestDeletion(ctx) {
     if (ctx.config.identifierType === 'amplitude_id' && !/^\d{1,20}$/.test(ctx.identifier)) {
-      return { kind: 'failed', reason: `"${ctx.identifier}" is not an Amplitude id (a number); change the integration's identifier type to user id` };
+      return {
+        kind: 'failed',
+        reason: `"${ctx.identifier}" is not an Amplitude id (a number); change the integration's identifier type to user id`,
+      };
     }
     const response = await clientFor(ctx).createDeletion(ctx.identifier);
     if (response.status === 429) return queuedByRateLimit('Amplitude', response, ctx.now, 5_000);
@@ -31,14 +34,23 @@ export const amplitudeDriver: Driver<AmplitudeConfig> = {
     const tracking = trackingFromJobs(jobs, { identifier: ctx.identifier, identifierType: ctx.config.identifierType });
     if (tracking.length === 0) {
       // ignore_invalid_id: Amplitude created no job because it knows no such user.
-      return { kind: 'success', message: 'Amplitude knows no user with this id: nothing to delete', evidence: { userFound: false } };
+      return {
+        kind: 'success',
+        message: 'Amplitude knows no user with this id: nothing to delete',
+        evidence: { userFound: false },
+      };
     }
     const trackingId = formatTracking(tracking);
     const scheduled = tracking.map((t) => {
       const job = jobs.find((j) => j.day === t.day && (t.app === undefined || String(j.app) === t.app));
       return `job of ${t.day}${t.app ? ` in project ${t.app}` : ''}: ${job?.status ?? 'scheduled'}`;
     });
-    return { kind: 'accepted', trackingId, status: 'PENDING', message: `Amplitude scheduled the deletion (${scheduled.join(', ')})` };
+    return {
+      kind: 'accepted',
+      trackingId,
+      status: 'PENDING',
+      message: `Amplitude scheduled the deletion (${scheduled.join(', ')})`,
+    };
   },
 
   async checkStatus(ctx) {
@@ -59,7 +71,10 @@ export const amplitudeDriver: Driver<AmplitudeConfig> = {
           const response = await client.removeFromJob(id, day);
           if (!isSuccessStatus(response.status)) {
             const partly = removed.length ? ` (already removed: ${removed.join(', ')})` : '';
-            return { canceled: false, message: `Amplitude removes users only from staging jobs: ${destinationMessage(response)}${partly}` };
+            return {
+              canceled: false,
+              message: `Amplitude removes users only from staging jobs: ${destinationMessage(response)}${partly}`,
+            };
           }
           removed.push(`${id}@${day}`);
         }
@@ -75,7 +90,8 @@ export const amplitudeDriver: Driver<AmplitudeConfig> = {
     try {
       const today = ctx.now.toISOString().slice(0, 10);
       const response = await clientFor(ctx).listJobs(today, today);
-      if (isSuccessStatus(response.status)) return { ok: true, message: 'Amplitude accepted the API key and secret key' };
+      if (isSuccessStatus(response.status))
+        return { ok: true, message: 'Amplitude accepted the API key and secret key' };
       return { ok: false, message: destinationMessage(response) };
     } catch (error) {
       return { ok: false, message: (error as Error).message };

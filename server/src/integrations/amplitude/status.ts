@@ -28,18 +28,30 @@ export function parseTracking(trackingId: string): AmplitudeTracking {
  * of the day, other subjects' ids included, so only the entries of this subject are kept: the
  * entries mapped to its user id (include_mapped_user_ids), or its own amplitude id.
  */
-export function trackingFromJobs(jobs: AmplitudeJob[], subject: { identifier: string; identifierType: 'user_id' | 'amplitude_id' }): AmplitudeTracking {
+export function trackingFromJobs(
+  jobs: AmplitudeJob[],
+  subject: { identifier: string; identifierType: 'user_id' | 'amplitude_id' },
+): AmplitudeTracking {
   return jobs
     .map((job) => {
-      const own = job.amplitude_ids.filter((a) => (subject.identifierType === 'amplitude_id' ? String(a.amplitude_id) === subject.identifier : a.user_id === subject.identifier));
+      const own = job.amplitude_ids.filter((a) =>
+        subject.identifierType === 'amplitude_id'
+          ? String(a.amplitude_id) === subject.identifier
+          : a.user_id === subject.identifier,
+      );
       const ids = [...new Set(own.map((a) => String(a.amplitude_id)))];
-      return { day: job.day, ...(job.app !== undefined && job.app !== null ? { app: String(job.app) } : {}), amplitudeIds: ids };
+      return {
+        day: job.day,
+        ...(job.app !== undefined && job.app !== null ? { app: String(job.app) } : {}),
+        amplitudeIds: ids,
+      };
     })
     .filter((t) => t.amplitudeIds.length > 0);
 }
 
 /** The listed job a tracking entry points at: same day and, when tracked, same project. */
-export const jobFor = (jobs: AmplitudeJob[], entry: AmplitudeTracking[number]) => jobs.find((j) => j.day === entry.day && (entry.app === undefined || String(j.app) === entry.app));
+export const jobFor = (jobs: AmplitudeJob[], entry: AmplitudeTracking[number]) =>
+  jobs.find((j) => j.day === entry.day && (entry.app === undefined || String(j.app) === entry.app));
 
 const RANK: Record<string, number> = { staging: 0, submitted: 1, done: 2 };
 
@@ -55,16 +67,26 @@ export function amplitudeStatusOutcome(tracking: AmplitudeTracking, jobs: Amplit
     const listed = new Set((job?.amplitude_ids ?? []).map((a) => String(a.amplitude_id)));
     const missing = amplitudeIds.filter((id) => !listed.has(id));
     if (!job || missing.length > 0) {
-      return { kind: 'canceled', message: `Amplitude no longer lists amplitude id ${missing.join(', ') || amplitudeIds.join(', ')} in the deletion job of ${day}${entry.app ? ` (project ${entry.app})` : ''} (removed from the job)` };
+      return {
+        kind: 'canceled',
+        message: `Amplitude no longer lists amplitude id ${missing.join(', ') || amplitudeIds.join(', ')} in the deletion job of ${day}${entry.app ? ` (project ${entry.app})` : ''} (removed from the job)`,
+      };
     }
     statuses.push(job.status);
   }
   const summary = tracking.map((t, i) => `${t.day}${t.app ? ` project ${t.app}` : ''}: ${statuses[i]}`).join(', ');
   // The page writes the statuses `submitted`/`done` in its prose and "Staging"/"Submitted"/"Done" in its table.
   const unknown = statuses.find((s) => !(String(s).toLowerCase() in RANK));
-  if (unknown) return { kind: 'pending', status: 'PROCESSING', message: `Amplitude job status ${unknown} (${summary})` };
+  if (unknown)
+    return { kind: 'pending', status: 'PROCESSING', message: `Amplitude job status ${unknown} (${summary})` };
   const lowest = Math.min(...statuses.map((s) => RANK[String(s).toLowerCase()]!));
-  if (lowest === 2) return { kind: 'success', message: `Amplitude deletion job done (${summary})`, evidence: { amplitudeJobs: tracking, statuses } };
-  if (lowest === 1) return { kind: 'pending', status: 'PROCESSING', message: `Amplitude job submitted; deletion running (${summary})` };
+  if (lowest === 2)
+    return {
+      kind: 'success',
+      message: `Amplitude deletion job done (${summary})`,
+      evidence: { amplitudeJobs: tracking, statuses },
+    };
+  if (lowest === 1)
+    return { kind: 'pending', status: 'PROCESSING', message: `Amplitude job submitted; deletion running (${summary})` };
   return { kind: 'pending', status: 'PENDING', message: `Amplitude job staging, scheduled for ${summary}` };
 }

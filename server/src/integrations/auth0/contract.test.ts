@@ -23,23 +23,42 @@ const sdk = () =>
     clientId: CLIENT_ID,
     clientSecret: CLIENT_SECRET,
     maxRetries: 0,
-    fetch: (input: string | URL | Request, init?: RequestInit) => fetch(String(input instanceof Request ? input.url : input).replace(`https://${fake.state.domain}`, fake.url), init),
+    fetch: (input: string | URL | Request, init?: RequestInit) =>
+      fetch(
+        String(input instanceof Request ? input.url : input).replace(`https://${fake.state.domain}`, fake.url),
+        init,
+      ),
   } as ConstructorParameters<typeof ManagementClient>[0]);
-const ctx = (identifier: string, config: Record<string, unknown> = {}, secrets: Record<string, unknown> = { apiKey: CLIENT_ID, secretKey: CLIENT_SECRET }) =>
-  driverContext('AUTH0', auth0ConfigSchema.parse({ domain: fake.state.domain, baseUrl: fake.url, ...config }), secrets, { identifier });
+const ctx = (
+  identifier: string,
+  config: Record<string, unknown> = {},
+  secrets: Record<string, unknown> = { apiKey: CLIENT_ID, secretKey: CLIENT_SECRET },
+) =>
+  driverContext(
+    'AUTH0',
+    auth0ConfigSchema.parse({ domain: fake.state.domain, baseUrl: fake.url, ...config }),
+    secrets,
+    { identifier },
+  );
 
 describe('Auth0 contract (official auth0 SDK)', () => {
-  it('gets a token, finds by email, deletes and fetches again with the SDK\'s requests; the SDK parses the fake\'s answers', async () => {
+  it("gets a token, finds by email, deletes and fetches again with the SDK's requests; the SDK parses the fake's answers", async () => {
     const a = fake.addUser('person@example.com');
     const b = fake.addUser('person@example.com', 'google-oauth2');
     const context = ctx('person@example.com');
     const ours = await callsDuring(fake, async () => {
-      expect(await auth0Driver.requestDeletion(context)).toMatchObject({ kind: 'success', evidence: { userIds: [a.user_id, b.user_id], verifiedGone: true } });
+      expect(await auth0Driver.requestDeletion(context)).toMatchObject({
+        kind: 'success',
+        evidence: { userIds: [a.user_id, b.user_id], verifiedGone: true },
+      });
     });
     // The granted Management API token is recorded nowhere in the trail.
     const granted = ours[1]!.headers.authorization!.slice(7);
     expect(JSON.stringify(context.trail)).not.toContain(granted);
-    expect(context.trail[0]).toMatchObject({ kind: 'http', response: { status: 200, body: '[access token withheld]' } });
+    expect(context.trail[0]).toMatchObject({
+      kind: 'http',
+      response: { status: 200, body: '[access token withheld]' },
+    });
     expect(ours.map((c) => `${c.method} ${c.path}`)).toEqual([
       'POST /oauth/token',
       'GET /api/v2/users-by-email',
@@ -51,13 +70,23 @@ describe('Auth0 contract (official auth0 SDK)', () => {
 
     const c = fake.addUser('person@example.com');
     const client = sdk();
-    const sdkCalls = await callsDuring(fake, async () => expect(await client.users.listUsersByEmail({ email: 'person@example.com' })).toMatchObject([{ user_id: c.user_id }]));
+    const sdkCalls = await callsDuring(fake, async () =>
+      expect(await client.users.listUsersByEmail({ email: 'person@example.com' })).toMatchObject([
+        { user_id: c.user_id },
+      ]),
+    );
     const [sdkDelete] = await callsDuring(fake, () => client.users.delete(c.user_id));
-    const [sdkGone] = await callsDuring(fake, async () => expect(client.users.get(c.user_id)).rejects.toMatchObject({ statusCode: 404 }));
+    const [sdkGone] = await callsDuring(fake, async () =>
+      expect(client.users.get(c.user_id)).rejects.toMatchObject({ statusCode: 404 }),
+    );
     const [sdkToken, sdkByEmail] = sdkCalls;
     // The token request: same grant, client, audience and secret, form-encoded.
     expectSameRequest(ours[0], sdkToken);
-    const bearerless = (call: (typeof ours)[number], id: string) => ({ ...call, path: call.path.replace(encodeURIComponent(id), '{id}'), headers: { ...call.headers, authorization: 'Bearer {token}' } });
+    const bearerless = (call: (typeof ours)[number], id: string) => ({
+      ...call,
+      path: call.path.replace(encodeURIComponent(id), '{id}'),
+      headers: { ...call.headers, authorization: 'Bearer {token}' },
+    });
     expectSameRequest(bearerless(ours[1]!, ''), bearerless(sdkByEmail!, ''));
     expectSameRequest(bearerless(ours[2]!, a.user_id), bearerless(sdkDelete!, c.user_id));
     expectSameRequest(bearerless(ours[4]!, a.user_id), bearerless(sdkGone!, c.user_id));
@@ -67,13 +96,21 @@ describe('Auth0 contract (official auth0 SDK)', () => {
   it('reuses its Management API token; deletes by user id; no such user is nothing to delete', async () => {
     const issued = fake.state.tokensIssued;
     const user = fake.addUser('byid@example.com');
-    expect(await auth0Driver.requestDeletion(ctx(user.user_id, { identifierType: 'user_id' }))).toMatchObject({ kind: 'success', evidence: { userIds: [user.user_id] } });
-    expect(await auth0Driver.requestDeletion(ctx('auth0|missing', { identifierType: 'user_id' }))).toMatchObject({ kind: 'success', evidence: { usersFound: 0 } });
+    expect(await auth0Driver.requestDeletion(ctx(user.user_id, { identifierType: 'user_id' }))).toMatchObject({
+      kind: 'success',
+      evidence: { userIds: [user.user_id] },
+    });
+    expect(await auth0Driver.requestDeletion(ctx('auth0|missing', { identifierType: 'user_id' }))).toMatchObject({
+      kind: 'success',
+      evidence: { usersFound: 0 },
+    });
     expect(fake.state.tokensIssued).toBe(issued);
   });
 
   it('fails at once for a wrong client secret, and waits for x-ratelimit-reset on a 429', async () => {
-    const refused = await auth0Driver.requestDeletion(ctx('x@example.com', {}, { apiKey: CLIENT_ID, secretKey: 'wrong-secret-000' })).catch((e: Error) => e);
+    const refused = await auth0Driver
+      .requestDeletion(ctx('x@example.com', {}, { apiKey: CLIENT_ID, secretKey: 'wrong-secret-000' }))
+      .catch((e: Error) => e);
     expect(refused).toMatchObject({ message: 'Auth0 refused the client credentials: HTTP 401: Unauthorized' });
     fake.state.throttleNext = 1;
     const outcome = await auth0Driver.requestDeletion(ctx('x@example.com'));

@@ -18,21 +18,43 @@ const style: VendorStyle = {
 const tokens = new Map<string, { token: string; expiresAt: number }>();
 
 /** Auth0 Management API v2 with a machine-to-machine application (client credentials grant). */
-export function auth0Client(http: HttpClient, config: Auth0Config, credentials: { clientId: string; clientSecret: string }, trail?: Exchange[]) {
+export function auth0Client(
+  http: HttpClient,
+  config: Auth0Config,
+  credentials: { clientId: string; clientSecret: string },
+  trail?: Exchange[],
+) {
   const origin = config.baseUrl ?? `https://${config.domain}`;
   const audience = `https://${config.domain}/api/v2/`;
-  const cacheKey = createHash('sha256').update(`${origin}\n${credentials.clientId}\n${credentials.clientSecret}`).digest('hex');
+  const cacheKey = createHash('sha256')
+    .update(`${origin}\n${credentials.clientId}\n${credentials.clientSecret}`)
+    .digest('hex');
 
   async function token(): Promise<string> {
     const cached = tokens.get(cacheKey);
     if (cached && cached.expiresAt > Date.now()) return cached.token;
-    const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: credentials.clientId, audience, client_secret: credentials.clientSecret });
-    const response = await http.request({ method: 'POST', url: `${origin}/oauth/token`, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: body.toString() });
+    const body = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: credentials.clientId,
+      audience,
+      client_secret: credentials.clientSecret,
+    });
+    const response = await http.request({
+      method: 'POST',
+      url: `${origin}/oauth/token`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: body.toString(),
+    });
     // The granted access token is a credential: it stays out of the recorded trail.
     const recorded = trail?.findLast((e) => e.kind === 'http' && e.request.url.endsWith('/oauth/token'));
-    if (recorded?.kind === 'http' && recorded.response && isSuccessStatus(response.status)) recorded.response.body = '[access token withheld]';
-    if (response.status === 401 || response.status === 403) throw new PermanentError(`Auth0 refused the client credentials: HTTP ${response.status}: ${style.message(jsonBody(response)) ?? ''}`.trim());
-    if (!isSuccessStatus(response.status)) throw new TransientError(`Auth0 token endpoint answered HTTP ${response.status}`);
+    if (recorded?.kind === 'http' && recorded.response && isSuccessStatus(response.status))
+      recorded.response.body = '[access token withheld]';
+    if (response.status === 401 || response.status === 403)
+      throw new PermanentError(
+        `Auth0 refused the client credentials: HTTP ${response.status}: ${style.message(jsonBody(response)) ?? ''}`.trim(),
+      );
+    if (!isSuccessStatus(response.status))
+      throw new TransientError(`Auth0 token endpoint answered HTTP ${response.status}`);
     const granted = jsonBody(response) as { access_token?: unknown; expires_in?: unknown } | undefined;
     const accessToken = str(granted?.access_token);
     if (!accessToken) throw new TransientError('Auth0 granted no access_token');
@@ -56,7 +78,12 @@ export function auth0Client(http: HttpClient, config: Auth0Config, credentials: 
 }
 
 const clientFor = (ctx: Pick<DriverContext<Auth0Config>, 'http' | 'config' | 'secrets'> & { trail?: Exchange[] }) =>
-  auth0Client(ctx.http, ctx.config, { clientId: credential(ctx, 'apiKey'), clientSecret: credential(ctx, 'secretKey') }, ctx.trail);
+  auth0Client(
+    ctx.http,
+    ctx.config,
+    { clientId: credential(ctx, 'apiKey'), clientSecret: credential(ctx, 'secretKey') },
+    ctx.trail,
+  );
 
 /**
  * Synchronous: find the users (every user with the email, one per connection, or the user id),
@@ -75,7 +102,9 @@ export const auth0Driver: Driver<Auth0Config> = {
       const found = await client.usersByEmail(ctx.identifier);
       if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
       const users = jsonBody(found);
-      ids = (Array.isArray(users) ? users : []).map((u) => str((u as { user_id?: unknown }).user_id)).filter((id): id is string => Boolean(id));
+      ids = (Array.isArray(users) ? users : [])
+        .map((u) => str((u as { user_id?: unknown }).user_id))
+        .filter((id): id is string => Boolean(id));
     } else {
       ids = [ctx.identifier];
     }
@@ -88,18 +117,26 @@ export const auth0Driver: Driver<Auth0Config> = {
       if (!isSuccessStatus(response.status)) return deletionFailure(style, response, ctx.now);
       deleted.push(id);
     }
-    if (deleted.length === 0) return { kind: 'success', message: 'Auth0 has no such user: nothing to delete', evidence: { usersFound: 0 } };
+    if (deleted.length === 0)
+      return { kind: 'success', message: 'Auth0 has no such user: nothing to delete', evidence: { usersFound: 0 } };
     for (const id of deleted) {
       const after = await client.getUser(id);
-      if (isSuccessStatus(after.status)) return { kind: 'retry', reason: `Auth0 still returns user ${id} after the delete` };
+      if (isSuccessStatus(after.status))
+        return { kind: 'retry', reason: `Auth0 still returns user ${id} after the delete` };
       if (after.status !== 404) return deletionFailure(style, after, ctx.now);
     }
     return {
       kind: 'success',
       message: `Deleted ${deleted.length} Auth0 user(s); fetching each now answers 404`,
-      evidence: { usersFound: deleted.length, userIds: deleted, verifiedGone: true, lookupAfterDelete: 'HTTP 404 inexistent_user' },
+      evidence: {
+        usersFound: deleted.length,
+        userIds: deleted,
+        verifiedGone: true,
+        lookupAfterDelete: 'HTTP 404 inexistent_user',
+      },
     };
   },
 
-  testConnection: (ctx) => testWith(style, () => clientFor(ctx).listOne(), 'Auth0 granted a Management API token that may read users'),
+  testConnection: (ctx) =>
+    testWith(style, () => clientFor(ctx).listOne(), 'Auth0 granted a Management API token that may read users'),
 };

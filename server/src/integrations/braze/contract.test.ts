@@ -15,11 +15,19 @@ beforeAll(async () => {
 });
 afterAll(() => fake?.close());
 
-const ctx = (identifier: string, config: Record<string, unknown> = {}, trackingId: string | null = null, secrets: Record<string, unknown> = { apiKey: KEY }) =>
-  driverContext('BRAZE', brazeConfigSchema.parse({ restEndpoint: fake.url, ...config }), secrets, { identifier, trackingId });
+const ctx = (
+  identifier: string,
+  config: Record<string, unknown> = {},
+  trackingId: string | null = null,
+  secrets: Record<string, unknown> = { apiKey: KEY },
+) =>
+  driverContext('BRAZE', brazeConfigSchema.parse({ restEndpoint: fake.url, ...config }), secrets, {
+    identifier,
+    trackingId,
+  });
 
 describe('Braze contract (braze-api)', () => {
-  it('exports, deletes and exports again with the client\'s requests; the client parses the fake\'s answers', async () => {
+  it("exports, deletes and exports again with the client's requests; the client parses the fake's answers", async () => {
     const profile = fake.addProfile('ext-1');
     let trackingId = '';
     const ours = await callsDuring(fake, async () => {
@@ -27,30 +35,55 @@ describe('Braze contract (braze-api)', () => {
       expect(accepted).toMatchObject({ kind: 'accepted', trackingId: profile.braze_id });
       trackingId = accepted.kind === 'accepted' ? accepted.trackingId : '';
       await new Promise((r) => setTimeout(r, 60));
-      expect(await brazeDriver.checkStatus!(ctx('ext-1', {}, trackingId))).toMatchObject({ kind: 'success', evidence: { brazeIds: [profile.braze_id], verifiedGone: true } });
+      expect(await brazeDriver.checkStatus!(ctx('ext-1', {}, trackingId))).toMatchObject({
+        kind: 'success',
+        evidence: { brazeIds: [profile.braze_id], verifiedGone: true },
+      });
     });
-    expect(ours.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /users/export/ids', 'POST /users/delete', 'POST /users/export/ids']);
+    expect(ours.map((c) => `${c.method} ${c.path}`)).toEqual([
+      'POST /users/export/ids',
+      'POST /users/delete',
+      'POST /users/export/ids',
+    ]);
 
     const other = fake.addProfile('ext-1');
     const braze = new Braze(fake.url, KEY);
-    const [sdkExport] = await callsDuring(fake, async () => expect(await braze.users.export.ids({ external_ids: ['ext-1'], fields_to_export: ['braze_id', 'external_id'] })).toMatchObject({ message: 'success', users: [{ braze_id: other.braze_id }] }));
-    const [sdkDelete] = await callsDuring(fake, async () => expect(await braze.users.delete({ braze_ids: [other.braze_id] })).toMatchObject({ deleted: 1, message: 'success' }));
+    const [sdkExport] = await callsDuring(fake, async () =>
+      expect(
+        await braze.users.export.ids({ external_ids: ['ext-1'], fields_to_export: ['braze_id', 'external_id'] }),
+      ).toMatchObject({ message: 'success', users: [{ braze_id: other.braze_id }] }),
+    );
+    const [sdkDelete] = await callsDuring(fake, async () =>
+      expect(await braze.users.delete({ braze_ids: [other.braze_id] })).toMatchObject({
+        deleted: 1,
+        message: 'success',
+      }),
+    );
     expectSameRequest(ours[0], sdkExport);
-    expectSameRequest({ ...ours[1]!, body: ours[1]!.body.replace(profile.braze_id, '{id}') }, { ...sdkDelete!, body: sdkDelete!.body.replace(other.braze_id, '{id}') });
+    expectSameRequest(
+      { ...ours[1]!, body: ours[1]!.body.replace(profile.braze_id, '{id}') },
+      { ...sdkDelete!, body: sdkDelete!.body.replace(other.braze_id, '{id}') },
+    );
   });
 
   it('finds by email or braze_id; no profile is nothing to delete; still exporting means still processing', async () => {
     const byEmail = fake.addProfile(null, 'fan@example.com');
     const accepted = await brazeDriver.requestDeletion(ctx('fan@example.com', { identifierType: 'email' }));
     expect(accepted).toMatchObject({ kind: 'accepted', trackingId: byEmail.braze_id });
-    expect(await brazeDriver.checkStatus!(ctx('fan@example.com', { identifierType: 'email' }, byEmail.braze_id))).toMatchObject({ kind: 'pending', status: 'PROCESSING' });
-    expect(await brazeDriver.requestDeletion(ctx('nobody', {}))).toMatchObject({ kind: 'success', evidence: { profilesFound: 0 } });
+    expect(
+      await brazeDriver.checkStatus!(ctx('fan@example.com', { identifierType: 'email' }, byEmail.braze_id)),
+    ).toMatchObject({ kind: 'pending', status: 'PROCESSING' });
+    expect(await brazeDriver.requestDeletion(ctx('nobody', {}))).toMatchObject({
+      kind: 'success',
+      evidence: { profilesFound: 0 },
+    });
   });
 
-  it('fails at once with Braze\'s message for a bad key; a 429 waits for X-RateLimit-Reset', async () => {
+  it("fails at once with Braze's message for a bad key; a 429 waits for X-RateLimit-Reset", async () => {
     expect(await brazeDriver.requestDeletion(ctx('ext-9', {}, null, { apiKey: 'revoked' }))).toEqual({
       kind: 'failed',
-      reason: 'Braze refused the credentials: HTTP 401: Invalid API key: the key does not exist or has been deactivated',
+      reason:
+        'Braze refused the credentials: HTTP 401: Invalid API key: the key does not exist or has been deactivated',
     });
     fake.state.throttleNext = 1;
     const outcome = await brazeDriver.requestDeletion(ctx('ext-9'));

@@ -15,27 +15,44 @@ const LOOKUP_FIELD = { external_id: 'external_ids', braze_id: 'braze_id', email:
 /** Braze REST API of one instance with a REST API key (Bearer, users.delete and users.export.ids permissions). */
 export function brazeClient(http: HttpClient, config: BrazeConfig, apiKey: string) {
   const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json' };
-  const post = (path: string, body: unknown) => http.request({ method: 'POST', url: `${config.restEndpoint}${path}`, headers, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) =>
+    http.request({ method: 'POST', url: `${config.restEndpoint}${path}`, headers, body: JSON.stringify(body) });
   return {
     /** The profiles the identifier names (braze_id and external_id only). */
     lookup: (identifier: string) => {
       const field = LOOKUP_FIELD[config.identifierType];
-      return post('/users/export/ids', { [field]: field === 'external_ids' ? [identifier] : identifier, fields_to_export: ['braze_id', 'external_id'] });
+      return post('/users/export/ids', {
+        [field]: field === 'external_ids' ? [identifier] : identifier,
+        fields_to_export: ['braze_id', 'external_id'],
+      });
     },
     deleteByBrazeIds: (brazeIds: string[]) => post('/users/delete', { braze_ids: brazeIds }),
   };
 }
 
-const clientFor = (ctx: Pick<DriverContext<BrazeConfig>, 'http' | 'config' | 'secrets'>) => brazeClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
-const brazeIdsOf = (body: unknown) => ((body as { users?: { braze_id?: unknown }[] } | undefined)?.users ?? []).map((u) => str(u.braze_id)).filter((id): id is string => Boolean(id));
+const clientFor = (ctx: Pick<DriverContext<BrazeConfig>, 'http' | 'config' | 'secrets'>) =>
+  brazeClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
+const brazeIdsOf = (body: unknown) =>
+  ((body as { users?: { braze_id?: unknown }[] } | undefined)?.users ?? [])
+    .map((u) => str(u.braze_id))
+    .filter((id): id is string => Boolean(id));
 
 /** Looks the subject up again: no profile is the proof. */
 async function proveGone(ctx: DriverContext<BrazeConfig>, brazeIds: string[]): Promise<Outcome> {
   const after = await clientFor(ctx).lookup(ctx.identifier);
   if (!isSuccessStatus(after.status)) return statusFailure(style, after, ctx.now);
   const remaining = brazeIdsOf(jsonBody(after)).filter((id) => brazeIds.includes(id));
-  if (remaining.length > 0) return { kind: 'pending', status: 'PROCESSING', message: `Braze still exports ${remaining.length} of the deleted profile(s); checking again` };
-  return { kind: 'success', message: `Braze deleted ${brazeIds.length} user profile(s); exporting the identifier now finds none`, evidence: { brazeIds, verifiedGone: true, lookupAfterDelete: 'users/export/ids: no users' } };
+  if (remaining.length > 0)
+    return {
+      kind: 'pending',
+      status: 'PROCESSING',
+      message: `Braze still exports ${remaining.length} of the deleted profile(s); checking again`,
+    };
+  return {
+    kind: 'success',
+    message: `Braze deleted ${brazeIds.length} user profile(s); exporting the identifier now finds none`,
+    evidence: { brazeIds, verifiedGone: true, lookupAfterDelete: 'users/export/ids: no users' },
+  };
 }
 
 /**
@@ -53,11 +70,21 @@ export const brazeDriver: Driver<BrazeConfig> = {
     const found = await client.lookup(ctx.identifier);
     if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
     const brazeIds = brazeIdsOf(jsonBody(found));
-    if (brazeIds.length === 0) return { kind: 'success', message: 'Braze has no user profile for this identifier: nothing to delete', evidence: { profilesFound: 0 } };
+    if (brazeIds.length === 0)
+      return {
+        kind: 'success',
+        message: 'Braze has no user profile for this identifier: nothing to delete',
+        evidence: { profilesFound: 0 },
+      };
     const deleted = await client.deleteByBrazeIds(brazeIds);
     if (!isSuccessStatus(deleted.status)) return deletionFailure(style, deleted, ctx.now);
     const count = (jsonBody(deleted) as { deleted?: unknown } | undefined)?.deleted;
-    return { kind: 'accepted', trackingId: brazeIds.join(','), status: 'PROCESSING', message: `Braze accepted the deletion of ${typeof count === 'number' ? count : brazeIds.length} profile(s)` };
+    return {
+      kind: 'accepted',
+      trackingId: brazeIds.join(','),
+      status: 'PROCESSING',
+      message: `Braze accepted the deletion of ${typeof count === 'number' ? count : brazeIds.length} profile(s)`,
+    };
   },
 
   async checkStatus(ctx) {
@@ -65,5 +92,12 @@ export const brazeDriver: Driver<BrazeConfig> = {
   },
 
   testConnection: (ctx) =>
-    testWith(style, () => brazeClient(ctx.http, { ...ctx.config, identifierType: 'external_id' }, credential(ctx, 'apiKey')).lookup('connection-test'), 'Braze accepted the REST API key (users.export.ids)'),
+    testWith(
+      style,
+      () =>
+        brazeClient(ctx.http, { ...ctx.config, identifierType: 'external_id' }, credential(ctx, 'apiKey')).lookup(
+          'connection-test',
+        ),
+      'Braze accepted the REST API key (users.export.ids)',
+    ),
 };

@@ -16,29 +16,55 @@ beforeAll(async () => {
 });
 afterAll(() => fake?.close());
 
-const ctx = (identifier: string, config: Record<string, unknown> = {}, trackingId: string | null = null, secrets?: Record<string, unknown>) =>
-  driverContext('CUSTOMERIO', customerioConfigSchema.parse({ siteId: fake.state.siteId, baseUrl: fake.url, ...config }), secrets ?? { apiKey: fake.state.trackApiKey, secretKey: APP_KEY }, { identifier, trackingId });
+const ctx = (
+  identifier: string,
+  config: Record<string, unknown> = {},
+  trackingId: string | null = null,
+  secrets?: Record<string, unknown>,
+) =>
+  driverContext(
+    'CUSTOMERIO',
+    customerioConfigSchema.parse({ siteId: fake.state.siteId, baseUrl: fake.url, ...config }),
+    secrets ?? { apiKey: fake.state.trackApiKey, secretKey: APP_KEY },
+    { identifier, trackingId },
+  );
 
 describe('Customer.io contract (official customerio-node)', () => {
-  it('finds by email, deletes through the Track API and polls the App API with the SDK\'s requests; the SDK parses the fake\'s answers', async () => {
+  it("finds by email, deletes through the Track API and polls the App API with the SDK's requests; the SDK parses the fake's answers", async () => {
     const person = fake.addPerson('u-1', 'person@example.com');
     const ours = await callsDuring(fake, async () => {
       const accepted = await customerioDriver.requestDeletion(ctx('person@example.com'));
       expect(accepted).toMatchObject({ kind: 'accepted', trackingId: person.cio_id });
       await new Promise((r) => setTimeout(r, 60));
-      expect(await customerioDriver.checkStatus!(ctx('person@example.com', {}, person.cio_id))).toMatchObject({ kind: 'success', evidence: { cioIds: [person.cio_id], verifiedGone: true } });
+      expect(await customerioDriver.checkStatus!(ctx('person@example.com', {}, person.cio_id))).toMatchObject({
+        kind: 'success',
+        evidence: { cioIds: [person.cio_id], verifiedGone: true },
+      });
     });
-    expect(ours.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /v1/customers', `DELETE /api/v1/customers/cio_${person.cio_id}`, `GET /v1/customers/${person.cio_id}/attributes`]);
+    expect(ours.map((c) => `${c.method} ${c.path}`)).toEqual([
+      'GET /v1/customers',
+      `DELETE /api/v1/customers/cio_${person.cio_id}`,
+      `GET /v1/customers/${person.cio_id}/attributes`,
+    ]);
 
     const other = fake.addPerson('u-2', 'person@example.com');
     // The SDK speaks https to the host name only; these request options point it at the loopback fake.
     const loopback = { agent: new http.Agent(), protocol: 'http:', port: Number(new URL(fake.url).port) };
     const api = new APIClient(APP_KEY, { url: `${fake.url}/v1`, ...loopback });
-    const track = new TrackClient(fake.state.siteId, fake.state.trackApiKey, { url: `${fake.url}/api/v1`, ...loopback });
-    const [sdkFind] = await callsDuring(fake, async () => expect(await api.getCustomersByEmail('person@example.com')).toMatchObject({ results: [{ cio_id: other.cio_id }] }));
+    const track = new TrackClient(fake.state.siteId, fake.state.trackApiKey, {
+      url: `${fake.url}/api/v1`,
+      ...loopback,
+    });
+    const [sdkFind] = await callsDuring(fake, async () =>
+      expect(await api.getCustomersByEmail('person@example.com')).toMatchObject({
+        results: [{ cio_id: other.cio_id }],
+      }),
+    );
     const [sdkDestroy] = await callsDuring(fake, () => track.destroy(`cio_${other.cio_id}`));
     await new Promise((r) => setTimeout(r, 60));
-    const [sdkGone] = await callsDuring(fake, async () => expect(api.getAttributes(other.cio_id, IdentifierType.CioId)).rejects.toMatchObject({ statusCode: 404 }));
+    const [sdkGone] = await callsDuring(fake, async () =>
+      expect(api.getAttributes(other.cio_id, IdentifierType.CioId)).rejects.toMatchObject({ statusCode: 404 }),
+    );
     const id = (call: (typeof ours)[number], value: string) => ({ ...call, path: call.path.replace(value, '{id}') });
     expectSameRequest(ours[0], sdkFind);
     expectSameRequest(id(ours[1]!, person.cio_id), id(sdkDestroy!, other.cio_id));
@@ -48,22 +74,42 @@ describe('Customer.io contract (official customerio-node)', () => {
   it('finds by id; no person is nothing to delete; still present is PROCESSING', async () => {
     const person = fake.addPerson('u-3', null);
     fake.state.deleteLagMs = 60_000;
-    expect(await customerioDriver.requestDeletion(ctx('u-3', { identifierType: 'id' }))).toMatchObject({ kind: 'accepted', trackingId: person.cio_id });
-    expect(await customerioDriver.checkStatus!(ctx('u-3', { identifierType: 'id' }, person.cio_id))).toMatchObject({ kind: 'pending', status: 'PROCESSING' });
+    expect(await customerioDriver.requestDeletion(ctx('u-3', { identifierType: 'id' }))).toMatchObject({
+      kind: 'accepted',
+      trackingId: person.cio_id,
+    });
+    expect(await customerioDriver.checkStatus!(ctx('u-3', { identifierType: 'id' }, person.cio_id))).toMatchObject({
+      kind: 'pending',
+      status: 'PROCESSING',
+    });
     fake.state.deleteLagMs = 40;
-    expect(await customerioDriver.requestDeletion(ctx('nobody@example.com'))).toMatchObject({ kind: 'success', evidence: { peopleFound: 0 } });
+    expect(await customerioDriver.requestDeletion(ctx('nobody@example.com'))).toMatchObject({
+      kind: 'success',
+      evidence: { peopleFound: 0 },
+    });
   });
 
-  it('fails at once with Customer.io\'s words for a bad key; a 429 waits Retry-After', async () => {
-    expect(await customerioDriver.requestDeletion(ctx('x@example.com', {}, null, { apiKey: fake.state.trackApiKey, secretKey: 'revoked' }))).toEqual({
+  it("fails at once with Customer.io's words for a bad key; a 429 waits Retry-After", async () => {
+    expect(
+      await customerioDriver.requestDeletion(
+        ctx('x@example.com', {}, null, { apiKey: fake.state.trackApiKey, secretKey: 'revoked' }),
+      ),
+    ).toEqual({
       kind: 'failed',
       reason: 'Customer.io refused the credentials: HTTP 401: Unauthorized request: provide a valid App API key',
     });
     const person = fake.addPerson(null, 'wrong-track@example.com');
-    expect(await customerioDriver.requestDeletion(ctx('wrong-track@example.com', {}, null, { apiKey: 'wrong', secretKey: APP_KEY }))).toEqual({ kind: 'failed', reason: 'Customer.io refused the credentials: HTTP 401: Unauthorized request' });
+    expect(
+      await customerioDriver.requestDeletion(
+        ctx('wrong-track@example.com', {}, null, { apiKey: 'wrong', secretKey: APP_KEY }),
+      ),
+    ).toEqual({ kind: 'failed', reason: 'Customer.io refused the credentials: HTTP 401: Unauthorized request' });
     expect(fake.state.people.has(person.cio_id)).toBe(true);
     fake.state.throttleNext = 1;
     const now = new Date();
-    expect(await customerioDriver.requestDeletion({ ...ctx('x@example.com'), now })).toMatchObject({ kind: 'deferred', until: new Date(now.getTime() + 2_000) });
+    expect(await customerioDriver.requestDeletion({ ...ctx('x@example.com'), now })).toMatchObject({
+      kind: 'deferred',
+      until: new Date(now.getTime() + 2_000),
+    });
   });
 });

@@ -17,21 +17,46 @@ const style: VendorStyle = {
  * Customer.io: the Track API (Basic site id : Track API key) deletes people; the App API
  * (Bearer App API key) finds them and proves they are gone.
  */
-export function customerioClient(http: HttpClient, config: CustomerioConfig, keys: { trackApiKey: string; appApiKey: string }) {
+export function customerioClient(
+  http: HttpClient,
+  config: CustomerioConfig,
+  keys: { trackApiKey: string; appApiKey: string },
+) {
   const urls = customerioUrls(config);
-  const track = { authorization: `Basic ${Buffer.from(`${config.siteId}:${keys.trackApiKey}`, 'utf8').toString('base64')}`, accept: 'application/json' };
+  const track = {
+    authorization: `Basic ${Buffer.from(`${config.siteId}:${keys.trackApiKey}`, 'utf8').toString('base64')}`,
+    accept: 'application/json',
+  };
   const app = { authorization: `Bearer ${keys.appApiKey}`, accept: 'application/json' };
   return {
     // The email as the SDK writes it: each side of the @ encoded, the @ itself kept.
-    byEmail: (email: string) => http.request({ method: 'GET', url: `${urls.app}/customers?email=${email.split('@').map(encodeURIComponent).join('@')}`, headers: app }),
-    attributes: (id: string, idType: 'id' | 'cio_id') => http.request({ method: 'GET', url: `${urls.app}/customers/${encodeURIComponent(id)}/attributes?id_type=${idType}`, headers: app }),
+    byEmail: (email: string) =>
+      http.request({
+        method: 'GET',
+        url: `${urls.app}/customers?email=${email.split('@').map(encodeURIComponent).join('@')}`,
+        headers: app,
+      }),
+    attributes: (id: string, idType: 'id' | 'cio_id') =>
+      http.request({
+        method: 'GET',
+        url: `${urls.app}/customers/${encodeURIComponent(id)}/attributes?id_type=${idType}`,
+        headers: app,
+      }),
     /** Deletes the person (by "cio_<cio_id>", which names exactly one person). */
-    destroy: (identifier: string) => http.request({ method: 'DELETE', url: `${urls.track}/customers/${encodeURIComponent(identifier)}`, headers: track }),
+    destroy: (identifier: string) =>
+      http.request({
+        method: 'DELETE',
+        url: `${urls.track}/customers/${encodeURIComponent(identifier)}`,
+        headers: track,
+      }),
   };
 }
 
 const clientFor = (ctx: Pick<DriverContext<CustomerioConfig>, 'http' | 'config' | 'secrets'>) =>
-  customerioClient(ctx.http, ctx.config, { trackApiKey: credential(ctx, 'apiKey'), appApiKey: credential(ctx, 'secretKey') });
+  customerioClient(ctx.http, ctx.config, {
+    trackApiKey: credential(ctx, 'apiKey'),
+    appApiKey: credential(ctx, 'secretKey'),
+  });
 
 /**
  * Find the person's cio_id (App API), delete it through the Track API (processed in the
@@ -49,19 +74,37 @@ export const customerioDriver: Driver<CustomerioConfig> = {
     if (ctx.config.identifierType === 'email') {
       const found = await client.byEmail(ctx.identifier);
       if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
-      cioIds = ((jsonBody(found) as { results?: { cio_id?: unknown }[] } | undefined)?.results ?? []).map((p) => str(p.cio_id)).filter((id): id is string => Boolean(id));
+      cioIds = ((jsonBody(found) as { results?: { cio_id?: unknown }[] } | undefined)?.results ?? [])
+        .map((p) => str(p.cio_id))
+        .filter((id): id is string => Boolean(id));
     } else {
       const found = await client.attributes(ctx.identifier, 'id');
       if (found.status !== 404 && !isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
-      const cioId = found.status === 404 ? undefined : str((jsonBody(found) as { customer?: { identifiers?: { cio_id?: unknown } } } | undefined)?.customer?.identifiers?.cio_id);
+      const cioId =
+        found.status === 404
+          ? undefined
+          : str(
+              (jsonBody(found) as { customer?: { identifiers?: { cio_id?: unknown } } } | undefined)?.customer
+                ?.identifiers?.cio_id,
+            );
       cioIds = cioId ? [cioId] : [];
     }
-    if (cioIds.length === 0) return { kind: 'success', message: 'Customer.io has no such person: nothing to delete', evidence: { peopleFound: 0 } };
+    if (cioIds.length === 0)
+      return {
+        kind: 'success',
+        message: 'Customer.io has no such person: nothing to delete',
+        evidence: { peopleFound: 0 },
+      };
     for (const cioId of cioIds) {
       const deleted = await client.destroy(`cio_${cioId}`);
       if (!isSuccessStatus(deleted.status)) return deletionFailure(style, deleted, ctx.now);
     }
-    return { kind: 'accepted', trackingId: cioIds.join(','), status: 'PROCESSING', message: `Customer.io accepted the deletion of ${cioIds.length} person(s)` };
+    return {
+      kind: 'accepted',
+      trackingId: cioIds.join(','),
+      status: 'PROCESSING',
+      message: `Customer.io accepted the deletion of ${cioIds.length} person(s)`,
+    };
   },
 
   async checkStatus(ctx) {
@@ -69,17 +112,27 @@ export const customerioDriver: Driver<CustomerioConfig> = {
     const client = clientFor(ctx);
     for (const cioId of cioIds) {
       const after = await client.attributes(cioId, 'cio_id');
-      if (isSuccessStatus(after.status)) return { kind: 'pending', status: 'PROCESSING', message: `Customer.io still has person cio_${cioId}; the deletion is being processed` };
+      if (isSuccessStatus(after.status))
+        return {
+          kind: 'pending',
+          status: 'PROCESSING',
+          message: `Customer.io still has person cio_${cioId}; the deletion is being processed`,
+        };
       if (after.status !== 404) return statusFailure(style, after, ctx.now);
     }
-    return { kind: 'success', message: `Customer.io deleted ${cioIds.length} person(s); the App API now answers 404 for each`, evidence: { cioIds, verifiedGone: true, lookupAfterDelete: 'HTTP 404' } };
+    return {
+      kind: 'success',
+      message: `Customer.io deleted ${cioIds.length} person(s); the App API now answers 404 for each`,
+      evidence: { cioIds, verifiedGone: true, lookupAfterDelete: 'HTTP 404' },
+    };
   },
 
   // Reads the attributes of a person who does not exist: a 404 proves the App API key without touching anyone.
   async testConnection(ctx) {
     try {
       const response = await clientFor(ctx).attributes('connection-test', 'id');
-      if (response.status === 404 || isSuccessStatus(response.status)) return { ok: true, message: 'Customer.io accepted the App API key' };
+      if (response.status === 404 || isSuccessStatus(response.status))
+        return { ok: true, message: 'Customer.io accepted the App API key' };
       return { ok: false, message: `Customer.io: ${vendorMessage(style, response)}` };
     } catch (error) {
       return { ok: false, message: (error as Error).message };

@@ -1,18 +1,42 @@
 import type { DynamoConfig } from '@shared/integrations/object-stores';
 import type { DiscoveredTable, Driver, Outcome } from '../types';
 import { nextWindowOpening, statementsOf } from '../stores/trail';
-import { closeDynamoClients, discoverDynamo, dynamoDeleteAndVerify, dynamoDryRun, dynamoTestConnection, validateDynamoConfig, type DynamoTableInfo } from './execute';
+import {
+  closeDynamoClients,
+  discoverDynamo,
+  dynamoDeleteAndVerify,
+  dynamoDryRun,
+  dynamoTestConnection,
+  validateDynamoConfig,
+  type DynamoTableInfo,
+} from './execute';
 
 /** A DynamoDB table as discovery shows it: its key attributes as columns, its secondary indexes by name. */
 function asDiscoveredTable(info: DynamoTableInfo): DiscoveredTable {
-  const keys = [info.partitionKey, ...(info.sortKey ? [info.sortKey] : []), ...info.indexes.flatMap((i) => [i.partitionKey, ...(i.sortKey ? [i.sortKey] : [])])];
-  const columns = [...new Map(keys.map((k) => [k.name, { name: k.name, dataType: k.type, nullable: k !== info.partitionKey && k !== info.sortKey }])).values()];
+  const keys = [
+    info.partitionKey,
+    ...(info.sortKey ? [info.sortKey] : []),
+    ...info.indexes.flatMap((i) => [i.partitionKey, ...(i.sortKey ? [i.sortKey] : [])]),
+  ];
+  const columns = [
+    ...new Map(
+      keys.map((k) => [
+        k.name,
+        { name: k.name, dataType: k.type, nullable: k !== info.partitionKey && k !== info.sortKey },
+      ]),
+    ).values(),
+  ];
   return {
     schema: '',
     table: info.table,
     columns,
     keys: { partitionKey: info.partitionKey.name, sortKey: info.sortKey?.name },
-    indexes: info.indexes.map((i) => ({ name: i.name, kind: i.kind, partitionKey: i.partitionKey.name, sortKey: i.sortKey?.name })),
+    indexes: info.indexes.map((i) => ({
+      name: i.name,
+      kind: i.kind,
+      partitionKey: i.partitionKey.name,
+      sortKey: i.sortKey?.name,
+    })),
   };
 }
 
@@ -24,7 +48,12 @@ export const dynamoDriver: Driver<DynamoConfig> = {
   expectedCompletion: 'seconds to minutes, or at the next maintenance window',
   async requestDeletion(ctx): Promise<Outcome> {
     const opens = nextWindowOpening(ctx.config.maintenanceWindow, ctx.now);
-    if (opens) return { kind: 'deferred', until: opens, message: `Scheduled for the maintenance window at ${opens.toISOString()}` };
+    if (opens)
+      return {
+        kind: 'deferred',
+        until: opens,
+        message: `Scheduled for the maintenance window at ${opens.toISOString()}`,
+      };
     return dynamoDeleteAndVerify(ctx);
   },
   validateConfig: (ctx) => validateDynamoConfig(ctx),

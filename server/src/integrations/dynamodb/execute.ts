@@ -23,13 +23,20 @@ const UNPROCESSED_ATTEMPTS = 8;
 
 const clients = new IdleCache<DynamoDBClient>((client) => client.destroy(), 10_000);
 
-async function withDynamo<T>(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>, use: (client: DynamoDBClient) => Promise<T>): Promise<T> {
+async function withDynamo<T>(
+  ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
+  use: (client: DynamoDBClient) => Promise<T>,
+): Promise<T> {
   const secrets = awsSecretsOf(ctx);
   await checkEndpoint(secrets, ctx.resolveHost);
   const create = () =>
     new DynamoDBClient({
       region: secrets.region || 'us-east-1',
-      credentials: { accessKeyId: secrets.accessKeyId, secretAccessKey: secrets.secretAccessKey, sessionToken: secrets.sessionToken || undefined },
+      credentials: {
+        accessKeyId: secrets.accessKeyId,
+        secretAccessKey: secrets.secretAccessKey,
+        sessionToken: secrets.sessionToken || undefined,
+      },
       endpoint: secrets.endpoint || undefined,
       requestHandler: guardedRequestHandler(ctx.resolveHost),
       maxAttempts: 3,
@@ -46,14 +53,23 @@ export interface DynamoTableInfo {
   table: string;
   partitionKey: { name: string; type: string };
   sortKey?: { name: string; type: string };
-  indexes: { name: string; kind: 'global' | 'local'; partitionKey: { name: string; type: string }; sortKey?: { name: string; type: string } }[];
+  indexes: {
+    name: string;
+    kind: 'global' | 'local';
+    partitionKey: { name: string; type: string };
+    sortKey?: { name: string; type: string };
+  }[];
 }
 
 function keysOf(description: TableDescription, schema = description.KeySchema ?? []) {
-  const typeOf = (name: string) => description.AttributeDefinitions?.find((a) => a.AttributeName === name)?.AttributeType ?? 'S';
+  const typeOf = (name: string) =>
+    description.AttributeDefinitions?.find((a) => a.AttributeName === name)?.AttributeType ?? 'S';
   const hash = schema.find((k) => k.KeyType === 'HASH')!.AttributeName!;
   const range = schema.find((k) => k.KeyType === 'RANGE')?.AttributeName;
-  return { partitionKey: { name: hash, type: typeOf(hash) }, sortKey: range ? { name: range, type: typeOf(range) } : undefined };
+  return {
+    partitionKey: { name: hash, type: typeOf(hash) },
+    sortKey: range ? { name: range, type: typeOf(range) } : undefined,
+  };
 }
 
 function tableInfo(description: TableDescription): DynamoTableInfo {
@@ -61,14 +77,31 @@ function tableInfo(description: TableDescription): DynamoTableInfo {
     table: description.TableName!,
     ...keysOf(description),
     indexes: [
-      ...(description.GlobalSecondaryIndexes ?? []).map((i) => ({ name: i.IndexName!, kind: 'global' as const, ...keysOf(description, i.KeySchema) })),
-      ...(description.LocalSecondaryIndexes ?? []).map((i) => ({ name: i.IndexName!, kind: 'local' as const, ...keysOf(description, i.KeySchema) })),
+      ...(description.GlobalSecondaryIndexes ?? []).map((i) => ({
+        name: i.IndexName!,
+        kind: 'global' as const,
+        ...keysOf(description, i.KeySchema),
+      })),
+      ...(description.LocalSecondaryIndexes ?? []).map((i) => ({
+        name: i.IndexName!,
+        kind: 'local' as const,
+        ...keysOf(description, i.KeySchema),
+      })),
     ],
   };
 }
 
-async function describe(client: DynamoDBClient, ctx: Pick<DynamoContext, 'trail'>, table: string): Promise<DynamoTableInfo> {
-  const result = await recordCall(ctx.trail, `DescribeTable ${table}`, () => client.send(new DescribeTableCommand({ TableName: table })), () => 1);
+async function describe(
+  client: DynamoDBClient,
+  ctx: Pick<DynamoContext, 'trail'>,
+  table: string,
+): Promise<DynamoTableInfo> {
+  const result = await recordCall(
+    ctx.trail,
+    `DescribeTable ${table}`,
+    () => client.send(new DescribeTableCommand({ TableName: table })),
+    () => 1,
+  );
   return tableInfo(result.Table!);
 }
 
@@ -94,7 +127,8 @@ function keyValue(type: string, identifier: string): AttributeValue | null {
   return null;
 }
 
-const ruleLabel = (rule: DynamoRule) => (rule.kind === 'partition' ? `items of ${rule.table}` : `items of ${rule.table} by index ${rule.index}`);
+const ruleLabel = (rule: DynamoRule) =>
+  rule.kind === 'partition' ? `items of ${rule.table}` : `items of ${rule.table} by index ${rule.index}`;
 
 /**
  * The table keys of the items a rule reaches, by Query (never Scan), page after page. Reads on
@@ -132,7 +166,10 @@ async function itemKeys(client: DynamoDBClient, ctx: DynamoContext, rule: Dynamo
           const key = Object.fromEntries(tableKeys.map((k) => [k, item[k]!]));
           keys.set(JSON.stringify(key), key);
         }
-        if (keys.size > limit) throw new PermanentError(`More than ${limit} items match ${ruleLabel(rule)}: raise the limit if that is expected`);
+        if (keys.size > limit)
+          throw new PermanentError(
+            `More than ${limit} items match ${ruleLabel(rule)}: raise the limit if that is expected`,
+          );
         ExclusiveStartKey = page.LastEvaluatedKey;
       } while (ExclusiveStartKey);
     },
@@ -157,7 +194,8 @@ async function deleteKeys(client: DynamoDBClient, ctx: DynamoContext, rule: Dyna
   for (let i = 0; i < keys.length; i += BATCH) {
     let requests: WriteRequest[] = keys.slice(i, i + BATCH).map((Key) => ({ DeleteRequest: { Key } }));
     for (let attempt = 0; requests.length > 0; attempt++) {
-      if (attempt >= UNPROCESSED_ATTEMPTS) throw new TransientError(`DynamoDB left ${requests.length} deletion(s) unprocessed for ${ruleLabel(rule)}`);
+      if (attempt >= UNPROCESSED_ATTEMPTS)
+        throw new TransientError(`DynamoDB left ${requests.length} deletion(s) unprocessed for ${ruleLabel(rule)}`);
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 2_000)));
       const sent = requests;
       const result = await recordCall(
@@ -175,7 +213,12 @@ async function deleteKeys(client: DynamoDBClient, ctx: DynamoContext, rule: Dyna
 /** The dry run: the items each rule would delete, counted. */
 export async function dynamoDryRun(ctx: DynamoContext) {
   return withDynamo(ctx, async (client) =>
-    (await pending(client, ctx)).map(({ rule, keys }) => ({ rule: ruleLabel(rule), table: rule.table, action: 'delete', rows: keys.length })),
+    (await pending(client, ctx)).map(({ rule, keys }) => ({
+      rule: ruleLabel(rule),
+      table: rule.table,
+      action: 'delete',
+      rows: keys.length,
+    })),
   );
 }
 
@@ -183,18 +226,30 @@ export async function dynamoDryRun(ctx: DynamoContext) {
 export async function dynamoDeleteAndVerify(ctx: DynamoContext): Promise<Outcome> {
   return withDynamo(ctx, async (client) => {
     const changed: Record<string, number> = {};
-    for (const { rule, keys } of await pending(client, ctx)) changed[ruleLabel(rule)] = (changed[ruleLabel(rule)] ?? 0) + (await deleteKeys(client, ctx, rule, keys));
+    for (const { rule, keys } of await pending(client, ctx))
+      changed[ruleLabel(rule)] = (changed[ruleLabel(rule)] ?? 0) + (await deleteKeys(client, ctx, rule, keys));
     const remaining: Record<string, number> = {};
-    for (const { rule, keys } of await pending(client, ctx)) remaining[ruleLabel(rule)] = (remaining[ruleLabel(rule)] ?? 0) + keys.length;
+    for (const { rule, keys } of await pending(client, ctx))
+      remaining[ruleLabel(rule)] = (remaining[ruleLabel(rule)] ?? 0) + keys.length;
     const left = Object.entries(remaining).filter(([, n]) => n > 0);
-    if (left.length > 0) return { kind: 'retry', reason: `Verification found items still present: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}` };
+    if (left.length > 0)
+      return {
+        kind: 'retry',
+        reason: `Verification found items still present: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}`,
+      };
     const total = Object.values(changed).reduce((a, b) => a + b, 0);
-    return { kind: 'success', message: `${total} item(s) deleted; verified that none is left`, evidence: { changed, remaining } };
+    return {
+      kind: 'success',
+      message: `${total} item(s) deleted; verified that none is left`,
+      evidence: { changed, remaining },
+    };
   });
 }
 
 /** Save-time check of each rule against the live tables: the table exists, the index is one of its secondary indexes. */
-export async function validateDynamoConfig(ctx: Pick<DriverContext<DynamoConfig>, 'resolveHost' | 'secrets' | 'config' | 'trail'>): Promise<ConfigIssue[]> {
+export async function validateDynamoConfig(
+  ctx: Pick<DriverContext<DynamoConfig>, 'resolveHost' | 'secrets' | 'config' | 'trail'>,
+): Promise<ConfigIssue[]> {
   return withDynamo(ctx, async (client) => {
     const issues: ConfigIssue[] = [];
     for (const [i, rule] of ctx.config.rules.entries()) {
@@ -203,21 +258,32 @@ export async function validateDynamoConfig(ctx: Pick<DriverContext<DynamoConfig>
         info = await describe(client, ctx, rule.table);
       } catch (error) {
         if ((error as { name?: string }).name !== 'ResourceNotFoundException') throw error;
-        issues.push({ path: ['rules', i, 'table'], message: `Table ${rule.table} does not exist or is not visible to these credentials` });
+        issues.push({
+          path: ['rules', i, 'table'],
+          message: `Table ${rule.table} does not exist or is not visible to these credentials`,
+        });
         continue;
       }
       if (rule.kind === 'index' && !info.indexes.some((x) => x.name === rule.index)) {
         const known = info.indexes.map((x) => x.name).join(', ') || 'none';
-        issues.push({ path: ['rules', i, 'index'], message: `Table ${rule.table} has no index ${rule.index} (its secondary indexes: ${known})` });
+        issues.push({
+          path: ['rules', i, 'index'],
+          message: `Table ${rule.table} has no index ${rule.index} (its secondary indexes: ${known})`,
+        });
       }
     }
     return issues;
   });
 }
 
-export async function dynamoTestConnection(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>): Promise<{ ok: boolean; message: string }> {
+export async function dynamoTestConnection(
+  ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
+): Promise<{ ok: boolean; message: string }> {
   try {
-    const tables = await withDynamo(ctx, async (client) => (await client.send(new ListTablesCommand({ Limit: 100 }))).TableNames ?? []);
+    const tables = await withDynamo(
+      ctx,
+      async (client) => (await client.send(new ListTablesCommand({ Limit: 100 }))).TableNames ?? [],
+    );
     return { ok: true, message: `Connected: ${tables.length} table(s) visible` };
   } catch (error) {
     return { ok: false, message: (error as Error).message };

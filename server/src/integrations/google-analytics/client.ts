@@ -9,7 +9,12 @@ export function googleAnalyticsClient(http: HttpClient, config: GoogleAnalyticsC
   return {
     /** One of userId, clientId or appInstanceId identifies the user. */
     submitUserDeletion(identifier: string): Promise<HttpResponse> {
-      return http.request({ method: 'POST', url: `${base}/v1alpha/${property}:submitUserDeletion`, headers, body: JSON.stringify({ [config.identifierType]: identifier }) });
+      return http.request({
+        method: 'POST',
+        url: `${base}/v1alpha/${property}:submitUserDeletion`,
+        headers,
+        body: JSON.stringify({ [config.identifierType]: identifier }),
+      });
     },
     getProperty(): Promise<HttpResponse> {
       return http.request({ method: 'GET', url: `${base}/v1beta/${property}`, headers });
@@ -21,7 +26,8 @@ export function googleAnalyticsClient(http: HttpClient, config: GoogleAnalyticsC
 export function googleError(response: HttpResponse): string {
   try {
     const error = (response.json() as { error?: { message?: string; status?: string } }).error;
-    if (error?.message) return `HTTP ${response.status}${error.status ? ` ${error.status}` : ''}: ${error.message}`.slice(0, 300);
+    if (error?.message)
+      return `HTTP ${response.status}${error.status ? ` ${error.status}` : ''}: ${error.message}`.slice(0, 300);
   } catch {
     // not JSON
   }

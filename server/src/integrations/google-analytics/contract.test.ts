@@ -28,13 +28,26 @@ const sdk = () => {
       return fetch(input, { ...init, headers });
     },
   };
-  return new v1alpha.AnalyticsAdminServiceClient({ apiEndpoint: url.hostname, port: Number(url.port), protocol: 'http', fallback: true, authClient } as unknown as ConstructorParameters<typeof v1alpha.AnalyticsAdminServiceClient>[0]);
+  return new v1alpha.AnalyticsAdminServiceClient({
+    apiEndpoint: url.hostname,
+    port: Number(url.port),
+    protocol: 'http',
+    fallback: true,
+    authClient,
+  } as unknown as ConstructorParameters<typeof v1alpha.AnalyticsAdminServiceClient>[0]);
 };
 
 describe('Google Analytics 4 contract (official @google-analytics/admin, REST transport)', () => {
-  it('submits the user deletion as the client does, and the client parses the fake\'s answer', async () => {
-    const ctx = driverContext('GOOGLE_ANALYTICS', googleAnalyticsConfigSchema.parse({ propertyId: '123456789', identifierType: 'clientId', baseUrl: fake.url }), { accessToken }, { identifier: '555.666' });
-    const [ours] = await callsDuring(fake, async () => expect(await googleAnalyticsDriver.requestDeletion(ctx)).toMatchObject({ kind: 'success' }));
+  it("submits the user deletion as the client does, and the client parses the fake's answer", async () => {
+    const ctx = driverContext(
+      'GOOGLE_ANALYTICS',
+      googleAnalyticsConfigSchema.parse({ propertyId: '123456789', identifierType: 'clientId', baseUrl: fake.url }),
+      { accessToken },
+      { identifier: '555.666' },
+    );
+    const [ours] = await callsDuring(fake, async () =>
+      expect(await googleAnalyticsDriver.requestDeletion(ctx)).toMatchObject({ kind: 'success' }),
+    );
     let answer: { deletionRequestTime?: { seconds?: unknown } | null } | undefined;
     const [theirs] = await callsDuring(fake, async () => {
       [answer] = await sdk().submitUserDeletion({ name: 'properties/123456789', clientId: '555.666' });

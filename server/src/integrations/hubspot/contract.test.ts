@@ -16,14 +16,20 @@ beforeAll(async () => {
 afterAll(() => fake?.close());
 
 const sdk = (accessToken = TOKEN) => new Client({ accessToken, basePath: fake.url, numberOfApiCallRetries: 0 });
-const ctx = (identifier: string, config: Record<string, unknown> = {}, secrets: Record<string, unknown> = { apiKey: TOKEN }) =>
-  driverContext('HUBSPOT', hubspotConfigSchema.parse({ baseUrl: fake.url, ...config }), secrets, { identifier });
+const ctx = (
+  identifier: string,
+  config: Record<string, unknown> = {},
+  secrets: Record<string, unknown> = { apiKey: TOKEN },
+) => driverContext('HUBSPOT', hubspotConfigSchema.parse({ baseUrl: fake.url, ...config }), secrets, { identifier });
 
 describe('HubSpot contract (official @hubspot/api-client)', () => {
-  it('looks up, GDPR-deletes and looks up again with the SDK\'s requests; the SDK parses the fake\'s answers', async () => {
+  it("looks up, GDPR-deletes and looks up again with the SDK's requests; the SDK parses the fake's answers", async () => {
     const contact = fake.addContact('gdpr@example.com');
     const ours = await callsDuring(fake, async () => {
-      expect(await hubspotDriver.requestDeletion(ctx('gdpr@example.com'))).toMatchObject({ kind: 'success', evidence: { contactFound: true, contactId: contact.id, verifiedGone: true } });
+      expect(await hubspotDriver.requestDeletion(ctx('gdpr@example.com'))).toMatchObject({
+        kind: 'success',
+        evidence: { contactFound: true, contactId: contact.id, verifiedGone: true },
+      });
     });
     expect(ours.map((c) => `${c.method} ${c.path}`)).toEqual([
       'GET /crm/v3/objects/contacts/gdpr%40example.com',
@@ -35,15 +41,30 @@ describe('HubSpot contract (official @hubspot/api-client)', () => {
     const other = fake.addContact('sdk@example.com');
     const client = sdk();
     const [sdkGet] = await callsDuring(fake, async () => {
-      const found = await client.crm.contacts.basicApi.getById('sdk@example.com', undefined, undefined, undefined, false, 'email');
+      const found = await client.crm.contacts.basicApi.getById(
+        'sdk@example.com',
+        undefined,
+        undefined,
+        undefined,
+        false,
+        'email',
+      );
       expect(found).toMatchObject({ id: other.id, properties: { email: 'sdk@example.com' } });
       expect(found.createdAt).toBeInstanceOf(Date);
     });
-    const [sdkPurge] = await callsDuring(fake, () => client.crm.contacts.basicApi.purge({ objectId: 'sdk@example.com', idProperty: 'email' }));
+    const [sdkPurge] = await callsDuring(fake, () =>
+      client.crm.contacts.basicApi.purge({ objectId: 'sdk@example.com', idProperty: 'email' }),
+    );
     const [sdkGone] = await callsDuring(fake, async () => {
-      await expect(client.crm.contacts.basicApi.getById('sdk@example.com', undefined, undefined, undefined, false, 'email')).rejects.toMatchObject({ code: 404 });
+      await expect(
+        client.crm.contacts.basicApi.getById('sdk@example.com', undefined, undefined, undefined, false, 'email'),
+      ).rejects.toMatchObject({ code: 404 });
     });
-    const anon = (call: (typeof ours)[number]) => ({ ...call, path: call.path.replace(/gdpr%40example\.com|sdk%40example\.com/, '{id}'), body: call.body.replace(/gdpr@example\.com|sdk@example\.com/, '{id}') });
+    const anon = (call: (typeof ours)[number]) => ({
+      ...call,
+      path: call.path.replace(/gdpr%40example\.com|sdk%40example\.com/, '{id}'),
+      body: call.body.replace(/gdpr@example\.com|sdk@example\.com/, '{id}'),
+    });
     expectSameRequest(anon(ours[0]!), anon(sdkGet!));
     expectSameRequest(anon(ours[1]!), anon(sdkPurge!));
     expectSameRequest(anon(ours[2]!), anon(sdkGone!));
@@ -51,14 +72,23 @@ describe('HubSpot contract (official @hubspot/api-client)', () => {
 
   it('deletes by record id too; no contact is still a GDPR delete (HubSpot blocklists the email)', async () => {
     const contact = fake.addContact('byid@example.com');
-    expect(await hubspotDriver.requestDeletion(ctx(contact.id, { identifierType: 'contact_id' }))).toMatchObject({ kind: 'success', evidence: { contactId: contact.id } });
-    expect(await hubspotDriver.requestDeletion(ctx('never@example.com'))).toMatchObject({ kind: 'success', evidence: { contactFound: false, verifiedGone: true } });
+    expect(await hubspotDriver.requestDeletion(ctx(contact.id, { identifierType: 'contact_id' }))).toMatchObject({
+      kind: 'success',
+      evidence: { contactId: contact.id },
+    });
+    expect(await hubspotDriver.requestDeletion(ctx('never@example.com'))).toMatchObject({
+      kind: 'success',
+      evidence: { contactFound: false, verifiedGone: true },
+    });
     expect(fake.state.blocklist.has('never@example.com')).toBe(true);
   });
 
-  it('fails at once with HubSpot\'s message for a bad token; a 429 waits for the policy window', async () => {
+  it("fails at once with HubSpot's message for a bad token; a 429 waits for the policy window", async () => {
     const refused = await hubspotDriver.requestDeletion(ctx('x@example.com', {}, { apiKey: 'pat-revoked' }));
-    expect(refused).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/^HubSpot refused the credentials: HTTP 401: Authentication credentials not found/) });
+    expect(refused).toMatchObject({
+      kind: 'failed',
+      reason: expect.stringMatching(/^HubSpot refused the credentials: HTTP 401: Authentication credentials not found/),
+    });
     await expect(sdk('pat-revoked').crm.contacts.basicApi.getPage(1)).rejects.toMatchObject({ code: 401 });
     fake.state.throttleNext = 1;
     const now = new Date();
@@ -67,6 +97,8 @@ describe('HubSpot contract (official @hubspot/api-client)', () => {
     fake.state.throttleNext = 1;
     fake.state.throttlePolicy = 'DAILY';
     const daily = await hubspotDriver.requestDeletion({ ...ctx('x@example.com'), now });
-    expect(daily.kind === 'deferred' && daily.until.toISOString()).toBe(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString());
+    expect(daily.kind === 'deferred' && daily.until.toISOString()).toBe(
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString(),
+    );
   });
 });

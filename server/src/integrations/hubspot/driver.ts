@@ -16,7 +16,11 @@ function hubspotWaitMs(response: HttpResponse, now: number): number | undefined 
     return midnight.getTime() - now;
   }
   const interval = Number(response.headers['x-hubspot-ratelimit-interval-milliseconds']);
-  return response.headers['retry-after'] ? retryAfterMs(response, 1_000, now) : Number.isFinite(interval) && interval > 0 ? interval : undefined;
+  return response.headers['retry-after']
+    ? retryAfterMs(response, 1_000, now)
+    : Number.isFinite(interval) && interval > 0
+      ? interval
+      : undefined;
 }
 
 const style: VendorStyle = {
@@ -33,14 +37,24 @@ export function hubspotClient(http: HttpClient, config: HubspotConfig, token: st
   return {
     /** Permanently deletes the contact and its content (GDPR delete); 204 even if there is none. */
     gdprDelete: (identifier: string) =>
-      http.request({ method: 'POST', url: `${base}/gdpr-delete`, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ objectId: identifier, ...(byEmail ? { idProperty: 'email' } : {}) }) }),
+      http.request({
+        method: 'POST',
+        url: `${base}/gdpr-delete`,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ objectId: identifier, ...(byEmail ? { idProperty: 'email' } : {}) }),
+      }),
     getContact: (identifier: string) =>
-      http.request({ method: 'GET', url: `${base}/${encodeURIComponent(identifier)}?${new URLSearchParams({ archived: 'false', ...(byEmail ? { idProperty: 'email' } : {}) })}`, headers }),
+      http.request({
+        method: 'GET',
+        url: `${base}/${encodeURIComponent(identifier)}?${new URLSearchParams({ archived: 'false', ...(byEmail ? { idProperty: 'email' } : {}) })}`,
+        headers,
+      }),
     listOne: () => http.request({ method: 'GET', url: `${base}?limit=1&archived=false`, headers }),
   };
 }
 
-const clientFor = (ctx: Pick<DriverContext<HubspotConfig>, 'http' | 'config' | 'secrets'>) => hubspotClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
+const clientFor = (ctx: Pick<DriverContext<HubspotConfig>, 'http' | 'config' | 'secrets'>) =>
+  hubspotClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
 
 /**
  * Synchronous: look the contact up, GDPR-delete it (HubSpot also blocklists the email so it
@@ -56,18 +70,23 @@ export const hubspotDriver: Driver<HubspotConfig> = {
     const client = clientFor(ctx);
     const before = await client.getContact(ctx.identifier);
     if (before.status !== 404 && !isSuccessStatus(before.status)) return deletionFailure(style, before, ctx.now);
-    const contactId = before.status === 404 ? null : str((jsonBody(before) as { id?: unknown } | undefined)?.id) ?? null;
+    const contactId =
+      before.status === 404 ? null : (str((jsonBody(before) as { id?: unknown } | undefined)?.id) ?? null);
     const deleted = await client.gdprDelete(ctx.identifier);
     if (!isSuccessStatus(deleted.status)) return deletionFailure(style, deleted, ctx.now);
     const after = await client.getContact(ctx.identifier);
-    if (isSuccessStatus(after.status)) return { kind: 'retry', reason: 'HubSpot still returns the contact after the GDPR delete' };
+    if (isSuccessStatus(after.status))
+      return { kind: 'retry', reason: 'HubSpot still returns the contact after the GDPR delete' };
     if (after.status !== 404) return deletionFailure(style, after, ctx.now);
     return {
       kind: 'success',
-      message: contactId ? `HubSpot contact ${contactId} permanently deleted (GDPR delete); a lookup now answers 404` : 'HubSpot has no such contact; the GDPR delete was sent anyway (HubSpot blocklists the email)',
+      message: contactId
+        ? `HubSpot contact ${contactId} permanently deleted (GDPR delete); a lookup now answers 404`
+        : 'HubSpot has no such contact; the GDPR delete was sent anyway (HubSpot blocklists the email)',
       evidence: { contactFound: contactId !== null, contactId, verifiedGone: true, lookupAfterDelete: 'HTTP 404' },
     };
   },
 
-  testConnection: (ctx) => testWith(style, () => clientFor(ctx).listOne(), 'HubSpot accepted the access token and it may read contacts'),
+  testConnection: (ctx) =>
+    testWith(style, () => clientFor(ctx).listOne(), 'HubSpot accepted the access token and it may read contacts'),
 };

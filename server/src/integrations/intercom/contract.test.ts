@@ -16,42 +16,71 @@ beforeAll(async () => {
 afterAll(() => fake?.close());
 
 const sdk = (token = TOKEN) => new IntercomClient({ token, baseUrl: fake.url, maxRetries: 0 });
-const ctx = (identifier: string, config: Record<string, unknown> = {}, secrets: Record<string, unknown> = { apiKey: TOKEN }) =>
-  driverContext('INTERCOM', intercomConfigSchema.parse({ baseUrl: fake.url, ...config }), secrets, { identifier });
+const ctx = (
+  identifier: string,
+  config: Record<string, unknown> = {},
+  secrets: Record<string, unknown> = { apiKey: TOKEN },
+) => driverContext('INTERCOM', intercomConfigSchema.parse({ baseUrl: fake.url, ...config }), secrets, { identifier });
 
 describe('Intercom contract (official intercom-client)', () => {
-  it('searches, deletes and fetches again with the SDK\'s requests; the SDK parses the fake\'s answers', async () => {
+  it("searches, deletes and fetches again with the SDK's requests; the SDK parses the fake's answers", async () => {
     const contact = fake.addContact('lead@example.com');
     const ours = await callsDuring(fake, async () => {
-      expect(await intercomDriver.requestDeletion(ctx('lead@example.com'))).toMatchObject({ kind: 'success', evidence: { contactIds: [contact.id], verifiedGone: true } });
+      expect(await intercomDriver.requestDeletion(ctx('lead@example.com'))).toMatchObject({
+        kind: 'success',
+        evidence: { contactIds: [contact.id], verifiedGone: true },
+      });
     });
-    expect(ours.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /contacts/search', `DELETE /contacts/${contact.id}`, `GET /contacts/${contact.id}`]);
+    expect(ours.map((c) => `${c.method} ${c.path}`)).toEqual([
+      'POST /contacts/search',
+      `DELETE /contacts/${contact.id}`,
+      `GET /contacts/${contact.id}`,
+    ]);
 
     const other = fake.addContact('lead@example.com');
     const client = sdk();
     const [sdkSearch] = await callsDuring(fake, async () => {
-      const page = await client.contacts.search({ query: { field: 'email', operator: '=', value: 'lead@example.com' } });
+      const page = await client.contacts.search({
+        query: { field: 'email', operator: '=', value: 'lead@example.com' },
+      });
       expect(page.data).toMatchObject([{ id: other.id, email: 'lead@example.com' }]);
     });
-    const [sdkDelete] = await callsDuring(fake, async () => expect(await client.contacts.delete({ contact_id: other.id })).toMatchObject({ id: other.id, deleted: true }));
-    const [sdkFind] = await callsDuring(fake, async () => expect(client.contacts.find({ contact_id: other.id })).rejects.toMatchObject({ statusCode: 404 }));
+    const [sdkDelete] = await callsDuring(fake, async () =>
+      expect(await client.contacts.delete({ contact_id: other.id })).toMatchObject({ id: other.id, deleted: true }),
+    );
+    const [sdkFind] = await callsDuring(fake, async () =>
+      expect(client.contacts.find({ contact_id: other.id })).rejects.toMatchObject({ statusCode: 404 }),
+    );
     const id = (call: (typeof ours)[number], value: string) => ({ ...call, path: call.path.replace(value, '{id}') });
     expectSameRequest(ours[0], sdkSearch);
     expectSameRequest(id(ours[1]!, contact.id), id(sdkDelete!, other.id));
     expectSameRequest(id(ours[2]!, contact.id), id(sdkFind!, other.id));
-    for (const call of [...ours, sdkSearch!, sdkDelete!, sdkFind!]) expect(call.headers['intercom-version']).toBe('2.14');
+    for (const call of [...ours, sdkSearch!, sdkDelete!, sdkFind!])
+      expect(call.headers['intercom-version']).toBe('2.14');
   });
 
   it('finds by external_id or takes the contact id; none found is nothing to delete', async () => {
     const byExternal = fake.addContact('x1@example.com', 'user-77');
-    expect(await intercomDriver.requestDeletion(ctx('user-77', { identifierType: 'external_id' }))).toMatchObject({ kind: 'success', evidence: { contactIds: [byExternal.id] } });
+    expect(await intercomDriver.requestDeletion(ctx('user-77', { identifierType: 'external_id' }))).toMatchObject({
+      kind: 'success',
+      evidence: { contactIds: [byExternal.id] },
+    });
     const byId = fake.addContact('x2@example.com');
-    expect(await intercomDriver.requestDeletion(ctx(byId.id, { identifierType: 'contact_id' }))).toMatchObject({ kind: 'success', evidence: { contactIds: [byId.id] } });
-    expect(await intercomDriver.requestDeletion(ctx('nobody@example.com'))).toMatchObject({ kind: 'success', evidence: { contactsFound: 0 } });
+    expect(await intercomDriver.requestDeletion(ctx(byId.id, { identifierType: 'contact_id' }))).toMatchObject({
+      kind: 'success',
+      evidence: { contactIds: [byId.id] },
+    });
+    expect(await intercomDriver.requestDeletion(ctx('nobody@example.com'))).toMatchObject({
+      kind: 'success',
+      evidence: { contactsFound: 0 },
+    });
   });
 
-  it('fails at once with Intercom\'s message for a bad token, and waits for X-RateLimit-Reset on a 429', async () => {
-    expect(await intercomDriver.requestDeletion(ctx('x@example.com', {}, { apiKey: 'revoked' }))).toEqual({ kind: 'failed', reason: 'Intercom refused the credentials: HTTP 401: Access Token Invalid' });
+  it("fails at once with Intercom's message for a bad token, and waits for X-RateLimit-Reset on a 429", async () => {
+    expect(await intercomDriver.requestDeletion(ctx('x@example.com', {}, { apiKey: 'revoked' }))).toEqual({
+      kind: 'failed',
+      reason: 'Intercom refused the credentials: HTTP 401: Access Token Invalid',
+    });
     await expect(sdk('revoked').contacts.list()).rejects.toMatchObject({ statusCode: 401 });
     fake.state.throttleNext = 1;
     const outcome = await intercomDriver.requestDeletion(ctx('x@example.com'));

@@ -16,18 +16,28 @@ const style: VendorStyle = {
 /** Intercom contacts with an access token (Bearer), pinned to one API version. */
 export function intercomClient(http: HttpClient, config: IntercomConfig, token: string) {
   const base = `${vendorBaseUrl(config, INTERCOM_HOSTS)}/contacts`;
-  const headers = { authorization: `Bearer ${token}`, 'intercom-version': INTERCOM_API_VERSION, accept: 'application/json' };
+  const headers = {
+    authorization: `Bearer ${token}`,
+    'intercom-version': INTERCOM_API_VERSION,
+    accept: 'application/json',
+  };
   return {
     /** Contacts whose email or external_id equals the identifier; the identifier travels in the body. */
     search: (field: 'email' | 'external_id', value: string) =>
-      http.request({ method: 'POST', url: `${base}/search`, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query: { field, operator: '=', value } }) }),
+      http.request({
+        method: 'POST',
+        url: `${base}/search`,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: { field, operator: '=', value } }),
+      }),
     find: (id: string) => http.request({ method: 'GET', url: `${base}/${encodeURIComponent(id)}`, headers }),
     del: (id: string) => http.request({ method: 'DELETE', url: `${base}/${encodeURIComponent(id)}`, headers }),
     listOne: () => http.request({ method: 'GET', url: `${base}?per_page=1`, headers }),
   };
 }
 
-const clientFor = (ctx: Pick<DriverContext<IntercomConfig>, 'http' | 'config' | 'secrets'>) => intercomClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
+const clientFor = (ctx: Pick<DriverContext<IntercomConfig>, 'http' | 'config' | 'secrets'>) =>
+  intercomClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
 
 /**
  * Synchronous: find the contacts (search by email or external_id, or the contact id), delete
@@ -47,7 +57,9 @@ export const intercomDriver: Driver<IntercomConfig> = {
     } else {
       const found = await client.search(ctx.config.identifierType, ctx.identifier);
       if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
-      ids = ((jsonBody(found) as { data?: { id?: unknown }[] } | undefined)?.data ?? []).map((c) => str(c.id)).filter((id): id is string => Boolean(id));
+      ids = ((jsonBody(found) as { data?: { id?: unknown }[] } | undefined)?.data ?? [])
+        .map((c) => str(c.id))
+        .filter((id): id is string => Boolean(id));
     }
     const deleted: string[] = [];
     for (const id of ids) {
@@ -56,18 +68,30 @@ export const intercomDriver: Driver<IntercomConfig> = {
       if (!isSuccessStatus(response.status)) return deletionFailure(style, response, ctx.now);
       deleted.push(id);
     }
-    if (deleted.length === 0) return { kind: 'success', message: 'Intercom has no such contact: nothing to delete', evidence: { contactsFound: 0 } };
+    if (deleted.length === 0)
+      return {
+        kind: 'success',
+        message: 'Intercom has no such contact: nothing to delete',
+        evidence: { contactsFound: 0 },
+      };
     for (const id of deleted) {
       const after = await client.find(id);
-      if (isSuccessStatus(after.status)) return { kind: 'retry', reason: `Intercom still returns contact ${id} after the delete` };
+      if (isSuccessStatus(after.status))
+        return { kind: 'retry', reason: `Intercom still returns contact ${id} after the delete` };
       if (after.status !== 404) return deletionFailure(style, after, ctx.now);
     }
     return {
       kind: 'success',
       message: `Deleted ${deleted.length} Intercom contact(s); fetching each now answers 404`,
-      evidence: { contactsFound: deleted.length, contactIds: deleted, verifiedGone: true, lookupAfterDelete: 'HTTP 404' },
+      evidence: {
+        contactsFound: deleted.length,
+        contactIds: deleted,
+        verifiedGone: true,
+        lookupAfterDelete: 'HTTP 404',
+      },
     };
   },
 
-  testConnection: (ctx) => testWith(style, () => clientFor(ctx).listOne(), 'Intercom accepted the access token and it may read contacts'),
+  testConnection: (ctx) =>
+    testWith(style, () => clientFor(ctx).listOne(), 'Intercom accepted the access token and it may read contacts'),
 };

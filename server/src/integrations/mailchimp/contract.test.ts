@@ -11,7 +11,10 @@ const require = createRequire(import.meta.url);
 const mailchimp = require('@mailchimp/mailchimp_marketing') as {
   basePath: string;
   setConfig(config: { apiKey: string; server: string }): void;
-  lists: { getListMember(list: string, hash: string): Promise<unknown>; deleteListMemberPermanent(list: string, hash: string): Promise<unknown> };
+  lists: {
+    getListMember(list: string, hash: string): Promise<unknown>;
+    deleteListMemberPermanent(list: string, hash: string): Promise<unknown>;
+  };
   ping: { get(): Promise<unknown> };
 };
 
@@ -26,14 +29,19 @@ beforeAll(async () => {
 afterAll(() => fake?.close());
 
 const ctx = (identifier: string, secrets: Record<string, unknown> = { apiKey: KEY }) =>
-  driverContext('MAILCHIMP', mailchimpConfigSchema.parse({ listId: fake.state.listId, baseUrl: fake.url }), secrets, { identifier });
+  driverContext('MAILCHIMP', mailchimpConfigSchema.parse({ listId: fake.state.listId, baseUrl: fake.url }), secrets, {
+    identifier,
+  });
 
 describe('Mailchimp contract (official @mailchimp/mailchimp_marketing)', () => {
-  it('looks up, permanently deletes and looks again with the SDK\'s requests; the SDK parses the fake\'s answers', async () => {
+  it("looks up, permanently deletes and looks again with the SDK's requests; the SDK parses the fake's answers", async () => {
     const hash = fake.addMember('Reader@Example.com');
     expect(hash).toBe(subscriberHash('reader@example.com'));
     const ours = await callsDuring(fake, async () => {
-      expect(await mailchimpDriver.requestDeletion(ctx('Reader@Example.com'))).toMatchObject({ kind: 'success', evidence: { memberFound: true, subscriberHash: hash, verifiedGone: true } });
+      expect(await mailchimpDriver.requestDeletion(ctx('Reader@Example.com'))).toMatchObject({
+        kind: 'success',
+        evidence: { memberFound: true, subscriberHash: hash, verifiedGone: true },
+      });
     });
     expect(ours.map((c) => `${c.method} ${c.path}`)).toEqual([
       `GET /3.0/lists/${fake.state.listId}/members/${hash}`,
@@ -43,21 +51,39 @@ describe('Mailchimp contract (official @mailchimp/mailchimp_marketing)', () => {
     expect(fake.state.erased.has('Reader@Example.com')).toBe(true);
 
     const again = fake.addMember('reader@example.com');
-    const [sdkGet] = await callsDuring(fake, async () => expect(await mailchimp.lists.getListMember(fake.state.listId, again)).toMatchObject({ email_address: 'reader@example.com' }));
-    const [sdkDelete] = await callsDuring(fake, () => mailchimp.lists.deleteListMemberPermanent(fake.state.listId, again));
-    const [sdkGone] = await callsDuring(fake, async () => expect(mailchimp.lists.getListMember(fake.state.listId, again)).rejects.toMatchObject({ status: 404 }));
+    const [sdkGet] = await callsDuring(fake, async () =>
+      expect(await mailchimp.lists.getListMember(fake.state.listId, again)).toMatchObject({
+        email_address: 'reader@example.com',
+      }),
+    );
+    const [sdkDelete] = await callsDuring(fake, () =>
+      mailchimp.lists.deleteListMemberPermanent(fake.state.listId, again),
+    );
+    const [sdkGone] = await callsDuring(fake, async () =>
+      expect(mailchimp.lists.getListMember(fake.state.listId, again)).rejects.toMatchObject({ status: 404 }),
+    );
     expectSameRequest(ours[0], sdkGet);
     expectSameRequest(ours[1], sdkDelete);
     expectSameRequest(ours[2], sdkGone);
   });
 
-  it('no member is nothing to delete; a bad key fails at once with Mailchimp\'s words; a 429 waits', async () => {
-    expect(await mailchimpDriver.requestDeletion(ctx('nobody@example.com'))).toEqual({ kind: 'success', message: expect.any(String), evidence: { memberFound: false } });
-    expect(await mailchimpDriver.requestDeletion(ctx('x@example.com', { apiKey: 'ffffffffffffffffffffffffffffffff-us6' }))).toEqual({
+  it("no member is nothing to delete; a bad key fails at once with Mailchimp's words; a 429 waits", async () => {
+    expect(await mailchimpDriver.requestDeletion(ctx('nobody@example.com'))).toEqual({
+      kind: 'success',
+      message: expect.any(String),
+      evidence: { memberFound: false },
+    });
+    expect(
+      await mailchimpDriver.requestDeletion(ctx('x@example.com', { apiKey: 'ffffffffffffffffffffffffffffffff-us6' })),
+    ).toEqual({
       kind: 'failed',
-      reason: "Mailchimp refused the credentials: HTTP 401: API Key Invalid: Your API key may be invalid, or you've attempted to access the wrong datacenter.",
+      reason:
+        "Mailchimp refused the credentials: HTTP 401: API Key Invalid: Your API key may be invalid, or you've attempted to access the wrong datacenter.",
     });
     fake.state.throttleNext = 1;
-    expect(await mailchimpDriver.requestDeletion(ctx('x@example.com'))).toMatchObject({ kind: 'deferred', message: expect.stringContaining('Mailchimp rate limit') });
+    expect(await mailchimpDriver.requestDeletion(ctx('x@example.com'))).toMatchObject({
+      kind: 'deferred',
+      message: expect.stringContaining('Mailchimp rate limit'),
+    });
   });
 });

@@ -23,18 +23,29 @@ export const subscriberHash = (email: string) => createHash('md5').update(email.
 /** Mailchimp Marketing API 3.0 with an API key (HTTP Basic, any user name), on the key's data center. */
 export function mailchimpClient(http: HttpClient, config: MailchimpConfig, apiKey: string) {
   const dc = mailchimpDataCenter(apiKey);
-  if (!config.baseUrl && !dc) throw new PermanentError('The Mailchimp API key does not end in its data center (such as -us6)');
+  if (!config.baseUrl && !dc)
+    throw new PermanentError('The Mailchimp API key does not end in its data center (such as -us6)');
   const base = `${config.baseUrl ?? `https://${dc}.api.mailchimp.com`}/3.0/lists/${encodeURIComponent(config.listId)}`;
-  const headers = { authorization: `Basic ${Buffer.from(`user:${apiKey}`).toString('base64')}`, accept: 'application/json' };
+  const headers = {
+    authorization: `Basic ${Buffer.from(`user:${apiKey}`).toString('base64')}`,
+    accept: 'application/json',
+  };
   return {
-    getMember: (email: string) => http.request({ method: 'GET', url: `${base}/members/${subscriberHash(email)}`, headers }),
+    getMember: (email: string) =>
+      http.request({ method: 'GET', url: `${base}/members/${subscriberHash(email)}`, headers }),
     /** Permanently deletes the member and its personal data; the email cannot be re-imported. */
-    deletePermanent: (email: string) => http.request({ method: 'POST', url: `${base}/members/${subscriberHash(email)}/actions/delete-permanent`, headers }),
+    deletePermanent: (email: string) =>
+      http.request({
+        method: 'POST',
+        url: `${base}/members/${subscriberHash(email)}/actions/delete-permanent`,
+        headers,
+      }),
     getList: () => http.request({ method: 'GET', url: base, headers }),
   };
 }
 
-const clientFor = (ctx: Pick<DriverContext<MailchimpConfig>, 'http' | 'config' | 'secrets'>) => mailchimpClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
+const clientFor = (ctx: Pick<DriverContext<MailchimpConfig>, 'http' | 'config' | 'secrets'>) =>
+  mailchimpClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
 
 /**
  * Synchronous: look the member up, permanently delete it, then look again: Mailchimp's 404 is
@@ -49,20 +60,33 @@ export const mailchimpDriver: Driver<MailchimpConfig> = {
   async requestDeletion(ctx) {
     const client = clientFor(ctx);
     const before = await client.getMember(ctx.identifier);
-    if (before.status === 404) return { kind: 'success', message: 'This Mailchimp audience has no such member: nothing to delete', evidence: { memberFound: false } };
+    if (before.status === 404)
+      return {
+        kind: 'success',
+        message: 'This Mailchimp audience has no such member: nothing to delete',
+        evidence: { memberFound: false },
+      };
     if (!isSuccessStatus(before.status)) return deletionFailure(style, before, ctx.now);
     const deleted = await client.deletePermanent(ctx.identifier);
     // 404: deleted meanwhile (a retry of this step); the lookup below decides.
     if (!isSuccessStatus(deleted.status) && deleted.status !== 404) return deletionFailure(style, deleted, ctx.now);
     const after = await client.getMember(ctx.identifier);
-    if (isSuccessStatus(after.status)) return { kind: 'retry', reason: 'Mailchimp still returns the member after the permanent delete' };
+    if (isSuccessStatus(after.status))
+      return { kind: 'retry', reason: 'Mailchimp still returns the member after the permanent delete' };
     if (after.status !== 404) return deletionFailure(style, after, ctx.now);
     return {
       kind: 'success',
       message: `Permanently deleted the member from Mailchimp audience ${ctx.config.listId}; a lookup now answers 404`,
-      evidence: { memberFound: true, listId: ctx.config.listId, subscriberHash: subscriberHash(ctx.identifier), verifiedGone: true, lookupAfterDelete: 'HTTP 404' },
+      evidence: {
+        memberFound: true,
+        listId: ctx.config.listId,
+        subscriberHash: subscriberHash(ctx.identifier),
+        verifiedGone: true,
+        lookupAfterDelete: 'HTTP 404',
+      },
     };
   },
 
-  testConnection: (ctx) => testWith(style, () => clientFor(ctx).getList(), 'Mailchimp accepted the API key and the audience exists'),
+  testConnection: (ctx) =>
+    testWith(style, () => clientFor(ctx).getList(), 'Mailchimp accepted the API key and the audience exists'),
 };

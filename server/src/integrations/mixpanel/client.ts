@@ -5,13 +5,19 @@ import type { HttpClient, HttpResponse } from '../runtime/http-client';
 export function mixpanelClient(http: HttpClient, config: MixpanelConfig, gdprToken: string) {
   const base = vendorBaseUrl(config, MIXPANEL_HOSTS);
   // Paths as Mixpanel's OpenAPI document has them (vendor/gdpr.openapi.yaml): no trailing slash.
-  const url = (taskId = '') => `${base}/api/app/data-deletions/v3.0${taskId ? `/${encodeURIComponent(taskId)}` : ''}?token=${encodeURIComponent(config.projectToken)}`;
+  const url = (taskId = '') =>
+    `${base}/api/app/data-deletions/v3.0${taskId ? `/${encodeURIComponent(taskId)}` : ''}?token=${encodeURIComponent(config.projectToken)}`;
   const headers = { authorization: `Bearer ${gdprToken}`, accept: 'application/json' };
   return {
     /** The key under which calls to this project are rate limited. */
     rateLimitKey: `${base}|${config.projectToken}`,
     createDeletion(distinctIds: string[]): Promise<HttpResponse> {
-      return http.request({ method: 'POST', url: url(), headers, body: JSON.stringify({ distinct_ids: distinctIds, compliance_type: config.complianceType }) });
+      return http.request({
+        method: 'POST',
+        url: url(),
+        headers,
+        body: JSON.stringify({ distinct_ids: distinctIds, compliance_type: config.complianceType }),
+      });
     },
     getDeletion(taskId: string): Promise<HttpResponse> {
       return http.request({ method: 'GET', url: url(taskId), headers });

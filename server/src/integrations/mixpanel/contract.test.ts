@@ -16,9 +16,21 @@ const DOCUMENT_BLOB = '87bb8a9494c385aef13e7090a810c6e1a18fd83d';
 
 /** Answers the document does not list, each with where it comes from (SOURCES.md says the same). */
 const UNDOCUMENTED: UndocumentedAnswer[] = [
-  { operation: '*', status: 429, source: 'Mixpanel reference page "GDPR and CCPA API (v3)", Rate Limit: 429 past 1 request per second' },
-  { operation: 'DELETE /data-deletions/v3.0/{tracking_id}', status: 405, source: 'Mixpanel reference page, Cancel Deletion: "204 NoContent or 405 MethodNotAllowed"' },
-  { operation: 'POST /data-deletions/v3.0', status: 409, source: 'issue 12 only: neither the document nor the reference page has a 409; its body shape is unverified' },
+  {
+    operation: '*',
+    status: 429,
+    source: 'Mixpanel reference page "GDPR and CCPA API (v3)", Rate Limit: 429 past 1 request per second',
+  },
+  {
+    operation: 'DELETE /data-deletions/v3.0/{tracking_id}',
+    status: 405,
+    source: 'Mixpanel reference page, Cancel Deletion: "204 NoContent or 405 MethodNotAllowed"',
+  },
+  {
+    operation: 'POST /data-deletions/v3.0',
+    status: 409,
+    source: 'issue 12 only: neither the document nor the reference page has a 409; its body shape is unverified',
+  },
 ];
 
 const TOKEN = 'mixpanel-contract-oauth';
@@ -36,7 +48,8 @@ beforeAll(async () => {
 afterAll(() => fake?.close());
 
 const config = () => mixpanelConfigSchema.parse({ projectToken: PROJECT, baseUrl: fake.url });
-const ctx = (identifier: string, trackingId: string | null = null, token = TOKEN) => driverContext('MIXPANEL', config(), { accessToken: token }, { identifier, trackingId });
+const ctx = (identifier: string, trackingId: string | null = null, token = TOKEN) =>
+  driverContext('MIXPANEL', config(), { accessToken: token }, { identifier, trackingId });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function accepted(identifier: string): Promise<string> {
@@ -46,20 +59,33 @@ async function accepted(identifier: string): Promise<string> {
 }
 
 /** A request as a fake would record it, for showing what the document refuses. */
-function call(method: string, pathAndQuery: string, init: { body?: unknown; auth?: string; reply?: FakeCall['reply'] } = {}): FakeCall {
+function call(
+  method: string,
+  pathAndQuery: string,
+  init: { body?: unknown; auth?: string; reply?: FakeCall['reply'] } = {},
+): FakeCall {
   const url = new URL(pathAndQuery, 'http://fake');
   const body = init.body === undefined ? '' : JSON.stringify(init.body);
-  const headers: FakeCall['headers'] = { authorization: init.auth ?? 'Bearer t', ...(body ? { 'content-type': 'application/json' } : {}) };
+  const headers: FakeCall['headers'] = {
+    authorization: init.auth ?? 'Bearer t',
+    ...(body ? { 'content-type': 'application/json' } : {}),
+  };
   return { method, path: url.pathname, query: url.searchParams, headers, body, at: Date.now(), reply: init.reply };
 }
 
 describe('Mixpanel GDPR API contract (vendor/gdpr.openapi.yaml)', () => {
-  it('is the vendor\'s document, unchanged, and a valid OpenAPI document with the three deletion operations', () => {
+  it("is the vendor's document, unchanged, and a valid OpenAPI document with the three deletion operations", () => {
     expect(gitBlobId(readFileSync(DOCUMENT))).toBe(DOCUMENT_BLOB);
     expect(contract.document.openapi).toBe('3.0.2');
     expect(contract.version).toBe('3.0.0');
     expect(contract.basePath).toBe('/api/app');
-    expect(contract.operations()).toEqual(expect.arrayContaining(['POST /data-deletions/v3.0', 'GET /data-deletions/v3.0/{tracking_id}', 'DELETE /data-deletions/v3.0/{tracking_id}']));
+    expect(contract.operations()).toEqual(
+      expect.arrayContaining([
+        'POST /data-deletions/v3.0',
+        'GET /data-deletions/v3.0/{tracking_id}',
+        'DELETE /data-deletions/v3.0/{tracking_id}',
+      ]),
+    );
   });
 
   it('the document has no 409 for a create: the 409 body we read (results.task_id) rests on no published contract', () => {
@@ -67,13 +93,13 @@ describe('Mixpanel GDPR API contract (vendor/gdpr.openapi.yaml)', () => {
     expect(Object.keys(responses).sort()).toEqual(['201', '401', '403']);
   });
 
-  it('every request of the driver and every answer of the fake, through a deletion\'s whole life, conform to the document', async () => {
+  it("every request of the driver and every answer of the fake, through a deletion's whole life, conform to the document", async () => {
     const start = fake.calls.length;
     // Create, then follow the task through PENDING, STAGING and STARTED to SUCCESS.
     Object.assign(fake.state, { pendingMs: 200, startedMs: 150 });
     const taskId = await accepted('contract-subject-1');
     let outcome = await mixpanelDriver.checkStatus!(ctx('contract-subject-1', taskId));
-    for (const until = Date.now() + 15_000; outcome.kind === 'pending' && Date.now() < until; ) {
+    for (const until = Date.now() + 15_000; outcome.kind === 'pending' && Date.now() < until;) {
       await sleep(25);
       outcome = await mixpanelDriver.checkStatus!(ctx('contract-subject-1', taskId));
     }
@@ -82,7 +108,10 @@ describe('Mixpanel GDPR API contract (vendor/gdpr.openapi.yaml)', () => {
     // A resend while the first task is open: 409, followed.
     Object.assign(fake.state, { pendingMs: 60_000, startedMs: 60_000 });
     const open = await accepted('contract-subject-2');
-    expect(await mixpanelDriver.requestDeletion(ctx('contract-subject-2'))).toMatchObject({ kind: 'accepted', trackingId: open });
+    expect(await mixpanelDriver.requestDeletion(ctx('contract-subject-2'))).toMatchObject({
+      kind: 'accepted',
+      trackingId: open,
+    });
 
     // Cancel while PENDING (204), then the status says REVOKED.
     expect(await mixpanelDriver.cancel!(ctx('contract-subject-2', open))).toMatchObject({ canceled: true });
@@ -94,10 +123,15 @@ describe('Mixpanel GDPR API contract (vendor/gdpr.openapi.yaml)', () => {
     expect(await mixpanelDriver.cancel!(ctx('contract-subject-3', late))).toMatchObject({ canceled: false });
 
     // A task Mixpanel does not know, a connection test, a refused token.
-    expect(await mixpanelDriver.checkStatus!(ctx('x', 'no-such-task'))).toMatchObject({ kind: 'failed', reason: expect.stringContaining('NOT_FOUND') });
+    expect(await mixpanelDriver.checkStatus!(ctx('x', 'no-such-task'))).toMatchObject({
+      kind: 'failed',
+      reason: expect.stringContaining('NOT_FOUND'),
+    });
     expect(await mixpanelDriver.testConnection!(ctx('x'))).toMatchObject({ ok: true });
     expect(await mixpanelDriver.testConnection!(ctx('x', null, 'not-a-token'))).toMatchObject({ ok: false });
-    expect(await mixpanelDriver.requestDeletion(ctx('contract-subject-4', null, 'not-a-token'))).toMatchObject({ kind: 'failed' });
+    expect(await mixpanelDriver.requestDeletion(ctx('contract-subject-4', null, 'not-a-token'))).toMatchObject({
+      kind: 'failed',
+    });
 
     // Faster than Mixpanel allows: 429, queued.
     fake.state.minIntervalMs = 60_000;
@@ -127,22 +161,101 @@ describe('Mixpanel GDPR API contract (vendor/gdpr.openapi.yaml)', () => {
     const problems = (c: FakeCall) => [...contract.checkRequest(c), ...contract.checkResponse(c, UNDOCUMENTED)];
     const created = { status: 201, body: { status: 'ok', results: { task_id: 't1' } } };
     // A well-formed create passes.
-    expect(problems(call('POST', '/api/app/data-deletions/v3.0?token=p', { body: { distinct_ids: ['a'], compliance_type: 'GDPR' }, reply: created }))).toEqual([]);
+    expect(
+      problems(
+        call('POST', '/api/app/data-deletions/v3.0?token=p', {
+          body: { distinct_ids: ['a'], compliance_type: 'GDPR' },
+          reply: created,
+        }),
+      ),
+    ).toEqual([]);
     // Trailing slash (the reference page's curl form, which the driver used to send), no project token, no Bearer, wrong body types.
-    expect(problems(call('POST', '/api/app/data-deletions/v3.0/?token=p', { body: { distinct_ids: ['a'] }, reply: created })).join()).toMatch(/no such operation/);
-    expect(problems(call('POST', '/api/app/data-deletions/v3.0', { body: { distinct_ids: ['a'] }, reply: created })).join()).toMatch(/"token" is missing/);
-    expect(problems(call('POST', '/api/app/data-deletions/v3.0?token=p', { body: { distinct_ids: ['a'] }, auth: 'Basic dTpw', reply: created })).join()).toMatch(/security requirement/);
-    expect(problems(call('POST', '/api/app/data-deletions/v3.0?token=p', { body: { distinct_ids: 'a' }, reply: created })).join()).toMatch(/request body does not match/);
-    expect(problems(call('POST', '/api/app/data-deletions/v3.0?token=p', { reply: created })).join()).toMatch(/request body is required/);
+    expect(
+      problems(
+        call('POST', '/api/app/data-deletions/v3.0/?token=p', { body: { distinct_ids: ['a'] }, reply: created }),
+      ).join(),
+    ).toMatch(/no such operation/);
+    expect(
+      problems(call('POST', '/api/app/data-deletions/v3.0', { body: { distinct_ids: ['a'] }, reply: created })).join(),
+    ).toMatch(/"token" is missing/);
+    expect(
+      problems(
+        call('POST', '/api/app/data-deletions/v3.0?token=p', {
+          body: { distinct_ids: ['a'] },
+          auth: 'Basic dTpw',
+          reply: created,
+        }),
+      ).join(),
+    ).toMatch(/security requirement/);
+    expect(
+      problems(
+        call('POST', '/api/app/data-deletions/v3.0?token=p', { body: { distinct_ids: 'a' }, reply: created }),
+      ).join(),
+    ).toMatch(/request body does not match/);
+    expect(problems(call('POST', '/api/app/data-deletions/v3.0?token=p', { reply: created })).join()).toMatch(
+      /request body is required/,
+    );
     // Answers as the fake used to give them: create 200, status with `result` and without the job's fields, cancel 200 with a body.
-    expect(problems(call('POST', '/api/app/data-deletions/v3.0?token=p', { body: { distinct_ids: ['a'] }, reply: { status: 200, body: created.body } })).join()).toMatch(/answered 200/);
-    expect(problems(call('GET', '/api/app/data-deletions/v3.0/t1?token=p', { reply: { status: 200, body: { status: 'ok', results: { status: 'PENDING', result: '', distinct_ids: ['a'] } } } })).join()).toMatch(/200 answer does not match/);
-    expect(problems(call('GET', '/api/app/data-deletions/v3.0/t1?token=p', { reply: { status: 200, body: { status: 'ok', results: { tracking_id: 't1', status: 'DONE', requesting_user: 'u', compliance_type: 'GDPR', project_id: 1, date_requested: '', distinct_ids: [] } } } })).join()).toMatch(/allowed values/);
-    expect(problems(call('DELETE', '/api/app/data-deletions/v3.0/t1?token=p', { reply: { status: 200, body: { status: 'ok' } } })).join()).toMatch(/answered 200/);
-    expect(problems(call('DELETE', '/api/app/data-deletions/v3.0/t1?token=p', { reply: { status: 204, body: { status: 'ok' } } })).join()).toMatch(/no body/);
+    expect(
+      problems(
+        call('POST', '/api/app/data-deletions/v3.0?token=p', {
+          body: { distinct_ids: ['a'] },
+          reply: { status: 200, body: created.body },
+        }),
+      ).join(),
+    ).toMatch(/answered 200/);
+    expect(
+      problems(
+        call('GET', '/api/app/data-deletions/v3.0/t1?token=p', {
+          reply: {
+            status: 200,
+            body: { status: 'ok', results: { status: 'PENDING', result: '', distinct_ids: ['a'] } },
+          },
+        }),
+      ).join(),
+    ).toMatch(/200 answer does not match/);
+    expect(
+      problems(
+        call('GET', '/api/app/data-deletions/v3.0/t1?token=p', {
+          reply: {
+            status: 200,
+            body: {
+              status: 'ok',
+              results: {
+                tracking_id: 't1',
+                status: 'DONE',
+                requesting_user: 'u',
+                compliance_type: 'GDPR',
+                project_id: 1,
+                date_requested: '',
+                distinct_ids: [],
+              },
+            },
+          },
+        }),
+      ).join(),
+    ).toMatch(/allowed values/);
+    expect(
+      problems(
+        call('DELETE', '/api/app/data-deletions/v3.0/t1?token=p', { reply: { status: 200, body: { status: 'ok' } } }),
+      ).join(),
+    ).toMatch(/answered 200/);
+    expect(
+      problems(
+        call('DELETE', '/api/app/data-deletions/v3.0/t1?token=p', { reply: { status: 204, body: { status: 'ok' } } }),
+      ).join(),
+    ).toMatch(/no body/);
     // A 401 must carry {error, status: "error"}.
-    expect(problems(call('GET', '/api/app/data-deletions/v3.0/t1?token=p', { reply: { status: 401, body: { status: 'failed', error: 'x' } } })).join()).toMatch(/401 answer does not match/);
+    expect(
+      problems(
+        call('GET', '/api/app/data-deletions/v3.0/t1?token=p', {
+          reply: { status: 401, body: { status: 'failed', error: 'x' } },
+        }),
+      ).join(),
+    ).toMatch(/401 answer does not match/);
     // A 409 is allowed only on create, and only because it is listed as undocumented.
-    expect(problems(call('GET', '/api/app/data-deletions/v3.0/t1?token=p', { reply: { status: 409, body: {} } })).join()).toMatch(/does not list/);
+    expect(
+      problems(call('GET', '/api/app/data-deletions/v3.0/t1?token=p', { reply: { status: 409, body: {} } })).join(),
+    ).toMatch(/does not list/);
   });
 });

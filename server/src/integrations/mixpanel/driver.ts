@@ -7,7 +7,8 @@ import { mixpanelRateLimiter } from './rate-limiter';
 import { MIXPANEL_CANCELABLE, mixpanelStatusOutcome } from './status';
 
 /** The GDPR token: an OAUTH account's access token, or an API_KEY account's key. */
-const clientFor = (ctx: Pick<DriverContext<MixpanelConfig>, 'http' | 'config' | 'secrets'>) => mixpanelClient(ctx.http, ctx.config, credential(ctx, 'accessToken', 'apiKey'));
+const clientFor = (ctx: Pick<DriverContext<MixpanelConfig>, 'http' | 'config' | 'secrets'>) =>
+  mixpanelClient(ctx.http, ctx.config, credential(ctx, 'accessToken', 'apiKey'));
 
 /** Status checks and cancels wait their turn inline, for up to this long. */
 const INLINE_WAIT_MS = 5_000;
@@ -34,7 +35,12 @@ export const mixpanelDriver: Driver<MixpanelConfig> = {
     const client = clientFor(ctx);
     // Queue rather than fail: wait for this project's next free second without using an attempt.
     const comeBackAt = await mixpanelRateLimiter.turn(client.rateLimitKey, ctx.integrationRequestId, 1_000);
-    if (comeBackAt) return { kind: 'deferred', until: comeBackAt, message: `Queued behind other calls to this Mixpanel project (1 request per second); sending at ${comeBackAt.toISOString()}` };
+    if (comeBackAt)
+      return {
+        kind: 'deferred',
+        until: comeBackAt,
+        message: `Queued behind other calls to this Mixpanel project (1 request per second); sending at ${comeBackAt.toISOString()}`,
+      };
     const response = await client.createDeletion([ctx.identifier]);
     if (response.status === 429) {
       mixpanelRateLimiter.backOff(client.rateLimitKey, Date.now() + retryAfterMs(response, 1_000));
@@ -44,20 +50,39 @@ export const mixpanelDriver: Driver<MixpanelConfig> = {
       // A task for this distinct_id exists already (e.g. our earlier send whose answer was lost):
       // Mixpanel is deleting, so this is accepted and that task is the one to follow.
       const existing = taskIdOf(jsonBody(response));
-      if (existing) return { kind: 'accepted', trackingId: existing, status: 'PENDING', message: `Mixpanel already has deletion task ${existing} for this distinct id (HTTP 409); following it` };
-      return { kind: 'failed', reason: `Mixpanel says a deletion task already exists but does not name it: ${destinationMessage(response)}` };
+      if (existing)
+        return {
+          kind: 'accepted',
+          trackingId: existing,
+          status: 'PENDING',
+          message: `Mixpanel already has deletion task ${existing} for this distinct id (HTTP 409); following it`,
+        };
+      return {
+        kind: 'failed',
+        reason: `Mixpanel says a deletion task already exists but does not name it: ${destinationMessage(response)}`,
+      };
     }
     if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
     const taskId = taskIdOf(jsonBody(response));
     if (!taskId) return { kind: 'failed', reason: 'Mixpanel accepted the deletion but returned no task_id' };
-    return { kind: 'accepted', trackingId: taskId, status: 'PENDING', message: `Mixpanel deletion task ${taskId} created (${ctx.config.complianceType})` };
+    return {
+      kind: 'accepted',
+      trackingId: taskId,
+      status: 'PENDING',
+      message: `Mixpanel deletion task ${taskId} created (${ctx.config.complianceType})`,
+    };
   },
 
   async checkStatus(ctx) {
     const client = clientFor(ctx);
     const taskId = ctx.trackingId!;
-    const comeBackAt = await mixpanelRateLimiter.turn(client.rateLimitKey, `${ctx.integrationRequestId}:check`, INLINE_WAIT_MS);
-    if (comeBackAt) throw new TransientError('Waiting for a free slot in the Mixpanel rate limit', comeBackAt.getTime() - Date.now());
+    const comeBackAt = await mixpanelRateLimiter.turn(
+      client.rateLimitKey,
+      `${ctx.integrationRequestId}:check`,
+      INLINE_WAIT_MS,
+    );
+    if (comeBackAt)
+      throw new TransientError('Waiting for a free slot in the Mixpanel rate limit', comeBackAt.getTime() - Date.now());
     const response = await client.getDeletion(taskId);
     if (response.status === 429) throw rateLimitError('Mixpanel', response);
     if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
@@ -67,11 +92,19 @@ export const mixpanelDriver: Driver<MixpanelConfig> = {
   async cancel(ctx) {
     try {
       const client = clientFor(ctx);
-      const comeBackAt = await mixpanelRateLimiter.turn(client.rateLimitKey, `${ctx.integrationRequestId}:cancel`, INLINE_WAIT_MS);
+      const comeBackAt = await mixpanelRateLimiter.turn(
+        client.rateLimitKey,
+        `${ctx.integrationRequestId}:cancel`,
+        INLINE_WAIT_MS,
+      );
       if (comeBackAt) return { canceled: false, message: 'Mixpanel rate limit: try again in a few seconds' };
       const response = await client.cancelDeletion(ctx.trackingId!);
-      if (isSuccessStatus(response.status)) return { canceled: true, message: `Mixpanel deletion task ${ctx.trackingId} canceled` };
-      return { canceled: false, message: `Mixpanel cancels only ${MIXPANEL_CANCELABLE.join(' or ')} tasks: ${destinationMessage(response)}` };
+      if (isSuccessStatus(response.status))
+        return { canceled: true, message: `Mixpanel deletion task ${ctx.trackingId} canceled` };
+      return {
+        canceled: false,
+        message: `Mixpanel cancels only ${MIXPANEL_CANCELABLE.join(' or ')} tasks: ${destinationMessage(response)}`,
+      };
     } catch (error) {
       return { canceled: false, message: (error as Error).message };
     }
@@ -83,8 +116,12 @@ export const mixpanelDriver: Driver<MixpanelConfig> = {
       const client = clientFor(ctx);
       await mixpanelRateLimiter.turn(client.rateLimitKey, `test:${Date.now()}:${Math.random()}`, INLINE_WAIT_MS);
       const response = await client.getDeletion('connection-test');
-      if (response.status === 401 || response.status === 403) return { ok: false, message: `Mixpanel refused the token: ${destinationMessage(response)}` };
-      return { ok: response.status < 500 && response.status !== 429, message: `Mixpanel answered HTTP ${response.status}` };
+      if (response.status === 401 || response.status === 403)
+        return { ok: false, message: `Mixpanel refused the token: ${destinationMessage(response)}` };
+      return {
+        ok: response.status < 500 && response.status !== 429,
+        message: `Mixpanel answered HTTP ${response.status}`,
+      };
     } catch (error) {
       return { ok: false, message: (error as Error).message };
     }

@@ -63,7 +63,8 @@ export class ProjectRateLimiter {
   private prune(key: string, now: number): number[] {
     const times = (this.slots.get(key) ?? []).filter((t) => t > now - this.intervalMs);
     this.slots.set(key, times);
-    if (this.held.size > 1000) for (const [holder, slot] of this.held) if (slot.at < now - 600_000) this.held.delete(holder);
+    if (this.held.size > 1000)
+      for (const [holder, slot] of this.held) if (slot.at < now - 600_000) this.held.delete(holder);
     return times;
   }
 }

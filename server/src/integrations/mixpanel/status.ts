@@ -11,7 +11,11 @@ export function mixpanelStatusOutcome(status: string, taskId: string): Outcome {
     case 'STARTED':
       return { kind: 'pending', status: 'PROCESSING', message: `Mixpanel task ${taskId} has STARTED deleting` };
     case 'SUCCESS':
-      return { kind: 'success', message: `Mixpanel task ${taskId} finished: SUCCESS`, evidence: { mixpanelTaskId: taskId, mixpanelStatus: status } };
+      return {
+        kind: 'success',
+        message: `Mixpanel task ${taskId} finished: SUCCESS`,
+        evidence: { mixpanelTaskId: taskId, mixpanelStatus: status },
+      };
     case 'FAILURE':
       return { kind: 'failed', reason: `Mixpanel task ${taskId} reported FAILURE` };
     case 'REVOKED':

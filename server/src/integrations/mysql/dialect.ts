@@ -1,7 +1,20 @@
 import { MYSQL_TEXT_TYPES } from '@shared/integrations/sql-columns';
 import type { SqlDialect } from '../sql/dialect';
 
-const NUMERIC = new Set(['tinyint', 'smallint', 'mediumint', 'int', 'integer', 'bigint', 'decimal', 'numeric', 'float', 'double', 'bit', 'year']);
+const NUMERIC = new Set([
+  'tinyint',
+  'smallint',
+  'mediumint',
+  'int',
+  'integer',
+  'bigint',
+  'decimal',
+  'numeric',
+  'float',
+  'double',
+  'bit',
+  'year',
+]);
 
 /** A MySQL/MariaDB identifier in backticks (embedded backticks doubled). */
 export function quoteMysqlIdent(name: string): string {

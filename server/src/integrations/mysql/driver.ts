@@ -12,7 +12,12 @@ export const mysqlDriver: Driver<MysqlConfig> = {
   expectedCompletion: 'seconds, or at the next maintenance window',
   async requestDeletion(ctx): Promise<Outcome> {
     const opens = nextWindowOpening(ctx.config.maintenanceWindow, ctx.now);
-    if (opens) return { kind: 'deferred', until: opens, message: `Scheduled for the maintenance window at ${opens.toISOString()}` };
+    if (opens)
+      return {
+        kind: 'deferred',
+        until: opens,
+        message: `Scheduled for the maintenance window at ${opens.toISOString()}`,
+      };
     return mysqlDeleteAndVerify(ctx);
   },
   validateConfig: (ctx) => validateMysqlRules(ctx),

@@ -1,7 +1,9 @@
 import { PermanentError, TransientError } from '../types';
 
 // Server errors a later attempt may not hit: lock waits, deadlocks, timeouts, too many connections, shutdowns.
-const TRANSIENT_ERRNOS = new Set([1205, 1213, 1969, 3024, 1040, 1053, 1077, 1078, 1079, 1080, 1152, 1153, 1158, 1159, 1160, 1161, 2006, 2013]);
+const TRANSIENT_ERRNOS = new Set([
+  1205, 1213, 1969, 3024, 1040, 1053, 1077, 1078, 1079, 1080, 1152, 1153, 1158, 1159, 1160, 1161, 2006, 2013,
+]);
 
 /**
  * A MySQL/MariaDB error as the engine understands it. Messages that can quote row values

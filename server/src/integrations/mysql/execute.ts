@@ -3,7 +3,15 @@ import type { MysqlConfig, PostgresRule } from '@shared/integrations/postgres';
 import type { DriverContext, Exchange, Outcome } from '../types';
 import { PermanentError } from '../types';
 import type { Statement } from '../sql/dialect';
-import { actionStatement, columnsOf, foreignKeyOrder, pendingCountsStatement, pendingCountStatement, validateRules, type DiscoveredTable } from '../sql/rules';
+import {
+  actionStatement,
+  columnsOf,
+  foreignKeyOrder,
+  pendingCountsStatement,
+  pendingCountStatement,
+  validateRules,
+  type DiscoveredTable,
+} from '../sql/rules';
 import { mysqlDialect } from './dialect';
 import { classifyMysqlError } from './errors';
 import { discoverMysqlSchema } from './schema';
@@ -11,7 +19,12 @@ import { withMysqlConnection } from './sessions';
 
 type MysqlContext = Pick<DriverContext<MysqlConfig>, 'resolveHost' | 'secrets' | 'config' | 'trail' | 'identifier'>;
 
-async function run(connection: mysql.PoolConnection, trail: Exchange[], statement: Statement, identifier: string): Promise<unknown> {
+async function run(
+  connection: mysql.PoolConnection,
+  trail: Exchange[],
+  statement: Statement,
+  identifier: string,
+): Promise<unknown> {
   const started = Date.now();
   const step: Extract<Exchange, { kind: 'sql' }> = { kind: 'sql', statement: statement.text, durationMs: 0 };
   trail.push(step);
@@ -34,24 +47,32 @@ function resolvedRules(config: MysqlConfig, tables: DiscoveredTable[], database:
   return config.rules.map((given) => {
     const rule: PostgresRule = { ...given, schema: given.schema || database };
     const columns = columnsOf(tables, rule);
-    if (!columns) throw new PermanentError(`Table ${rule.schema}.${rule.table} no longer exists or is not visible to this user`);
+    if (!columns)
+      throw new PermanentError(`Table ${rule.schema}.${rule.table} no longer exists or is not visible to this user`);
     return { rule, columns };
   });
 }
 
 const ruleLabel = (rule: PostgresRule) => `${rule.action} on ${rule.schema}.${rule.table}`;
-const databaseOf = (ctx: Pick<DriverContext, 'secrets'>) => String((ctx.secrets as { database?: string } | null)?.database ?? '');
+const databaseOf = (ctx: Pick<DriverContext, 'secrets'>) =>
+  String((ctx.secrets as { database?: string } | null)?.database ?? '');
 
 /** Tables, columns and foreign keys of the account's database. */
 export async function discoverMysql(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>): Promise<DiscoveredTable[]> {
-  return withMysqlConnection(ctx, 10_000, (connection) => discoverMysqlSchema(connection).catch((e) => Promise.reject(classifyMysqlError(e))));
+  return withMysqlConnection(ctx, 10_000, (connection) =>
+    discoverMysqlSchema(connection).catch((e) => Promise.reject(classifyMysqlError(e))),
+  );
 }
 
 /** Save-time check of the rules against the live schema, as issues for the form. */
 export async function validateMysqlRules(ctx: Pick<DriverContext<MysqlConfig>, 'resolveHost' | 'secrets' | 'config'>) {
   const tables = await discoverMysql(ctx);
   const database = databaseOf(ctx);
-  return validateRules(mysqlDialect, ctx.config.rules.map((r) => ({ ...r, schema: r.schema || database })), tables);
+  return validateRules(
+    mysqlDialect,
+    ctx.config.rules.map((r) => ({ ...r, schema: r.schema || database })),
+    tables,
+  );
 }
 
 /** Rows each rule would change for this identifier, read-only (a transaction that is rolled back): the dry run. */
@@ -59,12 +80,22 @@ export async function mysqlDryRun(ctx: MysqlContext) {
   return withMysqlConnection(ctx, ctx.config.statementTimeoutMs, async (connection) => {
     await connection.query('START TRANSACTION READ ONLY');
     try {
-      const rules = foreignKeyOrder(resolvedRules(ctx.config, await discoverMysqlSchema(connection), databaseOf(ctx)), []);
+      const rules = foreignKeyOrder(
+        resolvedRules(ctx.config, await discoverMysqlSchema(connection), databaseOf(ctx)),
+        [],
+      );
       const results = [];
       for (const { rule, columns } of rules) {
         const statement = pendingCountStatement(mysqlDialect, rule, columns, ctx.identifier);
-        const rows = statement ? ((await run(connection, ctx.trail, statement, ctx.identifier)) as mysql.RowDataPacket[])[0]!.n : 0;
-        results.push({ rule: ruleLabel(rule), table: `${rule.schema}.${rule.table}`, action: rule.action, rows: Number(rows) });
+        const rows = statement
+          ? ((await run(connection, ctx.trail, statement, ctx.identifier)) as mysql.RowDataPacket[])[0]!.n
+          : 0;
+        results.push({
+          rule: ruleLabel(rule),
+          table: `${rule.schema}.${rule.table}`,
+          action: rule.action,
+          rows: Number(rows),
+        });
       }
       return results;
     } finally {
@@ -87,7 +118,9 @@ export async function mysqlDeleteAndVerify(ctx: MysqlContext): Promise<Outcome> 
     try {
       for (const { rule, columns } of rules) {
         const statement = actionStatement(mysqlDialect, rule, columns, ctx.identifier);
-        const result = statement ? ((await run(connection, ctx.trail, statement, ctx.identifier)) as mysql.ResultSetHeader) : null;
+        const result = statement
+          ? ((await run(connection, ctx.trail, statement, ctx.identifier)) as mysql.ResultSetHeader)
+          : null;
         changed[ruleLabel(rule)] = (changed[ruleLabel(rule)] ?? 0) + (result?.affectedRows ?? 0);
       }
       await connection.query('COMMIT');
@@ -95,19 +128,36 @@ export async function mysqlDeleteAndVerify(ctx: MysqlContext): Promise<Outcome> 
       await connection.query('ROLLBACK').catch(() => {});
       throw error;
     }
-    const counts = ((await run(connection, ctx.trail, pendingCountsStatement(mysqlDialect, rules, ctx.identifier), ctx.identifier)) as mysql.RowDataPacket[])[0]!;
+    const counts = (
+      (await run(
+        connection,
+        ctx.trail,
+        pendingCountsStatement(mysqlDialect, rules, ctx.identifier),
+        ctx.identifier,
+      )) as mysql.RowDataPacket[]
+    )[0]!;
     const remaining: Record<string, number> = {};
     rules.forEach(({ rule }, i) => {
       remaining[ruleLabel(rule)] = (remaining[ruleLabel(rule)] ?? 0) + Number(counts[`r${i}`]);
     });
     const left = Object.entries(remaining).filter(([, n]) => n > 0);
-    if (left.length > 0) return { kind: 'retry', reason: `Verification found rows still matching: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}` };
+    if (left.length > 0)
+      return {
+        kind: 'retry',
+        reason: `Verification found rows still matching: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}`,
+      };
     const total = Object.values(changed).reduce((a, b) => a + b, 0);
-    return { kind: 'success', message: `${total} row(s) changed; verified that no matching rows remain`, evidence: { changed, remaining } };
+    return {
+      kind: 'success',
+      message: `${total} row(s) changed; verified that no matching rows remain`,
+      evidence: { changed, remaining },
+    };
   });
 }
 
-export async function mysqlTestConnection(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>): Promise<{ ok: boolean; message: string }> {
+export async function mysqlTestConnection(
+  ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
+): Promise<{ ok: boolean; message: string }> {
   try {
     return await withMysqlConnection(ctx, 5_000, async (connection) => {
       const [rows] = await connection.query<mysql.RowDataPacket[]>('SELECT VERSION() AS v');

@@ -45,14 +45,22 @@ const ctxFor = (rules: unknown[], identifier: string, extra: object = {}) => ({
 async function seedUser(email: string, extra: { orders?: number; events?: number } = {}) {
   const [result] = await db.pool.query(`INSERT INTO users (email, name, phone) VALUES (?, 'Name', '+1 555')`, [email]);
   const id = (result as { insertId: number }).insertId;
-  for (let i = 0; i < (extra.orders ?? 2); i++) await db.pool.query(`INSERT INTO orders (user_id, customer_email, shipping_address, total) VALUES (?, ?, '1 Main St', 10)`, [id, email]);
-  for (let i = 0; i < (extra.events ?? 1); i++) await db.pool.query(`INSERT INTO events (distinct_id, kind) VALUES (?, 'page_view')`, [email]);
+  for (let i = 0; i < (extra.orders ?? 2); i++)
+    await db.pool.query(
+      `INSERT INTO orders (user_id, customer_email, shipping_address, total) VALUES (?, ?, '1 Main St', 10)`,
+      [id, email],
+    );
+  for (let i = 0; i < (extra.events ?? 1); i++)
+    await db.pool.query(`INSERT INTO events (distinct_id, kind) VALUES (?, 'page_view')`, [email]);
   return id;
 }
 
 describe('MySQL/MariaDB rules against a real MariaDB', () => {
   it('connects through the SSRF guard, which refuses loopback unless allowlisted', async () => {
-    expect(await mysqlTestConnection({ secrets: db.credentials, resolveHost })).toMatchObject({ ok: true, message: expect.stringContaining('MariaDB') });
+    expect(await mysqlTestConnection({ secrets: db.credentials, resolveHost })).toMatchObject({
+      ok: true,
+      message: expect.stringContaining('MariaDB'),
+    });
     const strict = policyFromConfig({});
     await expect(assertHostAllowed('127.0.0.1', strict)).rejects.toThrow(/loopback/);
     const wrong = await mysqlTestConnection({ secrets: { ...db.credentials, password: 'nope' }, resolveHost });
@@ -96,10 +104,17 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
   });
 
   it('matches identifiers exactly despite case- and accent-insensitive, PAD SPACE collations', async () => {
-    const lookAlikes = ['Jane@example.com', 'jane@exämple.com', 'jane@example.com ', 'JANE@EXAMPLE.COM', 'jane@examplé.com'];
+    const lookAlikes = [
+      'Jane@example.com',
+      'jane@exämple.com',
+      'jane@example.com ',
+      'JANE@EXAMPLE.COM',
+      'jane@examplé.com',
+    ];
     for (const email of ['jane@example.com', ...lookAlikes]) await seedUser(email, { orders: 1, events: 1 });
     for (const table of ['contacts_unicode', 'contacts_latin1']) {
-      for (const email of ['jane@example.com', 'Jane@example.com', 'jane@exämple.com', 'jane@example.com  ']) await db.pool.query(`INSERT INTO ${table} (email, note) VALUES (?, 'x')`, [email]);
+      for (const email of ['jane@example.com', 'Jane@example.com', 'jane@exämple.com', 'jane@example.com  '])
+        await db.pool.query(`INSERT INTO ${table} (email, note) VALUES (?, 'x')`, [email]);
     }
     // The collations really do treat them as equal: a plain `=` would delete the look-alikes too.
     expect(await db.count(`SELECT COUNT(*) FROM users WHERE email = 'jane@example.com'`)).toBeGreaterThanOrEqual(4);
@@ -139,7 +154,10 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
         'fk-order@example.com',
       ),
     );
-    expect(outcome).toMatchObject({ kind: 'success', evidence: { changed: { [`delete on ${db.name}.orders`]: 3, [`delete on ${db.name}.users`]: 1 } } });
+    expect(outcome).toMatchObject({
+      kind: 'success',
+      evidence: { changed: { [`delete on ${db.name}.orders`]: 3, [`delete on ${db.name}.users`]: 1 } },
+    });
     expect(await db.count(`SELECT COUNT(*) FROM users WHERE email = 'fk-order@example.com'`)).toBe(0);
   });
 
@@ -187,30 +205,48 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
     ];
     expect((await mysqlDryRun(ctxFor(rules, 'multi@example.com'))).map((r) => r.rows)).toEqual([1, 1, 1, 1, 1]);
     expect(await mysqlDeleteAndVerify(ctxFor(rules, 'multi@example.com'))).toMatchObject({ kind: 'success' });
-    const [rows] = await db.pool.query(`SELECT phone, name, deleted, deleted_at FROM users WHERE email = 'multi@example.com'`);
+    const [rows] = await db.pool.query(
+      `SELECT phone, name, deleted, deleted_at FROM users WHERE email = 'multi@example.com'`,
+    );
     const user = (rows as Record<string, unknown>[])[0]!;
     expect(user).toMatchObject({ phone: null, deleted: 1 });
     expect(user.deleted_at).not.toBeNull();
     expect(user.name).toBe(`sha256:${createHash('sha256').update('Name').digest('hex')}`);
-    expect(await db.count(`SELECT COUNT(*) FROM orders WHERE customer_email = 'multi@example.com' AND shipping_address = '[masked]'`)).toBe(1);
+    expect(
+      await db.count(
+        `SELECT COUNT(*) FROM orders WHERE customer_email = 'multi@example.com' AND shipping_address = '[masked]'`,
+      ),
+    ).toBe(1);
     // Everything is in its target state now: a second run changes nothing and still verifies.
     expect((await mysqlDryRun(ctxFor(rules, 'multi@example.com'))).map((r) => r.rows)).toEqual([0, 0, 0, 0, 0]);
-    expect(await mysqlDeleteAndVerify(ctxFor(rules, 'multi@example.com'))).toMatchObject({ kind: 'success', message: expect.stringMatching(/^0 row/) });
+    expect(await mysqlDeleteAndVerify(ctxFor(rules, 'multi@example.com'))).toMatchObject({
+      kind: 'success',
+      message: expect.stringMatching(/^0 row/),
+    });
   });
 
   it('unicode identifiers and values: hashed as UTF-8, matched byte for byte', async () => {
     const email = 'zoë.例え😀@example.com';
     await seedUser(email, { orders: 0, events: 0 });
     await db.pool.query(`UPDATE users SET name = 'Zoë 😀' WHERE email = ?`, [email]);
-    expect(await mysqlDeleteAndVerify(ctxFor([{ table: 'users', identifierColumns: ['email'], action: 'hash', columns: ['name'] }], email))).toMatchObject({ kind: 'success' });
+    expect(
+      await mysqlDeleteAndVerify(
+        ctxFor([{ table: 'users', identifierColumns: ['email'], action: 'hash', columns: ['name'] }], email),
+      ),
+    ).toMatchObject({ kind: 'success' });
     const [rows] = await db.pool.query(`SELECT name FROM users WHERE email = ?`, [email]);
-    expect((rows as { name: string }[])[0]!.name).toBe(`sha256:${createHash('sha256').update('Zoë 😀', 'utf8').digest('hex')}`);
+    expect((rows as { name: string }[])[0]!.name).toBe(
+      `sha256:${createHash('sha256').update('Zoë 😀', 'utf8').digest('hex')}`,
+    );
   });
 
   it('hostile table, column and identifier values only ever match themselves', async () => {
     const table = 'we`ird; DROP TABLE users; --';
     const hostile = "' OR '1'='1";
-    await db.pool.query(`INSERT INTO \`we\`\`ird; DROP TABLE users; --\` (\`E-mail\`\`\`, note) VALUES (?, 'a'), ('other@example.com', 'b'), ('x', 'c')`, [hostile]);
+    await db.pool.query(
+      `INSERT INTO \`we\`\`ird; DROP TABLE users; --\` (\`E-mail\`\`\`, note) VALUES (?, 'a'), ('other@example.com', 'b'), ('x', 'c')`,
+      [hostile],
+    );
     await db.pool.query(`INSERT INTO numbered (id, email) VALUES (0, 'zero@example.com'), (42, 'answer@example.com')`);
     const usersBefore = await db.count('SELECT COUNT(*) FROM users');
     const outcome = await mysqlDeleteAndVerify(
@@ -229,7 +265,11 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
     expect(await db.count('SELECT COUNT(*) FROM numbered')).toBe(2);
     expect(await db.count('SELECT COUNT(*) FROM users')).toBe(usersBefore);
     // A numeric identifier matches the numeric column exactly.
-    expect(await mysqlDeleteAndVerify(ctxFor([{ table: 'numbered', identifierColumns: ['id', 'email'], action: 'delete' }], '42'))).toMatchObject({ kind: 'success' });
+    expect(
+      await mysqlDeleteAndVerify(
+        ctxFor([{ table: 'numbered', identifierColumns: ['id', 'email'], action: 'delete' }], '42'),
+      ),
+    ).toMatchObject({ kind: 'success' });
     expect(await db.count('SELECT COUNT(*) FROM numbered')).toBe(1);
   });
 
@@ -249,7 +289,10 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
           'trigger@example.com',
         ),
       );
-      expect(outcome).toEqual({ kind: 'retry', reason: `Verification found rows still matching: delete on ${db.name}.events: 1` });
+      expect(outcome).toEqual({
+        kind: 'retry',
+        reason: `Verification found rows still matching: delete on ${db.name}.events: 1`,
+      });
     } finally {
       await db.pool.query('DROP TRIGGER orders_audit');
     }
@@ -262,9 +305,11 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
       await holder.query('START TRANSACTION');
       await holder.query(`SELECT * FROM users WHERE email = 'locked@example.com' FOR UPDATE`);
       const started = Date.now();
-      const error = await mysqlDeleteAndVerify(ctxFor([{ table: 'users', identifierColumns: ['email'], action: 'delete' }], 'locked@example.com', { statementTimeoutMs: 1000 })).catch(
-        (e: unknown) => e,
-      );
+      const error = await mysqlDeleteAndVerify(
+        ctxFor([{ table: 'users', identifierColumns: ['email'], action: 'delete' }], 'locked@example.com', {
+          statementTimeoutMs: 1000,
+        }),
+      ).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TransientError);
       expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
@@ -275,7 +320,10 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
   });
 
   it('statements carry placeholders only: the identifier is never part of the SQL text', async () => {
-    const ctx = ctxFor([{ table: 'users', identifierColumns: ['email', 'alt_email'], action: 'delete' }], 'secret-person@example.com');
+    const ctx = ctxFor(
+      [{ table: 'users', identifierColumns: ['email', 'alt_email'], action: 'delete' }],
+      'secret-person@example.com',
+    );
     await mysqlDeleteAndVerify(ctx);
     expect(ctx.trail.length).toBeGreaterThan(0);
     expect(JSON.stringify(ctx.trail)).not.toContain('secret-person');

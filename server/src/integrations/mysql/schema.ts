@@ -5,7 +5,9 @@ import type { DiscoveredTable } from '../sql/rules';
  * Tables, columns and foreign keys of the account's database, through information_schema.
  * `tinyint(1)` (MySQL's BOOLEAN) is reported as boolean; `referencedBy` lets rules run children first.
  */
-export async function discoverMysqlSchema(connection: mysql.Connection | mysql.PoolConnection): Promise<DiscoveredTable[]> {
+export async function discoverMysqlSchema(
+  connection: mysql.Connection | mysql.PoolConnection,
+): Promise<DiscoveredTable[]> {
   const [columns] = await connection.query<mysql.RowDataPacket[]>(
     `SELECT c.TABLE_SCHEMA AS s, c.TABLE_NAME AS t, c.COLUMN_NAME AS c, c.DATA_TYPE AS type, c.COLUMN_TYPE AS full_type, c.IS_NULLABLE AS nullable
        FROM information_schema.COLUMNS c
@@ -23,7 +25,9 @@ export async function discoverMysqlSchema(connection: mysql.Connection | mysql.P
     const key = `${row.s}.${row.t}`;
     let table = tables.get(key);
     if (!table) tables.set(key, (table = { schema: row.s, table: row.t, columns: [], referencedBy: [] }));
-    const dataType = String(row.full_type).toLowerCase().startsWith('tinyint(1)') ? 'boolean' : String(row.type).toLowerCase();
+    const dataType = String(row.full_type).toLowerCase().startsWith('tinyint(1)')
+      ? 'boolean'
+      : String(row.type).toLowerCase();
     table.columns.push({ name: row.c, dataType, nullable: row.nullable === 'YES' });
   }
   for (const ref of references) {

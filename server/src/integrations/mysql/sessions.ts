@@ -27,7 +27,10 @@ function poolOptions(secrets: DatabaseSecrets, address: string): mysql.PoolOptio
     database: secrets.database,
     user: secrets.user,
     password: secrets.password,
-    ssl: secrets.sslMode === 'disable' ? undefined : { rejectUnauthorized: secrets.sslMode === 'verify-full', verifyIdentity: secrets.sslMode === 'verify-full' },
+    ssl:
+      secrets.sslMode === 'disable'
+        ? undefined
+        : { rejectUnauthorized: secrets.sslMode === 'verify-full', verifyIdentity: secrets.sslMode === 'verify-full' },
     connectTimeout: 10_000,
     connectionLimit: 4,
     maxIdle: 0,
@@ -53,36 +56,40 @@ export async function withMysqlConnection<T>(
   const secrets = ctx.secrets as DatabaseSecrets | null;
   if (!secrets?.host) throw new PermanentError('This integration needs a database account');
   const address = await ctx.resolveHost(secrets.host);
-  return pools.with(IdleCache.key([address, secrets]), () => mysql.createPool(poolOptions(secrets, address)), async (pool) => {
-    let connection: mysql.PoolConnection;
-    try {
-      connection = await pool.getConnection();
-    } catch (error) {
-      throw classifyMysqlError(error);
-    }
-    let broken = false;
-    try {
-      let flavor = flavors.get(pool);
-      if (!flavor) {
-        const [rows] = await connection.query<mysql.RowDataPacket[]>('SELECT VERSION() AS v');
-        flavor = /mariadb/i.test(String(rows[0]?.v)) ? 'mariadb' : 'mysql';
-        flavors.set(pool, flavor);
+  return pools.with(
+    IdleCache.key([address, secrets]),
+    () => mysql.createPool(poolOptions(secrets, address)),
+    async (pool) => {
+      let connection: mysql.PoolConnection;
+      try {
+        connection = await pool.getConnection();
+      } catch (error) {
+        throw classifyMysqlError(error);
       }
-      const seconds = Math.max(1, Math.ceil(statementTimeoutMs / 1000));
-      await connection.query(
-        flavor === 'mariadb'
-          ? `SET SESSION max_statement_time = ${statementTimeoutMs / 1000}, innodb_lock_wait_timeout = ${seconds}`
-          : `SET SESSION max_execution_time = ${Math.round(statementTimeoutMs)}, innodb_lock_wait_timeout = ${seconds}`,
-      );
-      return await use(connection);
-    } catch (error) {
-      broken = true;
-      throw error;
-    } finally {
-      if (broken) connection.destroy();
-      else connection.release();
-    }
-  });
+      let broken = false;
+      try {
+        let flavor = flavors.get(pool);
+        if (!flavor) {
+          const [rows] = await connection.query<mysql.RowDataPacket[]>('SELECT VERSION() AS v');
+          flavor = /mariadb/i.test(String(rows[0]?.v)) ? 'mariadb' : 'mysql';
+          flavors.set(pool, flavor);
+        }
+        const seconds = Math.max(1, Math.ceil(statementTimeoutMs / 1000));
+        await connection.query(
+          flavor === 'mariadb'
+            ? `SET SESSION max_statement_time = ${statementTimeoutMs / 1000}, innodb_lock_wait_timeout = ${seconds}`
+            : `SET SESSION max_execution_time = ${Math.round(statementTimeoutMs)}, innodb_lock_wait_timeout = ${seconds}`,
+        );
+        return await use(connection);
+      } catch (error) {
+        broken = true;
+        throw error;
+      } finally {
+        if (broken) connection.destroy();
+        else connection.release();
+      }
+    },
+  );
 }
 
 /** Open pools (tests check that they close when idle). */

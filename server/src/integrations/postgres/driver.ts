@@ -4,22 +4,44 @@ import type { PostgresConfig, PostgresRule } from '@shared/integrations/postgres
 import type { AdminContext, Driver, DriverContext, DryRunResult, Exchange, Outcome, DiscoveredTable } from '../types';
 import { PermanentError, TransientError } from '../types';
 import { columnsOf, discoverSchema, validateRules } from './schema';
-import { actionStatement, combinedActionStatement, pendingCountsStatement, pendingCountStatement, rulesOnDistinctTables, type Statement } from './sql';
+import {
+  actionStatement,
+  combinedActionStatement,
+  pendingCountsStatement,
+  pendingCountStatement,
+  rulesOnDistinctTables,
+  type Statement,
+} from './sql';
 import { closeSessions, connectionConfig, withSession } from './sessions';
 
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 
 // SQLSTATE classes that a later attempt may not hit: timeouts, lock conflicts, shutdowns.
-const TRANSIENT_SQLSTATES = new Set(['57014', '40001', '40P01', '55P03', '53300', '57P01', '57P02', '57P03', '08000', '08003', '08006']);
+const TRANSIENT_SQLSTATES = new Set([
+  '57014',
+  '40001',
+  '40P01',
+  '55P03',
+  '53300',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08003',
+  '08006',
+]);
 
 /** A database error with its SQLSTATE kept, for the few the driver handles itself. */
-const withSqlState = <E extends Error>(error: E, sqlState: string): E & { sqlState: string } => Object.assign(error, { sqlState });
+const withSqlState = <E extends Error>(error: E, sqlState: string): E & { sqlState: string } =>
+  Object.assign(error, { sqlState });
 
 export function classifyDatabaseError(error: unknown): TransientError | PermanentError {
   const e = error as { code?: string; message?: string };
   const message = e.message ?? String(error);
-  if (e.code && TRANSIENT_SQLSTATES.has(e.code)) return withSqlState(new TransientError(`Database: ${message} (${e.code})`), e.code);
-  if (e.code && /^[0-9A-Z]{5}$/.test(e.code)) return withSqlState(new PermanentError(`Database: ${message} (${e.code})`), e.code);
+  if (e.code && TRANSIENT_SQLSTATES.has(e.code))
+    return withSqlState(new TransientError(`Database: ${message} (${e.code})`), e.code);
+  if (e.code && /^[0-9A-Z]{5}$/.test(e.code))
+    return withSqlState(new PermanentError(`Database: ${message} (${e.code})`), e.code);
   // Connection refused, reset, DNS, TLS handshake: the database may be back later.
   return new TransientError(`Database connection: ${message}`);
 }
@@ -62,7 +84,8 @@ async function run(client: pg.ClientBase, trail: Exchange[], statement: Statemen
 function resolvedRules(config: PostgresConfig, tables: DiscoveredTable[]) {
   return config.rules.map((rule) => {
     const columns = columnsOf(tables, rule);
-    if (!columns) throw new PermanentError(`Table ${rule.schema}.${rule.table} no longer exists or is not visible to this user`);
+    if (!columns)
+      throw new PermanentError(`Table ${rule.schema}.${rule.table} no longer exists or is not visible to this user`);
     return { rule, columns };
   });
 }
@@ -80,7 +103,12 @@ async function dryRun(ctx: AdminContext<PostgresConfig> & { identifier: string }
     for (const { rule, columns } of rules) {
       const statement = pendingCountStatement(rule, columns, ctx.identifier);
       const rows = statement ? (await run(client, ctx.trail, statement)).rows[0].n : 0;
-      results.push({ rule: ruleLabel(rule), table: `${rule.schema}.${rule.table}`, action: rule.action, rows: Number(rows) });
+      results.push({
+        rule: ruleLabel(rule),
+        table: `${rule.schema}.${rule.table}`,
+        action: rule.action,
+        rows: Number(rows),
+      });
     }
     return { rules: results, statements: ctx.trail.map((t) => (t.kind === 'sql' ? t.statement : '')) };
   } finally {
@@ -107,7 +135,11 @@ const TRIGGERED_DATA_CHANGE = '27000';
 type ResolvedRules = ReturnType<typeof resolvedRules>;
 
 /** The rules one after the other, in their order, in one transaction; the rows each changed. */
-async function runInOrder(client: pg.ClientBase, ctx: DriverContext<PostgresConfig>, rules: ResolvedRules): Promise<Record<string, number>> {
+async function runInOrder(
+  client: pg.ClientBase,
+  ctx: DriverContext<PostgresConfig>,
+  rules: ResolvedRules,
+): Promise<Record<string, number>> {
   const changed: Record<string, number> = {};
   await client.query('BEGIN');
   try {
@@ -124,9 +156,16 @@ async function runInOrder(client: pg.ClientBase, ctx: DriverContext<PostgresConf
 }
 
 /** Rules on distinct tables as one statement (one round trip); the rows each changed. */
-async function runAsOneStatement(client: pg.ClientBase, ctx: DriverContext<PostgresConfig>, rules: ResolvedRules): Promise<Record<string, number>> {
+async function runAsOneStatement(
+  client: pg.ClientBase,
+  ctx: DriverContext<PostgresConfig>,
+  rules: ResolvedRules,
+): Promise<Record<string, number>> {
   const changed: Record<string, number> = {};
-  const counts = (await run(client, ctx.trail, combinedActionStatement(rules, ctx.identifier))).rows[0] as Record<string, number>;
+  const counts = (await run(client, ctx.trail, combinedActionStatement(rules, ctx.identifier))).rows[0] as Record<
+    string,
+    number
+  >;
   rules.forEach(({ rule }, i) => {
     changed[ruleLabel(rule)] = Number(counts[`r${i}`]);
   });
@@ -142,7 +181,11 @@ async function runAsOneStatement(client: pg.ClientBase, ctx: DriverContext<Postg
  * their order in one transaction, and so do the rest when one of the customer's triggers
  * changes a row that another rule changes as well (which one statement cannot do).
  */
-async function deleteAndVerify(client: pg.ClientBase, ctx: DriverContext<PostgresConfig>, tables: DiscoveredTable[]): Promise<Outcome> {
+async function deleteAndVerify(
+  client: pg.ClientBase,
+  ctx: DriverContext<PostgresConfig>,
+  tables: DiscoveredTable[],
+): Promise<Outcome> {
   const rules = resolvedRules(ctx.config, tables);
   let changed: Record<string, number>;
   if (!rulesOnDistinctTables(rules)) changed = await runInOrder(client, ctx, rules);
@@ -156,21 +199,35 @@ async function deleteAndVerify(client: pg.ClientBase, ctx: DriverContext<Postgre
     }
   }
   // Proof: after the commit, no row matching the identifier is left outside its target state.
-  const counts = (await run(client, ctx.trail, pendingCountsStatement(rules, ctx.identifier))).rows[0] as Record<string, number>;
+  const counts = (await run(client, ctx.trail, pendingCountsStatement(rules, ctx.identifier))).rows[0] as Record<
+    string,
+    number
+  >;
   const remaining: Record<string, number> = {};
   rules.forEach(({ rule }, i) => {
     remaining[ruleLabel(rule)] = Number(counts[`r${i}`]);
   });
   const left = Object.entries(remaining).filter(([, n]) => n > 0);
   if (left.length > 0) {
-    return { kind: 'retry', reason: `Verification found rows still matching: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}` };
+    return {
+      kind: 'retry',
+      reason: `Verification found rows still matching: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}`,
+    };
   }
   const total = Object.values(changed).reduce((a, b) => a + b, 0);
-  return { kind: 'success', message: `${total} row(s) changed; verified that no matching rows remain`, evidence: { changed, remaining } };
+  return {
+    kind: 'success',
+    message: `${total} row(s) changed; verified that no matching rows remain`,
+    evidence: { changed, remaining },
+  };
 }
 
 /** A short-lived connection for admin operations (not the pooled sessions of deletions). */
-async function withClient<T>(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>, statementTimeoutMs: number, use: (client: pg.Client) => Promise<T>): Promise<T> {
+async function withClient<T>(
+  ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
+  statementTimeoutMs: number,
+  use: (client: pg.Client) => Promise<T>,
+): Promise<T> {
   const client = await connect(ctx, { statementTimeoutMs });
   try {
     return await use(client);
@@ -187,7 +244,12 @@ export const postgresDriver: Driver<PostgresConfig> = {
 
   async requestDeletion(ctx): Promise<Outcome> {
     const windowStart = nextWindowStart(ctx.config.maintenanceWindow, ctx.now);
-    if (windowStart) return { kind: 'deferred', until: windowStart, message: `Scheduled for the maintenance window at ${windowStart.toISOString()}` };
+    if (windowStart)
+      return {
+        kind: 'deferred',
+        until: windowStart,
+        message: `Scheduled for the maintenance window at ${windowStart.toISOString()}`,
+      };
     return withSession(ctx, ctx.config.statementTimeoutMs, classifyDatabaseError, async (session) => {
       const first = await session.schema();
       try {
@@ -212,7 +274,8 @@ export const postgresDriver: Driver<PostgresConfig> = {
   async reverify(ctx) {
     return withSession(ctx, ctx.config.statementTimeoutMs, classifyDatabaseError, async (session) => {
       const rules = resolvedRules(ctx.config, (await session.schema(true)).tables);
-      const row = (await run(session.client, ctx.trail, pendingCountsStatement(rules, ctx.identifier))).rows[0] as Record<string, number>;
+      const row = (await run(session.client, ctx.trail, pendingCountsStatement(rules, ctx.identifier)))
+        .rows[0] as Record<string, number>;
       const counts: Record<string, number> = {};
       rules.forEach(({ rule }, i) => {
         counts[ruleLabel(rule)] = Number(row[`r${i}`]);
@@ -222,7 +285,10 @@ export const postgresDriver: Driver<PostgresConfig> = {
       return {
         remaining,
         counts,
-        message: remaining === 0 ? 'Re-verified: no matching rows' : `Rows matching the subject came back: ${found.map(([r, n]) => `${r}: ${n}`).join(', ')}`,
+        message:
+          remaining === 0
+            ? 'Re-verified: no matching rows'
+            : `Rows matching the subject came back: ${found.map(([r, n]) => `${r}: ${n}`).join(', ')}`,
       };
     });
   },

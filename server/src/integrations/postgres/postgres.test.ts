@@ -19,7 +19,14 @@ beforeAll(async () => {
   const org = await seedOrganization(env.deps);
   caller = callerFor(env.deps, { pat: org.pat }).caller;
   workspaceId = org.workspace.id;
-  accountId = (await caller.accounts.create({ name: 'app db', integrationType: 'POSTGRES', type: 'DATABASE', secrets: customer.credentials })).id;
+  accountId = (
+    await caller.accounts.create({
+      name: 'app db',
+      integrationType: 'POSTGRES',
+      type: 'DATABASE',
+      secrets: customer.credentials,
+    })
+  ).id;
 });
 afterAll(async () => {
   await worker?.stop();
@@ -40,7 +47,12 @@ describe('PostgreSQL integration', () => {
     const tables = await caller.integrations.discoverSchema({ accountId });
     const users = tables.find((t) => t.table === 'users')!;
     expect(users.schema).toBe('public');
-    expect(users.columns).toEqual(expect.arrayContaining([{ name: 'email', dataType: 'text', nullable: false }, { name: 'alt_email', dataType: 'text', nullable: true }]));
+    expect(users.columns).toEqual(
+      expect.arrayContaining([
+        { name: 'email', dataType: 'text', nullable: false },
+        { name: 'alt_email', dataType: 'text', nullable: true },
+      ]),
+    );
     expect(tables.map((t) => t.table)).toEqual(expect.arrayContaining(['orders', 'events', 'Weird "Table"']));
   });
 
@@ -58,13 +70,27 @@ describe('PostgreSQL integration', () => {
   });
 
   it('validates rules against the live schema when saved, naming the field', async () => {
-    const attempt = (rules: unknown[]) => caller.integrations.create({ workspaceId, name: 'bad', type: 'POSTGRES', accountId, config: { rules } });
-    await expect(attempt([{ table: 'nope', identifierColumns: ['email'], action: 'delete' }])).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('public.nope does not exist') });
-    await expect(attempt([{ table: 'users', identifierColumns: ['mail'], action: 'delete' }])).rejects.toMatchObject({ message: 'Column mail does not exist' });
-    await expect(attempt([{ table: 'users', identifierColumns: ['email'], action: 'set_null', columns: ['email'] }])).rejects.toMatchObject({ message: expect.stringContaining('NOT NULL') });
-    await expect(attempt([{ table: 'orders', identifierColumns: ['customer_email'], action: 'hash', columns: ['total'] }])).rejects.toMatchObject({ message: expect.stringContaining('only text columns') });
-    await expect(attempt([{ table: 'users', identifierColumns: ['email'], action: 'soft_delete', softDeleteColumn: 'name' }])).rejects.toMatchObject({ message: expect.stringContaining('boolean or a timestamp') });
-    await expect(attempt([{ table: 'users', identifierColumns: [], action: 'delete' }])).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    const attempt = (rules: unknown[]) =>
+      caller.integrations.create({ workspaceId, name: 'bad', type: 'POSTGRES', accountId, config: { rules } });
+    await expect(attempt([{ table: 'nope', identifierColumns: ['email'], action: 'delete' }])).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('public.nope does not exist'),
+    });
+    await expect(attempt([{ table: 'users', identifierColumns: ['mail'], action: 'delete' }])).rejects.toMatchObject({
+      message: 'Column mail does not exist',
+    });
+    await expect(
+      attempt([{ table: 'users', identifierColumns: ['email'], action: 'set_null', columns: ['email'] }]),
+    ).rejects.toMatchObject({ message: expect.stringContaining('NOT NULL') });
+    await expect(
+      attempt([{ table: 'orders', identifierColumns: ['customer_email'], action: 'hash', columns: ['total'] }]),
+    ).rejects.toMatchObject({ message: expect.stringContaining('only text columns') });
+    await expect(
+      attempt([{ table: 'users', identifierColumns: ['email'], action: 'soft_delete', softDeleteColumn: 'name' }]),
+    ).rejects.toMatchObject({ message: expect.stringContaining('boolean or a timestamp') });
+    await expect(attempt([{ table: 'users', identifierColumns: [], action: 'delete' }])).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
   });
 
   it('dry run counts the rows each rule would change, and changes nothing', async () => {
@@ -72,7 +98,17 @@ describe('PostgreSQL integration', () => {
     const result = await caller.integrations.dryRun({
       accountId,
       identifier: 'dry@example.com',
-      config: { rules: [{ table: 'orders', identifierColumns: ['customer_email'], action: 'delete' }, { table: 'events', identifierColumns: ['distinct_id'], action: 'soft_delete', softDeleteColumn: 'deleted_at' }] },
+      config: {
+        rules: [
+          { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },
+          {
+            table: 'events',
+            identifierColumns: ['distinct_id'],
+            action: 'soft_delete',
+            softDeleteColumn: 'deleted_at',
+          },
+        ],
+      },
     });
     expect(result.rules.map((r) => r.rows)).toEqual([3, 4]);
     expect(await customer.count(`SELECT count(*) FROM orders WHERE customer_email = 'dry@example.com'`)).toBe(3);
@@ -91,16 +127,29 @@ describe('PostgreSQL integration', () => {
       'multi@example.com',
     );
     expect(done.status).toBe('SUCCESS');
-    const { rows } = await customer.pool.query(`SELECT alt_email, phone, name, deleted FROM users WHERE email = 'multi@example.com'`);
+    const { rows } = await customer.pool.query(
+      `SELECT alt_email, phone, name, deleted FROM users WHERE email = 'multi@example.com'`,
+    );
     expect(rows[0]).toMatchObject({ alt_email: null, phone: null, deleted: true });
     expect(rows[0].name).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(await customer.count(`SELECT count(*) FROM orders WHERE customer_email = 'multi@example.com' AND shipping_address = '[masked]'`)).toBe(1);
-    expect(await customer.count(`SELECT count(*) FROM events WHERE distinct_id = 'multi@example.com' AND deleted_at IS NOT NULL`)).toBe(2);
+    expect(
+      await customer.count(
+        `SELECT count(*) FROM orders WHERE customer_email = 'multi@example.com' AND shipping_address = '[masked]'`,
+      ),
+    ).toBe(1);
+    expect(
+      await customer.count(
+        `SELECT count(*) FROM events WHERE distinct_id = 'multi@example.com' AND deleted_at IS NOT NULL`,
+      ),
+    ).toBe(2);
   });
 
   it('repeating a deletion is harmless (idempotent)', async () => {
     await customer.seedUser('twice@example.com');
-    const rules = [{ table: 'orders', identifierColumns: ['customer_email'], action: 'delete' }, { table: 'users', identifierColumns: ['email'], action: 'delete' }];
+    const rules = [
+      { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },
+      { table: 'users', identifierColumns: ['email'], action: 'delete' },
+    ];
     expect((await runWith(rules, 'twice@example.com')).status).toBe('SUCCESS');
     expect((await runWith(rules, 'twice@example.com')).status).toBe('SUCCESS');
   });
@@ -117,8 +166,13 @@ describe('PostgreSQL integration', () => {
   });
 
   it('handles table and column names that need quoting', async () => {
-    await customer.pool.query(`INSERT INTO "Weird ""Table""" ("E-mail", note) VALUES ('q@example.com', 'x'), ('other@example.com', 'y')`);
-    const done = await runWith([{ table: 'Weird "Table"', identifierColumns: ['E-mail'], action: 'delete' }], 'q@example.com');
+    await customer.pool.query(
+      `INSERT INTO "Weird ""Table""" ("E-mail", note) VALUES ('q@example.com', 'x'), ('other@example.com', 'y')`,
+    );
+    const done = await runWith(
+      [{ table: 'Weird "Table"', identifierColumns: ['E-mail'], action: 'delete' }],
+      'q@example.com',
+    );
     expect(done.status).toBe('SUCCESS');
     expect(await customer.count(`SELECT count(*) FROM "Weird ""Table"""`)).toBe(1);
   });
@@ -146,12 +200,24 @@ describe('PostgreSQL integration', () => {
     expect(done.status).toBe('SUCCESS');
     expect(await customer.count(`SELECT count(*) FROM users WHERE email = 'order@example.com'`)).toBe(0);
     expect(await customer.count(`SELECT count(*) FROM orders WHERE customer_email = 'order@example.com'`)).toBe(0);
-    expect(await customer.count(`SELECT count(*) FROM events WHERE distinct_id = 'order@example.com' AND kind = '[masked]'`)).toBe(1);
+    expect(
+      await customer.count(`SELECT count(*) FROM events WHERE distinct_id = 'order@example.com' AND kind = '[masked]'`),
+    ).toBe(1);
     const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: done.id });
     const step = trail.find((e) => e.action === 'deletion.requested')!;
-    const details = step.details as { exchanges: { kind: string; statement: string }[]; evidence: { changed: Record<string, number> } };
-    expect(details.exchanges.filter((x) => x.kind === 'sql').map((x) => x.statement.slice(0, 4))).toEqual(['WITH', 'SELE']);
-    expect(details.evidence.changed).toEqual({ 'delete on public.users': 1, 'delete on public.orders': 2, 'mask on public.events': 1 });
+    const details = step.details as {
+      exchanges: { kind: string; statement: string }[];
+      evidence: { changed: Record<string, number> };
+    };
+    expect(details.exchanges.filter((x) => x.kind === 'sql').map((x) => x.statement.slice(0, 4))).toEqual([
+      'WITH',
+      'SELE',
+    ]);
+    expect(details.evidence.changed).toEqual({
+      'delete on public.users': 1,
+      'delete on public.orders': 2,
+      'mask on public.events': 1,
+    });
   });
 
   it('rules that share a table run one after the other, in their order, in one transaction', async () => {
@@ -167,7 +233,9 @@ describe('PostgreSQL integration', () => {
     expect(done.status).toBe('SUCCESS');
     const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: done.id });
     const step = trail.find((e) => e.action === 'deletion.requested')!;
-    const statements = (step.details as { exchanges: { kind: string; statement: string; rowCount: number }[] }).exchanges.filter((x) => x.kind === 'sql');
+    const statements = (
+      step.details as { exchanges: { kind: string; statement: string; rowCount: number }[] }
+    ).exchanges.filter((x) => x.kind === 'sql');
     expect(statements.map((x) => [x.statement.slice(0, 6), x.rowCount])).toEqual([
       ['UPDATE', 1],
       ['UPDATE', 1],
@@ -176,7 +244,7 @@ describe('PostgreSQL integration', () => {
     ]);
   });
 
-  it('falls back to one rule at a time when a trigger of the customer\'s changes a row another rule changes', async () => {
+  it("falls back to one rule at a time when a trigger of the customer's changes a row another rule changes", async () => {
     await customer.pool.query(`
       CREATE TABLE IF NOT EXISTS profiles (email text PRIMARY KEY, bio text);
       CREATE OR REPLACE FUNCTION forget_profile() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -197,11 +265,15 @@ describe('PostgreSQL integration', () => {
       expect(done.integrationRequests[0]!.lastError).toBeNull();
       expect(done.status).toBe('SUCCESS');
       expect(await customer.count(`SELECT count(*) FROM users WHERE email = 'trigger@example.com'`)).toBe(0);
-      expect(await customer.count(`SELECT count(*) FROM profiles WHERE email = 'trigger@example.com' AND bio = '[masked]'`)).toBe(1);
+      expect(
+        await customer.count(`SELECT count(*) FROM profiles WHERE email = 'trigger@example.com' AND bio = '[masked]'`),
+      ).toBe(1);
       // The trail shows the one statement refused, then the rules one by one, then the verification.
       const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: done.id });
       const step = trail.find((e) => e.action === 'deletion.requested')!;
-      const statements = (step.details as { exchanges: { kind: string; statement: string; error?: string }[] }).exchanges.filter((x) => x.kind === 'sql');
+      const statements = (
+        step.details as { exchanges: { kind: string; statement: string; error?: string }[] }
+      ).exchanges.filter((x) => x.kind === 'sql');
       expect(statements.map((x) => [x.statement.slice(0, 6), x.error ? 'error' : 'ok'])).toEqual([
         ['WITH r', 'error'],
         ['DELETE', 'ok'],
@@ -234,15 +306,29 @@ describe('PostgreSQL integration', () => {
     expect(nextWindowStart({ startHourUtc: 2, endHourUtc: 4 }, at(3))).toBeNull();
     expect(nextWindowStart({ startHourUtc: 2, endHourUtc: 4 }, at(5))?.toISOString()).toBe('2026-01-02T02:00:00.000Z');
     expect(nextWindowStart({ startHourUtc: 22, endHourUtc: 2 }, at(23))).toBeNull();
-    expect(nextWindowStart({ startHourUtc: 22, endHourUtc: 2 }, at(12))?.toISOString()).toBe('2026-01-01T22:00:00.000Z');
+    expect(nextWindowStart({ startHourUtc: 22, endHourUtc: 2 }, at(12))?.toISOString()).toBe(
+      '2026-01-01T22:00:00.000Z',
+    );
   });
 
   it('a request outside the window stays PENDING until it opens', async () => {
     const hour = new Date().getUTCHours();
     const closed = { startHourUtc: (hour + 2) % 24, endHourUtc: (hour + 3) % 24 };
     const ws = await caller.workspaces.create({ name: 'windowed' });
-    await caller.integrations.create({ workspaceId: ws.id, name: 'db', type: 'POSTGRES', accountId, config: { rules: [{ table: 'users', identifierColumns: ['email'], action: 'delete' }], maintenanceWindow: closed } });
-    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: ws.id, identifier: 'later@example.com' });
+    await caller.integrations.create({
+      workspaceId: ws.id,
+      name: 'db',
+      type: 'POSTGRES',
+      accountId,
+      config: {
+        rules: [{ table: 'users', identifierColumns: ['email'], action: 'delete' }],
+        maintenanceWindow: closed,
+      },
+    });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: ws.id,
+      identifier: 'later@example.com',
+    });
     const pending = await waitForRequest(env, created.id, ['PENDING']);
     expect(pending.integrationRequests[0]).toMatchObject({ status: 'PENDING', attempts: 0 });
     expect(pending.integrationRequests[0]!.nextAttemptAt!.getUTCHours()).toBe(closed.startHourUtc);
@@ -250,11 +336,23 @@ describe('PostgreSQL integration', () => {
 
   it('test connection reports the server version, or why it cannot connect', async () => {
     const ws = await caller.workspaces.create({ name: 'conn' });
-    const integration = await caller.integrations.create({ workspaceId: ws.id, name: 'db', type: 'POSTGRES', accountId, config: { rules: [{ table: 'users', identifierColumns: ['email'], action: 'delete' }] } });
-    expect(await caller.integrations.testConnection({ integrationId: integration.id })).toMatchObject({ ok: true, message: expect.stringContaining('PostgreSQL') });
+    const integration = await caller.integrations.create({
+      workspaceId: ws.id,
+      name: 'db',
+      type: 'POSTGRES',
+      accountId,
+      config: { rules: [{ table: 'users', identifierColumns: ['email'], action: 'delete' }] },
+    });
+    expect(await caller.integrations.testConnection({ integrationId: integration.id })).toMatchObject({
+      ok: true,
+      message: expect.stringContaining('PostgreSQL'),
+    });
     await caller.accounts.update({ accountId, secrets: { ...customer.credentials, port: 9 } });
     try {
-      expect(await caller.integrations.testConnection({ integrationId: integration.id })).toMatchObject({ ok: false, message: expect.stringContaining('ECONNREFUSED') });
+      expect(await caller.integrations.testConnection({ integrationId: integration.id })).toMatchObject({
+        ok: false,
+        message: expect.stringContaining('ECONNREFUSED'),
+      });
     } finally {
       await caller.accounts.update({ accountId, secrets: customer.credentials });
     }
@@ -266,21 +364,39 @@ describe('PostgreSQL integration', () => {
     try {
       const org = await seedOrganization(shortEnv.deps);
       const { caller: owner } = callerFor(shortEnv.deps, { pat: org.pat });
-      const account = await owner.accounts.create({ name: 'db', integrationType: 'POSTGRES', type: 'DATABASE', secrets: customer.credentials });
+      const account = await owner.accounts.create({
+        name: 'db',
+        integrationType: 'POSTGRES',
+        type: 'DATABASE',
+        secrets: customer.credentials,
+      });
       const hour = new Date().getUTCHours();
       await owner.integrations.create({
         workspaceId: org.workspace.id,
         name: 'db',
         type: 'POSTGRES',
         accountId: account.id,
-        config: { rules: [{ table: 'users', identifierColumns: ['email'], action: 'delete' }], maintenanceWindow: { startHourUtc: (hour + 2) % 24, endHourUtc: (hour + 3) % 24 } },
+        config: {
+          rules: [{ table: 'users', identifierColumns: ['email'], action: 'delete' }],
+          maintenanceWindow: { startHourUtc: (hour + 2) % 24, endHourUtc: (hour + 3) % 24 },
+        },
       });
-      const created = await owner.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'never@example.com' });
+      const created = await owner.deletionRequests.createInWorkspace({
+        workspaceId: org.workspace.id,
+        identifier: 'never@example.com',
+      });
       await waitForRequest(shortEnv, created.id, ['PENDING']);
       await new Promise((r) => setTimeout(r, 500));
-      await owner.deletionRequests.checkStatusNow({ deletionRequestId: created.id, integrationRequestId: created.integrationRequests![0]!.id });
+      await owner.deletionRequests.checkStatusNow({
+        deletionRequestId: created.id,
+        integrationRequestId: created.integrationRequests![0]!.id,
+      });
       const done = await waitForRequest(shortEnv, created.id);
-      expect(done.integrationRequests[0]).toMatchObject({ status: 'FAILED', attempts: 0, lastError: expect.stringContaining('Still waiting after') });
+      expect(done.integrationRequests[0]).toMatchObject({
+        status: 'FAILED',
+        attempts: 0,
+        lastError: expect.stringContaining('Still waiting after'),
+      });
     } finally {
       await shortWorker.stop();
       await shortEnv.close();
@@ -288,7 +404,15 @@ describe('PostgreSQL integration', () => {
   });
 
   it('reports a wrong password as a clear failure', async () => {
-    const bad = await caller.accounts.create({ name: 'bad', integrationType: 'POSTGRES', type: 'DATABASE', secrets: { ...customer.credentials, password: 'wrong' } });
-    await expect(caller.integrations.discoverSchema({ accountId: bad.id })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('password authentication failed') });
+    const bad = await caller.accounts.create({
+      name: 'bad',
+      integrationType: 'POSTGRES',
+      type: 'DATABASE',
+      secrets: { ...customer.credentials, password: 'wrong' },
+    });
+    await expect(caller.integrations.discoverSchema({ accountId: bad.id })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('password authentication failed'),
+    });
   });
 });

@@ -6,7 +6,13 @@ import { postgresDialect } from './sql';
 
 /** Tables and columns the connected user can see, through information_schema. */
 export async function discoverSchema(client: pg.Client): Promise<DiscoveredTable[]> {
-  const { rows } = await client.query<{ table_schema: string; table_name: string; column_name: string; data_type: string; is_nullable: string }>(
+  const { rows } = await client.query<{
+    table_schema: string;
+    table_name: string;
+    column_name: string;
+    data_type: string;
+    is_nullable: string;
+  }>(
     `SELECT c.table_schema, c.table_name, c.column_name, c.data_type, c.is_nullable
        FROM information_schema.columns c
        JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
@@ -26,4 +32,5 @@ export async function discoverSchema(client: pg.Client): Promise<DiscoveredTable
 export { columnsOf } from '../sql/rules';
 
 /** Problems with rules against the discovered schema, as zod-like issues for the form. */
-export const validateRules = (rules: PostgresRule[], tables: DiscoveredTable[]): ConfigIssue[] => validateSqlRules(postgresDialect, rules, tables);
+export const validateRules = (rules: PostgresRule[], tables: DiscoveredTable[]): ConfigIssue[] =>
+  validateSqlRules(postgresDialect, rules, tables);

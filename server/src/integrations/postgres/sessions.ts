@@ -9,14 +9,24 @@ import { discoverSchema } from './schema';
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 
 /** How to reach a customer database: the SSRF-checked address, TLS checked against the host name, a statement timeout. */
-export function connectionConfig(secrets: DatabaseSecrets, address: string, statementTimeoutMs: number): pg.ClientConfig {
+export function connectionConfig(
+  secrets: DatabaseSecrets,
+  address: string,
+  statementTimeoutMs: number,
+): pg.ClientConfig {
   return {
     host: address,
     port: secrets.port ?? 5432,
     database: secrets.database,
     user: secrets.user,
     password: secrets.password,
-    ssl: secrets.sslMode === 'disable' ? false : { rejectUnauthorized: secrets.sslMode === 'verify-full', servername: /^[\d.:]+$/.test(secrets.host) ? undefined : secrets.host },
+    ssl:
+      secrets.sslMode === 'disable'
+        ? false
+        : {
+            rejectUnauthorized: secrets.sslMode === 'verify-full',
+            servername: /^[\d.:]+$/.test(secrets.host) ? undefined : secrets.host,
+          },
     connectionTimeoutMillis: 10_000,
     statement_timeout: statementTimeoutMs,
     application_name: 'deletion-request-service',
@@ -58,7 +68,12 @@ export async function withSession<T>(
   if (!secrets?.host) throw new PermanentError('This integration needs a database account');
   const address = await ctx.resolveHost(secrets.host);
   const create = (): Destination => ({
-    pool: createPool({ ...connectionConfig(secrets, address, statementTimeoutMs), max: POOL_MAX, idleTimeoutMillis: IDLE_MS, allowExitOnIdle: true }),
+    pool: createPool({
+      ...connectionConfig(secrets, address, statementTimeoutMs),
+      max: POOL_MAX,
+      idleTimeoutMillis: IDLE_MS,
+      allowExitOnIdle: true,
+    }),
     schema: null,
   });
   return destinations.with(IdleCache.key([address, secrets, statementTimeoutMs]), create, async (current) => {
@@ -74,7 +89,8 @@ export async function withSession<T>(
       return await use({
         client,
         async schema(fresh = false) {
-          if (!fresh && current.schema && Date.now() - current.schema.at < SCHEMA_TTL_MS) return { tables: current.schema.tables, cached: true };
+          if (!fresh && current.schema && Date.now() - current.schema.at < SCHEMA_TTL_MS)
+            return { tables: current.schema.tables, cached: true };
           const tables = await discoverSchema(client as unknown as pg.Client);
           current.schema = { tables, at: Date.now() };
           return { tables, cached: false };

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { postgresRuleSchema } from '@shared/integrations/postgres';
-import { actionStatement, combinedActionStatement, matchClause, pendingCountStatement, quoteIdent, rulesOnDistinctTables, type TableColumns } from './sql';
+import {
+  actionStatement,
+  combinedActionStatement,
+  matchClause,
+  pendingCountStatement,
+  quoteIdent,
+  rulesOnDistinctTables,
+  type TableColumns,
+} from './sql';
 
 const columns: TableColumns = new Map([
   ['id', { dataType: 'bigint', nullable: false }],
@@ -23,12 +31,21 @@ describe('PostgreSQL rule statements', () => {
     expect(statement.values).toEqual([hostile]);
   });
 
-  it('combines rules on distinct tables into one statement, numbering each part\'s parameters after the last', () => {
+  it("combines rules on distinct tables into one statement, numbering each part's parameters after the last", () => {
     const hostile = "a'); DROP TABLE users; --";
     const rules = [
       { rule: rule({ identifierColumns: ['email'], action: 'delete' }), columns },
       { rule: rule({ table: 'orders', identifierColumns: ['id', 'email'], action: 'delete' }), columns },
-      { rule: rule({ table: 'events', identifierColumns: ['email', 'note'], match: 'all', action: 'set_null', columns: ['note'] }), columns },
+      {
+        rule: rule({
+          table: 'events',
+          identifierColumns: ['email', 'note'],
+          match: 'all',
+          action: 'set_null',
+          columns: ['note'],
+        }),
+        columns,
+      },
     ];
     expect(rulesOnDistinctTables(rules)).toBe(true);
     expect(rulesOnDistinctTables([...rules, rules[0]!])).toBe(false);
@@ -41,25 +58,40 @@ describe('PostgreSQL rule statements', () => {
     );
     expect(statement.values).toEqual([hostile, hostile, hostile, hostile]);
     // A rule that cannot match (a numeric column, a non-numeric identifier) counts 0 and runs nothing.
-    const none = combinedActionStatement([{ rule: rule({ identifierColumns: ['id'], action: 'delete' }), columns }], 'a@b.c');
+    const none = combinedActionStatement(
+      [{ rule: rule({ identifierColumns: ['id'], action: 'delete' }), columns }],
+      'a@b.c',
+    );
     expect(none).toEqual({ text: 'SELECT 0 AS r0', values: [] });
   });
 
   it('skips numeric columns a non-numeric identifier cannot equal', () => {
     const any = matchClause(rule({ identifierColumns: ['id', 'email'], action: 'delete' }), columns, 'a@b.c')!;
     expect(any.text).toBe('("email" = $1)');
-    expect(matchClause(rule({ identifierColumns: ['id', 'email'], match: 'all', action: 'delete' }), columns, 'a@b.c')).toBeNull();
-    expect(matchClause(rule({ identifierColumns: ['id', 'email'], action: 'delete' }), columns, '42')!.text).toBe('("id" = $1 OR "email" = $2)');
+    expect(
+      matchClause(rule({ identifierColumns: ['id', 'email'], match: 'all', action: 'delete' }), columns, 'a@b.c'),
+    ).toBeNull();
+    expect(matchClause(rule({ identifierColumns: ['id', 'email'], action: 'delete' }), columns, '42')!.text).toBe(
+      '("id" = $1 OR "email" = $2)',
+    );
   });
 
   it('builds each action with its verification query', () => {
-    expect(actionStatement(rule({ identifierColumns: ['email'], action: 'set_null', columns: ['note'] }), columns, 'a')!.text).toBe(
-      'UPDATE "public"."users" SET "note" = NULL WHERE ("email" = $1) AND ("note" IS NOT NULL)',
-    );
-    expect(actionStatement(rule({ identifierColumns: ['email'], action: 'soft_delete', softDeleteColumn: 'deleted' }), columns, 'a')!.text).toBe(
-      'UPDATE "public"."users" SET "deleted" = TRUE WHERE ("email" = $1) AND "deleted" IS NOT TRUE',
-    );
-    expect(pendingCountStatement(rule({ identifierColumns: ['email'], action: 'mask', columns: ['note'] }), columns, 'a')!.text).toBe(
+    expect(
+      actionStatement(rule({ identifierColumns: ['email'], action: 'set_null', columns: ['note'] }), columns, 'a')!
+        .text,
+    ).toBe('UPDATE "public"."users" SET "note" = NULL WHERE ("email" = $1) AND ("note" IS NOT NULL)');
+    expect(
+      actionStatement(
+        rule({ identifierColumns: ['email'], action: 'soft_delete', softDeleteColumn: 'deleted' }),
+        columns,
+        'a',
+      )!.text,
+    ).toBe('UPDATE "public"."users" SET "deleted" = TRUE WHERE ("email" = $1) AND "deleted" IS NOT TRUE');
+    expect(
+      pendingCountStatement(rule({ identifierColumns: ['email'], action: 'mask', columns: ['note'] }), columns, 'a')!
+        .text,
+    ).toBe(
       `SELECT count(*)::int AS n FROM "public"."users" WHERE ("email" = $1) AND (("note" IS NOT NULL AND "note"::text <> '[masked]'))`,
     );
   });

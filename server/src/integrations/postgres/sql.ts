@@ -40,8 +40,10 @@ export const actionStatement = (rule: PostgresRule, columns: TableColumns, ident
   rules.actionStatement(postgresDialect, rule, columns, identifier, paramOffset);
 export const pendingCountStatement = (rule: PostgresRule, columns: TableColumns, identifier: string, paramOffset = 0) =>
   rules.pendingCountStatement(postgresDialect, rule, columns, identifier, paramOffset);
-export const pendingCountsStatement = (list: { rule: PostgresRule; columns: TableColumns }[], identifier: string): Statement =>
-  rules.pendingCountsStatement(postgresDialect, list, identifier);
+export const pendingCountsStatement = (
+  list: { rule: PostgresRule; columns: TableColumns }[],
+  identifier: string,
+): Statement => rules.pendingCountsStatement(postgresDialect, list, identifier);
 
 /** Whether no two rules name the same table: then they can run as one statement (see `combinedActionStatement`). */
 export function rulesOnDistinctTables(rules: { rule: PostgresRule }[]): boolean {
@@ -56,7 +58,10 @@ export function rulesOnDistinctTables(rules: { rule: PostgresRule }[]): boolean 
  * the rules' order does not matter. Only for rules on distinct tables: two parts of one
  * statement must not change the same row.
  */
-export function combinedActionStatement(rules: { rule: PostgresRule; columns: TableColumns }[], identifier: string): Statement {
+export function combinedActionStatement(
+  rules: { rule: PostgresRule; columns: TableColumns }[],
+  identifier: string,
+): Statement {
   const values: string[] = [];
   const parts: string[] = [];
   const counts = rules.map(({ rule, columns }, i) => {

@@ -17,7 +17,11 @@ export function posthogClient(http: HttpClient, config: PosthogConfig, personalA
       return http.request({ method: 'GET', url: `${persons}/?distinct_id=${encodeURIComponent(distinctId)}`, headers });
     },
     deletePerson(personId: string | number): Promise<HttpResponse> {
-      return http.request({ method: 'DELETE', url: `${persons}/${encodeURIComponent(String(personId))}/${deleteQuery(config)}`, headers });
+      return http.request({
+        method: 'DELETE',
+        url: `${persons}/${encodeURIComponent(String(personId))}/${deleteQuery(config)}`,
+        headers,
+      });
     },
     listOne(): Promise<HttpResponse> {
       return http.request({ method: 'GET', url: `${persons}/?limit=1`, headers });
@@ -43,6 +47,8 @@ export function personsOf(body: unknown, distinctId: string): PosthogPerson[] {
   if (!Array.isArray(results)) return [];
   return results.filter(
     (p): p is PosthogPerson =>
-      Boolean(p) && (typeof (p as PosthogPerson).id === 'string' || typeof (p as PosthogPerson).id === 'number') && (!Array.isArray((p as PosthogPerson).distinct_ids) || (p as PosthogPerson).distinct_ids!.includes(distinctId)),
+      Boolean(p) &&
+      (typeof (p as PosthogPerson).id === 'string' || typeof (p as PosthogPerson).id === 'number') &&
+      (!Array.isArray((p as PosthogPerson).distinct_ids) || (p as PosthogPerson).distinct_ids!.includes(distinctId)),
   );
 }

@@ -17,10 +17,18 @@ beforeAll(async () => {
 afterAll(() => fake?.close());
 
 const ctx = (identifier: string, config: { deleteEvents: boolean; deleteRecordings: boolean }) =>
-  driverContext('POSTHOG', posthogConfigSchema.parse({ projectId: fake.state.projectId, baseUrl: fake.url, ...config }), { apiKey: KEY }, { identifier });
+  driverContext(
+    'POSTHOG',
+    posthogConfigSchema.parse({ projectId: fake.state.projectId, baseUrl: fake.url, ...config }),
+    { apiKey: KEY },
+    { identifier },
+  );
 
 /** `PersonViewSet.destroy` reads each flag as `"<flag>" in request.GET`: present is on, whatever its value. */
-const flagsAsPosthogReadsThem = (query: URLSearchParams) => ({ deleteEvents: query.has('delete_events'), deleteRecordings: query.has('delete_recordings') });
+const flagsAsPosthogReadsThem = (query: URLSearchParams) => ({
+  deleteEvents: query.has('delete_events'),
+  deleteRecordings: query.has('delete_recordings'),
+});
 
 describe('PostHog persons API contract (posthog/api/person.py)', () => {
   it.each([
@@ -33,7 +41,14 @@ describe('PostHog persons API contract (posthog/api/person.py)', () => {
     const person = fake.addPerson([identifier, `anon-${identifier}`]);
     const before = fake.calls.length;
     const outcome = await posthogDriver.requestDeletion(ctx(identifier, config));
-    expect(outcome).toMatchObject({ kind: 'success', evidence: { personFound: true, eventsDeletionQueued: config.deleteEvents, recordingsDeleted: config.deleteRecordings } });
+    expect(outcome).toMatchObject({
+      kind: 'success',
+      evidence: {
+        personFound: true,
+        eventsDeletionQueued: config.deleteEvents,
+        recordingsDeleted: config.deleteRecordings,
+      },
+    });
     const calls = fake.calls.slice(before);
     const auth = `Bearer ${KEY}`;
     // Lookup (PersonFilter / `distinct_id` query parameter), delete, lookup again.
@@ -60,7 +75,10 @@ describe('PostHog persons API contract (posthog/api/person.py)', () => {
       ['', { deleteEvents: false, deleteRecordings: false }],
     ] as const) {
       const person = fake.addPerson([`raw-${query}`]);
-      const response = await fetch(`${fake.url}/api/projects/${fake.state.projectId}/persons/${person.uuid}/${query ? `?${query}` : ''}`, { method: 'DELETE', headers: { authorization: `Bearer ${KEY}` } });
+      const response = await fetch(
+        `${fake.url}/api/projects/${fake.state.projectId}/persons/${person.uuid}/${query ? `?${query}` : ''}`,
+        { method: 'DELETE', headers: { authorization: `Bearer ${KEY}` } },
+      );
       expect(response.status, query).toBe(202);
       expect(await response.text()).toBe('');
       expect(fake.state.deleted.at(-1), query).toMatchObject({ uuid: person.uuid, ...expected });
@@ -69,15 +87,30 @@ describe('PostHog persons API contract (posthog/api/person.py)', () => {
 
   it('answers as person.py does: PersonSerializer fields in {results, next, previous}, 404 for a person it does not have, 400 for an id that is neither pk nor uuid', async () => {
     const person = fake.addPerson(['listed-subject']);
-    const list = await fetch(`${fake.url}/api/projects/${fake.state.projectId}/persons/?distinct_id=listed-subject`, { headers: { authorization: `Bearer ${KEY}` } });
+    const list = await fetch(`${fake.url}/api/projects/${fake.state.projectId}/persons/?distinct_id=listed-subject`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
     const body = (await list.json()) as { results: Record<string, unknown>[] };
     expect(Object.keys(body).sort()).toEqual(['next', 'previous', 'results']);
     expect(body.results).toHaveLength(1);
-    expect(Object.keys(body.results[0]!).sort()).toEqual(['created_at', 'distinct_ids', 'id', 'name', 'properties', 'uuid']);
+    expect(Object.keys(body.results[0]!).sort()).toEqual([
+      'created_at',
+      'distinct_ids',
+      'id',
+      'name',
+      'properties',
+      'uuid',
+    ]);
     expect(body.results[0]).toMatchObject({ id: person.id, uuid: person.uuid, distinct_ids: ['listed-subject'] });
-    const gone = await fetch(`${fake.url}/api/projects/${fake.state.projectId}/persons/999999/`, { method: 'DELETE', headers: { authorization: `Bearer ${KEY}` } });
+    const gone = await fetch(`${fake.url}/api/projects/${fake.state.projectId}/persons/999999/`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${KEY}` },
+    });
     expect(gone.status).toBe(404);
-    const notAnId = await fetch(`${fake.url}/api/projects/${fake.state.projectId}/persons/listed-subject/`, { method: 'DELETE', headers: { authorization: `Bearer ${KEY}` } });
+    const notAnId = await fetch(`${fake.url}/api/projects/${fake.state.projectId}/persons/listed-subject/`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${KEY}` },
+    });
     expect(notAnId.status).toBe(400);
     expect(((await notAnId.json()) as { detail: string }).detail).toMatch(/does not look like a personID/);
   });

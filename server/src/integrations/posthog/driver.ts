@@ -5,11 +5,15 @@ import { credential, jsonBody, queuedByRateLimit } from '../runtime/vendor-http'
 import { personsOf, posthogClient } from './client';
 
 function deletedAlong(config: PosthogConfig): string {
-  const parts = [config.deleteRecordings ? 'their session recordings' : '', config.deleteEvents ? 'queued deletion of their events' : ''].filter(Boolean);
+  const parts = [
+    config.deleteRecordings ? 'their session recordings' : '',
+    config.deleteEvents ? 'queued deletion of their events' : '',
+  ].filter(Boolean);
   return parts.length ? ` with ${parts.join(' and ')}` : ' (events and recordings kept, as configured)';
 }
 
-const clientFor = (ctx: Pick<DriverContext<PosthogConfig>, 'http' | 'config' | 'secrets'>) => posthogClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
+const clientFor = (ctx: Pick<DriverContext<PosthogConfig>, 'http' | 'config' | 'secrets'>) =>
+  posthogClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
 
 /**
  * Synchronous: find the person by distinct id, delete it (events queued for deletion by
@@ -28,7 +32,11 @@ export const posthogDriver: Driver<PosthogConfig> = {
     if (!isSuccessStatus(found.status)) return outcomeForHttpError(found);
     const persons = personsOf(jsonBody(found), ctx.identifier);
     if (persons.length === 0) {
-      return { kind: 'success', message: 'PostHog has no person with this distinct id: nothing to delete', evidence: { personFound: false } };
+      return {
+        kind: 'success',
+        message: 'PostHog has no person with this distinct id: nothing to delete',
+        evidence: { personFound: false },
+      };
     }
     for (const person of persons) {
       const deleted = await client.deletePerson(person.id);
@@ -38,7 +46,11 @@ export const posthogDriver: Driver<PosthogConfig> = {
     }
     const after = await client.findByDistinctId(ctx.identifier);
     const remaining = isSuccessStatus(after.status) ? personsOf(jsonBody(after), ctx.identifier).length : null;
-    if (remaining) return { kind: 'retry', reason: `PostHog still lists ${remaining} person(s) with this distinct id after the delete` };
+    if (remaining)
+      return {
+        kind: 'retry',
+        reason: `PostHog still lists ${remaining} person(s) with this distinct id after the delete`,
+      };
     return {
       kind: 'success',
       message: `Deleted ${persons.length} PostHog person(s)${deletedAlong(ctx.config)}`,
@@ -55,7 +67,8 @@ export const posthogDriver: Driver<PosthogConfig> = {
   async testConnection(ctx) {
     try {
       const response = await clientFor(ctx).listOne();
-      if (isSuccessStatus(response.status)) return { ok: true, message: 'PostHog accepted the personal API key for this project' };
+      if (isSuccessStatus(response.status))
+        return { ok: true, message: 'PostHog accepted the personal API key for this project' };
       return { ok: false, message: destinationMessage(response) };
     } catch (error) {
       return { ok: false, message: (error as Error).message };

@@ -11,7 +11,12 @@ export const redisDriver: Driver<RedisConfig> = {
   expectedCompletion: 'seconds, or at the next maintenance window',
   async requestDeletion(ctx): Promise<Outcome> {
     const opens = nextWindowOpening(ctx.config.maintenanceWindow, ctx.now);
-    if (opens) return { kind: 'deferred', until: opens, message: `Scheduled for the maintenance window at ${opens.toISOString()}` };
+    if (opens)
+      return {
+        kind: 'deferred',
+        until: opens,
+        message: `Scheduled for the maintenance window at ${opens.toISOString()}`,
+      };
     return redisDeleteAndVerify(ctx);
   },
   // Redis has no schema to discover or check rules against: a dry run shows what the templates reach.

@@ -29,7 +29,8 @@ function classifyRedisError(error: unknown): TransientError | PermanentError {
   if (error instanceof TransientError || error instanceof PermanentError) return error;
   const message = (error as Error).message ?? String(error);
   // Authentication and permission answers do not change by retrying; everything else (connection, LOADING, BUSY) may.
-  if (/WRONGPASS|NOAUTH|NOPERM|invalid password|WRONGTYPE|unknown command/i.test(message)) return new PermanentError(`Redis: ${message}`);
+  if (/WRONGPASS|NOAUTH|NOPERM|invalid password|WRONGTYPE|unknown command/i.test(message))
+    return new PermanentError(`Redis: ${message}`);
   return new TransientError(`Redis: ${message}`);
 }
 
@@ -40,7 +41,9 @@ function redisClientFor(secrets: RedisSecrets, address: string) {
       port: secrets.port ?? 6379,
       connectTimeout: 10_000,
       reconnectStrategy: false,
-      ...(secrets.tls ? { tls: true as const, servername: /^[\d.:]+$/.test(secrets.host) ? undefined : secrets.host } : {}),
+      ...(secrets.tls
+        ? { tls: true as const, servername: /^[\d.:]+$/.test(secrets.host) ? undefined : secrets.host }
+        : {}),
     },
     username: secrets.username || undefined,
     password: secrets.password || undefined,
@@ -50,7 +53,10 @@ function redisClientFor(secrets: RedisSecrets, address: string) {
 }
 
 /** Connects to the SSRF-checked address (TLS server name stays the configured host). */
-async function withRedis<T>(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>, use: (client: RedisClient) => Promise<T>): Promise<T> {
+async function withRedis<T>(
+  ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
+  use: (client: RedisClient) => Promise<T>,
+): Promise<T> {
   const secrets = ctx.secrets as RedisSecrets | null;
   if (!secrets?.host) throw new PermanentError('This integration needs a Redis account');
   const address = await ctx.resolveHost(secrets.host);
@@ -62,11 +68,15 @@ async function withRedis<T>(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
   };
   const key = IdleCache.key([address, secrets]);
   try {
-    return await clients.with(key, () => create(), async (connecting) => {
-      const client = await connecting;
-      if (!client.isReady) throw new TransientError('Redis: connection closed');
-      return use(client);
-    });
+    return await clients.with(
+      key,
+      () => create(),
+      async (connecting) => {
+        const client = await connecting;
+        if (!client.isReady) throw new TransientError('Redis: connection closed');
+        return use(client);
+      },
+    );
   } catch (error) {
     // A client that failed to connect or lost its connection is not kept.
     await clients.evict(key);
@@ -75,10 +85,20 @@ async function withRedis<T>(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
 }
 
 /** Keys matching a `keys` rule, by SCAN (never KEYS); more than `limit` is a permanent failure. */
-async function matchingKeys(client: RedisClient, ctx: RedisContext, rule: Extract<RedisRule, { kind: 'keys' }>, limit: number): Promise<string[]> {
+async function matchingKeys(
+  client: RedisClient,
+  ctx: RedisContext,
+  rule: Extract<RedisRule, { kind: 'keys' }>,
+  limit: number,
+): Promise<string[]> {
   if (!hasWildcards(rule.pattern)) {
     const key = literalFor(rule.pattern, ctx.identifier);
-    const exists = await recordCall(ctx.trail, `EXISTS ${rule.pattern}`, () => client.exists(key), (n) => n);
+    const exists = await recordCall(
+      ctx.trail,
+      `EXISTS ${rule.pattern}`,
+      () => client.exists(key),
+      (n) => n,
+    );
     return exists ? [key] : [];
   }
   const pattern = keyPattern(rule.pattern, ctx.identifier);
@@ -89,10 +109,20 @@ async function matchingKeys(client: RedisClient, ctx: RedisContext, rule: Extrac
       const keys = new Set<string>();
       let cursor = '0';
       do {
-        const [next, batch] = (await client.sendCommand(['SCAN', cursor, 'MATCH', pattern, 'COUNT', String(SCAN_COUNT)])) as [string, string[]];
+        const [next, batch] = (await client.sendCommand([
+          'SCAN',
+          cursor,
+          'MATCH',
+          pattern,
+          'COUNT',
+          String(SCAN_COUNT),
+        ])) as [string, string[]];
         cursor = next;
         for (const k of batch) keys.add(k);
-        if (keys.size > limit) throw new PermanentError(`More than ${limit} keys match ${rule.pattern}: raise the limit if that is expected`);
+        if (keys.size > limit)
+          throw new PermanentError(
+            `More than ${limit} keys match ${rule.pattern}: raise the limit if that is expected`,
+          );
       } while (cursor !== '0');
       return [...keys];
     },
@@ -101,10 +131,17 @@ async function matchingKeys(client: RedisClient, ctx: RedisContext, rule: Extrac
 }
 
 const ruleLabel = (rule: RedisRule) =>
-  rule.kind === 'keys' ? `keys ${rule.pattern}` : rule.kind === 'hash_field' ? `hash field ${rule.key} ${rule.field}` : `member ${rule.key} ${rule.member}`;
+  rule.kind === 'keys'
+    ? `keys ${rule.pattern}`
+    : rule.kind === 'hash_field'
+      ? `hash field ${rule.key} ${rule.field}`
+      : `member ${rule.key} ${rule.member}`;
 
 /** How many keys, fields or members each rule finds for the identifier now. */
-async function pending(client: RedisClient, ctx: RedisContext): Promise<{ rule: RedisRule; keys: string[]; count: number }[]> {
+async function pending(
+  client: RedisClient,
+  ctx: RedisContext,
+): Promise<{ rule: RedisRule; keys: string[]; count: number }[]> {
   const results = [];
   for (const rule of ctx.config.rules) {
     if (rule.kind === 'keys') {
@@ -112,7 +149,12 @@ async function pending(client: RedisClient, ctx: RedisContext): Promise<{ rule: 
       results.push({ rule, keys, count: keys.length });
     } else if (rule.kind === 'hash_field') {
       const key = literalFor(rule.key, ctx.identifier);
-      const exists = await recordCall(ctx.trail, `HEXISTS ${rule.key} ${rule.field}`, () => client.hExists(key, literalFor(rule.field, ctx.identifier)), (n) => Number(n));
+      const exists = await recordCall(
+        ctx.trail,
+        `HEXISTS ${rule.key} ${rule.field}`,
+        () => client.hExists(key, literalFor(rule.field, ctx.identifier)),
+        (n) => Number(n),
+      );
       results.push({ rule, keys: [key], count: Number(exists) });
     } else {
       const key = literalFor(rule.key, ctx.identifier);
@@ -120,8 +162,18 @@ async function pending(client: RedisClient, ctx: RedisContext): Promise<{ rule: 
       const type = await client.type(key);
       const found =
         type === 'zset'
-          ? await recordCall(ctx.trail, `ZSCORE ${rule.key} ${rule.member}`, async () => ((await client.zScore(key, member)) === null ? 0 : 1), (n) => n)
-          : await recordCall(ctx.trail, `SISMEMBER ${rule.key} ${rule.member}`, async () => (type === 'set' ? Number(await client.sIsMember(key, member)) : 0), (n) => n);
+          ? await recordCall(
+              ctx.trail,
+              `ZSCORE ${rule.key} ${rule.member}`,
+              async () => ((await client.zScore(key, member)) === null ? 0 : 1),
+              (n) => n,
+            )
+          : await recordCall(
+              ctx.trail,
+              `SISMEMBER ${rule.key} ${rule.member}`,
+              async () => (type === 'set' ? Number(await client.sIsMember(key, member)) : 0),
+              (n) => n,
+            );
       results.push({ rule, keys: [key], count: found });
     }
   }
@@ -131,7 +183,12 @@ async function pending(client: RedisClient, ctx: RedisContext): Promise<{ rule: 
 /** The dry run: what each rule would remove, counted, nothing changed. */
 export async function redisDryRun(ctx: RedisContext) {
   return withRedis(ctx, async (client) =>
-    (await pending(client, ctx)).map(({ rule, count }) => ({ rule: ruleLabel(rule), table: rule.kind === 'keys' ? rule.pattern : rule.key, action: 'delete', rows: count })),
+    (await pending(client, ctx)).map(({ rule, count }) => ({
+      rule: ruleLabel(rule),
+      table: rule.kind === 'keys' ? rule.pattern : rule.key,
+      action: 'delete',
+      rows: count,
+    })),
   );
 }
 
@@ -144,29 +201,59 @@ export async function redisDeleteAndVerify(ctx: RedisContext): Promise<Outcome> 
       if (count > 0 && rule.kind === 'keys') {
         for (let i = 0; i < keys.length; i += UNLINK_BATCH) {
           const batch = keys.slice(i, i + UNLINK_BATCH);
-          removed += await recordCall(ctx.trail, `UNLINK (${batch.length} keys of ${rule.pattern})`, () => client.unlink(batch), (n) => n);
+          removed += await recordCall(
+            ctx.trail,
+            `UNLINK (${batch.length} keys of ${rule.pattern})`,
+            () => client.unlink(batch),
+            (n) => n,
+          );
         }
       } else if (count > 0 && rule.kind === 'hash_field') {
-        removed = await recordCall(ctx.trail, `HDEL ${rule.key} ${rule.field}`, () => client.hDel(keys[0]!, literalFor(rule.field, ctx.identifier)), (n) => n);
+        removed = await recordCall(
+          ctx.trail,
+          `HDEL ${rule.key} ${rule.field}`,
+          () => client.hDel(keys[0]!, literalFor(rule.field, ctx.identifier)),
+          (n) => n,
+        );
       } else if (count > 0 && rule.kind === 'set_member') {
         const member = literalFor(rule.member, ctx.identifier);
         removed =
           (await client.type(keys[0]!)) === 'zset'
-            ? await recordCall(ctx.trail, `ZREM ${rule.key} ${rule.member}`, () => client.zRem(keys[0]!, member), (n) => n)
-            : await recordCall(ctx.trail, `SREM ${rule.key} ${rule.member}`, () => client.sRem(keys[0]!, member), (n) => n);
+            ? await recordCall(
+                ctx.trail,
+                `ZREM ${rule.key} ${rule.member}`,
+                () => client.zRem(keys[0]!, member),
+                (n) => n,
+              )
+            : await recordCall(
+                ctx.trail,
+                `SREM ${rule.key} ${rule.member}`,
+                () => client.sRem(keys[0]!, member),
+                (n) => n,
+              );
       }
       changed[ruleLabel(rule)] = removed;
     }
     const remaining: Record<string, number> = {};
     for (const { rule, count } of await pending(client, ctx)) remaining[ruleLabel(rule)] = count;
     const left = Object.entries(remaining).filter(([, n]) => n > 0);
-    if (left.length > 0) return { kind: 'retry', reason: `Verification found data still matching: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}` };
+    if (left.length > 0)
+      return {
+        kind: 'retry',
+        reason: `Verification found data still matching: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}`,
+      };
     const total = Object.values(changed).reduce((a, b) => a + b, 0);
-    return { kind: 'success', message: `${total} key(s), field(s) or member(s) removed; verified that nothing matching remains`, evidence: { changed, remaining } };
+    return {
+      kind: 'success',
+      message: `${total} key(s), field(s) or member(s) removed; verified that nothing matching remains`,
+      evidence: { changed, remaining },
+    };
   });
 }
 
-export async function redisTestConnection(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>): Promise<{ ok: boolean; message: string }> {
+export async function redisTestConnection(
+  ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
+): Promise<{ ok: boolean; message: string }> {
   try {
     return await withRedis(ctx, async (client) => {
       const info = await client.info('server');

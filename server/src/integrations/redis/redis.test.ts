@@ -30,7 +30,10 @@ async function keys(pattern: string) {
   const found: string[] = [];
   let cursor = '0';
   do {
-    const [next, batch] = (await redis.client.sendCommand(['SCAN', cursor, 'MATCH', pattern, 'COUNT', '1000'])) as [string, string[]];
+    const [next, batch] = (await redis.client.sendCommand(['SCAN', cursor, 'MATCH', pattern, 'COUNT', '1000'])) as [
+      string,
+      string[],
+    ];
     cursor = next;
     found.push(...batch);
   } while (cursor !== '0');
@@ -44,10 +47,20 @@ describe('Redis against a real redis-server', () => {
   });
 
   it('connects with the password, through the SSRF guard', async () => {
-    expect(await redisTestConnection({ secrets: redis.credentials, resolveHost })).toMatchObject({ ok: true, message: expect.stringMatching(/^Connected: Redis 7/) });
-    expect(await redisTestConnection({ secrets: { ...redis.credentials, password: 'wrong' }, resolveHost })).toMatchObject({ ok: false, message: expect.stringMatching(/WRONGPASS|invalid/) });
+    expect(await redisTestConnection({ secrets: redis.credentials, resolveHost })).toMatchObject({
+      ok: true,
+      message: expect.stringMatching(/^Connected: Redis 7/),
+    });
+    expect(
+      await redisTestConnection({ secrets: { ...redis.credentials, password: 'wrong' }, resolveHost }),
+    ).toMatchObject({ ok: false, message: expect.stringMatching(/WRONGPASS|invalid/) });
     const strict = policyFromConfig({});
-    expect(await redisTestConnection({ secrets: redis.credentials, resolveHost: async (h) => (await assertHostAllowed(h, strict)).address })).toMatchObject({ ok: false, message: expect.stringContaining('loopback') });
+    expect(
+      await redisTestConnection({
+        secrets: redis.credentials,
+        resolveHost: async (h) => (await assertHostAllowed(h, strict)).address,
+      }),
+    ).toMatchObject({ ok: false, message: expect.stringContaining('loopback') });
   });
 
   it('dry run counts keys, hash fields and set members; deletion removes exactly those and verifies', async () => {
@@ -58,7 +71,10 @@ describe('Redis against a real redis-server', () => {
     await redis.client.set('user:jane@example.com.evil:item:1', 'other');
     await redis.client.hSet('emails', { [id]: '1', 'other@example.com': '2' });
     await redis.client.sAdd('newsletter', [id, 'other@example.com']);
-    await redis.client.zAdd('leaderboard', [{ score: 3, value: id }, { score: 1, value: 'other@example.com' }]);
+    await redis.client.zAdd('leaderboard', [
+      { score: 3, value: id },
+      { score: 1, value: 'other@example.com' },
+    ]);
     const rules = [
       { kind: 'keys', pattern: 'user:{{identifier}}:*' },
       { kind: 'keys', pattern: 'user:{{identifier}}' },
@@ -72,7 +88,10 @@ describe('Redis against a real redis-server', () => {
 
     const ctx = ctxFor(rules, id);
     const outcome = await redisDeleteAndVerify(ctx);
-    expect(outcome).toMatchObject({ kind: 'success', evidence: { changed: { 'keys user:{{identifier}}:*': 1200, 'keys user:{{identifier}}': 1 } } });
+    expect(outcome).toMatchObject({
+      kind: 'success',
+      evidence: { changed: { 'keys user:{{identifier}}:*': 1200, 'keys user:{{identifier}}': 1 } },
+    });
     expect(await keys('user:*')).toEqual(['user:Jane@example.com:item:1', 'user:jane@example.com.evil:item:1']);
     expect(await redis.client.hGetAll('emails')).toEqual({ 'other@example.com': '2' });
     expect(await redis.client.sMembers('newsletter')).toEqual(['other@example.com']);
@@ -88,23 +107,32 @@ describe('Redis against a real redis-server', () => {
   it('an identifier with glob characters matches only itself', async () => {
     const hostile = 'a*[b]?\\';
     await redis.client.set(`session:${hostile}:1`, 'mine');
-    for (const other of ['aXXX[b]?\\', 'a*b?\\', 'a*[b]x\\', 'anything', 'a*[b]?\\\\']) await redis.client.set(`session:${other}:1`, 'not mine');
+    for (const other of ['aXXX[b]?\\', 'a*b?\\', 'a*[b]x\\', 'anything', 'a*[b]?\\\\'])
+      await redis.client.set(`session:${other}:1`, 'not mine');
     const before = (await keys('session:*')).length;
-    const outcome = await redisDeleteAndVerify(ctxFor([{ kind: 'keys', pattern: 'session:{{identifier}}:*' }], hostile));
+    const outcome = await redisDeleteAndVerify(
+      ctxFor([{ kind: 'keys', pattern: 'session:{{identifier}}:*' }], hostile),
+    );
     expect(outcome).toMatchObject({ kind: 'success', evidence: { changed: { 'keys session:{{identifier}}:*': 1 } } });
     expect(await keys('session:*')).toHaveLength(before - 1);
     expect(await redis.client.exists(`session:${hostile}:1`)).toBe(0);
     // `*` alone as the identifier is a literal star, not every session.
     await redis.client.set('session:*:1', 'star');
-    expect(await redisDeleteAndVerify(ctxFor([{ kind: 'keys', pattern: 'session:{{identifier}}:*' }], '*'))).toMatchObject({ kind: 'success' });
+    expect(
+      await redisDeleteAndVerify(ctxFor([{ kind: 'keys', pattern: 'session:{{identifier}}:*' }], '*')),
+    ).toMatchObject({ kind: 'success' });
     expect(await keys('session:*')).toHaveLength(before - 1);
   });
 
   it('more keys than the limit is a clear permanent failure, with nothing deleted', async () => {
     for (let i = 0; i < 30; i++) await redis.client.set(`cart:many@example.com:${i}`, 'x');
-    const error = await redisDeleteAndVerify(ctxFor([{ kind: 'keys', pattern: 'cart:{{identifier}}:*' }], 'many@example.com', { maxKeys: 10 })).catch((e: unknown) => e);
+    const error = await redisDeleteAndVerify(
+      ctxFor([{ kind: 'keys', pattern: 'cart:{{identifier}}:*' }], 'many@example.com', { maxKeys: 10 }),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PermanentError);
-    expect((error as Error).message).toBe('More than 10 keys match cart:{{identifier}}:*: raise the limit if that is expected');
+    expect((error as Error).message).toBe(
+      'More than 10 keys match cart:{{identifier}}:*: raise the limit if that is expected',
+    );
     expect(await keys('cart:many@example.com:*')).toHaveLength(30);
   });
 
@@ -114,8 +142,14 @@ describe('Redis against a real redis-server', () => {
     const writer = setInterval(() => void redis.client.set('token:back@example.com:1', 'again').catch(() => {}), 1);
     try {
       let outcome;
-      for (let i = 0; i < 50 && outcome?.kind !== 'retry'; i++) outcome = await redisDeleteAndVerify(ctxFor([{ kind: 'keys', pattern: 'token:{{identifier}}:*' }], 'back@example.com'));
-      expect(outcome).toMatchObject({ kind: 'retry', reason: 'Verification found data still matching: keys token:{{identifier}}:*: 1' });
+      for (let i = 0; i < 50 && outcome?.kind !== 'retry'; i++)
+        outcome = await redisDeleteAndVerify(
+          ctxFor([{ kind: 'keys', pattern: 'token:{{identifier}}:*' }], 'back@example.com'),
+        );
+      expect(outcome).toMatchObject({
+        kind: 'retry',
+        reason: 'Verification found data still matching: keys token:{{identifier}}:*: 1',
+      });
     } finally {
       clearInterval(writer);
     }

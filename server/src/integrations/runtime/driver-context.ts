@@ -18,7 +18,10 @@ export interface Destination {
 export function driverContext(
   deps: { policy: OutboundPolicy; log: Logger },
   destination: Destination,
-  request: Pick<DriverContext, 'integrationType' | 'integrationRequestId' | 'deletionRequestId' | 'identifier' | 'trackingId'>,
+  request: Pick<
+    DriverContext,
+    'integrationType' | 'integrationRequestId' | 'deletionRequestId' | 'identifier' | 'trackingId'
+  >,
   trail: Exchange[],
   now = new Date(),
 ): DriverContext {

@@ -45,7 +45,8 @@ export function truncate(text: string, max = RECORDED_BODY_CHARS): string {
 
 function redactHeaders(headers: Record<string, string>, redact: (t: string) => string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name] = SENSITIVE_HEADERS.test(name) ? '[redacted]' : redact(value);
+  for (const [name, value] of Object.entries(headers))
+    out[name] = SENSITIVE_HEADERS.test(name) ? '[redacted]' : redact(value);
   return out;
 }
 
@@ -56,7 +57,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const url = new URL(req.url);
       const started = Date.now();
       const headers: Record<string, string> = { 'user-agent': 'deletion-request-service/1.0', ...(req.headers ?? {}) };
-      if (req.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      if (req.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+        headers['content-type'] = 'application/json';
       const exchange: Extract<Exchange, { kind: 'http' }> = {
         kind: 'http',
         request: {
@@ -71,13 +73,20 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       try {
         if (options.checkUrl) await options.checkUrl(url);
         const response = await send(url, req, headers, options);
-        exchange.response = { status: response.status, headers: redactHeaders(response.headers, redact), body: truncate(redact(response.text)) };
+        exchange.response = {
+          status: response.status,
+          headers: redactHeaders(response.headers, redact),
+          body: truncate(redact(response.text)),
+        };
         return response;
       } catch (error) {
         exchange.error = redact((error as Error).message);
         if (error instanceof TransientError) throw error;
         // The SSRF policy refused the address: retrying will not change that.
-        if ((error as Error).name === 'OutboundBlockedError' || (error as NodeJS.ErrnoException).code === 'ERR_OUTBOUND_BLOCKED') {
+        if (
+          (error as Error).name === 'OutboundBlockedError' ||
+          (error as NodeJS.ErrnoException).code === 'ERR_OUTBOUND_BLOCKED'
+        ) {
           throw new PermanentError(redact((error as Error).message));
         }
         throw new TransientError(`${req.method} ${url.host}: ${redact((error as Error).message)}`);
@@ -89,9 +98,17 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 }
 
 // Connections to destinations are reused between calls (each was checked when it was opened).
-const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }) };
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+};
 
-function send(url: URL, req: HttpRequest, headers: Record<string, string>, options: HttpClientOptions): Promise<HttpResponse> {
+function send(
+  url: URL,
+  req: HttpRequest,
+  headers: Record<string, string>,
+  options: HttpClientOptions,
+): Promise<HttpResponse> {
   const transport = url.protocol === 'https:' ? https : http;
   const agent = agents[url.protocol as keyof typeof agents];
   const timeoutMs = req.timeoutMs ?? options.defaultTimeoutMs ?? 15_000;
@@ -113,7 +130,8 @@ function send(url: URL, req: HttpRequest, headers: Record<string, string>, optio
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           const responseHeaders: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) responseHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined) responseHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
           resolve({
             status: res.statusCode ?? 0,
             headers: responseHeaders,
@@ -147,7 +165,12 @@ export function destinationMessage(response: HttpResponse): string {
   let detail = response.text.trim();
   try {
     const body = response.json() as Record<string, unknown>;
-    const candidate = body.error_description ?? body.message ?? body.error ?? body.detail ?? (body.errors as unknown[] | undefined)?.[0];
+    const candidate =
+      body.error_description ??
+      body.message ??
+      body.error ??
+      body.detail ??
+      (body.errors as unknown[] | undefined)?.[0];
     if (candidate !== undefined) detail = typeof candidate === 'string' ? candidate : JSON.stringify(candidate);
   } catch {
     // not JSON: keep the text
@@ -161,7 +184,11 @@ export function destinationMessage(response: HttpResponse): string {
  */
 export function outcomeForHttpError(response: HttpResponse): Outcome {
   if (response.status === 429 || response.status === 408 || response.status >= 500) {
-    return { kind: 'retry', reason: destinationMessage(response), retryAfterMs: parseRetryAfter(response.headers['retry-after']) };
+    return {
+      kind: 'retry',
+      reason: destinationMessage(response),
+      retryAfterMs: parseRetryAfter(response.headers['retry-after']),
+    };
   }
   return { kind: 'failed', reason: destinationMessage(response) };
 }

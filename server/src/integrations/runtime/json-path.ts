@@ -9,7 +9,11 @@ export function readJsonPath(document: unknown, path: string): unknown {
   let current: unknown = document;
   for (const token of tokens) {
     if (current === null || typeof current !== 'object') return undefined;
-    const key = token.startsWith('.') ? token.slice(1) : token.startsWith("['") ? token.slice(2, -2) : Number(token.slice(1, -1));
+    const key = token.startsWith('.')
+      ? token.slice(1)
+      : token.startsWith("['")
+        ? token.slice(2, -2)
+        : Number(token.slice(1, -1));
     current = (current as Record<string | number, unknown>)[key];
   }
   return current;

@@ -9,7 +9,10 @@ import type { Outcome } from '../types';
  * treated as secret. `http-client.ts` replaces these values wherever they appear (URL,
  * headers, bodies, errors).
  */
-export function secretValues(accountType: AccountType | null | undefined, secrets: Record<string, unknown> | null): string[] {
+export function secretValues(
+  accountType: AccountType | null | undefined,
+  secrets: Record<string, unknown> | null,
+): string[] {
   if (!secrets) return [];
   return Object.entries(secrets)
     .filter(([key, value]) => typeof value === 'string' && value !== '' && isSecretAccountField(accountType, key))
@@ -37,11 +40,21 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * letters or digits, so that `"pin":"123"` loses its value but a body keeps its other words.
  */
 export function createRedactor(secrets: string[]): (text: string) => string {
-  const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length > 0))].sort((a, b) => b.length - a.length);
-  const forms = values.flatMap((v) => [v, uriEncoded(v), Buffer.from(v).toString('base64')].filter((form): form is string => !!form));
-  const long = [...new Set(forms.filter((form) => form.length >= SHORT_SECRET_CHARS))].sort((a, b) => b.length - a.length);
-  const short = [...new Set(forms.filter((form) => form.length < SHORT_SECRET_CHARS))].sort((a, b) => b.length - a.length);
-  const standalone = short.length ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${short.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu') : null;
+  const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length > 0))].sort(
+    (a, b) => b.length - a.length,
+  );
+  const forms = values.flatMap((v) =>
+    [v, uriEncoded(v), Buffer.from(v).toString('base64')].filter((form): form is string => !!form),
+  );
+  const long = [...new Set(forms.filter((form) => form.length >= SHORT_SECRET_CHARS))].sort(
+    (a, b) => b.length - a.length,
+  );
+  const short = [...new Set(forms.filter((form) => form.length < SHORT_SECRET_CHARS))].sort(
+    (a, b) => b.length - a.length,
+  );
+  const standalone = short.length
+    ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${short.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu')
+    : null;
   return (text) => {
     let out = text;
     for (const value of long) if (out.includes(value)) out = out.split(value).join('[redacted]');
@@ -50,7 +63,10 @@ export function createRedactor(secrets: string[]): (text: string) => string {
 }
 
 /** The redactor of one destination: every value its account type declares secret. */
-export function destinationRedactor(destination: { accountType: AccountType | null; secrets: Record<string, unknown> | null }): (text: string) => string {
+export function destinationRedactor(destination: {
+  accountType: AccountType | null;
+  secrets: Record<string, unknown> | null;
+}): (text: string) => string {
   return createRedactor(secretValues(destination.accountType, destination.secrets));
 }
 
@@ -58,7 +74,8 @@ export function destinationRedactor(destination: { accountType: AccountType | nu
 function redactDeep(value: unknown, redact: (text: string) => string): unknown {
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactDeep(item, redact)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactDeep(item, redact)]));
   return value;
 }
 
@@ -70,6 +87,7 @@ function redactDeep(value: unknown, redact: (text: string) => string): unknown {
 export function redactOutcome(outcome: Outcome, redact: (text: string) => string): Outcome {
   if ('reason' in outcome) return { ...outcome, reason: redact(outcome.reason) };
   const redacted = { ...outcome, message: redact(outcome.message) };
-  if (redacted.kind === 'success' && redacted.evidence) redacted.evidence = redactDeep(redacted.evidence, redact) as Record<string, unknown>;
+  if (redacted.kind === 'success' && redacted.evidence)
+    redacted.evidence = redactDeep(redacted.evidence, redact) as Record<string, unknown>;
   return redacted;
 }

@@ -7,9 +7,9 @@ import { createRedactor } from './redaction';
 
 describe('webhook templating', () => {
   it('URL-encodes values in URLs so an identifier cannot change the path or query', () => {
-    expect(renderUrl('https://crm.example/users/{{identifier}}?by={{ identifier }}', { identifier: 'a/b?c=d&e#f' })).toBe(
-      'https://crm.example/users/a%2Fb%3Fc%3Dd%26e%23f?by=a%2Fb%3Fc%3Dd%26e%23f',
-    );
+    expect(
+      renderUrl('https://crm.example/users/{{identifier}}?by={{ identifier }}', { identifier: 'a/b?c=d&e#f' }),
+    ).toBe('https://crm.example/users/a%2Fb%3Fc%3Dd%26e%23f?by=a%2Fb%3Fc%3Dd%26e%23f');
   });
 
   it('JSON-escapes values in bodies, for any string', () => {
@@ -51,11 +51,17 @@ describe('JSONPath subset', () => {
 describe('audit redaction and Retry-After', () => {
   it('removes secrets, also URL- and base64-encoded', () => {
     const redact = createRedactor(['s3cr3t-value']);
-    expect(redact(`a s3cr3t-value b ${encodeURIComponent('s3cr3t-value')} ${Buffer.from('s3cr3t-value').toString('base64')}`)).toBe('a [redacted] b [redacted] [redacted]');
+    expect(
+      redact(
+        `a s3cr3t-value b ${encodeURIComponent('s3cr3t-value')} ${Buffer.from('s3cr3t-value').toString('base64')}`,
+      ),
+    ).toBe('a [redacted] b [redacted] [redacted]');
   });
   it('removes a secret shorter than 4 characters where it stands alone, and takes any secret without throwing', () => {
     const redact = createRedactor(['907', 'ab', 'lone \ud800 surrogate']);
-    expect(redact('{"pin":"907","code":"9070","region":"ab","word":"abc"}')).toBe('{"pin":"[redacted]","code":"9070","region":"[redacted]","word":"abc"}');
+    expect(redact('{"pin":"907","code":"9070","region":"ab","word":"abc"}')).toBe(
+      '{"pin":"[redacted]","code":"9070","region":"[redacted]","word":"abc"}',
+    );
     expect(redact('x lone \ud800 surrogate y')).toBe('x [redacted] y');
   });
   it('reads seconds and HTTP dates', () => {

@@ -21,30 +21,36 @@ export function renderUrl(template: string, values: TemplateValues): string {
   const rendered = template.replace(PLACEHOLDER, (_m, name: string) => {
     const value = lookup(values, name);
     // encodeURIComponent throws a URIError on an unpaired surrogate; say which placeholder instead.
-    if (!isWellFormedText(value)) throw new TemplateError(`{{${name}}} cannot be used in a URL: it contains an invalid character`);
+    if (!isWellFormedText(value))
+      throw new TemplateError(`{{${name}}} cannot be used in a URL: it contains an invalid character`);
     return encodeURIComponent(value);
   });
   const url = new URL(rendered);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TemplateError('Only http and https URLs are allowed');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TemplateError('Only http and https URLs are allowed');
   return url.toString();
 }
 
 export function renderHeader(template: string, values: TemplateValues): string {
   return template.replace(PLACEHOLDER, (_m, name: string) => {
     const value = lookup(values, name);
-    if (/[\r\n\0]/.test(value)) throw new TemplateError(`{{${name}}} cannot be used in a header: it contains a line break`);
+    if (/[\r\n\0]/.test(value))
+      throw new TemplateError(`{{${name}}} cannot be used in a header: it contains a line break`);
     return value;
   });
 }
 
 /** Placeholders must sit inside JSON strings; values are escaped as JSON string content. */
 export function renderJsonBody(template: string, values: TemplateValues): string {
-  const rendered = template.replace(PLACEHOLDER, (_m, name: string) => JSON.stringify(lookup(values, name)).slice(1, -1));
+  const rendered = template.replace(PLACEHOLDER, (_m, name: string) =>
+    JSON.stringify(lookup(values, name)).slice(1, -1),
+  );
   try {
     JSON.parse(rendered);
   } catch {
-    throw new TemplateError('The body is not valid JSON after filling in its placeholders (placeholders belong inside "quotes")');
+    throw new TemplateError(
+      'The body is not valid JSON after filling in its placeholders (placeholders belong inside "quotes")',
+    );
   }
   return rendered;
 }
-

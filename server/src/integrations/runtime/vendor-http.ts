@@ -34,7 +34,11 @@ export function parseRateLimitReset(value: string | undefined, now = Date.now())
 
 /** How long a 429 asks us to wait (Retry-After, else X-RateLimit-Reset), or `fallbackMs`. */
 export function retryAfterMs(response: HttpResponse, fallbackMs: number, now = Date.now()): number {
-  return parseRetryAfter(response.headers['retry-after'], now) ?? parseRateLimitReset(response.headers['x-ratelimit-reset'], now) ?? fallbackMs;
+  return (
+    parseRetryAfter(response.headers['retry-after'], now) ??
+    parseRateLimitReset(response.headers['x-ratelimit-reset'], now) ??
+    fallbackMs
+  );
 }
 
 /**
@@ -43,12 +47,19 @@ export function retryAfterMs(response: HttpResponse, fallbackMs: number, now = D
  */
 export function queuedByRateLimit(vendor: string, response: HttpResponse, now: Date, fallbackMs = 1_000): Outcome {
   const waitMs = retryAfterMs(response, fallbackMs, now.getTime());
-  return { kind: 'deferred', until: new Date(now.getTime() + waitMs), message: `${vendor} rate limit (HTTP 429); queued for ${Math.ceil(waitMs / 1000)} s` };
+  return {
+    kind: 'deferred',
+    until: new Date(now.getTime() + waitMs),
+    message: `${vendor} rate limit (HTTP 429); queued for ${Math.ceil(waitMs / 1000)} s`,
+  };
 }
 
 /** A 429 while checking status or canceling: transient, retried after Retry-After. */
 export function rateLimitError(vendor: string, response: HttpResponse, fallbackMs = 1_000): TransientError {
-  return new TransientError(`${vendor} rate limit: ${destinationMessage(response)}`, retryAfterMs(response, fallbackMs));
+  return new TransientError(
+    `${vendor} rate limit: ${destinationMessage(response)}`,
+    retryAfterMs(response, fallbackMs),
+  );
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,7 +1,14 @@
 import type { S3Config } from '@shared/integrations/object-stores';
 import type { Driver, Outcome } from '../types';
 import { nextWindowOpening, statementsOf } from '../stores/trail';
-import { closeS3Clients, s3DeleteAndVerify, s3DryRun, s3ListBuckets, s3TestConnection, validateS3Config } from './execute';
+import {
+  closeS3Clients,
+  s3DeleteAndVerify,
+  s3DryRun,
+  s3ListBuckets,
+  s3TestConnection,
+  validateS3Config,
+} from './execute';
 
 /** Amazon S3 and S3-compatible stores: objects under key templates, every version, verified by listing again. */
 export const s3Driver: Driver<S3Config> = {
@@ -11,7 +18,12 @@ export const s3Driver: Driver<S3Config> = {
   expectedCompletion: 'seconds to minutes, or at the next maintenance window',
   async requestDeletion(ctx): Promise<Outcome> {
     const opens = nextWindowOpening(ctx.config.maintenanceWindow, ctx.now);
-    if (opens) return { kind: 'deferred', until: opens, message: `Scheduled for the maintenance window at ${opens.toISOString()}` };
+    if (opens)
+      return {
+        kind: 'deferred',
+        until: opens,
+        message: `Scheduled for the maintenance window at ${opens.toISOString()}`,
+      };
     return s3DeleteAndVerify(ctx);
   },
   validateConfig: (ctx) => validateS3Config(ctx),

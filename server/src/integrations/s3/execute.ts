@@ -20,13 +20,20 @@ type S3Context = Pick<DriverContext<S3Config>, 'resolveHost' | 'secrets' | 'conf
 /** SDK clients per account and endpoint, destroyed (sockets closed) after 10 s without use. */
 const clients = new IdleCache<S3Client>((client) => client.destroy(), 10_000);
 
-async function withS3<T>(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>, use: (client: S3Client) => Promise<T>): Promise<T> {
+async function withS3<T>(
+  ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
+  use: (client: S3Client) => Promise<T>,
+): Promise<T> {
   const secrets = awsSecretsOf(ctx);
   await checkEndpoint(secrets, ctx.resolveHost);
   const create = () =>
     new S3Client({
       region: secrets.region || 'us-east-1',
-      credentials: { accessKeyId: secrets.accessKeyId, secretAccessKey: secrets.secretAccessKey, sessionToken: secrets.sessionToken || undefined },
+      credentials: {
+        accessKeyId: secrets.accessKeyId,
+        secretAccessKey: secrets.secretAccessKey,
+        sessionToken: secrets.sessionToken || undefined,
+      },
       endpoint: secrets.endpoint || undefined,
       // S3-compatible stores by endpoint are addressed by path (bucket-one.127.0.0.1 resolves nowhere).
       forcePathStyle: Boolean(secrets.endpoint),
@@ -45,7 +52,10 @@ function target(rule: S3Rule, identifier: string): { prefix: string; exact: bool
   const template = rule.kind === 'prefix' ? rule.prefix : rule.key;
   if (rule.kind === 'prefix') {
     const separator = template.slice(template.indexOf(OBJECT_STORE_IDENTIFIER) + OBJECT_STORE_IDENTIFIER.length)[0]!;
-    if (identifier.includes(separator)) throw new PermanentError(`The identifier contains '${separator}', which the prefix ${template} uses as a separator`);
+    if (identifier.includes(separator))
+      throw new PermanentError(
+        `The identifier contains '${separator}', which the prefix ${template} uses as a separator`,
+      );
   }
   return { prefix: template.split(OBJECT_STORE_IDENTIFIER).join(identifier), exact: rule.kind === 'key' };
 }
@@ -55,7 +65,12 @@ const ruleLabel = (rule: S3Rule) => (rule.kind === 'prefix' ? `objects under ${r
 /** Whether the bucket keeps versions (S3-compatible stores without versioning answer NotImplemented: none). */
 async function isVersioned(client: S3Client, ctx: S3Context): Promise<boolean> {
   try {
-    const result = await recordCall(ctx.trail, `GetBucketVersioning ${ctx.config.bucket}`, () => client.send(new GetBucketVersioningCommand({ Bucket: ctx.config.bucket })), () => 0);
+    const result = await recordCall(
+      ctx.trail,
+      `GetBucketVersioning ${ctx.config.bucket}`,
+      () => client.send(new GetBucketVersioningCommand({ Bucket: ctx.config.bucket })),
+      () => 0,
+    );
     return result.Status === 'Enabled' || result.Status === 'Suspended';
   } catch (error) {
     if ((error as { name?: string }).name === 'NotImplemented') return false;
@@ -67,12 +82,21 @@ async function isVersioned(client: S3Client, ctx: S3Context): Promise<boolean> {
  * Every object a rule reaches: in a versioned bucket every version and delete marker, so
  * that nothing can be restored afterwards. More than `limit` is a permanent failure.
  */
-async function objectsOf(client: S3Client, ctx: S3Context, rule: S3Rule, versioned: boolean, limit: number): Promise<ObjectIdentifier[]> {
+async function objectsOf(
+  client: S3Client,
+  ctx: S3Context,
+  rule: S3Rule,
+  versioned: boolean,
+  limit: number,
+): Promise<ObjectIdentifier[]> {
   const { prefix, exact } = target(rule, ctx.identifier);
   const found: ObjectIdentifier[] = [];
   const add = (items: ObjectIdentifier[]) => {
     for (const item of items) if (!exact || item.Key === prefix) found.push(item);
-    if (found.length > limit) throw new PermanentError(`More than ${limit} objects match ${ruleLabel(rule)}: raise the limit if that is expected`);
+    if (found.length > limit)
+      throw new PermanentError(
+        `More than ${limit} objects match ${ruleLabel(rule)}: raise the limit if that is expected`,
+      );
   };
   const Bucket = ctx.config.bucket;
   if (versioned) {
@@ -83,8 +107,15 @@ async function objectsOf(client: S3Client, ctx: S3Context, rule: S3Rule, version
         let KeyMarker: string | undefined;
         let VersionIdMarker: string | undefined;
         do {
-          const page = await client.send(new ListObjectVersionsCommand({ Bucket, Prefix: prefix, KeyMarker, VersionIdMarker }));
-          add([...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])].map((v) => ({ Key: v.Key!, VersionId: v.VersionId })));
+          const page = await client.send(
+            new ListObjectVersionsCommand({ Bucket, Prefix: prefix, KeyMarker, VersionIdMarker }),
+          );
+          add(
+            [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])].map((v) => ({
+              Key: v.Key!,
+              VersionId: v.VersionId,
+            })),
+          );
           KeyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
           VersionIdMarker = page.IsTruncated ? page.NextVersionIdMarker : undefined;
         } while (KeyMarker);
@@ -98,7 +129,9 @@ async function objectsOf(client: S3Client, ctx: S3Context, rule: S3Rule, version
       async () => {
         let ContinuationToken: string | undefined;
         do {
-          const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken, MaxKeys: exact ? 10 : 1000 }));
+          const page = await client.send(
+            new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken, MaxKeys: exact ? 10 : 1000 }),
+          );
           add((page.Contents ?? []).map((o) => ({ Key: o.Key! })));
           ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
         } while (ContinuationToken && !exact);
@@ -125,7 +158,13 @@ async function pending(client: S3Client, ctx: S3Context) {
 export async function s3DryRun(ctx: S3Context) {
   return withS3(ctx, async (client) => {
     const { results } = await pending(client, ctx);
-    return results.map(({ rule, objects }) => ({ rule: ruleLabel(rule), table: ctx.config.bucket, action: 'delete', rows: objects.length, sample: objects.slice(0, 20).map((o) => o.Key!) }));
+    return results.map(({ rule, objects }) => ({
+      rule: ruleLabel(rule),
+      table: ctx.config.bucket,
+      action: 'delete',
+      rows: objects.length,
+      sample: objects.slice(0, 20).map((o) => o.Key!),
+    }));
   });
 }
 
@@ -141,12 +180,21 @@ export async function s3DeleteAndVerify(ctx: S3Context): Promise<Outcome> {
         const result = await recordCall(
           ctx.trail,
           `DeleteObjects ${ctx.config.bucket} (${batch.length} of ${ruleLabel(rule)})`,
-          () => client.send(new DeleteObjectsCommand({ Bucket: ctx.config.bucket, Delete: { Objects: batch, Quiet: true } })),
+          () =>
+            client.send(
+              new DeleteObjectsCommand({ Bucket: ctx.config.bucket, Delete: { Objects: batch, Quiet: true } }),
+            ),
           (r) => batch.length - (r.Errors?.length ?? 0),
         );
         if (result.Errors?.length) {
           const codes = [...new Set(result.Errors.map((e) => e.Code))].join(', ');
-          throw classifyAwsError(Object.assign(new Error(`${result.Errors.length} object(s) could not be deleted (${codes})`), { name: codes, $metadata: { httpStatusCode: codes.includes('AccessDenied') ? 403 : 500 } }), 'S3');
+          throw classifyAwsError(
+            Object.assign(new Error(`${result.Errors.length} object(s) could not be deleted (${codes})`), {
+              name: codes,
+              $metadata: { httpStatusCode: codes.includes('AccessDenied') ? 403 : 500 },
+            }),
+            'S3',
+          );
         }
         deleted += batch.length;
       }
@@ -155,23 +203,40 @@ export async function s3DeleteAndVerify(ctx: S3Context): Promise<Outcome> {
     const remaining: Record<string, number> = {};
     for (const { rule, objects } of (await pending(client, ctx)).results) remaining[ruleLabel(rule)] = objects.length;
     const left = Object.entries(remaining).filter(([, n]) => n > 0);
-    if (left.length > 0) return { kind: 'retry', reason: `Verification found objects still present: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}` };
+    if (left.length > 0)
+      return {
+        kind: 'retry',
+        reason: `Verification found objects still present: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}`,
+      };
     const total = Object.values(changed).reduce((a, b) => a + b, 0);
-    return { kind: 'success', message: `${total} object(s) deleted from ${ctx.config.bucket}; verified that none is left`, evidence: { changed, remaining } };
+    return {
+      kind: 'success',
+      message: `${total} object(s) deleted from ${ctx.config.bucket}; verified that none is left`,
+      evidence: { changed, remaining },
+    };
   });
 }
 
 /** Schema discovery for S3: the buckets these credentials can list. */
 export async function s3ListBuckets(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>): Promise<string[]> {
-  return withS3(ctx, async (client) => ((await client.send(new ListBucketsCommand({}))).Buckets ?? []).map((b) => b.Name!).sort());
+  return withS3(ctx, async (client) =>
+    ((await client.send(new ListBucketsCommand({}))).Buckets ?? []).map((b) => b.Name!).sort(),
+  );
 }
 
 /** Save-time check: the bucket exists and these credentials reach it (HeadBucket), as an issue on the bucket field. */
-export async function validateS3Config(ctx: Pick<DriverContext<S3Config>, 'resolveHost' | 'secrets' | 'config' | 'trail'>): Promise<ConfigIssue[]> {
+export async function validateS3Config(
+  ctx: Pick<DriverContext<S3Config>, 'resolveHost' | 'secrets' | 'config' | 'trail'>,
+): Promise<ConfigIssue[]> {
   const bucket = ctx.config.bucket;
   return withS3(ctx, async (client) => {
     try {
-      await recordCall(ctx.trail, `HeadBucket ${bucket}`, () => client.send(new HeadBucketCommand({ Bucket: bucket })), () => 1);
+      await recordCall(
+        ctx.trail,
+        `HeadBucket ${bucket}`,
+        () => client.send(new HeadBucketCommand({ Bucket: bucket })),
+        () => 1,
+      );
       return [];
     } catch (error) {
       // HeadBucket answers with a status and no body: 404 for no such bucket, 403 for a bucket these credentials may not use.
@@ -183,7 +248,9 @@ export async function validateS3Config(ctx: Pick<DriverContext<S3Config>, 'resol
   });
 }
 
-export async function s3TestConnection(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>): Promise<{ ok: boolean; message: string }> {
+export async function s3TestConnection(
+  ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
+): Promise<{ ok: boolean; message: string }> {
   try {
     const buckets = await s3ListBuckets(ctx);
     return { ok: true, message: `Connected: ${buckets.length} bucket(s) visible` };

@@ -24,10 +24,11 @@ afterAll(async () => {
 });
 
 const put = (Key: string) => client.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: 'data' }));
-const exists = (Key: string) => client.send(new GetObjectCommand({ Bucket: BUCKET, Key })).then(
-  () => true,
-  () => false,
-);
+const exists = (Key: string) =>
+  client.send(new GetObjectCommand({ Bucket: BUCKET, Key })).then(
+    () => true,
+    () => false,
+  );
 const ctxFor = (rules: unknown[], identifier: string, extra: object = {}) => ({
   secrets: s3.credentials as Record<string, unknown>,
   resolveHost,
@@ -40,19 +41,32 @@ describe('S3 through the official AWS SDK v3 against s3rver', () => {
   it('lists buckets as discovery and connects through the SSRF guard', async () => {
     expect(await s3ListBuckets({ secrets: s3.credentials, resolveHost })).toEqual(['bucket-one', 'bucket-two']);
     const strict = policyFromConfig({});
-    expect(await s3TestConnection({ secrets: s3.credentials, resolveHost: async (h) => (await assertHostAllowed(h, strict)).address })).toMatchObject({
+    expect(
+      await s3TestConnection({
+        secrets: s3.credentials,
+        resolveHost: async (h) => (await assertHostAllowed(h, strict)).address,
+      }),
+    ).toMatchObject({
       ok: false,
       message: expect.stringContaining('loopback'),
     });
     // s3rver knows its access key ids (it does not check V4 signatures themselves).
-    expect(await s3TestConnection({ secrets: { ...s3.credentials, accessKeyId: 'UNKNOWN' }, resolveHost })).toMatchObject({ ok: false, message: expect.stringContaining('InvalidAccessKeyId') });
+    expect(
+      await s3TestConnection({ secrets: { ...s3.credentials, accessKeyId: 'UNKNOWN' }, resolveHost }),
+    ).toMatchObject({ ok: false, message: expect.stringContaining('InvalidAccessKeyId') });
   });
 
   it('dry run lists what each rule reaches; deletion erases exactly that and verifies', async () => {
     const id = 'jane@example.com';
     await Promise.all(Array.from({ length: 40 }, (_, i) => put(`exports/${id}/part-${i}.csv`)));
     await put(`avatars/${id}.png`);
-    for (const other of ['exports/jane@example.community/a.csv', 'exports/Jane@example.com/a.csv', `exports/x${id}/a.csv`, `avatars/${id}.png.bak`]) await put(other);
+    for (const other of [
+      'exports/jane@example.community/a.csv',
+      'exports/Jane@example.com/a.csv',
+      `exports/x${id}/a.csv`,
+      `avatars/${id}.png.bak`,
+    ])
+      await put(other);
     const rules = [
       { kind: 'prefix', prefix: 'exports/{{identifier}}/' },
       { kind: 'key', key: 'avatars/{{identifier}}.png' },
@@ -64,27 +78,47 @@ describe('S3 through the official AWS SDK v3 against s3rver', () => {
 
     const ctx = ctxFor(rules, id, { maxObjects: 5000 });
     const outcome = await s3DeleteAndVerify(ctx);
-    expect(outcome).toMatchObject({ kind: 'success', evidence: { changed: { 'objects under exports/{{identifier}}/': 40, 'object avatars/{{identifier}}.png': 1 } } });
+    expect(outcome).toMatchObject({
+      kind: 'success',
+      evidence: { changed: { 'objects under exports/{{identifier}}/': 40, 'object avatars/{{identifier}}.png': 1 } },
+    });
     expect(await exists(`exports/${id}/part-3.csv`)).toBe(false);
     expect(await exists(`avatars/${id}.png`)).toBe(false);
-    for (const other of ['exports/jane@example.community/a.csv', 'exports/Jane@example.com/a.csv', `exports/x${id}/a.csv`, `avatars/${id}.png.bak`]) expect(await exists(other)).toBe(true);
+    for (const other of [
+      'exports/jane@example.community/a.csv',
+      'exports/Jane@example.com/a.csv',
+      `exports/x${id}/a.csv`,
+      `avatars/${id}.png.bak`,
+    ])
+      expect(await exists(other)).toBe(true);
     expect(ctx.trail.filter((s) => s.kind === 'sql' && s.statement.startsWith('DeleteObjects'))).toHaveLength(2); // one per rule (up to 1,000 objects each)
     expect(JSON.stringify(ctx.trail)).not.toContain('jane@');
   });
 
   it('above the limit the request fails clearly, and nothing is deleted', async () => {
     for (let i = 0; i < 12; i++) await put(`exports/many@example.com/${i}`);
-    const error = await s3DeleteAndVerify(ctxFor([{ kind: 'prefix', prefix: 'exports/{{identifier}}/' }], 'many@example.com', { maxObjects: 10 })).catch((e: unknown) => e);
+    const error = await s3DeleteAndVerify(
+      ctxFor([{ kind: 'prefix', prefix: 'exports/{{identifier}}/' }], 'many@example.com', { maxObjects: 10 }),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PermanentError);
-    expect((error as Error).message).toBe('More than 10 objects match objects under exports/{{identifier}}/: raise the limit if that is expected');
+    expect((error as Error).message).toBe(
+      'More than 10 objects match objects under exports/{{identifier}}/: raise the limit if that is expected',
+    );
     expect(await exists('exports/many@example.com/11')).toBe(true);
   });
 
   it("an identifier holding the prefix's separator cannot reach another subject's objects", async () => {
     await put('exports/team/member@example.com/a.csv');
-    const error = await s3DeleteAndVerify(ctxFor([{ kind: 'prefix', prefix: 'exports/{{identifier}}/' }], 'team/member@example.com')).catch((e: unknown) => e);
-    expect((error as Error).message).toBe("The identifier contains '/', which the prefix exports/{{identifier}}/ uses as a separator");
-    expect(s3ConfigSchema.safeParse({ bucket: BUCKET, rules: [{ kind: 'prefix', prefix: 'exports/{{identifier}}' }] }).success).toBe(false);
+    const error = await s3DeleteAndVerify(
+      ctxFor([{ kind: 'prefix', prefix: 'exports/{{identifier}}/' }], 'team/member@example.com'),
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      "The identifier contains '/', which the prefix exports/{{identifier}}/ uses as a separator",
+    );
+    expect(
+      s3ConfigSchema.safeParse({ bucket: BUCKET, rules: [{ kind: 'prefix', prefix: 'exports/{{identifier}}' }] })
+        .success,
+    ).toBe(false);
   });
 
   it('verification catches an object written again after the deletion', async () => {
@@ -95,8 +129,14 @@ describe('S3 through the official AWS SDK v3 against s3rver', () => {
     })();
     try {
       let outcome;
-      for (let i = 0; i < 50 && outcome?.kind !== 'retry'; i++) outcome = await s3DeleteAndVerify(ctxFor([{ kind: 'prefix', prefix: 'uploads/{{identifier}}/' }], 'back@example.com'));
-      expect(outcome).toMatchObject({ kind: 'retry', reason: 'Verification found objects still present: objects under uploads/{{identifier}}/: 1' });
+      for (let i = 0; i < 50 && outcome?.kind !== 'retry'; i++)
+        outcome = await s3DeleteAndVerify(
+          ctxFor([{ kind: 'prefix', prefix: 'uploads/{{identifier}}/' }], 'back@example.com'),
+        );
+      expect(outcome).toMatchObject({
+        kind: 'retry',
+        reason: 'Verification found objects still present: objects under uploads/{{identifier}}/: 1',
+      });
     } finally {
       stop = true;
       await writer;
@@ -104,7 +144,10 @@ describe('S3 through the official AWS SDK v3 against s3rver', () => {
   });
 
   it('a missing bucket is a permanent failure', async () => {
-    const ctx = { ...ctxFor([{ kind: 'key', key: 'a/{{identifier}}' }], 'x@example.com'), config: s3ConfigSchema.parse({ bucket: 'no-such-bucket', rules: [{ kind: 'key', key: 'a/{{identifier}}' }] }) };
+    const ctx = {
+      ...ctxFor([{ kind: 'key', key: 'a/{{identifier}}' }], 'x@example.com'),
+      config: s3ConfigSchema.parse({ bucket: 'no-such-bucket', rules: [{ kind: 'key', key: 'a/{{identifier}}' }] }),
+    };
     await expect(s3DeleteAndVerify(ctx)).rejects.toBeInstanceOf(PermanentError);
   });
 });
@@ -144,7 +187,13 @@ describe('S3 versioned bucket, through the official AWS SDK v3 against a loopbac
 
     const ctx = versionedCtx(rules, id);
     const outcome = await s3DeleteAndVerify(ctx);
-    expect(outcome).toMatchObject({ kind: 'success', evidence: { changed: { 'objects under exports/{{identifier}}/': 5, 'object avatars/{{identifier}}.png': 2 }, remaining: { 'objects under exports/{{identifier}}/': 0 } } });
+    expect(outcome).toMatchObject({
+      kind: 'success',
+      evidence: {
+        changed: { 'objects under exports/{{identifier}}/': 5, 'object avatars/{{identifier}}.png': 2 },
+        remaining: { 'objects under exports/{{identifier}}/': 0 },
+      },
+    });
     expect(versioned.keys()).toEqual([`avatars/${id}.png.bak`, `exports/${id}x/a.csv`]);
     // Versions were listed (pages of 3, so the markers were followed) and deleted by version id, never by a plain DeleteObject.
     expect(ctx.trail.map((s) => (s.kind === 'sql' ? s.statement.split(' ')[0] : ''))).toEqual(
@@ -158,8 +207,12 @@ describe('S3 versioned bucket, through the official AWS SDK v3 against a loopbac
 
   it('counts versions against the limit: above it the request fails and nothing is erased', async () => {
     for (let i = 0; i < 4; i++) versioned.put('exports/lim@example.com/a.csv');
-    const error = await s3DeleteAndVerify(versionedCtx([{ kind: 'prefix', prefix: 'exports/{{identifier}}/' }], 'lim@example.com', { maxObjects: 3 })).catch((e: unknown) => e);
-    expect((error as Error).message).toBe('More than 3 objects match objects under exports/{{identifier}}/: raise the limit if that is expected');
+    const error = await s3DeleteAndVerify(
+      versionedCtx([{ kind: 'prefix', prefix: 'exports/{{identifier}}/' }], 'lim@example.com', { maxObjects: 3 }),
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      'More than 3 objects match objects under exports/{{identifier}}/: raise the limit if that is expected',
+    );
     expect(versioned.versionsOf('exports/lim@example.com/a.csv')).toBe(4);
   });
 });

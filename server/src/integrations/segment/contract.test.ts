@@ -20,15 +20,25 @@ const sdk = () => {
   api.accessToken = TOKEN;
   return api;
 };
-const ctx = (trackingId: string | null = null) => driverContext('SEGMENT', segmentConfigSchema.parse({ baseUrl: fake.url }), { apiKey: TOKEN }, { identifier: 'seg-subject', trackingId });
+const ctx = (trackingId: string | null = null) =>
+  driverContext(
+    'SEGMENT',
+    segmentConfigSchema.parse({ baseUrl: fake.url }),
+    { apiKey: TOKEN },
+    { identifier: 'seg-subject', trackingId },
+  );
 
 describe('Segment contract (@segment/public-api-sdk-typescript)', () => {
-  it('creates a workspace regulation as the SDK does, and the SDK parses the fake\'s answer', async () => {
+  it("creates a workspace regulation as the SDK does, and the SDK parses the fake's answer", async () => {
     let ours: Awaited<ReturnType<typeof segmentDriver.requestDeletion>> | undefined;
     const [ourCall] = await callsDuring(fake, async () => (ours = await segmentDriver.requestDeletion(ctx())));
     let parsed: { data?: { regulateId?: string } } | undefined;
     const [sdkCall] = await callsDuring(fake, async () => {
-      const input = { regulationType: 'SUPPRESS_WITH_DELETE', subjectType: 'USER_ID', subjectIds: ['seg-subject'] } as unknown as CreateWorkspaceRegulationV1Input;
+      const input = {
+        regulationType: 'SUPPRESS_WITH_DELETE',
+        subjectType: 'USER_ID',
+        subjectIds: ['seg-subject'],
+      } as unknown as CreateWorkspaceRegulationV1Input;
       parsed = (await sdk().createWorkspaceRegulation(input)).body;
     });
     expectSameRequest(ourCall, sdkCall);
@@ -36,7 +46,7 @@ describe('Segment contract (@segment/public-api-sdk-typescript)', () => {
     expect(ours).toMatchObject({ kind: 'accepted', trackingId: expect.any(String) });
   });
 
-  it('reads a regulation and deletes it with the SDK\'s calls', async () => {
+  it("reads a regulation and deletes it with the SDK's calls", async () => {
     const accepted = await segmentDriver.requestDeletion(ctx());
     const regulateId = accepted.kind === 'accepted' ? accepted.trackingId : '';
     const [ourGet] = await callsDuring(fake, () => segmentDriver.checkStatus!(ctx(regulateId)));
@@ -52,7 +62,10 @@ describe('Segment contract (@segment/public-api-sdk-typescript)', () => {
     const secondId = second.kind === 'accepted' ? second.trackingId : '';
     const [sdkDelete] = await callsDuring(fake, () => sdk().deleteRegulation(secondId));
     expect(ourDelete?.method).toBe('DELETE');
-    expectSameRequest({ ...ourDelete!, path: ourDelete!.path.replace(regulateId, ':id') }, { ...sdkDelete!, path: sdkDelete!.path.replace(secondId, ':id') });
+    expectSameRequest(
+      { ...ourDelete!, path: ourDelete!.path.replace(regulateId, ':id') },
+      { ...sdkDelete!, path: sdkDelete!.path.replace(secondId, ':id') },
+    );
     expect(fake.state.regulations.has(secondId)).toBe(false);
   });
 });

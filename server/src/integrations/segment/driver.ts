@@ -5,7 +5,8 @@ import { credential, jsonBody, queuedByRateLimit, rateLimitError, retryAfterMs }
 import { segmentClient } from './client';
 import { segmentStatusOutcome } from './status';
 
-const clientFor = (ctx: Pick<DriverContext<SegmentConfig>, 'http' | 'config' | 'secrets'>) => segmentClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
+const clientFor = (ctx: Pick<DriverContext<SegmentConfig>, 'http' | 'config' | 'secrets'>) =>
+  segmentClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
 
 export const segmentDriver: Driver<SegmentConfig> = {
   type: 'SEGMENT',
@@ -19,8 +20,14 @@ export const segmentDriver: Driver<SegmentConfig> = {
     if (response.status === 429) return queuedByRateLimit('Segment', response, ctx.now);
     if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
     const regulateId = (jsonBody(response) as { data?: { regulateId?: unknown } } | undefined)?.data?.regulateId;
-    if (typeof regulateId !== 'string' || regulateId === '') return { kind: 'failed', reason: 'Segment accepted the regulation but returned no regulateId' };
-    return { kind: 'accepted', trackingId: regulateId, status: 'PENDING', message: `Segment regulation ${regulateId} created (${ctx.config.regulationType})` };
+    if (typeof regulateId !== 'string' || regulateId === '')
+      return { kind: 'failed', reason: 'Segment accepted the regulation but returned no regulateId' };
+    return {
+      kind: 'accepted',
+      trackingId: regulateId,
+      status: 'PENDING',
+      message: `Segment regulation ${regulateId} created (${ctx.config.regulationType})`,
+    };
   },
 
   async checkStatus(ctx) {
@@ -28,7 +35,8 @@ export const segmentDriver: Driver<SegmentConfig> = {
     const response = await clientFor(ctx).getRegulation(regulateId);
     if (response.status === 429) throw rateLimitError('Segment', response);
     if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
-    const regulation = (jsonBody(response) as { data?: { regulation?: Record<string, unknown> } } | undefined)?.data?.regulation;
+    const regulation = (jsonBody(response) as { data?: { regulation?: Record<string, unknown> } } | undefined)?.data
+      ?.regulation;
     if (!regulation) return { kind: 'retry', reason: 'Segment returned no regulation in its answer' };
     return segmentStatusOutcome(regulation as Parameters<typeof segmentStatusOutcome>[0], regulateId);
   },
@@ -36,9 +44,17 @@ export const segmentDriver: Driver<SegmentConfig> = {
   async cancel(ctx) {
     try {
       const response = await clientFor(ctx).deleteRegulation(ctx.trackingId!);
-      if (isSuccessStatus(response.status)) return { canceled: true, message: `Segment regulation ${ctx.trackingId} deleted before it ran` };
-      if (response.status === 429) return { canceled: false, message: `Segment rate limit: ${destinationMessage(response)}; try again after ${Math.ceil(retryAfterMs(response, 1_000) / 1000)} s` };
-      return { canceled: false, message: `Segment withdraws only INITIALIZED regulations: ${destinationMessage(response)}` };
+      if (isSuccessStatus(response.status))
+        return { canceled: true, message: `Segment regulation ${ctx.trackingId} deleted before it ran` };
+      if (response.status === 429)
+        return {
+          canceled: false,
+          message: `Segment rate limit: ${destinationMessage(response)}; try again after ${Math.ceil(retryAfterMs(response, 1_000) / 1000)} s`,
+        };
+      return {
+        canceled: false,
+        message: `Segment withdraws only INITIALIZED regulations: ${destinationMessage(response)}`,
+      };
     } catch (error) {
       return { canceled: false, message: (error as Error).message };
     }

@@ -7,7 +7,11 @@ interface StreamStatus {
 
 /** Destinations that did not finish, for the reason of a partial success. */
 function unfinished(streams: StreamStatus[] | undefined): string {
-  const names = (streams ?? []).flatMap((s) => (s.destinations ?? []).filter((d) => d.status && d.status !== 'FINISHED').map((d) => `${d.name ?? 'destination'}: ${d.status}${d.errString ? ` (${d.errString})` : ''}`));
+  const names = (streams ?? []).flatMap((s) =>
+    (s.destinations ?? [])
+      .filter((d) => d.status && d.status !== 'FINISHED')
+      .map((d) => `${d.name ?? 'destination'}: ${d.status}${d.errString ? ` (${d.errString})` : ''}`),
+  );
   return names.length ? ` (${names.slice(0, 5).join('; ')})` : '';
 }
 
@@ -15,7 +19,10 @@ function unfinished(streams: StreamStatus[] | undefined): string {
  * INITIALIZED -> PENDING, RUNNING -> PROCESSING, FINISHED -> SUCCESS. PARTIAL_SUCCESS means some
  * downstream destinations did not delete: FAILED, so a member sees it and can retry.
  */
-export function segmentStatusOutcome(regulation: { id?: string; overallStatus?: string; finishedAt?: string | null; streamStatus?: StreamStatus[] }, regulateId: string): Outcome {
+export function segmentStatusOutcome(
+  regulation: { id?: string; overallStatus?: string; finishedAt?: string | null; streamStatus?: StreamStatus[] },
+  regulateId: string,
+): Outcome {
   const status = regulation.overallStatus ?? '';
   switch (status) {
     case 'INITIALIZED':
@@ -23,14 +30,28 @@ export function segmentStatusOutcome(regulation: { id?: string; overallStatus?: 
     case 'RUNNING':
       return { kind: 'pending', status: 'PROCESSING', message: `Segment regulation ${regulateId} RUNNING` };
     case 'FINISHED':
-      return { kind: 'success', message: `Segment regulation ${regulateId} FINISHED`, evidence: { segmentRegulateId: regulateId, finishedAt: regulation.finishedAt ?? null } };
+      return {
+        kind: 'success',
+        message: `Segment regulation ${regulateId} FINISHED`,
+        evidence: { segmentRegulateId: regulateId, finishedAt: regulation.finishedAt ?? null },
+      };
     case 'PARTIAL_SUCCESS':
-      return { kind: 'failed', reason: `Segment regulation ${regulateId} finished with PARTIAL_SUCCESS${unfinished(regulation.streamStatus)}` };
+      return {
+        kind: 'failed',
+        reason: `Segment regulation ${regulateId} finished with PARTIAL_SUCCESS${unfinished(regulation.streamStatus)}`,
+      };
     case 'FAILED':
     case 'INVALID':
     case 'NOT_SUPPORTED':
-      return { kind: 'failed', reason: `Segment regulation ${regulateId} ${status}${unfinished(regulation.streamStatus)}` };
+      return {
+        kind: 'failed',
+        reason: `Segment regulation ${regulateId} ${status}${unfinished(regulation.streamStatus)}`,
+      };
     default:
-      return { kind: 'pending', status: 'PROCESSING', message: `Segment regulation ${regulateId} status ${status || '(none)'}` };
+      return {
+        kind: 'pending',
+        status: 'PROCESSING',
+        message: `Segment regulation ${regulateId} status ${status || '(none)'}`,
+      };
   }
 }

@@ -21,8 +21,16 @@ export const tableRef = (dialect: SqlDialect, rule: Pick<SqlRule, 'schema' | 'ta
  * `WHERE` for a rule: each identifier column compared exactly with its own parameter (so each
  * keeps its type and its index). Parameters are numbered after `paramOffset`. Null when no row can match.
  */
-export function matchClause(dialect: SqlDialect, rule: SqlRule, columns: TableColumns, identifier: string, paramOffset = 0): Statement | null {
-  const usable = rule.identifierColumns.filter((c) => comparable(dialect, columns.get(c)?.dataType ?? 'text', identifier));
+export function matchClause(
+  dialect: SqlDialect,
+  rule: SqlRule,
+  columns: TableColumns,
+  identifier: string,
+  paramOffset = 0,
+): Statement | null {
+  const usable = rule.identifierColumns.filter((c) =>
+    comparable(dialect, columns.get(c)?.dataType ?? 'text', identifier),
+  );
   if (usable.length === 0 || (rule.match === 'all' && usable.length < rule.identifierColumns.length)) return null;
   const values: string[] = [];
   const next = () => {
@@ -57,7 +65,13 @@ function pendingCondition(dialect: SqlDialect, rule: SqlRule, columns: TableColu
 }
 
 /** The statement that carries out a rule (its parameters numbered after `paramOffset`), or null when no row can match. */
-export function actionStatement(dialect: SqlDialect, rule: SqlRule, columns: TableColumns, identifier: string, paramOffset = 0): Statement | null {
+export function actionStatement(
+  dialect: SqlDialect,
+  rule: SqlRule,
+  columns: TableColumns,
+  identifier: string,
+  paramOffset = 0,
+): Statement | null {
   const match = matchClause(dialect, rule, columns, identifier, paramOffset);
   if (!match) return null;
   const where = `WHERE ${match.text} AND ${pendingCondition(dialect, rule, columns)}`;
@@ -73,7 +87,10 @@ export function actionStatement(dialect: SqlDialect, rule: SqlRule, columns: Tab
       break;
     case 'hash':
       text = `UPDATE ${table} SET ${cols
-        .map((c) => `${c} = CASE WHEN ${c} IS NULL OR ${dialect.startsWith(c, HASH_PREFIX)} THEN ${c} ELSE ${dialect.concat(literal(HASH_PREFIX), dialect.sha256Hex(c))} END`)
+        .map(
+          (c) =>
+            `${c} = CASE WHEN ${c} IS NULL OR ${dialect.startsWith(c, HASH_PREFIX)} THEN ${c} ELSE ${dialect.concat(literal(HASH_PREFIX), dialect.sha256Hex(c))} END`,
+        )
         .join(', ')} ${where}`;
       break;
     case 'mask':
@@ -89,14 +106,27 @@ export function actionStatement(dialect: SqlDialect, rule: SqlRule, columns: Tab
 }
 
 /** Counts rows still to be handled: the dry run before, and the verification proof after. */
-export function pendingCountStatement(dialect: SqlDialect, rule: SqlRule, columns: TableColumns, identifier: string, paramOffset = 0): Statement | null {
+export function pendingCountStatement(
+  dialect: SqlDialect,
+  rule: SqlRule,
+  columns: TableColumns,
+  identifier: string,
+  paramOffset = 0,
+): Statement | null {
   const match = matchClause(dialect, rule, columns, identifier, paramOffset);
   if (!match) return null;
-  return { text: `SELECT ${dialect.countAs('n')} FROM ${tableRef(dialect, rule)} WHERE ${match.text} AND ${pendingCondition(dialect, rule, columns)}`, values: match.values };
+  return {
+    text: `SELECT ${dialect.countAs('n')} FROM ${tableRef(dialect, rule)} WHERE ${match.text} AND ${pendingCondition(dialect, rule, columns)}`,
+    values: match.values,
+  };
 }
 
 /** Every rule's pending count in one statement (one round trip): column `r<i>` for rule i, 0 when it cannot match. */
-export function pendingCountsStatement(dialect: SqlDialect, rules: { rule: SqlRule; columns: TableColumns }[], identifier: string): Statement {
+export function pendingCountsStatement(
+  dialect: SqlDialect,
+  rules: { rule: SqlRule; columns: TableColumns }[],
+  identifier: string,
+): Statement {
   const values: string[] = [];
   const parts = rules.map(({ rule, columns }, i) => {
     const statement = pendingCountStatement(dialect, rule, columns, identifier, values.length);
@@ -111,7 +141,10 @@ export type { DiscoveredTable };
 
 export const tableKey = (t: { schema: string; table: string }) => `${t.schema}.${t.table}`;
 
-export function findTable(tables: DiscoveredTable[], rule: Pick<SqlRule, 'schema' | 'table'>): DiscoveredTable | undefined {
+export function findTable(
+  tables: DiscoveredTable[],
+  rule: Pick<SqlRule, 'schema' | 'table'>,
+): DiscoveredTable | undefined {
   return tables.find((t) => t.schema === rule.schema && t.table === rule.table);
 }
 
@@ -127,22 +160,38 @@ export function validateRules(dialect: SqlDialect, rules: SqlRule[], tables: Dis
   rules.forEach((rule, i) => {
     const columns = columnsOf(tables, rule);
     if (!columns) {
-      issues.push({ path: ['rules', i, 'table'], message: `Table ${rule.schema}.${rule.table} does not exist or is not visible to this user` });
+      issues.push({
+        path: ['rules', i, 'table'],
+        message: `Table ${rule.schema}.${rule.table} does not exist or is not visible to this user`,
+      });
       return;
     }
-    for (const c of rule.identifierColumns) if (!columns.has(c)) issues.push({ path: ['rules', i, 'identifierColumns'], message: `Column ${c} does not exist` });
+    for (const c of rule.identifierColumns)
+      if (!columns.has(c))
+        issues.push({ path: ['rules', i, 'identifierColumns'], message: `Column ${c} does not exist` });
     for (const c of rule.columns) {
       const info = columns.get(c);
       if (!info) issues.push({ path: ['rules', i, 'columns'], message: `Column ${c} does not exist` });
-      else if (rule.action === 'set_null' && !info.nullable) issues.push({ path: ['rules', i, 'columns'], message: `Column ${c} is NOT NULL and cannot be set to NULL` });
+      else if (rule.action === 'set_null' && !info.nullable)
+        issues.push({ path: ['rules', i, 'columns'], message: `Column ${c} is NOT NULL and cannot be set to NULL` });
       else if ((rule.action === 'hash' || rule.action === 'mask') && !dialect.isText(info.dataType))
-        issues.push({ path: ['rules', i, 'columns'], message: `Column ${c} is ${info.dataType}; only text columns can be ${rule.action}ed` });
+        issues.push({
+          path: ['rules', i, 'columns'],
+          message: `Column ${c} is ${info.dataType}; only text columns can be ${rule.action}ed`,
+        });
     }
     if (rule.action === 'soft_delete') {
       const info = columns.get(rule.softDeleteColumn!);
-      if (!info) issues.push({ path: ['rules', i, 'softDeleteColumn'], message: `Column ${rule.softDeleteColumn} does not exist` });
+      if (!info)
+        issues.push({
+          path: ['rules', i, 'softDeleteColumn'],
+          message: `Column ${rule.softDeleteColumn} does not exist`,
+        });
       else if (!dialect.isBoolean(info.dataType) && !dialect.isTimestamp(info.dataType))
-        issues.push({ path: ['rules', i, 'softDeleteColumn'], message: `Column ${rule.softDeleteColumn} must be boolean or a timestamp` });
+        issues.push({
+          path: ['rules', i, 'softDeleteColumn'],
+          message: `Column ${rule.softDeleteColumn} must be boolean or a timestamp`,
+        });
     }
   });
   return issues;
@@ -161,7 +210,9 @@ export function foreignKeyOrder<T extends { rule: SqlRule }>(rules: T[], tables:
   // Repeatedly take the first rule whose table no remaining rule's table references (cycles: first remaining).
   while (placed.length < rules.length) {
     const remaining = rules.map((_, i) => i).filter((i) => !done.has(i));
-    const free = remaining.find((i) => !remaining.some((j) => j !== i && keys[j] !== keys[i] && referrers.get(keys[i]!)?.has(keys[j]!)));
+    const free = remaining.find(
+      (i) => !remaining.some((j) => j !== i && keys[j] !== keys[i] && referrers.get(keys[i]!)?.has(keys[j]!)),
+    );
     const pick = free ?? remaining[0]!;
     done.add(pick);
     placed.push(rules[pick]!);

@@ -16,7 +16,8 @@ export interface AwsSecrets {
 
 export function awsSecretsOf(ctx: Pick<DriverContext, 'secrets'>): AwsSecrets {
   const secrets = ctx.secrets as AwsSecrets | null;
-  if (!secrets?.accessKeyId || !secrets.secretAccessKey) throw new PermanentError('This integration needs an AWS account (access key)');
+  if (!secrets?.accessKeyId || !secrets.secretAccessKey)
+    throw new PermanentError('This integration needs an AWS account (access key)');
   return secrets;
 }
 
@@ -30,7 +31,10 @@ export function guardedRequestHandler(resolveHost: (host: string) => Promise<str
     resolveHost(hostname).then(
       (address) => {
         const family = net.isIPv6(address) ? 6 : 4;
-        if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+        if ((options as { all?: boolean }).all)
+          (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [
+            { address, family },
+          ]);
         else callback(null, address, family);
       },
       (error: Error) => callback(Object.assign(error, { code: 'EBLOCKED' }) as NodeJS.ErrnoException, '', 4),
@@ -45,7 +49,10 @@ export function guardedRequestHandler(resolveHost: (host: string) => Promise<str
 }
 
 /** Checks the configured endpoint (or the AWS host the SDK will use) against the SSRF policy. */
-export async function checkEndpoint(secrets: AwsSecrets, resolveHost: (host: string) => Promise<string>): Promise<void> {
+export async function checkEndpoint(
+  secrets: AwsSecrets,
+  resolveHost: (host: string) => Promise<string>,
+): Promise<void> {
   if (!secrets.endpoint) return;
   let url: URL;
   try {
@@ -53,18 +60,32 @@ export async function checkEndpoint(secrets: AwsSecrets, resolveHost: (host: str
   } catch {
     throw new PermanentError('The endpoint is not a URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new PermanentError('The endpoint must be an http(s) URL');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new PermanentError('The endpoint must be an http(s) URL');
   await resolveHost(url.hostname.replace(/^\[|\]$/g, ''));
 }
 
 /** An AWS SDK error as the engine understands it: throttling, 5xx and network errors are transient. */
 export function classifyAwsError(error: unknown, what: string): TransientError | PermanentError {
   if (error instanceof TransientError || error instanceof PermanentError) return error;
-  const e = error as { name?: string; message?: string; code?: string; $metadata?: { httpStatusCode?: number }; $retryable?: unknown };
+  const e = error as {
+    name?: string;
+    message?: string;
+    code?: string;
+    $metadata?: { httpStatusCode?: number };
+    $retryable?: unknown;
+  };
   const status = e.$metadata?.httpStatusCode;
   const message = `${what}: ${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message ?? String(error)}`;
   if (e.code === 'EBLOCKED') return new PermanentError(message);
-  if (!status || status >= 500 || status === 429 || status === 408 || e.$retryable || /Throttl|SlowDown|ProvisionedThroughputExceeded|RequestLimitExceeded/.test(e.name ?? '')) {
+  if (
+    !status ||
+    status >= 500 ||
+    status === 429 ||
+    status === 408 ||
+    e.$retryable ||
+    /Throttl|SlowDown|ProvisionedThroughputExceeded|RequestLimitExceeded/.test(e.name ?? '')
+  ) {
     return new TransientError(message);
   }
   return new PermanentError(message);

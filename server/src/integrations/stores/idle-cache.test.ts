@@ -7,11 +7,19 @@ describe('IdleCache (connection pools and SDK clients of data stores)', () => {
     let created = 0;
     const cache = new IdleCache<string>((value) => void closed.push(value), 30);
     const key = IdleCache.key(['127.0.0.1', { user: 'app' }]);
-    const first = cache.with(key, () => `client-${++created}`, async (c) => {
-      await new Promise((r) => setTimeout(r, 60));
-      return c;
-    });
-    const second = await cache.with(key, () => `client-${++created}`, async (c) => c);
+    const first = cache.with(
+      key,
+      () => `client-${++created}`,
+      async (c) => {
+        await new Promise((r) => setTimeout(r, 60));
+        return c;
+      },
+    );
+    const second = await cache.with(
+      key,
+      () => `client-${++created}`,
+      async (c) => c,
+    );
     expect(await first).toBe('client-1');
     expect(second).toBe('client-1');
     expect(closed).toEqual([]);
@@ -21,7 +29,11 @@ describe('IdleCache (connection pools and SDK clients of data stores)', () => {
     expect(cache.size).toBe(0);
     // Other credentials are another client; a failed one is evicted at once.
     const other = IdleCache.key(['127.0.0.1', { user: 'other' }]);
-    await cache.with(other, () => `client-${++created}`, async () => undefined);
+    await cache.with(
+      other,
+      () => `client-${++created}`,
+      async () => undefined,
+    );
     await cache.evict(other);
     expect(closed).toEqual(['client-1', 'client-2']);
   });

@@ -4,7 +4,12 @@ import type { Exchange } from '../types';
  * Runs one call to a data store and records it in the trail by its shape only (command and
  * templates, never the identifier or a secret), with the number of items it returned or changed.
  */
-export async function recordCall<T>(trail: Exchange[], shown: string, run: () => Promise<T>, count: (result: T) => number): Promise<T> {
+export async function recordCall<T>(
+  trail: Exchange[],
+  shown: string,
+  run: () => Promise<T>,
+  count: (result: T) => number,
+): Promise<T> {
   const started = Date.now();
   const step: Extract<Exchange, { kind: 'sql' }> = { kind: 'sql', statement: shown, durationMs: 0 };
   trail.push(step);
@@ -21,7 +26,10 @@ export async function recordCall<T>(trail: Exchange[], shown: string, run: () =>
 }
 
 /** Whether a maintenance window (daily, UTC hours) is open now; the next opening otherwise. */
-export function nextWindowOpening(window: { startHourUtc: number; endHourUtc: number } | undefined, now: Date): Date | null {
+export function nextWindowOpening(
+  window: { startHourUtc: number; endHourUtc: number } | undefined,
+  now: Date,
+): Date | null {
   if (!window) return null;
   const hour = now.getUTCHours();
   const { startHourUtc: start, endHourUtc: end } = window;
@@ -33,4 +41,5 @@ export function nextWindowOpening(window: { startHourUtc: number; endHourUtc: nu
 }
 
 /** The statements (or commands) a dry run sent, as its result shows them: shapes only, never the identifier. */
-export const statementsOf = (trail: Exchange[]): string[] => trail.flatMap((t) => (t.kind === 'sql' ? [t.statement] : []));
+export const statementsOf = (trail: Exchange[]): string[] =>
+  trail.flatMap((t) => (t.kind === 'sql' ? [t.statement] : []));

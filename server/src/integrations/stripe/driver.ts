@@ -13,17 +13,23 @@ const style: VendorStyle = {
 /** Stripe REST API with a secret or restricted key (Bearer), pinned to one API version. */
 export function stripeClient(http: HttpClient, config: StripeConfig, secretKey: string) {
   const base = `${config.baseUrl ?? STRIPE_API_HOST}/v1/customers`;
-  const headers = { authorization: `Bearer ${secretKey}`, 'stripe-version': STRIPE_API_VERSION, accept: 'application/json' };
+  const headers = {
+    authorization: `Bearer ${secretKey}`,
+    'stripe-version': STRIPE_API_VERSION,
+    accept: 'application/json',
+  };
   return {
     /** Customers whose email is exactly this one (Stripe's list filter; case-sensitive). */
-    listByEmail: (email: string) => http.request({ method: 'GET', url: `${base}?${new URLSearchParams({ email, limit: '100' })}`, headers }),
+    listByEmail: (email: string) =>
+      http.request({ method: 'GET', url: `${base}?${new URLSearchParams({ email, limit: '100' })}`, headers }),
     retrieve: (id: string) => http.request({ method: 'GET', url: `${base}/${encodeURIComponent(id)}`, headers }),
     del: (id: string) => http.request({ method: 'DELETE', url: `${base}/${encodeURIComponent(id)}`, headers }),
     listOne: () => http.request({ method: 'GET', url: `${base}?limit=1`, headers }),
   };
 }
 
-const clientFor = (ctx: Pick<DriverContext<StripeConfig>, 'http' | 'config' | 'secrets'>) => stripeClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
+const clientFor = (ctx: Pick<DriverContext<StripeConfig>, 'http' | 'config' | 'secrets'>) =>
+  stripeClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
 
 /**
  * Synchronous: find the customers (by id, or every customer with the email), delete each
@@ -46,7 +52,12 @@ export const stripeDriver: Driver<StripeConfig> = {
       if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
       const data = (jsonBody(found) as { data?: { id?: unknown; deleted?: unknown }[] } | undefined)?.data ?? [];
       ids = data.map((c) => str(c.id)).filter((id): id is string => Boolean(id));
-      if (ids.length === 0) return { kind: 'success', message: 'Stripe has no customer with this email: nothing to delete', evidence: { customersFound: 0 } };
+      if (ids.length === 0)
+        return {
+          kind: 'success',
+          message: 'Stripe has no customer with this email: nothing to delete',
+          evidence: { customersFound: 0 },
+        };
     }
     let alreadyGone = 0;
     for (const id of ids) {
@@ -56,15 +67,21 @@ export const stripeDriver: Driver<StripeConfig> = {
       else if (!isSuccessStatus(deleted.status)) return deletionFailure(style, deleted, ctx.now);
     }
     if (alreadyGone === ids.length && ctx.config.identifierType === 'customer_id') {
-      return { kind: 'success', message: 'Stripe has no such customer: nothing to delete', evidence: { customersFound: 0 } };
+      return {
+        kind: 'success',
+        message: 'Stripe has no such customer: nothing to delete',
+        evidence: { customersFound: 0 },
+      };
     }
     const proof: Record<string, string> = {};
     for (const id of ids) {
       const after = await client.retrieve(id);
       const body = jsonBody(after) as { deleted?: unknown } | undefined;
-      if (after.status === 404 || (isSuccessStatus(after.status) && body?.deleted === true)) proof[id] = after.status === 404 ? 'not found' : 'deleted: true';
+      if (after.status === 404 || (isSuccessStatus(after.status) && body?.deleted === true))
+        proof[id] = after.status === 404 ? 'not found' : 'deleted: true';
       else if (!isSuccessStatus(after.status)) return deletionFailure(style, after, ctx.now);
-      else return { kind: 'retry', reason: `Stripe still returns customer ${id} without deleted: true after the delete` };
+      else
+        return { kind: 'retry', reason: `Stripe still returns customer ${id} without deleted: true after the delete` };
     }
     return {
       kind: 'success',
@@ -73,5 +90,6 @@ export const stripeDriver: Driver<StripeConfig> = {
     };
   },
 
-  testConnection: (ctx) => testWith(style, () => clientFor(ctx).listOne(), 'Stripe accepted the key and it may read customers'),
+  testConnection: (ctx) =>
+    testWith(style, () => clientFor(ctx).listOne(), 'Stripe accepted the key and it may read customers'),
 };

@@ -4,7 +4,10 @@ import { readJsonPath } from '../runtime/json-path';
 import { renderHeader, renderJsonBody, renderUrl, TemplateError, type TemplateValues } from '../runtime/templating';
 import type { Driver, DriverContext, Outcome } from '../types';
 
-type StatusSpec = Pick<NonNullable<WebhookConfig['status']>, 'successValues' | 'failedValues' | 'canceledValues' | 'statusPath'>;
+type StatusSpec = Pick<
+  NonNullable<WebhookConfig['status']>,
+  'successValues' | 'failedValues' | 'canceledValues' | 'statusPath'
+>;
 
 /**
  * What the status call's value means (case-insensitive): one of the success, failed or
@@ -23,7 +26,9 @@ export function statusOutcome(spec: StatusSpec, raw: unknown): Outcome {
 
 type Call = { method: string; url: string; headers: Record<string, string>; body?: string };
 
-function templateValues(ctx: Pick<DriverContext, 'secrets'> & { identifier?: string; trackingId?: string | null }): TemplateValues {
+function templateValues(
+  ctx: Pick<DriverContext, 'secrets'> & { identifier?: string; trackingId?: string | null },
+): TemplateValues {
   const values: TemplateValues = {};
   for (const [key, value] of Object.entries(ctx.secrets ?? {})) if (typeof value === 'string') values[key] = value;
   if (ctx.identifier !== undefined) values.identifier = ctx.identifier;
@@ -78,7 +83,12 @@ export const webhookDriver: Driver<WebhookConfig> = {
       if (trackingId === undefined || trackingId === null || trackingId === '' || typeof trackingId === 'object') {
         return { kind: 'failed', reason: `No tracking id at ${ctx.config.initiate.trackingIdPath} in the response` };
       }
-      return { kind: 'accepted', trackingId: String(trackingId), status: 'PENDING', message: `Accepted with tracking id ${trackingId}` };
+      return {
+        kind: 'accepted',
+        trackingId: String(trackingId),
+        status: 'PENDING',
+        message: `Accepted with tracking id ${trackingId}`,
+      };
     }),
 
   checkStatus: (ctx) =>
@@ -94,7 +104,8 @@ export const webhookDriver: Driver<WebhookConfig> = {
     if (!ctx.config.cancel) return { canceled: false, message: 'This webhook has no cancel call' };
     try {
       const response = await call(ctx, ctx.config.cancel);
-      if (isSuccessStatus(response.status)) return { canceled: true, message: `Cancel call answered HTTP ${response.status}` };
+      if (isSuccessStatus(response.status))
+        return { canceled: true, message: `Cancel call answered HTTP ${response.status}` };
       return { canceled: false, message: `Cancel call answered HTTP ${response.status}` };
     } catch (error) {
       return { canceled: false, message: (error as Error).message };
@@ -104,8 +115,14 @@ export const webhookDriver: Driver<WebhookConfig> = {
   async testConnection(ctx) {
     // A harmless reachability check: the initiate URL's origin, without sending a deletion.
     try {
-      const origin = new URL(renderUrl(ctx.config.initiate.url, { ...templateValues(ctx), identifier: 'test', trackingId: 'test' })).origin;
-      const response = await ctx.http.request({ method: 'HEAD', url: origin, timeoutMs: Math.min(ctx.config.timeoutMs, 10_000) });
+      const origin = new URL(
+        renderUrl(ctx.config.initiate.url, { ...templateValues(ctx), identifier: 'test', trackingId: 'test' }),
+      ).origin;
+      const response = await ctx.http.request({
+        method: 'HEAD',
+        url: origin,
+        timeoutMs: Math.min(ctx.config.timeoutMs, 10_000),
+      });
       return { ok: response.status < 500, message: `${origin} answered HTTP ${response.status}` };
     } catch (error) {
       return { ok: false, message: (error as Error).message };

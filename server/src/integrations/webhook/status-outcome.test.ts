@@ -5,16 +5,28 @@ const spec = { statusPath: '$.state', successValues: ['done'], failedValues: ['f
 
 describe('webhook status values', () => {
   it('no value yet is Pending (the job is queued at the destination), as the README says', () => {
-    for (const raw of [undefined, null, '', '  ']) expect(statusOutcome(spec, raw)).toEqual({ kind: 'pending', status: 'PENDING', message: 'No status value at $.state yet' });
+    for (const raw of [undefined, null, '', '  '])
+      expect(statusOutcome(spec, raw)).toEqual({
+        kind: 'pending',
+        status: 'PENDING',
+        message: 'No status value at $.state yet',
+      });
   });
 
   it('a value that is none of the configured ones means the destination is at work: Processing', () => {
-    expect(statusOutcome(spec, 'running')).toEqual({ kind: 'pending', status: 'PROCESSING', message: 'Status "running"' });
+    expect(statusOutcome(spec, 'running')).toEqual({
+      kind: 'pending',
+      status: 'PROCESSING',
+      message: 'Status "running"',
+    });
   });
 
   it('the configured values finish the request, whatever their case', () => {
     expect(statusOutcome(spec, 'DONE')).toMatchObject({ kind: 'success' });
-    expect(statusOutcome(spec, 'Failed')).toMatchObject({ kind: 'failed', reason: 'Your system reported status "Failed"' });
+    expect(statusOutcome(spec, 'Failed')).toMatchObject({
+      kind: 'failed',
+      reason: 'Your system reported status "Failed"',
+    });
     expect(statusOutcome(spec, 'canceled')).toMatchObject({ kind: 'canceled' });
   });
 });

@@ -16,15 +16,28 @@ beforeAll(async () => {
 });
 afterAll(() => fake?.close());
 
-const sdk = (token = TOKEN) => createClient({ username: ADMIN, token, endpointUri: `${fake.url}/api/v2` } as Parameters<typeof createClient>[0]);
-const ctx = (identifier: string, config: Record<string, unknown> = {}, secrets: Record<string, unknown> = { apiKey: TOKEN }) =>
-  driverContext('ZENDESK', zendeskConfigSchema.parse({ subdomain: 'acme', agentEmail: ADMIN, baseUrl: fake.url, ...config }), secrets, { identifier });
+const sdk = (token = TOKEN) =>
+  createClient({ username: ADMIN, token, endpointUri: `${fake.url}/api/v2` } as Parameters<typeof createClient>[0]);
+const ctx = (
+  identifier: string,
+  config: Record<string, unknown> = {},
+  secrets: Record<string, unknown> = { apiKey: TOKEN },
+) =>
+  driverContext(
+    'ZENDESK',
+    zendeskConfigSchema.parse({ subdomain: 'acme', agentEmail: ADMIN, baseUrl: fake.url, ...config }),
+    secrets,
+    { identifier },
+  );
 
 describe('Zendesk contract (node-zendesk)', () => {
-  it('searches, deletes, permanently deletes and looks again with the SDK\'s requests; the SDK parses the fake\'s answers', async () => {
+  it("searches, deletes, permanently deletes and looks again with the SDK's requests; the SDK parses the fake's answers", async () => {
     const user = fake.addUser('customer@example.com');
     const ours = await callsDuring(fake, async () => {
-      expect(await zendeskDriver.requestDeletion(ctx('customer@example.com'))).toMatchObject({ kind: 'success', evidence: { userIds: [String(user.id)], verifiedGone: true } });
+      expect(await zendeskDriver.requestDeletion(ctx('customer@example.com'))).toMatchObject({
+        kind: 'success',
+        evidence: { userIds: [String(user.id)], verifiedGone: true },
+      });
     });
     expect(ours.map((c) => `${c.method} ${c.path}`)).toEqual([
       'GET /api/v2/users/search.json',
@@ -36,10 +49,28 @@ describe('Zendesk contract (node-zendesk)', () => {
 
     const other = fake.addUser('customer@example.com');
     const client = sdk();
-    const [sdkSearch] = await callsDuring(fake, async () => expect(await client.users.search({ query: 'email:customer@example.com' })).toMatchObject([{ id: other.id, email: 'customer@example.com' }]));
-    const [sdkDelete] = await callsDuring(fake, async () => expect((await client.users.delete(other.id) as unknown as { result: unknown }).result).toMatchObject({ id: other.id, active: false }));
+    const [sdkSearch] = await callsDuring(fake, async () =>
+      expect(await client.users.search({ query: 'email:customer@example.com' })).toMatchObject([
+        { id: other.id, email: 'customer@example.com' },
+      ]),
+    );
+    const [sdkDelete] = await callsDuring(fake, async () =>
+      expect(((await client.users.delete(other.id)) as unknown as { result: unknown }).result).toMatchObject({
+        id: other.id,
+        active: false,
+      }),
+    );
     // node-zendesk has no method for deleted users: its generic request builds the same URL, auth and parsing.
-    const [sdkPermanent] = await callsDuring(fake, async () => expect(((await (client.users.request as unknown as (method: string, uri: unknown[]) => Promise<{ result: unknown }>)('DELETE', ['deleted_users', other.id])).result)).toMatchObject({ deleted_user: { id: other.id } }));
+    const [sdkPermanent] = await callsDuring(fake, async () =>
+      expect(
+        (
+          await (client.users.request as unknown as (method: string, uri: unknown[]) => Promise<{ result: unknown }>)(
+            'DELETE',
+            ['deleted_users', other.id],
+          )
+        ).result,
+      ).toMatchObject({ deleted_user: { id: other.id } }),
+    );
     const id = (call: (typeof ours)[number], n: number) => ({ ...call, path: call.path.replace(String(n), '{id}') });
     expectSameRequest(ours[0], sdkSearch);
     expectSameRequest(id(ours[1]!, user.id), id(sdkDelete!, other.id));
@@ -48,15 +79,27 @@ describe('Zendesk contract (node-zendesk)', () => {
 
   it('deletes by user id; no such user is nothing to delete', async () => {
     const user = fake.addUser('byid@example.com');
-    expect(await zendeskDriver.requestDeletion(ctx(String(user.id), { identifierType: 'user_id' }))).toMatchObject({ kind: 'success', evidence: { usersFound: 1 } });
-    expect(await zendeskDriver.requestDeletion(ctx('nobody@example.com'))).toMatchObject({ kind: 'success', evidence: { usersFound: 0 } });
+    expect(await zendeskDriver.requestDeletion(ctx(String(user.id), { identifierType: 'user_id' }))).toMatchObject({
+      kind: 'success',
+      evidence: { usersFound: 1 },
+    });
+    expect(await zendeskDriver.requestDeletion(ctx('nobody@example.com'))).toMatchObject({
+      kind: 'success',
+      evidence: { usersFound: 0 },
+    });
   });
 
-  it('fails at once with Zendesk\'s words for a bad token, and waits Retry-After on a 429', async () => {
-    expect(await zendeskDriver.requestDeletion(ctx('x@example.com', {}, { apiKey: 'revoked' }))).toEqual({ kind: 'failed', reason: "Zendesk refused the credentials: HTTP 401: Couldn't authenticate you" });
+  it("fails at once with Zendesk's words for a bad token, and waits Retry-After on a 429", async () => {
+    expect(await zendeskDriver.requestDeletion(ctx('x@example.com', {}, { apiKey: 'revoked' }))).toEqual({
+      kind: 'failed',
+      reason: "Zendesk refused the credentials: HTTP 401: Couldn't authenticate you",
+    });
     await expect(sdk('revoked').users.me()).rejects.toThrow(/Zendesk Error \(401\)/);
     fake.state.throttleNext = 1;
     const now = new Date();
-    expect(await zendeskDriver.requestDeletion({ ...ctx('x@example.com'), now })).toMatchObject({ kind: 'deferred', until: new Date(now.getTime() + 7_000) });
+    expect(await zendeskDriver.requestDeletion({ ...ctx('x@example.com'), now })).toMatchObject({
+      kind: 'deferred',
+      until: new Date(now.getTime() + 7_000),
+    });
   });
 });

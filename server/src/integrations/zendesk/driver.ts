@@ -18,22 +18,37 @@ const style: VendorStyle = {
 /** Zendesk Support API v2 with an admin's API token (Basic "{email}/token:{token}"), the paths node-zendesk builds. */
 export function zendeskClient(http: HttpClient, config: ZendeskConfig, apiToken: string) {
   const base = `${zendeskBaseUrl(config)}/api/v2`;
-  const headers = { authorization: `Basic ${Buffer.from(`${config.agentEmail}/token:${apiToken}`).toString('base64')}`, accept: 'application/json' };
+  const headers = {
+    authorization: `Basic ${Buffer.from(`${config.agentEmail}/token:${apiToken}`).toString('base64')}`,
+    accept: 'application/json',
+  };
   return {
-    searchByEmail: (email: string) => http.request({ method: 'GET', url: `${base}/users/search.json?${new URLSearchParams({ query: `email:${email}` })}`, headers }),
+    searchByEmail: (email: string) =>
+      http.request({
+        method: 'GET',
+        url: `${base}/users/search.json?${new URLSearchParams({ query: `email:${email}` })}`,
+        headers,
+      }),
     show: (id: string) => http.request({ method: 'GET', url: `${base}/users/${encodeURIComponent(id)}.json`, headers }),
     /** Soft delete: the user is deactivated and listed under deleted users. */
-    softDelete: (id: string) => http.request({ method: 'DELETE', url: `${base}/users/${encodeURIComponent(id)}.json`, headers }),
+    softDelete: (id: string) =>
+      http.request({ method: 'DELETE', url: `${base}/users/${encodeURIComponent(id)}.json`, headers }),
     /** Permanent delete (GDPR) of a soft-deleted user. */
-    permanentlyDelete: (id: string) => http.request({ method: 'DELETE', url: `${base}/deleted_users/${encodeURIComponent(id)}.json`, headers }),
-    showDeleted: (id: string) => http.request({ method: 'GET', url: `${base}/deleted_users/${encodeURIComponent(id)}.json`, headers }),
+    permanentlyDelete: (id: string) =>
+      http.request({ method: 'DELETE', url: `${base}/deleted_users/${encodeURIComponent(id)}.json`, headers }),
+    showDeleted: (id: string) =>
+      http.request({ method: 'GET', url: `${base}/deleted_users/${encodeURIComponent(id)}.json`, headers }),
     me: () => http.request({ method: 'GET', url: `${base}/users/me.json`, headers }),
   };
 }
 
-const clientFor = (ctx: Pick<DriverContext<ZendeskConfig>, 'http' | 'config' | 'secrets'>) => zendeskClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
+const clientFor = (ctx: Pick<DriverContext<ZendeskConfig>, 'http' | 'config' | 'secrets'>) =>
+  zendeskClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
 
-const idsOf = (body: unknown) => ((body as { users?: { id?: unknown }[] } | undefined)?.users ?? []).map((u) => (typeof u.id === 'number' || typeof u.id === 'string' ? String(u.id) : '')).filter(Boolean);
+const idsOf = (body: unknown) =>
+  ((body as { users?: { id?: unknown }[] } | undefined)?.users ?? [])
+    .map((u) => (typeof u.id === 'number' || typeof u.id === 'string' ? String(u.id) : ''))
+    .filter(Boolean);
 
 /**
  * Synchronous: find the user (by email, or by id), delete it, then permanently delete it
@@ -66,11 +81,16 @@ export const zendeskDriver: Driver<ZendeskConfig> = {
       if (!isSuccessStatus(permanent.status)) return deletionFailure(style, permanent, ctx.now);
       deletedIds.push(id);
     }
-    if (deletedIds.length === 0) return { kind: 'success', message: 'Zendesk has no such user: nothing to delete', evidence: { usersFound: 0 } };
+    if (deletedIds.length === 0)
+      return { kind: 'success', message: 'Zendesk has no such user: nothing to delete', evidence: { usersFound: 0 } };
     const proof: Record<string, string> = {};
     for (const id of deletedIds) {
       const after = await client.showDeleted(id);
-      if (isSuccessStatus(after.status)) return { kind: 'retry', reason: `Zendesk still lists user ${id} among deleted users after the permanent delete` };
+      if (isSuccessStatus(after.status))
+        return {
+          kind: 'retry',
+          reason: `Zendesk still lists user ${id} among deleted users after the permanent delete`,
+        };
       if (after.status !== 404) return deletionFailure(style, after, ctx.now);
       proof[id] = 'deleted_users: HTTP 404';
     }

@@ -14,12 +14,19 @@ export interface RetentionResult {
  * it would hash or delete at `now` (the count the confirmation shows).
  */
 export async function previewRetention(db: Db, organizationId: string, now = new Date()) {
-  const org = await db.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { retentionAction: true, retentionDays: true } });
+  const org = await db.organization.findUniqueOrThrow({
+    where: { id: organizationId },
+    select: { retentionAction: true, retentionDays: true },
+  });
   if (org.retentionAction === 'NONE') return { action: org.retentionAction, days: org.retentionDays, due: 0 };
   const cutoff = new Date(now.getTime() - org.retentionDays * 86_400_000);
   const purge = org.retentionAction === 'DELETE';
   const due = await db.deletionRequest.count({
-    where: { organizationId, completedAt: { lte: cutoff }, ...(purge ? { purgedAt: null } : { hashed: false, purgedAt: null }) },
+    where: {
+      organizationId,
+      completedAt: { lte: cutoff },
+      ...(purge ? { purgedAt: null } : { hashed: false, purgedAt: null }),
+    },
   });
   return { action: org.retentionAction, days: org.retentionDays, due };
 }

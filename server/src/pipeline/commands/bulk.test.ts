@@ -18,7 +18,11 @@ beforeAll(async () => {
   env = await createTestEnv(FAST_ENGINE_CONFIG);
   hooks = await startWebhookServer();
   // The destination refuses "reject@…" for good (a 4xx fails at once) and deletes everyone else.
-  hooks.on('POST /erase', (call) => (JSON.parse(call.body).email.startsWith('reject') ? { status: 422, body: { message: 'unknown subject' } } : { status: 204 }));
+  hooks.on('POST /erase', (call) =>
+    JSON.parse(call.body).email.startsWith('reject')
+      ? { status: 422, body: { message: 'unknown subject' } }
+      : { status: 204 },
+  );
 });
 afterAll(async () => {
   await worker?.stop();
@@ -35,10 +39,14 @@ async function setup(label?: string) {
       name: 'Internal CRM',
       type: 'WEBHOOK',
       accountId: null,
-      config: { mode: 'sync', initiate: { method: 'POST', url: `${hooks.url}/erase`, body: '{"email":"{{identifier}}"}' } },
+      config: {
+        mode: 'sync',
+        initiate: { method: 'POST', url: `${hooks.url}/erase`, body: '{"email":"{{identifier}}"}' },
+      },
     });
   await connect(org.workspace.id);
-  const submit = (identifier: string, workspaceId = org.workspace.id) => caller.deletionRequests.createInWorkspace({ workspaceId, identifier });
+  const submit = (identifier: string, workspaceId = org.workspace.id) =>
+    caller.deletionRequests.createInWorkspace({ workspaceId, identifier });
   return { org, caller, submit, connect };
 }
 
@@ -51,17 +59,28 @@ async function errorCode(promise: Promise<unknown>) {
   }
 }
 
-const statusOf = async (id: string) => (await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id } })).status;
+const statusOf = async (id: string) =>
+  (await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id } })).status;
 
 describe('bulk cancel (no worker running: requests wait to be sent)', () => {
   it('cancels the unfinished requests and skips the finished one, with the reason; each is audited', async () => {
     const { org, caller, submit } = await setup();
-    const [a, b, finished] = [await submit('a@example.com'), await submit('b@example.com'), await submit('c@example.com')];
+    const [a, b, finished] = [
+      await submit('a@example.com'),
+      await submit('b@example.com'),
+      await submit('c@example.com'),
+    ];
     await caller.deletionRequests.cancel({ deletionRequestId: finished.id });
 
     const result = await caller.deletionRequests.bulkCancel({ deletionRequestIds: [a.id, finished.id, b.id] });
 
-    expect(result).toMatchObject({ action: 'cancel', matched: 3, succeeded: 2, skipped: 1, message: '2 requests canceled, 1 skipped' });
+    expect(result).toMatchObject({
+      action: 'cancel',
+      matched: 3,
+      succeeded: 2,
+      skipped: 1,
+      message: '2 requests canceled, 1 skipped',
+    });
     expect(result.items.map((item) => [item.deletionRequestId, item.outcome])).toEqual([
       [a.id, 'canceled'],
       [finished.id, 'skipped'],
@@ -71,13 +90,22 @@ describe('bulk cancel (no worker running: requests wait to be sent)', () => {
     expect(result.items[0]!.integrationRequestIds).toEqual([a.integrationRequests![0]!.id]);
     expect([await statusOf(a.id), await statusOf(b.id)]).toEqual(['CANCELED', 'CANCELED']);
 
-    const audit = await env.db.prisma.auditLog.findMany({ where: { organizationId: org.organization.id }, orderBy: { id: 'asc' } });
+    const audit = await env.db.prisma.auditLog.findMany({
+      where: { organizationId: org.organization.id },
+      orderBy: { id: 'asc' },
+    });
     // The single cancel's own entries for each request canceled, then one for the bulk action.
     expect(audit.filter((e) => e.action === 'request.canceled' && e.deletionRequestId === a.id)).toHaveLength(1);
-    expect(audit.filter((e) => e.action === 'deletion.cancel' && e.deletionRequestId === b.id && e.outcome === 'CANCELED')).toHaveLength(1);
+    expect(
+      audit.filter((e) => e.action === 'deletion.cancel' && e.deletionRequestId === b.id && e.outcome === 'CANCELED'),
+    ).toHaveLength(1);
     const bulk = audit.filter((e) => e.action === 'request.bulk_cancel');
     expect(bulk).toHaveLength(1);
-    expect(bulk[0]).toMatchObject({ actorId: org.user.id, deletionRequestId: null, summary: 'Bulk cancel of 3 requests: 2 requests canceled, 1 skipped' });
+    expect(bulk[0]).toMatchObject({
+      actorId: org.user.id,
+      deletionRequestId: null,
+      summary: 'Bulk cancel of 3 requests: 2 requests canceled, 1 skipped',
+    });
   });
 
   it('acts on every request a filter matches, and never stores the identifier it searched for', async () => {
@@ -87,15 +115,26 @@ describe('bulk cancel (no worker running: requests wait to be sent)', () => {
     const inScope = [await submit('f1@example.com'), await submit('f2@example.com')];
     const elsewhere = await submit('f3@example.com', other.id);
 
-    expect(await caller.deletionRequests.countMatching({ filter: { workspaceId: org.workspace.id } })).toEqual({ count: 2, more: false, max: BULK_ACTION_MAX });
-    const result = await caller.deletionRequests.bulkCancel({ filter: { workspaceId: org.workspace.id, statuses: ['STAGING'] } });
+    expect(await caller.deletionRequests.countMatching({ filter: { workspaceId: org.workspace.id } })).toEqual({
+      count: 2,
+      more: false,
+      max: BULK_ACTION_MAX,
+    });
+    const result = await caller.deletionRequests.bulkCancel({
+      filter: { workspaceId: org.workspace.id, statuses: ['STAGING'] },
+    });
     expect(result.items.map((item) => item.deletionRequestId).sort()).toEqual(inScope.map((r) => r.id).sort());
     expect(result.items.every((item) => item.outcome === 'canceled')).toBe(true);
     expect(await statusOf(elsewhere.id)).toBe('STAGING');
 
     const byIdentifier = await caller.deletionRequests.bulkCancel({ filter: { identifier: 'f3@example.com' } });
-    expect(byIdentifier.items.map((item) => [item.deletionRequestId, item.outcome])).toEqual([[elsewhere.id, 'canceled']]);
-    const entry = await env.db.prisma.auditLog.findFirstOrThrow({ where: { organizationId: org.organization.id, action: 'request.bulk_cancel' }, orderBy: { id: 'desc' } });
+    expect(byIdentifier.items.map((item) => [item.deletionRequestId, item.outcome])).toEqual([
+      [elsewhere.id, 'canceled'],
+    ]);
+    const entry = await env.db.prisma.auditLog.findFirstOrThrow({
+      where: { organizationId: org.organization.id, action: 'request.bulk_cancel' },
+      orderBy: { id: 'desc' },
+    });
     expect(JSON.stringify([entry.summary, entry.details])).not.toContain('f3@example.com');
     expect(entry.details).toMatchObject({ identifierSearch: true });
   });
@@ -115,12 +154,30 @@ describe('bulk retry', () => {
 
     const result = await caller.deletionRequests.bulkRetry({ deletionRequestIds: [failed.id, succeeded.id] });
 
-    expect(result).toMatchObject({ action: 'retry', matched: 2, succeeded: 1, skipped: 1, message: '1 request retried, 1 skipped' });
+    expect(result).toMatchObject({
+      action: 'retry',
+      matched: 2,
+      succeeded: 1,
+      skipped: 1,
+      message: '1 request retried, 1 skipped',
+    });
     expect(result.items).toEqual([
-      { deletionRequestId: failed.id, outcome: 'retried', integrationRequestIds: [failed.integrationRequests![0]!.id], reason: null },
-      { deletionRequestId: succeeded.id, outcome: 'skipped', integrationRequestIds: [], reason: 'Nothing to retry: no integration request of this deletion request has failed' },
+      {
+        deletionRequestId: failed.id,
+        outcome: 'retried',
+        integrationRequestIds: [failed.integrationRequests![0]!.id],
+        reason: null,
+      },
+      {
+        deletionRequestId: succeeded.id,
+        outcome: 'skipped',
+        integrationRequestIds: [],
+        reason: 'Nothing to retry: no integration request of this deletion request has failed',
+      },
     ]);
-    const retried = await env.db.prisma.auditLog.findMany({ where: { organizationId: org.organization.id, action: 'deletion.retried' } });
+    const retried = await env.db.prisma.auditLog.findMany({
+      where: { organizationId: org.organization.id, action: 'deletion.retried' },
+    });
     expect(retried.map((e) => e.deletionRequestId)).toEqual([failed.id]);
     // The destination still refuses the subject: the retry ran, and failed again.
     expect((await waitForRequest(env, failed.id)).status).toBe('FAILED');
@@ -145,13 +202,21 @@ describe('bulk retry', () => {
     await waitForRequest(env, own.id);
     await waitForRequest(env, foreign.id);
 
-    expect(await errorCode(mine.caller.deletionRequests.bulkRetry({ deletionRequestIds: [own.id, foreign.id] }))).toBe('NOT_FOUND');
-    expect(await errorCode(mine.caller.deletionRequests.bulkCancel({ deletionRequestIds: [foreign.id] }))).toBe('NOT_FOUND');
+    expect(await errorCode(mine.caller.deletionRequests.bulkRetry({ deletionRequestIds: [own.id, foreign.id] }))).toBe(
+      'NOT_FOUND',
+    );
+    expect(await errorCode(mine.caller.deletionRequests.bulkCancel({ deletionRequestIds: [foreign.id] }))).toBe(
+      'NOT_FOUND',
+    );
     expect([await statusOf(own.id), await statusOf(foreign.id)]).toEqual(['FAILED', 'FAILED']);
     // A filter only ever reaches the caller's own organization.
     const byFilter = await mine.caller.deletionRequests.bulkRetry({ filter: { identifier: 'reject-5@example.com' } });
     expect(byFilter.items).toEqual([]);
-    expect(await env.db.prisma.auditLog.count({ where: { organizationId: theirs.org.organization.id, action: 'deletion.retried' } })).toBe(0);
+    expect(
+      await env.db.prisma.auditLog.count({
+        where: { organizationId: theirs.org.organization.id, action: 'deletion.retried' },
+      }),
+    ).toBe(0);
   });
 
   it('a member may act; a token limited to reading or to another workspace may not', async () => {
@@ -160,20 +225,40 @@ describe('bulk retry', () => {
     const request = await submit('reject-6@example.com');
     await waitForRequest(env, request.id);
 
-    const readOnly = await createPersonalAccessToken(env.deps.prisma, org.actor, { name: 'read', scopes: ['requests:read'] });
-    const otherWorkspace = await createPersonalAccessToken(env.deps.prisma, org.actor, { name: 'other', workspaceIds: [other.id] });
-    expect(await errorCode(callerFor(env.deps, { pat: readOnly.token }).caller.deletionRequests.bulkRetry({ deletionRequestIds: [request.id] }))).toBe('FORBIDDEN');
+    const readOnly = await createPersonalAccessToken(env.deps.prisma, org.actor, {
+      name: 'read',
+      scopes: ['requests:read'],
+    });
+    const otherWorkspace = await createPersonalAccessToken(env.deps.prisma, org.actor, {
+      name: 'other',
+      workspaceIds: [other.id],
+    });
+    expect(
+      await errorCode(
+        callerFor(env.deps, { pat: readOnly.token }).caller.deletionRequests.bulkRetry({
+          deletionRequestIds: [request.id],
+        }),
+      ),
+    ).toBe('FORBIDDEN');
     const limited = callerFor(env.deps, { pat: otherWorkspace.token }).caller;
     expect(await errorCode(limited.deletionRequests.bulkRetry({ deletionRequestIds: [request.id] }))).toBe('FORBIDDEN');
-    expect(await errorCode(limited.deletionRequests.bulkRetry({ filter: { workspaceId: org.workspace.id } }))).toBe('FORBIDDEN');
+    expect(await errorCode(limited.deletionRequests.bulkRetry({ filter: { workspaceId: org.workspace.id } }))).toBe(
+      'FORBIDDEN',
+    );
     // Without naming a workspace, a limited token's filter reaches only its own workspaces.
     expect((await limited.deletionRequests.bulkRetry({ filter: { statuses: ['FAILED'] } })).items).toEqual([]);
     expect(await statusOf(request.id)).toBe('FAILED');
 
     const memberId = newId(ID_PREFIX.user);
-    await env.db.prisma.user.create({ data: { id: memberId, email: `member-${memberId}@example.com`, name: 'Member', passwordHash: 'x' } });
-    await env.db.prisma.membership.create({ data: { id: newId(ID_PREFIX.membership), userId: memberId, organizationId: org.organization.id, role: 'MEMBER' } });
-    const member = callerFor(env.deps, { sessionToken: await createSession(env.db.prisma, memberId, org.organization.id) }).caller;
+    await env.db.prisma.user.create({
+      data: { id: memberId, email: `member-${memberId}@example.com`, name: 'Member', passwordHash: 'x' },
+    });
+    await env.db.prisma.membership.create({
+      data: { id: newId(ID_PREFIX.membership), userId: memberId, organizationId: org.organization.id, role: 'MEMBER' },
+    });
+    const member = callerFor(env.deps, {
+      sessionToken: await createSession(env.db.prisma, memberId, org.organization.id),
+    }).caller;
     const result = await member.deletionRequests.bulkRetry({ deletionRequestIds: [request.id] });
     expect(result.items.map((item) => item.outcome)).toEqual(['retried']);
   });
@@ -181,7 +266,9 @@ describe('bulk retry', () => {
   it('refuses input that names neither or both, or too many', async () => {
     const { caller } = await setup();
     expect(await errorCode(caller.deletionRequests.bulkRetry({}))).toBe('BAD_REQUEST');
-    expect(await errorCode(caller.deletionRequests.bulkRetry({ deletionRequestIds: [], filter: {} }))).toBe('BAD_REQUEST');
+    expect(await errorCode(caller.deletionRequests.bulkRetry({ deletionRequestIds: [], filter: {} }))).toBe(
+      'BAD_REQUEST',
+    );
     const tooMany = Array.from({ length: BULK_ACTION_MAX + 1 }, () => newId(ID_PREFIX.deletionRequest));
     expect(await errorCode(caller.deletionRequests.bulkCancel({ deletionRequestIds: tooMany }))).toBe('BAD_REQUEST');
   });
@@ -194,18 +281,47 @@ describe('bulk retry', () => {
     try {
       const rest = restClient(server.baseUrl);
       const headers = { 'X-API-Key': org.pat, 'Idempotency-Key': 'bulk-retry-1' };
-      const first = await rest.post('/api/public/deletion-requests/bulk-retry', { deletionRequestIds: [request.id] }, headers);
+      const first = await rest.post(
+        '/api/public/deletion-requests/bulk-retry',
+        { deletionRequestIds: [request.id] },
+        headers,
+      );
       expect(first.status).toBe(200);
       const body = await first.json();
-      expect(body.items).toEqual([{ deletionRequestId: request.id, outcome: 'retried', integrationRequestIds: [request.integrationRequests![0]!.id], reason: null }]);
+      expect(body.items).toEqual([
+        {
+          deletionRequestId: request.id,
+          outcome: 'retried',
+          integrationRequestIds: [request.integrationRequests![0]!.id],
+          reason: null,
+        },
+      ]);
       await waitForRequest(env, request.id);
-      const again = await rest.post('/api/public/deletion-requests/bulk-retry', { deletionRequestIds: [request.id] }, headers);
+      const again = await rest.post(
+        '/api/public/deletion-requests/bulk-retry',
+        { deletionRequestIds: [request.id] },
+        headers,
+      );
       expect(again.headers.get('idempotent-replayed')).toBe('true');
       expect(await again.json()).toEqual(body);
-      expect(await env.db.prisma.auditLog.count({ where: { deletionRequestId: request.id, action: 'deletion.retried' } })).toBe(1);
+      expect(
+        await env.db.prisma.auditLog.count({ where: { deletionRequestId: request.id, action: 'deletion.retried' } }),
+      ).toBe(1);
 
-      await expectError(await rest.post('/api/public/deletion-requests/bulk-cancel', {}, { 'X-API-Key': org.pat }), 400, 'BAD_REQUEST');
-      await expectError(await rest.post('/api/public/deletion-requests/bulk-cancel', { deletionRequestIds: [newId(ID_PREFIX.deletionRequest)] }, { 'X-API-Key': org.pat }), 404, 'NOT_FOUND');
+      await expectError(
+        await rest.post('/api/public/deletion-requests/bulk-cancel', {}, { 'X-API-Key': org.pat }),
+        400,
+        'BAD_REQUEST',
+      );
+      await expectError(
+        await rest.post(
+          '/api/public/deletion-requests/bulk-cancel',
+          { deletionRequestIds: [newId(ID_PREFIX.deletionRequest)] },
+          { 'X-API-Key': org.pat },
+        ),
+        404,
+        'NOT_FOUND',
+      );
     } finally {
       await server.close();
     }

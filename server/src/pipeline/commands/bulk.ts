@@ -10,7 +10,9 @@ import { getWorkspace } from '../../services/workspaces/workspaces';
 import { cancelDeletionRequest } from './cancel';
 import { retryDeletionRequest } from './retry';
 
-export type BulkTarget = { deletionRequestIds: string[]; filter?: undefined } | { filter: RequestSearchFilter; deletionRequestIds?: undefined };
+export type BulkTarget =
+  | { deletionRequestIds: string[]; filter?: undefined }
+  | { filter: RequestSearchFilter; deletionRequestIds?: undefined };
 type BulkDeps = AccountDeps;
 type Item = BulkActionResult['items'][number];
 
@@ -30,14 +32,26 @@ async function resolveTarget(deps: BulkDeps, actor: Actor, target: BulkTarget): 
       select: { id: true, workspaceId: true },
     });
     const missing = ids.length - rows.length;
-    if (missing > 0) throw new AppError('NOT_FOUND', `${missing} of the ${ids.length} deletion requests were not found in this organization; nothing was done`);
+    if (missing > 0)
+      throw new AppError(
+        'NOT_FOUND',
+        `${missing} of the ${ids.length} deletion requests were not found in this organization; nothing was done`,
+      );
     for (const row of rows) assertWorkspaceAllowed(actor, row.workspaceId);
     return ids;
   }
   const where = await filterWhere(deps, actor, target.filter);
-  const rows = await deps.prisma.deletionRequest.findMany({ where, select: { id: true }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: BULK_ACTION_MAX + 1 });
+  const rows = await deps.prisma.deletionRequest.findMany({
+    where,
+    select: { id: true },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: BULK_ACTION_MAX + 1,
+  });
   if (rows.length > BULK_ACTION_MAX) {
-    throw new AppError('CONFLICT', `More than ${BULK_ACTION_MAX} requests match this filter; a bulk action takes at most ${BULK_ACTION_MAX} at a time. Narrow the filter.`);
+    throw new AppError(
+      'CONFLICT',
+      `More than ${BULK_ACTION_MAX} requests match this filter; a bulk action takes at most ${BULK_ACTION_MAX} at a time. Narrow the filter.`,
+    );
   }
   return rows.map((row) => row.id);
 }
@@ -82,13 +96,25 @@ function skipped(deletionRequestId: string, error: unknown): Item {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** One audit entry for the bulk action as a whole; each request's own entries are recorded by the single action. */
-async function finish(deps: BulkDeps, actor: Actor, action: 'retry' | 'cancel', target: BulkTarget, items: Item[], extra: Record<string, string> = {}) {
+async function finish(
+  deps: BulkDeps,
+  actor: Actor,
+  action: 'retry' | 'cancel',
+  target: BulkTarget,
+  items: Item[],
+  extra: Record<string, string> = {},
+) {
   const count = (...outcomes: BulkItemOutcome[]) => items.filter((item) => outcomes.includes(item.outcome)).length;
   const succeeded = count('retried', 'canceled', 'partly_canceled');
   const skippedCount = count('skipped');
   const verb = action === 'retry' ? 'retried' : 'canceled';
   const partly = count('partly_canceled');
-  const message = items.length === 0 ? 'No request matched' : `${plural(succeeded, 'request')} ${verb}` + (partly ? ` (${partly} in part)` : '') + (skippedCount ? `, ${skippedCount} skipped` : '');
+  const message =
+    items.length === 0
+      ? 'No request matched'
+      : `${plural(succeeded, 'request')} ${verb}` +
+        (partly ? ` (${partly} in part)` : '') +
+        (skippedCount ? `, ${skippedCount} skipped` : '');
   // The filter is recorded without the identifier it may search for (personal data stays in its place).
   const { identifier, ...filter } = target.filter ?? {};
   // A filter that matched nothing changed nothing: there is nothing to audit.
@@ -101,7 +127,11 @@ async function finish(deps: BulkDeps, actor: Actor, action: 'retry' | 'cancel', 
         JSON.stringify({
           ...(target.filter ? { filter, identifierSearch: identifier !== undefined } : {}),
           ...extra,
-          items: items.map((item) => ({ deletionRequestId: item.deletionRequestId, outcome: item.outcome, reason: item.reason })),
+          items: items.map((item) => ({
+            deletionRequestId: item.deletionRequestId,
+            outcome: item.outcome,
+            reason: item.reason,
+          })),
         }),
       ),
     });
@@ -110,7 +140,12 @@ async function finish(deps: BulkDeps, actor: Actor, action: 'retry' | 'cancel', 
 }
 
 /** Retries the failed integrations of every request named (or matched); a request with nothing failed is skipped with the reason. */
-export async function bulkRetry(deps: BulkDeps, actor: Actor, target: BulkTarget, configuration: RetryConfiguration = 'submitted'): Promise<BulkActionResult> {
+export async function bulkRetry(
+  deps: BulkDeps,
+  actor: Actor,
+  target: BulkTarget,
+  configuration: RetryConfiguration = 'submitted',
+): Promise<BulkActionResult> {
   const ids = await resolveTarget(deps, actor, target);
   const items = await eachRequest(ids, async (id) => {
     try {
@@ -130,8 +165,14 @@ export async function bulkCancel(deps: BulkDeps, actor: Actor, target: BulkTarge
     try {
       const { canceled, refused } = await cancelDeletionRequest(deps, actor, id);
       const reason = refused.length ? refused.map((r) => r.reason).join('; ') : null;
-      if (canceled.length === 0) return { deletionRequestId: id, outcome: 'skipped', integrationRequestIds: [], reason };
-      return { deletionRequestId: id, outcome: refused.length ? 'partly_canceled' : 'canceled', integrationRequestIds: canceled, reason };
+      if (canceled.length === 0)
+        return { deletionRequestId: id, outcome: 'skipped', integrationRequestIds: [], reason };
+      return {
+        deletionRequestId: id,
+        outcome: refused.length ? 'partly_canceled' : 'canceled',
+        integrationRequestIds: canceled,
+        reason,
+      };
     } catch (error) {
       return skipped(id, error);
     }

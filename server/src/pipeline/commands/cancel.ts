@@ -24,9 +24,15 @@ const CANCEL_LEASE_MS = 60_000;
  * does, so no worker runs a step of it meanwhile. With `deletionRequestId`, the integration
  * request must belong to it (404 otherwise).
  */
-export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, integrationRequestId: string, deletionRequestId?: string) {
+export async function cancelIntegrationRequest(
+  deps: AccountDeps,
+  actor: Actor,
+  integrationRequestId: string,
+  deletionRequestId?: string,
+) {
   const ir = await integrationRequestOf(deps.prisma, actor, integrationRequestId, deletionRequestId);
-  if (!isActive(ir.status)) throw new AppError('CONFLICT', `This integration request has already finished (${ir.status}); nothing to cancel`);
+  if (!isActive(ir.status))
+    throw new AppError('CONFLICT', `This integration request has already finished (${ir.status}); nothing to cancel`);
   const owner = newLeaseOwner();
   const query = dbQuery(deps.prisma);
   if (!(await takeLease(query, ir.id, ir.status, owner, CANCEL_LEASE_MS))) {
@@ -46,7 +52,10 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
       });
       redact = destinationRedactor(destination);
       if (!destination.driver.canCancel(destination.config) || !destination.driver.cancel) {
-        throw new AppError('CONFLICT', `${ir.integrationName} (${ir.integrationType}) does not support canceling a deletion it has accepted`);
+        throw new AppError(
+          'CONFLICT',
+          `${ir.integrationName} (${ir.integrationType}) does not support canceling a deletion it has accepted`,
+        );
       }
       const result = await destination.driver.cancel(
         driverContext(
@@ -62,7 +71,8 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
           trail,
         ),
       );
-      if (!result.canceled) throw new AppError('CONFLICT', `${ir.integrationName} refused to cancel: ${redact(result.message)}`);
+      if (!result.canceled)
+        throw new AppError('CONFLICT', `${ir.integrationName} refused to cancel: ${redact(result.message)}`);
       message = redact(result.message);
     } else {
       message = 'Canceled before the deletion was sent';
@@ -78,7 +88,9 @@ export async function cancelIntegrationRequest(deps: AccountDeps, actor: Actor, 
       summary: `Cancel refused: ${redact((error as Error).message)}`,
       details: JSON.parse(JSON.stringify({ exchanges: trail })),
     });
-    throw error instanceof AppError ? error : new AppError('CONFLICT', `Could not cancel: ${redact((error as Error).message)}`);
+    throw error instanceof AppError
+      ? error
+      : new AppError('CONFLICT', `Could not cancel: ${redact((error as Error).message)}`);
   }
   const callbacks = await deps.prisma.$transaction(async (tx) => {
     const parent = await lockDeletionRequest(dbQuery(tx), ir.deletionRequest.id);

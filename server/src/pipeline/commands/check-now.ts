@@ -29,7 +29,12 @@ async function bringForward(db: Db, actor: Actor, deletionRequestId: string, ir:
  * An accepted async job is checked now instead of at its next scheduled poll (a waiting
  * attempt runs now). With `deletionRequestId`, the integration request must belong to it.
  */
-export async function checkIntegrationRequestNow(db: Db, actor: Actor, integrationRequestId: string, deletionRequestId?: string) {
+export async function checkIntegrationRequestNow(
+  db: Db,
+  actor: Actor,
+  integrationRequestId: string,
+  deletionRequestId?: string,
+) {
   const ir = await integrationRequestOf(db, actor, integrationRequestId, deletionRequestId);
   if (!isActive(ir.status)) throw new AppError('CONFLICT', `This integration request has finished (${ir.status})`);
   await bringForward(db, actor, ir.deletionRequest.id, ir);

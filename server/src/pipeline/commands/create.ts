@@ -9,7 +9,11 @@ import { assertWorkspaceAllowed, type Actor } from '../../services/auth/actor';
 import { auditActor } from '../../services/audit/record-audit';
 import { dueAtFor } from '@shared/deadlines';
 import { regulationForRequest } from '../../services/deadlines/regulations';
-import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../../services/deletion-requests/serialize';
+import {
+  deletionRequestSelect,
+  integrationRequestSelect,
+  toDeletionRequestDto,
+} from '../../services/deletion-requests/serialize';
 import { insertDeletionRequest, type NewDeletionRequest } from '../store/fan-out';
 import { NO_INTEGRATIONS_REASON } from '../worker/state-machine';
 import { wakeWorkers } from '../worker/wake-up';
@@ -34,7 +38,9 @@ interface EnabledIntegration {
   accountId: string | null;
 }
 
-type WorkspaceRow = { workspaceId: string; organizationId: string } & { [K in keyof EnabledIntegration]: EnabledIntegration[K] | null };
+type WorkspaceRow = { workspaceId: string; organizationId: string } & {
+  [K in keyof EnabledIntegration]: EnabledIntegration[K] | null;
+};
 
 const WORKSPACE_WITH_INTEGRATIONS = (where: string) =>
   `SELECT w.id AS "workspaceId", w."organizationId", i.id, i.name, i.type::text AS type, i.config, i."accountId"
@@ -51,7 +57,8 @@ async function resolveWorkspace(db: Db, actor: Actor, ref: WorkspaceRef) {
   const what = 'apiKey' in ref ? 'Workspace for this API key' : 'Workspace';
   if ('apiKey' in ref) {
     const trimmed = ref.apiKey.trim();
-    if (isWellFormedToken('workspaceApiKey', trimmed)) rows = await hotQuery<WorkspaceRow>(db, WORKSPACE_WITH_INTEGRATIONS(`w."apiKeyHash" = $1`), [hashToken(trimmed)]);
+    if (isWellFormedToken('workspaceApiKey', trimmed))
+      rows = await hotQuery<WorkspaceRow>(db, WORKSPACE_WITH_INTEGRATIONS(`w."apiKeyHash" = $1`), [hashToken(trimmed)]);
   } else {
     rows = await hotQuery<WorkspaceRow>(db, WORKSPACE_WITH_INTEGRATIONS('w.id = $1'), [ref.id]);
   }
@@ -59,7 +66,9 @@ async function resolveWorkspace(db: Db, actor: Actor, ref: WorkspaceRef) {
   if (!first || first.organizationId !== actor.organizationId) throw notFound(what);
   // A token limited to workspaces may not create requests in the others.
   assertWorkspaceAllowed(actor, first.workspaceId);
-  const integrations = rows.filter((r) => r.id !== null).map((r) => ({ id: r.id!, name: r.name!, type: r.type!, config: r.config, accountId: r.accountId }));
+  const integrations = rows
+    .filter((r) => r.id !== null)
+    .map((r) => ({ id: r.id!, name: r.name!, type: r.type!, config: r.config, accountId: r.accountId }));
   return { id: first.workspaceId, integrations };
 }
 
@@ -72,14 +81,19 @@ export function enabledIntegrations(db: DbOrTx, workspaceId: string): Promise<En
   );
 }
 
-const select = { ...deletionRequestSelect, requestHash: true, integrationRequests: { select: integrationRequestSelect, orderBy: { createdAt: 'asc' } } } satisfies Prisma.DeletionRequestSelect;
+const select = {
+  ...deletionRequestSelect,
+  requestHash: true,
+  integrationRequests: { select: integrationRequestSelect, orderBy: { createdAt: 'asc' } },
+} satisfies Prisma.DeletionRequestSelect;
 
 /** Whether a write failed on a unique constraint (Prisma's own error, or from a raw statement). */
 function isUniqueViolation(error: unknown): boolean {
   // From pg itself (hotQuery on the pool).
   if ((error as { code?: unknown }).code === '23505') return true;
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
-  const cause = (error.meta as { driverAdapterError?: { cause?: { originalCode?: string } } } | undefined)?.driverAdapterError?.cause;
+  const cause = (error.meta as { driverAdapterError?: { cause?: { originalCode?: string } } } | undefined)
+    ?.driverAdapterError?.cause;
   return error.code === 'P2002' || (error.code === 'P2010' && cause?.originalCode === '23505');
 }
 
@@ -94,11 +108,18 @@ function isUniqueViolation(error: unknown): boolean {
  * The hot path of the public API: the rows are written by one statement (`insertDeletionRequest`),
  * and the answer is built from the values written instead of being read back.
  */
-export async function createDeletionRequest(deps: { prisma: Db; keyring: Keyring }, actor: Actor, input: CreateDeletionRequestInput, now = new Date()) {
+export async function createDeletionRequest(
+  deps: { prisma: Db; keyring: Keyring },
+  actor: Actor,
+  input: CreateDeletionRequestInput,
+  now = new Date(),
+) {
   const db = deps.prisma;
   const workspace = await resolveWorkspace(db, actor, input.workspace);
   // The regulation is part of the body an Idempotency-Key is bound to (absent: as before).
-  const requestHash = sha256Hex(`${workspace.id}\n${input.identifier}${input.regulation ? `\n${input.regulation}` : ''}`);
+  const requestHash = sha256Hex(
+    `${workspace.id}\n${input.identifier}${input.regulation ? `\n${input.regulation}` : ''}`,
+  );
   if (input.idempotencyKey) {
     const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, requestHash);
     if (earlier) return { deletionRequest: earlier, replayed: true };
@@ -137,7 +158,12 @@ export async function createDeletionRequest(deps: { prisma: Db; keyring: Keyring
       actorType: who.actorType,
       actorId: who.actorId,
       summary: `Deletion request created for ${workspace.integrations.length} integration(s)`,
-      details: { workspaceId: workspace.id, regulation: rule.name, dueAt: dueAt.toISOString(), integrations: workspace.integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })) },
+      details: {
+        workspaceId: workspace.id,
+        regulation: rule.name,
+        dueAt: dueAt.toISOString(),
+        integrations: workspace.integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })),
+      },
     },
   };
   let callbacks = 0;
@@ -152,7 +178,10 @@ export async function createDeletionRequest(deps: { prisma: Db; keyring: Keyring
     // An integration deleted between reading the workspace and writing the snapshot: nothing
     // was written (one statement), and the caller can simply send the request again.
     if ((error as { code?: unknown }).code === '23503') {
-      throw new AppError('CONFLICT', "The workspace's integrations changed while the request was being created; send it again");
+      throw new AppError(
+        'CONFLICT',
+        "The workspace's integrations changed while the request was being created; send it again",
+      );
     }
     throw error;
   }
@@ -199,7 +228,13 @@ function asWritten(row: NewDeletionRequest) {
 async function findByIdempotencyKey(db: Db, actor: Actor, idempotencyKey: string, requestHash: string) {
   const earlier = await db.deletionRequest.findUnique({
     // Scoped to the organization and the token's owner: the same key in another organization is another request.
-    where: { organizationId_createdByUserId_idempotencyKey: { organizationId: actor.organizationId, createdByUserId: actor.userId, idempotencyKey } },
+    where: {
+      organizationId_createdByUserId_idempotencyKey: {
+        organizationId: actor.organizationId,
+        createdByUserId: actor.userId,
+        idempotencyKey,
+      },
+    },
     select,
   });
   if (!earlier) return null;

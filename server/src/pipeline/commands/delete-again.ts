@@ -13,11 +13,19 @@ import { createDeletionRequest } from './create';
 export async function deleteAgain(deps: { prisma: Db; keyring: Keyring }, actor: Actor, deletionRequestId: string) {
   const request = await deps.prisma.deletionRequest.findFirst({
     where: { id: deletionRequestId, organizationId: actor.organizationId },
-    select: { workspaceId: true, identifier: true, hashed: true, regulation: true, integrationRequests: { where: { reappearedAt: { not: null } }, select: { id: true } } },
+    select: {
+      workspaceId: true,
+      identifier: true,
+      hashed: true,
+      regulation: true,
+      integrationRequests: { where: { reappearedAt: { not: null } }, select: { id: true } },
+    },
   });
   if (!request) throw notFound('Deletion request');
-  if (request.integrationRequests.length === 0) throw new AppError('CONFLICT', 'Re-verification found no data of this request again');
-  if (!request.identifier || request.hashed) throw new AppError('CONFLICT', 'The retention policy removed the identifier; create a new request with it');
+  if (request.integrationRequests.length === 0)
+    throw new AppError('CONFLICT', 'Re-verification found no data of this request again');
+  if (!request.identifier || request.hashed)
+    throw new AppError('CONFLICT', 'The retention policy removed the identifier; create a new request with it');
   const { deletionRequest, replayed } = await createDeletionRequest(deps, actor, {
     workspace: { id: request.workspaceId },
     identifier: request.identifier,

@@ -12,16 +12,32 @@ const FINISHED = ['SUCCESS', 'CANCELED', 'FAILED', 'ERROR'];
  * months; CCPA: 45 days; a custom policy: its extension days), with the reason that must be
  * given to the subject. Audited as `request.deadline_extended`.
  */
-export async function extendDeadline(db: Db, actor: Actor, input: { deletionRequestId: string; reason: string }, now = new Date()) {
+export async function extendDeadline(
+  db: Db,
+  actor: Actor,
+  input: { deletionRequestId: string; reason: string },
+  now = new Date(),
+) {
   return db.$transaction(async (tx) => {
     // The row lock makes two concurrent extensions one extension and one conflict.
-    const [row] = await tx.$queryRaw<{ id: string; status: string; regulation: string | null; createdAt: Date; dueAt: Date | null; dueExtendedAt: Date | null }[]>`
+    const [row] = await tx.$queryRaw<
+      {
+        id: string;
+        status: string;
+        regulation: string | null;
+        createdAt: Date;
+        dueAt: Date | null;
+        dueExtendedAt: Date | null;
+      }[]
+    >`
       SELECT id, status::text AS status, regulation, "createdAt", "dueAt", "dueExtendedAt" FROM "DeletionRequest"
        WHERE id = ${input.deletionRequestId} AND "organizationId" = ${actor.organizationId} FOR UPDATE`;
     if (!row) throw notFound('Deletion request');
     if (!row.regulation || !row.dueAt) throw new AppError('CONFLICT', 'This request has no legal deadline to extend');
-    if (row.dueExtendedAt) throw new AppError('CONFLICT', 'The deadline of this request was already extended; it can be extended once');
-    if (FINISHED.includes(row.status)) throw new AppError('CONFLICT', `The request is finished (${row.status}); there is nothing to extend`);
+    if (row.dueExtendedAt)
+      throw new AppError('CONFLICT', 'The deadline of this request was already extended; it can be extended once');
+    if (FINISHED.includes(row.status))
+      throw new AppError('CONFLICT', `The request is finished (${row.status}); there is nothing to extend`);
     const rule = await resolveRegulation(tx, actor.organizationId, row.regulation);
     const dueAt = extendedDueAtFor(rule, row.createdAt);
     if (!dueAt) throw new AppError('CONFLICT', `The ${rule.name} policy allows no extension`);
@@ -34,8 +50,19 @@ export async function extendDeadline(db: Db, actor: Actor, input: { deletionRequ
       deletionRequestId: row.id,
       action: 'request.deadline_extended',
       summary: `Deadline extended by ${extensionLabel(rule)} (${rule.name}) to ${dueAt.toISOString().slice(0, 10)}`,
-      details: { regulation: rule.name, previousDueAt: row.dueAt.toISOString(), dueAt: dueAt.toISOString(), reason: input.reason },
+      details: {
+        regulation: rule.name,
+        previousDueAt: row.dueAt.toISOString(),
+        dueAt: dueAt.toISOString(),
+        reason: input.reason,
+      },
     });
-    return { deletionRequestId: row.id, regulation: rule.name, dueAt: dueAt.toISOString(), dueExtendedAt: now.toISOString(), dueExtensionReason: input.reason };
+    return {
+      deletionRequestId: row.id,
+      regulation: rule.name,
+      dueAt: dueAt.toISOString(),
+      dueExtendedAt: now.toISOString(),
+      dueExtensionReason: input.reason,
+    };
   });
 }

@@ -27,7 +27,8 @@ afterAll(async () => {
   await env?.close();
 });
 
-const importCsv = (body: unknown, token = org.pat) => api.post('/api/public/deletion-requests/import', body, { 'X-API-Key': token });
+const importCsv = (body: unknown, token = org.pat) =>
+  api.post('/api/public/deletion-requests/import', body, { 'X-API-Key': token });
 
 const file = [
   'identifier,workspace,regulation',
@@ -61,7 +62,13 @@ describe('CSV import over REST', () => {
     // No message repeats an identifier.
     expect(JSON.stringify(report.rows.map((r: { message: string | null }) => r.message))).not.toMatch(/bob@|carol@/);
     const created = await env.deps.prisma.deletionRequest.findMany({
-      where: { id: { in: report.rows.filter((r: { result: string }) => r.result === 'created').map((r: { deletionRequestId: string }) => r.deletionRequestId) } },
+      where: {
+        id: {
+          in: report.rows
+            .filter((r: { result: string }) => r.result === 'created')
+            .map((r: { deletionRequestId: string }) => r.deletionRequestId),
+        },
+      },
       select: { identifier: true, workspaceId: true, regulation: true, channel: true },
     });
     expect(created).toEqual(
@@ -72,39 +79,70 @@ describe('CSV import over REST', () => {
         { identifier: 'dörte@例え.jp', workspaceId: staging.id, regulation: 'GDPR', channel: 'API' },
       ]),
     );
-    const audit = await env.deps.prisma.auditLog.findFirst({ where: { organizationId: org.organization.id, action: 'requests.imported' } });
+    const audit = await env.deps.prisma.auditLog.findFirst({
+      where: { organizationId: org.organization.id, action: 'requests.imported' },
+    });
     expect(audit?.summary).toBe('CSV import: 4 created, 0 already existed, 3 refused');
   });
 
   it('is idempotent: the same file again creates nothing new; the fixed row alone is created', async () => {
     const before = await env.deps.prisma.deletionRequest.count({ where: { organizationId: org.organization.id } });
-    const again = await (await importCsv({ csv: file, workspaceId: org.workspace.id, batchKey: 'crm-2026-11.csv' })).json();
+    const again = await (
+      await importCsv({ csv: file, workspaceId: org.workspace.id, batchKey: 'crm-2026-11.csv' })
+    ).json();
     expect(again).toMatchObject({ created: 0, existing: 4, errors: 3 });
-    expect(await env.deps.prisma.deletionRequest.count({ where: { organizationId: org.organization.id } })).toBe(before);
-    const fixed = await (await importCsv({ csv: file.replace('bob@example.com,Nowhere', 'bob@example.com,Staging'), workspaceId: org.workspace.id, batchKey: 'crm-2026-11.csv' })).json();
+    expect(await env.deps.prisma.deletionRequest.count({ where: { organizationId: org.organization.id } })).toBe(
+      before,
+    );
+    const fixed = await (
+      await importCsv({
+        csv: file.replace('bob@example.com,Nowhere', 'bob@example.com,Staging'),
+        workspaceId: org.workspace.id,
+        batchKey: 'crm-2026-11.csv',
+      })
+    ).json();
     expect(fixed).toMatchObject({ created: 1, existing: 4, errors: 2 });
     // Another batch key is another import.
-    const otherBatch = await (await importCsv({ csv: 'identifier\nann@example.com\n', workspaceId: staging.id, batchKey: 'next-month' })).json();
+    const otherBatch = await (
+      await importCsv({ csv: 'identifier\nann@example.com\n', workspaceId: staging.id, batchKey: 'next-month' })
+    ).json();
     expect(otherBatch).toMatchObject({ created: 1, existing: 0, errors: 0 });
   });
 
   it('refuses whole-file problems with a clear 4xx and creates nothing', async () => {
     const before = await env.deps.prisma.deletionRequest.count();
-    await expectError(await importCsv({ csv: 'email\nann@example.com\n', workspaceId: org.workspace.id }), 400, 'BAD_REQUEST');
+    await expectError(
+      await importCsv({ csv: 'email\nann@example.com\n', workspaceId: org.workspace.id }),
+      400,
+      'BAD_REQUEST',
+    );
     await expectError(await importCsv({ csv: 'identifier\nann@example.com\n' }), 400, 'BAD_REQUEST');
-    const broken = await expectError(await importCsv({ csv: 'identifier\n"ann@example.com\n', workspaceId: org.workspace.id }), 400, 'BAD_REQUEST');
+    const broken = await expectError(
+      await importCsv({ csv: 'identifier\n"ann@example.com\n', workspaceId: org.workspace.id }),
+      400,
+      'BAD_REQUEST',
+    );
     expect(broken.message).toBe('Line 2: A quoted cell is not closed');
     const tooMany = `identifier\n${Array.from({ length: 1001 }, (_, i) => `u${i}@x.io`).join('\n')}`;
-    const big = await expectError(await importCsv({ csv: tooMany, workspaceId: org.workspace.id }), 413, 'PAYLOAD_TOO_LARGE');
+    const big = await expectError(
+      await importCsv({ csv: tooMany, workspaceId: org.workspace.id }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
     expect(big.message).toContain('at most 1000');
-    await expectError(await importCsv({ csv: 'identifier\nx@y.z\n', workspaceId: other.workspace.id }), 404, 'NOT_FOUND');
+    await expectError(
+      await importCsv({ csv: 'identifier\nx@y.z\n', workspaceId: other.workspace.id }),
+      404,
+      'NOT_FOUND',
+    );
     expect(await env.deps.prisma.deletionRequest.count()).toBe(before);
   });
 });
 
 describe('CSV import body limits', () => {
   // Rows naming no workspace of the organization: the file is read whole, each row refused, nothing created.
-  const longRows = (count: number) => `identifier,workspace\n${Array.from({ length: count }, (_, i) => `${String(i).padStart(6, '0')}${'y'.repeat(220)}@example.com,Nowhere`).join('\n')}\n`;
+  const longRows = (count: number) =>
+    `identifier,workspace\n${Array.from({ length: count }, (_, i) => `${String(i).padStart(6, '0')}${'y'.repeat(220)}@example.com,Nowhere`).join('\n')}\n`;
 
   it('takes a file up to its own 256 KiB over REST, although BODY_LIMIT_BYTES is 64 KiB', async () => {
     expect(env.deps.config.BODY_LIMIT_BYTES).toBe(65_536);
@@ -116,16 +154,31 @@ describe('CSV import body limits', () => {
     expect(await res.json()).toMatchObject({ created: 0, existing: 0, errors: 900 });
     // The other public paths keep BODY_LIMIT_BYTES.
     await expectError(
-      await api.post('/api/public/deletion-requests', { workspaceApiKey: org.workspaceApiKey, identifier: 'x'.repeat(100_000) }, { 'X-API-Key': org.pat }),
+      await api.post(
+        '/api/public/deletion-requests',
+        { workspaceApiKey: org.workspaceApiKey, identifier: 'x'.repeat(100_000) },
+        { 'X-API-Key': org.pat },
+      ),
       413,
       'PAYLOAD_TOO_LARGE',
     );
   });
 
   it('a file over 256 KiB is refused by the import with its own message; a body over the route limit by the server', async () => {
-    const over = await expectError(await importCsv({ csv: `identifier\n${'z'.repeat(CSV_IMPORT_MAX_BYTES)}\n`, workspaceId: org.workspace.id }), 413, 'PAYLOAD_TOO_LARGE');
+    const over = await expectError(
+      await importCsv({ csv: `identifier\n${'z'.repeat(CSV_IMPORT_MAX_BYTES)}\n`, workspaceId: org.workspace.id }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
     expect(over.message).toMatch(/larger than 256 KiB/);
-    const body = await expectError(await importCsv({ csv: `identifier\n${'z'.repeat(CSV_IMPORT_BODY_LIMIT_BYTES)}\n`, workspaceId: org.workspace.id }), 413, 'PAYLOAD_TOO_LARGE');
+    const body = await expectError(
+      await importCsv({
+        csv: `identifier\n${'z'.repeat(CSV_IMPORT_BODY_LIMIT_BYTES)}\n`,
+        workspaceId: org.workspace.id,
+      }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
     expect(body.message).toBe('Request body is too large');
   });
 
@@ -146,9 +199,15 @@ describe('CSV import body limits', () => {
       ],
     });
     await dashboard.auth.signIn.mutate({ email: org.email, password: 'correct horse battery staple' });
-    const report = await dashboard.deletionRequests.importCsv.mutate({ csv: longRows(900), workspaceId: org.workspace.id, batchKey: 'large-dashboard.csv' });
+    const report = await dashboard.deletionRequests.importCsv.mutate({
+      csv: longRows(900),
+      workspaceId: org.workspace.id,
+      batchKey: 'large-dashboard.csv',
+    });
     expect(report).toMatchObject({ created: 0, existing: 0, errors: 900 });
-    const tooLarge = await dashboard.deletionRequests.createInWorkspace.mutate({ workspaceId: org.workspace.id, identifier: 'x'.repeat(100_000) }).catch((e) => e);
+    const tooLarge = await dashboard.deletionRequests.createInWorkspace
+      .mutate({ workspaceId: org.workspace.id, identifier: 'x'.repeat(100_000) })
+      .catch((e) => e);
     expect(tooLarge.meta?.response?.status).toBe(413);
   });
 });
@@ -157,17 +216,33 @@ describe('CSV import with an Idempotency-Key', () => {
   it('replays the first report for the same key and body; another body with that key is a 422', async () => {
     const csv = 'identifier\nkeyed-1@example.com\nkeyed-2@example.com\n';
     const headers = { 'X-API-Key': org.pat, 'Idempotency-Key': 'import-keyed-1' };
-    const first = await api.post('/api/public/deletion-requests/import', { csv, workspaceId: org.workspace.id }, headers);
+    const first = await api.post(
+      '/api/public/deletion-requests/import',
+      { csv, workspaceId: org.workspace.id },
+      headers,
+    );
     expect(first.status).toBe(200);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     const report = await first.json();
     expect(report).toMatchObject({ created: 2, existing: 0, errors: 0 });
     const count = await env.deps.prisma.deletionRequest.count({ where: { organizationId: org.organization.id } });
-    const again = await api.post('/api/public/deletion-requests/import', { csv, workspaceId: org.workspace.id }, headers);
+    const again = await api.post(
+      '/api/public/deletion-requests/import',
+      { csv, workspaceId: org.workspace.id },
+      headers,
+    );
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await again.json()).toEqual(report);
-    await expectError(await api.post('/api/public/deletion-requests/import', { csv: 'identifier\nkeyed-3@example.com\n', workspaceId: org.workspace.id }, headers), 422, 'UNPROCESSABLE_CONTENT');
+    await expectError(
+      await api.post(
+        '/api/public/deletion-requests/import',
+        { csv: 'identifier\nkeyed-3@example.com\n', workspaceId: org.workspace.id },
+        headers,
+      ),
+      422,
+      'UNPROCESSABLE_CONTENT',
+    );
     expect(await env.deps.prisma.deletionRequest.count({ where: { organizationId: org.organization.id } })).toBe(count);
   });
 });

@@ -1,4 +1,10 @@
-import { CSV_IMPORT_COLUMNS, CSV_IMPORT_MAX_BYTES, CSV_IMPORT_MAX_ROWS, type CsvImportInput, type CsvImportResult } from '@shared/schemas/csv-import';
+import {
+  CSV_IMPORT_COLUMNS,
+  CSV_IMPORT_MAX_BYTES,
+  CSV_IMPORT_MAX_ROWS,
+  type CsvImportInput,
+  type CsvImportResult,
+} from '@shared/schemas/csv-import';
 import { identifierSchema } from '@shared/schemas/deletion-request';
 import { regulationNameSchema } from '@shared/deadlines';
 import type { Db } from '../../db/client';
@@ -15,17 +21,28 @@ type Row = CsvImportResult['rows'][number];
  * The Idempotency-Key of one row: keyed by organization, workspace, batch key and identifier
  * through the identifier pepper (the stored key reveals nothing about the subject).
  */
-export function rowIdempotencyKey(keyring: Keyring, organizationId: string, workspaceId: string, batchKey: string, identifier: string): string {
+export function rowIdempotencyKey(
+  keyring: Keyring,
+  organizationId: string,
+  workspaceId: string,
+  batchKey: string,
+  identifier: string,
+): string {
   return `csv_${identifierHmac(keyring, `csv-import\n${organizationId}\n${workspaceId}\n${batchKey}\n${identifier}`)}`;
 }
 
 function header(cells: string[]): Record<(typeof CSV_IMPORT_COLUMNS)[number], number | undefined> {
   const names = cells.map((c) => c.trim().toLowerCase());
   const unknown = names.filter((n) => !(CSV_IMPORT_COLUMNS as readonly string[]).includes(n));
-  if (unknown.length) throw new AppError('BAD_REQUEST', `Unknown column(s) ${unknown.map((n) => `"${n.slice(0, 40)}"`).join(', ')} in line 1; the columns are ${CSV_IMPORT_COLUMNS.join(', ')}`);
+  if (unknown.length)
+    throw new AppError(
+      'BAD_REQUEST',
+      `Unknown column(s) ${unknown.map((n) => `"${n.slice(0, 40)}"`).join(', ')} in line 1; the columns are ${CSV_IMPORT_COLUMNS.join(', ')}`,
+    );
   const duplicate = names.find((n, i) => names.indexOf(n) !== i);
   if (duplicate) throw new AppError('BAD_REQUEST', `Column "${duplicate}" appears twice in line 1`);
-  if (!names.includes('identifier')) throw new AppError('BAD_REQUEST', 'Line 1 must name the columns, with at least "identifier"');
+  if (!names.includes('identifier'))
+    throw new AppError('BAD_REQUEST', 'Line 1 must name the columns, with at least "identifier"');
   const at = (name: string) => (names.includes(name) ? names.indexOf(name) : undefined);
   return { identifier: at('identifier'), workspace: at('workspace'), regulation: at('regulation') };
 }
@@ -36,9 +53,16 @@ function header(cells: string[]): Record<(typeof CSV_IMPORT_COLUMNS)[number], nu
  * refused with the reason. A bad row does not stop the others. Whole-file problems (too big,
  * broken quoting, no header) are a 4xx before anything is created.
  */
-export async function importRequestsCsv(deps: { prisma: Db; keyring: Keyring }, actor: Actor, input: CsvImportInput): Promise<CsvImportResult> {
+export async function importRequestsCsv(
+  deps: { prisma: Db; keyring: Keyring },
+  actor: Actor,
+  input: CsvImportInput,
+): Promise<CsvImportResult> {
   if (Buffer.byteLength(input.csv, 'utf8') > CSV_IMPORT_MAX_BYTES) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${CSV_IMPORT_MAX_BYTES / 1024} KiB; split it into several uploads`);
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `The file is larger than ${CSV_IMPORT_MAX_BYTES / 1024} KiB; split it into several uploads`,
+    );
   }
   let records;
   try {
@@ -50,10 +74,18 @@ export async function importRequestsCsv(deps: { prisma: Db; keyring: Keyring }, 
   const [first, ...data] = records;
   if (!first) throw new AppError('BAD_REQUEST', 'The file is empty');
   const columns = header(first.cells);
-  if (data.length > CSV_IMPORT_MAX_ROWS) throw new AppError('PAYLOAD_TOO_LARGE', `The file has ${data.length} rows; at most ${CSV_IMPORT_MAX_ROWS} per upload`);
-  if (columns.workspace === undefined && !input.workspaceId) throw new AppError('BAD_REQUEST', 'Choose a workspace, or add a "workspace" column');
+  if (data.length > CSV_IMPORT_MAX_ROWS)
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `The file has ${data.length} rows; at most ${CSV_IMPORT_MAX_ROWS} per upload`,
+    );
+  if (columns.workspace === undefined && !input.workspaceId)
+    throw new AppError('BAD_REQUEST', 'Choose a workspace, or add a "workspace" column');
 
-  const workspaces = await deps.prisma.workspace.findMany({ where: { organizationId: actor.organizationId }, select: { id: true, name: true } });
+  const workspaces = await deps.prisma.workspace.findMany({
+    where: { organizationId: actor.organizationId },
+    select: { id: true, name: true },
+  });
   const byId = new Map(workspaces.map((w) => [w.id, w.id]));
   const byName = new Map<string, string[]>();
   for (const w of workspaces) byName.set(w.name.trim(), [...(byName.get(w.name.trim()) ?? []), w.id]);
@@ -62,7 +94,8 @@ export async function importRequestsCsv(deps: { prisma: Db; keyring: Keyring }, 
   const workspaceOf = (cell: string | undefined): string => {
     const ref = cell?.trim();
     if (!ref) {
-      if (!input.workspaceId) throw new Error('No workspace: fill the "workspace" cell or choose a workspace for the upload');
+      if (!input.workspaceId)
+        throw new Error('No workspace: fill the "workspace" cell or choose a workspace for the upload');
       return input.workspaceId;
     }
     const id = byId.get(ref);
@@ -76,7 +109,8 @@ export async function importRequestsCsv(deps: { prisma: Db; keyring: Keyring }, 
   const batchKey = input.batchKey ?? '';
   const rows: Row[] = [];
   for (const record of data) {
-    const refuse = (message: string) => rows.push({ line: record.line, result: 'error', deletionRequestId: null, message });
+    const refuse = (message: string) =>
+      rows.push({ line: record.line, result: 'error', deletionRequestId: null, message });
     if (record.cells.length > first.cells.length) {
       refuse(`The row has ${record.cells.length} cells; the header names ${first.cells.length}`);
       continue;
@@ -110,11 +144,20 @@ export async function importRequestsCsv(deps: { prisma: Db; keyring: Keyring }, 
         regulation: regulation?.data,
         idempotencyKey: rowIdempotencyKey(deps.keyring, actor.organizationId, workspaceId, batchKey, identifier.data),
       });
-      rows.push({ line: record.line, result: replayed ? 'existing' : 'created', deletionRequestId: deletionRequest.id, message: null });
+      rows.push({
+        line: record.line,
+        result: replayed ? 'existing' : 'created',
+        deletionRequestId: deletionRequest.id,
+        message: null,
+      });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       // The same row was imported before under this batch key with another regulation.
-      refuse(error.code === 'UNPROCESSABLE_CONTENT' ? 'Imported before with a different regulation under this batch key' : error.message);
+      refuse(
+        error.code === 'UNPROCESSABLE_CONTENT'
+          ? 'Imported before with a different regulation under this batch key'
+          : error.message,
+      );
     }
   }
   const count = (result: Row['result']) => rows.filter((r) => r.result === result).length;
@@ -123,7 +166,13 @@ export async function importRequestsCsv(deps: { prisma: Db; keyring: Keyring }, 
     organizationId: actor.organizationId,
     action: 'requests.imported',
     summary: `CSV import: ${report.created} created, ${report.existing} already existed, ${report.errors} refused`,
-    details: { created: report.created, existing: report.existing, errors: report.errors, rows: data.length, batchKey: input.batchKey ?? null },
+    details: {
+      created: report.created,
+      existing: report.existing,
+      errors: report.errors,
+      rows: data.length,
+      batchKey: input.batchKey ?? null,
+    },
   });
   return report;
 }

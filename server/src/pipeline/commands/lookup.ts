@@ -7,9 +7,15 @@ import { findDeletionRequest, findIntegrationRequest } from '../store/lookup';
  * The actor's integration request, or a 404 (also when it is not part of `deletionRequestId`,
  * when given); a token limited to other workspaces gets a 403.
  */
-export async function integrationRequestOf(db: Db, actor: Actor, integrationRequestId: string, deletionRequestId?: string) {
+export async function integrationRequestOf(
+  db: Db,
+  actor: Actor,
+  integrationRequestId: string,
+  deletionRequestId?: string,
+) {
   const ir = await findIntegrationRequest(db, actor.organizationId, integrationRequestId);
-  if (!ir || (deletionRequestId !== undefined && ir.deletionRequest.id !== deletionRequestId)) throw notFound('Integration request');
+  if (!ir || (deletionRequestId !== undefined && ir.deletionRequest.id !== deletionRequestId))
+    throw notFound('Integration request');
   assertWorkspaceAllowed(actor, ir.deletionRequest.workspaceId);
   return ir;
 }

@@ -25,10 +25,18 @@ afterAll(async () => {
 async function completedRequest(identifier: string) {
   const org = await seedOrganization(env.deps);
   const { caller } = callerFor(env.deps, { pat: org.pat });
-  await caller.integrations.create({ workspaceId: org.workspace.id, name: 'CRM', type: 'WEBHOOK', config: { initiate: { url: `${hooks.url}/erase`, body: '{"email":"{{identifier}}"}' } } });
+  await caller.integrations.create({
+    workspaceId: org.workspace.id,
+    name: 'CRM',
+    type: 'WEBHOOK',
+    config: { initiate: { url: `${hooks.url}/erase`, body: '{"email":"{{identifier}}"}' } },
+  });
   const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier });
   await waitForRequest(env, created.id, ['SUCCESS']);
-  const running = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: `running-${identifier}` });
+  const running = await caller.deletionRequests.createInWorkspace({
+    workspaceId: org.workspace.id,
+    identifier: `running-${identifier}`,
+  });
   return { org, caller, id: created.id, runningId: running.id };
 }
 
@@ -37,7 +45,10 @@ describe('retention policy', () => {
     const { caller, id, org } = await completedRequest('hash-me@example.com');
     await caller.organization.updateRetention({ action: 'HASH', days: 0 });
     await worker.stop();
-    const later = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'not-finished@example.com' });
+    const later = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'not-finished@example.com',
+    });
     // The confirmation's count is what applying then does: finished requests only.
     const preview = await caller.organization.retentionPreview();
     expect(preview).toMatchObject({ action: 'HASH', days: 0 });
@@ -47,7 +58,10 @@ describe('retention policy', () => {
     worker = await startTestWorker(env);
     expect(result.hashed).toBeGreaterThanOrEqual(1);
     const stored = await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id } });
-    expect(stored).toMatchObject({ hashed: true, identifier: HASHED_PREFIX + identifierHmac(env.deps.keyring, 'hash-me@example.com') });
+    expect(stored).toMatchObject({
+      hashed: true,
+      identifier: HASHED_PREFIX + identifierHmac(env.deps.keyring, 'hash-me@example.com'),
+    });
     expect((await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id: later.id } })).hashed).toBe(false);
     expect((await caller.deletionRequests.get({ deletionRequestId: id })).identifier).toBe('[redacted]');
     const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: id });
@@ -63,10 +77,16 @@ describe('retention policy', () => {
     await caller.organization.updateRetention({ action: 'DELETE', days: 0 });
     await applyRetention(env.db.prisma, new Date(), org.organization.id);
     const request = await caller.deletionRequests.get({ deletionRequestId: id, fetchHashed: 'false' });
-    expect(request).toMatchObject({ identifier: null, status: 'SUCCESS', integrationRequests: [expect.objectContaining({ name: 'CRM', status: 'SUCCESS' })] });
+    expect(request).toMatchObject({
+      identifier: null,
+      status: 'SUCCESS',
+      integrationRequests: [expect.objectContaining({ name: 'CRM', status: 'SUCCESS' })],
+    });
     const stored = await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id } });
     expect(stored.purgedAt).not.toBeNull();
-    expect(JSON.stringify(await caller.deletionRequests.auditTrail({ deletionRequestId: id }))).not.toContain('delete-me@example.com');
+    expect(JSON.stringify(await caller.deletionRequests.auditTrail({ deletionRequestId: id }))).not.toContain(
+      'delete-me@example.com',
+    );
   });
 
   it('waits the configured number of days after completion', async () => {
@@ -82,6 +102,8 @@ describe('retention policy', () => {
     const org = await seedOrganization(env.deps);
     await env.db.prisma.membership.updateMany({ where: { userId: org.user.id }, data: { role: 'ADMIN' } });
     const { caller } = callerFor(env.deps, { pat: org.pat });
-    await expect(caller.organization.updateRetention({ action: 'HASH', days: 1 })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(caller.organization.updateRetention({ action: 'HASH', days: 1 })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
   });
 });

@@ -26,16 +26,27 @@ type Retryable = Awaited<ReturnType<typeof integrationRequestOf>>;
 /** The integration's configuration now, for a retry with the current configuration; refused when there is none to take. */
 function currentConfiguration(ir: Retryable) {
   if (!ir.integration || ir.integrationId === null) {
-    throw new AppError('CONFLICT', `The integration ${ir.integrationName} was deleted; retry with the configuration it was submitted with`);
+    throw new AppError(
+      'CONFLICT',
+      `The integration ${ir.integrationName} was deleted; retry with the configuration it was submitted with`,
+    );
   }
   if (!ir.integration.enabled) {
-    throw new AppError('CONFLICT', `The integration ${ir.integration.name} is disabled; enable it, or retry with the configuration it was submitted with`);
+    throw new AppError(
+      'CONFLICT',
+      `The integration ${ir.integration.name} is disabled; enable it, or retry with the configuration it was submitted with`,
+    );
   }
   return { integrationName: ir.integration.name, configSnapshot: ir.integration.config };
 }
 
 /** FAILED or ERROR back to STAGING, due now; the attempt budget starts again. */
-export async function retryIntegrationRequest(db: Db, actor: Actor, integrationRequestId: string, options: RetryOptions = {}) {
+export async function retryIntegrationRequest(
+  db: Db,
+  actor: Actor,
+  integrationRequestId: string,
+  options: RetryOptions = {},
+) {
   const ir = await integrationRequestOf(db, actor, integrationRequestId, options.deletionRequestId);
   await requeue(db, actor, ir, options.configuration ?? 'submitted');
   wakeWorkers(db);
@@ -43,21 +54,25 @@ export async function retryIntegrationRequest(db: Db, actor: Actor, integrationR
 }
 
 async function requeue(db: Db, actor: Actor, ir: Retryable, configuration: RetryConfiguration) {
-  if (!isRetryable(ir.status)) throw new AppError('CONFLICT', `Only failed integration requests can be retried; this one is ${ir.status}`);
+  if (!isRetryable(ir.status))
+    throw new AppError('CONFLICT', `Only failed integration requests can be retried; this one is ${ir.status}`);
   const current = configuration === 'current' ? currentConfiguration(ir) : undefined;
   await db.$transaction(async (tx) => {
     const query = dbQuery(tx);
     const parent = await lockDeletionRequest(query, ir.deletionRequest.id);
     if (!parent) throw notFound('Deletion request');
     assertTransition(ir.status, 'STAGING');
-    if (!(await requeueForRetry(query, ir.id, ir.status, current))) throw new AppError('CONFLICT', 'The integration request changed meanwhile; reload and try again');
+    if (!(await requeueForRetry(query, ir.id, ir.status, current)))
+      throw new AppError('CONFLICT', 'The integration request changed meanwhile; reload and try again');
     await recordAudit(tx, actor, {
       organizationId: actor.organizationId,
       deletionRequestId: ir.deletionRequest.id,
       integrationRequestId: ir.id,
       action: 'deletion.retried',
       outcome: 'STAGING',
-      summary: current ? `Retry requested with the integration's current configuration (was ${ir.status})` : `Retry requested (was ${ir.status})`,
+      summary: current
+        ? `Retry requested with the integration's current configuration (was ${ir.status})`
+        : `Retry requested (was ${ir.status})`,
       details: { from: ir.status, to: 'STAGING', configuration },
     });
     await rollUpDeletionRequest(query, ir.deletionRequest.id, parent);
@@ -70,11 +85,17 @@ async function requeue(db: Db, actor: Actor, ir: Retryable, configuration: Retry
  * current configuration, whichever is asked for). With `current`, every failed one is
  * checked first, so nothing is retried when one of them cannot take its current configuration.
  */
-export async function retryDeletionRequest(db: Db, actor: Actor, deletionRequestId: string, options: Pick<RetryOptions, 'configuration'> = {}) {
+export async function retryDeletionRequest(
+  db: Db,
+  actor: Actor,
+  deletionRequestId: string,
+  options: Pick<RetryOptions, 'configuration'> = {},
+) {
   const dr = await deletionRequestOf(db, actor, deletionRequestId);
   if (dr.integrationRequests.length === 0) return retryWithIntegrationsEnabledNow(db, actor, dr);
   const failed = dr.integrationRequests.filter((ir) => isRetryable(ir.status));
-  if (failed.length === 0) throw new AppError('CONFLICT', 'Nothing to retry: no integration request of this deletion request has failed');
+  if (failed.length === 0)
+    throw new AppError('CONFLICT', 'Nothing to retry: no integration request of this deletion request has failed');
   const configuration = options.configuration ?? 'submitted';
   const loaded = await Promise.all(failed.map((ir) => integrationRequestOf(db, actor, ir.id, dr.id)));
   if (configuration === 'current') loaded.forEach(currentConfiguration);
@@ -83,13 +104,18 @@ export async function retryDeletionRequest(db: Db, actor: Actor, deletionRequest
   return { retried: failed.map((ir) => ir.id) };
 }
 
-async function retryWithIntegrationsEnabledNow(db: Db, actor: Actor, dr: { id: string; workspaceId: string; identifier: string | null }) {
+async function retryWithIntegrationsEnabledNow(
+  db: Db,
+  actor: Actor,
+  dr: { id: string; workspaceId: string; identifier: string | null },
+) {
   if (dr.identifier === null) throw new AppError('CONFLICT', 'The identifier was removed by the retention policy');
   const result = await db.$transaction(async (tx) => {
     const query = dbQuery(tx);
     const parent = await lockDeletionRequest(query, dr.id);
     if (!parent) throw notFound('Deletion request');
-    if ((await countIntegrationRequests(tx, dr.id)) > 0) throw new AppError('CONFLICT', 'The request changed meanwhile; reload and try again');
+    if ((await countIntegrationRequests(tx, dr.id)) > 0)
+      throw new AppError('CONFLICT', 'The request changed meanwhile; reload and try again');
     const integrations = await enabledIntegrations(tx, dr.workspaceId);
     if (integrations.length === 0) throw new AppError('CONFLICT', 'The workspace still has no enabled integrations');
     const rows = integrations.map((integration) => ({
@@ -101,7 +127,12 @@ async function retryWithIntegrationsEnabledNow(db: Db, actor: Actor, dr: { id: s
       accountId: integration.accountId,
     }));
     await fanOutLate(tx, dr.id, rows, new Date());
-    await recordAudit(tx, actor, { organizationId: actor.organizationId, deletionRequestId: dr.id, action: 'request.retried', summary: `Sent to ${integrations.length} integration(s) enabled now` });
+    await recordAudit(tx, actor, {
+      organizationId: actor.organizationId,
+      deletionRequestId: dr.id,
+      action: 'request.retried',
+      summary: `Sent to ${integrations.length} integration(s) enabled now`,
+    });
     await rollUpDeletionRequest(query, dr.id, parent);
     return { retried: rows.map((r) => r.id) };
   });

@@ -36,8 +36,15 @@ export interface Claimed {
  * that sends a deletion counts its attempt here, before the call, so a crash loop still
  * runs out of attempts.
  */
-export async function claimDueSteps(query: Query, workerId: string, leaseMs: number, limit: number): Promise<Claimed[]> {
-  const rows = await query<Omit<Claimed, 'integration'> & { hasIntegration: boolean; integrationAccountId: string | null }>(
+export async function claimDueSteps(
+  query: Query,
+  workerId: string,
+  leaseMs: number,
+  limit: number,
+): Promise<Claimed[]> {
+  const rows = await query<
+    Omit<Claimed, 'integration'> & { hasIntegration: boolean; integrationAccountId: string | null }
+  >(
     `WITH due AS (
        SELECT id, "nextAttemptAt" FROM "IntegrationRequest"
         WHERE "nextAttemptAt" <= ${NOW_UTC}
@@ -67,4 +74,3 @@ export async function claimDueSteps(query: Query, workerId: string, leaseMs: num
     integration: hasIntegration ? { accountId: integrationAccountId } : null,
   }));
 }
-

@@ -142,6 +142,11 @@ const FAN_OUT_LATE = `
   SELECT (SELECT count(*) FROM work)::int AS queued`;
 
 /** Fans a request that had no integration requests out to `rows` (the caller holds the parent's lock). */
-export async function fanOutLate(db: DbOrTx, deletionRequestId: string, rows: NewIntegrationRequest[], now: Date): Promise<void> {
+export async function fanOutLate(
+  db: DbOrTx,
+  deletionRequestId: string,
+  rows: NewIntegrationRequest[],
+  now: Date,
+): Promise<void> {
   await hotQuery(db, FAN_OUT_LATE, [deletionRequestId, now.toISOString(), ...fanOutValues(rows)]);
 }

@@ -23,30 +23,61 @@ async function requests(count: number) {
       name,
       type: 'WEBHOOK',
       accountId: null,
-      config: { mode: 'sync', initiate: { method: 'POST', url: 'http://127.0.0.1:9/erase', body: '{"id":"{{identifier}}"}' } },
+      config: {
+        mode: 'sync',
+        initiate: { method: 'POST', url: 'http://127.0.0.1:9/erase', body: '{"id":"{{identifier}}"}' },
+      },
     });
   }
   const created = [];
   for (let i = 0; i < count; i++) {
-    created.push(await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: `subject-${i}@example.com` }));
+    created.push(
+      await caller.deletionRequests.createInWorkspace({
+        workspaceId: org.workspace.id,
+        identifier: `subject-${i}@example.com`,
+      }),
+    );
   }
   return { org, created };
 }
 
 /** Leases integration requests to `workerId` as a claim would. */
 async function lease(ids: string[], workerId: string) {
-  await env.db.pool.query(`UPDATE "IntegrationRequest" SET "lockedBy" = $2, "lockedUntil" = now() + interval '1 minute' WHERE id = ANY($1)`, [ids, workerId]);
+  await env.db.pool.query(
+    `UPDATE "IntegrationRequest" SET "lockedBy" = $2, "lockedUntil" = now() + interval '1 minute' WHERE id = ANY($1)`,
+    [ids, workerId],
+  );
 }
 
-function succeeded(id: string, deletionRequestId: string, organizationId: string, completedAt = new Date()): FinishingStep {
+function succeeded(
+  id: string,
+  deletionRequestId: string,
+  organizationId: string,
+  completedAt = new Date(),
+): FinishingStep {
   return {
     id,
     deletionRequestId,
     status: 'SUCCESS',
     data: { status: 'SUCCESS', completedAt, nextAttemptAt: null, lastError: null },
     entries: [
-      { organizationId, deletionRequestId, integrationRequestId: id, action: 'deletion.requested', outcome: 'SUCCESS', summary: 'Attempt 1: done', details: { attempt: 1 } },
-      { organizationId, deletionRequestId, integrationRequestId: id, action: 'deletion.completed', outcome: 'SUCCESS', summary: 'Completed with status SUCCESS' },
+      {
+        organizationId,
+        deletionRequestId,
+        integrationRequestId: id,
+        action: 'deletion.requested',
+        outcome: 'SUCCESS',
+        summary: 'Attempt 1: done',
+        details: { attempt: 1 },
+      },
+      {
+        organizationId,
+        deletionRequestId,
+        integrationRequestId: id,
+        action: 'deletion.completed',
+        outcome: 'SUCCESS',
+        summary: 'Completed with status SUCCESS',
+      },
     ],
   };
 }
@@ -73,7 +104,10 @@ describe('finishing steps', () => {
     ]);
     expect(results).toEqual(['SUCCESS', 'SUCCESS']);
 
-    const row = await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id: request.id }, include: { integrationRequests: true } });
+    const row = await env.db.prisma.deletionRequest.findUniqueOrThrow({
+      where: { id: request.id },
+      include: { integrationRequests: true },
+    });
     expect(row.status).toBe('SUCCESS');
     // The request completed when its last integration request did.
     expect(row.completedAt?.toISOString()).toBe(later.toISOString());
@@ -106,7 +140,10 @@ describe('finishing steps', () => {
       succeeded(a2!.id, a!.id, org.organization.id),
     ]);
     expect(results).toEqual(['SUCCESS', null, 'SUCCESS']);
-    const rows = await env.db.prisma.integrationRequest.findMany({ where: { id: { in: [b1!.id, b2!.id] } }, orderBy: { createdAt: 'asc' } });
+    const rows = await env.db.prisma.integrationRequest.findMany({
+      where: { id: { in: [b1!.id, b2!.id] } },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(rows.find((r) => r.id === b2!.id)).toMatchObject({ status: 'STAGING', lockedBy: 'w2' });
     expect((await auditOf(b!.id)).map((x) => x.action)).toEqual(['request.created']);
     expect((await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id: a!.id } })).status).toBe('SUCCESS');
@@ -117,7 +154,10 @@ describe('finishing steps', () => {
     const { org, created } = await requests(1);
     const request = created[0]!;
     const [first] = request.integrationRequests!;
-    await env.db.pool.query(`UPDATE "IntegrationRequest" SET attempts = 1, "lastError" = 'earlier error' WHERE id = $1`, [first!.id]);
+    await env.db.pool.query(
+      `UPDATE "IntegrationRequest" SET attempts = 1, "lastError" = 'earlier error' WHERE id = $1`,
+      [first!.id],
+    );
     await lease([first!.id], 'w1');
     const nextCheck = new Date(Date.now() + 60_000);
     const [status] = await finishSteps(env.db.pool, 'w1', [
@@ -126,15 +166,33 @@ describe('finishing steps', () => {
         deletionRequestId: request.id,
         status: 'PENDING',
         data: { status: 'PENDING', trackingId: 'job-42', lastError: null, nextAttemptAt: nextCheck },
-        entries: [{ organizationId: org.organization.id, deletionRequestId: request.id, integrationRequestId: first!.id, action: 'deletion.requested', outcome: 'PENDING', summary: 'Accepted' }],
+        entries: [
+          {
+            organizationId: org.organization.id,
+            deletionRequestId: request.id,
+            integrationRequestId: first!.id,
+            action: 'deletion.requested',
+            outcome: 'PENDING',
+            summary: 'Accepted',
+          },
+        ],
       },
     ]);
     expect(status).toBe('PENDING');
     const ir = await env.db.prisma.integrationRequest.findUniqueOrThrow({ where: { id: first!.id } });
-    expect(ir).toMatchObject({ status: 'PENDING', trackingId: 'job-42', lastError: null, attempts: 1, completedAt: null, lockedBy: null });
+    expect(ir).toMatchObject({
+      status: 'PENDING',
+      trackingId: 'job-42',
+      lastError: null,
+      attempts: 1,
+      completedAt: null,
+      lockedBy: null,
+    });
     expect(ir.nextAttemptAt?.toISOString()).toBe(nextCheck.toISOString());
     // One child PENDING, one STAGING: the request is PENDING.
-    expect((await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id: request.id } })).status).toBe('PENDING');
+    expect((await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id: request.id } })).status).toBe(
+      'PENDING',
+    );
   });
 });
 
@@ -169,7 +227,10 @@ describe('StepFinisher (group commit)', () => {
     const results = await Promise.all(ids.map((x) => finisher.finish(succeeded(x.id, x.parent, org.organization.id))));
     expect(results).toEqual(ids.map(() => 'SUCCESS'));
     expect(counter.connects).toBe(1);
-    const statuses = await env.db.prisma.deletionRequest.findMany({ where: { id: { in: created.map((r) => r.id) } }, select: { status: true } });
+    const statuses = await env.db.prisma.deletionRequest.findMany({
+      where: { id: { in: created.map((r) => r.id) } },
+      select: { status: true },
+    });
     expect(statuses.map((s) => s.status)).toEqual(created.map(() => 'SUCCESS'));
   });
 
@@ -180,8 +241,14 @@ describe('StepFinisher (group commit)', () => {
     const [b1] = b!.integrationRequests!;
     await lease([a1!.id, b1!.id], 'w1');
     const finisher = new StepFinisher(env.db.pool, 'w1');
-    const broken: FinishingStep = { ...succeeded(b1!.id, b!.id, org.organization.id), data: { status: 'NOT_A_STATUS' as never } };
-    const [good, bad] = await Promise.allSettled([finisher.finish(succeeded(a1!.id, a!.id, org.organization.id)), finisher.finish(broken)]);
+    const broken: FinishingStep = {
+      ...succeeded(b1!.id, b!.id, org.organization.id),
+      data: { status: 'NOT_A_STATUS' as never },
+    };
+    const [good, bad] = await Promise.allSettled([
+      finisher.finish(succeeded(a1!.id, a!.id, org.organization.id)),
+      finisher.finish(broken),
+    ]);
     expect(good).toEqual({ status: 'fulfilled', value: 'SUCCESS' });
     expect(bad.status).toBe('rejected');
     const rows = await env.db.prisma.integrationRequest.findMany({ where: { id: { in: [a1!.id, b1!.id] } } });
@@ -211,7 +278,10 @@ describe('StepFinisher (group commit)', () => {
       ...reversedInThrees.map((x) => two.finish(succeeded(x.id, x.parent, org.organization.id))),
     ]);
     expect(results.every((r) => r === 'SUCCESS')).toBe(true);
-    const rows = await env.db.prisma.deletionRequest.findMany({ where: { id: { in: created.map((r) => r.id) } }, select: { id: true, status: true } });
+    const rows = await env.db.prisma.deletionRequest.findMany({
+      where: { id: { in: created.map((r) => r.id) } },
+      select: { id: true, status: true },
+    });
     expect(rows.map((r) => r.status)).toEqual(created.map(() => 'SUCCESS'));
     // Each request completed exactly once, whichever worker finished its last step.
     const { rows: completions } = await env.db.pool.query<{ n: number }>(

@@ -33,7 +33,11 @@ export interface FinishingStep {
  * stalled past it, and the new owner records the outcome instead) is left alone; its
  * result is null. Results are in the order of `steps`.
  */
-export async function finishSteps(pool: pg.Pool, workerId: string, steps: FinishingStep[]): Promise<(RequestStatus | null)[]> {
+export async function finishSteps(
+  pool: pg.Pool,
+  workerId: string,
+  steps: FinishingStep[],
+): Promise<(RequestStatus | null)[]> {
   if (steps.length === 0) return [];
   const held = await checkOut(pool);
   const client = held.client;
@@ -54,7 +58,10 @@ export async function finishSteps(pool: pg.Pool, workerId: string, steps: Finish
     }
     const callbacks =
       (await writeRollUps(query, changes)) +
-      (await enqueueIntegrationFailedEvents(query, siblings.filter((r) => r.updated && (r.status === 'FAILED' || r.status === 'ERROR')).map((r) => r.id)));
+      (await enqueueIntegrationFailedEvents(
+        query,
+        siblings.filter((r) => r.updated && (r.status === 'FAILED' || r.status === 'ERROR')).map((r) => r.id),
+      ));
     await client.query('COMMIT');
     if (callbacks > 0) wakeCallbackDispatchers(pool);
     return steps.map((s) => (updated.has(s.id) ? s.status : null));
@@ -101,7 +108,8 @@ async function writeSteps(query: Query, workerId: string, steps: FinishingStep[]
   const entries = steps.flatMap((s) =>
     s.entries.map((e) => ({ ...e, integrationRequestId: e.integrationRequestId ?? s.id, outcome: e.outcome ?? null })),
   );
-  const column = (name: string, value: string) => `"${name}" = CASE WHEN i.s ? '${name}' THEN ${value} ELSE ir."${name}" END`;
+  const column = (name: string, value: string) =>
+    `"${name}" = CASE WHEN i.s ? '${name}' THEN ${value} ELSE ir."${name}" END`;
   return query<SiblingRow>(
     `WITH input AS (
        SELECT e.v->>'id' AS id, e.v->'set' AS s FROM jsonb_array_elements($1::jsonb) AS e(v)
@@ -130,6 +138,12 @@ async function writeSteps(query: Query, workerId: string, steps: FinishingStep[]
             step.id IS NOT NULL AS updated
        FROM "IntegrationRequest" sibling LEFT JOIN step ON step.id = sibling.id
       WHERE sibling."deletionRequestId" = ANY($4::text[])`,
-    [JSON.stringify(updates), workerId, JSON.stringify(entries), [...new Set(steps.map((s) => s.deletionRequestId))], steps.map((s) => s.id)],
+    [
+      JSON.stringify(updates),
+      workerId,
+      JSON.stringify(entries),
+      [...new Set(steps.map((s) => s.deletionRequestId))],
+      steps.map((s) => s.id),
+    ],
   );
 }

@@ -15,7 +15,13 @@ export function newLeaseOwner(): string {
 }
 
 /** Takes the lease of one active integration request still in `status` when nobody holds it; false when someone does. */
-export async function takeLease(query: Query, id: string, status: string, owner: string, leaseMs: number): Promise<boolean> {
+export async function takeLease(
+  query: Query,
+  id: string,
+  status: string,
+  owner: string,
+  leaseMs: number,
+): Promise<boolean> {
   const taken = await query(
     `UPDATE "IntegrationRequest" SET "lockedBy" = $3, "lockedUntil" = ${NOW_UTC} + make_interval(secs => $4)
       WHERE id = $1 AND status = $2::"RequestStatus" AND status IN ('STAGING', 'PENDING', 'PROCESSING')
@@ -28,16 +34,18 @@ export async function takeLease(query: Query, id: string, status: string, owner:
 
 /** Renews the leases `owner` holds on `ids`. */
 export async function extendLeases(query: Query, owner: string, ids: string[], leaseMs: number): Promise<void> {
-  await query(`UPDATE "IntegrationRequest" SET "lockedUntil" = ${NOW_UTC} + make_interval(secs => $3) WHERE id = ANY($1) AND "lockedBy" = $2`, [
-    ids,
-    owner,
-    leaseMs / 1000,
-  ]);
+  await query(
+    `UPDATE "IntegrationRequest" SET "lockedUntil" = ${NOW_UTC} + make_interval(secs => $3) WHERE id = ANY($1) AND "lockedBy" = $2`,
+    [ids, owner, leaseMs / 1000],
+  );
 }
 
 /** Hands the leases `owner` holds on `ids` back to the queue: another worker may take them at once. */
 export async function handBackLeases(query: Query, owner: string, ids: string[]): Promise<void> {
-  await query(`UPDATE "IntegrationRequest" SET "lockedBy" = NULL, "lockedUntil" = NULL WHERE id = ANY($1) AND "lockedBy" = $2`, [ids, owner]);
+  await query(
+    `UPDATE "IntegrationRequest" SET "lockedBy" = NULL, "lockedUntil" = NULL WHERE id = ANY($1) AND "lockedBy" = $2`,
+    [ids, owner],
+  );
 }
 
 /** After an unexpected failure of a step: the lease is released and the step is due again in a few seconds. */

@@ -26,11 +26,22 @@ export function findIntegrationRequest(db: Db, organizationId: string, integrati
 export function findDeletionRequest(db: Db, organizationId: string, deletionRequestId: string) {
   return db.deletionRequest.findFirst({
     where: { id: deletionRequestId, organizationId },
-    select: { id: true, workspaceId: true, identifier: true, integrationRequests: { select: { id: true, status: true, trackingId: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
+    select: {
+      id: true,
+      workspaceId: true,
+      identifier: true,
+      integrationRequests: {
+        select: { id: true, status: true, trackingId: true },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      },
+    },
   });
 }
 
 /** How many integration requests a deletion request has (read under the parent's lock by the late fan-out). */
-export async function countIntegrationRequests(db: Prisma.TransactionClient, deletionRequestId: string): Promise<number> {
+export async function countIntegrationRequests(
+  db: Prisma.TransactionClient,
+  deletionRequestId: string,
+): Promise<number> {
   return db.integrationRequest.count({ where: { deletionRequestId } });
 }

@@ -20,7 +20,12 @@ export async function dueForRetention(db: DbOrTx, organizationId: string, cutoff
  * otherwise: replaced by its keyed hash) and what could carry it: its integration requests'
  * last errors and its audit payloads. Run inside the caller's transaction.
  */
-export async function removeIdentifier(tx: DbOrTx, request: { id: string; identifierHmac: string }, purge: boolean, now: Date): Promise<void> {
+export async function removeIdentifier(
+  tx: DbOrTx,
+  request: { id: string; identifierHmac: string },
+  purge: boolean,
+  now: Date,
+): Promise<void> {
   const query = dbQuery(tx);
   if (purge) {
     await query(
@@ -28,11 +33,16 @@ export async function removeIdentifier(tx: DbOrTx, request: { id: string; identi
       [request.id, `purged:${request.id}`, now.toISOString()],
     );
   } else {
-    await query(`UPDATE "DeletionRequest" SET identifier = $2, hashed = true, "updatedAt" = (now() AT TIME ZONE 'UTC') WHERE id = $1`, [
-      request.id,
-      `${HASHED_PREFIX}${request.identifierHmac}`,
-    ]);
+    await query(
+      `UPDATE "DeletionRequest" SET identifier = $2, hashed = true, "updatedAt" = (now() AT TIME ZONE 'UTC') WHERE id = $1`,
+      [request.id, `${HASHED_PREFIX}${request.identifierHmac}`],
+    );
   }
-  await query(`UPDATE "IntegrationRequest" SET "lastError" = NULL, "updatedAt" = (now() AT TIME ZONE 'UTC') WHERE "deletionRequestId" = $1`, [request.id]);
-  await query(`UPDATE "AuditLog" SET "details" = NULL WHERE "deletionRequestId" = $1 AND "details" IS NOT NULL`, [request.id]);
+  await query(
+    `UPDATE "IntegrationRequest" SET "lastError" = NULL, "updatedAt" = (now() AT TIME ZONE 'UTC') WHERE "deletionRequestId" = $1`,
+    [request.id],
+  );
+  await query(`UPDATE "AuditLog" SET "details" = NULL WHERE "deletionRequestId" = $1 AND "details" IS NOT NULL`, [
+    request.id,
+  ]);
 }

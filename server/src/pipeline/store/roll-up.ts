@@ -28,7 +28,11 @@ export interface ChildState {
  * `rollUpStatus`), with an audit entry when it changes. The caller holds the row lock.
  * Answers how many status callbacks were recorded.
  */
-export async function rollUpDeletionRequest(query: Query, deletionRequestId: string, parent: LockedParent): Promise<number> {
+export async function rollUpDeletionRequest(
+  query: Query,
+  deletionRequestId: string,
+  parent: LockedParent,
+): Promise<number> {
   const children = await query<ChildState>(
     `SELECT status::text AS status, "completedAt" FROM "IntegrationRequest" WHERE "deletionRequestId" = $1`,
     [deletionRequestId],
@@ -50,11 +54,18 @@ export interface RollUpChange {
 }
 
 /** The roll-up of `children` (read after the parent's lock was taken), or null when the parent already shows it. */
-export function rollUpChange(deletionRequestId: string, parent: LockedParent, children: ChildState[]): RollUpChange | null {
+export function rollUpChange(
+  deletionRequestId: string,
+  parent: LockedParent,
+  children: ChildState[],
+): RollUpChange | null {
   const status = rollUpStatus(children.map((c) => c.status));
   const finished = isTerminal(status);
   if (parent.status === status && Boolean(parent.completedAt) === finished) return null;
-  const latest = children.reduce<Date | null>((max, c) => (c.completedAt && (!max || c.completedAt > max) ? c.completedAt : max), null);
+  const latest = children.reduce<Date | null>(
+    (max, c) => (c.completedAt && (!max || c.completedAt > max) ? c.completedAt : max),
+    null,
+  );
   return {
     deletionRequestId,
     status,
@@ -89,5 +100,8 @@ export async function writeRollUps(query: Query, changes: RollUpChange[]): Promi
     [JSON.stringify(changes), changes.map((c) => c.deletionRequestId)],
   );
   // Status callbacks of the requests that finished, in this same transaction.
-  return enqueueRequestFinishedEvents(query, changes.filter((c) => c.finished).map((c) => c.deletionRequestId));
+  return enqueueRequestFinishedEvents(
+    query,
+    changes.filter((c) => c.finished).map((c) => c.deletionRequestId),
+  );
 }

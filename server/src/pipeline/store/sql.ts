@@ -1,6 +1,5 @@
 export { dbQuery, NOW_UTC, pgQuery, utc, type Query } from '../../db/query';
 
-
 export interface AuditRow {
   organizationId: string;
   deletionRequestId: string;

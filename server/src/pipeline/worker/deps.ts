@@ -5,4 +5,3 @@ import type { ServiceDeps } from '../../services/deps';
 export interface EngineDeps extends ServiceDeps {
   pool: pg.Pool;
 }
-

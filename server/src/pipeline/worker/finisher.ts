@@ -16,7 +16,11 @@ import { finishSteps, type FinishingStep } from '../store/finish';
  * owner repeats the call with the same Idempotency-Key.
  */
 export class StepFinisher {
-  private queue: { step: FinishingStep; resolve: (status: RequestStatus | null) => void; reject: (error: unknown) => void }[] = [];
+  private queue: {
+    step: FinishingStep;
+    resolve: (status: RequestStatus | null) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
   private flushing = false;
 
   constructor(

@@ -44,24 +44,49 @@ async function start(role: 'api' | 'worker', extra: Record<string, string> = {})
 async function workspaceWithSubjects(count: number) {
   const org = await seedOrganization(env.deps);
   const { caller } = callerFor(env.deps, { pat: org.pat });
-  await caller.integrations.create({ workspaceId: org.workspace.id, name: 'CRM', type: 'WEBHOOK', config: { mode: 'sync', initiate: { method: 'POST', url: `${hooks.url}/erase`, body: '{"email":"{{identifier}}"}' } } });
-  const account = await caller.accounts.create({ name: 'app db', integrationType: 'POSTGRES', type: 'DATABASE', secrets: customer.credentials });
+  await caller.integrations.create({
+    workspaceId: org.workspace.id,
+    name: 'CRM',
+    type: 'WEBHOOK',
+    config: {
+      mode: 'sync',
+      initiate: { method: 'POST', url: `${hooks.url}/erase`, body: '{"email":"{{identifier}}"}' },
+    },
+  });
+  const account = await caller.accounts.create({
+    name: 'app db',
+    integrationType: 'POSTGRES',
+    type: 'DATABASE',
+    secrets: customer.credentials,
+  });
   await caller.integrations.create({
     workspaceId: org.workspace.id,
     name: 'App database',
     type: 'POSTGRES',
     accountId: account.id,
-    config: { rules: [{ table: 'orders', identifierColumns: ['customer_email'], action: 'delete' }, { table: 'users', identifierColumns: ['email'], action: 'delete' }] },
+    config: {
+      rules: [
+        { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },
+        { table: 'users', identifierColumns: ['email'], action: 'delete' },
+      ],
+    },
   });
   const tag = randomBytes(3).toString('hex');
   const subjects = Array.from({ length: count }, (_, i) => `s${i}-${tag}@example.com`);
   await customer.pool.query(`INSERT INTO users (email, name) SELECT e, 'Name' FROM unnest($1::text[]) e`, [subjects]);
-  await customer.pool.query(`INSERT INTO orders (user_id, customer_email, total) SELECT id, email, 10 FROM users WHERE email = ANY($1)`, [subjects]);
+  await customer.pool.query(
+    `INSERT INTO orders (user_id, customer_email, total) SELECT id, email, 10 FROM users WHERE email = ANY($1)`,
+    [subjects],
+  );
   return { org, subjects };
 }
 
 /** Creates one deletion request per subject through the API process's public REST API. */
-async function createAll(api: ServiceProcess, org: Awaited<ReturnType<typeof workspaceWithSubjects>>['org'], subjects: string[]) {
+async function createAll(
+  api: ServiceProcess,
+  org: Awaited<ReturnType<typeof workspaceWithSubjects>>['org'],
+  subjects: string[],
+) {
   let next = 0;
   const ids: string[] = [];
   await Promise.all(
@@ -84,7 +109,9 @@ async function createAll(api: ServiceProcess, org: Awaited<ReturnType<typeof wor
 async function waitUntilFinished(workspaceId: string, count: number, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const finished = await env.db.prisma.deletionRequest.count({ where: { workspaceId, status: { in: TERMINAL as never } } });
+    const finished = await env.db.prisma.deletionRequest.count({
+      where: { workspaceId, status: { in: TERMINAL as never } },
+    });
     if (finished === count) return;
     if (Date.now() > deadline) throw new Error(`only ${finished}/${count} requests finished in time`);
     await new Promise((r) => setTimeout(r, 100));
@@ -92,11 +119,17 @@ async function waitUntilFinished(workspaceId: string, count: number, timeoutMs: 
 }
 
 async function subjectRowsLeft(subjects: string[]) {
-  return customer.count(`SELECT (SELECT count(*) FROM users WHERE email = ANY($1)) + (SELECT count(*) FROM orders WHERE customer_email = ANY($1))`, [subjects]);
+  return customer.count(
+    `SELECT (SELECT count(*) FROM users WHERE email = ANY($1)) + (SELECT count(*) FROM orders WHERE customer_email = ANY($1))`,
+    [subjects],
+  );
 }
 
 async function webhookRequestIds(workspaceId: string) {
-  const rows = await env.db.prisma.integrationRequest.findMany({ where: { integrationType: 'WEBHOOK', deletionRequest: { workspaceId } }, select: { id: true } });
+  const rows = await env.db.prisma.integrationRequest.findMany({
+    where: { integrationType: 'WEBHOOK', deletionRequest: { workspaceId } },
+    select: { id: true },
+  });
   return rows.map((r) => r.id);
 }
 
@@ -110,7 +143,11 @@ describe('one API process and two worker processes on one PostgreSQL', () => {
     await createAll(api, org, subjects);
     await waitUntilFinished(org.workspace.id, subjects.length, 90_000);
 
-    const statuses = await env.db.prisma.deletionRequest.groupBy({ by: ['status'], where: { workspaceId: org.workspace.id }, _count: true });
+    const statuses = await env.db.prisma.deletionRequest.groupBy({
+      by: ['status'],
+      where: { workspaceId: org.workspace.id },
+      _count: true,
+    });
     expect(statuses).toEqual([{ status: 'SUCCESS', _count: subjects.length }]);
     // The webhook driver sends the integration request id as Idempotency-Key.
     const callsPerKey = new Map<string, number>();
@@ -129,7 +166,9 @@ describe('one API process and two worker processes on one PostgreSQL', () => {
     for (const share of shares) expect(share).toBeGreaterThan(subjects.length * 0.2);
     // The API process reports its requests by route, and the queue as drained.
     const metrics = await (await fetch(`${api.url}/metrics`, { headers: METRICS_AUTH })).text();
-    expect(metrics).toMatch(/dds_http_requests_total\{method="POST",route="\/api\/public\/deletion-requests",status="201"\} 150/);
+    expect(metrics).toMatch(
+      /dds_http_requests_total\{method="POST",route="\/api\/public\/deletion-requests",status="201"\} 150/,
+    );
     expect(metrics).not.toMatch(/dds_queue_depth\{[^}]*state="due"\} [1-9]/);
   });
 
@@ -154,7 +193,10 @@ describe('one API process and two worker processes on one PostgreSQL', () => {
     await Promise.all([creating, chaos]);
     expect(kills).toBe(4);
     await waitUntilFinished(org.workspace.id, subjects.length, 90_000);
-    const notDone = await env.db.prisma.deletionRequest.findMany({ where: { workspaceId: org.workspace.id, status: { not: 'SUCCESS' } }, select: { id: true, status: true } });
+    const notDone = await env.db.prisma.deletionRequest.findMany({
+      where: { workspaceId: org.workspace.id, status: { not: 'SUCCESS' } },
+      select: { id: true, status: true },
+    });
     expect(notDone).toEqual([]);
     expect(await subjectRowsLeft(subjects)).toBe(0);
     // At least once: a step cut off by a kill may be sent again, never skipped.
@@ -174,7 +216,9 @@ describe('graceful shutdown of a worker process (SIGTERM)', () => {
   }
 
   const lockedBy = async (pid: number, workspaceId: string) =>
-    env.db.prisma.integrationRequest.count({ where: { lockedBy: { contains: `:${pid}:` }, deletionRequest: { workspaceId } } });
+    env.db.prisma.integrationRequest.count({
+      where: { lockedBy: { contains: `:${pid}:` }, deletionRequest: { workspaceId } },
+    });
 
   it('lets in-flight steps finish within the grace period', async () => {
     webhookDelayMs = 400;
@@ -186,8 +230,16 @@ describe('graceful shutdown of a worker process (SIGTERM)', () => {
     worker.kill('SIGTERM');
     expect(await worker.exited).toEqual({ code: 0, signal: null });
     // Every webhook call that had started was allowed to finish and was recorded.
-    const called = new Set(hooks.callsTo('POST /erase').slice(before).map((c) => String(c.headers['idempotency-key'])));
-    const finished = await env.db.prisma.integrationRequest.findMany({ where: { id: { in: [...called] } }, select: { status: true } });
+    const called = new Set(
+      hooks
+        .callsTo('POST /erase')
+        .slice(before)
+        .map((c) => String(c.headers['idempotency-key'])),
+    );
+    const finished = await env.db.prisma.integrationRequest.findMany({
+      where: { id: { in: [...called] } },
+      select: { status: true },
+    });
     expect(finished.map((f) => f.status)).toEqual([...called].map(() => 'SUCCESS'));
     expect(await lockedBy(worker.child.pid!, org.workspace.id)).toBe(0);
     await start('worker');
@@ -210,7 +262,10 @@ describe('graceful shutdown of a worker process (SIGTERM)', () => {
     await start('worker');
     await waitUntilFinished(org.workspace.id, subjects.length, 30_000);
     expect(Date.now() - started).toBeLessThan(30_000);
-    const statuses = await env.db.prisma.deletionRequest.findMany({ where: { workspaceId: org.workspace.id }, select: { status: true } });
+    const statuses = await env.db.prisma.deletionRequest.findMany({
+      where: { workspaceId: org.workspace.id },
+      select: { status: true },
+    });
     expect(statuses.every((s) => s.status === 'SUCCESS')).toBe(true);
   });
 });

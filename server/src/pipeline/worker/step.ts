@@ -24,7 +24,8 @@ export interface StepReport {
 /** Writes a step's outcome; the worker's `StepFinisher` batches them, `finishSteps` is the one-off form. */
 export type Finish = (step: FinishingStep) => Promise<RequestStatus | null>;
 
-const isInitiation = (ir: { trackingId: string | null; status: RequestStatus }) => !ir.trackingId || ir.status === 'STAGING';
+const isInitiation = (ir: { trackingId: string | null; status: RequestStatus }) =>
+  !ir.trackingId || ir.status === 'STAGING';
 
 /**
  * Runs one step of an integration request this worker has leased: the deletion call, or a
@@ -62,18 +63,30 @@ class Step {
     try {
       outcome = redactOutcome(await this.callDestination(), this.redact);
     } catch (error) {
-      if (error instanceof TransientError) outcome = { kind: 'retry', reason: this.redact(error.message), retryAfterMs: error.retryAfterMs };
+      if (error instanceof TransientError)
+        outcome = { kind: 'retry', reason: this.redact(error.message), retryAfterMs: error.retryAfterMs };
       else if (error instanceof PermanentError) outcome = { kind: 'failed', reason: this.redact(error.message) };
       else {
         // Members see a reference and a plain sentence; the detail, with the same reference, is in the log only.
         const reference = randomUUID();
-        this.deps.log.error({ err: error, integrationRequestId: ir.id, reference }, 'integration request failed with an internal error');
-        await this.record({ kind: 'failed', reason: `An internal error stopped this deletion (reference ${reference}); the operators have the details.` }, 'ERROR');
+        this.deps.log.error(
+          { err: error, integrationRequestId: ir.id, reference },
+          'integration request failed with an internal error',
+        );
+        await this.record(
+          {
+            kind: 'failed',
+            reason: `An internal error stopped this deletion (reference ${reference}); the operators have the details.`,
+          },
+          'ERROR',
+        );
         return this.report('ERROR');
       }
     }
     const status = await this.record(outcome);
-    return this.report(outcome.kind === 'retry' && status !== null && isActive(status) ? 'RETRY' : (status ?? ir.status));
+    return this.report(
+      outcome.kind === 'retry' && status !== null && isActive(status) ? 'RETRY' : (status ?? ir.status),
+    );
   }
 
   private report(status: StepReport['status']): StepReport {
@@ -116,7 +129,11 @@ class Step {
     const now = new Date();
     const reason = (outcome as { reason?: string }).reason;
     const next: NextState = forceStatus
-      ? { status: forceStatus, data: { status: forceStatus, completedAt: now, nextAttemptAt: null, lastError: reason ?? null }, summary: reason ?? forceStatus }
+      ? {
+          status: forceStatus,
+          data: { status: forceStatus, completedAt: now, nextAttemptAt: null, lastError: reason ?? null },
+          summary: reason ?? forceStatus,
+        }
       : nextState(this.deps, this, outcome, now);
     assertTransition(ir.status, next.status);
     const evidence = outcome.kind === 'success' ? outcome.evidence : undefined;
@@ -128,7 +145,8 @@ class Step {
         action: this.phase === 'initiate' ? 'deletion.requested' : 'deletion.status_checked',
         outcome: next.status,
         // Numbered across retries ("Attempt 3" after two failed runs), naming the configuration it ran with.
-        summary: this.phase === 'initiate' ? `Attempt ${ir.priorAttempts + this.attempt}: ${next.summary}` : next.summary,
+        summary:
+          this.phase === 'initiate' ? `Attempt ${ir.priorAttempts + this.attempt}: ${next.summary}` : next.summary,
         details: {
           attempt: ir.priorAttempts + this.attempt,
           configuration: configurationUsed(ir),
@@ -150,7 +168,13 @@ class Step {
         summary: `Completed with status ${next.status}`,
       });
     }
-    return this.finish({ id: ir.id, deletionRequestId: ir.deletionRequestId, status: next.status, data: next.data, entries });
+    return this.finish({
+      id: ir.id,
+      deletionRequestId: ir.deletionRequestId,
+      status: next.status,
+      data: next.data,
+      entries,
+    });
   }
 }
 
@@ -196,10 +220,22 @@ function nextState(deps: EngineDeps, step: Step, outcome: Outcome, now: Date): N
         summary: outcome.message,
       };
     case 'pending':
-      if (tooOld) return done('FAILED', `No final status after ${cfg.ASYNC_MAX_AGE_HOURS} hours`, `No final status after ${cfg.ASYNC_MAX_AGE_HOURS} hours`);
+      if (tooOld)
+        return done(
+          'FAILED',
+          `No final status after ${cfg.ASYNC_MAX_AGE_HOURS} hours`,
+          `No final status after ${cfg.ASYNC_MAX_AGE_HOURS} hours`,
+        );
       return {
         status: outcome.status,
-        data: { status: outcome.status, lastError: null, nextAttemptAt: new Date(now.getTime() + (outcome.pollAfterMs ?? pollDelayMs(ageMs, cfg.ASYNC_POLL_INTERVAL_MS, cfg.ASYNC_POLL_MAX_MS))) },
+        data: {
+          status: outcome.status,
+          lastError: null,
+          nextAttemptAt: new Date(
+            now.getTime() +
+              (outcome.pollAfterMs ?? pollDelayMs(ageMs, cfg.ASYNC_POLL_INTERVAL_MS, cfg.ASYNC_POLL_MAX_MS)),
+          ),
+        },
         summary: outcome.message,
       };
     case 'deferred':
@@ -219,8 +255,16 @@ function nextState(deps: EngineDeps, step: Step, outcome: Outcome, now: Date): N
         const reason = `Gave up after ${attempt} attempts: ${outcome.reason}`;
         return done('FAILED', reason, reason);
       }
-      if (tooOld) return done('FAILED', `No final status after ${cfg.ASYNC_MAX_AGE_HOURS} hours: ${outcome.reason}`, outcome.reason);
-      const backoff = phase === 'initiate' ? retryDelayMs(attempt, cfg.RETRY_BASE_MS, cfg.RETRY_MAX_MS) : pollDelayMs(ageMs, cfg.ASYNC_POLL_INTERVAL_MS, cfg.ASYNC_POLL_MAX_MS);
+      if (tooOld)
+        return done(
+          'FAILED',
+          `No final status after ${cfg.ASYNC_MAX_AGE_HOURS} hours: ${outcome.reason}`,
+          outcome.reason,
+        );
+      const backoff =
+        phase === 'initiate'
+          ? retryDelayMs(attempt, cfg.RETRY_BASE_MS, cfg.RETRY_MAX_MS)
+          : pollDelayMs(ageMs, cfg.ASYNC_POLL_INTERVAL_MS, cfg.ASYNC_POLL_MAX_MS);
       const waitMs = Math.min(cfg.RETRY_MAX_MS, Math.max(backoff, outcome.retryAfterMs ?? 0));
       return {
         status: ir.status,
@@ -230,4 +274,3 @@ function nextState(deps: EngineDeps, step: Step, outcome: Outcome, now: Date): N
     }
   }
 }
-

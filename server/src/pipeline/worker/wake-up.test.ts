@@ -49,13 +49,19 @@ describe('waking workers', () => {
       name: 'CRM',
       type: 'WEBHOOK',
       accountId: null,
-      config: { mode: 'sync', initiate: { method: 'POST', url: `${hooks.url}/erase`, body: '{"id":"{{identifier}}"}' } },
+      config: {
+        mode: 'sync',
+        initiate: { method: 'POST', url: `${hooks.url}/erase`, body: '{"id":"{{identifier}}"}' },
+      },
     });
     const worker = await startTestWorker(env, { pollIntervalMs: 60_000 });
     try {
       // The worker's first claim at start-up found nothing; only a notification can bring it this request.
       await sleep(200);
-      const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'jane@example.com' });
+      const created = await caller.deletionRequests.createInWorkspace({
+        workspaceId: org.workspace.id,
+        identifier: 'jane@example.com',
+      });
       const done = await waitForRequest(env, created.id, ['SUCCESS'], 5_000);
       expect(done.status).toBe('SUCCESS');
     } finally {

@@ -13,7 +13,13 @@ export interface WorkerOptions {
   pollIntervalMs: number;
   leaseMs: number;
   /** Called after each step with its duration, for metrics. */
-  onStep?: (info: { integrationRequestId: string; ms: number; startedAt: number; report?: StepReport | null; error?: unknown }) => void;
+  onStep?: (info: {
+    integrationRequestId: string;
+    ms: number;
+    startedAt: number;
+    report?: StepReport | null;
+    error?: unknown;
+  }) => void;
 }
 
 /**
@@ -103,7 +109,8 @@ export class Worker {
       this.listener = client;
     } catch (error) {
       this.listenRetryAt = Date.now() + 5_000;
-      if (!isDatabaseUnreachable(error)) this.deps.log.warn({ err: error }, 'could not LISTEN for new work; polling only');
+      if (!isDatabaseUnreachable(error))
+        this.deps.log.warn({ err: error }, 'could not LISTEN for new work; polling only');
       await client?.end().catch(() => {});
     }
   }
@@ -112,7 +119,10 @@ export class Worker {
   private databaseAnswered(error?: unknown): void {
     if (error === undefined) {
       if (this.unreachableSince !== null) {
-        this.deps.log.warn({ workerId: this.id, unreachableMs: Date.now() - this.unreachableSince }, 'database reachable again; deletion work resumed');
+        this.deps.log.warn(
+          { workerId: this.id, unreachableMs: Date.now() - this.unreachableSince },
+          'database reachable again; deletion work resumed',
+        );
         this.unreachableSince = null;
       }
       return;
@@ -123,7 +133,10 @@ export class Worker {
     }
     if (this.unreachableSince === null) {
       this.unreachableSince = Date.now();
-      this.deps.log.error({ workerId: this.id, err: error }, 'database unreachable; deletion work paused until it answers again');
+      this.deps.log.error(
+        { workerId: this.id, err: error },
+        'database unreachable; deletion work paused until it answers again',
+      );
     }
   }
 
@@ -172,10 +185,15 @@ export class Worker {
     const started = Date.now();
     const step = runStep(this.deps, claimed, this.finisher.finish)
       .then(
-        (report) => this.options.onStep?.({ integrationRequestId: id, ms: Date.now() - started, startedAt: started, report }),
+        (report) =>
+          this.options.onStep?.({ integrationRequestId: id, ms: Date.now() - started, startedAt: started, report }),
         (error) => {
           // Unreachable database: the lease expires and the step runs again (same Idempotency-Key).
-          if (isDatabaseUnreachable(error)) this.deps.log.warn({ integrationRequestId: id, reason: (error as Error).message }, 'step outcome not recorded: database unreachable');
+          if (isDatabaseUnreachable(error))
+            this.deps.log.warn(
+              { integrationRequestId: id, reason: (error as Error).message },
+              'step outcome not recorded: database unreachable',
+            );
           else this.deps.log.error({ err: error, integrationRequestId: id }, 'integration request step failed');
           this.options.onStep?.({ integrationRequestId: id, ms: Date.now() - started, startedAt: started, error });
           return this.releaseLease(id);

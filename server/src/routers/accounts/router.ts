@@ -3,7 +3,13 @@ import { accountTypeSchema, integrationTypeSchema } from '@shared/statuses';
 import { nameSchema } from '@shared/schemas/auth';
 import { router } from '../../trpc/init';
 import { adminProcedure } from '../../trpc/procedures';
-import { createAccount, deleteAccount, getAccount, listAccounts, updateAccount } from '../../services/accounts/accounts';
+import {
+  createAccount,
+  deleteAccount,
+  getAccount,
+  listAccounts,
+  updateAccount,
+} from '../../services/accounts/accounts';
 import { startOAuthInputSchema } from '@shared/integrations';
 import { startOAuthConnection } from '../../services/accounts/oauth-connect';
 import { listOAuthProviders } from '../../oauth/providers';
@@ -17,7 +23,14 @@ export const accountsRouter = router({
     .query(({ ctx, input }) => listAccounts(ctx.prisma, ctx.actor, input)),
   get: adminProcedure.input(accountId).query(({ ctx, input }) => getAccount(ctx.prisma, ctx.actor, input.accountId)),
   create: adminProcedure
-    .input(z.object({ name: nameSchema, integrationType: integrationTypeSchema, type: accountTypeSchema, secrets: z.unknown() }))
+    .input(
+      z.object({
+        name: nameSchema,
+        integrationType: integrationTypeSchema,
+        type: accountTypeSchema,
+        secrets: z.unknown(),
+      }),
+    )
     .mutation(({ ctx, input }) => createAccount(ctx, ctx.actor, input)),
   /** Renames and/or replaces the credentials. */
   update: adminProcedure
@@ -29,7 +42,11 @@ export const accountsRouter = router({
    * Starts an OAuth authorization-code flow (state + PKCE): open `authorizationUrl` in the
    * browser; the provider returns to /oauth/callback/<provider>, which stores the account.
    */
-  connectOAuth: adminProcedure.input(startOAuthInputSchema).mutation(({ ctx, input }) => startOAuthConnection(ctx, ctx.actor, input)),
+  connectOAuth: adminProcedure
+    .input(startOAuthInputSchema)
+    .mutation(({ ctx, input }) => startOAuthConnection(ctx, ctx.actor, input)),
   /** Refused while integrations use the account. */
-  delete: adminProcedure.input(accountId).mutation(({ ctx, input }) => deleteAccount(ctx.prisma, ctx.actor, input.accountId)),
+  delete: adminProcedure
+    .input(accountId)
+    .mutation(({ ctx, input }) => deleteAccount(ctx.prisma, ctx.actor, input.accountId)),
 });

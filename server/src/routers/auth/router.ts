@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { emailSchema, passwordSchema, signInInputSchema, signUpInputSchema } from '@shared/schemas/auth';
-import { requestPasswordReset, resetPassword, sendEmailVerification, verifyEmail } from '../../services/auth/user-tokens';
+import {
+  requestPasswordReset,
+  resetPassword,
+  sendEmailVerification,
+  verifyEmail,
+} from '../../services/auth/user-tokens';
 import { mailerFor } from '../../services/notifications/mailer';
 import { roleSchema } from '@shared/statuses';
 import { SESSION_COOKIE } from '../../trpc/context';
@@ -26,7 +31,10 @@ const meSchema = z.object({
 async function describeMe(db: Db, actor: Actor): Promise<z.infer<typeof meSchema>> {
   const [user, memberships] = await Promise.all([
     db.user
-      .findUniqueOrThrow({ where: { id: actor.userId }, select: { id: true, email: true, name: true, emailVerifiedAt: true } })
+      .findUniqueOrThrow({
+        where: { id: actor.userId },
+        select: { id: true, email: true, name: true, emailVerifiedAt: true },
+      })
       .then(({ emailVerifiedAt, ...u }) => ({ ...u, emailVerified: emailVerifiedAt !== null })),
     listMemberships(db, actor.userId),
   ]);
@@ -92,12 +100,14 @@ export const authRouter = router({
   }),
 
   /** Sets a new password with a mailed single-use token, and signs out every session of the account. */
-  resetPassword: publicProcedure.input(z.object({ token: z.string().max(200), password: passwordSchema })).mutation(async ({ ctx, input }) => {
-    assertAuthAttemptAllowed(ctx.config, ctx.ip);
-    const result = await resetPassword(ctx, input);
-    ctx.clearCookie(SESSION_COOKIE);
-    return result;
-  }),
+  resetPassword: publicProcedure
+    .input(z.object({ token: z.string().max(200), password: passwordSchema }))
+    .mutation(async ({ ctx, input }) => {
+      assertAuthAttemptAllowed(ctx.config, ctx.ip);
+      const result = await resetPassword(ctx, input);
+      ctx.clearCookie(SESSION_COOKIE);
+      return result;
+    }),
 
   verifyEmail: publicProcedure.input(z.object({ token: z.string().max(200) })).mutation(async ({ ctx, input }) => {
     assertAuthAttemptAllowed(ctx.config, ctx.ip);
@@ -110,14 +120,19 @@ export const authRouter = router({
   }),
 
   /** Organization switcher: the session acts in another organization the user belongs to. */
-  switchOrganization: authedProcedure.input(z.object({ organizationId: z.string().max(64) })).mutation(async ({ ctx, input }) => {
-    if (!ctx.actor.sessionId) throw new AppError('BAD_REQUEST', 'Only dashboard sessions switch organizations');
-    const membership = await ctx.prisma.membership.findUnique({
-      where: { userId_organizationId: { userId: ctx.actor.userId, organizationId: input.organizationId } },
-      select: { id: true },
-    });
-    if (!membership) throw new AppError('NOT_FOUND', 'Organization not found');
-    await ctx.prisma.session.update({ where: { id: ctx.actor.sessionId }, data: { activeOrganizationId: input.organizationId } });
-    return { organizationId: input.organizationId };
-  }),
+  switchOrganization: authedProcedure
+    .input(z.object({ organizationId: z.string().max(64) }))
+    .mutation(async ({ ctx, input }) => {
+      if (!ctx.actor.sessionId) throw new AppError('BAD_REQUEST', 'Only dashboard sessions switch organizations');
+      const membership = await ctx.prisma.membership.findUnique({
+        where: { userId_organizationId: { userId: ctx.actor.userId, organizationId: input.organizationId } },
+        select: { id: true },
+      });
+      if (!membership) throw new AppError('NOT_FOUND', 'Organization not found');
+      await ctx.prisma.session.update({
+        where: { id: ctx.actor.sessionId },
+        data: { activeOrganizationId: input.organizationId },
+      });
+      return { organizationId: input.organizationId };
+    }),
 });

@@ -22,14 +22,26 @@ const endpointId = z.object({ endpointId: z.string().max(64) });
 export const callbacksRouter = router({
   list: manage.query(({ ctx }) => listCallbackEndpoints(ctx.prisma, ctx.actor)),
   /** The signing secret is in this answer only. */
-  create: manage.input(createCallbackEndpointInputSchema).mutation(({ ctx, input }) => createCallbackEndpoint(ctx, ctx.actor, input)),
-  update: manage.input(updateCallbackEndpointInputSchema).mutation(({ ctx, input }) => updateCallbackEndpoint(ctx, ctx.actor, input)),
-  delete: manage.input(endpointId).mutation(({ ctx, input }) => deleteCallbackEndpoint(ctx.prisma, ctx.actor, input.endpointId)),
+  create: manage
+    .input(createCallbackEndpointInputSchema)
+    .mutation(({ ctx, input }) => createCallbackEndpoint(ctx, ctx.actor, input)),
+  update: manage
+    .input(updateCallbackEndpointInputSchema)
+    .mutation(({ ctx, input }) => updateCallbackEndpoint(ctx, ctx.actor, input)),
+  delete: manage
+    .input(endpointId)
+    .mutation(({ ctx, input }) => deleteCallbackEndpoint(ctx.prisma, ctx.actor, input.endpointId)),
   /** The new secret is in this answer only; the old one keeps signing during the overlap. */
-  rotateSecret: manage.input(rotateCallbackSecretInputSchema).mutation(({ ctx, input }) => rotateCallbackSecret(ctx, ctx.actor, input)),
-  sendTest: manage.input(endpointId).mutation(({ ctx, input }) => sendTestCallback(ctx.prisma, ctx.actor, input.endpointId)),
+  rotateSecret: manage
+    .input(rotateCallbackSecretInputSchema)
+    .mutation(({ ctx, input }) => rotateCallbackSecret(ctx, ctx.actor, input)),
+  sendTest: manage
+    .input(endpointId)
+    .mutation(({ ctx, input }) => sendTestCallback(ctx.prisma, ctx.actor, input.endpointId)),
   deliveries: manage
     .input(endpointId.extend({ before: z.string().max(64).optional() }))
     .query(({ ctx, input }) => listCallbackDeliveries(ctx.prisma, ctx.actor, input)),
-  resend: manage.input(z.object({ deliveryId: z.string().max(64) })).mutation(({ ctx, input }) => resendCallbackDelivery(ctx.prisma, ctx.actor, input.deliveryId)),
+  resend: manage
+    .input(z.object({ deliveryId: z.string().max(64) }))
+    .mutation(({ ctx, input }) => resendCallbackDelivery(ctx.prisma, ctx.actor, input.deliveryId)),
 });

@@ -46,9 +46,13 @@ describe('dashboard.searchRequests', () => {
   it('filters by status, creator and date range, and never shows another organization', async () => {
     const none = await owner().dashboard.searchRequests({ filter: { statuses: ['FAILED'] } });
     expect(none.items).toEqual([]);
-    const mine = await owner().dashboard.searchRequests({ filter: { createdByUserId: org.user.id, statuses: ['STAGING', 'SUCCESS'] } });
+    const mine = await owner().dashboard.searchRequests({
+      filter: { createdByUserId: org.user.id, statuses: ['STAGING', 'SUCCESS'] },
+    });
     expect(mine.items.length).toBe(3);
-    const future = await owner().dashboard.searchRequests({ filter: { createdFrom: new Date(Date.now() + 60_000).toISOString() } });
+    const future = await owner().dashboard.searchRequests({
+      filter: { createdFrom: new Date(Date.now() + 60_000).toISOString() },
+    });
     expect(future.items).toEqual([]);
     const foreign = await callerFor(env.deps, { pat: other.pat }).caller.dashboard.searchRequests({});
     expect(foreign.items).toEqual([]);
@@ -56,47 +60,67 @@ describe('dashboard.searchRequests', () => {
 
   it('rejects an end date before the start date, naming the field', async () => {
     await expect(
-      owner().dashboard.searchRequests({ filter: { createdFrom: '2026-02-01T00:00:00Z', createdTo: '2026-01-01T00:00:00Z' } }),
+      owner().dashboard.searchRequests({
+        filter: { createdFrom: '2026-02-01T00:00:00Z', createdTo: '2026-01-01T00:00:00Z' },
+      }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 });
 
 describe('identifiers masked, revealed one at a time with an audit entry', () => {
   it('masks identifiers in every dashboard read model; revealIdentifier shows one and audits it', async () => {
-    const created = await owner().deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'masked.person@example.com' });
+    const created = await owner().deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'masked.person@example.com',
+    });
     const search = await owner().dashboard.searchRequests({ filter: { identifier: 'masked.person@example.com' } });
     const overview = await owner().dashboard.overview({});
     const detail = await owner().dashboard.requestDetail({ deletionRequestId: created.id });
     for (const answer of [search, overview, detail]) expect(JSON.stringify(answer)).not.toContain('masked.person');
     expect(search.items[0]?.maskedIdentifier).toBe('m***@example.com');
-    const before = await env.db.prisma.auditLog.count({ where: { deletionRequestId: created.id, action: 'request.identifier_revealed' } });
+    const before = await env.db.prisma.auditLog.count({
+      where: { deletionRequestId: created.id, action: 'request.identifier_revealed' },
+    });
     expect(before).toBe(0);
-    expect(await owner().dashboard.revealIdentifier({ deletionRequestId: created.id })).toEqual({ identifier: 'masked.person@example.com' });
-    const entries = await env.db.prisma.auditLog.findMany({ where: { deletionRequestId: created.id, action: 'request.identifier_revealed' } });
+    expect(await owner().dashboard.revealIdentifier({ deletionRequestId: created.id })).toEqual({
+      identifier: 'masked.person@example.com',
+    });
+    const entries = await env.db.prisma.auditLog.findMany({
+      where: { deletionRequestId: created.id, action: 'request.identifier_revealed' },
+    });
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ actorId: org.user.id, organizationId: org.organization.id });
     expect(JSON.stringify([entries[0]?.summary, entries[0]?.details])).not.toContain('masked.person');
-    await expect(callerFor(env.deps, { pat: other.pat }).caller.dashboard.revealIdentifier({ deletionRequestId: created.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      callerFor(env.deps, { pat: other.pat }).caller.dashboard.revealIdentifier({ deletionRequestId: created.id }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('refuses a search by identifier sent as GET (it would be in the URL); POST carries it', async () => {
     const { ctx } = callerFor(env.deps, { pat: org.pat });
     const asGet = createCallerFactory(appRouter)({ ...ctx, method: 'GET' });
-    await expect(asGet.dashboard.searchRequests({ filter: { identifier: 'a@example.com' } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(asGet.dashboard.searchRequests({ filter: { identifier: 'a@example.com' } })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
     expect((await asGet.dashboard.searchRequests({})).items.length).toBeGreaterThan(0);
   });
 });
 
 describe('dashboard.requestDetail', () => {
   it('returns the audit timeline, and "not found" across organizations', async () => {
-    const created = await owner().deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'detail@example.com' });
+    const created = await owner().deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'detail@example.com',
+    });
     const detail = await owner().dashboard.requestDetail({ deletionRequestId: created.id });
     expect(detail.maskedIdentifier).toBe('d***@example.com');
     expect(JSON.stringify(detail)).not.toContain('detail@example.com');
     expect(detail.createdWithToken).toBe(true);
     expect(detail.auditTrail.map((e) => e.action)).toContain('request.created');
     expect(detail.auditTrail[0]?.actorName).toBe('Owner of acme');
-    await expect(callerFor(env.deps, { pat: other.pat }).caller.dashboard.requestDetail({ deletionRequestId: created.id })).rejects.toMatchObject({
+    await expect(
+      callerFor(env.deps, { pat: other.pat }).caller.dashboard.requestDetail({ deletionRequestId: created.id }),
+    ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
   });
@@ -109,7 +133,9 @@ describe('dashboard.overview', () => {
     expect(overview.byStatus.STAGING).toBe(overview.total);
     expect(overview.perDay.at(-1)?.counts.STAGING).toBe(overview.total);
     expect(overview.openTotal).toBe(overview.total);
-    await expect(owner().dashboard.overview({ days: 7, timeZone: 'Not/AZone' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(owner().dashboard.overview({ days: 7, timeZone: 'Not/AZone' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
   });
 });
 
@@ -118,7 +144,10 @@ describe('dashboard.auditLog', () => {
     const all = await owner().dashboard.auditLog({ limit: 100 });
     const withRequest = all.items.find((e) => e.deletionRequestId);
     expect(withRequest, 'the seeded organization has request entries').toBeDefined();
-    const byRequest = await owner().dashboard.auditLog({ limit: 100, filter: { deletionRequestId: withRequest!.deletionRequestId! } });
+    const byRequest = await owner().dashboard.auditLog({
+      limit: 100,
+      filter: { deletionRequestId: withRequest!.deletionRequestId! },
+    });
     expect(byRequest.items.length).toBeGreaterThan(0);
     expect(byRequest.items.every((e) => e.deletionRequestId === withRequest!.deletionRequestId)).toBe(true);
     const admin = await owner().dashboard.auditLog({ limit: 100, filter: { scope: 'admin' } });
@@ -128,11 +157,17 @@ describe('dashboard.auditLog', () => {
     expect(actions).toContain(withRequest!.action);
     const oneAction = await owner().dashboard.auditLog({ limit: 100, filter: { actions: [withRequest!.action] } });
     expect(oneAction.items.every((e) => e.action === withRequest!.action)).toBe(true);
-    const future = await owner().dashboard.auditLog({ limit: 100, filter: { createdFrom: new Date(Date.now() + 86_400_000).toISOString() } });
+    const future = await owner().dashboard.auditLog({
+      limit: 100,
+      filter: { createdFrom: new Date(Date.now() + 86_400_000).toISOString() },
+    });
     expect(future.items).toEqual([]);
     const system = await owner().dashboard.auditLog({ limit: 100, filter: { actorId: 'SYSTEM' } });
     expect(system.items.every((e) => e.actorId === null)).toBe(true);
-    const request = await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: withRequest!.deletionRequestId! }, select: { workspaceId: true } });
+    const request = await env.deps.prisma.deletionRequest.findUniqueOrThrow({
+      where: { id: withRequest!.deletionRequestId! },
+      select: { workspaceId: true },
+    });
     const inWorkspace = await owner().dashboard.auditLog({ limit: 100, filter: { workspaceId: request.workspaceId } });
     expect(inWorkspace.items.map((e) => e.id)).toContain(withRequest!.id);
     const elsewhere = await owner().dashboard.auditLog({ limit: 100, filter: { workspaceId: 'ws_none' } });
@@ -140,7 +175,9 @@ describe('dashboard.auditLog', () => {
     const named = all.items.find((e) => e.integrationRequestId);
     if (named) expect(named.integrationName).toEqual(expect.any(String));
     await expect(
-      owner().dashboard.auditLog({ filter: { createdFrom: '2026-02-01T00:00:00Z', createdTo: '2026-01-01T00:00:00Z' } }),
+      owner().dashboard.auditLog({
+        filter: { createdFrom: '2026-02-01T00:00:00Z', createdTo: '2026-01-01T00:00:00Z' },
+      }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 
@@ -151,9 +188,17 @@ describe('dashboard.auditLog', () => {
     const next = await owner().dashboard.auditLog({ limit: 2, cursor: page.nextCursor });
     expect(BigInt(next.items[0]!.id)).toBeLessThan(BigInt(page.items[1]!.id));
 
-    const member = await env.deps.prisma.user.create({ data: { id: newId(ID_PREFIX.user), email: 'm@example.com', name: 'Member', passwordHash: 'x' } });
-    await env.deps.prisma.membership.create({ data: { id: newId(ID_PREFIX.membership), userId: member.id, organizationId: org.organization.id, role: 'MEMBER' } });
-    const pat = await createPersonalAccessToken(env.deps.prisma, { userId: member.id, organizationId: org.organization.id, role: 'MEMBER', via: 'cli' }, { name: 't' });
+    const member = await env.deps.prisma.user.create({
+      data: { id: newId(ID_PREFIX.user), email: 'm@example.com', name: 'Member', passwordHash: 'x' },
+    });
+    await env.deps.prisma.membership.create({
+      data: { id: newId(ID_PREFIX.membership), userId: member.id, organizationId: org.organization.id, role: 'MEMBER' },
+    });
+    const pat = await createPersonalAccessToken(
+      env.deps.prisma,
+      { userId: member.id, organizationId: org.organization.id, role: 'MEMBER', via: 'cli' },
+      { name: 't' },
+    );
     const memberCaller = callerFor(env.deps, { pat: pat.token }).caller;
     await expect(memberCaller.dashboard.auditLog({})).rejects.toMatchObject({ code: 'FORBIDDEN' });
     expect((await memberCaller.dashboard.members()).map((m) => m.email)).toContain('m@example.com');

@@ -25,10 +25,19 @@ describe('overview: needs attention', () => {
     const org = await seedOrganization(env.deps);
     const { caller } = callerFor(env.deps, { pat: org.pat });
     const connect = (name: string, path: string) =>
-      caller.integrations.create({ workspaceId: org.workspace.id, name, type: 'WEBHOOK', accountId: null, config: { mode: 'sync', initiate: { method: 'POST', url: `${hooks.url}${path}` } } });
+      caller.integrations.create({
+        workspaceId: org.workspace.id,
+        name,
+        type: 'WEBHOOK',
+        accountId: null,
+        config: { mode: 'sync', initiate: { method: 'POST', url: `${hooks.url}${path}` } },
+      });
     const crm = await connect('Internal CRM', '/crm');
     await connect('Warehouse', '/warehouse');
-    const request = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'attention@example.com' });
+    const request = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'attention@example.com',
+    });
     expect((await waitForRequest(env, request.id)).status).toBe('FAILED');
 
     const overview = await caller.dashboard.overview({});
@@ -37,7 +46,12 @@ describe('overview: needs attention', () => {
     expect(row?.id).toBe(request.id);
     // Only the one that failed: the warehouse succeeded.
     expect(row?.failures).toHaveLength(1);
-    expect(row?.failures[0]).toMatchObject({ integrationId: crm.id, integrationName: 'Internal CRM', integrationType: 'WEBHOOK', status: 'FAILED' });
+    expect(row?.failures[0]).toMatchObject({
+      integrationId: crm.id,
+      integrationName: 'Internal CRM',
+      integrationType: 'WEBHOOK',
+      status: 'FAILED',
+    });
     expect(row?.failures[0]?.error).toContain('422');
     expect(row?.failures[0]?.error).toContain('unknown subject');
   });

@@ -9,4 +9,14 @@ import { verifyAuditChain } from './verify-audit-chain';
 import { workspaceUsage } from './workspace-usage';
 
 /** Read models of the dashboard SPA; tRPC only, not part of the public REST API. */
-export const dashboardRouter = router({ overview, searchRequests, requestDetail, revealIdentifier, auditLog, auditLogActions, verifyAuditChain, members, workspaceUsage });
+export const dashboardRouter = router({
+  overview,
+  searchRequests,
+  requestDetail,
+  revealIdentifier,
+  auditLog,
+  auditLogActions,
+  verifyAuditChain,
+  members,
+  workspaceUsage,
+});

@@ -25,14 +25,23 @@ const otherOwner = () => callerFor(env.deps, { pat: other.pat }).caller;
 
 async function callerWithRole(role: Role) {
   const id = newId(ID_PREFIX.user);
-  const user = await db().user.create({ data: { id, email: `${role.toLowerCase()}-${id}@example.com`, name: role, passwordHash: 'x' } });
-  await db().membership.create({ data: { id: newId(ID_PREFIX.membership), userId: user.id, organizationId: org.organization.id, role } });
-  const pat = await createPersonalAccessToken(db(), { userId: user.id, organizationId: org.organization.id, role, via: 'cli' }, { name: 't' });
+  const user = await db().user.create({
+    data: { id, email: `${role.toLowerCase()}-${id}@example.com`, name: role, passwordHash: 'x' },
+  });
+  await db().membership.create({
+    data: { id: newId(ID_PREFIX.membership), userId: user.id, organizationId: org.organization.id, role },
+  });
+  const pat = await createPersonalAccessToken(
+    db(),
+    { userId: user.id, organizationId: org.organization.id, role, via: 'cli' },
+    { name: 't' },
+  );
   return callerFor(env.deps, { pat: pat.token }).caller;
 }
 
 async function append(organizationId: string, n: number) {
-  for (let i = 0; i < n; i++) await recordAudit(db(), null, { organizationId, action: 'test.entry', summary: `entry ${i}`, details: { i } });
+  for (let i = 0; i < n; i++)
+    await recordAudit(db(), null, { organizationId, action: 'test.entry', summary: `entry ${i}`, details: { i } });
 }
 
 /** Changes a row behind the append-only trigger's back, as someone with superuser rights could. */
@@ -48,26 +57,44 @@ const countOf = (organizationId: string) => db().auditLog.count({ where: { organ
 describe('dashboard.verifyAuditChain', () => {
   it('counts entries awaiting sealing, then reports the sealed chain as verified', async () => {
     const before = await owner().dashboard.verifyAuditChain();
-    expect(before).toMatchObject({ ok: true, verifiedEntries: 0, unsealedEntries: await countOf(org.organization.id), firstBreak: null });
+    expect(before).toMatchObject({
+      ok: true,
+      verifiedEntries: 0,
+      unsealedEntries: await countOf(org.organization.id),
+      firstBreak: null,
+    });
 
     await sealAuditChain(db());
     const after = await owner().dashboard.verifyAuditChain();
-    expect(after).toMatchObject({ ok: true, verifiedEntries: await countOf(org.organization.id), unsealedEntries: 0, firstBreak: null });
+    expect(after).toMatchObject({
+      ok: true,
+      verifiedEntries: await countOf(org.organization.id),
+      unsealedEntries: 0,
+      firstBreak: null,
+    });
     expect(Date.parse(after.checkedAt)).not.toBeNaN();
 
     await append(org.organization.id, 1);
-    expect(await owner().dashboard.verifyAuditChain()).toMatchObject({ ok: true, verifiedEntries: after.verifiedEntries, unsealedEntries: 1 });
+    expect(await owner().dashboard.verifyAuditChain()).toMatchObject({
+      ok: true,
+      verifiedEntries: after.verifiedEntries,
+      unsealedEntries: 1,
+    });
     await sealAuditChain(db());
   });
 
   it('is for admins and owners, like the audit log', async () => {
     expect((await (await callerWithRole('ADMIN')).dashboard.verifyAuditChain()).ok).toBe(true);
-    await expect((await callerWithRole('MEMBER')).dashboard.verifyAuditChain()).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect((await callerWithRole('MEMBER')).dashboard.verifyAuditChain()).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
   });
 
   it('names the first altered entry, and another organization only ever sees its own intact chain', async () => {
     await sealAuditChain(db());
-    const third = await db().auditLog.findFirstOrThrow({ where: { organizationId: org.organization.id, chainSeq: 3n } });
+    const third = await db().auditLog.findFirstOrThrow({
+      where: { organizationId: org.organization.id, chainSeq: 3n },
+    });
     await tamper(`UPDATE "AuditLog" SET "summary" = 'nothing happened' WHERE "id" = $1`, third.id);
     try {
       const broken = await owner().dashboard.verifyAuditChain();
@@ -78,7 +105,12 @@ describe('dashboard.verifyAuditChain', () => {
       });
 
       const seenByOther = await otherOwner().dashboard.verifyAuditChain();
-      expect(seenByOther).toMatchObject({ ok: true, verifiedEntries: await countOf(other.organization.id), unsealedEntries: 0, firstBreak: null });
+      expect(seenByOther).toMatchObject({
+        ok: true,
+        verifiedEntries: await countOf(other.organization.id),
+        unsealedEntries: 0,
+        firstBreak: null,
+      });
       const text = JSON.stringify(seenByOther);
       expect(text).not.toContain(org.organization.id);
       expect(text).not.toContain(`"${third.id}"`);
@@ -90,7 +122,9 @@ describe('dashboard.verifyAuditChain', () => {
 
   it('reports the entry after a deleted one', async () => {
     await sealAuditChain(db());
-    const removed = await db().auditLog.findFirstOrThrow({ where: { organizationId: org.organization.id, chainSeq: 4n } });
+    const removed = await db().auditLog.findFirstOrThrow({
+      where: { organizationId: org.organization.id, chainSeq: 4n },
+    });
     const next = await db().auditLog.findFirstOrThrow({ where: { organizationId: org.organization.id, chainSeq: 5n } });
     await tamper(`DELETE FROM "AuditLog" WHERE "id" = $1`, removed.id);
     expect(await owner().dashboard.verifyAuditChain()).toMatchObject({

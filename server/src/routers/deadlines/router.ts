@@ -25,9 +25,15 @@ const extendOutput = z.object({
 export const deadlinesRouter = router({
   /** Built-in regulations, the organization's custom policies, its default and each workspace's choice. */
   regulations: memberProcedure.query(({ ctx }) => listRegulations(ctx.prisma, ctx.actor)),
-  createPolicy: adminProcedure.input(regulationPolicyInputSchema).mutation(({ ctx, input }) => createRegulationPolicy(ctx.prisma, ctx.actor, input)),
-  deletePolicy: adminProcedure.input(z.object({ policyId: z.string().max(64) })).mutation(({ ctx, input }) => deleteRegulationPolicy(ctx.prisma, ctx.actor, input.policyId)),
-  setDefault: adminProcedure.input(z.object({ regulation: regulationNameSchema })).mutation(({ ctx, input }) => setDefaultRegulation(ctx.prisma, ctx.actor, input.regulation)),
+  createPolicy: adminProcedure
+    .input(regulationPolicyInputSchema)
+    .mutation(({ ctx, input }) => createRegulationPolicy(ctx.prisma, ctx.actor, input)),
+  deletePolicy: adminProcedure
+    .input(z.object({ policyId: z.string().max(64) }))
+    .mutation(({ ctx, input }) => deleteRegulationPolicy(ctx.prisma, ctx.actor, input.policyId)),
+  setDefault: adminProcedure
+    .input(z.object({ regulation: regulationNameSchema }))
+    .mutation(({ ctx, input }) => setDefaultRegulation(ctx.prisma, ctx.actor, input.regulation)),
   /** null: the workspace follows the organization's default. */
   setWorkspaceRegulation: adminProcedure
     .input(z.object({ workspaceId: z.string().max(64), regulation: regulationNameSchema.nullable() }))
@@ -59,8 +65,11 @@ export const deadlinesRouter = router({
     .input(extendDeadlineInputSchema)
     .output(extendOutput)
     .mutation(async ({ ctx, input }) => {
-      const { result, replayed } = await runIdempotently(ctx.prisma, ctx.actor, { key: idempotencyKeyOf(ctx.headers), operation: 'extendDeadline', input }, () =>
-        extendDeadline(ctx.prisma, ctx.actor, input),
+      const { result, replayed } = await runIdempotently(
+        ctx.prisma,
+        ctx.actor,
+        { key: idempotencyKeyOf(ctx.headers), operation: 'extendDeadline', input },
+        () => extendDeadline(ctx.prisma, ctx.actor, input),
       );
       if (replayed) ctx.response.headers['Idempotent-Replayed'] = 'true';
       return result;

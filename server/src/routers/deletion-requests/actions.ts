@@ -38,34 +38,60 @@ async function actionResult(
   integrationRequestIds: string[],
   refused: DeletionRequestActionResult['refused'] = [],
 ): Promise<DeletionRequestActionResult> {
-  return { deletionRequest: await getDeletionRequest(ctx.prisma, ctx.actor, deletionRequestId), integrationRequestIds, refused, message };
+  return {
+    deletionRequest: await getDeletionRequest(ctx.prisma, ctx.actor, deletionRequestId),
+    integrationRequestIds,
+    refused,
+    message,
+  };
 }
 
 const count = (n: number) => `${n} integration request${n === 1 ? '' : 's'}`;
 const withConfiguration = (configuration: 'submitted' | 'current') =>
-  configuration === 'current' ? "with the integration's current configuration" : 'with the configuration it was submitted with';
+  configuration === 'current'
+    ? "with the integration's current configuration"
+    : 'with the configuration it was submitted with';
 
 /**
  * Runs an action once per Idempotency-Key (a replay answers the first answer, with
  * `Idempotent-Replayed: true`); without the header it simply runs. The stored answer keeps no
  * subject identifier: a replay reads it from the request, as retention has left it.
  */
-async function idempotently(ctx: Acting, operation: string, input: unknown, action: () => Promise<DeletionRequestActionResult>) {
+async function idempotently(
+  ctx: Acting,
+  operation: string,
+  input: unknown,
+  action: () => Promise<DeletionRequestActionResult>,
+) {
   const codec = {
-    store: (result: DeletionRequestActionResult) => ({ ...result, deletionRequest: { ...result.deletionRequest, identifier: null, hashed: false } }),
+    store: (result: DeletionRequestActionResult) => ({
+      ...result,
+      deletionRequest: { ...result.deletionRequest, identifier: null, hashed: false },
+    }),
     restore: async (stored: unknown) => {
       const answer = stored as DeletionRequestActionResult;
       const { identifier, hashed } = await getDeletionRequest(ctx.prisma, ctx.actor, answer.deletionRequest.id);
       return { ...answer, deletionRequest: { ...answer.deletionRequest, identifier, hashed } };
     },
   };
-  const { result, replayed } = await runIdempotently(ctx.prisma, ctx.actor, { key: idempotencyKeyOf(ctx.headers), operation, input }, action, codec);
+  const { result, replayed } = await runIdempotently(
+    ctx.prisma,
+    ctx.actor,
+    { key: idempotencyKeyOf(ctx.headers), operation, input },
+    action,
+    codec,
+  );
   if (replayed) ctx.response.headers['Idempotent-Replayed'] = 'true';
   return result;
 }
 
 /** The REST meta of a POST action on a request or one of its integration requests. */
-const actionMeta = (operation: Pick<RestOperation, 'path' | 'operationId' | 'summary' | 'description' | 'successDescription'> & { conflict: string; notFound: string }) =>
+const actionMeta = (
+  operation: Pick<RestOperation, 'path' | 'operationId' | 'summary' | 'description' | 'successDescription'> & {
+    conflict: string;
+    notFound: string;
+  },
+) =>
   restMeta({
     method: 'POST',
     tag: TAG,
@@ -84,7 +110,8 @@ const actionMeta = (operation: Pick<RestOperation, 'path' | 'operationId' | 'sum
   });
 
 const REQUEST_NOT_FOUND = "No deletion request with this id in the token's organization.";
-const INTEGRATION_REQUEST_NOT_FOUND = "No such deletion request in the token's organization, or no integration request with this id in it.";
+const INTEGRATION_REQUEST_NOT_FOUND =
+  "No such deletion request in the token's organization, or no integration request with this id in it.";
 
 /** GET /deletion-requests/{id}: a deletion request with its integration requests. */
 export const get = memberProcedure
@@ -96,15 +123,27 @@ export const get = memberProcedure
       tag: TAG,
       scope: 'requests:read',
       summary: 'Get a deletion request',
-      description: 'One deletion request with its integration requests (status, attempts, tracking id, last error per integration).',
+      description:
+        'One deletion request with its integration requests (status, attempts, tracking id, last error per integration).',
       successDescription: 'The deletion request.',
       badRequestExample: MALFORMED_ID,
-      errors: { 400: 'A malformed id (deletion requests are `dr_…`) or an invalid fetchHashed.', 404: REQUEST_NOT_FOUND },
+      errors: {
+        400: 'A malformed id (deletion requests are `dr_…`) or an invalid fetchHashed.',
+        404: REQUEST_NOT_FOUND,
+      },
     }),
   )
-  .input(onRequest.extend({ fetchHashed: queryBoolean(true).meta({ description: 'When true, an identifier that has been hashed is redacted.' }) }))
+  .input(
+    onRequest.extend({
+      fetchHashed: queryBoolean(true).meta({
+        description: 'When true, an identifier that has been hashed is redacted.',
+      }),
+    }),
+  )
   .output(deletionRequestSchema)
-  .query(({ ctx, input }) => getDeletionRequest(ctx.prisma, ctx.actor, input.deletionRequestId, { fetchHashed: input.fetchHashed }));
+  .query(({ ctx, input }) =>
+    getDeletionRequest(ctx.prisma, ctx.actor, input.deletionRequestId, { fetchHashed: input.fetchHashed }),
+  );
 
 /** GET /deletion-requests/{id}/audit-trail: oldest first, paginated like the lists. */
 export const auditTrail = memberProcedure
@@ -120,9 +159,14 @@ export const auditTrail = memberProcedure
         'Every recorded step of the request, oldest first: creation, each attempt with the HTTP exchange or SQL it made (account secrets redacted, bodies truncated at 4 KB), status checks, retries, cancels and completion. ' +
         'Paginated with `limit` and `cursor`; the next page is announced in the `Link` header.',
       successDescription: 'One page of audit entries, oldest first.',
-      responseHeaders: z.object({ Link: z.string().optional().meta({ description: 'Present when there is a next page: `<url>; rel="next"`.' }) }),
+      responseHeaders: z.object({
+        Link: z.string().optional().meta({ description: 'Present when there is a next page: `<url>; rel="next"`.' }),
+      }),
       badRequestExample: MALFORMED_ID,
-      errors: { 400: 'A malformed id (deletion requests are `dr_…`), or an invalid limit or cursor.', 404: REQUEST_NOT_FOUND },
+      errors: {
+        400: 'A malformed id (deletion requests are `dr_…`), or an invalid limit or cursor.',
+        404: REQUEST_NOT_FOUND,
+      },
     }),
   )
   .input(onRequest.extend(auditTrailQuerySchema.shape))
@@ -130,7 +174,12 @@ export const auditTrail = memberProcedure
   .query(async ({ ctx, input }) => {
     const { deletionRequestId, cursor, limit } = input;
     const page = await getAuditTrail(ctx.prisma, ctx.actor, deletionRequestId, { limit, cursor });
-    setNextLink(ctx, `/deletion-requests/${encodeURIComponent(deletionRequestId)}/audit-trail`, { limit }, page.nextCursor);
+    setNextLink(
+      ctx,
+      `/deletion-requests/${encodeURIComponent(deletionRequestId)}/audit-trail`,
+      { limit },
+      page.nextCursor,
+    );
     return page.entries;
   });
 
@@ -153,7 +202,13 @@ export const cancel = memberProcedure
     idempotently(ctx, 'cancelDeletionRequest', input, async () => {
       const { canceled, refused } = await cancelDeletionRequest(ctx, ctx.actor, input.deletionRequestId);
       const message = `${count(canceled.length)} canceled${refused.length ? `, ${refused.length} could not be` : ''}`;
-      return actionResult(ctx, input.deletionRequestId, message, canceled, refused.map((r) => ({ integrationRequestId: r.id, reason: r.reason })));
+      return actionResult(
+        ctx,
+        input.deletionRequestId,
+        message,
+        canceled,
+        refused.map((r) => ({ integrationRequestId: r.id, reason: r.reason })),
+      );
     }),
   );
 
@@ -176,8 +231,15 @@ export const retry = memberProcedure
   .output(deletionRequestActionResultSchema)
   .mutation(({ ctx, input }) =>
     idempotently(ctx, 'retryDeletionRequest', input, async () => {
-      const { retried } = await retryDeletionRequest(ctx.prisma, ctx.actor, input.deletionRequestId, { configuration: input.configuration });
-      return actionResult(ctx, input.deletionRequestId, `${count(retried.length)} sent again ${withConfiguration(input.configuration)}`, retried);
+      const { retried } = await retryDeletionRequest(ctx.prisma, ctx.actor, input.deletionRequestId, {
+        configuration: input.configuration,
+      });
+      return actionResult(
+        ctx,
+        input.deletionRequestId,
+        `${count(retried.length)} sent again ${withConfiguration(input.configuration)}`,
+        retried,
+      );
     }),
   );
 
@@ -186,9 +248,9 @@ export const checkStatus = memberProcedure
     actionMeta({
       path: `${requestPath}/check-status`,
       operationId: 'checkDeletionRequestStatus',
-      summary: 'Check a deletion request\'s status now',
+      summary: "Check a deletion request's status now",
       description:
-        'Every integration request that has not finished is looked at now instead of at its next scheduled time: an accepted asynchronous job is polled, a waiting attempt is made. The outcome arrives in the request\'s status (and its callbacks) moments later.',
+        "Every integration request that has not finished is looked at now instead of at its next scheduled time: an accepted asynchronous job is polled, a waiting attempt is made. The outcome arrives in the request's status (and its callbacks) moments later.",
       successDescription: 'The integration requests brought forward, and the request as it is now.',
       conflict: 'The request has finished: there is no status to check.',
       notFound: REQUEST_NOT_FOUND,
@@ -209,9 +271,11 @@ export const cancelIntegration = memberProcedure
       path: `${integrationRequestPath}/cancel`,
       operationId: 'cancelIntegrationRequest',
       summary: 'Cancel one integration request',
-      description: 'Cancels the deletion at one integration: here when it was not sent yet, at the destination when the destination supports cancel; otherwise a 409 with the reason.',
+      description:
+        'Cancels the deletion at one integration: here when it was not sent yet, at the destination when the destination supports cancel; otherwise a 409 with the reason.',
       successDescription: 'The canceled integration request, and the deletion request as it is now.',
-      conflict: 'The integration request has finished, is being processed right now, or its destination cannot cancel (the message says which).',
+      conflict:
+        'The integration request has finished, is being processed right now, or its destination cannot cancel (the message says which).',
       notFound: INTEGRATION_REQUEST_NOT_FOUND,
     }),
   )
@@ -219,7 +283,12 @@ export const cancelIntegration = memberProcedure
   .output(deletionRequestActionResultSchema)
   .mutation(({ ctx, input }) =>
     idempotently(ctx, 'cancelIntegrationRequest', input, async () => {
-      const { message } = await cancelIntegrationRequest(ctx, ctx.actor, input.integrationRequestId, input.deletionRequestId);
+      const { message } = await cancelIntegrationRequest(
+        ctx,
+        ctx.actor,
+        input.integrationRequestId,
+        input.deletionRequestId,
+      );
       return actionResult(ctx, input.deletionRequestId, message, [input.integrationRequestId]);
     }),
   );
@@ -241,8 +310,13 @@ export const retryIntegration = memberProcedure
   .output(deletionRequestActionResultSchema)
   .mutation(({ ctx, input }) =>
     idempotently(ctx, 'retryIntegrationRequest', input, async () => {
-      await retryIntegrationRequest(ctx.prisma, ctx.actor, input.integrationRequestId, { deletionRequestId: input.deletionRequestId, configuration: input.configuration });
-      return actionResult(ctx, input.deletionRequestId, `Sent again ${withConfiguration(input.configuration)}`, [input.integrationRequestId]);
+      await retryIntegrationRequest(ctx.prisma, ctx.actor, input.integrationRequestId, {
+        deletionRequestId: input.deletionRequestId,
+        configuration: input.configuration,
+      });
+      return actionResult(ctx, input.deletionRequestId, `Sent again ${withConfiguration(input.configuration)}`, [
+        input.integrationRequestId,
+      ]);
     }),
   );
 
@@ -251,8 +325,9 @@ export const checkStatusNow = memberProcedure
     actionMeta({
       path: `${integrationRequestPath}/check-status`,
       operationId: 'checkIntegrationRequestStatus',
-      summary: 'Check one integration request\'s status now',
-      description: 'Polls an accepted asynchronous job now instead of at its next scheduled poll (or makes a waiting attempt now).',
+      summary: "Check one integration request's status now",
+      description:
+        'Polls an accepted asynchronous job now instead of at its next scheduled poll (or makes a waiting attempt now).',
       successDescription: 'The integration request brought forward, and the deletion request as it is now.',
       conflict: 'The integration request has finished.',
       notFound: INTEGRATION_REQUEST_NOT_FOUND,
@@ -262,7 +337,17 @@ export const checkStatusNow = memberProcedure
   .output(deletionRequestActionResultSchema)
   .mutation(({ ctx, input }) =>
     idempotently(ctx, 'checkIntegrationRequestStatus', input, async () => {
-      const { trackingId } = await checkIntegrationRequestNow(ctx.prisma, ctx.actor, input.integrationRequestId, input.deletionRequestId);
-      return actionResult(ctx, input.deletionRequestId, trackingId ? 'Status check requested' : 'Immediate attempt requested', [input.integrationRequestId]);
+      const { trackingId } = await checkIntegrationRequestNow(
+        ctx.prisma,
+        ctx.actor,
+        input.integrationRequestId,
+        input.deletionRequestId,
+      );
+      return actionResult(
+        ctx,
+        input.deletionRequestId,
+        trackingId ? 'Status check requested' : 'Immediate attempt requested',
+        [input.integrationRequestId],
+      );
     }),
   );

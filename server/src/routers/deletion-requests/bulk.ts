@@ -1,10 +1,21 @@
 import { z } from 'zod';
-import { BULK_ACTION_MAX, bulkActionResultSchema, bulkCancelInputSchema, bulkRetryInputSchema, type BulkActionResult } from '@shared/schemas/bulk-actions';
+import {
+  BULK_ACTION_MAX,
+  bulkActionResultSchema,
+  bulkCancelInputSchema,
+  bulkRetryInputSchema,
+  type BulkActionResult,
+} from '@shared/schemas/bulk-actions';
 import { requestSearchFilterSchema } from '@shared/schemas/dashboard';
 import type { Context } from '../../trpc/context';
 import type { Actor } from '../../services/auth/actor';
 import { memberProcedure } from '../../trpc/procedures';
-import { bulkCancel as cancelEach, bulkRetry as retryEach, countBulkTarget, type BulkTarget } from '../../pipeline/commands/bulk';
+import {
+  bulkCancel as cancelEach,
+  bulkRetry as retryEach,
+  countBulkTarget,
+  type BulkTarget,
+} from '../../pipeline/commands/bulk';
 import { idempotencyKeyOf, runIdempotently } from '../../services/idempotency/idempotency-keys';
 import { restMeta } from '../rest-meta';
 import { idempotencyRequestHeaders, idempotencyResponseHeaders, TAG } from './shared-meta';
@@ -13,15 +24,29 @@ type Acting = Context & { actor: Actor };
 
 /** The same Idempotency-Key with the same body answers the first answer (`Idempotent-Replayed: true`) instead of acting again. */
 async function idempotently(ctx: Acting, operation: string, input: unknown, action: () => Promise<BulkActionResult>) {
-  const { result, replayed } = await runIdempotently(ctx.prisma, ctx.actor, { key: idempotencyKeyOf(ctx.headers), operation, input }, action);
+  const { result, replayed } = await runIdempotently(
+    ctx.prisma,
+    ctx.actor,
+    { key: idempotencyKeyOf(ctx.headers), operation, input },
+    action,
+  );
   if (replayed) ctx.response.headers['Idempotent-Replayed'] = 'true';
   return result;
 }
 
-const targetOf = (input: { deletionRequestIds?: string[]; filter?: z.output<typeof requestSearchFilterSchema> }): BulkTarget =>
+const targetOf = (input: {
+  deletionRequestIds?: string[];
+  filter?: z.output<typeof requestSearchFilterSchema>;
+}): BulkTarget =>
   input.deletionRequestIds ? { deletionRequestIds: input.deletionRequestIds } : { filter: input.filter ?? {} };
 
-const bulkMeta = (operation: { path: `/${string}`; operationId: string; summary: string; description: string; conflict: string }) =>
+const bulkMeta = (operation: {
+  path: `/${string}`;
+  operationId: string;
+  summary: string;
+  description: string;
+  conflict: string;
+}) =>
   restMeta({
     method: 'POST',
     tag: TAG,
@@ -36,7 +61,10 @@ const bulkMeta = (operation: { path: `/${string}`; operationId: string; summary:
     successDescription: 'What became of each request.',
     requestHeaders: idempotencyRequestHeaders,
     responseHeaders: idempotencyResponseHeaders,
-    badRequestExample: { path: ['deletionRequestIds'], message: 'Give either deletionRequestIds or filter (one of them)' },
+    badRequestExample: {
+      path: ['deletionRequestIds'],
+      message: 'Give either deletionRequestIds or filter (one of them)',
+    },
     errors: {
       400: `Neither or both of \`deletionRequestIds\` and \`filter\`, more than ${BULK_ACTION_MAX} ids, a malformed id or filter, or an Idempotency-Key longer than 255 characters.`,
       404: "One of the ids is not a deletion request of the token's organization; nothing was done.",
@@ -59,7 +87,11 @@ export const bulkRetry = memberProcedure
   )
   .input(bulkRetryInputSchema)
   .output(bulkActionResultSchema)
-  .mutation(({ ctx, input }) => idempotently(ctx, 'bulkRetryDeletionRequests', input, () => retryEach(ctx, ctx.actor, targetOf(input), input.configuration)));
+  .mutation(({ ctx, input }) =>
+    idempotently(ctx, 'bulkRetryDeletionRequests', input, () =>
+      retryEach(ctx, ctx.actor, targetOf(input), input.configuration),
+    ),
+  );
 
 /** POST /deletion-requests/bulk-cancel: cancels the unfinished integrations of many requests at once. */
 export const bulkCancel = memberProcedure
@@ -75,7 +107,9 @@ export const bulkCancel = memberProcedure
   )
   .input(bulkCancelInputSchema)
   .output(bulkActionResultSchema)
-  .mutation(({ ctx, input }) => idempotently(ctx, 'bulkCancelDeletionRequests', input, () => cancelEach(ctx, ctx.actor, targetOf(input))));
+  .mutation(({ ctx, input }) =>
+    idempotently(ctx, 'bulkCancelDeletionRequests', input, () => cancelEach(ctx, ctx.actor, targetOf(input))),
+  );
 
 /** How many requests a filter matches, for "select all N matching this filter" (counted up to the bulk limit). Dashboard only. */
 export const countMatching = memberProcedure

@@ -7,6 +7,21 @@ import { createDeletionRequest } from '../../pipeline/commands/create';
 /** Dashboard "Create request": a workspace chosen by id instead of its API key. */
 export const createInWorkspace = memberProcedure
   .meta({ scope: 'requests:write' })
-  .input(z.object({ workspaceId: z.string().max(64), identifier: identifierSchema, regulation: regulationNameSchema.optional() }))
+  .input(
+    z.object({
+      workspaceId: z.string().max(64),
+      identifier: identifierSchema,
+      regulation: regulationNameSchema.optional(),
+    }),
+  )
   .output(deletionRequestSchema)
-  .mutation(async ({ ctx, input }) => (await createDeletionRequest(ctx, ctx.actor, { workspace: { id: input.workspaceId }, identifier: input.identifier, regulation: input.regulation })).deletionRequest);
+  .mutation(
+    async ({ ctx, input }) =>
+      (
+        await createDeletionRequest(ctx, ctx.actor, {
+          workspace: { id: input.workspaceId },
+          identifier: input.identifier,
+          regulation: input.regulation,
+        })
+      ).deletionRequest,
+  );

@@ -23,9 +23,15 @@ export const create = memberProcedure
         'Records a request to delete the data of one subject from every enabled integration of the workspace that the Workspace API Key names. ' +
         'Send an `Idempotency-Key` header to make retries safe: the same key with the same body returns the original request; with a different body it is a 422.',
       successStatus: 201,
-      successDescription: 'The created deletion request, or the original one when an Idempotency-Key is replayed (header `Idempotent-Replayed: true`).',
+      successDescription:
+        'The created deletion request, or the original one when an Idempotency-Key is replayed (header `Idempotent-Replayed: true`).',
       requestHeaders: z.object({ 'Idempotency-Key': z.string().max(IDEMPOTENCY_KEY_MAX).optional() }),
-      responseHeaders: z.object({ 'Idempotent-Replayed': z.literal('true').optional().meta({ description: 'Present when this is the answer of an earlier call with the same Idempotency-Key.' }) }),
+      responseHeaders: z.object({
+        'Idempotent-Replayed': z
+          .literal('true')
+          .optional()
+          .meta({ description: 'Present when this is the answer of an earlier call with the same Idempotency-Key.' }),
+      }),
       errors: {
         400: 'Invalid body (missing or empty identifier, unknown regulation, malformed JSON) or Idempotency-Key too long.',
         404: "No workspace with this API key in the token's organization.",
@@ -34,14 +40,32 @@ export const create = memberProcedure
       },
     }),
   )
-  .input(z.object({ workspaceApiKey: z.string().min(1).max(200).meta({ description: 'The Workspace API Key of the workspace whose integrations receive the request.', example: 'dds_wsk_…' }), identifier: identifierSchema, regulation: regulationNameSchema.optional().meta({ description: 'The regulation whose deadline applies (GDPR, CCPA or a custom policy of the organization); by default the workspace\'s.', example: 'GDPR' }) }))
+  .input(
+    z.object({
+      workspaceApiKey: z.string().min(1).max(200).meta({
+        description: 'The Workspace API Key of the workspace whose integrations receive the request.',
+        example: 'dds_wsk_…',
+      }),
+      identifier: identifierSchema,
+      regulation: regulationNameSchema.optional().meta({
+        description:
+          "The regulation whose deadline applies (GDPR, CCPA or a custom policy of the organization); by default the workspace's.",
+        example: 'GDPR',
+      }),
+    }),
+  )
   .output(deletionRequestSchema)
   .mutation(async ({ ctx, input }) => {
     const idempotencyKey = ctx.headers['idempotency-key']?.trim() || undefined;
     if (idempotencyKey && idempotencyKey.length > IDEMPOTENCY_KEY_MAX) {
       throw new AppError('BAD_REQUEST', `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX} characters`);
     }
-    const result = await createDeletionRequest(ctx, ctx.actor, { workspace: { apiKey: input.workspaceApiKey }, identifier: input.identifier, idempotencyKey, regulation: input.regulation });
+    const result = await createDeletionRequest(ctx, ctx.actor, {
+      workspace: { apiKey: input.workspaceApiKey },
+      identifier: input.identifier,
+      idempotencyKey,
+      regulation: input.regulation,
+    });
     ctx.response.status = 201;
     if (result.replayed) ctx.response.headers['Idempotent-Replayed'] = 'true';
     return result.deletionRequest;

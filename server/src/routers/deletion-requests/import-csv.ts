@@ -1,4 +1,9 @@
-import { csvImportInputSchema, csvImportResultSchema, CSV_IMPORT_MAX_BYTES, CSV_IMPORT_MAX_ROWS } from '@shared/schemas/csv-import';
+import {
+  csvImportInputSchema,
+  csvImportResultSchema,
+  CSV_IMPORT_MAX_BYTES,
+  CSV_IMPORT_MAX_ROWS,
+} from '@shared/schemas/csv-import';
 import { memberProcedure } from '../../trpc/procedures';
 import { importRequestsCsv } from '../../pipeline/commands/import-csv';
 import { idempotencyKeyOf, runIdempotently } from '../../services/idempotency/idempotency-keys';
@@ -22,7 +27,8 @@ export const importCsv = memberProcedure
         'An `Idempotency-Key` header, as on every public POST, replays the first report itself: the same key with the same body answers it again; with another body it is a 422.',
       requestHeaders: idempotencyRequestHeaders,
       responseHeaders: idempotencyResponseHeaders,
-      successDescription: 'One result per data row, in file order: `created`, `existing` (imported before under the same batch key) or `error` with the reason.',
+      successDescription:
+        'One result per data row, in file order: `created`, `existing` (imported before under the same batch key) or `error` with the reason.',
       errors: {
         400: 'Not CSV as expected: broken quoting, no `identifier` column, an unknown column, or neither a `workspace` column nor `workspaceId`.',
         404: "`workspaceId` names no workspace of the token's organization.",
@@ -36,8 +42,11 @@ export const importCsv = memberProcedure
   .output(csvImportResultSchema)
   .mutation(async ({ ctx, input }) => {
     // The report names request ids and reasons, never an identifier: it is kept as it is.
-    const { result, replayed } = await runIdempotently(ctx.prisma, ctx.actor, { key: idempotencyKeyOf(ctx.headers), operation: 'importDeletionRequestsCsv', input }, () =>
-      importRequestsCsv(ctx, ctx.actor, input),
+    const { result, replayed } = await runIdempotently(
+      ctx.prisma,
+      ctx.actor,
+      { key: idempotencyKeyOf(ctx.headers), operation: 'importDeletionRequestsCsv', input },
+      () => importRequestsCsv(ctx, ctx.actor, input),
     );
     if (replayed) ctx.response.headers['Idempotent-Replayed'] = 'true';
     return result;

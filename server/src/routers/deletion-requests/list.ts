@@ -47,28 +47,64 @@ const listMeta = (path: `/${string}`, operationId: string, summary: string, desc
 const output = z.array(deletionRequestSchema);
 
 export const listOrganization = memberProcedure
-  .meta(listMeta('/deletion-requests/organization', 'listOrganizationDeletionRequests', 'List the organization\'s deletion requests', 'Every deletion request in the token\'s organization.', 'The X-Workspace-Api-Key header names no workspace of this organization.'))
+  .meta(
+    listMeta(
+      '/deletion-requests/organization',
+      'listOrganizationDeletionRequests',
+      "List the organization's deletion requests",
+      "Every deletion request in the token's organization.",
+      'The X-Workspace-Api-Key header names no workspace of this organization.',
+    ),
+  )
   .input(listQuerySchema)
   .output(output)
-  .query(({ ctx, input }) => runList(ctx, { organizationId: ctx.actor.organizationId }, input, '/deletion-requests/organization'));
+  .query(({ ctx, input }) =>
+    runList(ctx, { organizationId: ctx.actor.organizationId }, input, '/deletion-requests/organization'),
+  );
 
 export const listWorkspace = memberProcedure
-  .meta(listMeta('/deletion-requests/workspace/{workspaceId}', 'listWorkspaceDeletionRequests', 'List a workspace\'s deletion requests', 'The deletion requests of one workspace of the token\'s organization.', 'No such workspace in this organization, or the X-Workspace-Api-Key header names none.'))
+  .meta(
+    listMeta(
+      '/deletion-requests/workspace/{workspaceId}',
+      'listWorkspaceDeletionRequests',
+      "List a workspace's deletion requests",
+      "The deletion requests of one workspace of the token's organization.",
+      'No such workspace in this organization, or the X-Workspace-Api-Key header names none.',
+    ),
+  )
   .input(listQuerySchema.extend({ workspaceId: z.string().max(64) }))
   .output(output)
   .query(async ({ ctx, input }) => {
     const { workspaceId, ...query } = input;
     await getWorkspace(ctx.prisma, ctx.actor, workspaceId);
     assertWorkspaceAllowed(ctx.actor, workspaceId);
-    return runList(ctx, { organizationId: ctx.actor.organizationId, workspaceId }, query, `/deletion-requests/workspace/${encodeURIComponent(workspaceId)}`);
+    return runList(
+      ctx,
+      { organizationId: ctx.actor.organizationId, workspaceId },
+      query,
+      `/deletion-requests/workspace/${encodeURIComponent(workspaceId)}`,
+    );
   });
 
 export const listUser = memberProcedure
-  .meta(listMeta('/deletion-requests/user/{userId}', 'listUserDeletionRequests', 'List the deletion requests a user created', 'The deletion requests created by one member of the token\'s organization.', 'No such member of this organization, or the X-Workspace-Api-Key header names no workspace of it.'))
+  .meta(
+    listMeta(
+      '/deletion-requests/user/{userId}',
+      'listUserDeletionRequests',
+      'List the deletion requests a user created',
+      "The deletion requests created by one member of the token's organization.",
+      'No such member of this organization, or the X-Workspace-Api-Key header names no workspace of it.',
+    ),
+  )
   .input(listQuerySchema.extend({ userId: z.string().max(64) }))
   .output(output)
   .query(async ({ ctx, input }) => {
     const { userId, ...query } = input;
     await assertMember(ctx.prisma, ctx.actor, userId);
-    return runList(ctx, { organizationId: ctx.actor.organizationId, createdByUserId: userId }, query, `/deletion-requests/user/${encodeURIComponent(userId)}`);
+    return runList(
+      ctx,
+      { organizationId: ctx.actor.organizationId, createdByUserId: userId },
+      query,
+      `/deletion-requests/user/${encodeURIComponent(userId)}`,
+    );
   });

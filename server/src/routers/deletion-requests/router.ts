@@ -5,7 +5,16 @@ import { importCsv } from './import-csv';
 import { deleteAgain } from './delete-again';
 import { listOrganization, listUser, listWorkspace } from './list';
 import { bulkCancel, bulkRetry, countMatching } from './bulk';
-import { auditTrail, cancel, cancelIntegration, checkStatus, checkStatusNow, get, retry, retryIntegration } from './actions';
+import {
+  auditTrail,
+  cancel,
+  cancelIntegration,
+  checkStatus,
+  checkStatusNow,
+  get,
+  retry,
+  retryIntegration,
+} from './actions';
 
 export const deletionRequestsRouter = router({
   create,

@@ -5,7 +5,10 @@ export const TAG = 'Deletion requests';
 export const PUBLIC_BASE_PATH = '/api/public';
 
 export const listRequestHeaders = z.object({
-  'X-Workspace-Api-Key': z.string().optional().meta({ description: 'Optional. When given it must be valid, and it narrows the list to its workspace.' }),
+  'X-Workspace-Api-Key': z
+    .string()
+    .optional()
+    .meta({ description: 'Optional. When given it must be valid, and it narrows the list to its workspace.' }),
 });
 
 export const listResponseHeaders = z.object({
@@ -13,19 +16,26 @@ export const listResponseHeaders = z.object({
 });
 
 export const idempotencyRequestHeaders = z.object({
-  'Idempotency-Key': z
-    .string()
-    .max(255)
-    .optional()
-    .meta({ description: 'Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again.' }),
+  'Idempotency-Key': z.string().max(255).optional().meta({
+    description:
+      'Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again.',
+  }),
 });
 
 export const idempotencyResponseHeaders = z.object({
-  'Idempotent-Replayed': z.literal('true').optional().meta({ description: 'Present when this is the answer of an earlier call with the same Idempotency-Key.' }),
+  'Idempotent-Replayed': z
+    .literal('true')
+    .optional()
+    .meta({ description: 'Present when this is the answer of an earlier call with the same Idempotency-Key.' }),
 });
 
 /** Announces the next page in a Link header, keeping the body a plain array. */
-export function setNextLink(ctx: Context, path: string, query: Record<string, string | number | boolean>, nextCursor: string | null) {
+export function setNextLink(
+  ctx: Context,
+  path: string,
+  query: Record<string, string | number | boolean>,
+  nextCursor: string | null,
+) {
   if (!nextCursor) return;
   const url = new URL(PUBLIC_BASE_PATH + path, ctx.config.PUBLIC_URL);
   for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));

@@ -17,15 +17,24 @@ const TAG = 'Erasure checks';
 
 /** Erasure checks count identifiers, not calls, against ERASURE_CHECK_LIMIT_PER_TOKEN. */
 function takeRateLimit(ctx: Context & { actor: Actor }, identifiers: number) {
-  const decision = rateLimitersFor(ctx.config).erasureChecksPerToken.take(ctx.actor.tokenId ?? ctx.actor.userId, Date.now(), identifiers);
+  const decision = rateLimitersFor(ctx.config).erasureChecksPerToken.take(
+    ctx.actor.tokenId ?? ctx.actor.userId,
+    Date.now(),
+    identifiers,
+  );
   if (!decision.allowed) {
-    throw new AppError('TOO_MANY_REQUESTS', `Too many identifiers checked for this token; retry after ${decision.retryAfterSeconds} second(s)`, {
-      retryAfterSeconds: decision.retryAfterSeconds,
-    });
+    throw new AppError(
+      'TOO_MANY_REQUESTS',
+      `Too many identifiers checked for this token; retry after ${decision.retryAfterSeconds} second(s)`,
+      {
+        retryAfterSeconds: decision.retryAfterSeconds,
+      },
+    );
   }
 }
 
-const RATE_LIMIT_NOTE = 'Rate limited by identifiers checked per token per minute (`ERASURE_CHECK_LIMIT_PER_TOKEN`), and audited (how many were checked and found, never which).';
+const RATE_LIMIT_NOTE =
+  'Rate limited by identifiers checked per token per minute (`ERASURE_CHECK_LIMIT_PER_TOKEN`), and audited (how many were checked and found, never which).';
 
 /** POST /api/public/erasure-checks: has this subject been (asked to be) erased here? */
 export const check = memberProcedure
@@ -38,7 +47,7 @@ export const check = memberProcedure
       scope: 'erasure-checks:read',
       summary: 'Check whether a subject has a deletion request',
       description:
-        'Answers whether a deletion request for this subject identifier exists in the token\'s organization (and workspaces), with the latest request\'s status and completion time. ' +
+        "Answers whether a deletion request for this subject identifier exists in the token's organization (and workspaces), with the latest request's status and completion time. " +
         'Ingestion pipelines use it to refuse re-importing an erased subject. The identifier is matched by its keyed hash, so the answer survives retention hashing it; ' +
         'a request whose identifier retention deleted can no longer be matched. The identifier travels in the body, never in a URL. ' +
         RATE_LIMIT_NOTE,
@@ -66,7 +75,9 @@ export const checkBatch = memberProcedure
       summary: 'Check up to 1,000 subjects at once',
       description: `The batch form of the erasure check: 1 to ${ERASURE_CHECK_BATCH_MAX} identifiers, one result each, in the order sent. ${RATE_LIMIT_NOTE}`,
       successDescription: 'One result per identifier, in the order they were sent.',
-      errors: { 400: `Invalid body (no identifiers, more than ${ERASURE_CHECK_BATCH_MAX}, an empty or too long one; malformed JSON).` },
+      errors: {
+        400: `Invalid body (no identifiers, more than ${ERASURE_CHECK_BATCH_MAX}, an empty or too long one; malformed JSON).`,
+      },
     }),
   )
   .input(erasureCheckBatchInputSchema)

@@ -21,26 +21,49 @@ const integrationId = z.object({ integrationId: z.string().max(64) });
 const id = z.string().max(64);
 
 export const integrationsRouter = router({
-  list: memberProcedure.input(z.object({ workspaceId: id.optional() }).default({})).query(({ ctx, input }) => listIntegrations(ctx.prisma, ctx.actor, input)),
-  get: memberProcedure.input(integrationId).query(({ ctx, input }) => getIntegration(ctx.prisma, ctx.actor, input.integrationId)),
+  list: memberProcedure
+    .input(z.object({ workspaceId: id.optional() }).default({}))
+    .query(({ ctx, input }) => listIntegrations(ctx.prisma, ctx.actor, input)),
+  get: memberProcedure
+    .input(integrationId)
+    .query(({ ctx, input }) => getIntegration(ctx.prisma, ctx.actor, input.integrationId)),
   /** The configuration is validated by the type's schema (shared/src/integrations) and, where the driver has `validateConfig`, against the destination itself (a database's live schema). */
   create: adminProcedure
-    .input(z.object({ workspaceId: id, name: nameSchema, type: integrationTypeSchema, accountId: id.nullish(), config: z.unknown(), enabled: z.boolean().optional() }))
-    .mutation(({ ctx, input }) => createIntegration(ctx, ctx.actor, input as IntegrationInput & { workspaceId: string })),
+    .input(
+      z.object({
+        workspaceId: id,
+        name: nameSchema,
+        type: integrationTypeSchema,
+        accountId: id.nullish(),
+        config: z.unknown(),
+        enabled: z.boolean().optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      createIntegration(ctx, ctx.actor, input as IntegrationInput & { workspaceId: string }),
+    ),
   update: adminProcedure
     .input(integrationId.extend({ name: nameSchema.optional(), config: z.unknown().optional() }))
     .mutation(({ ctx, input }) => updateIntegration(ctx, ctx.actor, input)),
   /** Credential rotation: point the integration at another account of its type. */
   swapAccount: adminProcedure
     .input(integrationId.extend({ accountId: id }))
-    .mutation(({ ctx, input }) => updateIntegration(ctx, ctx.actor, { integrationId: input.integrationId, accountId: input.accountId })),
+    .mutation(({ ctx, input }) =>
+      updateIntegration(ctx, ctx.actor, { integrationId: input.integrationId, accountId: input.accountId }),
+    ),
   setEnabled: adminProcedure
     .input(integrationId.extend({ enabled: z.boolean() }))
     .mutation(({ ctx, input }) => setIntegrationEnabled(ctx.prisma, ctx.actor, input)),
-  delete: adminProcedure.input(integrationId).mutation(({ ctx, input }) => deleteIntegration(ctx.prisma, ctx.actor, input.integrationId)),
-  testConnection: adminProcedure.input(integrationId).mutation(({ ctx, input }) => testIntegrationConnection(ctx, ctx.actor, input.integrationId)),
+  delete: adminProcedure
+    .input(integrationId)
+    .mutation(({ ctx, input }) => deleteIntegration(ctx.prisma, ctx.actor, input.integrationId)),
+  testConnection: adminProcedure
+    .input(integrationId)
+    .mutation(({ ctx, input }) => testIntegrationConnection(ctx, ctx.actor, input.integrationId)),
   /** Tables and columns a data store account can reach, for the rule builder (drivers with `discover`). */
-  discoverSchema: adminProcedure.input(z.object({ accountId: id })).mutation(({ ctx, input }) => discoverWithAccount(ctx, ctx.actor, input.accountId)),
+  discoverSchema: adminProcedure
+    .input(z.object({ accountId: id }))
+    .mutation(({ ctx, input }) => discoverWithAccount(ctx, ctx.actor, input.accountId)),
   /** Rows each rule would change for an identifier, read-only (drivers with `dryRun`). */
   dryRun: adminProcedure
     .input(z.object({ accountId: id, config: z.unknown(), identifier: identifierSchema }))

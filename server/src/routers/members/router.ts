@@ -31,7 +31,9 @@ export const membersRouter = router({
   invite: ownerProcedure
     .input(inviteMemberInputSchema)
     .mutation(({ ctx, input }) => inviteMember(ctx.prisma, ctx.actor, { ...input, publicUrl: ctx.config.PUBLIC_URL })),
-  revokeInvitation: ownerProcedure.input(revokeInvitationInputSchema).mutation(({ ctx, input }) => revokeInvitation(ctx.prisma, ctx.actor, input)),
+  revokeInvitation: ownerProcedure
+    .input(revokeInvitationInputSchema)
+    .mutation(({ ctx, input }) => revokeInvitation(ctx.prisma, ctx.actor, input)),
   /** Public: what an invitation link offers, for the accept page. */
   /**
    * Public: what an invitation link offers, for the accept page. A link that cannot be used
@@ -44,7 +46,8 @@ export const membersRouter = router({
       try {
         return { usable: true as const, ...(await describeInvitation(ctx.prisma, input)) };
       } catch (error) {
-        if (error instanceof AppError && error.code === 'NOT_FOUND') return { usable: false as const, message: error.message };
+        if (error instanceof AppError && error.code === 'NOT_FOUND')
+          return { usable: false as const, message: error.message };
         throw error;
       }
     }),
@@ -61,7 +64,11 @@ export const membersRouter = router({
     return { userId: result.userId, organizationId: result.organizationId };
   }),
   /** The last owner cannot be demoted. */
-  changeRole: ownerProcedure.input(changeRoleInputSchema).mutation(({ ctx, input }) => changeMemberRole(ctx.prisma, ctx.actor, input)),
+  changeRole: ownerProcedure
+    .input(changeRoleInputSchema)
+    .mutation(({ ctx, input }) => changeMemberRole(ctx.prisma, ctx.actor, input)),
   /** The last owner cannot be removed; the member's tokens for this organization are revoked. */
-  remove: ownerProcedure.input(removeMemberInputSchema).mutation(({ ctx, input }) => removeMember(ctx.prisma, ctx.actor, input)),
+  remove: ownerProcedure
+    .input(removeMemberInputSchema)
+    .mutation(({ ctx, input }) => removeMember(ctx.prisma, ctx.actor, input)),
 });

@@ -16,7 +16,9 @@ const workspaceId = z.object({ workspaceId: z.string().max(64) });
 
 export const workspacesRouter = router({
   list: memberProcedure.query(({ ctx }) => listWorkspaces(ctx.prisma, ctx.actor)),
-  get: memberProcedure.input(workspaceId).query(({ ctx, input }) => getWorkspace(ctx.prisma, ctx.actor, input.workspaceId)),
+  get: memberProcedure
+    .input(workspaceId)
+    .query(({ ctx, input }) => getWorkspace(ctx.prisma, ctx.actor, input.workspaceId)),
   /** Returns the new workspace with its API key. */
   create: adminProcedure
     .input(z.object({ name: workspaceNameSchema }))
@@ -25,7 +27,9 @@ export const workspacesRouter = router({
     .input(workspaceId.extend({ name: workspaceNameSchema }))
     .mutation(({ ctx, input }) => renameWorkspace(ctx.prisma, ctx.actor, input)),
   /** Deletes the workspace, its integrations and its request history. */
-  delete: adminProcedure.input(workspaceId).mutation(({ ctx, input }) => deleteWorkspace(ctx.prisma, ctx.actor, input.workspaceId)),
+  delete: adminProcedure
+    .input(workspaceId)
+    .mutation(({ ctx, input }) => deleteWorkspace(ctx.prisma, ctx.actor, input.workspaceId)),
   revealApiKey: adminProcedure
     .input(workspaceId)
     .mutation(({ ctx, input }) => revealWorkspaceApiKey(ctx.prisma, ctx.keyring, ctx.actor, input.workspaceId)),

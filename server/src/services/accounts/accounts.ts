@@ -1,4 +1,10 @@
-import { ACCOUNT_OUTBOUND_FIELDS, accountSecretSchemas, integrationTypeInfo, isSecretAccountField, type AccountType } from '@shared/integrations';
+import {
+  ACCOUNT_OUTBOUND_FIELDS,
+  accountSecretSchemas,
+  integrationTypeInfo,
+  isSecretAccountField,
+  type AccountType,
+} from '@shared/integrations';
 import type { IntegrationType } from '@shared/statuses';
 import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
@@ -39,7 +45,9 @@ async function assertAllowed(field: string, check: () => Promise<unknown>): Prom
     await check();
   } catch (error) {
     if (!(error instanceof OutboundBlockedError)) throw error;
-    throw new AppError('BAD_REQUEST', error.message, { issues: [{ path: ['secrets', field], message: error.message }] });
+    throw new AppError('BAD_REQUEST', error.message, {
+      issues: [{ path: ['secrets', field], message: error.message }],
+    });
   }
 }
 
@@ -47,12 +55,18 @@ async function assertAllowed(field: string, check: () => Promise<unknown>): Prom
 async function validateSecrets(deps: AccountDeps, type: AccountType, secrets: unknown) {
   const parsed = accountSecretSchemas[type].safeParse(secrets);
   if (!parsed.success) {
-    throw new AppError('BAD_REQUEST', 'Invalid credentials', { issues: parsed.error.issues.map((i) => ({ ...i, path: ['secrets', ...i.path] })) });
+    throw new AppError('BAD_REQUEST', 'Invalid credentials', {
+      issues: parsed.error.issues.map((i) => ({ ...i, path: ['secrets', ...i.path] })),
+    });
   }
   const fields = parsed.data as Record<string, unknown>;
   const outbound = ACCOUNT_OUTBOUND_FIELDS[type];
-  for (const key of outbound.hosts ?? []) if (typeof fields[key] === 'string') await assertAllowed(key, () => assertHostAllowed(fields[key] as string, deps.policy));
-  for (const key of outbound.urls ?? []) if (typeof fields[key] === 'string') await assertAllowed(key, () => assertUrlAllowed(fields[key] as string, deps.policy));
+  for (const key of outbound.hosts ?? [])
+    if (typeof fields[key] === 'string')
+      await assertAllowed(key, () => assertHostAllowed(fields[key] as string, deps.policy));
+  for (const key of outbound.urls ?? [])
+    if (typeof fields[key] === 'string')
+      await assertAllowed(key, () => assertUrlAllowed(fields[key] as string, deps.policy));
   return fields;
 }
 
@@ -70,9 +84,14 @@ function hintsFor(type: AccountType, secrets: Record<string, unknown>): Record<s
 
 function assertAccountFits(integrationType: IntegrationType, type: AccountType) {
   const info = integrationTypeInfo[integrationType];
-  if (!info) throw new AppError('BAD_REQUEST', `Integrations of type ${integrationType} are not supported by this version`);
+  if (!info)
+    throw new AppError('BAD_REQUEST', `Integrations of type ${integrationType} are not supported by this version`);
   if (!info.accountTypes.includes(type)) {
-    throw new AppError('BAD_REQUEST', `${info.label} integrations use ${info.accountTypes.join(' or ')} accounts, not ${type}`, { issues: [{ path: ['type'], message: 'Wrong account type' }] });
+    throw new AppError(
+      'BAD_REQUEST',
+      `${info.label} integrations use ${info.accountTypes.join(' or ')} accounts, not ${type}`,
+      { issues: [{ path: ['type'], message: 'Wrong account type' }] },
+    );
   }
 }
 
@@ -87,32 +106,61 @@ export async function createAccount(
   const secretCipher = await sealSecret(deps, actor.organizationId, JSON.stringify(secrets), accountContext(id));
   return deps.prisma.$transaction(async (tx) => {
     const account = await tx.account.create({
-      data: { id, organizationId: actor.organizationId, name: input.name, type: input.type, integrationType: input.integrationType, secretCipher, secretHints: hintsFor(input.type, secrets) },
+      data: {
+        id,
+        organizationId: actor.organizationId,
+        name: input.name,
+        type: input.type,
+        integrationType: input.integrationType,
+        secretCipher,
+        secretHints: hintsFor(input.type, secrets),
+      },
       select: accountSelect,
     });
-    await recordAudit(tx, actor, { organizationId: actor.organizationId, action: 'account.created', summary: `Account "${input.name}" (${input.integrationType}) created`, details: { accountId: id } });
+    await recordAudit(tx, actor, {
+      organizationId: actor.organizationId,
+      action: 'account.created',
+      summary: `Account "${input.name}" (${input.integrationType}) created`,
+      details: { accountId: id },
+    });
     return account;
   });
 }
 
 export function listAccounts(db: Db, actor: Actor, filter: { integrationType?: IntegrationType } = {}) {
-  return db.account.findMany({ where: { organizationId: actor.organizationId, ...filter }, select: accountSelect, orderBy: { createdAt: 'asc' } });
+  return db.account.findMany({
+    where: { organizationId: actor.organizationId, ...filter },
+    select: accountSelect,
+    orderBy: { createdAt: 'asc' },
+  });
 }
 
 export async function getAccount(db: Db, actor: Actor, accountId: string) {
-  const account = await db.account.findFirst({ where: { id: accountId, organizationId: actor.organizationId }, select: accountSelect });
+  const account = await db.account.findFirst({
+    where: { id: accountId, organizationId: actor.organizationId },
+    select: accountSelect,
+  });
   if (!account) throw notFound('Account');
   return account;
 }
 
 /** Renames and/or replaces the credentials as a whole (they are write-only). */
-export async function updateAccount(deps: AccountDeps, actor: Actor, input: { accountId: string; name?: string; secrets?: unknown }) {
+export async function updateAccount(
+  deps: AccountDeps,
+  actor: Actor,
+  input: { accountId: string; name?: string; secrets?: unknown },
+) {
   const account = await getAccount(deps.prisma, actor, input.accountId);
   const data: Prisma.AccountUpdateInput = {};
   if (input.name) data.name = input.name;
   if (input.secrets !== undefined) {
     const secrets = await validateSecrets(deps, account.type, input.secrets);
-    data.secretCipher = await sealSecret(deps, actor.organizationId, JSON.stringify(secrets), accountContext(account.id));
+    data.secretCipher = await sealSecret(
+      deps,
+      actor.organizationId,
+      JSON.stringify(secrets),
+      accountContext(account.id),
+    );
     data.secretHints = hintsFor(account.type, secrets);
   }
   return deps.prisma.$transaction(async (tx) => {
@@ -120,7 +168,10 @@ export async function updateAccount(deps: AccountDeps, actor: Actor, input: { ac
     await recordAudit(tx, actor, {
       organizationId: actor.organizationId,
       action: input.secrets !== undefined ? 'account.secrets_replaced' : 'account.renamed',
-      summary: input.secrets !== undefined ? `Credentials of account "${updated.name}" replaced` : `Account renamed to "${updated.name}"`,
+      summary:
+        input.secrets !== undefined
+          ? `Credentials of account "${updated.name}" replaced`
+          : `Account renamed to "${updated.name}"`,
       details: { accountId: account.id },
     });
     return updated;
@@ -131,11 +182,19 @@ export async function updateAccount(deps: AccountDeps, actor: Actor, input: { ac
 export async function deleteAccount(db: Db, actor: Actor, accountId: string) {
   const account = await getAccount(db, actor, accountId);
   if (account.integrations.length > 0) {
-    throw new AppError('CONFLICT', `Account "${account.name}" is used by ${account.integrations.map((i) => `"${i.name}"`).join(', ')}; swap or delete those integrations first`);
+    throw new AppError(
+      'CONFLICT',
+      `Account "${account.name}" is used by ${account.integrations.map((i) => `"${i.name}"`).join(', ')}; swap or delete those integrations first`,
+    );
   }
   return db.$transaction(async (tx) => {
     await tx.account.delete({ where: { id: accountId } });
-    await recordAudit(tx, actor, { organizationId: actor.organizationId, action: 'account.deleted', summary: `Account "${account.name}" deleted`, details: { accountId } });
+    await recordAudit(tx, actor, {
+      organizationId: actor.organizationId,
+      action: 'account.deleted',
+      summary: `Account "${account.name}" deleted`,
+      details: { accountId },
+    });
     return { id: accountId };
   });
 }

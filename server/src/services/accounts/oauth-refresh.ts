@@ -13,7 +13,12 @@ const EXPIRY_MARGIN_MS = 60_000;
 
 /** True for OAUTH credentials whose access token has expired (or is about to) and that can be refreshed. */
 export function needsRefresh(secrets: Record<string, unknown>, now = Date.now()): boolean {
-  if (typeof secrets.accessToken !== 'string' || typeof secrets.refreshToken !== 'string' || typeof secrets.expiresAt !== 'string') return false;
+  if (
+    typeof secrets.accessToken !== 'string' ||
+    typeof secrets.refreshToken !== 'string' ||
+    typeof secrets.expiresAt !== 'string'
+  )
+    return false;
   const expiresAt = Date.parse(secrets.expiresAt);
   return Number.isFinite(expiresAt) && expiresAt - EXPIRY_MARGIN_MS <= now;
 }
@@ -29,25 +34,45 @@ interface RefreshDeps {
  * per account at a time (advisory lock); a caller that waited finds the fresh token and uses
  * it. A revoked grant (invalid_grant) is a PermanentError that says to reconnect.
  */
-export async function refreshOAuthAccount(deps: RefreshDeps, organizationId: string, accountId: string): Promise<Record<string, unknown>> {
-  if (!('$transaction' in deps.prisma)) throw new Error('refreshOAuthAccount needs the database client, not a transaction');
+export async function refreshOAuthAccount(
+  deps: RefreshDeps,
+  organizationId: string,
+  accountId: string,
+): Promise<Record<string, unknown>> {
+  if (!('$transaction' in deps.prisma))
+    throw new Error('refreshOAuthAccount needs the database client, not a transaction');
   const db = deps.prisma as Db;
   let revoked: { name: string; reason: string } | null = null;
   try {
     return await db.$transaction(
       async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`oauth-refresh:${accountId}`}))`;
-        const account = await tx.account.findFirst({ where: { id: accountId, organizationId }, select: { name: true, integrationType: true, secretCipher: true, secretHints: true } });
+        const account = await tx.account.findFirst({
+          where: { id: accountId, organizationId },
+          select: { name: true, integrationType: true, secretCipher: true, secretHints: true },
+        });
         if (!account) throw new PermanentError('The account of this integration was deleted');
-        const secrets = JSON.parse(await openSecret({ prisma: tx, keyring: deps.keyring }, organizationId, account.secretCipher, accountContext(accountId))) as Record<string, unknown>;
+        const secrets = JSON.parse(
+          await openSecret(
+            { prisma: tx, keyring: deps.keyring },
+            organizationId,
+            account.secretCipher,
+            accountContext(accountId),
+          ),
+        ) as Record<string, unknown>;
         if (!needsRefresh(secrets)) return secrets;
         const provider = providerForType(deps.config, account.integrationType);
         if (!provider || !isConfigured(provider)) {
-          throw new PermanentError(`The access token of account "${account.name}" expired and cannot be refreshed: OAuth is not configured on this server${provider ? ` (set ${provider.envHint})` : ''}`);
+          throw new PermanentError(
+            `The access token of account "${account.name}" expired and cannot be refreshed: OAuth is not configured on this server${provider ? ` (set ${provider.envHint})` : ''}`,
+          );
         }
         let tokens;
         try {
-          tokens = await requestTokens(provider as Required<OAuthProvider>, { grant_type: 'refresh_token', refresh_token: secrets.refreshToken as string });
+          tokens = await requestTokens(provider as Required<OAuthProvider>, {
+            grant_type: 'refresh_token',
+            refresh_token: secrets.refreshToken as string,
+          });
         } catch (error) {
           if (error instanceof OAuthUnavailableError) throw new TransientError(error.message, 30_000);
           if (error instanceof OAuthGrantError) {
@@ -61,10 +86,21 @@ export async function refreshOAuthAccount(deps: RefreshDeps, organizationId: str
           throw error;
         }
         const fresh = secretsFromTokens(tokens, new Date(), secrets);
-        const hints = { ...((account.secretHints as Record<string, unknown>) ?? {}), ...(typeof fresh.expiresAt === 'string' ? { expiresAt: fresh.expiresAt } : {}) };
+        const hints = {
+          ...((account.secretHints as Record<string, unknown>) ?? {}),
+          ...(typeof fresh.expiresAt === 'string' ? { expiresAt: fresh.expiresAt } : {}),
+        };
         await tx.account.update({
           where: { id: accountId },
-          data: { secretCipher: await sealSecret({ prisma: tx, keyring: deps.keyring }, organizationId, JSON.stringify(fresh), accountContext(accountId)), secretHints: hints as object },
+          data: {
+            secretCipher: await sealSecret(
+              { prisma: tx, keyring: deps.keyring },
+              organizationId,
+              JSON.stringify(fresh),
+              accountContext(accountId),
+            ),
+            secretHints: hints as object,
+          },
         });
         await recordAudit(tx, null, {
           organizationId,
@@ -79,7 +115,13 @@ export async function refreshOAuthAccount(deps: RefreshDeps, organizationId: str
   } finally {
     const failure = revoked as { name: string; reason: string } | null;
     if (failure) {
-      await recordAudit(db, null, { organizationId, action: 'account.oauth_revoked', outcome: 'FAILED', summary: failure.reason, details: { accountId } }).catch(() => {});
+      await recordAudit(db, null, {
+        organizationId,
+        action: 'account.oauth_revoked',
+        outcome: 'FAILED',
+        summary: failure.reason,
+        details: { accountId },
+      }).catch(() => {});
     }
   }
 }

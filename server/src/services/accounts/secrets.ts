@@ -33,11 +33,17 @@ export async function openAccount(
     row = account ?? { secretCipher: null, type: null };
   }
   if (row.secretCipher === null) throw new PermanentError('The account of this integration was deleted');
-  const secrets = JSON.parse(await openSecret(deps, organizationId, row.secretCipher, accountContext(accountId))) as Record<string, unknown>;
+  const secrets = JSON.parse(
+    await openSecret(deps, organizationId, row.secretCipher, accountContext(accountId)),
+  ) as Record<string, unknown>;
   return { type: row.type, secrets };
 }
 
 /** Decrypts an account's credentials (a JSON object); a missing account is a PermanentError. */
-export async function loadAccountSecrets(deps: { prisma: DbOrTx; keyring: Keyring }, organizationId: string, accountId: string) {
+export async function loadAccountSecrets(
+  deps: { prisma: DbOrTx; keyring: Keyring },
+  organizationId: string,
+  accountId: string,
+) {
   return (await openAccount(deps, organizationId, accountId)).secrets;
 }

@@ -17,7 +17,11 @@ afterAll(() => env?.close());
 
 const db = () => env.db.prisma;
 
-async function append(organizationId: string, n: number, details: (i: number) => object = (i) => ({ subject: `person${i}@example.com` })) {
+async function append(
+  organizationId: string,
+  n: number,
+  details: (i: number) => object = (i) => ({ subject: `person${i}@example.com` }),
+) {
   await Promise.all(
     Array.from({ length: n }, (_, i) =>
       recordAudit(db(), null, { organizationId, action: 'test.entry', summary: `entry ${i}`, details: details(i) }),
@@ -41,7 +45,9 @@ describe('audit hash chain', () => {
   it('appends without chain fields, then the sealer links each organization in order and verification passes', async () => {
     await append(org.organization.id, 25);
     await append(other.organization.id, 5);
-    const unsealed = await db().auditLog.findFirstOrThrow({ where: { organizationId: org.organization.id, action: 'test.entry' } });
+    const unsealed = await db().auditLog.findFirstOrThrow({
+      where: { organizationId: org.organization.id, action: 'test.entry' },
+    });
     expect(unsealed).toMatchObject({ chainSeq: null, prevHash: null, hash: null });
     expect(unsealed.detailsDigest).toMatch(/^[0-9a-f]{64}$/);
     expect((await sealAuditChain(db())).sealed).toBeGreaterThanOrEqual(30);
@@ -58,7 +64,17 @@ describe('audit hash chain', () => {
 
   it('a writer cannot pre-fill chain fields or a digest', async () => {
     await db().auditLog.create({
-      data: { organizationId: org.organization.id, actorType: 'system', action: 'forged', summary: 'forged', details: { a: 1 }, hash: 'f'.repeat(64), prevHash: 'e'.repeat(64), chainSeq: 999n, detailsDigest: 'x' },
+      data: {
+        organizationId: org.organization.id,
+        actorType: 'system',
+        action: 'forged',
+        summary: 'forged',
+        details: { a: 1 },
+        hash: 'f'.repeat(64),
+        prevHash: 'e'.repeat(64),
+        chainSeq: 999n,
+        detailsDigest: 'x',
+      },
     });
     const row = await db().auditLog.findFirstOrThrow({ where: { action: 'forged' } });
     expect(row).toMatchObject({ hash: null, prevHash: null, chainSeq: null });
@@ -69,12 +85,21 @@ describe('audit hash chain', () => {
 
   it('the application role cannot change, delete or truncate entries', async () => {
     const row = await nthEntry(org.organization.id, 3);
-    await expect(db().auditLog.update({ where: { id: row.id }, data: { summary: 'rewritten' } })).rejects.toThrow(/append-only/);
-    await expect(db().auditLog.update({ where: { id: row.id }, data: { details: { subject: 'someone else' } } })).rejects.toThrow(/only be removed/);
-    await expect(db().auditLog.update({ where: { id: row.id }, data: { hash: '0'.repeat(64) } })).rejects.toThrow(/already sealed/);
+    await expect(db().auditLog.update({ where: { id: row.id }, data: { summary: 'rewritten' } })).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(
+      db().auditLog.update({ where: { id: row.id }, data: { details: { subject: 'someone else' } } }),
+    ).rejects.toThrow(/only be removed/);
+    await expect(db().auditLog.update({ where: { id: row.id }, data: { hash: '0'.repeat(64) } })).rejects.toThrow(
+      /already sealed/,
+    );
     await expect(db().auditLog.delete({ where: { id: row.id } })).rejects.toThrow(/cannot be deleted/);
     await expect(db().$executeRawUnsafe('TRUNCATE "AuditLog"')).rejects.toThrow(/cannot be truncated/);
-    expect(await db().auditLog.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({ summary: row.summary, hash: row.hash });
+    expect(await db().auditLog.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      summary: row.summary,
+      hash: row.hash,
+    });
   });
 
   it('retention removes the personal payload and the chain still verifies', async () => {
@@ -91,7 +116,14 @@ describe('audit hash chain', () => {
     await tamper(`UPDATE "AuditLog" SET "summary" = 'nothing happened' WHERE "id" = ${row.id}`);
     const report = await verifyAuditChain(db());
     expect(report.ok).toBe(false);
-    expect(report.breaks).toEqual([{ organizationId: org.organization.id, entryId: String(row.id), chainSeq: '7', reason: expect.stringMatching(/hash does not match/) }]);
+    expect(report.breaks).toEqual([
+      {
+        organizationId: org.organization.id,
+        entryId: String(row.id),
+        chainSeq: '7',
+        reason: expect.stringMatching(/hash does not match/),
+      },
+    ]);
     // The other organization's chain is intact and reported as such.
     expect((await verifyAuditChain(db(), { organizationId: other.organization.id })).ok).toBe(true);
     await tamper(`UPDATE "AuditLog" SET "summary" = ${`'${row.summary.replace(/'/g, "''")}'`} WHERE "id" = ${row.id}`);
@@ -102,13 +134,21 @@ describe('audit hash chain', () => {
     const altered = await nthEntry(org.organization.id, 9);
     await tamper(`UPDATE "AuditLog" SET "details" = '{"subject":"nobody@example.com"}' WHERE "id" = ${altered.id}`);
     let report = await verifyAuditChain(db(), { organizationId: org.organization.id });
-    expect(report.breaks[0]).toMatchObject({ entryId: String(altered.id), chainSeq: '9', reason: expect.stringMatching(/details were altered/) });
+    expect(report.breaks[0]).toMatchObject({
+      entryId: String(altered.id),
+      chainSeq: '9',
+      reason: expect.stringMatching(/details were altered/),
+    });
 
     const removed = await nthEntry(org.organization.id, 5);
     const next = await nthEntry(org.organization.id, 6);
     await tamper(`DELETE FROM "AuditLog" WHERE "id" = ${removed.id}`);
     report = await verifyAuditChain(db(), { organizationId: org.organization.id });
-    expect(report.breaks[0]).toMatchObject({ entryId: String(next.id), chainSeq: '6', reason: expect.stringMatching(/entries 5 to 5 of the chain are missing/) });
+    expect(report.breaks[0]).toMatchObject({
+      entryId: String(next.id),
+      chainSeq: '6',
+      reason: expect.stringMatching(/entries 5 to 5 of the chain are missing/),
+    });
   });
 
   it('a forged hash with a consistent rest of the chain is still caught at the forged entry', async () => {
@@ -134,6 +174,8 @@ describe('audit hash chain', () => {
     await sealAuditChain(db());
     const report = await verifyAuditChain(db(), { organizationId: fresh.organization.id });
     expect(report).toMatchObject({ ok: true, unsealedEntries: 0 });
-    expect(report.verifiedEntries).toBe(await db().auditLog.count({ where: { organizationId: fresh.organization.id } }));
+    expect(report.verifiedEntries).toBe(
+      await db().auditLog.count({ where: { organizationId: fresh.organization.id } }),
+    );
   });
 });

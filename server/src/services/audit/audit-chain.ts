@@ -74,10 +74,16 @@ export async function sealAuditChain(db: Db): Promise<{ sealed: number }> {
     const count = await db.$transaction(
       async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEAL_LOCK})`;
-        const pending = await tx.auditLog.findMany({ where: { chainSeq: null }, select: chainSelect, orderBy: { id: 'asc' }, take: BATCH });
+        const pending = await tx.auditLog.findMany({
+          where: { chainSeq: null },
+          select: chainSelect,
+          orderBy: { id: 'asc' },
+          take: BATCH,
+        });
         if (pending.length === 0) return 0;
         const byOrganization = new Map<string, ChainRow[]>();
-        for (const row of pending) byOrganization.set(row.organizationId, [...(byOrganization.get(row.organizationId) ?? []), row]);
+        for (const row of pending)
+          byOrganization.set(row.organizationId, [...(byOrganization.get(row.organizationId) ?? []), row]);
         const ids: string[] = [];
         const seqs: string[] = [];
         const prevs: Array<string | null> = [];
@@ -143,9 +149,20 @@ interface VerifyRow extends ChainRow {
 export async function verifyAuditChain(db: Db, options: { organizationId?: string } = {}): Promise<VerificationReport> {
   const organizations = options.organizationId
     ? [options.organizationId]
-    : (await db.auditLog.findMany({ distinct: ['organizationId'], select: { organizationId: true } })).map((r) => r.organizationId);
-  const report: VerificationReport = { ok: true, organizations: organizations.length, verifiedEntries: 0, unsealedEntries: 0, breaks: [], heads: {} };
-  report.unsealedEntries = await db.auditLog.count({ where: { chainSeq: null, ...(options.organizationId ? { organizationId: options.organizationId } : {}) } });
+    : (await db.auditLog.findMany({ distinct: ['organizationId'], select: { organizationId: true } })).map(
+        (r) => r.organizationId,
+      );
+  const report: VerificationReport = {
+    ok: true,
+    organizations: organizations.length,
+    verifiedEntries: 0,
+    unsealedEntries: 0,
+    breaks: [],
+    heads: {},
+  };
+  report.unsealedEntries = await db.auditLog.count({
+    where: { chainSeq: null, ...(options.organizationId ? { organizationId: options.organizationId } : {}) },
+  });
   for (const organizationId of organizations) {
     let expectedSeq = 1n;
     let prev: string | null = null;
@@ -162,11 +179,20 @@ export async function verifyAuditChain(db: Db, options: { organizationId?: strin
       if (rows.length === 0) break;
       for (const row of rows) {
         const seq = BigInt(row.chainSeq);
-        const at = (reason: string): ChainBreak => ({ organizationId, entryId: String(row.id), chainSeq: seq.toString(), reason });
-        if (seq !== expectedSeq) broken = at(`entries ${expectedSeq} to ${seq - 1n} of the chain are missing (deleted)`);
-        else if (row.prevHash !== prev) broken = at('prevHash does not match the previous entry\'s hash (entry altered, removed or reordered)');
-        else if (row.actualDigest !== null && row.actualDigest !== row.detailsDigest) broken = at('details were altered: their digest does not match');
-        else if (row.hash !== auditEntryHash({ ...row, id: BigInt(row.id) }, seq, prev)) broken = at('hash does not match the entry\'s content (entry altered)');
+        const at = (reason: string): ChainBreak => ({
+          organizationId,
+          entryId: String(row.id),
+          chainSeq: seq.toString(),
+          reason,
+        });
+        if (seq !== expectedSeq)
+          broken = at(`entries ${expectedSeq} to ${seq - 1n} of the chain are missing (deleted)`);
+        else if (row.prevHash !== prev)
+          broken = at("prevHash does not match the previous entry's hash (entry altered, removed or reordered)");
+        else if (row.actualDigest !== null && row.actualDigest !== row.detailsDigest)
+          broken = at('details were altered: their digest does not match');
+        else if (row.hash !== auditEntryHash({ ...row, id: BigInt(row.id) }, seq, prev))
+          broken = at("hash does not match the entry's content (entry altered)");
         if (broken) break;
         report.verifiedEntries += 1;
         prev = row.hash;

@@ -38,7 +38,12 @@ export function toAuditEntryDto(row: AuditRow, actorNames: Map<string, string>) 
  * (`afterId` = the last id of the previous page): the one read behind the public API's trail
  * and the dashboard's request detail. `more` says whether entries follow the page.
  */
-export async function readAuditTrail(db: Db, organizationId: string, deletionRequestId: string, page: { limit: number; afterId?: bigint }) {
+export async function readAuditTrail(
+  db: Db,
+  organizationId: string,
+  deletionRequestId: string,
+  page: { limit: number; afterId?: bigint },
+) {
   const rows = await db.auditLog.findMany({
     where: { organizationId, deletionRequestId, ...(page.afterId !== undefined ? { id: { gt: page.afterId } } : {}) },
     orderBy: { id: 'asc' },

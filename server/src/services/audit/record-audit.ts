@@ -15,7 +15,10 @@ export interface AuditEntry {
 /** Who did it, for the audit log: a user (through the dashboard, a PAT or the CLI) or the system. */
 export function auditActor(actor: Actor | null): { actorType: string; actorId: string | null } {
   if (!actor) return { actorType: 'system', actorId: null };
-  return { actorType: actor.via === 'pat' ? 'user:pat' : actor.via === 'cli' ? 'user:cli' : 'user:dashboard', actorId: actor.userId };
+  return {
+    actorType: actor.via === 'pat' ? 'user:pat' : actor.via === 'cli' ? 'user:cli' : 'user:dashboard',
+    actorId: actor.userId,
+  };
 }
 
 export async function recordAudit(db: DbOrTx, actor: Actor | null, entry: AuditEntry): Promise<void> {

@@ -19,7 +19,10 @@ export interface AuditChainStatus {
  * are all scoped to it, so nobody learns anything about another organization's entries.
  * Read-only: sealing stays with the workers' scheduler, so new entries show as unsealed.
  */
-export async function verifyOrganizationAuditChain(db: Db, actor: Pick<Actor, 'organizationId'>): Promise<AuditChainStatus> {
+export async function verifyOrganizationAuditChain(
+  db: Db,
+  actor: Pick<Actor, 'organizationId'>,
+): Promise<AuditChainStatus> {
   const report = await verifyAuditChain(db, { organizationId: actor.organizationId });
   const broken = report.breaks.find((b) => b.organizationId === actor.organizationId);
   return {

@@ -9,10 +9,17 @@ type AccountLimitSettings = Parameters<typeof rateLimitersFor>[0];
  * account's own bucket (per email, shared by every flow that checks a password), so no
  * screen offers a way around the per-account limit.
  */
-export async function verifyAccountPassword(limits: AccountLimitSettings, email: string, password: string, passwordHash: string): Promise<boolean> {
+export async function verifyAccountPassword(
+  limits: AccountLimitSettings,
+  email: string,
+  password: string,
+  passwordHash: string,
+): Promise<boolean> {
   const byAccount = rateLimitersFor(limits).signInPerEmail.take(email.trim().toLowerCase());
   if (!byAccount.allowed) {
-    throw new AppError('TOO_MANY_REQUESTS', 'Too many sign-in attempts for this account; try again later', { retryAfterSeconds: byAccount.retryAfterSeconds });
+    throw new AppError('TOO_MANY_REQUESTS', 'Too many sign-in attempts for this account; try again later', {
+      retryAfterSeconds: byAccount.retryAfterSeconds,
+    });
   }
   return verifyPassword(password, passwordHash);
 }

@@ -23,7 +23,8 @@ export function mayUseWorkspace(actor: Pick<Actor, 'workspaceIds'>, workspaceId:
 
 /** A workspace the caller named explicitly (path, key) but its token is not limited to: 403. */
 export function assertWorkspaceAllowed(actor: Pick<Actor, 'workspaceIds'>, workspaceId: string): void {
-  if (!mayUseWorkspace(actor, workspaceId)) throw new AppError('FORBIDDEN', `This token is not allowed to act on workspace ${workspaceId}`);
+  if (!mayUseWorkspace(actor, workspaceId))
+    throw new AppError('FORBIDDEN', `This token is not allowed to act on workspace ${workspaceId}`);
 }
 
 export const ROLE_RANK: Record<Role, number> = { MEMBER: 1, ADMIN: 2, OWNER: 3 };

@@ -41,17 +41,25 @@ function lookupPat(db: Db, tokenHash: string): Promise<PatRow | null> {
  * and a valid token is then kept for a few seconds (`PatCache`, which every process empties
  * the moment the database reports a revocation, a role change or a removed membership).
  */
-export async function authenticatePat(db: Db, token: string, options: { cacheMs?: number; now?: Date } = {}): Promise<Actor> {
+export async function authenticatePat(
+  db: Db,
+  token: string,
+  options: { cacheMs?: number; now?: Date } = {},
+): Promise<Actor> {
   const { cacheMs = DEFAULT_CACHE_MS, now = new Date() } = options;
   if (!isWellFormedToken('personalAccessToken', token)) throw new AppError('UNAUTHORIZED', 'Invalid API key');
   const tokenHash = hashToken(token);
   const cache = cacheMs > 0 ? patCacheFor<PatRow>(db) : null;
   const usable = (row: PatRow) => !row.revokedAt && row.role !== null && (!row.expiresAt || row.expiresAt > now);
-  const pat = cache ? await cache.get(tokenHash, () => lookupPat(db, tokenHash), usable, cacheMs) : await lookupPat(db, tokenHash);
+  const pat = cache
+    ? await cache.get(tokenHash, () => lookupPat(db, tokenHash), usable, cacheMs)
+    : await lookupPat(db, tokenHash);
   if (!pat) throw new AppError('UNAUTHORIZED', 'Invalid API key');
   if (pat.revokedAt) throw new AppError('UNAUTHORIZED', 'This personal access token has been revoked');
-  if (pat.expiresAt && pat.expiresAt <= now) throw new AppError('UNAUTHORIZED', 'This personal access token has expired');
-  if (!pat.role) throw new AppError('UNAUTHORIZED', 'The owner of this token is no longer a member of its organization');
+  if (pat.expiresAt && pat.expiresAt <= now)
+    throw new AppError('UNAUTHORIZED', 'This personal access token has expired');
+  if (!pat.role)
+    throw new AppError('UNAUTHORIZED', 'The owner of this token is no longer a member of its organization');
   if (!pat.lastUsedAt || now.getTime() - pat.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     // Best effort and coarse-grained: the hot path does not wait on it (and a cached row remembers it was done).
     pat.lastUsedAt = now;
@@ -78,12 +86,20 @@ export async function authenticateSession(db: Db, sessionToken: string, now = ne
       userId: true,
       expiresAt: true,
       activeOrganizationId: true,
-      user: { select: { memberships: { select: { organizationId: true, role: true }, orderBy: { createdAt: 'asc' } } } },
+      user: {
+        select: { memberships: { select: { organizationId: true, role: true }, orderBy: { createdAt: 'asc' } } },
+      },
     },
   });
   if (!session || session.expiresAt <= now) throw new AppError('UNAUTHORIZED', 'Please sign in');
   const memberships = session.user.memberships;
   const membership = memberships.find((m) => m.organizationId === session.activeOrganizationId) ?? memberships[0];
   if (!membership) throw new AppError('FORBIDDEN', 'You are not a member of any organization');
-  return { userId: session.userId, organizationId: membership.organizationId, role: membership.role, via: 'session', sessionId: session.id };
+  return {
+    userId: session.userId,
+    organizationId: membership.organizationId,
+    role: membership.role,
+    via: 'session',
+    sessionId: session.id,
+  };
 }

@@ -95,7 +95,9 @@ describe('verified token cache', () => {
 
   it('never keeps a revoked, expired or unknown token', async () => {
     const org = await seedOrganization(env.deps);
-    await other.pool.query(`UPDATE "PersonalAccessToken" SET "expiresAt" = now() - interval '1 minute' WHERE id = $1`, [org.patId]);
+    await other.pool.query(`UPDATE "PersonalAccessToken" SET "expiresAt" = now() - interval '1 minute' WHERE id = $1`, [
+      org.patId,
+    ]);
     await expect(authenticatePat(env.db.prisma, org.pat)).rejects.toThrow('expired');
     await other.pool.query(`UPDATE "PersonalAccessToken" SET "expiresAt" = NULL WHERE id = $1`, [org.patId]);
     await eventually(async () => expect((await authenticatePat(env.db.prisma, org.pat)).userId).toBe(org.user.id));
@@ -104,12 +106,22 @@ describe('verified token cache', () => {
   it('does not store a lookup that a change overtook', async () => {
     const cache = patCacheFor<string>(other.prisma)!;
     await eventually(async () => {
-      await cache.get('warm', async () => 'x', () => true, 10_000);
+      await cache.get(
+        'warm',
+        async () => 'x',
+        () => true,
+        10_000,
+      );
       expect(cache.size).toBeGreaterThan(0);
     });
     cache.forget();
     let release!: () => void;
-    const lookup = cache.get('token', () => new Promise<string>((resolve) => (release = () => resolve('valid'))), () => true, 10_000);
+    const lookup = cache.get(
+      'token',
+      () => new Promise<string>((resolve) => (release = () => resolve('valid'))),
+      () => true,
+      10_000,
+    );
     await sleep(10);
     cache.forget();
     release();
@@ -121,7 +133,12 @@ describe('verified token cache', () => {
     const cache = new PatCache<string>({ host: '127.0.0.1', port: 9, connectionTimeoutMillis: 200 });
     let loads = 0;
     for (let i = 0; i < 3; i++) {
-      await cache.get('token', async () => `value-${++loads}`, () => true, 10_000);
+      await cache.get(
+        'token',
+        async () => `value-${++loads}`,
+        () => true,
+        10_000,
+      );
       await sleep(50);
     }
     expect(loads).toBe(3);

@@ -24,7 +24,14 @@ export async function deleteSession(db: DbOrTx, token: string): Promise<void> {
 }
 
 /** Who a session cookie belongs to (organization aside), or null for a missing or expired session. */
-export async function findSessionUser(db: DbOrTx, token: string, now = new Date()): Promise<{ sessionId: string; userId: string } | null> {
-  const session = await db.session.findUnique({ where: { tokenHash: hashToken(token) }, select: { id: true, userId: true, expiresAt: true } });
+export async function findSessionUser(
+  db: DbOrTx,
+  token: string,
+  now = new Date(),
+): Promise<{ sessionId: string; userId: string } | null> {
+  const session = await db.session.findUnique({
+    where: { tokenHash: hashToken(token) },
+    select: { id: true, userId: true, expiresAt: true },
+  });
   return session && session.expiresAt > now ? { sessionId: session.id, userId: session.userId } : null;
 }

@@ -21,15 +21,26 @@ export async function createUserWithOrganization(db: Db, input: SignUpInput) {
   const organizationId = newId(ID_PREFIX.organization);
   try {
     return await db.$transaction(async (tx) => {
-      const user = await tx.user.create({ data: { id: userId, email, name: input.name, passwordHash }, select: { id: true, email: true, name: true } });
-      const organization = await tx.organization.create({ data: { id: organizationId, name: input.organizationName }, select: { id: true, name: true } });
+      const user = await tx.user.create({
+        data: { id: userId, email, name: input.name, passwordHash },
+        select: { id: true, email: true, name: true },
+      });
+      const organization = await tx.organization.create({
+        data: { id: organizationId, name: input.organizationName },
+        select: { id: true, name: true },
+      });
       await tx.membership.create({ data: { id: newId(ID_PREFIX.membership), userId, organizationId, role: 'OWNER' } });
       const actor: Actor = { userId, organizationId, role: 'OWNER', via: 'session' };
-      await recordAudit(tx, actor, { organizationId, action: 'organization.created', summary: `Organization "${organization.name}" created by ${email}` });
+      await recordAudit(tx, actor, {
+        organizationId,
+        action: 'organization.created',
+        summary: `Organization "${organization.name}" created by ${email}`,
+      });
       return { user, organization };
     });
   } catch (error) {
-    if ((error as { code?: string }).code === 'P2002') throw new AppError('CONFLICT', 'An account with this email already exists');
+    if ((error as { code?: string }).code === 'P2002')
+      throw new AppError('CONFLICT', 'An account with this email already exists');
     throw error;
   }
 }

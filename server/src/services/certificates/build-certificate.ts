@@ -20,7 +20,10 @@ function destinationEvidence(type: string, evidence: Evidence | null) {
     return {
       recorded: true as const,
       rowsChanged: evidence.changed ?? null,
-      verification: { remainingMatchingRows: remaining, passed: Object.values(remaining).every((n) => Number(n) === 0) },
+      verification: {
+        remainingMatchingRows: remaining,
+        passed: Object.values(remaining).every((n) => Number(n) === 0),
+      },
     };
   }
   return { recorded: true as const, vendor: evidence };
@@ -32,7 +35,13 @@ function destinationEvidence(type: string, evidence: Evidence | null) {
  * service's secret pepper), so it can be kept after retention removed the identifier, and it
  * anchors itself in the organization's tamper-evident audit chain.
  */
-export async function buildCertificate(db: Db, keyring: Keyring, actor: Pick<Actor, 'organizationId'>, deletionRequestId: string, now = new Date()): Promise<SignedCertificate> {
+export async function buildCertificate(
+  db: Db,
+  keyring: Keyring,
+  actor: Pick<Actor, 'organizationId'>,
+  deletionRequestId: string,
+  now = new Date(),
+): Promise<SignedCertificate> {
   const request = await db.deletionRequest.findFirst({
     where: { id: deletionRequestId, organizationId: actor.organizationId },
     select: {
@@ -48,26 +57,56 @@ export async function buildCertificate(db: Db, keyring: Keyring, actor: Pick<Act
       organization: { select: { id: true, name: true } },
       integrationRequests: {
         orderBy: { createdAt: 'asc' },
-        select: { id: true, integrationName: true, integrationType: true, status: true, trackingId: true, attempts: true, createdAt: true, startedAt: true, completedAt: true, reverifiedAt: true, reappearedAt: true },
+        select: {
+          id: true,
+          integrationName: true,
+          integrationType: true,
+          status: true,
+          trackingId: true,
+          attempts: true,
+          createdAt: true,
+          startedAt: true,
+          completedAt: true,
+          reverifiedAt: true,
+          reappearedAt: true,
+        },
       },
     },
   });
   if (!request) throw notFound('Deletion request');
-  if (!FINAL.includes(request.status)) throw new AppError('CONFLICT', `The request is still ${request.status}; a certificate is issued once it has finished`);
+  if (!FINAL.includes(request.status))
+    throw new AppError(
+      'CONFLICT',
+      `The request is still ${request.status}; a certificate is issued once it has finished`,
+    );
 
   const successes = await db.auditLog.findMany({
-    where: { organizationId: actor.organizationId, deletionRequestId, outcome: 'SUCCESS', action: { in: ['deletion.requested', 'deletion.status_checked'] } },
+    where: {
+      organizationId: actor.organizationId,
+      deletionRequestId,
+      outcome: 'SUCCESS',
+      action: { in: ['deletion.requested', 'deletion.status_checked'] },
+    },
     orderBy: { id: 'asc' },
     select: { integrationRequestId: true, details: true, createdAt: true },
   });
   const evidenceBy = new Map<string, Evidence | null>();
   for (const entry of successes) {
     const evidence = (entry.details as { evidence?: Evidence } | null)?.evidence;
-    if (entry.integrationRequestId) evidenceBy.set(entry.integrationRequestId, evidence ?? evidenceBy.get(entry.integrationRequestId) ?? null);
+    if (entry.integrationRequestId)
+      evidenceBy.set(entry.integrationRequestId, evidence ?? evidenceBy.get(entry.integrationRequestId) ?? null);
   }
   const [head, lastOwn] = await Promise.all([
-    db.auditLog.findFirst({ where: { organizationId: actor.organizationId, chainSeq: { not: null } }, orderBy: { chainSeq: 'desc' }, select: { chainSeq: true, hash: true, createdAt: true } }),
-    db.auditLog.findFirst({ where: { organizationId: actor.organizationId, deletionRequestId, chainSeq: { not: null } }, orderBy: { chainSeq: 'desc' }, select: { chainSeq: true, hash: true } }),
+    db.auditLog.findFirst({
+      where: { organizationId: actor.organizationId, chainSeq: { not: null } },
+      orderBy: { chainSeq: 'desc' },
+      select: { chainSeq: true, hash: true, createdAt: true },
+    }),
+    db.auditLog.findFirst({
+      where: { organizationId: actor.organizationId, deletionRequestId, chainSeq: { not: null } },
+      orderBy: { chainSeq: 'desc' },
+      select: { chainSeq: true, hash: true },
+    }),
   ]);
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
   const certificate = {
@@ -79,7 +118,13 @@ export async function buildCertificate(db: Db, keyring: Keyring, actor: Pick<Act
       id: request.id,
       status: request.status,
       workspace: { id: request.workspace.id, name: request.workspace.name },
-      subject: { identifierHash: { algorithm: 'HMAC-SHA256', keyedWith: 'service identifier pepper', value: request.identifierHmac } },
+      subject: {
+        identifierHash: {
+          algorithm: 'HMAC-SHA256',
+          keyedWith: 'service identifier pepper',
+          value: request.identifierHmac,
+        },
+      },
       regulation: request.regulation,
       receivedAt: request.createdAt.toISOString(),
       dueAt: iso(request.dueAt),
@@ -101,7 +146,9 @@ export async function buildCertificate(db: Db, keyring: Keyring, actor: Pick<Act
       evidence: destinationEvidence(ir.integrationType, evidenceBy.get(ir.id) ?? null),
     })),
     auditChain: {
-      head: head ? { chainSeq: head.chainSeq!.toString(), hash: head.hash, sealedAt: head.createdAt.toISOString() } : null,
+      head: head
+        ? { chainSeq: head.chainSeq!.toString(), hash: head.hash, sealedAt: head.createdAt.toISOString() }
+        : null,
       lastEntryOfRequest: lastOwn ? { chainSeq: lastOwn.chainSeq!.toString(), hash: lastOwn.hash } : null,
     },
   };

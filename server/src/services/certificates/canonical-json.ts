@@ -4,7 +4,8 @@
  * signature survives pretty-printing and key reordering, and any change of a value breaks it.
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
+  if (value === null || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string')
+    return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
   if (typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

@@ -25,13 +25,23 @@ beforeAll(async () => {
   customer = await createCustomerDatabase();
   org = await seedOrganization(env.deps, 'certs');
   const caller = callerFor(env.deps, { pat: org.pat }).caller;
-  const account = await caller.accounts.create({ name: 'app db', integrationType: 'POSTGRES', type: 'DATABASE', secrets: customer.credentials });
+  const account = await caller.accounts.create({
+    name: 'app db',
+    integrationType: 'POSTGRES',
+    type: 'DATABASE',
+    secrets: customer.credentials,
+  });
   await caller.integrations.create({
     workspaceId: org.workspace.id,
     name: 'App database',
     type: 'POSTGRES',
     accountId: account.id,
-    config: { rules: [{ table: 'orders', identifierColumns: ['customer_email'], action: 'delete' }, { table: 'users', identifierColumns: ['email'], action: 'delete' }] },
+    config: {
+      rules: [
+        { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },
+        { table: 'users', identifierColumns: ['email'], action: 'delete' },
+      ],
+    },
   });
   await customer.seedUser(identifier, { orders: 2 });
   const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier });
@@ -60,9 +70,16 @@ describe('certificate of deletion', () => {
     expect(c.destinations[0]).toMatchObject({
       name: 'App database',
       finalStatus: 'SUCCESS',
-      evidence: { recorded: true, rowsChanged: { 'delete on public.orders': 2, 'delete on public.users': 1 }, verification: { passed: true } },
+      evidence: {
+        recorded: true,
+        rowsChanged: { 'delete on public.orders': 2, 'delete on public.users': 1 },
+        verification: { passed: true },
+      },
     });
-    const head = await env.deps.prisma.auditLog.findFirstOrThrow({ where: { organizationId: org.organization.id, chainSeq: { not: null } }, orderBy: { chainSeq: 'desc' } });
+    const head = await env.deps.prisma.auditLog.findFirstOrThrow({
+      where: { organizationId: org.organization.id, chainSeq: { not: null } },
+      orderBy: { chainSeq: 'desc' },
+    });
     expect(c.auditChain.head).toMatchObject({ chainSeq: head.chainSeq!.toString(), hash: head.hash });
     expect(JSON.stringify(signed)).not.toContain(identifier);
   });
@@ -82,7 +99,9 @@ describe('certificate of deletion', () => {
     const otherKey = await signingKeyFor(env.deps.prisma, env.deps.keyring, other.organization.id);
     expect(verifyCertificate(signed, publicKeyPem(otherKey.publicKey))).toMatchObject({ valid: false });
     // The private key is stored sealed, never in the clear.
-    const row = await env.deps.prisma.organizationSigningKey.findFirstOrThrow({ where: { organizationId: org.organization.id } });
+    const row = await env.deps.prisma.organizationSigningKey.findFirstOrThrow({
+      where: { organizationId: org.organization.id },
+    });
     expect(row.privateKeyCipher.startsWith('v2:')).toBe(true);
   });
 
@@ -91,11 +110,15 @@ describe('certificate of deletion', () => {
     const file = path.join(dir, 'certificate.json');
     fs.writeFileSync(file, JSON.stringify(signed, null, 2));
     const run = () =>
-      spawnSync(process.execPath, ['--import', 'tsx', 'server/src/cli/index.ts', 'certificate:verify', file, '--json'], {
-        encoding: 'utf8',
-        // No database, no key: verification needs neither.
-        env: { PATH: process.env.PATH ?? '' },
-      });
+      spawnSync(
+        process.execPath,
+        ['--import', 'tsx', 'server/src/cli/index.ts', 'certificate:verify', file, '--json'],
+        {
+          encoding: 'utf8',
+          // No database, no key: verification needs neither.
+          env: { PATH: process.env.PATH ?? '' },
+        },
+      );
     const ok = run();
     expect(ok.status, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ valid: true });
@@ -111,7 +134,10 @@ describe('certificate of deletion', () => {
     expect(Buffer.from(bytes.slice(0, 5)).toString()).toBe('%PDF-');
     const pdf = await PDFDocument.load(bytes);
     expect(pdf.getTitle()).toBe(`Certificate of deletion ${requestId}`);
-    const names = pdf.catalog.lookup(PDFName.of('Names'), PDFDict).lookup(PDFName.of('EmbeddedFiles'), PDFDict).lookup(PDFName.of('Names'), PDFArray);
+    const names = pdf.catalog
+      .lookup(PDFName.of('Names'), PDFDict)
+      .lookup(PDFName.of('EmbeddedFiles'), PDFDict)
+      .lookup(PDFName.of('Names'), PDFArray);
     const spec = names.lookup(1, PDFDict);
     const stream = spec.lookup(PDFName.of('EF'), PDFDict).lookup(PDFName.of('F')) as PDFRawStream;
     const attached = JSON.parse(Buffer.from(decodePDFRawStream(stream).decode()).toString('utf8'));
@@ -123,16 +149,34 @@ describe('certificate of deletion', () => {
     try {
       const anonymous = await fetch(`${server.baseUrl}/api/downloads/certificates/${requestId}.pdf`);
       expect(anonymous.status).toBe(401);
-      const pdf = await fetch(`${server.baseUrl}/api/downloads/certificates/${requestId}.pdf`, { headers: { 'x-api-key': org.pat } });
+      const pdf = await fetch(`${server.baseUrl}/api/downloads/certificates/${requestId}.pdf`, {
+        headers: { 'x-api-key': org.pat },
+      });
       expect(pdf.status).toBe(200);
       expect(pdf.headers.get('content-type')).toBe('application/pdf');
       expect(pdf.headers.get('content-disposition')).toBe(`attachment; filename="certificate-${requestId}.pdf"`);
-      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
-      const json = await (await fetch(`${server.baseUrl}/api/downloads/certificates/${requestId}.json`, { headers: { 'x-api-key': org.pat } })).json();
+      expect(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
+      const json = await (
+        await fetch(`${server.baseUrl}/api/downloads/certificates/${requestId}.json`, {
+          headers: { 'x-api-key': org.pat },
+        })
+      ).json();
       expect(verifyCertificate(json).valid).toBe(true);
       const other = await seedOrganization(env.deps, 'foreign-certs');
-      expect((await fetch(`${server.baseUrl}/api/downloads/certificates/${requestId}.json`, { headers: { 'x-api-key': other.pat } })).status).toBe(404);
-      const pem = await fetch(`${server.baseUrl}/api/downloads/certificate-public-key.pem`, { headers: { 'x-api-key': org.pat } });
+      expect(
+        (
+          await fetch(`${server.baseUrl}/api/downloads/certificates/${requestId}.json`, {
+            headers: { 'x-api-key': other.pat },
+          })
+        ).status,
+      ).toBe(404);
+      const pem = await fetch(`${server.baseUrl}/api/downloads/certificate-public-key.pem`, {
+        headers: { 'x-api-key': org.pat },
+      });
       expect(verifyCertificate(json, await pem.text()).valid).toBe(true);
     } finally {
       await server.close();
@@ -141,7 +185,12 @@ describe('certificate of deletion', () => {
 
   it('is refused while the request is still running', async () => {
     const caller = callerFor(env.deps, { pat: org.pat }).caller;
-    const running = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'other@example.com' });
-    await expect(buildCertificate(env.deps.prisma, env.deps.keyring, org.actor, running.id)).rejects.toMatchObject({ code: 'CONFLICT' });
+    const running = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'other@example.com',
+    });
+    await expect(buildCertificate(env.deps.prisma, env.deps.keyring, org.actor, running.id)).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
   });
 });

@@ -61,7 +61,13 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<U
   };
   const gap = (n = 8) => void (cursor.y -= n);
 
-  line(c.deletionRequest.status === 'SUCCESS' ? 'Certificate of deletion' : 'Deletion report (not every destination succeeded)', bold, 20);
+  line(
+    c.deletionRequest.status === 'SUCCESS'
+      ? 'Certificate of deletion'
+      : 'Deletion report (not every destination succeeded)',
+    bold,
+    20,
+  );
   gap();
   line(`Issued ${c.issuedAt} by ${c.issuer.organizationName} (${c.issuer.organizationId})`);
   gap(12);
@@ -69,7 +75,9 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<U
   const r = c.deletionRequest;
   line(`Id: ${r.id}    Status: ${r.status}    Workspace: ${r.workspace.name}`);
   line(`Received: ${r.receivedAt}    Completed: ${r.completedAt ?? '-'}`);
-  line(`Regulation: ${r.regulation ?? '-'}    Due: ${r.dueAt ?? '-'}${r.dueExtendedAt ? ` (extended ${r.dueExtendedAt})` : ''}`);
+  line(
+    `Regulation: ${r.regulation ?? '-'}    Due: ${r.dueAt ?? '-'}${r.dueExtendedAt ? ` (extended ${r.dueExtendedAt})` : ''}`,
+  );
   line(`Subject (keyed hash, ${r.subject.identifierHash.algorithm}):`);
   line(r.subject.identifierHash.value, mono, 9, 12);
   gap(12);
@@ -77,13 +85,29 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<U
   for (const d of c.destinations) {
     gap(4);
     line(`${d.name} (${d.type}): ${d.finalStatus}`, bold, 11);
-    line(`Requested ${d.requestedAt}; completed ${d.completedAt ?? '-'}; attempts ${d.attempts}${d.vendorTaskId ? `; vendor task id ${d.vendorTaskId}` : ''}`, regular, 9, 12);
-    if (d.reverifiedAt) line(`Re-verified ${d.reverifiedAt}${d.reappearedAt ? `; data REAPPEARED ${d.reappearedAt}` : '; nothing reappeared'}`, regular, 9, 12);
+    line(
+      `Requested ${d.requestedAt}; completed ${d.completedAt ?? '-'}; attempts ${d.attempts}${d.vendorTaskId ? `; vendor task id ${d.vendorTaskId}` : ''}`,
+      regular,
+      9,
+      12,
+    );
+    if (d.reverifiedAt)
+      line(
+        `Re-verified ${d.reverifiedAt}${d.reappearedAt ? `; data REAPPEARED ${d.reappearedAt}` : '; nothing reappeared'}`,
+        regular,
+        9,
+        12,
+      );
     const e = d.evidence;
     if (!e.recorded) line('No evidence recorded (or removed by the retention policy).', regular, 9, 12);
     else if (e.verification) {
       line(`Rows changed: ${JSON.stringify(e.rowsChanged)}`, mono, 8, 12);
-      line(`Verification ${e.verification.passed ? 'passed' : 'FAILED'}: rows still matching ${JSON.stringify(e.verification.remainingMatchingRows)}`, mono, 8, 12);
+      line(
+        `Verification ${e.verification.passed ? 'passed' : 'FAILED'}: rows still matching ${JSON.stringify(e.verification.remainingMatchingRows)}`,
+        mono,
+        8,
+        12,
+      );
     } else line(`Vendor evidence: ${JSON.stringify(e.vendor)}`, mono, 8, 12);
   }
   gap(12);

@@ -6,7 +6,8 @@ export interface SignedCertificate {
   signature: { algorithm: 'Ed25519'; keyId: string; publicKey: string; value: string };
 }
 
-export type VerificationResult = { valid: true; keyId: string; deletionRequestId: string } | { valid: false; reason: string };
+export type VerificationResult =
+  { valid: true; keyId: string; deletionRequestId: string } | { valid: false; reason: string };
 
 /**
  * Verifies a certificate of deletion offline: the Ed25519 signature over the canonical JSON
@@ -19,7 +20,11 @@ export function verifyCertificate(document: unknown, trustedPublicKey?: string):
     return { valid: false, reason: 'not a certificate of deletion (no "certificate" and "signature")' };
   }
   const { signature } = doc;
-  if (signature.algorithm !== 'Ed25519' || typeof signature.publicKey !== 'string' || typeof signature.value !== 'string') {
+  if (
+    signature.algorithm !== 'Ed25519' ||
+    typeof signature.publicKey !== 'string' ||
+    typeof signature.value !== 'string'
+  ) {
     return { valid: false, reason: 'unsupported or malformed signature' };
   }
   if (trustedPublicKey !== undefined && normaliseKey(trustedPublicKey) !== normaliseKey(signature.publicKey)) {
@@ -32,7 +37,8 @@ export function verifyCertificate(document: unknown, trustedPublicKey?: string):
   } catch {
     return { valid: false, reason: 'the public key or the signature is malformed' };
   }
-  if (!ok) return { valid: false, reason: 'the signature does not match: the certificate was changed after it was signed' };
+  if (!ok)
+    return { valid: false, reason: 'the signature does not match: the certificate was changed after it was signed' };
   const request = (doc.certificate as { deletionRequest?: { id?: unknown } }).deletionRequest;
   return { valid: true, keyId: signature.keyId, deletionRequestId: String(request?.id ?? '') };
 }
@@ -40,6 +46,7 @@ export function verifyCertificate(document: unknown, trustedPublicKey?: string):
 /** A public key as base64 SPKI DER, whether given as that or as PEM. */
 function normaliseKey(key: string): string {
   const trimmed = key.trim();
-  if (trimmed.startsWith('-----BEGIN')) return createPublicKey(trimmed).export({ format: 'der', type: 'spki' }).toString('base64');
+  if (trimmed.startsWith('-----BEGIN'))
+    return createPublicKey(trimmed).export({ format: 'der', type: 'spki' }).toString('base64');
   return trimmed;
 }

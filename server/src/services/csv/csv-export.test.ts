@@ -11,7 +11,14 @@ let env: TestEnv;
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let org: Awaited<ReturnType<typeof seedOrganization>>;
 let other: Awaited<ReturnType<typeof seedOrganization>>;
-const hostile = [`=cmd|' /C calc'!A0`, '+SUM(1,2)', '-2+3', '@HYPERLINK("http://evil")', 'say "hi", then go', 'ünïcødé 🙂 日本語'];
+const hostile = [
+  `=cmd|' /C calc'!A0`,
+  '+SUM(1,2)',
+  '-2+3',
+  '@HYPERLINK("http://evil")',
+  'say "hi", then go',
+  'ünïcødé 🙂 日本語',
+];
 const ids: string[] = [];
 
 beforeAll(async () => {
@@ -21,17 +28,26 @@ beforeAll(async () => {
   other = await seedOrganization(env.deps, 'csv-export-other');
   // Hostile text in the cells a user controls: the identifier (masked, its first character kept) and the workspace name.
   for (const identifier of hostile) {
-    const workspace = await createWorkspace(env.deps.prisma, env.deps.keyring, org.actor, { name: identifier.slice(0, 60) });
-    ids.push((await createDeletionRequest(env.deps, org.actor, { workspace: { id: workspace.id }, identifier })).deletionRequest.id);
+    const workspace = await createWorkspace(env.deps.prisma, env.deps.keyring, org.actor, {
+      name: identifier.slice(0, 60),
+    });
+    ids.push(
+      (await createDeletionRequest(env.deps, org.actor, { workspace: { id: workspace.id }, identifier }))
+        .deletionRequest.id,
+    );
   }
-  await createDeletionRequest(env.deps, other.actor, { workspace: { id: other.workspace.id }, identifier: 'someone-else@example.com' });
+  await createDeletionRequest(env.deps, other.actor, {
+    workspace: { id: other.workspace.id },
+    identifier: 'someone-else@example.com',
+  });
 });
 afterAll(async () => {
   await server?.close();
   await env?.close();
 });
 
-const get = (path: string, token = org.pat, init: RequestInit = {}) => fetch(`${server.baseUrl}${path}`, { ...init, headers: { 'X-API-Key': token, ...(init.headers ?? {}) } });
+const get = (path: string, token = org.pat, init: RequestInit = {}) =>
+  fetch(`${server.baseUrl}${path}`, { ...init, headers: { 'X-API-Key': token, ...(init.headers ?? {}) } });
 const unneutralise = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
 
 describe('CSV export', () => {
@@ -55,7 +71,14 @@ describe('CSV export', () => {
 
   it('pages through the database: every row once, in the list order, whatever the page size', async () => {
     const lines: string[] = [];
-    for await (const chunk of exportRequestsCsv(env.deps.prisma, env.deps.keyring, org.actor, { filter: {}, sort: 'created' }, 2)) lines.push(chunk);
+    for await (const chunk of exportRequestsCsv(
+      env.deps.prisma,
+      env.deps.keyring,
+      org.actor,
+      { filter: {}, sort: 'created' },
+      2,
+    ))
+      lines.push(chunk);
     const rows = parseCsv(lines.join('')).slice(1);
     expect(rows.map((r) => r.cells[0])).toEqual([...ids].reverse());
   });
@@ -82,13 +105,27 @@ describe('CSV export', () => {
     const res = await get(`/api/downloads/requests/${ids[0]}/audit-trail.csv`);
     expect(res.status).toBe(200);
     const [header, ...rows] = parseCsv(await res.text()).map((r) => r.cells);
-    expect(header).toEqual(['id', 'createdAt', 'integrationRequestId', 'integration', 'actorType', 'actor', 'action', 'outcome', 'summary', 'details']);
+    expect(header).toEqual([
+      'id',
+      'createdAt',
+      'integrationRequestId',
+      'integration',
+      'actorType',
+      'actor',
+      'action',
+      'outcome',
+      'summary',
+      'details',
+    ]);
     const stored = await env.deps.prisma.auditLog.count({ where: { deletionRequestId: ids[0] } });
     expect(rows).toHaveLength(stored);
     expect(rows[0]?.[6]).toBe('request.created');
     expect((await get(`/api/downloads/requests/${ids[0]}/audit-trail.csv`, other.pat)).status).toBe(404);
     expect((await fetch(`${server.baseUrl}/api/downloads/requests/${ids[0]}/audit-trail.csv`)).status).toBe(401);
-    const checker = await createPersonalAccessToken(env.deps.prisma, org.actor, { name: 'checks only', scopes: ['erasure-checks:read'] });
+    const checker = await createPersonalAccessToken(env.deps.prisma, org.actor, {
+      name: 'checks only',
+      scopes: ['erasure-checks:read'],
+    });
     const forbidden = await get(`/api/downloads/requests/${ids[0]}/audit-trail.csv`, checker.token);
     expect(forbidden.status).toBe(403);
     expect((await forbidden.json()).message).toContain('requests:read');

@@ -5,7 +5,18 @@ import { assertWorkspaceAllowed, type Actor } from '../auth/actor';
 import { namesOf, readAuditTrail } from '../audit/audit-entry';
 import { EXPORT_PAGE_SIZE } from './export-requests';
 
-export const AUDIT_CSV_COLUMNS = ['id', 'createdAt', 'integrationRequestId', 'integration', 'actorType', 'actor', 'action', 'outcome', 'summary', 'details'] as const;
+export const AUDIT_CSV_COLUMNS = [
+  'id',
+  'createdAt',
+  'integrationRequestId',
+  'integration',
+  'actorType',
+  'actor',
+  'action',
+  'outcome',
+  'summary',
+  'details',
+] as const;
 
 /**
  * One request's audit trail, oldest first, as CSV lines: every entry (no 500-entry cap as on
@@ -24,9 +35,15 @@ export async function* exportAuditTrailCsv(db: Db, actor: Actor, deletionRequest
   let afterId: bigint | undefined;
   for (;;) {
     // The one read of a request's trail (as behind the API and the detail), page after page.
-    const { rows: entries, more } = await readAuditTrail(db, actor.organizationId, deletionRequestId, { limit: EXPORT_PAGE_SIZE, afterId });
+    const { rows: entries, more } = await readAuditTrail(db, actor.organizationId, deletionRequestId, {
+      limit: EXPORT_PAGE_SIZE,
+      afterId,
+    });
     if (entries.length === 0) return;
-    const names = await namesOf(db, entries.map((e) => e.actorId));
+    const names = await namesOf(
+      db,
+      entries.map((e) => e.actorId),
+    );
     let chunk = '';
     for (const e of entries) {
       chunk += csvLine([

@@ -39,7 +39,11 @@ export async function* exportRequestsCsv(
   yield csvLine(REQUEST_CSV_COLUMNS);
   let cursor: string | null = null;
   do {
-    const page: Awaited<ReturnType<typeof searchDeletionRequests>> = await searchDeletionRequests(db, keyring, actor, { ...input, limit: pageSize, cursor });
+    const page: Awaited<ReturnType<typeof searchDeletionRequests>> = await searchDeletionRequests(db, keyring, actor, {
+      ...input,
+      limit: pageSize,
+      cursor,
+    });
     let chunk = '';
     for (const r of page.items) {
       chunk += csvLine([

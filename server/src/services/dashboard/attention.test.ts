@@ -13,12 +13,40 @@ describe('what the overview says about a failed integration', () => {
 
   it('names the integration and says why, even when no error was recorded', () => {
     const failures = failuresOf([
-      { id: 'ir_1', integrationId: 'int_1', integrationName: 'Internal CRM', integrationType: 'WEBHOOK', status: 'FAILED', lastError: 'HTTP 422: unknown subject' },
-      { id: 'ir_2', integrationId: null, integrationName: 'Old CRM', integrationType: 'WEBHOOK', status: 'ERROR', lastError: null },
+      {
+        id: 'ir_1',
+        integrationId: 'int_1',
+        integrationName: 'Internal CRM',
+        integrationType: 'WEBHOOK',
+        status: 'FAILED',
+        lastError: 'HTTP 422: unknown subject',
+      },
+      {
+        id: 'ir_2',
+        integrationId: null,
+        integrationName: 'Old CRM',
+        integrationType: 'WEBHOOK',
+        status: 'ERROR',
+        lastError: null,
+      },
     ]);
     expect(failures).toEqual([
-      { integrationRequestId: 'ir_1', integrationId: 'int_1', integrationName: 'Internal CRM', integrationType: 'WEBHOOK', status: 'FAILED', error: 'HTTP 422: unknown subject' },
-      { integrationRequestId: 'ir_2', integrationId: null, integrationName: 'Old CRM', integrationType: 'WEBHOOK', status: 'ERROR', error: 'An internal error of the service' },
+      {
+        integrationRequestId: 'ir_1',
+        integrationId: 'int_1',
+        integrationName: 'Internal CRM',
+        integrationType: 'WEBHOOK',
+        status: 'FAILED',
+        error: 'HTTP 422: unknown subject',
+      },
+      {
+        integrationRequestId: 'ir_2',
+        integrationId: null,
+        integrationName: 'Old CRM',
+        integrationType: 'WEBHOOK',
+        status: 'ERROR',
+        error: 'An internal error of the service',
+      },
     ]);
   });
 });

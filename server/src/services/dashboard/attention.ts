@@ -4,7 +4,10 @@ const SUMMARY_MAX = 160;
 
 /** The first line of an integration's last error, short enough for a list row; the request's page has the whole of it. */
 export function errorSummary(lastError: string | null): string | null {
-  const firstLine = lastError?.split('\n').find((line) => line.trim() !== '')?.trim();
+  const firstLine = lastError
+    ?.split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim();
   if (!firstLine) return null;
   return firstLine.length > SUMMARY_MAX ? `${firstLine.slice(0, SUMMARY_MAX - 1).trimEnd()}…` : firstLine;
 }
@@ -26,6 +29,8 @@ export function failuresOf(integrationRequests: FailedIntegrationRow[]) {
     integrationName: ir.integrationName,
     integrationType: ir.integrationType,
     status: ir.status,
-    error: errorSummary(ir.lastError) ?? (ir.status === 'ERROR' ? 'An internal error of the service' : 'No error was recorded'),
+    error:
+      errorSummary(ir.lastError) ??
+      (ir.status === 'ERROR' ? 'An internal error of the service' : 'No error was recorded'),
   }));
 }

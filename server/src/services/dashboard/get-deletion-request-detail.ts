@@ -16,7 +16,14 @@ const detailSelect = {
   workspace: { select: { name: true } },
   createdBy: { select: { name: true, email: true } },
   integrationRequests: {
-    select: { ...integrationRequestSelect, startedAt: true, priorAttempts: true, configTakenAt: true, reverifiedAt: true, reappearedAt: true },
+    select: {
+      ...integrationRequestSelect,
+      startedAt: true,
+      priorAttempts: true,
+      configTakenAt: true,
+      reverifiedAt: true,
+      reappearedAt: true,
+    },
     orderBy: { createdAt: 'asc' },
   },
 } satisfies Prisma.DeletionRequestSelect;
@@ -31,10 +38,22 @@ export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionReq
     select: detailSelect,
   });
   if (!row) throw notFound('Deletion request');
-  const { rows: audit, more } = await readAuditTrail(db, actor.organizationId, deletionRequestId, { limit: AUDIT_TRAIL_LIMIT });
-  const [actorNames, profiles] = await Promise.all([namesOf(db, audit.map((entry) => entry.actorId)), completionProfiles(db, actor.organizationId, now)]);
+  const { rows: audit, more } = await readAuditTrail(db, actor.organizationId, deletionRequestId, {
+    limit: AUDIT_TRAIL_LIMIT,
+  });
+  const [actorNames, profiles] = await Promise.all([
+    namesOf(
+      db,
+      audit.map((entry) => entry.actorId),
+    ),
+    completionProfiles(db, actor.organizationId, now),
+  ]);
   const { workspace, createdBy, createdByTokenId, dueExtensionReason, integrationRequests, ...request } = row;
-  const risk = projectRisk({ dueAt: row.dueAt, integrationRequests: integrationRequests.map((ir) => ({ ...ir, name: ir.integrationName })) }, profiles, now);
+  const risk = projectRisk(
+    { dueAt: row.dueAt, integrationRequests: integrationRequests.map((ir) => ({ ...ir, name: ir.integrationName })) },
+    profiles,
+    now,
+  );
   const extra = new Map(integrationRequests.map((ir) => [ir.id, ir]));
   const dto = toDeletionRequestDto({ ...request, integrationRequests });
   return {

@@ -49,7 +49,17 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
 
   const weekAhead = new Date(now.getTime() + 7 * DAY_MS);
   const unfulfilled = { organizationId, status: { notIn: ['SUCCESS', 'CANCELED'] as RequestStatus[] } };
-  const [openTotal, perDayRows, integrationRows, attentionRows, attentionTotal, overdueTotal, dueThisWeekTotal, deadlineRows, profiles] = await Promise.all([
+  const [
+    openTotal,
+    perDayRows,
+    integrationRows,
+    attentionRows,
+    attentionTotal,
+    overdueTotal,
+    dueThisWeekTotal,
+    deadlineRows,
+    profiles,
+  ] = await Promise.all([
     db.deletionRequest.count({ where: { organizationId, status: { in: OPEN_STATUSES } } }),
     db.$queryRaw<{ day: string; status: RequestStatus; count: number }[]>(Prisma.sql`
       SELECT to_char(("createdAt" AT TIME ZONE 'UTC') AT TIME ZONE ${input.timeZone}, 'YYYY-MM-DD') AS day,
@@ -58,7 +68,17 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
       WHERE "organizationId" = ${organizationId} AND "createdAt" >= ${since}
       GROUP BY 1, 2`),
     db.$queryRaw<
-      { integrationId: string | null; name: string; type: string; total: number; succeeded: number; failed: number; canceled: number; active: number; medianSeconds: number | null }[]
+      {
+        integrationId: string | null;
+        name: string;
+        type: string;
+        total: number;
+        succeeded: number;
+        failed: number;
+        canceled: number;
+        active: number;
+        medianSeconds: number | null;
+      }[]
     >(Prisma.sql`
       SELECT ir."integrationId" AS "integrationId",
              (array_agg(ir."integrationName" ORDER BY ir."createdAt" DESC))[1] AS name,
@@ -85,7 +105,14 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
         workspace: { select: { name: true } },
         integrationRequests: {
           where: { status: { in: ATTENTION_STATUSES } },
-          select: { id: true, integrationId: true, integrationName: true, integrationType: true, status: true, lastError: true },
+          select: {
+            id: true,
+            integrationId: true,
+            integrationName: true,
+            integrationType: true,
+            status: true,
+            lastError: true,
+          },
           orderBy: [{ integrationName: 'asc' }, { id: 'asc' }],
         },
       },
@@ -107,8 +134,17 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
     completionProfiles(db, organizationId, now),
   ]);
   const deadlines = deadlineRows.map(({ workspace, integrationRequests, ...row }) => {
-    const risk = projectRisk({ dueAt: row.dueAt, integrationRequests: integrationRequests.map((ir) => ({ ...ir, name: ir.integrationName })) }, profiles, now);
-    return { ...toDeletionRequestDto(row), workspaceName: workspace.name, atRisk: risk.atRisk, riskReasons: risk.reasons };
+    const risk = projectRisk(
+      { dueAt: row.dueAt, integrationRequests: integrationRequests.map((ir) => ({ ...ir, name: ir.integrationName })) },
+      profiles,
+      now,
+    );
+    return {
+      ...toDeletionRequestDto(row),
+      workspaceName: workspace.name,
+      atRisk: risk.atRisk,
+      riskReasons: risk.reasons,
+    };
   });
 
   const perDayMap = new Map(days.map((day) => [day, zeroCounts()]));
@@ -142,7 +178,9 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
     overdueTotal,
     dueThisWeekTotal,
     overdue: deadlines.filter((r) => r.dueAt && new Date(r.dueAt) <= now).slice(0, ATTENTION_LIMIT),
-    dueThisWeek: deadlines.filter((r) => r.dueAt && new Date(r.dueAt) > now && new Date(r.dueAt) <= weekAhead).slice(0, ATTENTION_LIMIT),
+    dueThisWeek: deadlines
+      .filter((r) => r.dueAt && new Date(r.dueAt) > now && new Date(r.dueAt) <= weekAhead)
+      .slice(0, ATTENTION_LIMIT),
     atRisk: deadlines.filter((r) => r.atRisk && r.dueAt && new Date(r.dueAt) > now).slice(0, ATTENTION_LIMIT),
   };
 }

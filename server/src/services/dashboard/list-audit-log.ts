@@ -22,7 +22,10 @@ function conditionsOf(organizationId: string, filter: AuditLogFilter, before: bi
   if (filter.createdFrom) conditions.push(Prisma.sql`a."createdAt" >= ${new Date(filter.createdFrom)}`);
   if (filter.createdTo) conditions.push(Prisma.sql`a."createdAt" <= ${new Date(filter.createdTo)}`);
   // A request's entries belong to its workspace; admin entries name theirs in details.
-  if (filter.workspaceId) conditions.push(Prisma.sql`(d."workspaceId" = ${filter.workspaceId} OR a.details->>'workspaceId' = ${filter.workspaceId})`);
+  if (filter.workspaceId)
+    conditions.push(
+      Prisma.sql`(d."workspaceId" = ${filter.workspaceId} OR a.details->>'workspaceId' = ${filter.workspaceId})`,
+    );
   return Prisma.join(conditions, ' AND ');
 }
 
@@ -31,7 +34,11 @@ function conditionsOf(organizationId: string, filter: AuditLogFilter, before: bi
  * request id and date; the cursor is the last entry's id. Each entry names the request and the
  * integration it concerns (ids and integration names only: never a subject identifier).
  */
-export async function listAuditLog(db: Db, actor: Actor, input: { limit: number; cursor?: string | null; filter?: AuditLogFilter }) {
+export async function listAuditLog(
+  db: Db,
+  actor: Actor,
+  input: { limit: number; cursor?: string | null; filter?: AuditLogFilter },
+) {
   const before = input.cursor ? decodeBigintCursor(input.cursor) : undefined;
   const filter = input.filter ?? {};
   const ids = await db.$queryRaw<{ id: bigint }[]>`
@@ -39,14 +46,26 @@ export async function listAuditLog(db: Db, actor: Actor, input: { limit: number;
      WHERE ${conditionsOf(actor.organizationId, filter, before)}
      ORDER BY a.id DESC LIMIT ${input.limit + 1}`;
   const rows = ids.length
-    ? await db.auditLog.findMany({ where: { id: { in: ids.map((r) => r.id) } }, orderBy: { id: 'desc' }, select: auditEntrySelect })
+    ? await db.auditLog.findMany({
+        where: { id: { in: ids.map((r) => r.id) } },
+        orderBy: { id: 'desc' },
+        select: auditEntrySelect,
+      })
     : [];
   const page = rows.slice(0, input.limit);
-  const integrationRequestIds = [...new Set(page.map((row) => row.integrationRequestId).filter((id): id is string => !!id))];
+  const integrationRequestIds = [
+    ...new Set(page.map((row) => row.integrationRequestId).filter((id): id is string => !!id)),
+  ];
   const [actorNames, integrationRequests] = await Promise.all([
-    namesOf(db, page.map((row) => row.actorId)),
+    namesOf(
+      db,
+      page.map((row) => row.actorId),
+    ),
     integrationRequestIds.length
-      ? db.integrationRequest.findMany({ where: { id: { in: integrationRequestIds } }, select: { id: true, integrationName: true, integrationId: true } })
+      ? db.integrationRequest.findMany({
+          where: { id: { in: integrationRequestIds } },
+          select: { id: true, integrationName: true, integrationId: true },
+        })
       : Promise.resolve([]),
   ]);
   const integrationOf = new Map(integrationRequests.map((ir) => [ir.id, ir]));
@@ -54,7 +73,11 @@ export async function listAuditLog(db: Db, actor: Actor, input: { limit: number;
   return {
     items: page.map((row) => {
       const integration = row.integrationRequestId ? integrationOf.get(row.integrationRequestId) : undefined;
-      return { ...toAuditEntryDto(row, actorNames), integrationName: integration?.integrationName ?? null, integrationId: integration?.integrationId ?? null };
+      return {
+        ...toAuditEntryDto(row, actorNames),
+        integrationName: integration?.integrationName ?? null,
+        integrationId: integration?.integrationId ?? null,
+      };
     }),
     nextCursor: rows.length > input.limit && last ? last.id.toString() : null,
   };
@@ -62,6 +85,11 @@ export async function listAuditLog(db: Db, actor: Actor, input: { limit: number;
 
 /** The actions recorded in the organization so far, for the audit log's action filter. */
 export async function listAuditActions(db: Db, actor: Actor): Promise<string[]> {
-  const rows = await db.auditLog.findMany({ where: { organizationId: actor.organizationId }, distinct: ['action'], select: { action: true }, orderBy: { action: 'asc' } });
+  const rows = await db.auditLog.findMany({
+    where: { organizationId: actor.organizationId },
+    distinct: ['action'],
+    select: { action: true },
+    orderBy: { action: 'asc' },
+  });
   return rows.map((row) => row.action);
 }

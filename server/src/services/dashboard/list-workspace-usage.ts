@@ -11,5 +11,9 @@ export async function listWorkspaceUsage(db: Db, actor: Actor) {
   ]);
   const integrationCount = new Map(integrations.map((row) => [row.workspaceId, row._count._all]));
   const requestCount = new Map(requests.map((row) => [row.workspaceId, row._count._all]));
-  return workspaces.map((w) => ({ workspaceId: w.id, integrations: integrationCount.get(w.id) ?? 0, requests: requestCount.get(w.id) ?? 0 }));
+  return workspaces.map((w) => ({
+    workspaceId: w.id,
+    integrations: integrationCount.get(w.id) ?? 0,
+    requests: requestCount.get(w.id) ?? 0,
+  }));
 }

@@ -18,10 +18,17 @@ export type RequestSearchInput = z.output<typeof requestSearchInputSchema>;
  * also what a bulk action "on every request matching this filter" acts on).
  */
 export function requestSearchWhere(keyring: Keyring, actor: Actor, filter: RequestSearchFilter, now = new Date()) {
-  const where: Prisma.DeletionRequestWhereInput & { AND?: Prisma.DeletionRequestWhereInput[] } = { organizationId: actor.organizationId };
+  const where: Prisma.DeletionRequestWhereInput & { AND?: Prisma.DeletionRequestWhereInput[] } = {
+    organizationId: actor.organizationId,
+  };
   if (filter.workspaceId) where.workspaceId = filter.workspaceId;
   // A token limited to workspaces sees only theirs (the dashboard's sessions have no such limit).
-  if (actor.workspaceIds) where.workspaceId = filter.workspaceId ? (mayUseWorkspace(actor, filter.workspaceId) ? filter.workspaceId : { in: [] }) : { in: [...actor.workspaceIds] };
+  if (actor.workspaceIds)
+    where.workspaceId = filter.workspaceId
+      ? mayUseWorkspace(actor, filter.workspaceId)
+        ? filter.workspaceId
+        : { in: [] }
+      : { in: [...actor.workspaceIds] };
   if (filter.statuses?.length) where.status = { in: filter.statuses };
   if (filter.createdByUserId) where.createdByUserId = filter.createdByUserId;
   if (filter.identifier) where.identifierHmac = identifierHmac(keyring, filter.identifier);
@@ -44,22 +51,37 @@ export function requestSearchWhere(keyring: Keyring, actor: Actor, filter: Reque
  * workspace, statuses, creation date range, creator and an exact identifier. The identifier
  * is matched through its keyed hash, so hashed (retained) requests are found too.
  */
-export async function searchDeletionRequests(db: Db, keyring: Keyring, actor: Actor, input: RequestSearchInput, now = new Date()) {
+export async function searchDeletionRequests(
+  db: Db,
+  keyring: Keyring,
+  actor: Actor,
+  input: RequestSearchInput,
+  now = new Date(),
+) {
   const where = requestSearchWhere(keyring, actor, input.filter, now);
   const and = [...(where.AND ?? [])];
   const byDue = input.sort === 'due';
   if (input.cursor && byDue) {
     const { dueAt, id } = decodeDueCursor(input.cursor);
-    and.push(dueAt ? { OR: [{ dueAt: { gt: dueAt } }, { dueAt, id: { gt: id } }, { dueAt: null }] } : { dueAt: null, id: { gt: id } });
+    and.push(
+      dueAt
+        ? { OR: [{ dueAt: { gt: dueAt } }, { dueAt, id: { gt: id } }, { dueAt: null }] }
+        : { dueAt: null, id: { gt: id } },
+    );
   } else if (input.cursor) {
     const { createdAt, id } = decodeKeysetCursor(input.cursor);
     // The plain bound lets the index scan start at the cursor (a deep page costs what the first does).
-    and.push({ createdAt: { lte: createdAt } }, { OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] });
+    and.push(
+      { createdAt: { lte: createdAt } },
+      { OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] },
+    );
   }
   if (and.length) where.AND = and;
   const rows = await db.deletionRequest.findMany({
     where,
-    orderBy: byDue ? [{ dueAt: { sort: 'asc', nulls: 'last' } }, { id: 'asc' }] : [{ createdAt: 'desc' }, { id: 'desc' }],
+    orderBy: byDue
+      ? [{ dueAt: { sort: 'asc', nulls: 'last' } }, { id: 'asc' }]
+      : [{ createdAt: 'desc' }, { id: 'desc' }],
     take: input.limit + 1,
     select: {
       ...deletionRequestSelect,
@@ -76,6 +98,11 @@ export async function searchDeletionRequests(db: Db, keyring: Keyring, actor: Ac
       workspaceName: workspace.name,
       createdByName: createdBy ? createdBy.name || createdBy.email : null,
     })),
-    nextCursor: rows.length > input.limit && last ? (byDue ? encodeDueCursor(last.dueAt, last.id) : encodeKeysetCursor(last.createdAt, last.id)) : null,
+    nextCursor:
+      rows.length > input.limit && last
+        ? byDue
+          ? encodeDueCursor(last.dueAt, last.id)
+          : encodeKeysetCursor(last.createdAt, last.id)
+        : null,
   };
 }

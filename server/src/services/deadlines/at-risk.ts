@@ -14,7 +14,11 @@ export interface CompletionProfile {
 }
 
 /** Each integration's observed time to SUCCESS over the last 90 days (median, at least 3 samples). */
-export async function completionProfiles(db: DbOrTx, organizationId: string, now = new Date()): Promise<Map<string, CompletionProfile>> {
+export async function completionProfiles(
+  db: DbOrTx,
+  organizationId: string,
+  now = new Date(),
+): Promise<Map<string, CompletionProfile>> {
   const since = new Date(now.getTime() - HISTORY_DAYS * DAY_MS);
   const rows = await db.$queryRaw<{ integrationId: string; name: string; medianMs: number; samples: number }[]>`
     SELECT ir."integrationId" AS "integrationId",
@@ -62,7 +66,8 @@ export function projectRisk(request: RiskInput, profiles: Map<string, Completion
     const profile = profiles.get(ir.integrationId);
     if (!profile) continue;
     const projected = Math.max(now.getTime(), ir.createdAt.getTime() + profile.medianMs);
-    if (projected > request.dueAt.getTime()) reasons.push(`${ir.name} takes about ${humanDuration(profile.medianMs)}: at risk`);
+    if (projected > request.dueAt.getTime())
+      reasons.push(`${ir.name} takes about ${humanDuration(profile.medianMs)}: at risk`);
   }
   return { atRisk: reasons.length > 0, reasons };
 }

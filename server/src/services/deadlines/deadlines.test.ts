@@ -30,24 +30,33 @@ afterAll(async () => {
 
 const owner = () => callerFor(env.deps, { pat: org.pat }).caller;
 const create = (identifier: string, now: Date, regulation?: string) =>
-  createInPipeline(env.deps, org.actor, { workspace: { id: org.workspace.id }, identifier, regulation }, now).then((r) => r.deletionRequest);
+  createInPipeline(env.deps, org.actor, { workspace: { id: org.workspace.id }, identifier, regulation }, now).then(
+    (r) => r.deletionRequest,
+  );
 
 describe('deadlines on create', () => {
   it('GDPR by default: one calendar month, clamped at the month end', async () => {
     const request = await create('jan31@example.com', new Date('2026-01-31T09:00:00.000Z'));
     expect(request).toMatchObject({ regulation: 'GDPR', dueAt: '2026-02-28T09:00:00.000Z', dueExtendedAt: null });
-    const stored = await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: request.id }, select: { dueAt: true, regulation: true } });
+    const stored = await env.deps.prisma.deletionRequest.findUniqueOrThrow({
+      where: { id: request.id },
+      select: { dueAt: true, regulation: true },
+    });
     expect(stored).toEqual({ dueAt: new Date('2026-02-28T09:00:00.000Z'), regulation: 'GDPR' });
   });
 
   it('a per-request override, the workspace choice and custom policies; anything else is a 400 over REST', async () => {
-    expect((await create('ccpa@example.com', new Date('2026-01-31T09:00:00.000Z'), 'CCPA')).dueAt).toBe('2026-03-17T09:00:00.000Z');
+    expect((await create('ccpa@example.com', new Date('2026-01-31T09:00:00.000Z'), 'CCPA')).dueAt).toBe(
+      '2026-03-17T09:00:00.000Z',
+    );
     await owner().deadlines.createPolicy({ name: 'LGPD', days: 15, extensionDays: 0 });
     await owner().deadlines.setWorkspaceRegulation({ workspaceId: org.workspace.id, regulation: 'LGPD' });
     const viaWorkspace = await create('lgpd@example.com', new Date('2026-12-20T00:00:00.000Z'));
     expect(viaWorkspace).toMatchObject({ regulation: 'LGPD', dueAt: '2027-01-04T00:00:00.000Z' });
     await owner().deadlines.setWorkspaceRegulation({ workspaceId: org.workspace.id, regulation: null });
-    await expect(owner().deadlines.deletePolicy({ policyId: (await owner().deadlines.regulations()).policies[0]!.id })).resolves.toEqual({ ok: true });
+    await expect(
+      owner().deadlines.deletePolicy({ policyId: (await owner().deadlines.regulations()).policies[0]!.id }),
+    ).resolves.toEqual({ ok: true });
 
     const post = (body: object) =>
       fetch(`${server.baseUrl}/api/public/deletion-requests`, {
@@ -67,8 +76,16 @@ describe('deadlines on create', () => {
     const created = await ok.json();
     expect(created.regulation).toBe('CCPA');
     expect(new Date(created.dueAt).getTime() - new Date(created.createdAt).getTime()).toBe(45 * 86_400_000);
-    const listed = await (await fetch(`${server.baseUrl}/api/public/deletion-requests/organization?limit=100`, { headers: { 'x-api-key': org.pat } })).json();
-    expect(listed.find((r: { id: string }) => r.id === created.id)).toMatchObject({ id: created.id, regulation: 'CCPA', dueAt: created.dueAt });
+    const listed = await (
+      await fetch(`${server.baseUrl}/api/public/deletion-requests/organization?limit=100`, {
+        headers: { 'x-api-key': org.pat },
+      })
+    ).json();
+    expect(listed.find((r: { id: string }) => r.id === created.id)).toMatchObject({
+      id: created.id,
+      regulation: 'CCPA',
+      dueAt: created.dueAt,
+    });
   });
 });
 
@@ -77,25 +94,48 @@ describe('extensions', () => {
     const request = await create('extend@example.com', new Date('2026-01-31T09:00:00.000Z'));
     const extendedAt = new Date('2026-02-20T12:00:00.000Z');
     const reason = 'Complex request spanning several archived systems';
-    const result = await extendDeadline(env.deps.prisma, org.actor, { deletionRequestId: request.id, reason }, extendedAt);
-    expect(result).toMatchObject({ dueAt: '2026-04-30T09:00:00.000Z', dueExtendedAt: extendedAt.toISOString(), regulation: 'GDPR' });
-    await expect(extendDeadline(env.deps.prisma, org.actor, { deletionRequestId: request.id, reason })).rejects.toMatchObject({ code: 'CONFLICT' });
-    const audit = await env.deps.prisma.auditLog.findFirstOrThrow({ where: { deletionRequestId: request.id, action: 'request.deadline_extended' } });
-    expect(audit.details).toMatchObject({ reason, previousDueAt: '2026-02-28T09:00:00.000Z', dueAt: '2026-04-30T09:00:00.000Z' });
+    const result = await extendDeadline(
+      env.deps.prisma,
+      org.actor,
+      { deletionRequestId: request.id, reason },
+      extendedAt,
+    );
+    expect(result).toMatchObject({
+      dueAt: '2026-04-30T09:00:00.000Z',
+      dueExtendedAt: extendedAt.toISOString(),
+      regulation: 'GDPR',
+    });
+    await expect(
+      extendDeadline(env.deps.prisma, org.actor, { deletionRequestId: request.id, reason }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+    const audit = await env.deps.prisma.auditLog.findFirstOrThrow({
+      where: { deletionRequestId: request.id, action: 'request.deadline_extended' },
+    });
+    expect(audit.details).toMatchObject({
+      reason,
+      previousDueAt: '2026-02-28T09:00:00.000Z',
+      dueAt: '2026-04-30T09:00:00.000Z',
+    });
     expect(audit.actorId).toBe(org.user.id);
   });
 
   it('CCPA: 45 more days; a reason is required', async () => {
     const request = await create('extend-ccpa@example.com', new Date('2026-01-31T09:00:00.000Z'), 'CCPA');
-    await expect(owner().deadlines.extend({ deletionRequestId: request.id, reason: 'short' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    const result = await owner().deadlines.extend({ deletionRequestId: request.id, reason: 'Identity verification still pending with the subject' });
+    await expect(owner().deadlines.extend({ deletionRequestId: request.id, reason: 'short' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    const result = await owner().deadlines.extend({
+      deletionRequestId: request.id,
+      reason: 'Identity verification still pending with the subject',
+    });
     expect(result.dueAt).toBe('2026-05-01T09:00:00.000Z');
   });
 });
 
 describe('extending over REST with an Idempotency-Key', () => {
   const extendPath = (id: string) => `/api/public/deletion-requests/${id}/extend-deadline`;
-  const extensions = (id: string) => env.deps.prisma.auditLog.count({ where: { deletionRequestId: id, action: 'request.deadline_extended' } });
+  const extensions = (id: string) =>
+    env.deps.prisma.auditLog.count({ where: { deletionRequestId: id, action: 'request.deadline_extended' } });
 
   it('the same key and body twice extends once and answers the first answer again; another body with the key is a 422', async () => {
     const api = restClient(server.baseUrl);
@@ -106,20 +146,37 @@ describe('extending over REST with an Idempotency-Key', () => {
     expect(first.status).toBe(200);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     const answer = await first.json();
-    expect(answer).toMatchObject({ deletionRequestId: request.id, regulation: 'GDPR', dueAt: expect.any(String), dueExtensionReason: body.reason });
-    const stored = await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: request.id }, select: { dueAt: true, dueExtendedAt: true } });
+    expect(answer).toMatchObject({
+      deletionRequestId: request.id,
+      regulation: 'GDPR',
+      dueAt: expect.any(String),
+      dueExtensionReason: body.reason,
+    });
+    const stored = await env.deps.prisma.deletionRequest.findUniqueOrThrow({
+      where: { id: request.id },
+      select: { dueAt: true, dueExtendedAt: true },
+    });
 
     const replay = await api.post(extendPath(request.id), body, headers);
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(await replay.json()).toEqual(answer);
     expect(await extensions(request.id)).toBe(1);
-    expect(await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: request.id }, select: { dueAt: true, dueExtendedAt: true } })).toEqual(stored);
+    expect(
+      await env.deps.prisma.deletionRequest.findUniqueOrThrow({
+        where: { id: request.id },
+        select: { dueAt: true, dueExtendedAt: true },
+      }),
+    ).toEqual(stored);
 
     // Without the key a second extension is refused (once per request), so the replay above did not act.
     await expectError(await api.post(extendPath(request.id), body, { 'X-API-Key': org.pat }), 409, 'CONFLICT');
     // The same key with another body, or on another request, is refused and changes nothing.
-    await expectError(await api.post(extendPath(request.id), { reason: 'Another reason given to the subject' }, headers), 422, 'UNPROCESSABLE_CONTENT');
+    await expectError(
+      await api.post(extendPath(request.id), { reason: 'Another reason given to the subject' }, headers),
+      422,
+      'UNPROCESSABLE_CONTENT',
+    );
     const another = await create('extend-keyed-other@example.com', new Date('2026-01-31T09:00:00.000Z'));
     await expectError(await api.post(extendPath(another.id), body, headers), 422, 'UNPROCESSABLE_CONTENT');
     expect(await extensions(another.id)).toBe(0);
@@ -129,10 +186,19 @@ describe('extending over REST with an Idempotency-Key', () => {
 describe('the list, sorted and filtered by deadline', () => {
   it('"overdue" and "due in 7 days" follow the injected clock; sort by nearest deadline pages with a cursor', async () => {
     const now = new Date('2026-03-10T00:00:00.000Z');
-    const search = (input: object) => searchDeletionRequests(env.deps.prisma, env.deps.keyring, org.actor, { filter: {}, sort: 'created', limit: 25, ...input } as never, now);
+    const search = (input: object) =>
+      searchDeletionRequests(
+        env.deps.prisma,
+        env.deps.keyring,
+        org.actor,
+        { filter: {}, sort: 'created', limit: 25, ...input } as never,
+        now,
+      );
     const soon = await create('soon@example.com', new Date('2026-02-13T00:00:00.000Z'));
     const overdue = await search({ filter: { due: 'overdue' } });
-    expect(overdue.items.map((r) => r.maskedIdentifier)).toEqual(expect.arrayContaining([maskIdentifier('jan31@example.com')]));
+    expect(overdue.items.map((r) => r.maskedIdentifier)).toEqual(
+      expect.arrayContaining([maskIdentifier('jan31@example.com')]),
+    );
     expect(overdue.items.map((r) => r.id)).not.toContain(soon.id);
     const due7 = await search({ filter: { due: 'due7' } });
     expect(due7.items.map((r) => r.id)).toEqual([soon.id]);
@@ -142,7 +208,9 @@ describe('the list, sorted and filtered by deadline', () => {
     const all = [...first.items, ...second.items];
     const dues = all.map((r) => r.dueAt ?? '9999');
     expect(dues).toEqual([...dues].sort());
-    expect(new Set(all.map((r) => r.id)).size).toBe(await env.deps.prisma.deletionRequest.count({ where: { organizationId: org.organization.id } }));
+    expect(new Set(all.map((r) => r.id)).size).toBe(
+      await env.deps.prisma.deletionRequest.count({ where: { organizationId: org.organization.id } }),
+    );
   });
 
   it('the overview counts overdue and due-this-week requests and projects the ones at risk', async () => {
@@ -154,7 +222,9 @@ describe('the list, sorted and filtered by deadline', () => {
 
     // Three earlier deletions through the CRM integration each took 20 days: a request sent 5 days ago under a
     // 10-day policy is at risk; one under GDPR is not.
-    const integration = await env.deps.prisma.integration.findFirstOrThrow({ where: { workspaceId: org.workspace.id } });
+    const integration = await env.deps.prisma.integration.findFirstOrThrow({
+      where: { workspaceId: org.workspace.id },
+    });
     for (let i = 0; i < 3; i++) {
       const past = await create(`past${i}@example.com`, new Date('2026-01-01T00:00:00.000Z'));
       await env.deps.prisma.integrationRequest.updateMany({

@@ -18,7 +18,11 @@ export async function resolveRegulation(db: DbOrTx, organizationId: string, name
     select: { name: true, days: true, extensionDays: true },
   });
   if (!policy) {
-    const custom = await db.regulationPolicy.findMany({ where: { organizationId }, select: { name: true }, orderBy: { name: 'asc' } });
+    const custom = await db.regulationPolicy.findMany({
+      where: { organizationId },
+      select: { name: true },
+      orderBy: { name: 'asc' },
+    });
     const choices = ['GDPR', 'CCPA', ...custom.map((p) => p.name)].map((n) => `"${n}"`).join(', ');
     throw new AppError('BAD_REQUEST', `Unknown regulation; use one of ${choices}`, {
       issues: [{ path: ['regulation'], message: `must be one of ${choices}` }],
@@ -28,13 +32,22 @@ export async function resolveRegulation(db: DbOrTx, organizationId: string, name
 }
 
 /** The regulation a new request in `workspaceId` gets: the override, else the workspace's, else the organization's default. */
-export async function regulationForRequest(db: DbOrTx, organizationId: string, workspaceId: string, override?: string): Promise<RegulationRule> {
+export async function regulationForRequest(
+  db: DbOrTx,
+  organizationId: string,
+  workspaceId: string,
+  override?: string,
+): Promise<RegulationRule> {
   if (override) return resolveRegulation(db, organizationId, override);
   const workspace = await db.workspace.findUnique({
     where: { id: workspaceId },
     select: { regulation: true, organization: { select: { defaultRegulation: true } } },
   });
-  return resolveRegulation(db, organizationId, workspace?.regulation ?? workspace?.organization.defaultRegulation ?? 'GDPR');
+  return resolveRegulation(
+    db,
+    organizationId,
+    workspace?.regulation ?? workspace?.organization.defaultRegulation ?? 'GDPR',
+  );
 }
 
 export async function listRegulations(db: Db, actor: Actor) {
@@ -45,7 +58,11 @@ export async function listRegulations(db: Db, actor: Actor) {
       select: { id: true, name: true, days: true, extensionDays: true, createdAt: true },
       orderBy: { name: 'asc' },
     }),
-    db.workspace.findMany({ where: { organizationId: actor.organizationId }, select: { id: true, name: true, regulation: true }, orderBy: { createdAt: 'asc' } }),
+    db.workspace.findMany({
+      where: { organizationId: actor.organizationId },
+      select: { id: true, name: true, regulation: true },
+      orderBy: { createdAt: 'asc' },
+    }),
   ]);
   return {
     defaultRegulation: organization.defaultRegulation,
@@ -58,7 +75,11 @@ export async function listRegulations(db: Db, actor: Actor) {
   };
 }
 
-export async function createRegulationPolicy(db: Db, actor: Actor, input: { name: string; days: number; extensionDays: number }) {
+export async function createRegulationPolicy(
+  db: Db,
+  actor: Actor,
+  input: { name: string; days: number; extensionDays: number },
+) {
   try {
     return await db.$transaction(async (tx) => {
       const policy = await tx.regulationPolicy.create({
@@ -74,7 +95,8 @@ export async function createRegulationPolicy(db: Db, actor: Actor, input: { name
       return policy;
     });
   } catch (error) {
-    if ((error as { code?: string }).code === 'P2002') throw new AppError('CONFLICT', `A policy named "${input.name}" already exists`);
+    if ((error as { code?: string }).code === 'P2002')
+      throw new AppError('CONFLICT', `A policy named "${input.name}" already exists`);
     throw error;
   }
 }
@@ -82,17 +104,27 @@ export async function createRegulationPolicy(db: Db, actor: Actor, input: { name
 /** Refused while the organization's default or a workspace uses it (requests keep their computed deadline). */
 export async function deleteRegulationPolicy(db: Db, actor: Actor, policyId: string) {
   return db.$transaction(async (tx) => {
-    const policy = await tx.regulationPolicy.findFirst({ where: { id: policyId, organizationId: actor.organizationId }, select: { id: true, name: true } });
+    const policy = await tx.regulationPolicy.findFirst({
+      where: { id: policyId, organizationId: actor.organizationId },
+      select: { id: true, name: true },
+    });
     if (!policy) throw notFound('Policy');
     const [organization, users] = await Promise.all([
       tx.organization.findUniqueOrThrow({ where: { id: actor.organizationId }, select: { defaultRegulation: true } }),
       tx.workspace.count({ where: { organizationId: actor.organizationId, regulation: policy.name } }),
     ]);
     if (organization.defaultRegulation === policy.name || users > 0) {
-      throw new AppError('CONFLICT', `"${policy.name}" is in use by the organization's default or a workspace; choose another regulation there first`);
+      throw new AppError(
+        'CONFLICT',
+        `"${policy.name}" is in use by the organization's default or a workspace; choose another regulation there first`,
+      );
     }
     await tx.regulationPolicy.delete({ where: { id: policy.id } });
-    await recordAudit(tx, actor, { organizationId: actor.organizationId, action: 'regulation.policy_deleted', summary: `Deadline policy "${policy.name}" deleted` });
+    await recordAudit(tx, actor, {
+      organizationId: actor.organizationId,
+      action: 'regulation.policy_deleted',
+      summary: `Deadline policy "${policy.name}" deleted`,
+    });
     return { ok: true };
   });
 }
@@ -101,17 +133,29 @@ export async function setDefaultRegulation(db: Db, actor: Actor, regulation: str
   return db.$transaction(async (tx) => {
     const rule = await resolveRegulation(tx, actor.organizationId, regulation);
     await tx.organization.update({ where: { id: actor.organizationId }, data: { defaultRegulation: rule.name } });
-    await recordAudit(tx, actor, { organizationId: actor.organizationId, action: 'regulation.default_changed', summary: `Default regulation set to ${rule.name}` });
+    await recordAudit(tx, actor, {
+      organizationId: actor.organizationId,
+      action: 'regulation.default_changed',
+      summary: `Default regulation set to ${rule.name}`,
+    });
     return { defaultRegulation: rule.name };
   });
 }
 
 /** `regulation` null: the workspace follows the organization's default. */
-export async function setWorkspaceRegulation(db: Db, actor: Actor, input: { workspaceId: string; regulation: string | null }) {
+export async function setWorkspaceRegulation(
+  db: Db,
+  actor: Actor,
+  input: { workspaceId: string; regulation: string | null },
+) {
   return db.$transaction(async (tx) => {
-    const workspace = await tx.workspace.findFirst({ where: { id: input.workspaceId, organizationId: actor.organizationId }, select: { id: true, name: true } });
+    const workspace = await tx.workspace.findFirst({
+      where: { id: input.workspaceId, organizationId: actor.organizationId },
+      select: { id: true, name: true },
+    });
     if (!workspace) throw notFound('Workspace');
-    const name = input.regulation === null ? null : (await resolveRegulation(tx, actor.organizationId, input.regulation)).name;
+    const name =
+      input.regulation === null ? null : (await resolveRegulation(tx, actor.organizationId, input.regulation)).name;
     await tx.workspace.update({ where: { id: workspace.id }, data: { regulation: name } });
     await recordAudit(tx, actor, {
       organizationId: actor.organizationId,

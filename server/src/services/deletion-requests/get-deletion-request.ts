@@ -9,10 +9,18 @@ import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto }
  * One deletion request with its integration requests, in the actor's organization (another
  * organization's is a 404); a token limited to other workspaces gets a 403.
  */
-export async function getDeletionRequest(db: Db, actor: Actor, deletionRequestId: string, options: { fetchHashed?: boolean } = {}) {
+export async function getDeletionRequest(
+  db: Db,
+  actor: Actor,
+  deletionRequestId: string,
+  options: { fetchHashed?: boolean } = {},
+) {
   const row = await db.deletionRequest.findFirst({
     where: { id: deletionRequestId, organizationId: actor.organizationId },
-    select: { ...deletionRequestSelect, integrationRequests: { select: integrationRequestSelect, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
+    select: {
+      ...deletionRequestSelect,
+      integrationRequests: { select: integrationRequestSelect, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+    },
   });
   if (!row) throw notFound('Deletion request');
   assertWorkspaceAllowed(actor, row.workspaceId);
@@ -30,12 +38,27 @@ export interface AuditTrailPage {
  * completion. Keyset-paginated on the entry id (`cursor` = the last id of the previous page).
  * Recorded exchanges never hold account secrets: they are redacted when recorded.
  */
-export async function getAuditTrail(db: Db, actor: Actor, deletionRequestId: string, page: { limit?: number; cursor?: string } = {}): Promise<AuditTrailPage> {
-  const request = await db.deletionRequest.findFirst({ where: { id: deletionRequestId, organizationId: actor.organizationId }, select: { workspaceId: true } });
+export async function getAuditTrail(
+  db: Db,
+  actor: Actor,
+  deletionRequestId: string,
+  page: { limit?: number; cursor?: string } = {},
+): Promise<AuditTrailPage> {
+  const request = await db.deletionRequest.findFirst({
+    where: { id: deletionRequestId, organizationId: actor.organizationId },
+    select: { workspaceId: true },
+  });
   if (!request) throw notFound('Deletion request');
   assertWorkspaceAllowed(actor, request.workspaceId);
   const limit = page.limit ?? 2000;
-  const { rows, more } = await readAuditTrail(db, actor.organizationId, deletionRequestId, { limit, afterId: page.cursor ? BigInt(page.cursor) : undefined });
-  const entries = rows.map(({ deletionRequestId: _request, ...e }) => ({ ...e, id: e.id.toString(), createdAt: e.createdAt.toISOString() }));
+  const { rows, more } = await readAuditTrail(db, actor.organizationId, deletionRequestId, {
+    limit,
+    afterId: page.cursor ? BigInt(page.cursor) : undefined,
+  });
+  const entries = rows.map(({ deletionRequestId: _request, ...e }) => ({
+    ...e,
+    id: e.id.toString(),
+    createdAt: e.createdAt.toISOString(),
+  }));
   return { entries, nextCursor: more ? entries.at(-1)!.id : null };
 }

@@ -19,7 +19,9 @@ export interface ListScope {
 }
 
 type DeletionRequestRow = Prisma.DeletionRequestGetPayload<{ select: typeof deletionRequestSelect }>;
-type IntegrationRequestRow = Prisma.IntegrationRequestGetPayload<{ select: typeof integrationRequestSelect }> & { deletionRequestId: string };
+type IntegrationRequestRow = Prisma.IntegrationRequestGetPayload<{ select: typeof integrationRequestSelect }> & {
+  deletionRequestId: string;
+};
 
 /**
  * Newest first, keyset-paginated on (createdAt, id) so a deep page costs what the first
@@ -64,7 +66,15 @@ export async function listDeletionRequests(db: Db, scope: ListScope, options: Li
       if (siblings) siblings.push(child);
       else byParent.set(child.deletionRequestId, [child]);
     }
-    return { items: page.map((row) => toDeletionRequestDto({ ...row, integrationRequests: byParent.get(row.id) ?? [] }, { fetchHashed: options.fetchHashed })), nextCursor };
+    return {
+      items: page.map((row) =>
+        toDeletionRequestDto(
+          { ...row, integrationRequests: byParent.get(row.id) ?? [] },
+          { fetchHashed: options.fetchHashed },
+        ),
+      ),
+      nextCursor,
+    };
   }
   return { items: page.map((row) => toDeletionRequestDto(row, { fetchHashed: options.fetchHashed })), nextCursor };
 }

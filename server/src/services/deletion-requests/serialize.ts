@@ -1,4 +1,8 @@
-import { REDACTED_IDENTIFIER, type DeletionRequestDto, type IntegrationRequestDto } from '@shared/schemas/deletion-request';
+import {
+  REDACTED_IDENTIFIER,
+  type DeletionRequestDto,
+  type IntegrationRequestDto,
+} from '@shared/schemas/deletion-request';
 import type { Prisma } from '../../generated/prisma/client';
 
 export const integrationRequestSelect = {
@@ -59,8 +63,12 @@ export function toIntegrationRequestDto(row: IntegrationRequestRow): Integration
 }
 
 /** One shape for a deletion request everywhere; a hashed identifier is redacted unless asked for. */
-export function toDeletionRequestDto(row: DeletionRequestRow, options: { fetchHashed?: boolean } = {}): DeletionRequestDto {
-  const identifier = row.hashed && (options.fetchHashed ?? true) && row.identifier !== null ? REDACTED_IDENTIFIER : row.identifier;
+export function toDeletionRequestDto(
+  row: DeletionRequestRow,
+  options: { fetchHashed?: boolean } = {},
+): DeletionRequestDto {
+  const identifier =
+    row.hashed && (options.fetchHashed ?? true) && row.identifier !== null ? REDACTED_IDENTIFIER : row.identifier;
   return {
     id: row.id,
     organizationId: row.organizationId,

@@ -21,10 +21,17 @@ interface LatestRow {
  * keeps, so the answer survives it; the identifiers themselves are neither stored nor
  * logged. The audit entry records how many were checked and found, never which.
  */
-export async function checkErasure(db: Db, keyring: Keyring, actor: Actor, identifiers: readonly string[]): Promise<ErasureCheckResult[]> {
+export async function checkErasure(
+  db: Db,
+  keyring: Keyring,
+  actor: Actor,
+  identifiers: readonly string[],
+): Promise<ErasureCheckResult[]> {
   const hashes = identifiers.map((identifier) => identifierHmac(keyring, identifier));
   const values: unknown[] = [actor.organizationId, [...new Set(hashes)]];
-  const workspaceFilter = actor.workspaceIds ? `AND "workspaceId" = ANY($${values.push(actor.workspaceIds)}::text[])` : '';
+  const workspaceFilter = actor.workspaceIds
+    ? `AND "workspaceId" = ANY($${values.push(actor.workspaceIds)}::text[])`
+    : '';
   // The latest request per subject, with when one first succeeded and how many there are.
   const rows = await hotQuery<LatestRow>(
     db,
@@ -39,7 +46,17 @@ export async function checkErasure(db: Db, keyring: Keyring, actor: Actor, ident
   const byHash = new Map(rows.map((row) => [row.identifierHmac, row]));
   const results = hashes.map((hash): ErasureCheckResult => {
     const row = byHash.get(hash);
-    if (!row) return { found: false, erased: false, deletionRequestId: null, status: null, requestedAt: null, completedAt: null, erasedAt: null, requestCount: 0 };
+    if (!row)
+      return {
+        found: false,
+        erased: false,
+        deletionRequestId: null,
+        status: null,
+        requestedAt: null,
+        completedAt: null,
+        erasedAt: null,
+        requestCount: 0,
+      };
     return {
       found: true,
       erased: row.erasedAt !== null,

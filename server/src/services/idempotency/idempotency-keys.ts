@@ -13,11 +13,13 @@ const ABANDONED_MS = 60_000;
 /** The Idempotency-Key header, trimmed; undefined when absent or empty; a 400 when too long. */
 export function idempotencyKeyOf(headers: Record<string, string | undefined>): string | undefined {
   const key = headers['idempotency-key']?.trim() || undefined;
-  if (key && key.length > IDEMPOTENCY_KEY_MAX) throw new AppError('BAD_REQUEST', `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX} characters`);
+  if (key && key.length > IDEMPOTENCY_KEY_MAX)
+    throw new AppError('BAD_REQUEST', `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX} characters`);
   return key;
 }
 
-const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+const isUniqueViolation = (error: unknown) =>
+  error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
 /**
  * Runs `action` at most once per (organization, user, Idempotency-Key): a replay with the same operation
@@ -31,32 +33,64 @@ export async function runIdempotently<T>(
   request: { key: string | undefined; operation: string; input: unknown },
   action: () => Promise<T>,
   /** What is kept of an answer and how a replay is rebuilt from it (to keep personal data out of the stored copy). */
-  codec: { store: (result: T) => unknown; restore: (stored: unknown) => Promise<T> } = { store: (result) => result, restore: async (stored) => stored as T },
+  codec: { store: (result: T) => unknown; restore: (stored: unknown) => Promise<T> } = {
+    store: (result) => result,
+    restore: async (stored) => stored as T,
+  },
 ): Promise<{ result: T; replayed: boolean }> {
   if (!request.key) return { result: await action(), replayed: false };
-  const where = { organizationId_userId_key: { organizationId: actor.organizationId, userId: actor.userId, key: request.key } };
+  const where = {
+    organizationId_userId_key: { organizationId: actor.organizationId, userId: actor.userId, key: request.key },
+  };
   const requestHash = sha256Hex(JSON.stringify([actor.organizationId, request.operation, request.input]));
   const now = Date.now();
   for (let attempt = 0; ; attempt++) {
     const earlier = await db.idempotencyKey.findUnique({ where });
-    const stale = earlier && (earlier.expiresAt.getTime() <= now || (earlier.response === null && earlier.createdAt.getTime() <= now - ABANDONED_MS));
+    const stale =
+      earlier &&
+      (earlier.expiresAt.getTime() <= now ||
+        (earlier.response === null && earlier.createdAt.getTime() <= now - ABANDONED_MS));
     if (earlier && !stale) {
       if (earlier.operation !== request.operation || earlier.requestHash !== requestHash) {
         throw new AppError('UNPROCESSABLE_CONTENT', 'This Idempotency-Key was already used with a different request');
       }
-      if (earlier.response === null) throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed; retry in a few seconds');
+      if (earlier.response === null)
+        throw new AppError(
+          'CONFLICT',
+          'A request with this Idempotency-Key is still being processed; retry in a few seconds',
+        );
       return { result: await codec.restore(earlier.response), replayed: true };
     }
     try {
       if (stale) {
         // Only the caller that sees the same stale row takes it over.
         const taken = await db.idempotencyKey.updateMany({
-          where: { organizationId: actor.organizationId, userId: actor.userId, key: request.key, createdAt: earlier!.createdAt },
-          data: { operation: request.operation, requestHash, response: Prisma.DbNull, createdAt: new Date(now), expiresAt: new Date(now + KEEP_MS) },
+          where: {
+            organizationId: actor.organizationId,
+            userId: actor.userId,
+            key: request.key,
+            createdAt: earlier!.createdAt,
+          },
+          data: {
+            operation: request.operation,
+            requestHash,
+            response: Prisma.DbNull,
+            createdAt: new Date(now),
+            expiresAt: new Date(now + KEEP_MS),
+          },
         });
         if (taken.count === 0) continue;
       } else {
-        await db.idempotencyKey.create({ data: { organizationId: actor.organizationId, userId: actor.userId, key: request.key, operation: request.operation, requestHash, expiresAt: new Date(now + KEEP_MS) } });
+        await db.idempotencyKey.create({
+          data: {
+            organizationId: actor.organizationId,
+            userId: actor.userId,
+            key: request.key,
+            operation: request.operation,
+            requestHash,
+            expiresAt: new Date(now + KEEP_MS),
+          },
+        });
       }
       break;
     } catch (error) {
@@ -69,7 +103,14 @@ export async function runIdempotently<T>(
   try {
     result = await action();
   } catch (error) {
-    await db.idempotencyKey.deleteMany({ where: { organizationId: actor.organizationId, userId: actor.userId, key: request.key, response: { equals: Prisma.DbNull } } });
+    await db.idempotencyKey.deleteMany({
+      where: {
+        organizationId: actor.organizationId,
+        userId: actor.userId,
+        key: request.key,
+        response: { equals: Prisma.DbNull },
+      },
+    });
     throw error;
   }
   await db.idempotencyKey.update({ where, data: { response: codec.store(result) as Prisma.InputJsonValue } });

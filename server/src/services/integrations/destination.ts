@@ -28,12 +28,18 @@ export async function loadDestination(
   const driver = driverFor(input.type);
   const info = integrationTypeInfo[input.type];
   const parsed = info.configSchema.safeParse(input.config);
-  if (!parsed.success) throw new PermanentError(`The integration's configuration is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new PermanentError(
+      `The integration's configuration is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   if (!input.accountId && info.accountRequired) throw new PermanentError('This integration has no account');
   if (!input.accountId) return { driver, config: parsed.data, secrets: null, accountType: null };
   const { type, secrets: stored } = await openAccount(deps, input.organizationId, input.accountId, input.sealed);
   // An expired OAuth access token is refreshed (and stored) before any driver call uses it.
-  const secrets = deps.config && needsRefresh(stored) ? await refreshOAuthAccount({ ...deps, config: deps.config }, input.organizationId, input.accountId) : stored;
+  const secrets =
+    deps.config && needsRefresh(stored)
+      ? await refreshOAuthAccount({ ...deps, config: deps.config }, input.organizationId, input.accountId)
+      : stored;
   return { driver, config: parsed.data, secrets, accountType: type };
 }
 
@@ -48,6 +54,9 @@ export async function loadDestinationForUser(...args: Parameters<typeof loadDest
 }
 
 /** The account an integration request uses: its integration's current one (a swap applies to requests in flight), else the snapshot's. */
-export function currentAccountId(ir: { integration: { accountId: string | null } | null; accountId: string | null }): string | null {
+export function currentAccountId(ir: {
+  integration: { accountId: string | null } | null;
+  accountId: string | null;
+}): string | null {
   return ir.integration ? ir.integration.accountId : ir.accountId;
 }

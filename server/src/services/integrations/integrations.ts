@@ -7,7 +7,13 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import { assertUrlAllowed, OutboundBlockedError } from '../../lib/ssrf';
 import { driverFor } from '../../integrations/registry';
 import { adminContext } from '../../integrations/runtime/driver-context';
-import { PermanentError, TransientError, type AdminContext, type Driver, type Exchange } from '../../integrations/types';
+import {
+  PermanentError,
+  TransientError,
+  type AdminContext,
+  type Driver,
+  type Exchange,
+} from '../../integrations/types';
 import type { Actor } from '../auth/actor';
 import { recordAudit } from '../audit/record-audit';
 import { getWorkspace } from '../workspaces/workspaces';
@@ -40,7 +46,9 @@ function parseConfig(type: IntegrationType, config: unknown) {
   const info = integrationTypeInfo[type];
   const parsed = info.configSchema.safeParse(config);
   if (!parsed.success) {
-    throw new AppError('BAD_REQUEST', 'Invalid integration configuration', { issues: parsed.error.issues.map((i) => ({ ...i, path: ['config', ...i.path] })) });
+    throw new AppError('BAD_REQUEST', 'Invalid integration configuration', {
+      issues: parsed.error.issues.map((i) => ({ ...i, path: ['config', ...i.path] })),
+    });
   }
   return { info, config: parsed.data as Record<string, unknown> };
 }
@@ -48,9 +56,13 @@ function parseConfig(type: IntegrationType, config: unknown) {
 /** URLs in a configuration that calls will go to (placeholders filled with a harmless value). */
 function outboundUrls(value: unknown, path: (string | number)[] = []): { url: string; path: (string | number)[] }[] {
   const key = String(path.at(-1) ?? '');
-  if (typeof value === 'string') return /url$/i.test(key) && /^https?:\/\//i.test(value) ? [{ url: value.replace(/\{\{[^}]*\}\}/g, 'placeholder'), path }] : [];
+  if (typeof value === 'string')
+    return /url$/i.test(key) && /^https?:\/\//i.test(value)
+      ? [{ url: value.replace(/\{\{[^}]*\}\}/g, 'placeholder'), path }]
+      : [];
   if (Array.isArray(value)) return value.flatMap((v, i) => outboundUrls(v, [...path, i]));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => outboundUrls(v, [...path, k]));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => outboundUrls(v, [...path, k]));
   return [];
 }
 
@@ -61,7 +73,9 @@ async function assertOutboundUrlsAllowed(config: unknown, policy: AccountDeps['p
       await assertUrlAllowed(url, policy);
     } catch (error) {
       if (!(error instanceof OutboundBlockedError)) throw error;
-      throw new AppError('BAD_REQUEST', error.message, { issues: [{ path: ['config', ...path], message: error.message }] });
+      throw new AppError('BAD_REQUEST', error.message, {
+        issues: [{ path: ['config', ...path], message: error.message }],
+      });
     }
   }
 }
@@ -79,7 +93,10 @@ async function withAccount<T>(
   run: (ctx: AdminContext, driver: Driver) => Promise<T>,
   driver?: Driver,
 ): Promise<{ result: T; trail: Exchange[] }> {
-  const account = await deps.prisma.account.findFirst({ where: { id: accountId, organizationId: actor.organizationId }, select: { integrationType: true } });
+  const account = await deps.prisma.account.findFirst({
+    where: { id: accountId, organizationId: actor.organizationId },
+    select: { integrationType: true },
+  });
   if (!account) throw new AppError('NOT_FOUND', 'Account not found');
   const opened = await openAccount(deps, actor.organizationId, accountId).catch((error) => {
     throw error instanceof PermanentError ? new AppError('NOT_FOUND', 'Account not found') : error;
@@ -90,7 +107,8 @@ async function withAccount<T>(
     const ctx = adminContext(deps, { driver: used, config, secrets: opened.secrets, accountType: opened.type }, trail);
     return { result: await run(ctx, used), trail };
   } catch (error) {
-    if (error instanceof PermanentError || error instanceof TransientError) throw new AppError('BAD_REQUEST', error.message);
+    if (error instanceof PermanentError || error instanceof TransientError)
+      throw new AppError('BAD_REQUEST', error.message);
     throw error;
   }
 }
@@ -100,45 +118,83 @@ async function validateForSave(deps: AccountDeps, actor: Actor, input: Integrati
   const { info, config } = parseConfig(input.type, input.config);
   const accountId: string | null = input.accountId ?? null;
   if (accountId) {
-    const account = await deps.prisma.account.findFirst({ where: { id: accountId, organizationId: actor.organizationId }, select: { integrationType: true, type: true } });
-    if (!account) throw new AppError('NOT_FOUND', 'Account not found', { issues: [{ path: ['accountId'], message: 'Account not found' }] });
+    const account = await deps.prisma.account.findFirst({
+      where: { id: accountId, organizationId: actor.organizationId },
+      select: { integrationType: true, type: true },
+    });
+    if (!account)
+      throw new AppError('NOT_FOUND', 'Account not found', {
+        issues: [{ path: ['accountId'], message: 'Account not found' }],
+      });
     if (account.integrationType !== input.type || !info.accountTypes.includes(account.type)) {
-      throw new AppError('BAD_REQUEST', `That account is for ${account.integrationType}, not ${input.type}`, { issues: [{ path: ['accountId'], message: 'Wrong kind of account' }] });
+      throw new AppError('BAD_REQUEST', `That account is for ${account.integrationType}, not ${input.type}`, {
+        issues: [{ path: ['accountId'], message: 'Wrong kind of account' }],
+      });
     }
   } else if (info.accountRequired) {
-    throw new AppError('BAD_REQUEST', `${info.label} integrations need an account`, { issues: [{ path: ['accountId'], message: 'Choose or create an account' }] });
+    throw new AppError('BAD_REQUEST', `${info.label} integrations need an account`, {
+      issues: [{ path: ['accountId'], message: 'Choose or create an account' }],
+    });
   }
   await assertOutboundUrlsAllowed(config, deps.policy);
   // Checks against the destination itself (a database's live schema), when the driver has them.
   const driver = driverFor(input.type);
   if (driver.validateConfig && accountId) {
-    const { result: issues } = await withAccount(deps, actor, accountId, config, (ctx) => driver.validateConfig!(ctx), driver);
-    if (issues.length > 0) throw new AppError('BAD_REQUEST', issues[0]!.message, { issues: issues.map((i) => ({ ...i, path: ['config', ...i.path] })) });
+    const { result: issues } = await withAccount(
+      deps,
+      actor,
+      accountId,
+      config,
+      (ctx) => driver.validateConfig!(ctx),
+      driver,
+    );
+    if (issues.length > 0)
+      throw new AppError('BAD_REQUEST', issues[0]!.message, {
+        issues: issues.map((i) => ({ ...i, path: ['config', ...i.path] })),
+      });
   }
   return { config: config as Prisma.InputJsonValue, accountId };
 }
 
 export async function getIntegration(db: Db, actor: Actor, integrationId: string) {
-  const integration = await db.integration.findFirst({ where: { id: integrationId, workspace: { organizationId: actor.organizationId } }, select: integrationSelect });
+  const integration = await db.integration.findFirst({
+    where: { id: integrationId, workspace: { organizationId: actor.organizationId } },
+    select: integrationSelect,
+  });
   if (!integration) throw notFound('Integration');
   return integration;
 }
 
 export async function listIntegrations(db: Db, actor: Actor, filter: { workspaceId?: string }) {
   return db.integration.findMany({
-    where: { workspace: { organizationId: actor.organizationId }, ...(filter.workspaceId ? { workspaceId: filter.workspaceId } : {}) },
+    where: {
+      workspace: { organizationId: actor.organizationId },
+      ...(filter.workspaceId ? { workspaceId: filter.workspaceId } : {}),
+    },
     select: integrationSelect,
     orderBy: { createdAt: 'asc' },
   });
 }
 
-export async function createIntegration(deps: AccountDeps, actor: Actor, input: IntegrationInput & { workspaceId: string; enabled?: boolean }) {
+export async function createIntegration(
+  deps: AccountDeps,
+  actor: Actor,
+  input: IntegrationInput & { workspaceId: string; enabled?: boolean },
+) {
   await getWorkspace(deps.prisma, actor, input.workspaceId);
   const { config, accountId } = await validateForSave(deps, actor, input);
   const id = newId(ID_PREFIX.integration);
   return deps.prisma.$transaction(async (tx) => {
     const integration = await tx.integration.create({
-      data: { id, workspaceId: input.workspaceId, name: input.name, type: input.type, config, accountId, enabled: input.enabled ?? true },
+      data: {
+        id,
+        workspaceId: input.workspaceId,
+        name: input.name,
+        type: input.type,
+        config,
+        accountId,
+        enabled: input.enabled ?? true,
+      },
       select: integrationSelect,
     });
     await recordAudit(tx, actor, {
@@ -152,7 +208,11 @@ export async function createIntegration(deps: AccountDeps, actor: Actor, input: 
 }
 
 /** Changes name, configuration and/or account; a new account is a credential swap, audited as such. */
-export async function updateIntegration(deps: AccountDeps, actor: Actor, input: { integrationId: string; name?: string; config?: unknown; accountId?: string | null }) {
+export async function updateIntegration(
+  deps: AccountDeps,
+  actor: Actor,
+  input: { integrationId: string; name?: string; config?: unknown; accountId?: string | null },
+) {
   const current = await getIntegration(deps.prisma, actor, input.integrationId);
   const merged: IntegrationInput = {
     name: input.name ?? current.name,
@@ -162,12 +222,18 @@ export async function updateIntegration(deps: AccountDeps, actor: Actor, input: 
   };
   const { config, accountId } = await validateForSave(deps, actor, merged);
   return deps.prisma.$transaction(async (tx) => {
-    const integration = await tx.integration.update({ where: { id: current.id }, data: { name: merged.name, config, accountId }, select: integrationSelect });
+    const integration = await tx.integration.update({
+      where: { id: current.id },
+      data: { name: merged.name, config, accountId },
+      select: integrationSelect,
+    });
     const swapped = accountId !== current.accountId;
     await recordAudit(tx, actor, {
       organizationId: actor.organizationId,
       action: swapped ? 'integration.account_swapped' : 'integration.updated',
-      summary: swapped ? `Integration "${integration.name}" now uses account ${integration.account?.name ?? '(none)'}` : `Integration "${integration.name}" updated`,
+      summary: swapped
+        ? `Integration "${integration.name}" now uses account ${integration.account?.name ?? '(none)'}`
+        : `Integration "${integration.name}" updated`,
       details: { integrationId: current.id, fromAccountId: current.accountId, toAccountId: accountId },
     });
     return integration;
@@ -177,7 +243,11 @@ export async function updateIntegration(deps: AccountDeps, actor: Actor, input: 
 export async function setIntegrationEnabled(db: Db, actor: Actor, input: { integrationId: string; enabled: boolean }) {
   const current = await getIntegration(db, actor, input.integrationId);
   return db.$transaction(async (tx) => {
-    const integration = await tx.integration.update({ where: { id: current.id }, data: { enabled: input.enabled }, select: integrationSelect });
+    const integration = await tx.integration.update({
+      where: { id: current.id },
+      data: { enabled: input.enabled },
+      select: integrationSelect,
+    });
     await recordAudit(tx, actor, {
       organizationId: actor.organizationId,
       action: input.enabled ? 'integration.enabled' : 'integration.disabled',
@@ -193,7 +263,12 @@ export async function deleteIntegration(db: Db, actor: Actor, integrationId: str
   const current = await getIntegration(db, actor, integrationId);
   return db.$transaction(async (tx) => {
     await tx.integration.delete({ where: { id: current.id } });
-    await recordAudit(tx, actor, { organizationId: actor.organizationId, action: 'integration.deleted', summary: `Integration "${current.name}" deleted`, details: { integrationId } });
+    await recordAudit(tx, actor, {
+      organizationId: actor.organizationId,
+      action: 'integration.deleted',
+      summary: `Integration "${current.name}" deleted`,
+      details: { integrationId },
+    });
     return { id: integrationId };
   });
 }
@@ -201,7 +276,12 @@ export async function deleteIntegration(db: Db, actor: Actor, integrationId: str
 /** "Test connection" for a saved integration. */
 export async function testIntegrationConnection(deps: AccountDeps, actor: Actor, integrationId: string) {
   const integration = await getIntegration(deps.prisma, actor, integrationId);
-  const destination = await loadDestinationForUser(deps, { type: integration.type, config: integration.config, accountId: integration.accountId, organizationId: actor.organizationId });
+  const destination = await loadDestinationForUser(deps, {
+    type: integration.type,
+    config: integration.config,
+    accountId: integration.accountId,
+    organizationId: actor.organizationId,
+  });
   const trail: Exchange[] = [];
   const result = await destination.driver.testConnection(adminContext(deps, destination, trail));
   return { ...result, message: destinationRedactor(destination)(result.message), exchanges: trail };
@@ -210,16 +290,22 @@ export async function testIntegrationConnection(deps: AccountDeps, actor: Actor,
 /** What an account can reach (tables and columns), for the rule builder of its integration type. */
 export async function discoverWithAccount(deps: AccountDeps, actor: Actor, accountId: string) {
   const { result } = await withAccount(deps, actor, accountId, null, (ctx, driver) => {
-    if (!driver.discover) throw new AppError('BAD_REQUEST', `${integrationTypeInfo[driver.type].label} accounts have nothing to discover`);
+    if (!driver.discover)
+      throw new AppError('BAD_REQUEST', `${integrationTypeInfo[driver.type].label} accounts have nothing to discover`);
     return driver.discover(ctx);
   });
   return result;
 }
 
 /** What a deletion of `identifier` would change with a configuration not saved yet, read-only. */
-export async function dryRunWithAccount(deps: AccountDeps, actor: Actor, input: { accountId: string; config: unknown; identifier: string }) {
+export async function dryRunWithAccount(
+  deps: AccountDeps,
+  actor: Actor,
+  input: { accountId: string; config: unknown; identifier: string },
+) {
   const { result } = await withAccount(deps, actor, input.accountId, null, async (ctx, driver) => {
-    if (!driver.dryRun) throw new AppError('BAD_REQUEST', `${integrationTypeInfo[driver.type].label} integrations offer no dry run`);
+    if (!driver.dryRun)
+      throw new AppError('BAD_REQUEST', `${integrationTypeInfo[driver.type].label} integrations offer no dry run`);
     const { config } = parseConfig(driver.type, input.config);
     return driver.dryRun({ ...ctx, config, identifier: input.identifier });
   });

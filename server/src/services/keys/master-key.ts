@@ -2,7 +2,14 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { accountContext } from '../accounts/secrets';
 import { aeadOpen, aeadSeal, createKeyring, type Keyring } from '../../lib/crypto';
-import { masterKeyFor, MasterKeyMismatchError, openSecret, sealSecret, unwrapDataKey, dataKeyWrapContext } from './secret-store';
+import {
+  masterKeyFor,
+  MasterKeyMismatchError,
+  openSecret,
+  sealSecret,
+  unwrapDataKey,
+  dataKeyWrapContext,
+} from './secret-store';
 import { workspaceApiKeyContext } from '../workspaces/workspaces';
 
 /** Thrown at start-up when the configured master key cannot open what the database holds. */
@@ -16,7 +23,10 @@ const serviceKeyContext = (id: string) => `service-key:${id}`;
  * database (stored wrapped, so a master key rotation does not change any identifier
  * HMAC), and a start-up check that the master key really unwraps the stored keys.
  */
-export async function loadKeyring(db: Db, config: Pick<Config, 'encryptionKey' | 'previousEncryptionKeys'>): Promise<Keyring> {
+export async function loadKeyring(
+  db: Db,
+  config: Pick<Config, 'encryptionKey' | 'previousEncryptionKeys'>,
+): Promise<Keyring> {
   const keyring = createKeyring(config.encryptionKey, config.previousEncryptionKeys);
   try {
     await verifyMasterKeys(db, keyring);
@@ -32,7 +42,9 @@ export async function loadKeyring(db: Db, config: Pick<Config, 'encryptionKey' |
 async function loadServiceKey(db: Db, keyring: Keyring, id: string, initial: Buffer): Promise<Buffer> {
   const current = keyring.masterKeys[0]!;
   await db.serviceKey.createMany({
-    data: [{ id, wrappedKey: aeadSeal(current.wrappingKey, initial, serviceKeyContext(id)), masterKeyId: current.keyId }],
+    data: [
+      { id, wrappedKey: aeadSeal(current.wrappingKey, initial, serviceKeyContext(id)), masterKeyId: current.keyId },
+    ],
     skipDuplicates: true,
   });
   const row = await db.serviceKey.findUniqueOrThrow({ where: { id } });
@@ -40,7 +52,9 @@ async function loadServiceKey(db: Db, keyring: Keyring, id: string, initial: Buf
   try {
     return aeadOpen(master.wrappingKey, row.wrappedKey, serviceKeyContext(id));
   } catch {
-    throw new MasterKeyMismatchError(`Service key ${id} does not unwrap with master key ${row.masterKeyId}: wrong ENCRYPTION_KEY, or the row was altered`);
+    throw new MasterKeyMismatchError(
+      `Service key ${id} does not unwrap with master key ${row.masterKeyId}: wrong ENCRYPTION_KEY, or the row was altered`,
+    );
   }
 }
 
@@ -54,7 +68,10 @@ async function verifyMasterKeys(db: Db, keyring: Keyring): Promise<void> {
           'Start with the key that protects this database (see SECURITY.md, "Key management").',
       );
     }
-    const sample = await db.organizationKey.findFirstOrThrow({ where: { masterKeyId: group.masterKeyId }, select: { id: true, organizationId: true, wrappedKey: true, masterKeyId: true } });
+    const sample = await db.organizationKey.findFirstOrThrow({
+      where: { masterKeyId: group.masterKeyId },
+      select: { id: true, organizationId: true, wrappedKey: true, masterKeyId: true },
+    });
     unwrapDataKey(keyring, sample);
   }
 }
@@ -117,7 +134,11 @@ export async function rotateMasterKey(db: Db, sourceKeyring: Keyring, newMasterK
       const key = unwrapDataKey(keyring, row);
       const { count } = await db.organizationKey.updateMany({
         where: { id: row.id, masterKeyId: row.masterKeyId, wrappedKey: row.wrappedKey },
-        data: { wrappedKey: aeadSeal(target.wrappingKey, key, dataKeyWrapContext(row.id, row.organizationId)), masterKeyId: target.keyId, rewrappedAt: new Date() },
+        data: {
+          wrappedKey: aeadSeal(target.wrappingKey, key, dataKeyWrapContext(row.id, row.organizationId)),
+          masterKeyId: target.keyId,
+          rewrappedAt: new Date(),
+        },
       });
       rewrappedDataKeys += count;
     }
@@ -128,7 +149,11 @@ export async function rotateMasterKey(db: Db, sourceKeyring: Keyring, newMasterK
     const key = aeadOpen(master.wrappingKey, row.wrappedKey, serviceKeyContext(row.id));
     const { count } = await db.serviceKey.updateMany({
       where: { id: row.id, masterKeyId: row.masterKeyId },
-      data: { wrappedKey: aeadSeal(target.wrappingKey, key, serviceKeyContext(row.id)), masterKeyId: target.keyId, rewrappedAt: new Date() },
+      data: {
+        wrappedKey: aeadSeal(target.wrappingKey, key, serviceKeyContext(row.id)),
+        masterKeyId: target.keyId,
+        rewrappedAt: new Date(),
+      },
     });
     rewrappedServiceKeys += count;
   }
@@ -139,7 +164,10 @@ export async function rotateMasterKey(db: Db, sourceKeyring: Keyring, newMasterK
 async function resealLegacySecrets(db: Db, keyring: Keyring): Promise<number> {
   let resealed = 0;
   const deps = { prisma: db, keyring };
-  for (const workspace of await db.workspace.findMany({ where: { apiKeyCipher: { startsWith: 'v1:' } }, select: { id: true, organizationId: true, apiKeyCipher: true } })) {
+  for (const workspace of await db.workspace.findMany({
+    where: { apiKeyCipher: { startsWith: 'v1:' } },
+    select: { id: true, organizationId: true, apiKeyCipher: true },
+  })) {
     const context = workspaceApiKeyContext(workspace.id);
     const plaintext = await openSecret(deps, workspace.organizationId, workspace.apiKeyCipher, context);
     const { count } = await db.workspace.updateMany({
@@ -148,7 +176,10 @@ async function resealLegacySecrets(db: Db, keyring: Keyring): Promise<number> {
     });
     resealed += count;
   }
-  for (const account of await db.account.findMany({ where: { secretCipher: { startsWith: 'v1:' } }, select: { id: true, organizationId: true, secretCipher: true } })) {
+  for (const account of await db.account.findMany({
+    where: { secretCipher: { startsWith: 'v1:' } },
+    select: { id: true, organizationId: true, secretCipher: true },
+  })) {
     const context = accountContext(account.id);
     const plaintext = await openSecret(deps, account.organizationId, account.secretCipher, context);
     const { count } = await db.account.updateMany({

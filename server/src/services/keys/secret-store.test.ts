@@ -18,7 +18,7 @@ afterAll(() => env?.close());
 const deps = () => ({ prisma: env.db.prisma, keyring: env.deps.keyring });
 
 describe('envelope encryption', () => {
-  it('seals with the organization\'s own data key, wrapped by the master key; the key id travels with the ciphertext', async () => {
+  it("seals with the organization's own data key, wrapped by the master key; the key id travels with the ciphertext", async () => {
     const sealed = await sealSecret(deps(), a.organization.id, 's3cr3t-token', 'account:acc_1');
     const [version, dataKeyId] = sealed.split(':');
     expect(version).toBe('v2');
@@ -35,7 +35,9 @@ describe('envelope encryption', () => {
 
   it('a ciphertext copied to another record or organization does not open', async () => {
     const sealed = await sealSecret(deps(), a.organization.id, 'credentials', 'account:acc_1');
-    await expect(openSecret(deps(), a.organization.id, sealed, 'account:acc_2')).rejects.toThrow(/another record or was altered/);
+    await expect(openSecret(deps(), a.organization.id, sealed, 'account:acc_2')).rejects.toThrow(
+      /another record or was altered/,
+    );
     await expect(openSecret(deps(), b.organization.id, sealed, 'account:acc_1')).rejects.toThrow(/does not have/);
     const tampered = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'B' : 'A') + sealed.slice(-1);
     await expect(openSecret(deps(), a.organization.id, tampered, 'account:acc_1')).rejects.toThrow();
@@ -44,7 +46,9 @@ describe('envelope encryption', () => {
   it('a wrong master key is a clear error, never garbage', async () => {
     const sealed = await sealSecret(deps(), a.organization.id, 'credentials', 'account:acc_1');
     const wrong = { prisma: env.db.prisma, keyring: createKeyring(randomBytes(32)) };
-    await expect(openSecret(wrong, a.organization.id, sealed, 'account:acc_1')).rejects.toThrow(/wrapped by master key .* but ENCRYPTION_KEY is/);
+    await expect(openSecret(wrong, a.organization.id, sealed, 'account:acc_1')).rejects.toThrow(
+      /wrapped by master key .* but ENCRYPTION_KEY is/,
+    );
   });
 
   it('still reads secrets of the first format (master key directly)', async () => {

@@ -27,7 +27,8 @@ export interface SecretStoreDeps {
 
 const SECRET_VERSION = 'v2';
 
-export const dataKeyWrapContext = (dataKeyId: string, organizationId: string) => `organization-key:${dataKeyId}:${organizationId}`;
+export const dataKeyWrapContext = (dataKeyId: string, organizationId: string) =>
+  `organization-key:${dataKeyId}:${organizationId}`;
 const secretContext = (organizationId: string, context: string) => `${organizationId}\n${context}`;
 
 export class MasterKeyMismatchError extends AppError {
@@ -42,7 +43,12 @@ export function masterKeyFor(keyring: Keyring, keyId: string): MasterKey {
   if (!master) {
     throw new MasterKeyMismatchError(
       `A data key is wrapped by master key ${keyId}, but ENCRYPTION_KEY is ${keyring.keyId}` +
-        (keyring.masterKeys.length > 1 ? ` and PREVIOUS_ENCRYPTION_KEYS are ${keyring.masterKeys.slice(1).map((k) => k.keyId).join(', ')}` : '') +
+        (keyring.masterKeys.length > 1
+          ? ` and PREVIOUS_ENCRYPTION_KEYS are ${keyring.masterKeys
+              .slice(1)
+              .map((k) => k.keyId)
+              .join(', ')}`
+          : '') +
         '. Configure the key that protects this database (see SECURITY.md, "Key management").',
     );
   }
@@ -50,7 +56,10 @@ export function masterKeyFor(keyring: Keyring, keyId: string): MasterKey {
 }
 
 /** Unwraps a stored data key; a wrong master key or an altered row is an error, never garbage. */
-export function unwrapDataKey(keyring: Keyring, row: { id: string; organizationId: string; wrappedKey: string; masterKeyId: string }): Buffer {
+export function unwrapDataKey(
+  keyring: Keyring,
+  row: { id: string; organizationId: string; wrappedKey: string; masterKeyId: string },
+): Buffer {
   const cacheKey = `${row.organizationId}/${row.id}`;
   const cached = keyring.dataKeys.get(cacheKey);
   if (cached) return cached;
@@ -59,7 +68,9 @@ export function unwrapDataKey(keyring: Keyring, row: { id: string; organizationI
   try {
     key = aeadOpen(master.wrappingKey, row.wrappedKey, dataKeyWrapContext(row.id, row.organizationId));
   } catch {
-    throw new MasterKeyMismatchError(`Data key ${row.id} does not unwrap with master key ${row.masterKeyId}: wrong ENCRYPTION_KEY, or the key row was altered`);
+    throw new MasterKeyMismatchError(
+      `Data key ${row.id} does not unwrap with master key ${row.masterKeyId}: wrong ENCRYPTION_KEY, or the key row was altered`,
+    );
   }
   keyring.dataKeys.set(cacheKey, key);
   return key;
@@ -77,34 +88,56 @@ async function currentDataKey(deps: SecretStoreDeps, organizationId: string): Pr
   const key = randomBytes(32);
   const current = deps.keyring.masterKeys[0]!;
   await deps.prisma.organizationKey.create({
-    data: { id, organizationId, wrappedKey: aeadSeal(current.wrappingKey, key, dataKeyWrapContext(id, organizationId)), masterKeyId: current.keyId },
+    data: {
+      id,
+      organizationId,
+      wrappedKey: aeadSeal(current.wrappingKey, key, dataKeyWrapContext(id, organizationId)),
+      masterKeyId: current.keyId,
+    },
   });
   deps.keyring.dataKeys.set(`${organizationId}/${id}`, key);
   return { id, key };
 }
 
-export async function sealSecret(deps: SecretStoreDeps, organizationId: string, plaintext: string, context: string): Promise<string> {
+export async function sealSecret(
+  deps: SecretStoreDeps,
+  organizationId: string,
+  plaintext: string,
+  context: string,
+): Promise<string> {
   const dataKey = await currentDataKey(deps, organizationId);
   return `${SECRET_VERSION}:${dataKey.id}:${aeadSeal(dataKey.key, Buffer.from(plaintext, 'utf8'), secretContext(organizationId, context))}`;
 }
 
-export async function openSecret(deps: SecretStoreDeps, organizationId: string, sealed: string, context: string): Promise<string> {
+export async function openSecret(
+  deps: SecretStoreDeps,
+  organizationId: string,
+  sealed: string,
+  context: string,
+): Promise<string> {
   if (sealed.startsWith('v1:')) return decryptSecret(deps.keyring, sealed, context);
   const [version, dataKeyId, ...rest] = sealed.split(':');
-  if (version !== SECRET_VERSION || !dataKeyId || rest.length !== 3) throw new AppError('INTERNAL_SERVER_ERROR', 'Stored secret has an unknown format');
+  if (version !== SECRET_VERSION || !dataKeyId || rest.length !== 3)
+    throw new AppError('INTERNAL_SERVER_ERROR', 'Stored secret has an unknown format');
   let key = deps.keyring.dataKeys.get(`${organizationId}/${dataKeyId}`);
   if (!key) {
     const row = await deps.prisma.organizationKey.findFirst({
       where: { id: dataKeyId, organizationId },
       select: { id: true, organizationId: true, wrappedKey: true, masterKeyId: true },
     });
-    if (!row) throw new AppError('INTERNAL_SERVER_ERROR', `Stored secret names data key ${dataKeyId}, which this organization does not have`);
+    if (!row)
+      throw new AppError(
+        'INTERNAL_SERVER_ERROR',
+        `Stored secret names data key ${dataKeyId}, which this organization does not have`,
+      );
     key = unwrapDataKey(deps.keyring, row);
   }
   try {
     return aeadOpen(key, rest.join(':'), secretContext(organizationId, context)).toString('utf8');
   } catch {
-    throw new AppError('INTERNAL_SERVER_ERROR', `Stored secret for ${context} does not decrypt: it belongs to another record or was altered`);
+    throw new AppError(
+      'INTERNAL_SERVER_ERROR',
+      `Stored secret for ${context} does not decrypt: it belongs to another record or was altered`,
+    );
   }
 }
-

@@ -8,16 +8,25 @@ import type { Actor } from '../auth/actor';
 import { createSession } from '../auth/sessions';
 import { recordAudit } from '../audit/record-audit';
 
-const INVALID_INVITATION_LINK = 'This invitation link is not valid: it was already used, withdrawn, or it has expired. Ask for a new one.';
+const INVALID_INVITATION_LINK =
+  'This invitation link is not valid: it was already used, withdrawn, or it has expired. Ask for a new one.';
 
 /** The usable invitation behind a link, or NOT_FOUND for every way a link can be unusable. */
 async function findUsableInvitation(db: Db, token: string, now: Date) {
   if (!isWellFormedToken('invitation', token)) throw new AppError('NOT_FOUND', INVALID_INVITATION_LINK);
   const invitation = await db.invitation.findUnique({
     where: { tokenHash: hashToken(token) },
-    select: { id: true, email: true, role: true, expiresAt: true, acceptedAt: true, organization: { select: { id: true, name: true } } },
+    select: {
+      id: true,
+      email: true,
+      role: true,
+      expiresAt: true,
+      acceptedAt: true,
+      organization: { select: { id: true, name: true } },
+    },
   });
-  if (!invitation || invitation.acceptedAt || invitation.expiresAt <= now) throw new AppError('NOT_FOUND', INVALID_INVITATION_LINK);
+  if (!invitation || invitation.acceptedAt || invitation.expiresAt <= now)
+    throw new AppError('NOT_FOUND', INVALID_INVITATION_LINK);
   return invitation;
 }
 
@@ -57,17 +66,31 @@ export async function acceptInvitation(
     if (input.password !== undefined || signedIn?.userId !== user.id) throw new AppError('UNAUTHORIZED', SIGN_IN_FIRST);
   } else {
     const parsed = acceptInvitationSignUpSchema.safeParse({ name: input.name, password: input.password });
-    if (!parsed.success) throw new AppError('BAD_REQUEST', 'Choose your name and a password', { issues: parsed.error.issues });
-    newUser = { id: newId(ID_PREFIX.user), name: parsed.data.name, passwordHash: await hashPassword(parsed.data.password) };
+    if (!parsed.success)
+      throw new AppError('BAD_REQUEST', 'Choose your name and a password', { issues: parsed.error.issues });
+    newUser = {
+      id: newId(ID_PREFIX.user),
+      name: parsed.data.name,
+      passwordHash: await hashPassword(parsed.data.password),
+    };
   }
   const userId = user?.id ?? newUser!.id;
   await db.$transaction(async (tx) => {
     // Claiming the invitation first makes a second use of the same link fail.
-    const claimed = await tx.invitation.updateMany({ where: { id: invitation.id, acceptedAt: null }, data: { acceptedAt: now } });
+    const claimed = await tx.invitation.updateMany({
+      where: { id: invitation.id, acceptedAt: null },
+      data: { acceptedAt: now },
+    });
     if (claimed.count === 0) throw new AppError('NOT_FOUND', INVALID_INVITATION_LINK);
     if (newUser) await tx.user.create({ data: { ...newUser, email: invitation.email } });
-    const membership = await tx.membership.findUnique({ where: { userId_organizationId: { userId, organizationId } }, select: { id: true } });
-    if (!membership) await tx.membership.create({ data: { id: newId(ID_PREFIX.membership), userId, organizationId, role: invitation.role } });
+    const membership = await tx.membership.findUnique({
+      where: { userId_organizationId: { userId, organizationId } },
+      select: { id: true },
+    });
+    if (!membership)
+      await tx.membership.create({
+        data: { id: newId(ID_PREFIX.membership), userId, organizationId, role: invitation.role },
+      });
     const actor: Actor = { userId, organizationId, role: invitation.role, via: 'session' };
     await recordAudit(tx, actor, {
       organizationId,

@@ -38,17 +38,35 @@ describe('invitations', () => {
     const { caller: visitor, ctx } = callerFor(env.deps);
     const described = await visitor.members.describeInvitation({ token: tokenOf(invitation.link) });
     expect(described).toMatchObject({ organizationName: 'members', role: 'ADMIN', existingUser: false });
-    const joined = await visitor.members.acceptInvitation({ token: tokenOf(invitation.link), name: 'Ada Admin', password: 'a long enough passphrase' });
+    const joined = await visitor.members.acceptInvitation({
+      token: tokenOf(invitation.link),
+      name: 'Ada Admin',
+      password: 'a long enough passphrase',
+    });
     expect(joined.organizationId).toBe(org.organization.id);
     expect(ctx.cookies.dds_session).toBeTruthy();
 
     // The new session acts in the organization with the invited role.
     const me = await visitor.auth.me();
-    expect(me).toMatchObject({ organizationId: org.organization.id, role: 'ADMIN', user: { email: 'new.admin@example.com', name: 'Ada Admin' } });
+    expect(me).toMatchObject({
+      organizationId: org.organization.id,
+      role: 'ADMIN',
+      user: { email: 'new.admin@example.com', name: 'Ada Admin' },
+    });
     // Used once: the link no longer works and the invitation is no longer pending.
-    expect(await codeOf(callerFor(env.deps).caller.members.acceptInvitation({ token: tokenOf(invitation.link), name: 'X', password: 'a long enough passphrase' }))).toBe('NOT_FOUND');
+    expect(
+      await codeOf(
+        callerFor(env.deps).caller.members.acceptInvitation({
+          token: tokenOf(invitation.link),
+          name: 'X',
+          password: 'a long enough passphrase',
+        }),
+      ),
+    ).toBe('NOT_FOUND');
     expect((await owner.members.invitations()).map((i) => i.email)).not.toContain('new.admin@example.com');
-    const audit = await env.db.prisma.auditLog.findMany({ where: { organizationId: org.organization.id, action: { in: ['member.invited', 'member.joined'] } } });
+    const audit = await env.db.prisma.auditLog.findMany({
+      where: { organizationId: org.organization.id, action: { in: ['member.invited', 'member.joined'] } },
+    });
     expect(audit.map((a) => a.action).sort()).toEqual(['member.invited', 'member.joined']);
   });
 
@@ -60,7 +78,9 @@ describe('invitations', () => {
     expect(await visitor.members.describeInvitation({ token })).toMatchObject({ existingUser: true });
     // Not signed in: even the right password gets nothing (it is never checked here).
     for (const password of ['correct horse battery staple', 'not the password', undefined]) {
-      await expect(visitor.members.acceptInvitation({ token, password })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+      await expect(visitor.members.acceptInvitation({ token, password })).rejects.toMatchObject({
+        code: 'UNAUTHORIZED',
+      });
     }
     expect(ctx.cookies.dds_session).toBeUndefined();
     // Signed in as somebody else: refused too.
@@ -79,25 +99,46 @@ describe('invitations', () => {
   it('refuses sign-up with a weak password, naming the field, and keeps the link usable', async () => {
     const invitation = await owner.members.invite({ email: 'weak@example.com', role: 'MEMBER' });
     const { caller: visitor } = callerFor(env.deps);
-    const error = await visitor.members.acceptInvitation({ token: tokenOf(invitation.link), name: 'Weak', password: 'short' }).catch((e: TRPCError) => e);
+    const error = await visitor.members
+      .acceptInvitation({ token: tokenOf(invitation.link), name: 'Weak', password: 'short' })
+      .catch((e: TRPCError) => e);
     expect((error as TRPCError).code).toBe('BAD_REQUEST');
     expect(JSON.stringify((error as TRPCError).cause ?? error)).toContain('password');
-    expect(await visitor.members.describeInvitation({ token: tokenOf(invitation.link) })).toMatchObject({ email: 'weak@example.com' });
+    expect(await visitor.members.describeInvitation({ token: tokenOf(invitation.link) })).toMatchObject({
+      email: 'weak@example.com',
+    });
   });
 
   it('refuses expired, withdrawn, replaced and malformed links alike', async () => {
     const { caller: visitor } = callerFor(env.deps);
     const first = await owner.members.invite({ email: 'twice@example.com', role: 'MEMBER' });
     const second = await owner.members.invite({ email: 'twice@example.com', role: 'ADMIN' });
-    expect(await visitor.members.describeInvitation({ token: tokenOf(first.link) })).toMatchObject({ usable: false, message: expect.stringContaining('not valid') });
-    expect(await visitor.members.describeInvitation({ token: tokenOf(second.link) })).toMatchObject({ usable: true, role: 'ADMIN' });
+    expect(await visitor.members.describeInvitation({ token: tokenOf(first.link) })).toMatchObject({
+      usable: false,
+      message: expect.stringContaining('not valid'),
+    });
+    expect(await visitor.members.describeInvitation({ token: tokenOf(second.link) })).toMatchObject({
+      usable: true,
+      role: 'ADMIN',
+    });
 
     await owner.members.revokeInvitation({ invitationId: second.id });
     expect(await visitor.members.describeInvitation({ token: tokenOf(second.link) })).toMatchObject({ usable: false });
 
     const expired = await owner.members.invite({ email: 'late@example.com', role: 'MEMBER' });
-    await env.db.prisma.invitation.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect(await codeOf(visitor.members.acceptInvitation({ token: tokenOf(expired.link), name: 'Late', password: 'a long enough passphrase' }))).toBe('NOT_FOUND');
+    await env.db.prisma.invitation.update({
+      where: { id: expired.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    expect(
+      await codeOf(
+        visitor.members.acceptInvitation({
+          token: tokenOf(expired.link),
+          name: 'Late',
+          password: 'a long enough passphrase',
+        }),
+      ),
+    ).toBe('NOT_FOUND');
     expect(await visitor.members.describeInvitation({ token: 'dds_inv_nonsense' })).toMatchObject({ usable: false });
   });
 
@@ -105,7 +146,7 @@ describe('invitations', () => {
     await expect(owner.members.invite({ email: org.email, role: 'ADMIN' })).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
-  it('does not let another organization withdraw this organization\'s invitation', async () => {
+  it("does not let another organization withdraw this organization's invitation", async () => {
     const invitation = await owner.members.invite({ email: 'mine@example.com', role: 'MEMBER' });
     const stranger = await seedOrganization(env.deps, 'stranger');
     const { caller } = await callerAs(stranger.user.id, stranger.organization.id);
@@ -117,7 +158,9 @@ describe('roles and removal', () => {
   async function addMember(role: 'OWNER' | 'ADMIN' | 'MEMBER') {
     const id = newId(ID_PREFIX.user);
     await env.db.prisma.user.create({ data: { id, email: `${id}@example.com`, name: id, passwordHash: 'x' } });
-    await env.db.prisma.membership.create({ data: { id: newId(ID_PREFIX.membership), userId: id, organizationId: org.organization.id, role } });
+    await env.db.prisma.membership.create({
+      data: { id: newId(ID_PREFIX.membership), userId: id, organizationId: org.organization.id, role },
+    });
     return id;
   }
 
@@ -128,27 +171,38 @@ describe('roles and removal', () => {
     await owner.members.changeRole({ userId, role: 'ADMIN' });
     expect((await member.workspaces.create({ name: 'Now allowed' })).name).toBe('Now allowed');
     expect((await owner.members.list()).find((m) => m.id === userId)?.role).toBe('ADMIN');
-    const entry = await env.db.prisma.auditLog.findFirst({ where: { organizationId: org.organization.id, action: 'member.role_changed' } });
+    const entry = await env.db.prisma.auditLog.findFirst({
+      where: { organizationId: org.organization.id, action: 'member.role_changed' },
+    });
     expect(entry?.summary).toContain('is now admin (was member)');
   });
 
   it('never leaves the organization without an owner', async () => {
     const solo = await seedOrganization(env.deps, 'solo');
     const { caller } = await callerAs(solo.user.id, solo.organization.id);
-    await expect(caller.members.changeRole({ userId: solo.user.id, role: 'ADMIN' })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('at least one owner') });
+    await expect(caller.members.changeRole({ userId: solo.user.id, role: 'ADMIN' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining('at least one owner'),
+    });
     await expect(caller.members.remove({ userId: solo.user.id })).rejects.toMatchObject({ code: 'CONFLICT' });
 
     // With a second owner, either may step down, but not both.
     const second = newId(ID_PREFIX.user);
-    await env.db.prisma.user.create({ data: { id: second, email: `${second}@example.com`, name: 'Second', passwordHash: 'x' } });
-    await env.db.prisma.membership.create({ data: { id: newId(ID_PREFIX.membership), userId: second, organizationId: solo.organization.id, role: 'OWNER' } });
+    await env.db.prisma.user.create({
+      data: { id: second, email: `${second}@example.com`, name: 'Second', passwordHash: 'x' },
+    });
+    await env.db.prisma.membership.create({
+      data: { id: newId(ID_PREFIX.membership), userId: second, organizationId: solo.organization.id, role: 'OWNER' },
+    });
     const { caller: secondCaller } = await callerAs(second, solo.organization.id);
     const outcomes = await Promise.all([
       codeOf(caller.members.changeRole({ userId: solo.user.id, role: 'MEMBER' })),
       codeOf(secondCaller.members.changeRole({ userId: second, role: 'MEMBER' })),
     ]);
     expect(outcomes.sort()).toEqual(['CONFLICT', 'OK']);
-    const owners = await env.db.prisma.membership.count({ where: { organizationId: solo.organization.id, role: 'OWNER' } });
+    const owners = await env.db.prisma.membership.count({
+      where: { organizationId: solo.organization.id, role: 'OWNER' },
+    });
     expect(owners).toBe(1);
   });
 
@@ -161,7 +215,9 @@ describe('roles and removal', () => {
     await owner.members.remove({ userId });
     expect((await owner.members.list()).some((m) => m.id === userId)).toBe(false);
     expect(await codeOf(viaPat.organization.get())).toBe('UNAUTHORIZED');
-    expect((await env.db.prisma.personalAccessToken.findUniqueOrThrow({ where: { id: token.id } })).revokedAt).not.toBeNull();
+    expect(
+      (await env.db.prisma.personalAccessToken.findUniqueOrThrow({ where: { id: token.id } })).revokedAt,
+    ).not.toBeNull();
   });
 
   it('answers NOT_FOUND for a user of another organization', async () => {

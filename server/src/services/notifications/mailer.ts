@@ -44,7 +44,12 @@ export function mailerFor(config: MailConfig): Mailer {
   const mailer: Mailer = {
     enabled: true,
     async send(message) {
-      await transport.sendMail({ from: config.SMTP_FROM, to: message.to, subject: message.subject, text: message.text });
+      await transport.sendMail({
+        from: config.SMTP_FROM,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
     },
   };
   mailers.set(config, mailer);

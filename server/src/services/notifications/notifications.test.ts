@@ -14,7 +14,12 @@ let org: Awaited<ReturnType<typeof seedOrganization>>;
 beforeAll(async () => {
   smtp = await startSmtpSink();
   slack = await startSlackWebhook();
-  env = await createTestEnv({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_FROM: 'Deletions <no-reply@example.test>', MAX_ATTEMPTS: '1' });
+  env = await createTestEnv({
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(smtp.port),
+    SMTP_FROM: 'Deletions <no-reply@example.test>',
+    MAX_ATTEMPTS: '1',
+  });
   org = await seedOrganization(env.deps, 'notify');
 });
 afterAll(async () => {
@@ -42,27 +47,45 @@ describe('password reset by email', () => {
     expect(mail.from?.value[0]?.address).toBe('no-reply@example.test');
     const token = linkToken(mail.text ?? '', '/reset-password');
     // Only the hash is stored.
-    const stored = await env.deps.prisma.userToken.findFirstOrThrow({ where: { userId: org.user.id, purpose: 'password_reset' } });
+    const stored = await env.deps.prisma.userToken.findFirstOrThrow({
+      where: { userId: org.user.id, purpose: 'password_reset' },
+    });
     expect(stored.tokenHash).not.toContain(token);
 
     await caller.auth.resetPassword({ token, password: 'a brand new passphrase' });
     expect(await env.deps.prisma.session.count({ where: { userId: org.user.id } })).toBe(0);
-    await expect(caller.auth.signIn({ email: org.email, password: 'correct horse battery staple' })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await expect(caller.auth.signIn({ email: org.email, password: 'a brand new passphrase' })).resolves.toMatchObject({ userId: org.user.id });
-    await expect(caller.auth.resetPassword({ token, password: 'yet another passphrase' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(
+      caller.auth.signIn({ email: org.email, password: 'correct horse battery staple' }),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(caller.auth.signIn({ email: org.email, password: 'a brand new passphrase' })).resolves.toMatchObject({
+      userId: org.user.id,
+    });
+    await expect(caller.auth.resetPassword({ token, password: 'yet another passphrase' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
   });
 
   it('answers the same for an unknown address and sends nothing; an expired link is refused', async () => {
     const before = smtp.messages.length;
-    await expect(callerFor(env.deps).caller.auth.requestPasswordReset({ email: 'nobody@example.com' })).resolves.toEqual({ ok: true });
+    await expect(
+      callerFor(env.deps).caller.auth.requestPasswordReset({ email: 'nobody@example.com' }),
+    ).resolves.toEqual({ ok: true });
     await new Promise((r) => setTimeout(r, 300));
     expect(smtp.messages.slice(before).filter((m) => toAddresses(m).includes('nobody@example.com'))).toEqual([]);
 
     const other = await seedOrganization(env.deps, 'expiry');
     await callerFor(env.deps).caller.auth.requestPasswordReset({ email: other.email });
-    const token = linkToken((await smtp.waitFor((m) => toAddresses(m).includes(other.email))).text ?? '', '/reset-password');
-    await env.deps.prisma.userToken.updateMany({ where: { userId: other.user.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    await expect(callerFor(env.deps).caller.auth.resetPassword({ token, password: 'a brand new passphrase' })).rejects.toMatchObject({
+    const token = linkToken(
+      (await smtp.waitFor((m) => toAddresses(m).includes(other.email))).text ?? '',
+      '/reset-password',
+    );
+    await env.deps.prisma.userToken.updateMany({
+      where: { userId: other.user.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    await expect(
+      callerFor(env.deps).caller.auth.resetPassword({ token, password: 'a brand new passphrase' }),
+    ).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: expect.stringContaining('expired'),
     });
@@ -81,9 +104,16 @@ describe('email verification at sign-up', () => {
   it('mails a link that marks the address verified', async () => {
     const { caller } = callerFor(env.deps);
     const email = `signup-${Date.now()}@example.com`;
-    await caller.auth.signUp({ email, password: 'a long enough passphrase', name: 'New User', organizationName: 'New Org' });
+    await caller.auth.signUp({
+      email,
+      password: 'a long enough passphrase',
+      name: 'New User',
+      organizationName: 'New Org',
+    });
     expect((await caller.auth.me()).user.emailVerified).toBe(false);
-    const mail = await smtp.waitFor((m) => m.subject === 'Confirm your email address' && toAddresses(m).includes(email));
+    const mail = await smtp.waitFor(
+      (m) => m.subject === 'Confirm your email address' && toAddresses(m).includes(email),
+    );
     await caller.auth.verifyEmail({ token: linkToken(mail.text ?? '', '/verify-email') });
     expect((await caller.auth.me()).user.emailVerified).toBe(true);
   });
@@ -94,7 +124,10 @@ describe('notifications by email and Slack', () => {
     const owner = callerFor(env.deps, { pat: org.pat }).caller;
     const destination = await startWebhookServer();
     // The destination echoes the identifier in its error, as real systems do.
-    destination.on('POST /erase', (call) => ({ status: 422, body: { error: `unknown user ${JSON.parse(call.body).user}` } }));
+    destination.on('POST /erase', (call) => ({
+      status: 422,
+      body: { error: `unknown user ${JSON.parse(call.body).user}` },
+    }));
     await owner.integrations.create({
       workspaceId: org.workspace.id,
       name: 'Billing',
@@ -133,15 +166,22 @@ describe('notifications by email and Slack', () => {
     expect(mail.text).toContain('Reason:');
     expect(slack.messages).toHaveLength(1);
     expect(slack.messages[0]?.text).toContain(request.id);
-    for (const text of [mail.subject ?? '', mail.text ?? '', slack.messages[0]?.text ?? '']) expect(text).not.toContain(identifier);
+    for (const text of [mail.subject ?? '', mail.text ?? '', slack.messages[0]?.text ?? ''])
+      expect(text).not.toContain(identifier);
     // Nothing is sent twice: the cursor moved past the entry.
     expect((await runNotifications(env.deps)).sent).toBe(0);
   });
 
   it('sends the daily digest of overdue requests once per day', async () => {
     const owner = callerFor(env.deps, { pat: org.pat }).caller;
-    const request = await owner.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'late@example.com' });
-    await env.deps.prisma.deletionRequest.update({ where: { id: request.id }, data: { dueAt: new Date(Date.now() - 3 * 86_400_000) } });
+    const request = await owner.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'late@example.com',
+    });
+    await env.deps.prisma.deletionRequest.update({
+      where: { id: request.id },
+      data: { dueAt: new Date(Date.now() - 3 * 86_400_000) },
+    });
     const digest = await buildDigest({ ...env.deps }, org.organization.id, new Date());
     expect(digest?.subject).toMatch(/^Deadlines: \d+ overdue/);
     expect(digest?.text).toContain(request.id);
@@ -151,6 +191,8 @@ describe('notifications by email and Slack', () => {
   it('refuses a Slack webhook the outbound policy blocks', async () => {
     const owner = callerFor(env.deps, { pat: org.pat }).caller;
     const events = (await owner.notifications.settings()).events;
-    await expect(owner.notifications.update({ events, emailRecipients: [], slackWebhookUrl: 'http://169.254.169.254/latest' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(
+      owner.notifications.update({ events, emailRecipients: [], slackWebhookUrl: 'http://169.254.169.254/latest' }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 });

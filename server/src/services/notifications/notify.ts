@@ -35,7 +35,13 @@ const requestLink = (config: Config, id: string) => new URL(`/requests/${id}`, c
  * Sends one notice on the channels the organization chose for `event`. Each channel fails on
  * its own (logged), so a broken Slack webhook does not keep the email from going out.
  */
-export async function deliver(deps: NotifyDeps, organizationId: string, settings: ResolvedSettings, event: NotificationEvent, notice: Notice): Promise<number> {
+export async function deliver(
+  deps: NotifyDeps,
+  organizationId: string,
+  settings: ResolvedSettings,
+  event: NotificationEvent,
+  notice: Notice,
+): Promise<number> {
   const channels = settings.events[event];
   let sent = 0;
   const mailer = mailerFor(deps.config);
@@ -43,7 +49,11 @@ export async function deliver(deps: NotifyDeps, organizationId: string, settings
     try {
       const to = await emailRecipientsOf(deps.prisma, organizationId, settings);
       if (to.length) {
-        await mailer.send({ to, subject: notice.subject, text: `${notice.text}\n\n— Data Deletion Service\nNotification settings: ${new URL('/organization', deps.config.PUBLIC_URL)}` });
+        await mailer.send({
+          to,
+          subject: notice.subject,
+          text: `${notice.text}\n\n— Data Deletion Service\nNotification settings: ${new URL('/organization', deps.config.PUBLIC_URL)}`,
+        });
         sent++;
       }
     } catch (error) {
@@ -78,7 +88,8 @@ async function credentialsFailed(db: Db, integrationRequestId: string): Promise<
     orderBy: { id: 'desc' },
     select: { details: true, summary: true },
   });
-  const exchanges = ((attempt?.details as { exchanges?: { response?: { status?: number }; error?: string }[] } | null)?.exchanges ?? []);
+  const exchanges =
+    (attempt?.details as { exchanges?: { response?: { status?: number }; error?: string }[] } | null)?.exchanges ?? [];
   if (exchanges.some((x) => x.response?.status === 401 || x.response?.status === 403)) return true;
   return /password authentication failed|authentication failed|invalid (api )?key|unauthori[sz]ed|forbidden|28P01|28000/i.test(
     `${attempt?.summary ?? ''} ${exchanges.map((x) => x.error ?? '').join(' ')}`,
@@ -86,19 +97,36 @@ async function credentialsFailed(db: Db, integrationRequestId: string): Promise<
 }
 
 /** The notice for one audit entry, with the subject identifier scrubbed from any destination text. */
-async function noticeFor(deps: NotifyDeps, entry: WatchedEntry): Promise<{ event: NotificationEvent; notice: Notice } | null> {
+async function noticeFor(
+  deps: NotifyDeps,
+  entry: WatchedEntry,
+): Promise<{ event: NotificationEvent; notice: Notice } | null> {
   if (!entry.deletionRequestId) return null;
   const link = requestLink(deps.config, entry.deletionRequestId);
   if (entry.action === 'request.completed' && entry.outcome === 'SUCCESS') {
-    return { event: 'request_completed', notice: { subject: `Deletion request ${entry.deletionRequestId} completed`, text: `Every destination confirmed the deletion.\n${link}` } };
+    return {
+      event: 'request_completed',
+      notice: {
+        subject: `Deletion request ${entry.deletionRequestId} completed`,
+        text: `Every destination confirmed the deletion.\n${link}`,
+      },
+    };
   }
   if (entry.action === 'request.reappeared') {
     return {
       event: 'data_reappeared',
-      notice: { subject: `Deleted data reappeared: ${entry.deletionRequestId}`, text: `Re-verification found rows matching the subject again (restored backup, ETL?). Retry the deletion:\n${link}` },
+      notice: {
+        subject: `Deleted data reappeared: ${entry.deletionRequestId}`,
+        text: `Re-verification found rows matching the subject again (restored backup, ETL?). Retry the deletion:\n${link}`,
+      },
     };
   }
-  if (entry.action !== 'deletion.completed' || !entry.integrationRequestId || (entry.outcome !== 'FAILED' && entry.outcome !== 'ERROR')) return null;
+  if (
+    entry.action !== 'deletion.completed' ||
+    !entry.integrationRequestId ||
+    (entry.outcome !== 'FAILED' && entry.outcome !== 'ERROR')
+  )
+    return null;
   const ir = await deps.prisma.integrationRequest.findUnique({
     where: { id: entry.integrationRequestId },
     select: { integrationName: true, lastError: true, deletionRequest: { select: { identifier: true } } },
@@ -106,12 +134,18 @@ async function noticeFor(deps: NotifyDeps, entry: WatchedEntry): Promise<{ event
   if (!ir) return null;
   const identifier = ir.deletionRequest.identifier;
   // A destination may echo the identifier in its error: blank it out, or leave the reason out when it is too short to scrub safely.
-  const reason = !ir.lastError ? '' : identifier && identifier.length < 4 ? '' : createRedactor(identifier ? [identifier, identifier.toLowerCase()] : [])(ir.lastError).slice(0, 300);
+  const reason = !ir.lastError
+    ? ''
+    : identifier && identifier.length < 4
+      ? ''
+      : createRedactor(identifier ? [identifier, identifier.toLowerCase()] : [])(ir.lastError).slice(0, 300);
   const credentials = await credentialsFailed(deps.prisma, entry.integrationRequestId);
   return {
     event: credentials ? 'credentials_failing' : 'integration_failed',
     notice: {
-      subject: credentials ? `Credentials failing: ${ir.integrationName}` : `${ir.integrationName} failed for request ${entry.deletionRequestId}`,
+      subject: credentials
+        ? `Credentials failing: ${ir.integrationName}`
+        : `${ir.integrationName} failed for request ${entry.deletionRequestId}`,
       text: `${credentials ? `${ir.integrationName} refused the account's credentials; update them under Accounts, then retry.` : `${ir.integrationName} ended with ${entry.outcome}.`}${reason ? `\nReason: ${reason}` : ''}\n${link}`,
     },
   };
@@ -122,24 +156,58 @@ export async function buildDigest(deps: NotifyDeps, organizationId: string, now:
   const unfulfilled = { organizationId, status: { notIn: ['SUCCESS' as const, 'CANCELED' as const] } };
   const [overdueTotal, overdue, upcoming, profiles] = await Promise.all([
     deps.prisma.deletionRequest.count({ where: { ...unfulfilled, dueAt: { lte: now } } }),
-    deps.prisma.deletionRequest.findMany({ where: { ...unfulfilled, dueAt: { lte: now } }, orderBy: { dueAt: 'asc' }, take: DIGEST_LIST_MAX, select: { id: true, dueAt: true } }),
+    deps.prisma.deletionRequest.findMany({
+      where: { ...unfulfilled, dueAt: { lte: now } },
+      orderBy: { dueAt: 'asc' },
+      take: DIGEST_LIST_MAX,
+      select: { id: true, dueAt: true },
+    }),
     deps.prisma.deletionRequest.findMany({
       where: { ...unfulfilled, dueAt: { gt: now } },
       orderBy: { dueAt: 'asc' },
       take: 200,
-      select: { id: true, dueAt: true, integrationRequests: { select: { integrationId: true, integrationName: true, status: true, createdAt: true } } },
+      select: {
+        id: true,
+        dueAt: true,
+        integrationRequests: { select: { integrationId: true, integrationName: true, status: true, createdAt: true } },
+      },
     }),
     completionProfiles(deps.prisma, organizationId, now),
   ]);
   const atRisk = upcoming
-    .map((r) => ({ ...r, risk: projectRisk({ dueAt: r.dueAt, integrationRequests: r.integrationRequests.map((ir) => ({ ...ir, name: ir.integrationName })) }, profiles, now) }))
+    .map((r) => ({
+      ...r,
+      risk: projectRisk(
+        {
+          dueAt: r.dueAt,
+          integrationRequests: r.integrationRequests.map((ir) => ({ ...ir, name: ir.integrationName })),
+        },
+        profiles,
+        now,
+      ),
+    }))
     .filter((r) => r.risk.atRisk)
     .slice(0, DIGEST_LIST_MAX);
   if (overdueTotal === 0 && atRisk.length === 0) return null;
   const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : '');
   const lines = [`${overdueTotal} request(s) overdue, ${atRisk.length} at risk.`];
-  if (overdue.length) lines.push('', 'Overdue:', ...overdue.map((r) => `- ${r.id} (due ${day(r.dueAt)}, ${Math.floor((now.getTime() - r.dueAt!.getTime()) / DAY_MS)} day(s) late) ${requestLink(deps.config, r.id)}`));
-  if (atRisk.length) lines.push('', 'At risk:', ...atRisk.map((r) => `- ${r.id} (due ${day(r.dueAt)}): ${r.risk.reasons.join('; ')} ${requestLink(deps.config, r.id)}`));
+  if (overdue.length)
+    lines.push(
+      '',
+      'Overdue:',
+      ...overdue.map(
+        (r) =>
+          `- ${r.id} (due ${day(r.dueAt)}, ${Math.floor((now.getTime() - r.dueAt!.getTime()) / DAY_MS)} day(s) late) ${requestLink(deps.config, r.id)}`,
+      ),
+    );
+  if (atRisk.length)
+    lines.push(
+      '',
+      'At risk:',
+      ...atRisk.map(
+        (r) => `- ${r.id} (due ${day(r.dueAt)}): ${r.risk.reasons.join('; ')} ${requestLink(deps.config, r.id)}`,
+      ),
+    );
   return { subject: `Deadlines: ${overdueTotal} overdue, ${atRisk.length} at risk`, text: lines.join('\n') };
 }
 
@@ -164,7 +232,14 @@ export async function runNotifications(deps: NotifyDeps, now = new Date()): Prom
       where: { organizationId, id: { gt: settings.auditCursor }, action: { in: WATCHED_ACTIONS } },
       orderBy: { id: 'asc' },
       take: BATCH,
-      select: { id: true, action: true, outcome: true, deletionRequestId: true, integrationRequestId: true, summary: true },
+      select: {
+        id: true,
+        action: true,
+        outcome: true,
+        deletionRequestId: true,
+        integrationRequestId: true,
+        summary: true,
+      },
     });
     for (const entry of entries) {
       const notice = await noticeFor(deps, entry);

@@ -1,4 +1,10 @@
-import { DEFAULT_NOTIFICATION_EVENTS, NOTIFICATION_EVENTS, type NotificationChannels, type NotificationEvent, type NotificationSettingsInput } from '@shared/schemas/notifications';
+import {
+  DEFAULT_NOTIFICATION_EVENTS,
+  NOTIFICATION_EVENTS,
+  type NotificationChannels,
+  type NotificationEvent,
+  type NotificationSettingsInput,
+} from '@shared/schemas/notifications';
 import type { Db, DbOrTx } from '../../db/client';
 import type { Keyring } from '../../lib/crypto';
 import type { OutboundPolicy } from '../../lib/ssrf';
@@ -17,8 +23,13 @@ export interface ResolvedSettings {
 }
 
 function withDefaults(stored: unknown): Record<NotificationEvent, NotificationChannels> {
-  const events = (stored && typeof stored === 'object' ? stored : {}) as Partial<Record<NotificationEvent, NotificationChannels>>;
-  return Object.fromEntries(NOTIFICATION_EVENTS.map((e) => [e, events[e] ?? DEFAULT_NOTIFICATION_EVENTS[e]])) as Record<NotificationEvent, NotificationChannels>;
+  const events = (stored && typeof stored === 'object' ? stored : {}) as Partial<
+    Record<NotificationEvent, NotificationChannels>
+  >;
+  return Object.fromEntries(NOTIFICATION_EVENTS.map((e) => [e, events[e] ?? DEFAULT_NOTIFICATION_EVENTS[e]])) as Record<
+    NotificationEvent,
+    NotificationChannels
+  >;
 }
 
 /** What the dashboard shows: never the webhook URL (it authorises posting), only a hint. */
@@ -31,7 +42,13 @@ export async function getNotificationSettings(db: Db, actor: Actor) {
   };
 }
 
-export async function updateNotificationSettings(db: Db, keyring: Keyring, policy: OutboundPolicy, actor: Actor, input: NotificationSettingsInput) {
+export async function updateNotificationSettings(
+  db: Db,
+  keyring: Keyring,
+  policy: OutboundPolicy,
+  actor: Actor,
+  input: NotificationSettingsInput,
+) {
   if (input.slackWebhookUrl) await assertUrlAllowed(input.slackWebhookUrl, policy);
   return db.$transaction(async (tx) => {
     const slack =
@@ -40,12 +57,21 @@ export async function updateNotificationSettings(db: Db, keyring: Keyring, polic
         : input.slackWebhookUrl === null
           ? { slackWebhookCipher: null, slackWebhookHint: null }
           : {
-              slackWebhookCipher: await sealSecret({ prisma: tx, keyring }, actor.organizationId, input.slackWebhookUrl, SLACK_CONTEXT),
+              slackWebhookCipher: await sealSecret(
+                { prisma: tx, keyring },
+                actor.organizationId,
+                input.slackWebhookUrl,
+                SLACK_CONTEXT,
+              ),
               slackWebhookHint: slackWebhookHint(input.slackWebhookUrl),
             };
     const data = { events: input.events, emailRecipients: input.emailRecipients, ...slack };
     // New settings start their cursor at the end of the log: nothing from before is notified.
-    const last = await tx.auditLog.findFirst({ where: { organizationId: actor.organizationId }, orderBy: { id: 'desc' }, select: { id: true } });
+    const last = await tx.auditLog.findFirst({
+      where: { organizationId: actor.organizationId },
+      orderBy: { id: 'desc' },
+      select: { id: true },
+    });
     await tx.notificationSettings.upsert({
       where: { organizationId: actor.organizationId },
       create: { organizationId: actor.organizationId, ...data, auditCursor: last?.id ?? 0n },
@@ -55,13 +81,20 @@ export async function updateNotificationSettings(db: Db, keyring: Keyring, polic
       organizationId: actor.organizationId,
       action: 'notifications.settings_changed',
       summary: 'Notification settings changed',
-      details: { events: input.events, emailRecipients: input.emailRecipients.length, slack: input.slackWebhookUrl === undefined ? 'kept' : input.slackWebhookUrl === null ? 'removed' : 'set' },
+      details: {
+        events: input.events,
+        emailRecipients: input.emailRecipients.length,
+        slack: input.slackWebhookUrl === undefined ? 'kept' : input.slackWebhookUrl === null ? 'removed' : 'set',
+      },
     });
     return getNotificationSettings(tx as Db, actor);
   });
 }
 
-export async function resolveSettings(db: DbOrTx, organizationId: string): Promise<ResolvedSettings & { auditCursor: bigint; lastDigestAt: Date | null }> {
+export async function resolveSettings(
+  db: DbOrTx,
+  organizationId: string,
+): Promise<ResolvedSettings & { auditCursor: bigint; lastDigestAt: Date | null }> {
   const row = await db.notificationSettings.findUnique({ where: { organizationId } });
   return {
     events: withDefaults(row?.events),
@@ -72,13 +105,25 @@ export async function resolveSettings(db: DbOrTx, organizationId: string): Promi
   };
 }
 
-export function openSlackWebhook(db: DbOrTx, keyring: Keyring, organizationId: string, cipher: string): Promise<string> {
+export function openSlackWebhook(
+  db: DbOrTx,
+  keyring: Keyring,
+  organizationId: string,
+  cipher: string,
+): Promise<string> {
   return openSecret({ prisma: db, keyring }, organizationId, cipher, SLACK_CONTEXT);
 }
 
 /** Explicit recipients, or the organization's owners and admins. */
-export async function emailRecipientsOf(db: DbOrTx, organizationId: string, settings: Pick<ResolvedSettings, 'emailRecipients'>): Promise<string[]> {
+export async function emailRecipientsOf(
+  db: DbOrTx,
+  organizationId: string,
+  settings: Pick<ResolvedSettings, 'emailRecipients'>,
+): Promise<string[]> {
   if (settings.emailRecipients.length) return settings.emailRecipients;
-  const members = await db.membership.findMany({ where: { organizationId, role: { in: ['OWNER', 'ADMIN'] } }, select: { user: { select: { email: true } } } });
+  const members = await db.membership.findMany({
+    where: { organizationId, role: { in: ['OWNER', 'ADMIN'] } },
+    select: { user: { select: { email: true } } },
+  });
   return members.map((m) => m.user.email);
 }

@@ -19,12 +19,20 @@ export async function postToSlack(policy: OutboundPolicy, webhookUrl: string, te
   });
   let response;
   try {
-    response = await http.request({ method: 'POST', url: webhookUrl, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
+    response = await http.request({
+      method: 'POST',
+      url: webhookUrl,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text }),
+    });
   } catch (error) {
     throw new AppError('BAD_REQUEST', `Slack webhook could not be reached: ${(error as Error).message}`);
   }
   if (response.status !== 200) {
-    throw new AppError('BAD_REQUEST', `Slack refused the message: HTTP ${response.status} ${response.text.slice(0, 100).replace(/[^\w .-]/g, '')}`);
+    throw new AppError(
+      'BAD_REQUEST',
+      `Slack refused the message: HTTP ${response.status} ${response.text.slice(0, 100).replace(/[^\w .-]/g, '')}`,
+    );
   }
 }
 

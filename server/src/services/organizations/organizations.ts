@@ -6,7 +6,14 @@ import { recordAudit } from '../audit/record-audit';
 export async function getOrganization(db: Db, actor: Actor) {
   const organization = await db.organization.findUnique({
     where: { id: actor.organizationId },
-    select: { id: true, name: true, retentionAction: true, retentionDays: true, reverifyAfterDays: true, createdAt: true },
+    select: {
+      id: true,
+      name: true,
+      retentionAction: true,
+      retentionDays: true,
+      reverifyAfterDays: true,
+      createdAt: true,
+    },
   });
   if (!organization) throw notFound('Organization');
   return organization;
@@ -14,8 +21,16 @@ export async function getOrganization(db: Db, actor: Actor) {
 
 export async function renameOrganization(db: Db, actor: Actor, name: string) {
   return db.$transaction(async (tx) => {
-    const organization = await tx.organization.update({ where: { id: actor.organizationId }, data: { name }, select: { id: true, name: true } });
-    await recordAudit(tx, actor, { organizationId: actor.organizationId, action: 'organization.renamed', summary: `Organization renamed to "${name}"` });
+    const organization = await tx.organization.update({
+      where: { id: actor.organizationId },
+      data: { name },
+      select: { id: true, name: true },
+    });
+    await recordAudit(tx, actor, {
+      organizationId: actor.organizationId,
+      action: 'organization.renamed',
+      summary: `Organization renamed to "${name}"`,
+    });
     return organization;
   });
 }
@@ -38,7 +53,11 @@ export function listMemberships(db: Db, userId: string) {
 }
 
 /** The retention policy: what happens to a request's identifier N days after it finished. */
-export async function updateRetentionPolicy(db: Db, actor: Actor, input: { action: 'NONE' | 'HASH' | 'DELETE'; days: number }) {
+export async function updateRetentionPolicy(
+  db: Db,
+  actor: Actor,
+  input: { action: 'NONE' | 'HASH' | 'DELETE'; days: number },
+) {
   return db.$transaction(async (tx) => {
     const organization = await tx.organization.update({
       where: { id: actor.organizationId },
@@ -48,7 +67,10 @@ export async function updateRetentionPolicy(db: Db, actor: Actor, input: { actio
     await recordAudit(tx, actor, {
       organizationId: actor.organizationId,
       action: 'organization.retention_changed',
-      summary: input.action === 'NONE' ? 'Retention policy turned off' : `Retention policy: ${input.action.toLowerCase()} identifiers ${input.days} day(s) after completion`,
+      summary:
+        input.action === 'NONE'
+          ? 'Retention policy turned off'
+          : `Retention policy: ${input.action.toLowerCase()} identifiers ${input.days} day(s) after completion`,
       details: input,
     });
     return organization;
@@ -66,7 +88,10 @@ export async function updateReverification(db: Db, actor: Actor, input: { reveri
     await recordAudit(tx, actor, {
       organizationId: actor.organizationId,
       action: 'organization.reverification_changed',
-      summary: input.reverifyAfterDays === null ? 'Re-verification turned off' : `Re-verification ${input.reverifyAfterDays} day(s) after a deletion succeeded`,
+      summary:
+        input.reverifyAfterDays === null
+          ? 'Re-verification turned off'
+          : `Re-verification ${input.reverifyAfterDays} day(s) after a deletion succeeded`,
       details: input,
     });
     return organization;

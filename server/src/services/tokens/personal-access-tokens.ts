@@ -39,7 +39,9 @@ export async function createPersonalAccessToken(db: Db, actor: Actor, input: Cre
   const workspaceIds = [...new Set(input.workspaceIds ?? [])];
   return db.$transaction(async (tx) => {
     if (workspaceIds.length > 0) {
-      const found = await tx.workspace.count({ where: { id: { in: workspaceIds }, organizationId: actor.organizationId } });
+      const found = await tx.workspace.count({
+        where: { id: { in: workspaceIds }, organizationId: actor.organizationId },
+      });
       if (found !== workspaceIds.length) throw notFound('Workspace');
     }
     const created = await tx.personalAccessToken.create({
@@ -82,8 +84,13 @@ export async function revokePersonalAccessToken(db: Db, actor: Actor, tokenId: s
       select: { id: true, name: true, prefix: true, revokedAt: true },
     });
     if (!existing) throw notFound('Personal access token');
-    if (existing.revokedAt) return tx.personalAccessToken.findUniqueOrThrow({ where: { id: tokenId }, select: tokenSelect });
-    const revoked = await tx.personalAccessToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() }, select: tokenSelect });
+    if (existing.revokedAt)
+      return tx.personalAccessToken.findUniqueOrThrow({ where: { id: tokenId }, select: tokenSelect });
+    const revoked = await tx.personalAccessToken.update({
+      where: { id: tokenId },
+      data: { revokedAt: new Date() },
+      select: tokenSelect,
+    });
     await recordAudit(tx, actor, {
       organizationId: actor.organizationId,
       action: 'pat.revoked',

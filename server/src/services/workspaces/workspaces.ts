@@ -23,7 +23,12 @@ export const workspaceApiKeyContext = (workspaceId: string) => `workspace-api-ke
 /** A new key: its hash for lookups, and the key sealed with the organization's data key so admins can reveal it. */
 async function newWorkspaceKey(tx: DbOrTx, keyring: Keyring, organizationId: string, workspaceId: string) {
   const { token, hash, displayPrefix } = generateToken('workspaceApiKey');
-  const apiKeyCipher = await sealSecret({ prisma: tx, keyring }, organizationId, token, workspaceApiKeyContext(workspaceId));
+  const apiKeyCipher = await sealSecret(
+    { prisma: tx, keyring },
+    organizationId,
+    token,
+    workspaceApiKeyContext(workspaceId),
+  );
   return { token, data: { apiKeyHash: hash, apiKeyPrefix: displayPrefix, apiKeyCipher } };
 }
 
@@ -35,18 +40,30 @@ export async function createWorkspace(db: Db, keyring: Keyring, actor: Actor, in
       data: { id, organizationId: actor.organizationId, name: input.name, ...key.data },
       select: workspaceSelect,
     });
-    await recordAudit(tx, actor, { organizationId: actor.organizationId, action: 'workspace.created', summary: `Workspace "${input.name}" created`, details: { workspaceId: id } });
+    await recordAudit(tx, actor, {
+      organizationId: actor.organizationId,
+      action: 'workspace.created',
+      summary: `Workspace "${input.name}" created`,
+      details: { workspaceId: id },
+    });
     return { ...workspace, apiKey: key.token };
   });
 }
 
 export function listWorkspaces(db: Db, actor: Actor) {
-  return db.workspace.findMany({ where: { organizationId: actor.organizationId }, select: workspaceSelect, orderBy: { createdAt: 'asc' } });
+  return db.workspace.findMany({
+    where: { organizationId: actor.organizationId },
+    select: workspaceSelect,
+    orderBy: { createdAt: 'asc' },
+  });
 }
 
 /** The workspace if it belongs to the actor's organization; another organization's is "not found". */
 export async function getWorkspace(db: DbOrTx, actor: Actor, workspaceId: string) {
-  const workspace = await db.workspace.findFirst({ where: { id: workspaceId, organizationId: actor.organizationId }, select: workspaceSelect });
+  const workspace = await db.workspace.findFirst({
+    where: { id: workspaceId, organizationId: actor.organizationId },
+    select: workspaceSelect,
+  });
   if (!workspace) throw notFound('Workspace');
   return workspace;
 }
@@ -54,7 +71,11 @@ export async function getWorkspace(db: DbOrTx, actor: Actor, workspaceId: string
 export async function renameWorkspace(db: Db, actor: Actor, input: { workspaceId: string; name: string }) {
   return db.$transaction(async (tx) => {
     const before = await getWorkspace(tx, actor, input.workspaceId);
-    const workspace = await tx.workspace.update({ where: { id: before.id }, data: { name: input.name }, select: workspaceSelect });
+    const workspace = await tx.workspace.update({
+      where: { id: before.id },
+      data: { name: input.name },
+      select: workspaceSelect,
+    });
     await recordAudit(tx, actor, {
       organizationId: actor.organizationId,
       action: 'workspace.renamed',
@@ -87,8 +108,20 @@ export async function deleteWorkspace(db: Db, actor: Actor, workspaceId: string)
 export async function revealWorkspaceApiKey(db: Db, keyring: Keyring, actor: Actor, workspaceId: string) {
   await getWorkspace(db, actor, workspaceId);
   const row = await db.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { apiKeyCipher: true } });
-  await recordAudit(db, actor, { organizationId: actor.organizationId, action: 'workspace.api_key_revealed', summary: 'Workspace API key revealed', details: { workspaceId } });
-  return { apiKey: await openSecret({ prisma: db, keyring }, actor.organizationId, row.apiKeyCipher, workspaceApiKeyContext(workspaceId)) };
+  await recordAudit(db, actor, {
+    organizationId: actor.organizationId,
+    action: 'workspace.api_key_revealed',
+    summary: 'Workspace API key revealed',
+    details: { workspaceId },
+  });
+  return {
+    apiKey: await openSecret(
+      { prisma: db, keyring },
+      actor.organizationId,
+      row.apiKeyCipher,
+      workspaceApiKeyContext(workspaceId),
+    ),
+  };
 }
 
 /** A new key replaces the old one at once: lookups go by the stored hash. */
@@ -101,7 +134,12 @@ export async function rotateWorkspaceApiKey(db: Db, keyring: Keyring, actor: Act
       data: { ...key.data, apiKeyRotatedAt: new Date() },
       select: workspaceSelect,
     });
-    await recordAudit(tx, actor, { organizationId: actor.organizationId, action: 'workspace.api_key_rotated', summary: 'Workspace API key rotated', details: { workspaceId } });
+    await recordAudit(tx, actor, {
+      organizationId: actor.organizationId,
+      action: 'workspace.api_key_rotated',
+      summary: 'Workspace API key rotated',
+      details: { workspaceId },
+    });
     return { ...workspace, apiKey: key.token };
   });
 }

@@ -23,7 +23,10 @@ export async function startCallbackReceiver() {
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
       received.push({ headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
       const status = state.statuses.shift() ?? state.status;
-      const answer = () => (res.headersSent || res.destroyed ? undefined : res.writeHead(status, { 'content-type': 'text/plain' }).end(status >= 400 ? 'not now' : ''));
+      const answer = () =>
+        res.headersSent || res.destroyed
+          ? undefined
+          : res.writeHead(status, { 'content-type': 'text/plain' }).end(status >= 400 ? 'not now' : '');
       if (state.holdMs > 0) setTimeout(answer, state.holdMs);
       else answer();
     });

@@ -20,7 +20,10 @@ export interface GoogleFakeState {
 }
 
 const UNION = ['userId', 'clientId', 'appInstanceId', 'userProvidedData'];
-const googleError = (code: number, status: string, message: string) => ({ status: code, body: { error: { code, message, status } } });
+const googleError = (code: number, status: string, message: string) => ({
+  status: code,
+  body: { error: { code, message, status } },
+});
 
 /**
  * Google's OAuth 2.0 endpoints (authorization with PKCE S256, token with authorization_code
@@ -28,7 +31,12 @@ const googleError = (code: number, status: string, message: string) => ({ status
  * `properties/{id}:submitUserDeletion` (one of userId | clientId | appInstanceId |
  * userProvidedData; answers deletionRequestTime), with Bearer access tokens that expire.
  */
-export async function startGoogleFake(options: { accessTokenTtlSeconds?: number } = {}): Promise<FakeVendor<GoogleFakeState> & { issueTokens(): { accessToken: string; refreshToken: string }; revokeRefreshToken(token: string): void }> {
+export async function startGoogleFake(options: { accessTokenTtlSeconds?: number } = {}): Promise<
+  FakeVendor<GoogleFakeState> & {
+    issueTokens(): { accessToken: string; refreshToken: string };
+    revokeRefreshToken(token: string): void;
+  }
+> {
   const state: GoogleFakeState = {
     clientId: 'fake-client-id.apps.googleusercontent.com',
     clientSecret: 'fake-client-secret',
@@ -46,16 +54,31 @@ export async function startGoogleFake(options: { accessTokenTtlSeconds?: number 
     state.accessTokens.set(token, Date.now() + state.accessTokenTtlSeconds * 1000);
     return token;
   };
-  const tokenError = (error: string, description: string) => ({ status: 400, body: { error, error_description: description } });
+  const tokenError = (error: string, description: string) => ({
+    status: 400,
+    body: { error, error_description: description },
+  });
   const server = await startFakeServer((call) => {
     if (call.path === '/o/oauth2/v2/auth' && call.method === 'GET') {
       const q = call.query;
       if (q.get('client_id') !== state.clientId) return { status: 401, body: 'invalid_client' };
       const redirect = q.get('redirect_uri');
-      if (!redirect || q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge') || !q.get('state')) return { status: 400, body: 'invalid_request' };
+      if (
+        !redirect ||
+        q.get('response_type') !== 'code' ||
+        q.get('code_challenge_method') !== 'S256' ||
+        !q.get('code_challenge') ||
+        !q.get('state')
+      )
+        return { status: 400, body: 'invalid_request' };
       // The consent screen is skipped: the user grants at once.
       const code = `4/${randomBytes(12).toString('base64url')}`;
-      state.codes.set(code, { challenge: q.get('code_challenge')!, redirectUri: redirect, scope: state.grantedScope, used: false });
+      state.codes.set(code, {
+        challenge: q.get('code_challenge')!,
+        redirectUri: redirect,
+        scope: state.grantedScope,
+        used: false,
+      });
       const back = new URL(redirect);
       back.searchParams.set('code', code);
       back.searchParams.set('state', q.get('state')!);
@@ -63,39 +86,69 @@ export async function startGoogleFake(options: { accessTokenTtlSeconds?: number 
       return { status: 302, headers: { location: back.toString() } };
     }
     if (call.path === '/token' && call.method === 'POST') {
-      if (!String(call.headers['content-type']).startsWith('application/x-www-form-urlencoded')) return tokenError('invalid_request', 'Form-encoded body required');
+      if (!String(call.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
+        return tokenError('invalid_request', 'Form-encoded body required');
       const form = new URLSearchParams(call.body);
-      if (form.get('client_id') !== state.clientId || form.get('client_secret') !== state.clientSecret) return { status: 401, body: { error: 'invalid_client', error_description: 'The OAuth client was not found.' } };
+      if (form.get('client_id') !== state.clientId || form.get('client_secret') !== state.clientSecret)
+        return { status: 401, body: { error: 'invalid_client', error_description: 'The OAuth client was not found.' } };
       if (form.get('grant_type') === 'authorization_code') {
         const code = state.codes.get(form.get('code') ?? '');
         if (!code || code.used) return tokenError('invalid_grant', 'Malformed auth code.');
         code.used = true;
         if (code.redirectUri !== form.get('redirect_uri')) return tokenError('redirect_uri_mismatch', 'Bad Request');
         const verifier = form.get('code_verifier') ?? '';
-        if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge) return tokenError('invalid_grant', 'Invalid code verifier.');
+        if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge)
+          return tokenError('invalid_grant', 'Invalid code verifier.');
         const refreshToken = `1//${randomBytes(16).toString('base64url')}`;
         state.refreshTokens.add(refreshToken);
-        return { status: 200, body: { access_token: newAccessToken(), expires_in: state.accessTokenTtlSeconds, refresh_token: refreshToken, scope: code.scope, token_type: 'Bearer' } };
+        return {
+          status: 200,
+          body: {
+            access_token: newAccessToken(),
+            expires_in: state.accessTokenTtlSeconds,
+            refresh_token: refreshToken,
+            scope: code.scope,
+            token_type: 'Bearer',
+          },
+        };
       }
       if (form.get('grant_type') === 'refresh_token') {
-        if (!state.refreshTokens.has(form.get('refresh_token') ?? '')) return tokenError('invalid_grant', 'Token has been expired or revoked.');
+        if (!state.refreshTokens.has(form.get('refresh_token') ?? ''))
+          return tokenError('invalid_grant', 'Token has been expired or revoked.');
         state.refreshes++;
-        return { status: 200, body: { access_token: newAccessToken(), expires_in: state.accessTokenTtlSeconds, scope: state.grantedScope, token_type: 'Bearer' } };
+        return {
+          status: 200,
+          body: {
+            access_token: newAccessToken(),
+            expires_in: state.accessTokenTtlSeconds,
+            scope: state.grantedScope,
+            token_type: 'Bearer',
+          },
+        };
       }
       return tokenError('unsupported_grant_type', 'Invalid grant_type');
     }
     const token = bearerOf(call);
     const expiresAt = token ? state.accessTokens.get(token) : undefined;
     if (!expiresAt || expiresAt < Date.now()) {
-      return googleError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
+      return googleError(
+        401,
+        'UNAUTHENTICATED',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+      );
     }
     const deletion = /^\/v1alpha\/properties\/([^/:]+):submitUserDeletion$/.exec(call.path);
     if (deletion && call.method === 'POST') {
-      if (!state.properties.has(deletion[1]!)) return googleError(403, 'PERMISSION_DENIED', 'The caller does not have permission');
+      if (!state.properties.has(deletion[1]!))
+        return googleError(403, 'PERMISSION_DENIED', 'The caller does not have permission');
       const body = jsonOf(call) as Record<string, unknown> | undefined;
       const fields = Object.keys(body ?? {}).filter((k) => UNION.includes(k));
       if (!body || fields.length !== 1 || typeof body[fields[0]!] !== 'string' || !body[fields[0]!]) {
-        return googleError(400, 'INVALID_ARGUMENT', 'Exactly one of userId, clientId, appInstanceId or userProvidedData must be set.');
+        return googleError(
+          400,
+          'INVALID_ARGUMENT',
+          'Exactly one of userId, clientId, appInstanceId or userProvidedData must be set.',
+        );
       }
       const at = new Date().toISOString();
       state.deletions.push({ propertyId: deletion[1]!, user: { [fields[0]!]: body[fields[0]!] as string }, at });
@@ -103,7 +156,8 @@ export async function startGoogleFake(options: { accessTokenTtlSeconds?: number 
     }
     const property = /^\/v1beta\/properties\/([^/:]+)$/.exec(call.path);
     if (property && call.method === 'GET') {
-      if (!state.properties.has(property[1]!)) return googleError(403, 'PERMISSION_DENIED', 'The caller does not have permission');
+      if (!state.properties.has(property[1]!))
+        return googleError(403, 'PERMISSION_DENIED', 'The caller does not have permission');
       return { status: 200, body: { name: `properties/${property[1]}`, displayName: 'Fake property' } };
     }
     return googleError(404, 'NOT_FOUND', 'Requested entity was not found.');

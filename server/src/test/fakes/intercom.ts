@@ -21,32 +21,52 @@ export interface IntercomFakeState {
   resetInSeconds: number;
 }
 
-const errorList = (status: number, code: string, message: string) => ({ status, body: { type: 'error.list', request_id: randomBytes(8).toString('hex'), errors: [{ code, message }] } });
+const errorList = (status: number, code: string, message: string) => ({
+  status,
+  body: { type: 'error.list', request_id: randomBytes(8).toString('hex'), errors: [{ code, message }] },
+});
 
 /**
  * Intercom contacts API (2.x): POST /contacts/search {query: {field, operator, value}} →
  * {type: 'list', data, total_count, pages}, GET /contacts/{id}, DELETE /contacts/{id} →
  * {id, external_id, type: 'contact', deleted: true}, GET /contacts?per_page=. Bearer token.
  */
-export async function startIntercomFake(): Promise<FakeVendor<IntercomFakeState> & { addContact(email: string, externalId?: string): IntercomContact }> {
+export async function startIntercomFake(): Promise<
+  FakeVendor<IntercomFakeState> & { addContact(email: string, externalId?: string): IntercomContact }
+> {
   const state: IntercomFakeState = { tokens: new Set(), contacts: new Map(), throttleNext: 0, resetInSeconds: 9 };
-  const list = (data: IntercomContact[]) => ({ type: 'list', data, total_count: data.length, pages: { type: 'pages', page: 1, per_page: 50, total_pages: data.length ? 1 : 0 } });
+  const list = (data: IntercomContact[]) => ({
+    type: 'list',
+    data,
+    total_count: data.length,
+    pages: { type: 'pages', page: 1, per_page: 50, total_pages: data.length ? 1 : 0 },
+  });
   const server = await startFakeServer((call) => {
     const token = bearerOf(call);
     if (!token || !state.tokens.has(token)) return errorList(401, 'unauthorized', 'Access Token Invalid');
     if (state.throttleNext > 0) {
       state.throttleNext--;
       const reset = Math.floor(call.at / 1000) + state.resetInSeconds;
-      return { ...errorList(429, 'rate_limit_exceeded', 'Rate Limit Exceeded'), headers: { 'x-ratelimit-limit': '10000', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) } };
+      return {
+        ...errorList(429, 'rate_limit_exceeded', 'Rate Limit Exceeded'),
+        headers: { 'x-ratelimit-limit': '10000', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+      };
     }
     if (call.path === '/contacts/search' && call.method === 'POST') {
-      const query = (jsonOf(call) as { query?: { field?: unknown; operator?: unknown; value?: unknown } } | undefined)?.query;
-      if (!query || typeof query.field !== 'string' || typeof query.operator !== 'string' || !('value' in query)) return errorList(400, 'parameter_invalid', 'query must have field, operator and value');
-      if (query.operator !== '=') return errorList(400, 'parameter_invalid', `operator ${String(query.operator)} is not supported by this fake`);
+      const query = (jsonOf(call) as { query?: { field?: unknown; operator?: unknown; value?: unknown } } | undefined)
+        ?.query;
+      if (!query || typeof query.field !== 'string' || typeof query.operator !== 'string' || !('value' in query))
+        return errorList(400, 'parameter_invalid', 'query must have field, operator and value');
+      if (query.operator !== '=')
+        return errorList(400, 'parameter_invalid', `operator ${String(query.operator)} is not supported by this fake`);
       const field = query.field as keyof IntercomContact;
       return { status: 200, body: list([...state.contacts.values()].filter((c) => c[field] === query.value)) };
     }
-    if (call.path === '/contacts' && call.method === 'GET') return { status: 200, body: list([...state.contacts.values()].slice(0, Number(call.query.get('per_page') ?? 50))) };
+    if (call.path === '/contacts' && call.method === 'GET')
+      return {
+        status: 200,
+        body: list([...state.contacts.values()].slice(0, Number(call.query.get('per_page') ?? 50))),
+      };
     const one = /^\/contacts\/([^/]+)$/.exec(call.path);
     if (one) {
       const contact = state.contacts.get(decodeURIComponent(one[1]!));
@@ -54,7 +74,10 @@ export async function startIntercomFake(): Promise<FakeVendor<IntercomFakeState>
       if (call.method === 'GET') return { status: 200, body: contact };
       if (call.method === 'DELETE') {
         state.contacts.delete(contact.id);
-        return { status: 200, body: { id: contact.id, external_id: contact.external_id, type: 'contact', deleted: true } };
+        return {
+          status: 200,
+          body: { id: contact.id, external_id: contact.external_id, type: 'contact', deleted: true },
+        };
       }
     }
     return errorList(404, 'not_found', 'Resource Not Found');
@@ -64,7 +87,16 @@ export async function startIntercomFake(): Promise<FakeVendor<IntercomFakeState>
     state,
     addContact(email, externalId) {
       const now = Math.floor(Date.now() / 1000);
-      const contact: IntercomContact = { type: 'contact', id: randomBytes(12).toString('hex'), workspace_id: 'ecahpwf5', external_id: externalId ?? null, role: 'user', email, created_at: now, updated_at: now };
+      const contact: IntercomContact = {
+        type: 'contact',
+        id: randomBytes(12).toString('hex'),
+        workspace_id: 'ecahpwf5',
+        external_id: externalId ?? null,
+        role: 'user',
+        email,
+        created_at: now,
+        updated_at: now,
+      };
       state.contacts.set(contact.id, contact);
       return contact;
     },

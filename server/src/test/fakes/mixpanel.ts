@@ -53,7 +53,9 @@ export const MIXPANEL_REQUESTING_USER = 'privacy-team@example.com';
  * per second per project, faster ones get 429 with Retry-After. `contract.test.ts` of the
  * connector validates every request and answer against the document.
  */
-export async function startMixpanelFake(options: Partial<Pick<MixpanelFakeState, 'pendingMs' | 'startedMs' | 'minIntervalMs' | 'retryAfter'>> = {}): Promise<FakeVendor<MixpanelFakeState>> {
+export async function startMixpanelFake(
+  options: Partial<Pick<MixpanelFakeState, 'pendingMs' | 'startedMs' | 'minIntervalMs' | 'retryAfter'>> = {},
+): Promise<FakeVendor<MixpanelFakeState>> {
   const state: MixpanelFakeState = {
     tokens: new Set(),
     projects: new Set(),
@@ -66,18 +68,35 @@ export async function startMixpanelFake(options: Partial<Pick<MixpanelFakeState,
     rateLimited: 0,
     lastRequestAt: new Map(),
   };
-  const statusOf = (task: MixpanelTask) => (task.revoked ? 'REVOKED' : stepAt<string>(task.createdAt, [['PENDING', state.pendingMs / 2], ['STAGING', state.pendingMs / 2], ['STARTED', state.startedMs]], task.finalStatus));
+  const statusOf = (task: MixpanelTask) =>
+    task.revoked
+      ? 'REVOKED'
+      : stepAt<string>(
+          task.createdAt,
+          [
+            ['PENDING', state.pendingMs / 2],
+            ['STAGING', state.pendingMs / 2],
+            ['STARTED', state.startedMs],
+          ],
+          task.finalStatus,
+        );
   // Mixpanel's numeric project id (`project_id` of a task), one per project token.
   const projectIds = new Map<string, number>();
-  const projectId = (token: string) => projectIds.get(token) ?? projectIds.set(token, 3_100_000 + projectIds.size).get(token)!;
-  const error = (status: number, text: string, headers?: Record<string, string>) => ({ status, headers, body: { status: 'error', error: text } });
+  const projectId = (token: string) =>
+    projectIds.get(token) ?? projectIds.set(token, 3_100_000 + projectIds.size).get(token)!;
+  const error = (status: number, text: string, headers?: Record<string, string>) => ({
+    status,
+    headers,
+    body: { status: 'error', error: text },
+  });
   const server = await startFakeServer((call) => {
     const match = PATH.exec(call.path);
     if (!match) return error(404, 'Not found');
     const token = bearerOf(call);
     if (!token || !state.tokens.has(token)) return error(401, 'Invalid OAuth token');
     const project = call.query.get('token') ?? '';
-    if (!state.projects.has(project)) return error(403, 'Invalid project token, or the token\'s user may not manage this project');
+    if (!state.projects.has(project))
+      return error(403, "Invalid project token, or the token's user may not manage this project");
     const last = state.lastRequestAt.get(project);
     if (last !== undefined && call.at - last < state.minIntervalMs) {
       state.rateLimited++;
@@ -88,15 +107,43 @@ export async function startMixpanelFake(options: Partial<Pick<MixpanelFakeState,
     if (call.method === 'POST' && taskId === '') {
       const body = jsonOf(call) as { distinct_ids?: unknown; compliance_type?: unknown } | undefined;
       const ids = body?.distinct_ids;
-      if (!Array.isArray(ids) || ids.length === 0 || ids.length > 2000 || !ids.every((id) => typeof id === 'string' && id.length > 0)) {
+      if (
+        !Array.isArray(ids) ||
+        ids.length === 0 ||
+        ids.length > 2000 ||
+        !ids.every((id) => typeof id === 'string' && id.length > 0)
+      ) {
         return error(400, 'distinct_ids must be a list of 1 to 2000 distinct ids');
       }
       const complianceType = body?.compliance_type ?? 'GDPR';
-      if (complianceType !== 'GDPR' && complianceType !== 'CCPA') return error(400, 'compliance_type must be GDPR or CCPA');
+      if (complianceType !== 'GDPR' && complianceType !== 'CCPA')
+        return error(400, 'compliance_type must be GDPR or CCPA');
       // One open task per distinct_id and project: a second create is a 409 naming the open task.
-      const open = [...state.tasks.values()].find((t) => t.projectToken === project && !['SUCCESS', 'FAILURE', 'REVOKED'].includes(statusOf(t)) && t.distinctIds.some((id) => (ids as string[]).includes(id)));
-      if (open) return { status: 409, body: { status: 'error', error: 'A deletion task already exists for one or more of these distinct_ids', results: { task_id: open.taskId } } };
-      const task: MixpanelTask = { taskId: randomUUID(), projectToken: project, distinctIds: ids as string[], complianceType, requestingUser: MIXPANEL_REQUESTING_USER, createdAt: call.at, revoked: false, finalStatus: state.finalStatus };
+      const open = [...state.tasks.values()].find(
+        (t) =>
+          t.projectToken === project &&
+          !['SUCCESS', 'FAILURE', 'REVOKED'].includes(statusOf(t)) &&
+          t.distinctIds.some((id) => (ids as string[]).includes(id)),
+      );
+      if (open)
+        return {
+          status: 409,
+          body: {
+            status: 'error',
+            error: 'A deletion task already exists for one or more of these distinct_ids',
+            results: { task_id: open.taskId },
+          },
+        };
+      const task: MixpanelTask = {
+        taskId: randomUUID(),
+        projectToken: project,
+        distinctIds: ids as string[],
+        complianceType,
+        requestingUser: MIXPANEL_REQUESTING_USER,
+        createdAt: call.at,
+        revoked: false,
+        finalStatus: state.finalStatus,
+      };
       state.tasks.set(task.taskId, task);
       return { status: 201, body: { status: 'ok', results: { task_id: task.taskId } } };
     }
@@ -105,14 +152,31 @@ export async function startMixpanelFake(options: Partial<Pick<MixpanelFakeState,
     if (call.method === 'GET' && taskId) {
       // DeletionJobResult requires every field; for a task it does not know the document gives no values, these are ours.
       const results = known
-        ? { tracking_id: task.taskId, status: statusOf(task), requesting_user: task.requestingUser, compliance_type: task.complianceType, project_id: projectId(project), date_requested: new Date(task.createdAt).toISOString().slice(0, 19), distinct_ids: task.distinctIds }
-        : { tracking_id: taskId, status: 'NOT_FOUND', requesting_user: '', compliance_type: '', project_id: projectId(project), date_requested: '', distinct_ids: [] };
+        ? {
+            tracking_id: task.taskId,
+            status: statusOf(task),
+            requesting_user: task.requestingUser,
+            compliance_type: task.complianceType,
+            project_id: projectId(project),
+            date_requested: new Date(task.createdAt).toISOString().slice(0, 19),
+            distinct_ids: task.distinctIds,
+          }
+        : {
+            tracking_id: taskId,
+            status: 'NOT_FOUND',
+            requesting_user: '',
+            compliance_type: '',
+            project_id: projectId(project),
+            date_requested: '',
+            distinct_ids: [],
+          };
       return { status: 200, body: { status: 'ok', results } };
     }
     if (call.method === 'DELETE' && taskId) {
       if (!known) return error(404, 'Task not found');
       const status = statusOf(task);
-      if (status !== 'PENDING' && status !== 'STAGING') return error(405, `Task is ${status} and can no longer be canceled`);
+      if (status !== 'PENDING' && status !== 'STAGING')
+        return error(405, `Task is ${status} and can no longer be canceled`);
       task.revoked = true;
       return { status: 204 };
     }

@@ -36,7 +36,9 @@ const errors = (status: number, type: string, message: string) => ({ status, bod
  * INITIALIZED -> RUNNING -> FINISHED over time; DELETE /regulations/{id} withdraws one while
  * INITIALIZED. Bearer token; 429 with X-RateLimit-Reset (epoch ms) on demand.
  */
-export async function startSegmentFake(options: Partial<Pick<SegmentFakeState, 'initializedMs' | 'runningMs'>> = {}): Promise<FakeVendor<SegmentFakeState>> {
+export async function startSegmentFake(
+  options: Partial<Pick<SegmentFakeState, 'initializedMs' | 'runningMs'>> = {},
+): Promise<FakeVendor<SegmentFakeState>> {
   const state: SegmentFakeState = {
     tokens: new Set(),
     workspaceId: 'ws-fake',
@@ -48,7 +50,14 @@ export async function startSegmentFake(options: Partial<Pick<SegmentFakeState, '
     retryAfter: '0',
   };
   const view = (r: SegmentRegulation) => {
-    const overallStatus = stepAt(r.createdAt, [['INITIALIZED', state.initializedMs], ['RUNNING', state.runningMs]], r.finalStatus);
+    const overallStatus = stepAt(
+      r.createdAt,
+      [
+        ['INITIALIZED', state.initializedMs],
+        ['RUNNING', state.runningMs],
+      ],
+      r.finalStatus,
+    );
     const done = overallStatus !== 'INITIALIZED' && overallStatus !== 'RUNNING';
     return {
       id: r.id,
@@ -60,7 +69,14 @@ export async function startSegmentFake(options: Partial<Pick<SegmentFakeState, '
         {
           id: 'stream-1',
           status: overallStatus,
-          destinations: [{ id: 'dest-1', name: 'Amazon S3', status: overallStatus === 'PARTIAL_SUCCESS' ? 'FAILED' : overallStatus, errString: overallStatus === 'PARTIAL_SUCCESS' ? 'bucket unreachable' : '' }],
+          destinations: [
+            {
+              id: 'dest-1',
+              name: 'Amazon S3',
+              status: overallStatus === 'PARTIAL_SUCCESS' ? 'FAILED' : overallStatus,
+              errString: overallStatus === 'PARTIAL_SUCCESS' ? 'bucket unreachable' : '',
+            },
+          ],
         },
       ],
     };
@@ -71,21 +87,49 @@ export async function startSegmentFake(options: Partial<Pick<SegmentFakeState, '
     if (state.throttleNext > 0) {
       state.throttleNext--;
       const resetAt = call.at + Number(state.retryAfter) * 1000;
-      return { status: 429, headers: { 'x-ratelimit-reset': String(resetAt) }, body: { errors: [{ type: 'too-many-requests', message: 'Too many requests' }] } };
+      return {
+        status: 429,
+        headers: { 'x-ratelimit-reset': String(resetAt) },
+        body: { errors: [{ type: 'too-many-requests', message: 'Too many requests' }] },
+      };
     }
     if (call.path === '/regulations' && call.method === 'POST') {
-      const body = jsonOf(call) as { regulationType?: unknown; subjectType?: unknown; subjectIds?: unknown } | undefined;
+      const body = jsonOf(call) as
+        { regulationType?: unknown; subjectType?: unknown; subjectIds?: unknown } | undefined;
       if (!body) return errors(400, 'bad-request', 'Body must be JSON');
-      if (!REGULATION_TYPES.includes(String(body.regulationType))) return errors(422, 'validation', `regulationType must be one of ${REGULATION_TYPES.join(', ')}`);
-      if (!SUBJECT_TYPES.includes(String(body.subjectType))) return errors(422, 'validation', `subjectType must be one of ${SUBJECT_TYPES.join(', ')}`);
+      if (!REGULATION_TYPES.includes(String(body.regulationType)))
+        return errors(422, 'validation', `regulationType must be one of ${REGULATION_TYPES.join(', ')}`);
+      if (!SUBJECT_TYPES.includes(String(body.subjectType)))
+        return errors(422, 'validation', `subjectType must be one of ${SUBJECT_TYPES.join(', ')}`);
       const ids = body.subjectIds;
-      if (!Array.isArray(ids) || ids.length === 0 || ids.length > 5000 || !ids.every((id) => typeof id === 'string' && id)) return errors(422, 'validation', 'subjectIds must list 1 to 5000 ids');
-      const regulation: SegmentRegulation = { id: randomBytes(12).toString('hex'), regulationType: String(body.regulationType), subjectType: String(body.subjectType), subjectIds: ids as string[], createdAt: call.at, finalStatus: state.finalStatus };
+      if (
+        !Array.isArray(ids) ||
+        ids.length === 0 ||
+        ids.length > 5000 ||
+        !ids.every((id) => typeof id === 'string' && id)
+      )
+        return errors(422, 'validation', 'subjectIds must list 1 to 5000 ids');
+      const regulation: SegmentRegulation = {
+        id: randomBytes(12).toString('hex'),
+        regulationType: String(body.regulationType),
+        subjectType: String(body.subjectType),
+        subjectIds: ids as string[],
+        createdAt: call.at,
+        finalStatus: state.finalStatus,
+      };
       state.regulations.set(regulation.id, regulation);
       return { status: 200, body: { data: { regulateId: regulation.id } } };
     }
     if (call.path === '/regulations' && call.method === 'GET') {
-      return { status: 200, body: { data: { regulations: [...state.regulations.values()].map(view), pagination: { current: 'MA==', totalEntries: state.regulations.size } } } };
+      return {
+        status: 200,
+        body: {
+          data: {
+            regulations: [...state.regulations.values()].map(view),
+            pagination: { current: 'MA==', totalEntries: state.regulations.size },
+          },
+        },
+      };
     }
     const one = /^\/regulations\/([^/]+)$/.exec(call.path);
     if (one && call.method === 'GET') {
@@ -97,7 +141,8 @@ export async function startSegmentFake(options: Partial<Pick<SegmentFakeState, '
       const regulation = state.regulations.get(decodeURIComponent(one[1]!));
       if (!regulation) return errors(404, 'not-found', 'Resource not found');
       const status = view(regulation).overallStatus;
-      if (status !== 'INITIALIZED') return errors(400, 'bad-request', `Regulation is ${status}; only INITIALIZED regulations can be deleted`);
+      if (status !== 'INITIALIZED')
+        return errors(400, 'bad-request', `Regulation is ${status}; only INITIALIZED regulations can be deleted`);
       state.regulations.delete(regulation.id);
       return { status: 200, body: { data: {} } };
     }

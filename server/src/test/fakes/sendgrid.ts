@@ -18,7 +18,10 @@ export interface SendgridFakeState {
   resetInSeconds: number;
 }
 
-const errors = (status: number, message: string, field: string | null = null) => ({ status, body: { errors: [{ field, message }] } });
+const errors = (status: number, message: string, field: string | null = null) => ({
+  status,
+  body: { errors: [{ field, message }] },
+});
 
 /**
  * SendGrid v3 Marketing contacts: POST /v3/marketing/contacts/search/emails {emails} →
@@ -26,22 +29,47 @@ const errors = (status: number, message: string, field: string | null = null) =>
  * GET /v3/marketing/contacts/imports/{id} → {id, status: pending|completed, job_type},
  * GET /v3/marketing/contacts/count. Bearer API key; 429 with X-RateLimit-Reset.
  */
-export async function startSendgridFake(options: { jobMs?: number } = {}): Promise<FakeVendor<SendgridFakeState> & { addContact(email: string): SendgridContact }> {
-  const state: SendgridFakeState = { apiKeys: new Set(), contacts: new Map(), jobs: new Map(), jobMs: options.jobMs ?? 100, throttleNext: 0, resetInSeconds: 5 };
+export async function startSendgridFake(
+  options: { jobMs?: number } = {},
+): Promise<FakeVendor<SendgridFakeState> & { addContact(email: string): SendgridContact }> {
+  const state: SendgridFakeState = {
+    apiKeys: new Set(),
+    contacts: new Map(),
+    jobs: new Map(),
+    jobMs: options.jobMs ?? 100,
+    throttleNext: 0,
+    resetInSeconds: 5,
+  };
   const settle = (now: number) => {
-    for (const job of state.jobs.values()) if (stepAt(job.createdAt, [['pending', state.jobMs]], 'completed', now) === 'completed') for (const id of job.ids) state.contacts.delete(id);
+    for (const job of state.jobs.values())
+      if (stepAt(job.createdAt, [['pending', state.jobMs]], 'completed', now) === 'completed')
+        for (const id of job.ids) state.contacts.delete(id);
   };
   const server = await startFakeServer((call) => {
     const key = bearerOf(call);
-    if (!key || !state.apiKeys.has(key)) return errors(401, 'The provided authorization grant is invalid, expired, or revoked');
+    if (!key || !state.apiKeys.has(key))
+      return errors(401, 'The provided authorization grant is invalid, expired, or revoked');
     if (state.throttleNext > 0) {
       state.throttleNext--;
-      return { ...errors(429, 'too many requests'), headers: { 'x-ratelimit-limit': '600', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(call.at / 1000) + state.resetInSeconds) } };
+      return {
+        ...errors(429, 'too many requests'),
+        headers: {
+          'x-ratelimit-limit': '600',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(Math.floor(call.at / 1000) + state.resetInSeconds),
+        },
+      };
     }
     settle(call.at);
     if (call.path === '/v3/marketing/contacts/search/emails' && call.method === 'POST') {
       const emails = (jsonOf(call) as { emails?: unknown } | undefined)?.emails;
-      if (!Array.isArray(emails) || emails.length === 0 || emails.length > 100 || !emails.every((e) => typeof e === 'string')) return errors(400, 'emails must be a list of 1 to 100 email addresses', 'emails');
+      if (
+        !Array.isArray(emails) ||
+        emails.length === 0 ||
+        emails.length > 100 ||
+        !emails.every((e) => typeof e === 'string')
+      )
+        return errors(400, 'emails must be a list of 1 to 100 email addresses', 'emails');
       const result: Record<string, { contact: SendgridContact }> = {};
       for (const email of emails as string[]) {
         const contact = [...state.contacts.values()].find((c) => c.email === email.toLowerCase());
@@ -51,7 +79,8 @@ export async function startSendgridFake(options: { jobMs?: number } = {}): Promi
     }
     if (call.path === '/v3/marketing/contacts' && call.method === 'DELETE') {
       const ids = (call.query.get('ids') ?? '').split(',').filter(Boolean);
-      if (ids.length === 0 && call.query.get('delete_all_contacts') !== 'true') return errors(400, 'ids or delete_all_contacts is required', 'ids');
+      if (ids.length === 0 && call.query.get('delete_all_contacts') !== 'true')
+        return errors(400, 'ids or delete_all_contacts is required', 'ids');
       const jobId = randomUUID();
       state.jobs.set(jobId, { ids, createdAt: call.at });
       return { status: 202, body: { job_id: jobId } };
@@ -61,16 +90,30 @@ export async function startSendgridFake(options: { jobMs?: number } = {}): Promi
       const found = state.jobs.get(job[1]!);
       if (!found) return errors(404, 'job not found');
       const status = stepAt(found.createdAt, [['pending', state.jobMs]], 'completed', call.at);
-      return { status: 200, body: { id: job[1], status, job_type: 'delete', results: { requested_count: found.ids.length, deleted_count: status === 'completed' ? found.ids.length : 0 } } };
+      return {
+        status: 200,
+        body: {
+          id: job[1],
+          status,
+          job_type: 'delete',
+          results: { requested_count: found.ids.length, deleted_count: status === 'completed' ? found.ids.length : 0 },
+        },
+      };
     }
-    if (call.path === '/v3/marketing/contacts/count' && call.method === 'GET') return { status: 200, body: { contact_count: state.contacts.size, billable_count: state.contacts.size } };
+    if (call.path === '/v3/marketing/contacts/count' && call.method === 'GET')
+      return { status: 200, body: { contact_count: state.contacts.size, billable_count: state.contacts.size } };
     return errors(404, 'resource not found');
   });
   return {
     ...server,
     state,
     addContact(email) {
-      const contact: SendgridContact = { id: randomUUID(), email: email.toLowerCase(), first_name: 'Subject', created_at: new Date().toISOString() };
+      const contact: SendgridContact = {
+        id: randomUUID(),
+        email: email.toLowerCase(),
+        first_name: 'Subject',
+        created_at: new Date().toISOString(),
+      };
       state.contacts.set(contact.id, contact);
       return contact;
     },

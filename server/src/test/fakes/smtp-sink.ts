@@ -31,7 +31,10 @@ export async function startSmtpSink() {
       for (;;) {
         const found = messages.find(match);
         if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no matching mail within ${timeoutMs} ms (got: ${messages.map((m) => m.subject).join(', ')})`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `no matching mail within ${timeoutMs} ms (got: ${messages.map((m) => m.subject).join(', ')})`,
+          );
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
           setTimeout(resolve, 100);

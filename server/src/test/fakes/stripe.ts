@@ -19,28 +19,46 @@ export interface StripeFakeState {
   throttleNext: number;
 }
 
-const stripeError = (status: number, type: string, message: string, code?: string) => ({ status, body: { error: { type, message, ...(code ? { code } : {}) } } });
+const stripeError = (status: number, type: string, message: string, code?: string) => ({
+  status,
+  body: { error: { type, message, ...(code ? { code } : {}) } },
+});
 
 /**
  * Stripe customers: GET /v1/customers?email=&limit= (exact email), GET /v1/customers/{id}
  * (a deleted customer is `{id, object, deleted: true}`), DELETE /v1/customers/{id} →
  * `{id, object: 'customer', deleted: true}`; 404 `resource_missing`. Bearer secret key.
  */
-export async function startStripeFake(): Promise<FakeVendor<StripeFakeState> & { addCustomer(email: string | null): StripeCustomer }> {
+export async function startStripeFake(): Promise<
+  FakeVendor<StripeFakeState> & { addCustomer(email: string | null): StripeCustomer }
+> {
   const state: StripeFakeState = { secretKeys: new Set(), customers: new Map(), deleted: new Set(), throttleNext: 0 };
   const server = await startFakeServer((call) => {
     const key = bearerOf(call);
-    if (!key || !state.secretKeys.has(key)) return stripeError(401, 'invalid_request_error', `Invalid API Key provided: ${(key ?? '').slice(0, 8)}********`);
+    if (!key || !state.secretKeys.has(key))
+      return stripeError(401, 'invalid_request_error', `Invalid API Key provided: ${(key ?? '').slice(0, 8)}********`);
     if (state.throttleNext > 0) {
       state.throttleNext--;
-      return { ...stripeError(429, 'invalid_request_error', 'Request rate limit exceeded. You can make up to 100 requests per second.', 'rate_limit'), headers: { 'stripe-should-retry': 'true' } };
+      return {
+        ...stripeError(
+          429,
+          'invalid_request_error',
+          'Request rate limit exceeded. You can make up to 100 requests per second.',
+          'rate_limit',
+        ),
+        headers: { 'stripe-should-retry': 'true' },
+      };
     }
     if (call.path === '/v1/customers' && call.method === 'GET') {
       const email = call.query.get('email');
       const limit = Number(call.query.get('limit') ?? 10);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 100) return stripeError(400, 'invalid_request_error', 'Invalid integer: limit', 'parameter_invalid_integer');
+      if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+        return stripeError(400, 'invalid_request_error', 'Invalid integer: limit', 'parameter_invalid_integer');
       const all = [...state.customers.values()].filter((c) => email === null || c.email === email);
-      return { status: 200, body: { object: 'list', url: '/v1/customers', has_more: all.length > limit, data: all.slice(0, limit) } };
+      return {
+        status: 200,
+        body: { object: 'list', url: '/v1/customers', has_more: all.length > limit, data: all.slice(0, limit) },
+      };
     }
     const one = /^\/v1\/customers\/([^/]+)$/.exec(call.path);
     if (one) {
@@ -48,10 +66,13 @@ export async function startStripeFake(): Promise<FakeVendor<StripeFakeState> & {
       if (call.method === 'GET') {
         if (state.deleted.has(id)) return { status: 200, body: { id, object: 'customer', deleted: true } };
         const customer = state.customers.get(id);
-        return customer ? { status: 200, body: customer } : stripeError(404, 'invalid_request_error', `No such customer: '${id}'`, 'resource_missing');
+        return customer
+          ? { status: 200, body: customer }
+          : stripeError(404, 'invalid_request_error', `No such customer: '${id}'`, 'resource_missing');
       }
       if (call.method === 'DELETE') {
-        if (!state.customers.has(id)) return stripeError(404, 'invalid_request_error', `No such customer: '${id}'`, 'resource_missing');
+        if (!state.customers.has(id))
+          return stripeError(404, 'invalid_request_error', `No such customer: '${id}'`, 'resource_missing');
         state.customers.delete(id);
         state.deleted.add(id);
         return { status: 200, body: { id, object: 'customer', deleted: true } };
@@ -63,7 +84,15 @@ export async function startStripeFake(): Promise<FakeVendor<StripeFakeState> & {
     ...server,
     state,
     addCustomer(email) {
-      const customer: StripeCustomer = { id: `cus_${randomBytes(7).toString('hex')}`, object: 'customer', email, name: null, created: Math.floor(Date.now() / 1000), livemode: false, metadata: {} };
+      const customer: StripeCustomer = {
+        id: `cus_${randomBytes(7).toString('hex')}`,
+        object: 'customer',
+        email,
+        name: null,
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+        metadata: {},
+      };
       state.customers.set(customer.id, customer);
       return customer;
     },

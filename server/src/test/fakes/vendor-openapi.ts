@@ -5,8 +5,6 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FakeCall } from './vendor-server';
 
- 
-
 /** An answer the vendor's document does not list, allowed with the published source that tells of it. */
 export interface UndocumentedAnswer {
   /** "METHOD /template" of the document, or "*" for every operation. */
@@ -63,9 +61,12 @@ export class VendorOpenApi {
     const text = readFileSync(file, 'utf8');
     const validator = new Validator();
     const result = await validator.validate(text);
-    if (!result.valid) throw new Error(`${String(file)} is not a valid OpenAPI document: ${JSON.stringify(result.errors)}`);
+    if (!result.valid)
+      throw new Error(`${String(file)} is not a valid OpenAPI document: ${JSON.stringify(result.errors)}`);
     const document = validator.resolveRefs() as any;
-    const server = String(document.servers?.[0]?.url ?? '/').replace(/\{([^}]+)\}/g, (_, name: string) => String(document.servers[0].variables?.[name]?.default ?? name));
+    const server = String(document.servers?.[0]?.url ?? '/').replace(/\{([^}]+)\}/g, (_, name: string) =>
+      String(document.servers[0].variables?.[name]?.default ?? name),
+    );
     const basePath = new URL(server, 'http://server').pathname.replace(/\/$/, '');
     return new VendorOpenApi(document, basePath);
   }
@@ -100,7 +101,8 @@ export class VendorOpenApi {
   /** What is wrong with one request, against the operation it addresses; empty when it conforms. */
   checkRequest(call: FakeCall): string[] {
     const route = this.route(call.method, call.path);
-    if (!route) return [`${call.method} ${call.path}: the document has no such operation (${this.operations().join(', ')})`];
+    if (!route)
+      return [`${call.method} ${call.path}: the document has no such operation (${this.operations().join(', ')})`];
     const name = `${route.method} ${route.template}`;
     const problems: string[] = [];
     const pathValues = route.pattern.exec(call.path)!.slice(1);
@@ -117,12 +119,21 @@ export class VendorOpenApi {
         value = typeof header === 'string' ? header : undefined;
       } else continue;
       if (value === null || value === undefined) {
-        if (parameter.required) problems.push(`${name}: required ${parameter.in} parameter "${parameter.name}" is missing`);
+        if (parameter.required)
+          problems.push(`${name}: required ${parameter.in} parameter "${parameter.name}" is missing`);
         continue;
       }
-      if (parameter.schema) problems.push(...this.schemaProblems(parameter.schema, coerce(value, parameter.schema), `${name}: ${parameter.in} parameter "${parameter.name}"`));
+      if (parameter.schema)
+        problems.push(
+          ...this.schemaProblems(
+            parameter.schema,
+            coerce(value, parameter.schema),
+            `${name}: ${parameter.in} parameter "${parameter.name}"`,
+          ),
+        );
     }
-    for (const key of new Set(call.query.keys())) if (!documentedQuery.has(key)) problems.push(`${name}: query parameter "${key}" is not in the document`);
+    for (const key of new Set(call.query.keys()))
+      if (!documentedQuery.has(key)) problems.push(`${name}: query parameter "${key}" is not in the document`);
     problems.push(...this.securityProblems(call, route, name));
     const requestBody = route.operation.requestBody;
     if (call.body === '') {
@@ -130,9 +141,14 @@ export class VendorOpenApi {
     } else if (!requestBody) {
       problems.push(`${name}: sends a body, but the operation takes none`);
     } else {
-      const type = String(call.headers['content-type'] ?? '').split(';')[0]!.trim();
+      const type = String(call.headers['content-type'] ?? '')
+        .split(';')[0]!
+        .trim();
       const media = requestBody.content?.[type];
-      if (!media) problems.push(`${name}: request content-type "${type}" is not one of ${Object.keys(requestBody.content ?? {}).join(', ')}`);
+      if (!media)
+        problems.push(
+          `${name}: request content-type "${type}" is not one of ${Object.keys(requestBody.content ?? {}).join(', ')}`,
+        );
       else if (media.schema) problems.push(...this.bodyProblems(media.schema, call.body, type, `${name} request body`));
     }
     return problems;
@@ -146,13 +162,26 @@ export class VendorOpenApi {
     const satisfied = requirements.some((requirement) =>
       Object.keys(requirement).every((key) => {
         const scheme = schemes[key];
-        if (scheme?.type === 'http') return authorization.toLowerCase().startsWith(`${String(scheme.scheme).toLowerCase()} `) && authorization.length > String(scheme.scheme).length + 1;
-        if (scheme?.type === 'apiKey') return scheme.in === 'query' ? call.query.has(scheme.name) : scheme.in === 'header' ? call.headers[String(scheme.name).toLowerCase()] !== undefined : false;
+        if (scheme?.type === 'http')
+          return (
+            authorization.toLowerCase().startsWith(`${String(scheme.scheme).toLowerCase()} `) &&
+            authorization.length > String(scheme.scheme).length + 1
+          );
+        if (scheme?.type === 'apiKey')
+          return scheme.in === 'query'
+            ? call.query.has(scheme.name)
+            : scheme.in === 'header'
+              ? call.headers[String(scheme.name).toLowerCase()] !== undefined
+              : false;
         if (scheme?.type === 'oauth2' || scheme?.type === 'openIdConnect') return /^bearer ./i.test(authorization);
         return false;
       }),
     );
-    return satisfied ? [] : [`${name}: no security requirement of the document is met (${requirements.map((r) => Object.keys(r).join('+')).join(' or ')})`];
+    return satisfied
+      ? []
+      : [
+          `${name}: no security requirement of the document is met (${requirements.map((r) => Object.keys(r).join('+')).join(' or ')})`,
+        ];
   }
 
   private bodyProblems(schema: object, body: string, type: string, what: string): string[] {
@@ -180,21 +209,39 @@ export class VendorOpenApi {
     const responses = route.operation.responses ?? {};
     const response = responses[String(reply.status)] ?? responses[`${String(reply.status)[0]}XX`] ?? responses.default;
     if (!response) {
-      if (undocumented.some((u) => u.status === reply.status && (u.operation === '*' || u.operation === name))) return [];
-      return [`${name} answered ${reply.status}, which the document does not list (${Object.keys(responses).join(', ')})`];
+      if (undocumented.some((u) => u.status === reply.status && (u.operation === '*' || u.operation === name)))
+        return [];
+      return [
+        `${name} answered ${reply.status}, which the document does not list (${Object.keys(responses).join(', ')})`,
+      ];
     }
-    const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+    const body =
+      reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
     const content = response.content ?? {};
-    if (Object.keys(content).length === 0) return body === '' ? [] : [`${name} ${reply.status}: the document gives this answer no body, the fake sent one`];
-    const type = body === '' ? '' : (Object.entries(reply.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? 'application/json').split(';')[0]!.trim();
+    if (Object.keys(content).length === 0)
+      return body === '' ? [] : [`${name} ${reply.status}: the document gives this answer no body, the fake sent one`];
+    const type =
+      body === ''
+        ? ''
+        : (
+            Object.entries(reply.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ??
+            'application/json'
+          )
+            .split(';')[0]!
+            .trim();
     const media = content[type];
-    if (!media) return [`${name} ${reply.status}: answer content-type "${type || '(no body)'}" is not one of ${Object.keys(content).join(', ')}`];
+    if (!media)
+      return [
+        `${name} ${reply.status}: answer content-type "${type || '(no body)'}" is not one of ${Object.keys(content).join(', ')}`,
+      ];
     return media.schema ? this.bodyProblems(media.schema, body, type, `${name} ${reply.status} answer`) : [];
   }
 
   /** Every problem of every call (request and answer), each prefixed with the call's index. */
   checkCalls(calls: FakeCall[], undocumented: UndocumentedAnswer[] = []): string[] {
-    return calls.flatMap((call, i) => [...this.checkRequest(call), ...this.checkResponse(call, undocumented)].map((p) => `#${i} ${p}`));
+    return calls.flatMap((call, i) =>
+      [...this.checkRequest(call), ...this.checkResponse(call, undocumented)].map((p) => `#${i} ${p}`),
+    );
   }
 
   /** "METHOD /template status" of each call, to show which operations and answers a test exercised. */
@@ -222,7 +269,8 @@ function mergeParameters(pathLevel: any[], operationLevel: any[]): any[] {
 
 /** A query/path/header string as the type its schema asks for, so "12" is checked as an integer. */
 function coerce(value: string, schema: any): unknown {
-  if (schema.type === 'integer' || schema.type === 'number') return value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
+  if (schema.type === 'integer' || schema.type === 'number')
+    return value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value;
   if (schema.type === 'boolean') return value === 'true' ? true : value === 'false' ? false : value;
   return value;
 }

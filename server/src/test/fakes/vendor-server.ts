@@ -30,14 +30,23 @@ export interface FakeVendor<State> {
 }
 
 /** A loopback HTTP server that records each call and answers JSON from `handler`. */
-export async function startFakeServer(handler: FakeHandler): Promise<{ url: string; calls: FakeCall[]; close(): Promise<void> }> {
+export async function startFakeServer(
+  handler: FakeHandler,
+): Promise<{ url: string; calls: FakeCall[]; close(): Promise<void> }> {
   const calls: FakeCall[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const url = new URL(req.url ?? '/', 'http://fake');
-      const call: FakeCall = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const call: FakeCall = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
       calls.push(call);
       let reply: FakeReply;
       try {
@@ -46,8 +55,12 @@ export async function startFakeServer(handler: FakeHandler): Promise<{ url: stri
         reply = { status: 500, body: { error: (error as Error).message } };
       }
       call.reply = reply;
-      const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-      res.writeHead(reply.status, { ...(body ? { 'content-type': 'application/json' } : {}), ...(reply.headers ?? {}) });
+      const body =
+        reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+      res.writeHead(reply.status, {
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(reply.headers ?? {}),
+      });
       res.end(body);
     });
   });

@@ -8,7 +8,10 @@ export interface RecordedCall {
   body: string;
 }
 
-export type Responder = (call: RecordedCall, nth: number) => { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number };
+export type Responder = (
+  call: RecordedCall,
+  nth: number,
+) => { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number };
 
 /**
  * A loopback HTTP server standing in for a customer's internal system: routes are set per
@@ -23,7 +26,12 @@ export async function startWebhookServer() {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://x');
-      const call: RecordedCall = { method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const call: RecordedCall = {
+        method: req.method ?? 'GET',
+        path: url.pathname + url.search,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       calls.push(call);
       const key = `${call.method} ${url.pathname}`;
       const responder = routes.get(key) ?? [...routes.entries()].find(([route]) => matches(route, key))?.[1];

@@ -31,8 +31,17 @@ const notFound = { status: 404, body: { error: 'RecordNotFound', description: 'N
  * active: false), DELETE /api/v2/deleted_users/{id}.json (permanent; only soft-deleted users),
  * GET /api/v2/deleted_users/{id}.json, GET /api/v2/users/me.json. Basic "{email}/token:{token}".
  */
-export async function startZendeskFake(): Promise<FakeVendor<ZendeskFakeState> & { addUser(email: string): ZendeskUser }> {
-  const state: ZendeskFakeState = { credentials: new Set(), users: new Map(), deletedUsers: new Map(), erased: [], throttleNext: 0, retryAfter: '7' };
+export async function startZendeskFake(): Promise<
+  FakeVendor<ZendeskFakeState> & { addUser(email: string): ZendeskUser }
+> {
+  const state: ZendeskFakeState = {
+    credentials: new Set(),
+    users: new Map(),
+    deletedUsers: new Map(),
+    erased: [],
+    throttleNext: 0,
+    retryAfter: '7',
+  };
   let base = '';
   const server = await startFakeServer((call) => {
     const header = String(call.headers.authorization ?? '');
@@ -40,7 +49,11 @@ export async function startZendeskFake(): Promise<FakeVendor<ZendeskFakeState> &
     if (!state.credentials.has(decoded)) return { status: 401, body: { error: "Couldn't authenticate you" } };
     if (state.throttleNext > 0) {
       state.throttleNext--;
-      return { status: 429, headers: { 'retry-after': state.retryAfter }, body: { error: 'APIRateLimitExceeded', description: 'Number of allowed API requests per minute exceeded' } };
+      return {
+        status: 429,
+        headers: { 'retry-after': state.retryAfter },
+        body: { error: 'APIRateLimitExceeded', description: 'Number of allowed API requests per minute exceeded' },
+      };
     }
     if (call.path === '/api/v2/users/me.json' && call.method === 'GET') {
       const email = decoded.split('/token:')[0];
@@ -86,7 +99,15 @@ export async function startZendeskFake(): Promise<FakeVendor<ZendeskFakeState> &
     state,
     addUser(email) {
       const id = nextId++;
-      const user: ZendeskUser = { id, url: `${base}/api/v2/users/${id}.json`, name: 'Subject', email, active: true, role: 'end-user', created_at: new Date().toISOString() };
+      const user: ZendeskUser = {
+        id,
+        url: `${base}/api/v2/users/${id}.json`,
+        name: 'Subject',
+        email,
+        active: true,
+        role: 'end-user',
+        created_at: new Date().toISOString(),
+      };
       state.users.set(id, user);
       return user;
     },

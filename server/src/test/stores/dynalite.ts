@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 // @ts-expect-error dynalite ships no types
 import dynalite from 'dynalite';
 
-const listen = (server: http.Server) => new Promise<AddressInfo>((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address() as AddressInfo)));
+const listen = (server: http.Server) =>
+  new Promise<AddressInfo>((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address() as AddressInfo)));
 
 /**
  * `dynalite` (a DynamoDB implementation on LevelDB, in memory here) on a free loopback port.
@@ -23,21 +24,33 @@ export async function startDynalite() {
       if (throttled > 0 && String(req.headers['x-amz-target']).endsWith('.BatchWriteItem')) {
         throttled--;
         const request = JSON.parse(body) as { RequestItems: Record<string, unknown[]> };
-        held = Object.fromEntries(Object.entries(request.RequestItems).map(([table, items]) => [table, items.slice(1)]).filter(([, items]) => items!.length > 0));
-        request.RequestItems = Object.fromEntries(Object.entries(request.RequestItems).map(([table, items]) => [table, items.slice(0, 1)]));
+        held = Object.fromEntries(
+          Object.entries(request.RequestItems)
+            .map(([table, items]) => [table, items.slice(1)])
+            .filter(([, items]) => items!.length > 0),
+        );
+        request.RequestItems = Object.fromEntries(
+          Object.entries(request.RequestItems).map(([table, items]) => [table, items.slice(0, 1)]),
+        );
         body = JSON.stringify(request);
       }
       const headers = { ...req.headers, 'content-length': String(Buffer.byteLength(body)) };
-      const forward = http.request({ host: '127.0.0.1', port: backend.port, method: req.method, path: req.url, headers }, (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (c: Buffer) => parts.push(c));
-        answer.on('end', () => {
-          let text = Buffer.concat(parts).toString();
-          if (Object.keys(held).length > 0) text = JSON.stringify({ ...JSON.parse(text), UnprocessedItems: held });
-          res.writeHead(answer.statusCode ?? 500, { ...answer.headers, 'content-length': String(Buffer.byteLength(text)) });
-          res.end(text);
-        });
-      });
+      const forward = http.request(
+        { host: '127.0.0.1', port: backend.port, method: req.method, path: req.url, headers },
+        (answer) => {
+          const parts: Buffer[] = [];
+          answer.on('data', (c: Buffer) => parts.push(c));
+          answer.on('end', () => {
+            let text = Buffer.concat(parts).toString();
+            if (Object.keys(held).length > 0) text = JSON.stringify({ ...JSON.parse(text), UnprocessedItems: held });
+            res.writeHead(answer.statusCode ?? 500, {
+              ...answer.headers,
+              'content-length': String(Buffer.byteLength(text)),
+            });
+            res.end(text);
+          });
+        },
+      );
       forward.end(body);
     });
   });

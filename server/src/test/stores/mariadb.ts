@@ -19,9 +19,13 @@ export async function startMariaDb() {
   const dataDir = path.join(dir, 'data');
   const socket = path.join(dir, 'mariadb.sock');
   const asRoot = process.getuid?.() === 0 ? ['--user=root'] : [];
-  await run('mariadb-install-db', ['--no-defaults', `--datadir=${dataDir}`, ...asRoot, '--auth-root-authentication-method=normal', '--skip-test-db'], {
-    env: { ...process.env, PATH: `${process.env.PATH}:/usr/sbin:/usr/bin` },
-  });
+  await run(
+    'mariadb-install-db',
+    ['--no-defaults', `--datadir=${dataDir}`, ...asRoot, '--auth-root-authentication-method=normal', '--skip-test-db'],
+    {
+      env: { ...process.env, PATH: `${process.env.PATH}:/usr/sbin:/usr/bin` },
+    },
+  );
   const port = await freePort();
   const mariadbd = fs.existsSync('/usr/sbin/mariadbd') ? '/usr/sbin/mariadbd' : 'mariadbd';
   const server: ChildProcess = spawn(
@@ -47,10 +51,14 @@ export async function startMariaDb() {
   server.stderr!.on('data', (chunk) => (log = (log + chunk).slice(-4000)));
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
   const root = () => mysql.createConnection({ socketPath: socket, user: 'root', multipleStatements: true });
-  await waitUntil(async () => {
-    if (server.exitCode !== null) throw new Error(`mariadbd exited: ${log}`);
-    await (await root()).end();
-  }, 30_000, 'MariaDB');
+  await waitUntil(
+    async () => {
+      if (server.exitCode !== null) throw new Error(`mariadbd exited: ${log}`);
+      await (await root()).end();
+    },
+    30_000,
+    'MariaDB',
+  );
   const admin = await root();
   const password = 'app-pass-1';
   await admin.query(`CREATE USER 'app'@'%' IDENTIFIED BY '${password}'; GRANT ALL ON *.* TO 'app'@'%'`);
@@ -62,10 +70,25 @@ export async function startMariaDb() {
     /** A fresh database, with a pool for the test's own reads and writes. */
     async createDatabase(setup: string) {
       const name = `customer_${++databases}`;
-      const pool = mysql.createPool({ host: '127.0.0.1', port, user: 'app', password, multipleStatements: true, connectionLimit: 3 });
+      const pool = mysql.createPool({
+        host: '127.0.0.1',
+        port,
+        user: 'app',
+        password,
+        multipleStatements: true,
+        connectionLimit: 3,
+      });
       await pool.query(`CREATE DATABASE \`${name}\``);
       await pool.query(`USE \`${name}\`; ${setup}`);
-      const db = mysql.createPool({ host: '127.0.0.1', port, user: 'app', password, database: name, connectionLimit: 3, multipleStatements: true });
+      const db = mysql.createPool({
+        host: '127.0.0.1',
+        port,
+        user: 'app',
+        password,
+        database: name,
+        connectionLimit: 3,
+        multipleStatements: true,
+      });
       await pool.end();
       return {
         name,

@@ -10,16 +10,37 @@ export async function startRedis() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dds-test-redis-'));
   const port = await freePort();
   const password = 'redis-pass-1';
-  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--requirepass', password], {
-    stdio: ['ignore', 'ignore', 'ignore'],
-  });
+  const server = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--requirepass',
+      password,
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'ignore'],
+    },
+  );
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
   const client = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false }, password });
   client.on('error', () => {});
-  await waitUntil(async () => {
-    if (server.exitCode !== null) throw new Error('redis-server exited');
-    if (!client.isOpen) await client.connect();
-  }, 20_000, 'Redis');
+  await waitUntil(
+    async () => {
+      if (server.exitCode !== null) throw new Error('redis-server exited');
+      if (!client.isOpen) await client.connect();
+    },
+    20_000,
+    'Redis',
+  );
   return {
     port,
     /** The test's own client, for seeding and checking. */

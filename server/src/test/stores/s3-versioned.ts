@@ -27,8 +27,20 @@ export async function startVersionedS3(bucket: string, options: { pageSize?: num
   const objects = new Map<string, { versionId: string; deleteMarker: boolean; at: Date }[]>();
   const calls: string[] = [];
 
-  const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
-  const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  const escape = (s: string) =>
+    s
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;');
+  const unescape = (s: string) =>
+    s
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&amp;/g, '&');
   const xml = (res: http.ServerResponse, status: number, body: string) => {
     res.writeHead(status, { 'content-type': 'application/xml', 'x-amz-request-id': randomBytes(8).toString('hex') });
     res.end(`<?xml version="1.0" encoding="UTF-8"?>\n${body}`);
@@ -79,7 +91,9 @@ export async function startVersionedS3(bucket: string, options: { pageSize?: num
       200,
       `<ListVersionsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${bucket}</Name><Prefix>${escape(prefix)}</Prefix><KeyMarker>${escape(keyMarker)}</KeyMarker>` +
         `<VersionIdMarker>${escape(versionIdMarker)}</VersionIdMarker><MaxKeys>${maxKeys}</MaxKeys><IsTruncated>${truncated}</IsTruncated>` +
-        (truncated && last ? `<NextKeyMarker>${escape(last.key)}</NextKeyMarker><NextVersionIdMarker>${last.versionId}</NextVersionIdMarker>` : '') +
+        (truncated && last
+          ? `<NextKeyMarker>${escape(last.key)}</NextKeyMarker><NextVersionIdMarker>${last.versionId}</NextVersionIdMarker>`
+          : '') +
         `${body}</ListVersionsResult>`,
     );
   }
@@ -97,7 +111,10 @@ export async function startVersionedS3(bucket: string, options: { pageSize?: num
         if (!quiet) results.push(`<Deleted><Key>${escape(key)}</Key><VersionId>${versionId}</VersionId></Deleted>`);
       } else {
         const marker = newVersion(key, true);
-        if (!quiet) results.push(`<Deleted><Key>${escape(key)}</Key><DeleteMarker>true</DeleteMarker><DeleteMarkerVersionId>${marker}</DeleteMarkerVersionId></Deleted>`);
+        if (!quiet)
+          results.push(
+            `<Deleted><Key>${escape(key)}</Key><DeleteMarker>true</DeleteMarker><DeleteMarkerVersionId>${marker}</DeleteMarkerVersionId></Deleted>`,
+          );
       }
     }
     xml(res, 200, `<DeleteResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${results.join('')}</DeleteResult>`);
@@ -110,11 +127,18 @@ export async function startVersionedS3(bucket: string, options: { pageSize?: num
       const url = new URL(req.url ?? '/', 'http://s3.local');
       const [, name, ...rest] = url.pathname.split('/');
       const key = rest.map(decodeURIComponent).join('/');
-      const query = [...url.searchParams.keys()].filter((k) => k !== 'x-id').sort().join(',');
+      const query = [...url.searchParams.keys()]
+        .filter((k) => k !== 'x-id')
+        .sort()
+        .join(',');
       calls.push(`${req.method} ${name ? '/{bucket}' : '/'}${key ? '/{key}' : ''}${query ? `?${query}` : ''}`);
       if (!name) {
         if (req.method === 'GET')
-          return xml(res, 200, `<ListAllMyBucketsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Owner><ID>test</ID></Owner><Buckets><Bucket><Name>${bucket}</Name><CreationDate>2026-01-01T00:00:00.000Z</CreationDate></Bucket></Buckets></ListAllMyBucketsResult>`);
+          return xml(
+            res,
+            200,
+            `<ListAllMyBucketsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Owner><ID>test</ID></Owner><Buckets><Bucket><Name>${bucket}</Name><CreationDate>2026-01-01T00:00:00.000Z</CreationDate></Bucket></Buckets></ListAllMyBucketsResult>`,
+          );
         return s3Error(res, 405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
       }
       if (name !== bucket) {
@@ -129,10 +153,20 @@ export async function startVersionedS3(bucket: string, options: { pageSize?: num
         return res.end();
       }
       if (!key && req.method === 'GET' && url.searchParams.has('versioning'))
-        return xml(res, 200, '<VersioningConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Status>Enabled</Status></VersioningConfiguration>');
+        return xml(
+          res,
+          200,
+          '<VersioningConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Status>Enabled</Status></VersioningConfiguration>',
+        );
       if (!key && req.method === 'GET' && url.searchParams.has('versions')) return listVersions(url, res);
-      if (!key && req.method === 'POST' && url.searchParams.has('delete')) return deleteObjects(Buffer.concat(chunks).toString(), res);
-      return s3Error(res, 501, 'NotImplemented', 'A header or query you provided implies functionality that is not implemented.');
+      if (!key && req.method === 'POST' && url.searchParams.has('delete'))
+        return deleteObjects(Buffer.concat(chunks).toString(), res);
+      return s3Error(
+        res,
+        501,
+        'NotImplemented',
+        'A header or query you provided implies functionality that is not implemented.',
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

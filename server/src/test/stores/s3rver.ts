@@ -11,11 +11,22 @@ import S3rver from 's3rver';
  */
 export async function startS3rver(buckets: string[]) {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'dds-test-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: buckets.map((name) => ({ name })),
+  });
   const address = (await server.run()) as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${address.port}`,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', region: 'us-east-1', endpoint: `http://127.0.0.1:${address.port}` },
+    credentials: {
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      region: 'us-east-1',
+      endpoint: `http://127.0.0.1:${address.port}`,
+    },
     async stop() {
       await server.close();
       fs.rmSync(directory, { recursive: true, force: true });
