@@ -8,7 +8,7 @@ import type { IntegrationType } from '@shared/statuses';
 import { assertWorkspaceAllowed, type Actor } from '../../services/auth/actor';
 import { auditActor } from '../../services/audit/record-audit';
 import { dueAtFor } from '@shared/deadlines';
-import { regulationForRequest } from '../../services/deadlines/regulations';
+import { resolveRegulation, storedRegulationRule } from '../../services/deadlines/regulations';
 import {
   deletionRequestSelect,
   integrationRequestSelect,
@@ -38,13 +38,30 @@ interface EnabledIntegration {
   accountId: string | null;
 }
 
-type WorkspaceRow = { workspaceId: string; organizationId: string } & {
+type WorkspaceRow = {
+  workspaceId: string;
+  organizationId: string;
+  /** The workspace's regulation, else the organization's default. */
+  regulationName: string;
+  /** That regulation's policy when it is one of the organization's own. */
+  policyDays: number | null;
+  policyExtensionDays: number | null;
+} & {
   [K in keyof EnabledIntegration]: EnabledIntegration[K] | null;
 };
 
+// The workspace, the regulation its requests get (with the organization's policy of that name)
+// and its enabled integrations: everything a create reads, in one statement.
 const WORKSPACE_WITH_INTEGRATIONS = (where: string) =>
-  `SELECT w.id AS "workspaceId", w."organizationId", i.id, i.name, i.type::text AS type, i.config, i."accountId"
-     FROM "Workspace" w LEFT JOIN "Integration" i ON i."workspaceId" = w.id AND i.enabled
+  `SELECT w.id AS "workspaceId", w."organizationId",
+          COALESCE(w.regulation, o."defaultRegulation") AS "regulationName",
+          p.days AS "policyDays", p."extensionDays" AS "policyExtensionDays",
+          i.id, i.name, i.type::text AS type, i.config, i."accountId"
+     FROM "Workspace" w
+     JOIN "Organization" o ON o.id = w."organizationId"
+     LEFT JOIN "RegulationPolicy" p
+       ON p."organizationId" = w."organizationId" AND p.name = COALESCE(w.regulation, o."defaultRegulation")
+     LEFT JOIN "Integration" i ON i."workspaceId" = w.id AND i.enabled
     WHERE ${where}
     ORDER BY i."createdAt", i.id`;
 
@@ -69,7 +86,14 @@ async function resolveWorkspace(db: Db, actor: Actor, ref: WorkspaceRef) {
   const integrations = rows
     .filter((r) => r.id !== null)
     .map((r) => ({ id: r.id!, name: r.name!, type: r.type!, config: r.config, accountId: r.accountId }));
-  return { id: first.workspaceId, integrations };
+  const policy =
+    first.policyDays === null ? null : { days: first.policyDays, extensionDays: first.policyExtensionDays ?? 0 };
+  return {
+    id: first.workspaceId,
+    integrations,
+    regulationName: first.regulationName,
+    regulation: storedRegulationRule(first.regulationName, policy),
+  };
 }
 
 /** A workspace's enabled integrations now, in creation order (the late fan-out's source). */
@@ -124,7 +148,10 @@ export async function createDeletionRequest(
     const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, requestHash);
     if (earlier) return { deletionRequest: earlier, replayed: true };
   }
-  const rule = await regulationForRequest(db, actor.organizationId, workspace.id, input.regulation);
+  // The override is resolved (a custom name is looked up); the workspace's was read with it.
+  const rule = input.regulation
+    ? await resolveRegulation(db, actor.organizationId, input.regulation)
+    : (workspace.regulation ?? (await resolveRegulation(db, actor.organizationId, workspace.regulationName)));
   const dueAt = dueAtFor(rule, now);
   // Nothing to run: the outcome is explicit at once instead of a request that never moves.
   const empty = workspace.integrations.length === 0;

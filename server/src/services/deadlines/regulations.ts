@@ -31,23 +31,19 @@ export async function resolveRegulation(db: DbOrTx, organizationId: string, name
   return { name: policy.name, kind: 'days', days: policy.days, extensionDays: policy.extensionDays };
 }
 
-/** The regulation a new request in `workspaceId` gets: the override, else the workspace's, else the organization's default. */
-export async function regulationForRequest(
-  db: DbOrTx,
-  organizationId: string,
-  workspaceId: string,
-  override?: string,
-): Promise<RegulationRule> {
-  if (override) return resolveRegulation(db, organizationId, override);
-  const workspace = await db.workspace.findUnique({
-    where: { id: workspaceId },
-    select: { regulation: true, organization: { select: { defaultRegulation: true } } },
-  });
-  return resolveRegulation(
-    db,
-    organizationId,
-    workspace?.regulation ?? workspace?.organization.defaultRegulation ?? 'GDPR',
-  );
+/**
+ * The rule a stored regulation name stands for, from what was read with it (the organization's
+ * policy of that name, if any), without a query: GDPR and CCPA (CPRA) built in, else the policy.
+ * Null when the name is neither (a policy removed since): `resolveRegulation` then says so.
+ */
+export function storedRegulationRule(
+  name: string,
+  policy: { days: number; extensionDays: number } | null,
+): RegulationRule | null {
+  const upper = name.trim().toUpperCase();
+  if (upper === 'CPRA') return builtInRule('CCPA');
+  if (isBuiltInRegulation(upper)) return builtInRule(upper);
+  return policy ? { name, kind: 'days', days: policy.days, extensionDays: policy.extensionDays } : null;
 }
 
 export async function listRegulations(db: Db, actor: Actor) {
