@@ -15,9 +15,9 @@ const reactRouterProduction = [
   { find: /^react-router\/dom$/, replacement: path.join(reactRouterDist, 'dom-export.mjs') },
 ];
 
-export default defineConfig(({ command }) => ({
+export default defineConfig(({ command, isSsrBuild }) => ({
   root,
-  plugins: [react(), precompress()],
+  plugins: isSsrBuild ? [react()] : [react(), precompress()],
   resolve: {
     alias: [
       { find: '@shared', replacement: path.resolve(root, '../shared/src') },
@@ -26,14 +26,22 @@ export default defineConfig(({ command }) => ({
       ...(command === 'build' ? reactRouterProduction : []),
     ],
   },
-  build: {
-    outDir: path.resolve(root, 'dist'),
-    emptyOutDir: true,
-    target: 'es2022',
-    chunkSizeWarningLimit: 400,
-    // .vite/manifest.json: the server names the Requests screen's chunks in that page's HTML (server/src/http/spa-hints.ts).
-    manifest: true,
-  },
+  build: isSsrBuild
+    ? {
+        // The server renders the Requests screen's first rows with this (server/src/http/requests-page.ts).
+        outDir: path.resolve(root, 'dist-server'),
+        emptyOutDir: true,
+        target: 'node20',
+        rollupOptions: { input: path.resolve(root, 'src/entry-server.tsx') },
+      }
+    : {
+        outDir: path.resolve(root, 'dist'),
+        emptyOutDir: true,
+        target: 'es2022',
+        chunkSizeWarningLimit: 400,
+        // .vite/manifest.json: the server names the Requests screen's chunks in that page's HTML (server/src/http/requests-page.ts).
+        manifest: true,
+      },
   server: {
     port: Number(process.env.VITE_PORT ?? '5173'),
     strictPort: true,

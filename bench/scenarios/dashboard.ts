@@ -12,8 +12,32 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CLIENT_INDEX = path.resolve(import.meta.dirname, '../../client/dist/index.html');
 const LOADS = 5;
 
-/** Median time from navigation to the first request row being in the DOM, over LOADS page loads. */
-async function timeToFirstRow(target: Child, pagePath: string, sessionToken: string): Promise<TimedResult> {
+/** Where one load's time went (BENCH_DASHBOARD_TRACE=1): navigation marks and every resource, in ms from navigation. */
+const TRACE = `(() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const r = Math.round;
+  return {
+    html: [r(nav.requestStart), r(nav.responseStart), r(nav.responseEnd)],
+    dcl: r(nav.domContentLoadedEventEnd),
+    now: r(performance.now()),
+    resources: performance.getEntriesByType('resource').map((e) =>
+      [e.name.replace(location.origin, '').slice(0, 40), r(e.startTime), r(e.responseStart), r(e.responseEnd), e.transferSize]),
+  };
+})()`;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * Median times from navigation over LOADS page loads (after one that warms the server): until the
+ * first request row is in the DOM, and until `readySelector` is (the dashboard's app has taken
+ * the page over and answers clicks; the static baseline has nothing more to wait for).
+ */
+async function timeToFirstRow(
+  target: Child,
+  pagePath: string,
+  sessionToken: string,
+  readySelector: string | null,
+): Promise<{ firstRow: TimedResult; readyMs: number }> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -28,20 +52,33 @@ async function timeToFirstRow(target: Child, pagePath: string, sessionToken: str
   try {
     const context = await browser.newContext();
     await context.addCookies([{ name: 'dds_session', value: sessionToken, url: target.url }]);
-    // Only loopback: anything else the page asks for is refused.
+    // Only loopback: anything else the page asks for is refused. (Routing also turns Chromium's
+    // HTTP cache off: every load fetches every file, as a first visit does.)
     await context.route(/^(?!http:\/\/127\.0\.0\.1:)/, (route) => route.abort());
-    const times: number[] = [];
+    const firstRows: number[] = [];
+    const ready: number[] = [];
     for (let i = 0; i < LOADS + 1; i++) {
       const page = await context.newPage();
       const started = performance.now();
-      await page.goto(`${target.url}${pagePath}`);
+      // From the moment the page starts arriving: the rows count when they are in the DOM, not
+      // after every script has loaded (that is what `ready` measures).
+      await page.goto(`${target.url}${pagePath}`, { waitUntil: 'commit' });
       await page.waitForSelector('tr[data-request-id]', { timeout: 30_000 });
-      if (i > 0) times.push(performance.now() - started); // the first load only warms the server
+      const firstRow = performance.now() - started;
+      if (readySelector) await page.waitForSelector(readySelector, { state: 'attached', timeout: 30_000 });
+      if (i > 0) {
+        // the first load only warms the server
+        firstRows.push(firstRow);
+        ready.push(performance.now() - started);
+      }
+      if (process.env.BENCH_DASHBOARD_TRACE) console.log(JSON.stringify(await page.evaluate(TRACE)));
       await page.close();
     }
-    times.sort((a, b) => a - b);
-    const ms = times[Math.floor(times.length / 2)]!;
-    return { seconds: ms / 1000, items: 1, itemsPerSecond: 1000 / ms, peakRssMb: target.peakRssMb() };
+    const ms = median(firstRows);
+    return {
+      firstRow: { seconds: ms / 1000, items: 1, itemsPerSecond: 1000 / ms, peakRssMb: target.peakRssMb() },
+      readyMs: median(ready),
+    };
   } finally {
     await browser.close();
   }
@@ -73,8 +110,13 @@ export async function dashboardScenario(
   const service = await startService(url, { ROLE: 'api' });
   const baseline = await startBaseline(url);
   try {
-    const spa = await timeToFirstRow(service, '/requests', sessionToken);
-    const html = await timeToFirstRow(baseline, '/requests-page', sessionToken);
+    const { firstRow: spa, readyMs } = await timeToFirstRow(
+      service,
+      '/requests',
+      sessionToken,
+      'html[data-app="ready"]',
+    );
+    const { firstRow: html } = await timeToFirstRow(baseline, '/requests-page', sessionToken, null);
     const ratio = spa.seconds / html.seconds;
     return [
       {
@@ -83,8 +125,8 @@ export async function dashboardScenario(
         service: spa,
         baseline: html,
         ratio,
-        target: `time to first row, x server-rendered HTML (reported; ${Math.round(spa.seconds * 1000)} ms vs ${Math.round(html.seconds * 1000)} ms)`,
-        met: spa.seconds < 2,
+        target: `time to first row ≤ 2 x server-rendered HTML (${Math.round(spa.seconds * 1000)} ms vs ${Math.round(html.seconds * 1000)} ms; the app has taken the page over at ${Math.round(readyMs)} ms)`,
+        met: ratio <= 2,
       },
     ];
   } finally {

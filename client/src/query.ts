@@ -1,6 +1,6 @@
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../server/src/api-types';
-import { EARLY_PROCEDURES } from '@shared/early-requests';
+import { seedEarlyAnswers } from './lib/early-answers';
 import { takeEarlyRequestsData } from './lib/early-data';
 import { createQueryClient, createTrpcClient, SESSION_QUERY_OPTIONS } from './trpc';
 
@@ -35,25 +35,7 @@ export function seedEarlyRequestsData(): Promise<void> {
   seeding ??= (async () => {
     const early = takeEarlyRequestsData();
     const answers = early ? await early.answers : null;
-    if (!early || !answers) return;
-    const keys: Record<
-      (typeof EARLY_PROCEDURES)[number],
-      { key: readonly unknown[]; wrap?: (data: unknown) => unknown }
-    > = {
-      'auth.session': { key: trpcOptions.auth.session.queryKey() },
-      'dashboard.searchRequests': {
-        key: trpcOptions.dashboard.searchRequests.infiniteQueryKey(early.input),
-        wrap: (data) => ({ pages: [data], pageParams: [undefined] }),
-      },
-      'workspaces.list': { key: trpcOptions.workspaces.list.queryKey() },
-      'dashboard.members': { key: trpcOptions.dashboard.members.queryKey() },
-    };
-    EARLY_PROCEDURES.forEach((procedure, index) => {
-      const answer = answers[index];
-      if (!answer?.result) return; // an error is asked again, and shown, by the screen's own query
-      const { key, wrap } = keys[procedure];
-      queryClient.setQueryData(key, wrap ? wrap(answer.result.data) : answer.result.data);
-    });
+    if (early && answers) seedEarlyAnswers(queryClient, trpcOptions, early.input, answers);
   })();
   return seeding;
 }

@@ -34,7 +34,11 @@ function subscribeOnline(listener: () => void) {
 }
 
 export function LiveIndicator({ query, intervalMs }: { query: PolledQuery; intervalMs: number }) {
-  const online = useSyncExternalStore(subscribeOnline, () => navigator.onLine);
+  const online = useSyncExternalStore(
+    subscribeOnline,
+    () => navigator.onLine,
+    () => true,
+  );
   // Re-evaluated every second, so a refresh that never comes back turns the indicator stale.
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {

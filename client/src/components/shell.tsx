@@ -13,7 +13,7 @@ export function Component() {
   const location = useLocation();
   // null when signed out: an answer, so a signed-out visit leaves no error in the console.
   const me = useQuery(trpc.auth.session.queryOptions(undefined, SESSION_QUERY_OPTIONS));
-  const timeZone = useSyncExternalStore(subscribeTimeZone, timeZoneChoice);
+  const timeZone = useSyncExternalStore(subscribeTimeZone, timeZoneChoice, timeZoneChoice);
   if (me.isPending) return <Loading label="Loading your dashboard…" />;
   if (me.data === null || errorCode(me.error) === 'UNAUTHORIZED') {
     const next = location.pathname + location.search;
@@ -121,7 +121,7 @@ function Header() {
 
 /** Times in the viewer's zone or in UTC, everywhere (audit entries are compared across teams). */
 function TimeZoneToggle() {
-  const zone = useSyncExternalStore(subscribeTimeZone, timeZoneChoice);
+  const zone = useSyncExternalStore(subscribeTimeZone, timeZoneChoice, timeZoneChoice);
   return (
     <button
       type="button"

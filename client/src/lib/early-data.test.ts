@@ -24,4 +24,24 @@ describe("the Requests page's early data", () => {
     startEarlyRequestsData({ pathname: '/organization', search: '' } as Location);
     expect(fetch).toHaveBeenCalledTimes(1);
   });
+
+  it('takes the answers the server rendered the page from, and asks for nothing', async () => {
+    const fetch = vi.fn(() => Promise.resolve(new Response('[]')));
+    vi.stubGlobal('fetch', fetch);
+    const answers = [{ result: { data: { user: { name: 'Ann' } } } }, { error: { code: 'FAILED' } }];
+    vi.stubGlobal('document', {
+      getElementById: (id: string) => (id === 'early-data' ? { textContent: JSON.stringify(answers) } : null),
+    });
+    startEarlyRequestsData({ pathname: '/requests', search: '' } as Location);
+    expect(fetch).not.toHaveBeenCalled();
+    expect(await takeEarlyRequestsData()?.answers).toEqual(answers);
+  });
+
+  it('asks the server when the answers in the page cannot be read', () => {
+    const fetch = vi.fn(() => Promise.resolve(new Response('[]')));
+    vi.stubGlobal('fetch', fetch);
+    vi.stubGlobal('document', { getElementById: () => ({ textContent: '{not json' }) });
+    startEarlyRequestsData({ pathname: '/requests', search: '' } as Location);
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
 });

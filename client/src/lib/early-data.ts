@@ -8,10 +8,28 @@ import { filtersFromSearchParams, REQUESTS_PAGE_SIZE, toSearchFilter } from './r
  * tRPC batch, exactly as the tRPC client would send it. query.ts puts the answers into the
  * query cache under the keys the screen asks for; anything that failed is simply asked again.
  */
+/** A tRPC batch's answers, in procedure order (`result` is missing where the procedure failed). */
+export type EarlyAnswers = ({ result?: { data: unknown } } | undefined)[];
+
 export interface EarlyRequestsData {
   input: { filter: ReturnType<typeof toSearchFilter>; sort: 'created' | 'due'; limit: number };
   /** The batch's answers in procedure order, or null when the call itself failed. */
-  answers: Promise<({ result?: { data: unknown } } | undefined)[] | null>;
+  answers: Promise<EarlyAnswers | null>;
+}
+
+/** The id of the script element in which the server hands over the answers it rendered the page from. */
+export const SERVER_ANSWERS_ID = 'early-data';
+
+/** The answers the server rendered this page from (server/src/http/requests-page.ts), if it did. */
+function serverAnswers(): EarlyAnswers | null {
+  const element = typeof document === 'undefined' ? null : document.getElementById(SERVER_ANSWERS_ID);
+  if (!element?.textContent) return null;
+  try {
+    const parsed: unknown = JSON.parse(element.textContent);
+    return Array.isArray(parsed) ? (parsed as EarlyAnswers) : null;
+  } catch {
+    return null;
+  }
 }
 
 let early: EarlyRequestsData | null = null;
@@ -24,10 +42,16 @@ export function startEarlyRequestsData(location: Location): void {
     sort: filters.sort ?? 'created',
     limit: REQUESTS_PAGE_SIZE,
   };
-  // For the bare /requests address the page's HTML already preloads this URL (server/src/http/spa-hints.ts):
-  // the same request, same mode and credentials, so the browser hands over the preloaded answer.
+  // The server rendered the bare /requests address from these answers and put them in the page.
+  const inline = serverAnswers();
+  if (inline) {
+    early = { input, answers: Promise.resolve(inline) };
+    return;
+  }
+  // Otherwise the page's HTML may preload this URL (server/src/http/requests-page.ts): the same
+  // request, same mode and credentials, so the browser hands over the preloaded answer.
   const answers = fetch(earlyRequestsUrl(input), { credentials: 'same-origin' })
-    .then((response) => response.json() as Promise<({ result?: { data: unknown } } | undefined)[]>)
+    .then((response) => response.json() as Promise<EarlyAnswers>)
     .then((body) => (Array.isArray(body) ? body : null))
     .catch(() => null);
   early = { input, answers };

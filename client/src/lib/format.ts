@@ -2,12 +2,26 @@ import { timeZoneChoice, type TimeZoneChoice } from './time-zone';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+/** The viewer's own zone when it is not this runtime's: set while the server renders a page for a browser. */
+let viewerZone: string | undefined;
+
+/** Runs `render` with "local" times meaning `zone` (an IANA name the browser reported), as the server renders a page. */
+export function inViewerTimeZone<T>(zone: string | undefined, render: () => T): T {
+  const previous = viewerZone;
+  viewerZone = zone;
+  try {
+    return render();
+  } finally {
+    viewerZone = previous;
+  }
+}
+
 /** Formatters per time zone choice, built once each. */
 function formatter(kind: 'dateTime' | 'date' | 'time', zone: TimeZoneChoice = timeZoneChoice()): Intl.DateTimeFormat {
-  const key = `${kind}:${zone}`;
+  const key = `${kind}:${zone}:${viewerZone ?? ''}`;
   let found = formatters.get(key);
   if (!found) {
-    const timeZone = zone === 'UTC' ? 'UTC' : undefined;
+    const timeZone = zone === 'UTC' ? 'UTC' : viewerZone;
     // 'long' time: seconds and the time zone ("3:12:45 AM UTC"), so an audit time is never ambiguous.
     const options: Intl.DateTimeFormatOptions =
       kind === 'dateTime'

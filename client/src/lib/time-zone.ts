@@ -14,6 +14,17 @@ function stored(): TimeZoneChoice {
 
 let choice: TimeZoneChoice = stored();
 
+/** The cookie that tells the server which zone to render times in (server/src/http/requests-page.ts). */
+export const VIEWER_ZONE_COOKIE = 'dds_tz';
+
+/** Tells the server the zone this browser shows times in ("UTC" or its own zone), for the pages it renders. */
+export function rememberViewerZone(): void {
+  if (typeof document === 'undefined') return;
+  const zone = choice === 'UTC' ? 'UTC' : Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (zone)
+    document.cookie = `${VIEWER_ZONE_COOKIE}=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
+}
+
 export const timeZoneChoice = (): TimeZoneChoice => choice;
 
 export function setTimeZoneChoice(next: TimeZoneChoice): void {
@@ -23,6 +34,7 @@ export function setTimeZoneChoice(next: TimeZoneChoice): void {
   } catch {
     // private mode: the choice lasts for this page only
   }
+  rememberViewerZone();
   for (const listener of listeners) listener();
 }
 

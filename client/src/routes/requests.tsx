@@ -219,7 +219,11 @@ function FiltersPanel({
   hasErrors: boolean;
   children: React.ReactNode;
 }) {
-  const phone = useSyncExternalStore(subscribePhone, () => window.matchMedia(PHONE).matches);
+  const phone = useSyncExternalStore(
+    subscribePhone,
+    () => window.matchMedia(PHONE).matches,
+    () => false,
+  );
   if (!phone) return <>{children}</>;
   return (
     <details className="card filters-panel" open={hasErrors || undefined}>

@@ -26,9 +26,10 @@ import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
 import { registerHttpMetrics } from '../metrics/http';
 import type { RouteResolver } from '../metrics/service-metrics';
 import { registerEmptyPostBodies, registerBodyLimits } from './body-limits';
-import { requestsPageHtml } from './spa-hints';
+import { createRequestsPage } from './requests-page';
 
 const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../client/dist');
+const CLIENT_SERVER_DIST = path.resolve(import.meta.dirname, '../../../client/dist-server');
 
 const responseMeta = ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) => ({
   status: errors.length === 0 ? ctx?.response.status : undefined,
@@ -156,15 +157,14 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
       },
     });
   }
-  const requestsHtml = hasClient ? requestsPageHtml(CLIENT_DIST) : null;
+  const sendRequestsPage = hasClient ? await createRequestsPage(CLIENT_DIST, CLIENT_SERVER_DIST, deps) : null;
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';
     if (request.method !== 'GET' || url.startsWith('/api/') || url.startsWith('/trpc/')) {
       return sendError(reply, 'NOT_FOUND', `No route for ${request.method} ${url}`);
     }
-    // The Requests page, unfiltered, with hints that start its data and chunks at once.
-    if (requestsHtml && request.url === '/requests')
-      return reply.type('text/html').header('Cache-Control', 'no-cache').send(requestsHtml);
+    // The Requests page, unfiltered: its first rows rendered on the server, or hints that start its data and chunks at once.
+    if (sendRequestsPage && request.url === '/requests') return sendRequestsPage(request, reply);
     // Deep links into the dashboard are answered with the SPA, which routes on the client.
     if (hasClient) return reply.type('text/html').sendFile('index.html');
     return reply

@@ -39,11 +39,22 @@ const csrf = middleware(({ ctx, type, next }) => {
 /** Anyone; used for sign-up, sign-in and health. */
 export const publicProcedure = baseProcedure.use(csrf);
 
+/** The procedures of one batch share its context: its session is looked up once, not once per procedure. */
+const sessionActors = new WeakMap<Context, { token: string; actor: Promise<Actor> }>();
+
+export function sessionActor(ctx: Context, token: string): Promise<Actor> {
+  const known = sessionActors.get(ctx);
+  if (known?.token === token) return known.actor;
+  const actor = authenticateSession(ctx.prisma, token);
+  sessionActors.set(ctx, { token, actor });
+  return actor;
+}
+
 async function resolveActor(ctx: Context): Promise<Actor> {
   const apiKey = ctx.headers['x-api-key'];
   if (apiKey) return authenticatePat(ctx.prisma, apiKey.trim(), { cacheMs: ctx.config.TOKEN_CACHE_SECONDS * 1000 });
   const session = ctx.cookies[SESSION_COOKIE];
-  if (session) return authenticateSession(ctx.prisma, session);
+  if (session) return sessionActor(ctx, session);
   throw new AppError('UNAUTHORIZED', ctx.channel === 'rest' ? 'Missing X-API-Key header' : 'Please sign in');
 }
 

@@ -10,12 +10,11 @@ import { mailerFor } from '../../services/notifications/mailer';
 import { roleSchema } from '@shared/statuses';
 import { SESSION_COOKIE } from '../../trpc/context';
 import { router } from '../../trpc/init';
-import { authedProcedure, publicProcedure } from '../../trpc/procedures';
+import { authedProcedure, publicProcedure, sessionActor } from '../../trpc/procedures';
 import { signIn } from '../../services/auth/sign-in';
 import { signUp } from '../../services/auth/sign-up';
 import { deleteSession, SESSION_TTL_SECONDS } from '../../services/auth/sessions';
 import type { Actor } from '../../services/auth/actor';
-import { authenticateSession } from '../../services/auth/authenticate';
 import type { Db } from '../../db/client';
 import { listMemberships } from '../../services/organizations/organizations';
 import { AppError } from '../../lib/errors';
@@ -83,7 +82,7 @@ export const authRouter = router({
   session: publicProcedure.output(meSchema.nullable()).query(async ({ ctx }) => {
     const token = ctx.cookies[SESSION_COOKIE];
     if (!token) return null;
-    const actor = await authenticateSession(ctx.prisma, token).catch((error: unknown) => {
+    const actor = await sessionActor(ctx, token).catch((error: unknown) => {
       if (error instanceof AppError && error.code === 'UNAUTHORIZED') return null;
       throw error;
     });
