@@ -101,6 +101,18 @@ describe('what the dashboard sends over the wire', () => {
     await context.close();
   });
 
+  it('sends a visitor whose session has ended to sign in from the Requests page, with a clean console', async () => {
+    const context = await browser.newContext({ baseURL: baseUrl() });
+    await context.addCookies([{ name: 'dds_session', value: 'no-such-session', url: baseUrl() }]);
+    const page = await context.newPage();
+    const consoleMessages = watchConsole(page);
+    await page.goto('/requests');
+    await page.waitForURL(/\/sign-in\?next=%2Frequests$/);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(consoleMessages).toEqual([]);
+    await context.close();
+  });
+
   it('loads the Requests page from its hints when the server does not render it (a filtered address)', async () => {
     const { context, page } = await newPage(browser, baseUrl());
     await signUp(page, { name: 'Cy Hints', email: `cy-${suffix}@example.com`, org: 'Hints Ltd' });

@@ -41,6 +41,8 @@ export function requestListQueries(
 export async function requestsLoader({ request }: { request: Request }) {
   // On a fresh load of this page its data is already on the way (early-data.ts): use it.
   await seedEarlyRequestsData();
+  // Known to be signed out (the page said so): the frame sends the visitor to sign in; asking would only be refused.
+  if (queryClient.getQueryData(trpcOptions.auth.session.queryKey()) === null) return null;
   const filters = filtersFromSearchParams(new URL(request.url).searchParams);
   const queries = requestListQueries(trpcOptions, toSearchFilter(filters), true, filters.sort ?? 'created');
   void queryClient.prefetchInfiniteQuery(queries.requests);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { earlyRequestsUrl, UNFILTERED_REQUESTS_INPUT, type EarlyRequestsInput } from '@shared/early-requests';
@@ -39,19 +40,10 @@ function viewerZone(value: string | undefined): string | undefined {
 /** JSON inside a <script> element: no "<" can close it or open a comment. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-/** Brotli at a quality that costs about a millisecond for this page, or gzip. */
-const compress = {
-  br: (body: string) =>
-    new Promise<Buffer>((resolve, reject) =>
-      zlib.brotliCompress(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }, (error, out) =>
-        error ? reject(error) : resolve(out),
-      ),
-    ),
-  gzip: (body: string) =>
-    new Promise<Buffer>((resolve, reject) => zlib.gzip(body, (error, out) => (error ? reject(error) : resolve(out)))),
-};
+/** Brotli at a quality that costs about a millisecond for this page. */
+const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } };
 
-function acceptedEncoding(header: string | undefined): keyof typeof compress | null {
+function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
   const offered = new Set(
     (header ?? '')
       .split(',')
@@ -87,8 +79,26 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
   const dataPreload = `<link rel="preload" as="fetch" crossorigin href="${earlyRequestsUrl(UNFILTERED_REQUESTS_INPUT).replace(/&/g, '&amp;')}">`;
   const context = createContextFactory(deps, 'trpc');
 
-  async function render(request: FastifyRequest, reply: FastifyReply): Promise<string | null> {
-    if (!renderer || !request.cookies[SESSION_COOKIE]) return null;
+  // Without the data preload: a rendered page carries its answers (the app asks for nothing).
+  const page = hinted.replace(dataPreload, '');
+  const rootAt = page.indexOf(EMPTY_ROOT);
+  const head = `${page.slice(0, rootAt)}<div id="root">`;
+  const after = page.slice(rootAt + EMPTY_ROOT.length);
+  const answersElement = (answers: Answers) =>
+    `<script type="application/json" id="${ANSWERS_ELEMENT}">${scriptJson(answers)}</script>`;
+
+  /**
+   * The rest of the page after the head: the screen's HTML and the answers it was rendered from.
+   * Signed out, no screen, and answers that say so (the app sends the visitor to sign in without
+   * asking the server anything that would only be refused).
+   */
+  async function rest(request: FastifyRequest, reply: FastifyReply): Promise<string> {
+    const json = (value: unknown): { result: { data: unknown } } => ({
+      result: { data: JSON.parse(JSON.stringify(value ?? null)) },
+    });
+    const refused = { error: { code: 'UNAUTHORIZED' } };
+    const signedOut = () => `</div>\n    ${answersElement([json(null), refused, refused, refused])}${after}`;
+    if (!request.cookies[SESSION_COOKIE]) return signedOut();
     const caller = createCaller(context({ req: request, res: reply }));
     // All at once: the procedures share the batch's one session lookup (trpc/procedures.ts).
     const [session, ...settled] = await Promise.allSettled([
@@ -98,40 +108,44 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
       caller.dashboard.members(),
     ]);
     if (session.status === 'rejected') throw session.reason;
-    if (!session.value) return null; // signed out: the app sends the visitor to sign in
+    if (!session.value) return signedOut();
     // As the answers would arrive over HTTP: JSON (dates as ISO strings); a failed one is asked again by the app.
-    const json = (value: unknown): { result: { data: unknown } } => ({
-      result: { data: JSON.parse(JSON.stringify(value)) },
-    });
     const answers: Answers = [
       json(session.value),
       ...settled.map((outcome) =>
         outcome.status === 'fulfilled' ? json(outcome.value) : { error: { code: 'FAILED' } },
       ),
     ];
-    const screen = renderer.renderRequestsScreen(
+    const screen = renderer!.renderRequestsScreen(
       UNFILTERED_REQUESTS_INPUT,
       answers,
       viewerZone(request.cookies[VIEWER_ZONE_COOKIE]),
     );
-    return hinted!
-      .replace(dataPreload, '')
-      .replace(
-        EMPTY_ROOT,
-        `<div id="root">${screen}</div>\n    <script type="application/json" id="${ANSWERS_ELEMENT}">${scriptJson(answers)}</script>`,
-      );
+    return `${screen}</div>\n    ${answersElement(answers)}${after}`;
   }
 
   return async function send(request: FastifyRequest, reply: FastifyReply) {
-    const page = await render(request, reply).catch((err: unknown) => {
-      request.log.warn({ err }, 'the Requests screen was not rendered on the server; the page loads without it');
-      return null;
-    });
-    if (!page) return reply.type('text/html').header('Cache-Control', 'no-cache').send(hinted);
-    // A rendered page holds the viewer's own data: kept by no cache. Compressed as the static assets are.
-    void reply.type('text/html').header('Cache-Control', 'no-store').header('Vary', 'Accept-Encoding');
+    if (!renderer || rootAt === -1) return reply.type('text/html').header('Cache-Control', 'no-cache').send(hinted);
+    // The head (styles, the app's code) goes out at once, so the browser fetches them while
+    // the screen is rendered; the rest follows. It holds the viewer's own data: kept by no cache.
     const encoding = acceptedEncoding(request.headers['accept-encoding']);
-    if (!encoding) return reply.send(page);
-    return reply.header('Content-Encoding', encoding).send(await compress[encoding](page));
+    const body = new PassThrough();
+    const encoder =
+      encoding === 'br' ? zlib.createBrotliCompress(BROTLI) : encoding === 'gzip' ? zlib.createGzip() : null;
+    const sent = encoder ? body.pipe(encoder) : body;
+    sent.on('error', () => undefined); // the browser went away
+    void reply.type('text/html').header('Cache-Control', 'no-store').header('Vary', 'Accept-Encoding');
+    if (encoding) void reply.header('Content-Encoding', encoding);
+    void reply.send(sent);
+    body.write(head);
+    encoder?.flush();
+    // If anything fails, the page ends as the app's plain page: it loads and asks for its data itself.
+    body.end(
+      await rest(request, reply).catch((err: unknown) => {
+        request.log.warn({ err }, 'the Requests screen was not rendered on the server; the app renders it');
+        return `</div>${after}`;
+      }),
+    );
+    return reply;
   };
 }
