@@ -38,6 +38,8 @@ export async function bulkLoadRequests(url: string, org: SeededOrganization, cou
     );
     await client.query('COMMIT');
     await client.query('ANALYZE "DeletionRequest"; ANALYZE "IntegrationRequest"');
+    // The load's pages are written out now, not by a checkpoint in the middle of a measurement.
+    await client.query('CHECKPOINT');
   } finally {
     await client.end();
   }

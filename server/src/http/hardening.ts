@@ -11,11 +11,11 @@ import { PUBLIC_API_PREFIX } from './openapi';
  * stylesheets from /assets, no inline script or style element; React's `style` props are
  * set through the CSSOM, which style-src does not govern).
  */
-export function dashboardCsp(secure: boolean): string {
+export function dashboardCsp(secure: boolean, styleHashes: string[] = []): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self'",
+    ["style-src 'self'", ...styleHashes.map((hash) => `'${hash}'`)].join(' '),
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
@@ -72,9 +72,11 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Pick<Confi
     // A 304 has no body and no type: the browser keeps the cached page and merges this answer's
     // headers into it, so a deny-all CSP here would blank the dashboard on a revalidated reload.
     if (reply.statusCode === 304) reply.removeHeader('Content-Security-Policy');
-    else if (type.startsWith('text/html'))
-      reply.header('Content-Security-Policy', url.startsWith('/api/docs') ? docs : dashboard);
-    else reply.header('Content-Security-Policy', RESOURCE_CSP);
+    else if (type.startsWith('text/html')) {
+      // A page that set its own (the Requests page allows its one inline stylesheet by hash) keeps it.
+      if (!reply.getHeader('content-security-policy'))
+        reply.header('Content-Security-Policy', url.startsWith('/api/docs') ? docs : dashboard);
+    } else reply.header('Content-Security-Policy', RESOURCE_CSP);
     // API answers carry personal data and secrets: never stored by a browser or proxy cache.
     if ((url.startsWith('/api/public/') || url.startsWith('/trpc/')) && !reply.getHeader('cache-control'))
       reply.header('Cache-Control', 'no-store');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,6 +10,7 @@ import { appRouter } from '../routers/root';
 import type { ServiceDeps } from '../services/deps';
 import { createCallerFactory } from '../trpc/init';
 import { createContextFactory, SESSION_COOKIE } from '../trpc/context';
+import { dashboardCsp } from './hardening';
 import { requestsPageHtml } from './spa-hints';
 
 /** A tRPC batch's answers, as the browser's app reads them (client/src/lib/early-data.ts). */
@@ -24,6 +26,8 @@ const VIEWER_ZONE_COOKIE = 'dds_tz';
 /** The element the browser's app reads the answers from (client/src/lib/early-data.ts SERVER_ANSWERS_ID). */
 const ANSWERS_ELEMENT = 'early-data';
 const EMPTY_ROOT = '<div id="root"></div>';
+/** The app's entry script and the module preloads of its chunks, as Vite and spa-hints.ts write them. */
+const APP_CODE = /\s*<(?:script type="module"[^>]*><\/script|link rel="modulepreload"[^>]*)>/g;
 
 const createCaller = createCallerFactory(appRouter);
 
@@ -54,6 +58,20 @@ function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
   return offered.has('br') ? 'br' : offered.has('gzip') ? 'gzip' : null;
 }
 
+/** The page's one stylesheet as an inline element, with the CSP hash that allows it; null if it cannot be inlined. */
+function inlineStylesheet(clientDist: string, head: string): { link: string; element: string; hash: string } | null {
+  const link = /<link rel="stylesheet"[^>]* href="\/(assets\/[^"]+\.css)">/.exec(head);
+  if (!link) return null;
+  const css = fs.readFileSync(path.join(clientDist, link[1]!), 'utf8');
+  // Relative urls would resolve against the page, not /assets/; "</style" would end the element.
+  if (/url\(|<\/style/i.test(css)) return null;
+  return {
+    link: link[0],
+    element: `<style>${css}</style>`,
+    hash: `sha256-${createHash('sha256').update(css).digest('base64')}`,
+  };
+}
+
 async function loadRenderer(clientServerDist: string): Promise<ScreenRenderer | null> {
   const file = path.join(clientServerDist, 'entry-server.js');
   if (!fs.existsSync(file)) return null;
@@ -66,8 +84,10 @@ async function loadRenderer(clientServerDist: string): Promise<ScreenRenderer | 
  * (the same procedures, as the viewer) and renders the Requests screen's HTML from those answers,
  * so the first rows show as the page arrives, before any script has run; the answers travel in
  * the page, and the browser's app starts from them and takes the screen over (client/src/main.tsx).
- * Signed out, or if anything fails, the page with hints only (spa-hints.ts): the app loads as usual.
- * Null when the dashboard is not built.
+ * The page streams: its head (with the stylesheet inline) leaves at once, the screen when rendered,
+ * and the app's code after it. Signed out, the answers say so and there is no screen; if anything
+ * fails, the page ends as the app's plain page. Without a server build of the screen, the page with
+ * hints only (spa-hints.ts). Null when the dashboard is not built.
  */
 export async function createRequestsPage(clientDist: string, clientServerDist: string, deps: ServiceDeps) {
   const hinted = requestsPageHtml(clientDist);
@@ -82,8 +102,14 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
   // Without the data preload: a rendered page carries its answers (the app asks for nothing).
   const page = hinted.replace(dataPreload, '');
   const rootAt = page.indexOf(EMPTY_ROOT);
-  const head = `${page.slice(0, rootAt)}<div id="root">`;
-  const after = page.slice(rootAt + EMPTY_ROOT.length);
+  const pageHead = page.slice(0, rootAt);
+  // The stylesheet comes inline (allowed by its hash), so painting the rows waits for no other request.
+  const stylesheet = inlineStylesheet(clientDist, pageHead);
+  const csp = dashboardCsp(deps.config.PUBLIC_URL.startsWith('https://'), stylesheet ? [stylesheet.hash] : []);
+  // The app's code is named after the rows, so fetching and compiling it do not compete with them.
+  const code = pageHead.match(APP_CODE) ?? [];
+  const head = `${(stylesheet ? pageHead.replace(stylesheet.link, stylesheet.element) : pageHead).replace(APP_CODE, '')}<div id="root">`;
+  const after = `${code.join('')}${page.slice(rootAt + EMPTY_ROOT.length)}`;
   const answersElement = (answers: Answers) =>
     `<script type="application/json" id="${ANSWERS_ELEMENT}">${scriptJson(answers)}</script>`;
 
@@ -126,15 +152,18 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
 
   return async function send(request: FastifyRequest, reply: FastifyReply) {
     if (!renderer || rootAt === -1) return reply.type('text/html').header('Cache-Control', 'no-cache').send(hinted);
-    // The head (styles, the app's code) goes out at once, so the browser fetches them while
-    // the screen is rendered; the rest follows. It holds the viewer's own data: kept by no cache.
+    // The head goes out at once; the rest follows when rendered. It holds the viewer's own data: kept by no cache.
     const encoding = acceptedEncoding(request.headers['accept-encoding']);
     const body = new PassThrough();
     const encoder =
       encoding === 'br' ? zlib.createBrotliCompress(BROTLI) : encoding === 'gzip' ? zlib.createGzip() : null;
     const sent = encoder ? body.pipe(encoder) : body;
     sent.on('error', () => undefined); // the browser went away
-    void reply.type('text/html').header('Cache-Control', 'no-store').header('Vary', 'Accept-Encoding');
+    void reply
+      .type('text/html')
+      .header('Content-Security-Policy', csp)
+      .header('Cache-Control', 'no-store')
+      .header('Vary', 'Accept-Encoding');
     if (encoding) void reply.header('Content-Encoding', encoding);
     void reply.send(sent);
     body.write(head);
