@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { maskIdentifier } from '@shared/mask-identifier';
-import { baseUrl, publicApi } from '../support/app';
+import { baseUrl, connectAppDatabase, publicApi } from '../support/app';
 import { launchBrowser, newPage, screenshot } from '../support/browser';
 import { nav, signUp } from '../support/onboarding';
 
@@ -13,19 +13,31 @@ const suffix = randomBytes(3).toString('hex');
 const FAILING = 27;
 const failing = Array.from({ length: FAILING }, (_, i) => `bulk-${i}-${suffix}@example.com`);
 const fine = `bulk-fine-${suffix}@example.com`;
+/** Subjects whose deletion the destination keeps putting off (429, come back in an hour): still running, so cancellable. */
+const busy = Array.from({ length: 3 }, (_, i) => `bulk-busy-${i}-${suffix}@example.com`);
 
 let browser: Browser;
 let page: Page;
 let pat = '';
+let workspaceApiKey = '';
 const ids = new Map<string, string>();
 
-/** The partner's system: refuses the subjects it does not know (422) until it is "fixed", deletes the others. */
-const destination = { fixed: false, url: '' };
+/**
+ * The partner's system: refuses the subjects it does not know (422) until it is "fixed", deletes
+ * the others; the "busy" subjects are always put off for an hour (429 with Retry-After).
+ */
+const destination = { fixed: false, url: '', putOff: new Set<string>() };
 const receiver = http.createServer((request, response) => {
   let body = '';
   request.on('data', (chunk) => (body += chunk));
   request.on('end', () => {
     const email = String(JSON.parse(body || '{}').email ?? '');
+    if (email.startsWith('bulk-busy-')) {
+      destination.putOff.add(email);
+      response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3600' });
+      response.end(JSON.stringify({ error: 'busy, try again later' }));
+      return;
+    }
     const ok = destination.fixed || email.startsWith('bulk-fine-');
     response.writeHead(ok ? 200 : 422, { 'content-type': 'application/json' });
     response.end(JSON.stringify(ok ? { deleted: true } : { error: 'unknown subject' }));
@@ -90,6 +102,7 @@ describe('bulk actions on the Requests screen', () => {
         initiate: { method: 'POST', url: `${destination.url}/erase`, body: '{"email":"{{identifier}}"}' },
       },
     });
+    workspaceApiKey = workspace.apiKey;
     pat = (await trpc<{ token: string }>('tokens.create', { name: 'bulk' })).token;
     for (const identifier of [...failing, fine]) {
       const created = await publicApi('POST', '/deletion-requests', pat, {
@@ -172,5 +185,72 @@ describe('bulk actions on the Requests screen', () => {
     for (const identifier of failing.slice(0, -1)) await waitForStatus(ids.get(identifier)!, ['SUCCESS']);
     // Nothing is left failing: the filtered list empties itself.
     await page.getByText('No request matches these filters').waitFor({ timeout: 15_000 });
+  });
+
+  it('cancels several running requests after a confirmation that names the count; a finished one is skipped with the reason', async () => {
+    for (const identifier of busy) {
+      const created = await publicApi('POST', '/deletion-requests', pat, { workspaceApiKey, identifier });
+      expect(created.status).toBe(201);
+      ids.set(identifier, String(created.body?.id));
+    }
+    // Each was sent, and the destination asked to come back in an hour: they keep running.
+    for (let waited = 0; destination.putOff.size < busy.length; waited += 100) {
+      if (waited > 30_000) throw new Error(`only ${destination.putOff.size} busy subjects were sent`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const running = busy.map((identifier) => ids.get(identifier)!);
+    const finishedId = ids.get(fine)!;
+
+    await page.goto('/requests');
+    for (const id of [...running, finishedId]) {
+      const row = page.locator(`tr[data-request-id="${id}"]`);
+      await row.waitFor();
+      await row.getByRole('checkbox').check();
+    }
+    const bar = page.getByRole('region', { name: 'Selected requests' });
+    await bar.getByText('4 selected').waitFor();
+
+    // The confirmation names the count and says what will happen; "Keep requests" closes it without acting.
+    await bar.getByRole('button', { name: 'Cancel…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel 4 requests?' });
+    await dialog.getByText(/Integrations that have not finished are asked to stop; this cannot be undone/).waitFor();
+    await screenshot(page, 'bulk-cancel-confirmation');
+    await dialog.getByRole('button', { name: 'Keep requests' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    for (const id of running) await waitForStatus(id, ['STAGING', 'PENDING', 'PROCESSING']);
+    await bar.getByRole('button', { name: 'Cancel…' }).click();
+    await dialog.getByRole('button', { name: 'Cancel 4 requests', exact: true }).click();
+
+    const result = page.getByRole('region', { name: 'Result of the bulk action' });
+    await result.getByText('3 requests canceled, 1 skipped.').waitFor();
+    const canceled = result.locator('li[data-outcome="canceled"]');
+    expect((await canceled.getByRole('link').allTextContents()).sort()).toEqual(busy.map(maskIdentifier).sort());
+    expect(await canceled.locator('.badge').allTextContents()).toEqual(['Canceled', 'Canceled', 'Canceled']);
+    const skipped = result.locator('li[data-outcome="skipped"]');
+    expect(await skipped.getByRole('link').textContent()).toBe(maskIdentifier(fine));
+    await skipped.getByText('This request has finished; nothing to cancel').waitFor();
+    await screenshot(page, 'bulk-cancel-result');
+
+    // The list shows them canceled, and so does the database; the finished request is left as it was.
+    for (const id of running)
+      await page.locator(`tr[data-request-id="${id}"]`).getByText('Canceled', { exact: true }).waitFor();
+    const db = await connectAppDatabase();
+    try {
+      const { rows } = await db.query<{ id: string; status: string }>(
+        'SELECT id, status FROM "DeletionRequest" WHERE id = ANY($1) ORDER BY id',
+        [[...running, finishedId]],
+      );
+      expect(Object.fromEntries(rows.map((row) => [row.id, row.status]))).toEqual({
+        ...Object.fromEntries(running.map((id) => [id, 'CANCELED'])),
+        [finishedId]: 'SUCCESS',
+      });
+      const { rows: integrationStatuses } = await db.query<{ status: string }>(
+        'SELECT status FROM "IntegrationRequest" WHERE "deletionRequestId" = ANY($1)',
+        [running],
+      );
+      expect(integrationStatuses.map((row) => row.status)).toEqual(['CANCELED', 'CANCELED', 'CANCELED']);
+    } finally {
+      await db.end();
+    }
   });
 });

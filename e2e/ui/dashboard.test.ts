@@ -159,7 +159,7 @@ describe('a new owner sets up and tracks a deletion request', () => {
     await page.getByText('Request created').first().waitFor();
     await screenshot(page, '06-request-detail');
     // The workspace has no integration yet: retrying says so in the server's words.
-    await page.getByRole('button', { name: 'Retry failed integrations' }).click();
+    await page.getByRole('button', { name: 'Retry as submitted', exact: true }).click();
     await page.getByRole('alert').filter({ hasText: 'no enabled integrations' }).waitFor();
     await page.reload();
     await page.getByRole('heading', { name: maskIdentifier(identifier) }).waitFor();

@@ -292,10 +292,11 @@ describe('an owner connects destinations and tracks deletions through them', () 
     const attempt = (n: number) => trail.locator('.timeline-item').filter({ hasText: new RegExp(`Attempt ${n}:`) });
 
     // As submitted: the same (old) URL again, as attempt 2.
-    await page
-      .getByLabel('Configuration for the retry', { exact: true })
-      .selectOption({ label: 'with the submitted configuration' });
-    await page.getByRole('button', { name: 'Retry failed integrations' }).click();
+    // Both are offered side by side, for the request and for the failed integration.
+    await hook.getByRole('button', { name: 'Retry CRM webhook with the current configuration', exact: true }).waitFor();
+    await hook.getByRole('button', { name: 'Retry CRM webhook as submitted', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Retry with the current configuration', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Retry as submitted', exact: true }).click();
     await attempt(2).waitFor({ timeout: 30_000 });
     await page.locator('article[aria-label="CRM webhook"][data-status="FAILED"]').waitFor();
     expect(await attempt(2).textContent()).toContain('as submitted');
@@ -310,11 +311,8 @@ describe('an owner connects destinations and tracks deletions through them', () 
 
     // With the current configuration: the edited URL is called, as attempt 3, and the card says so.
     await page.goto(`/requests/${id}`);
-    await page
-      .getByLabel('Configuration for the retry', { exact: true })
-      .selectOption({ label: 'with the current configuration' });
     const callsBefore = webhook.calls.length;
-    await page.getByRole('button', { name: 'Retry failed integrations' }).click();
+    await page.getByRole('button', { name: 'Retry with the current configuration', exact: true }).click();
     await page.locator('article[aria-label="CRM webhook"][data-status="SUCCESS"]').waitFor({ timeout: 30_000 });
     await page.locator('.summary-card .badge', { hasText: 'Succeeded' }).waitFor({ timeout: 30_000 });
     expect(webhook.calls.slice(callsBefore).map((c) => c.url)).toEqual([

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { baseUrl, connectAppDatabase, publicApi } from '../support/app';
-import { nav, signUpWithToken } from '../support/onboarding';
+import { nav, signUp, signUpWithToken } from '../support/onboarding';
 import { launchBrowser, newPage, recordVisitedUrls, screenshot, watchConsole, WIDTHS } from '../support/browser';
 
 /**
@@ -307,6 +307,57 @@ describe('a phone and a tablet read each screen', () => {
       expect(box.current).toBe('page');
       expect(box.left).toBeGreaterThanOrEqual(0);
       expect(box.right).toBeLessThanOrEqual(WIDTHS[0].width);
+    }
+  });
+
+  it('keeps the header on one row with a long organization name, cut with an ellipsis and read in full', async () => {
+    /** The header's height, and whether its parts sit side by side (each overlaps every other vertically). */
+    const header = (p: Page) =>
+      p.locator('header.topbar').evaluate((el) => {
+        const parts = [...el.children].map((child) => child.getBoundingClientRect());
+        return {
+          height: el.getBoundingClientRect().height,
+          oneRow: parts.every((a) => parts.every((b) => a.top < b.bottom && b.top < a.bottom)),
+        };
+      });
+    await phone.goto('/requests');
+    await settle(phone);
+    const usual = await header(phone);
+    expect(usual.oneRow).toBe(true);
+
+    const longName = `Northwind Consolidated Holdings Data Protection Office ${suffix}`;
+    expect(longName).toHaveLength(61);
+    for (const viewport of [WIDTHS[0], WIDTHS[1]]) {
+      const context = await browser.newContext({ baseURL: baseUrl(), viewport });
+      recordVisitedUrls(context);
+      try {
+        const p = await context.newPage();
+        current = p;
+        await signUp(p, {
+          name: 'Lena Long',
+          email: `lena-${viewport.width}-${suffix}@example.com`,
+          org: longName,
+        });
+        await p.goto('/requests');
+        await settle(p);
+        const measured = await header(p);
+        expect(measured.oneRow, `the header keeps one row at ${viewport.width} px`).toBe(true);
+        if (viewport.width === WIDTHS[0].width) expect(measured.height).toBeLessThanOrEqual(usual.height + 1);
+        const name = p.locator('header .org-name');
+        const shown = await name.evaluate((el) => ({
+          title: el.getAttribute('title'),
+          text: el.textContent,
+          cut: el.scrollWidth > el.clientWidth,
+          overflow: getComputedStyle(el).textOverflow,
+        }));
+        expect(shown).toEqual({ title: longName, text: longName, cut: true, overflow: 'ellipsis' });
+        // A screen reader reads the whole name: the ellipsis is only drawn.
+        expect(await p.getByRole('banner').ariaSnapshot()).toContain(longName);
+        expect(await horizontalOverflow(p)).toBeLessThanOrEqual(1);
+        await screenshot(p, `header-long-organization-name-${viewport.width}`);
+      } finally {
+        await context.close();
+      }
     }
   });
 

@@ -10,26 +10,37 @@ const isRetryable = (status: RequestStatus) => status === 'FAILED' || status ===
 
 type RetryConfiguration = 'submitted' | 'current';
 
-/** Which configuration a retry sends: the snapshot taken when the request was made, or the integration's as it is now. */
-function RetryConfigurationChoice({
-  value,
-  onChange,
-  label,
+/**
+ * Retry offered twice, side by side: with the configuration frozen when the request was made, or
+ * with the integration's configuration as it is now (after fixing a URL or a rule).
+ */
+function RetryButtons({
+  subject,
+  small,
+  disabled,
+  pending,
+  onRetry,
 }: {
-  value: RetryConfiguration;
-  onChange: (value: RetryConfiguration) => void;
-  label: string;
+  /** Read by screen readers after "Retry" (the integration's name), so each button names what it retries. */
+  subject?: string;
+  small?: boolean;
+  disabled: boolean;
+  /** The configuration of the retry under way, if any. */
+  pending: RetryConfiguration | null;
+  onRetry: (configuration: RetryConfiguration) => void;
 }) {
+  const size = small ? ' button-small' : '';
+  const button = (configuration: RetryConfiguration, className: string, rest: string) => (
+    <button type="button" className={className + size} disabled={disabled} onClick={() => onRetry(configuration)}>
+      {pending === configuration ? 'Retrying…' : 'Retry'}
+      {subject ? <span className="visually-hidden"> {subject}</span> : null} {rest}
+    </button>
+  );
   return (
-    <select
-      className="select select-small"
-      aria-label={label}
-      value={value}
-      onChange={(event) => onChange(event.target.value as RetryConfiguration)}
-    >
-      <option value="submitted">with the submitted configuration</option>
-      <option value="current">with the current configuration</option>
-    </select>
+    <>
+      {button('submitted', small ? 'button' : 'button button-primary', 'as submitted')}
+      {button('current', 'button', 'with the current configuration')}
+    </>
   );
 }
 
@@ -66,7 +77,6 @@ export function RequestActions({
   const refresh = useRefreshRequest();
   const [done, setDone] = useState<string | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
-  const [configuration, setConfiguration] = useState<RetryConfiguration>('submitted');
   const retry = useMutation(
     trpc.deletionRequests.retry.mutationOptions({ onSuccess: async () => (setDone('Retry queued.'), await refresh()) }),
   );
@@ -84,25 +94,15 @@ export function RequestActions({
     <div className="request-actions">
       <div className="row wrap">
         {canRetry ? (
-          <>
-            <button
-              type="button"
-              className="button button-primary"
-              disabled={retry.isPending}
-              onClick={() => (
-                cancel.reset(),
-                setDone(null),
-                retry.mutate({ deletionRequestId: request.id, configuration })
-              )}
-            >
-              {retry.isPending ? 'Retrying…' : 'Retry failed integrations'}
-            </button>
-            <RetryConfigurationChoice
-              value={configuration}
-              onChange={setConfiguration}
-              label="Configuration for the retry"
-            />
-          </>
+          <RetryButtons
+            disabled={retry.isPending}
+            pending={retry.isPending ? (retry.variables?.configuration ?? null) : null}
+            onRetry={(configuration) => (
+              cancel.reset(),
+              setDone(null),
+              retry.mutate({ deletionRequestId: request.id, configuration })
+            )}
+          />
         ) : null}
         {canCancel ? (
           <button
@@ -157,7 +157,6 @@ export function IntegrationRequestActions({
     trpc.deletionRequests.checkStatusNow.mutationOptions({ onSuccess: after('Status check queued.') }),
   );
   const [confirmCancel, setConfirmCancel] = useState(false);
-  const [configuration, setConfiguration] = useState<RetryConfiguration>('submitted');
   const cancel = useMutation(
     trpc.deletionRequests.cancelIntegration.mutationOptions({
       onSuccess: async () => {
@@ -181,21 +180,13 @@ export function IntegrationRequestActions({
     <div className="ir-actions">
       <div className="row wrap">
         {isRetryable(ir.status) ? (
-          <>
-            <button
-              type="button"
-              className="button button-small"
-              disabled={busy}
-              onClick={() => (reset(), retry.mutate({ ...input, configuration }))}
-            >
-              Retry<span className="visually-hidden"> {ir.name}</span>
-            </button>
-            <RetryConfigurationChoice
-              value={configuration}
-              onChange={setConfiguration}
-              label={`Configuration for retrying ${ir.name}`}
-            />
-          </>
+          <RetryButtons
+            small
+            subject={ir.name}
+            disabled={busy}
+            pending={retry.isPending ? (retry.variables?.configuration ?? null) : null}
+            onRetry={(configuration) => (reset(), retry.mutate({ ...input, configuration }))}
+          />
         ) : null}
         {isActive(ir.status) && ir.trackingId ? (
           <button

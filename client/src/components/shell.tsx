@@ -83,6 +83,7 @@ function Header() {
             </label>
             <select
               id={switchId}
+              title={active?.name}
               value={me.organizationId}
               disabled={switchOrganization.isPending}
               onChange={(event) => switchOrganization.mutate({ organizationId: event.target.value })}
@@ -95,7 +96,7 @@ function Header() {
             </select>
           </>
         ) : (
-          <span className="org-name" title="Organization">
+          <span className="org-name" title={active?.name}>
             {active?.name}
           </span>
         )}

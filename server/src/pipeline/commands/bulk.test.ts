@@ -140,6 +140,60 @@ describe('bulk cancel (no worker running: requests wait to be sent)', () => {
   });
 });
 
+describe('the bulk action in the audit log', () => {
+  const bulkEntries = async (caller: ReturnType<typeof callerFor>['caller'], workspaceId?: string) =>
+    (
+      await caller.dashboard.auditLog({
+        limit: 100,
+        filter: { actions: ['request.bulk_cancel'], ...(workspaceId ? { workspaceId } : {}) },
+      })
+    ).items;
+
+  it("names the workspace when every request is in one, so the workspace's filter shows it", async () => {
+    const { org, caller, submit, connect } = await setup();
+    const other = await createWorkspace(env.deps.prisma, env.deps.keyring, org.actor, { name: 'Other' });
+    await connect(other.id);
+    const [a, b] = [await submit('w1@example.com'), await submit('w2@example.com')];
+
+    await caller.deletionRequests.bulkCancel({ deletionRequestIds: [a.id, b.id] });
+
+    const [entry] = await bulkEntries(caller);
+    expect(entry).toMatchObject({
+      deletionRequestId: null,
+      summary: 'Bulk cancel of 2 requests: 2 requests canceled',
+      details: { workspaceId: org.workspace.id },
+    });
+    expect((await bulkEntries(caller, org.workspace.id)).map((e) => e.id)).toEqual([entry!.id]);
+    expect(await bulkEntries(caller, other.id)).toEqual([]);
+  });
+
+  it('keeps requests of several workspaces at the organization, saying how many workspaces', async () => {
+    const { org, caller, submit, connect } = await setup();
+    const other = await createWorkspace(env.deps.prisma, env.deps.keyring, org.actor, { name: 'Other' });
+    await connect(other.id);
+    const here = await submit('s1@example.com');
+    const there = [await submit('s2@example.com', other.id), await submit('s3@example.com', other.id)];
+
+    await caller.deletionRequests.bulkCancel({ filter: { statuses: ['STAGING'] } });
+
+    const [entry] = await bulkEntries(caller);
+    expect(entry).toMatchObject({
+      deletionRequestId: null,
+      summary: 'Bulk cancel of 3 requests across 2 workspaces: 3 requests canceled',
+      details: { workspaceCount: 2, workspaceIds: [org.workspace.id, other.id].sort() },
+    });
+    expect((entry!.details as Record<string, unknown>).workspaceId).toBeUndefined();
+    expect(await bulkEntries(caller, org.workspace.id)).toEqual([]);
+    expect(await bulkEntries(caller, other.id)).toEqual([]);
+    // Each request's own entries stay under its workspace.
+    const underOther = await caller.dashboard.auditLog({ limit: 100, filter: { workspaceId: other.id } });
+    expect(new Set(underOther.items.map((e) => e.deletionRequestId).filter(Boolean))).toEqual(
+      new Set(there.map((r) => r.id)),
+    );
+    expect(underOther.items.some((e) => e.deletionRequestId === here.id)).toBe(false);
+  });
+});
+
 describe('bulk retry', () => {
   beforeAll(async () => {
     worker = await startTestWorker(env);

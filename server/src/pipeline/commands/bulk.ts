@@ -19,12 +19,18 @@ type Item = BulkActionResult['items'][number];
 /** Requests acted on side by side: a cancel may wait on a destination's answer, the others need not wait behind it. */
 const CONCURRENCY = 4;
 
+/** The requests acted on, in order, and the workspace of each (for the audit entry's scope). */
+interface Resolved {
+  ids: string[];
+  workspaceOf: Map<string, string>;
+}
+
 /**
  * The requests a bulk action acts on, checked once for all: every id must be one of the
  * organization's requests (otherwise nothing is done: 404), in a workspace the actor may act on
  * (403); a filter may match at most BULK_ACTION_MAX requests (409 with the count).
  */
-async function resolveTarget(deps: BulkDeps, actor: Actor, target: BulkTarget): Promise<string[]> {
+async function resolveTarget(deps: BulkDeps, actor: Actor, target: BulkTarget): Promise<Resolved> {
   if (target.deletionRequestIds) {
     const ids = [...new Set(target.deletionRequestIds)];
     const rows = await deps.prisma.deletionRequest.findMany({
@@ -38,12 +44,12 @@ async function resolveTarget(deps: BulkDeps, actor: Actor, target: BulkTarget): 
         `${missing} of the ${ids.length} deletion requests were not found in this organization; nothing was done`,
       );
     for (const row of rows) assertWorkspaceAllowed(actor, row.workspaceId);
-    return ids;
+    return { ids, workspaceOf: new Map(rows.map((row) => [row.id, row.workspaceId])) };
   }
   const where = await filterWhere(deps, actor, target.filter);
   const rows = await deps.prisma.deletionRequest.findMany({
     where,
-    select: { id: true },
+    select: { id: true, workspaceId: true },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: BULK_ACTION_MAX + 1,
   });
@@ -53,7 +59,7 @@ async function resolveTarget(deps: BulkDeps, actor: Actor, target: BulkTarget): 
       `More than ${BULK_ACTION_MAX} requests match this filter; a bulk action takes at most ${BULK_ACTION_MAX} at a time. Narrow the filter.`,
     );
   }
-  return rows.map((row) => row.id);
+  return { ids: rows.map((row) => row.id), workspaceOf: new Map(rows.map((row) => [row.id, row.workspaceId])) };
 }
 
 /** What a filter matches: a workspace it names must be the organization's (404) and one the actor may act on (403); a token limited to workspaces reaches only those. */
@@ -95,12 +101,18 @@ function skipped(deletionRequestId: string, error: unknown): Item {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** One audit entry for the bulk action as a whole; each request's own entries are recorded by the single action. */
+/**
+ * One audit entry for the bulk action as a whole; each request's own entries are recorded by the
+ * single action. When every request is in one workspace the entry names it (`details.workspaceId`,
+ * which the audit log's workspace filter reads, as for other workspace entries); requests of
+ * several workspaces keep it at the organization, and its summary says how many workspaces.
+ */
 async function finish(
   deps: BulkDeps,
   actor: Actor,
   action: 'retry' | 'cancel',
   target: BulkTarget,
+  resolved: Resolved,
   items: Item[],
   extra: Record<string, string> = {},
 ) {
@@ -117,14 +129,21 @@ async function finish(
         (skippedCount ? `, ${skippedCount} skipped` : '');
   // The filter is recorded without the identifier it may search for (personal data stays in its place).
   const { identifier, ...filter } = target.filter ?? {};
+  const workspaceIds = [...new Set(resolved.ids.map((id) => resolved.workspaceOf.get(id)!))].sort();
+  const scope =
+    workspaceIds.length === 1
+      ? { workspaceId: workspaceIds[0] }
+      : { workspaceIds, workspaceCount: workspaceIds.length };
+  const across = workspaceIds.length > 1 ? ` across ${workspaceIds.length} workspaces` : '';
   // A filter that matched nothing changed nothing: there is nothing to audit.
   if (items.length > 0) {
     await recordAudit(deps.prisma, actor, {
       organizationId: actor.organizationId,
       action: `request.bulk_${action}`,
-      summary: `Bulk ${action} of ${plural(items.length, 'request')}: ${message}`,
+      summary: `Bulk ${action} of ${plural(items.length, 'request')}${across}: ${message}`,
       details: JSON.parse(
         JSON.stringify({
+          ...scope,
           ...(target.filter ? { filter, identifierSearch: identifier !== undefined } : {}),
           ...extra,
           items: items.map((item) => ({
@@ -146,8 +165,8 @@ export async function bulkRetry(
   target: BulkTarget,
   configuration: RetryConfiguration = 'submitted',
 ): Promise<BulkActionResult> {
-  const ids = await resolveTarget(deps, actor, target);
-  const items = await eachRequest(ids, async (id) => {
+  const resolved = await resolveTarget(deps, actor, target);
+  const items = await eachRequest(resolved.ids, async (id) => {
     try {
       const { retried } = await retryDeletionRequest(deps.prisma, actor, id, { configuration });
       return { deletionRequestId: id, outcome: 'retried', integrationRequestIds: retried, reason: null };
@@ -155,13 +174,13 @@ export async function bulkRetry(
       return skipped(id, error);
     }
   });
-  return finish(deps, actor, 'retry', target, items, { configuration });
+  return finish(deps, actor, 'retry', target, resolved, items, { configuration });
 }
 
 /** Cancels the unfinished integrations of every request named (or matched); a finished request is skipped with the reason. */
 export async function bulkCancel(deps: BulkDeps, actor: Actor, target: BulkTarget): Promise<BulkActionResult> {
-  const ids = await resolveTarget(deps, actor, target);
-  const items = await eachRequest(ids, async (id): Promise<Item> => {
+  const resolved = await resolveTarget(deps, actor, target);
+  const items = await eachRequest(resolved.ids, async (id): Promise<Item> => {
     try {
       const { canceled, refused } = await cancelDeletionRequest(deps, actor, id);
       const reason = refused.length ? refused.map((r) => r.reason).join('; ') : null;
@@ -177,5 +196,5 @@ export async function bulkCancel(deps: BulkDeps, actor: Actor, target: BulkTarge
       return skipped(id, error);
     }
   });
-  return finish(deps, actor, 'cancel', target, items);
+  return finish(deps, actor, 'cancel', target, resolved, items);
 }
