@@ -39,14 +39,20 @@ const csrf = middleware(({ ctx, type, next }) => {
 /** Anyone; used for sign-up, sign-in and health. */
 export const publicProcedure = baseProcedure.use(csrf);
 
-/** The procedures of one batch share its context: its session is looked up once, not once per procedure. */
-const sessionActors = new WeakMap<Context, { token: string; actor: Promise<Actor> }>();
+/**
+ * The procedures of one batch share its context and start together: they share one session
+ * lookup while it is under way. Once it has settled the next call looks again (a role or the
+ * active organization may have changed since).
+ */
+const sessionLookups = new WeakMap<Context, { token: string; actor: Promise<Actor> }>();
 
 export function sessionActor(ctx: Context, token: string): Promise<Actor> {
-  const known = sessionActors.get(ctx);
-  if (known?.token === token) return known.actor;
-  const actor = authenticateSession(ctx.prisma, token);
-  sessionActors.set(ctx, { token, actor });
+  const pending = sessionLookups.get(ctx);
+  if (pending?.token === token) return pending.actor;
+  const actor = authenticateSession(ctx.prisma, token).finally(() => {
+    if (sessionLookups.get(ctx)?.actor === actor) sessionLookups.delete(ctx);
+  });
+  sessionLookups.set(ctx, { token, actor });
   return actor;
 }
 
