@@ -12,6 +12,7 @@ export default tseslint.config(
     ignores: [
       'node_modules/',
       'client/dist/',
+      'client/dist-server/',
       'server/src/generated/',
       'shared/src/partner-client/openapi.d.ts',
       'bench/results*',
