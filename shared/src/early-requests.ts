@@ -23,6 +23,15 @@ export interface EarlyRequestsInput {
 /** The unfiltered list, newest first: what /requests without a query string shows. */
 export const UNFILTERED_REQUESTS_INPUT: EarlyRequestsInput = { filter: {}, sort: 'created', limit: REQUESTS_PAGE_SIZE };
 
+/** A batch's answers in procedure order (`result` is missing where a procedure failed). */
+export type EarlyAnswers = ({ result?: { data: unknown }; error?: { code: string } } | undefined)[];
+
+/** The element in which a server-rendered Requests page hands its answers to the app (server/src/http/requests-page.ts). */
+export const SERVER_ANSWERS_ID = 'early-data';
+
+/** The cookie in which the browser names the zone it shows times in, for the pages the server renders. */
+export const VIEWER_ZONE_COOKIE = 'dds_tz';
+
 /** The batch's URL, exactly as the tRPC client would send it (the search is input 1). */
 export function earlyRequestsUrl(input: EarlyRequestsInput): string {
   return `/trpc/${EARLY_PROCEDURES.join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify({ 1: input }))}`;

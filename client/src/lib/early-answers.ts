@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { TRPCOptionsProxy } from '@trpc/tanstack-react-query';
-import { EARLY_PROCEDURES } from '@shared/early-requests';
+import { EARLY_PROCEDURES, type EarlyAnswers } from '@shared/early-requests';
 import type { AppRouter } from '../../../server/src/api-types';
-import type { EarlyAnswers, EarlyRequestsData } from './early-data';
+import type { EarlyRequestsData } from './early-data';
 
 /**
  * Puts the Requests page's first answers (one tRPC batch: who is signed in, the first page, the

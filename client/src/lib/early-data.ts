@@ -1,4 +1,4 @@
-import { earlyRequestsUrl } from '@shared/early-requests';
+import { earlyRequestsUrl, SERVER_ANSWERS_ID, type EarlyAnswers } from '@shared/early-requests';
 import { filtersFromSearchParams, REQUESTS_PAGE_SIZE, toSearchFilter } from './request-filters';
 
 /**
@@ -8,17 +8,12 @@ import { filtersFromSearchParams, REQUESTS_PAGE_SIZE, toSearchFilter } from './r
  * tRPC batch, exactly as the tRPC client would send it. query.ts puts the answers into the
  * query cache under the keys the screen asks for; anything that failed is simply asked again.
  */
-/** A tRPC batch's answers, in procedure order (`result` is missing where the procedure failed). */
-export type EarlyAnswers = ({ result?: { data: unknown } } | undefined)[];
 
 export interface EarlyRequestsData {
   input: { filter: ReturnType<typeof toSearchFilter>; sort: 'created' | 'due'; limit: number };
   /** The batch's answers in procedure order, or null when the call itself failed. */
   answers: Promise<EarlyAnswers | null>;
 }
-
-/** The id of the script element in which the server hands over the answers it rendered the page from. */
-export const SERVER_ANSWERS_ID = 'early-data';
 
 /** The answers the server rendered this page from (server/src/http/requests-page.ts), if it did. */
 function serverAnswers(): EarlyAnswers | null {

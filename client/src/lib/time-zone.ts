@@ -1,6 +1,13 @@
 /** Whether the dashboard shows times in the viewer's own time zone or in UTC (kept in this browser). */
 export type TimeZoneChoice = 'local' | 'UTC';
 
+/**
+ * The cookie that tells the server which zone to render times in: `VIEWER_ZONE_COOKIE` of
+ * shared/src/early-requests.ts, written out here so this module (in the first bundle) pulls in
+ * no shared chunk; time-zone.test.ts checks the two agree.
+ */
+export const VIEWER_ZONE_COOKIE = 'dds_tz';
+
 const STORAGE_KEY = 'dds.timeZone';
 const listeners = new Set<() => void>();
 
@@ -13,9 +20,6 @@ function stored(): TimeZoneChoice {
 }
 
 let choice: TimeZoneChoice = stored();
-
-/** The cookie that tells the server which zone to render times in (server/src/http/requests-page.ts). */
-export const VIEWER_ZONE_COOKIE = 'dds_tz';
 
 /** Tells the server the zone this browser shows times in ("UTC" or its own zone), for the pages it renders. */
 export function rememberViewerZone(): void {

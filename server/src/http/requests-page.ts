@@ -5,7 +5,13 @@ import { pathToFileURL } from 'node:url';
 import { PassThrough } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { earlyRequestsUrl, UNFILTERED_REQUESTS_INPUT, type EarlyRequestsInput } from '@shared/early-requests';
+import {
+  SERVER_ANSWERS_ID,
+  UNFILTERED_REQUESTS_INPUT,
+  VIEWER_ZONE_COOKIE,
+  type EarlyAnswers,
+  type EarlyRequestsInput,
+} from '@shared/early-requests';
 import { appRouter } from '../routers/root';
 import type { ServiceDeps } from '../services/deps';
 import { createCallerFactory } from '../trpc/init';
@@ -13,18 +19,11 @@ import { createContextFactory, SESSION_COOKIE } from '../trpc/context';
 import { dashboardCsp } from './hardening';
 import { requestsPageHtml } from './spa-hints';
 
-/** A tRPC batch's answers, as the browser's app reads them (client/src/lib/early-data.ts). */
-type Answers = ({ result: { data: unknown } } | { error: { code: string } })[];
-
 /** The server build of the dashboard's Requests screen (client/src/entry-server.tsx). */
 interface ScreenRenderer {
-  renderRequestsScreen(input: EarlyRequestsInput, answers: Answers, viewerZone: string | undefined): string;
+  renderRequestsScreen(input: EarlyRequestsInput, answers: EarlyAnswers, viewerZone: string | undefined): string;
 }
 
-/** The cookie in which the browser names the zone it shows times in (client/src/lib/time-zone.ts). */
-const VIEWER_ZONE_COOKIE = 'dds_tz';
-/** The element the browser's app reads the answers from (client/src/lib/early-data.ts SERVER_ANSWERS_ID). */
-const ANSWERS_ELEMENT = 'early-data';
 const EMPTY_ROOT = '<div id="root"></div>';
 /** The app's entry script and the module preloads of its chunks, as Vite and spa-hints.ts write them. */
 const APP_CODE = /\s*<(?:script type="module"[^>]*><\/script|link rel="modulepreload"[^>]*)>/g;
@@ -96,11 +95,10 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
     deps.log.warn({ err }, 'the Requests screen cannot be rendered on the server; the page loads without it');
     return null;
   });
-  const dataPreload = `<link rel="preload" as="fetch" crossorigin href="${earlyRequestsUrl(UNFILTERED_REQUESTS_INPUT).replace(/&/g, '&amp;')}">`;
   const context = createContextFactory(deps, 'trpc');
 
   // Without the data preload: a rendered page carries its answers (the app asks for nothing).
-  const page = hinted.replace(dataPreload, '');
+  const page = requestsPageHtml(clientDist, { preloadData: false })!;
   const rootAt = page.indexOf(EMPTY_ROOT);
   const pageHead = page.slice(0, rootAt);
   // The stylesheet comes inline (allowed by its hash), so painting the rows waits for no other request.
@@ -110,8 +108,8 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
   const code = pageHead.match(APP_CODE) ?? [];
   const head = `${(stylesheet ? pageHead.replace(stylesheet.link, stylesheet.element) : pageHead).replace(APP_CODE, '')}<div id="root">`;
   const after = `${code.join('')}${page.slice(rootAt + EMPTY_ROOT.length)}`;
-  const answersElement = (answers: Answers) =>
-    `<script type="application/json" id="${ANSWERS_ELEMENT}">${scriptJson(answers)}</script>`;
+  const answersElement = (answers: EarlyAnswers) =>
+    `<script type="application/json" id="${SERVER_ANSWERS_ID}">${scriptJson(answers)}</script>`;
 
   /**
    * The rest of the page after the head: the screen's HTML and the answers it was rendered from.
@@ -136,7 +134,7 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
     if (session.status === 'rejected') throw session.reason;
     if (!session.value) return signedOut();
     // As the answers would arrive over HTTP: JSON (dates as ISO strings); a failed one is asked again by the app.
-    const answers: Answers = [
+    const answers: EarlyAnswers = [
       json(session.value),
       ...settled.map((outcome) =>
         outcome.status === 'fulfilled' ? json(outcome.value) : { error: { code: 'FAILED' } },

@@ -54,6 +54,18 @@ describe('the Requests page hints', () => {
     expect(html).toContain('<script type="module" crossorigin src="/assets/index-A.js"></script>');
   });
 
+  it('leaves the data preload out for a page that carries its answers', () => {
+    const html = requestsPageHtml(
+      dist({
+        'index.html': { file: 'assets/index-A.js', isEntry: true },
+        'src/routes/requests.tsx': { file: 'assets/requests-F.js' },
+      }),
+      { preloadData: false },
+    )!;
+    expect(html).not.toContain('rel="preload"');
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/requests-F.js">');
+  });
+
   it('gives no page when the build wrote no manifest (the plain page is served)', () => {
     expect(requestsPageHtml(dist(null))).toBeNull();
   });

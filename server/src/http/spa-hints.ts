@@ -37,7 +37,7 @@ function chunksOf(manifest: Record<string, ManifestChunk>, keys: string[]): stri
  * the screen's chunks. Null when the build has no manifest. Other addresses (sign-in first)
  * get the plain page, so they load nothing extra.
  */
-export function requestsPageHtml(clientDist: string): string | null {
+export function requestsPageHtml(clientDist: string, { preloadData = true } = {}): string | null {
   const manifestFile = path.join(clientDist, '.vite', 'manifest.json');
   const indexFile = path.join(clientDist, 'index.html');
   if (!fs.existsSync(manifestFile) || !fs.existsSync(indexFile)) return null;
@@ -45,7 +45,10 @@ export function requestsPageHtml(clientDist: string): string | null {
   const html = fs.readFileSync(indexFile, 'utf8');
   const escape = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
   const hints = [
-    `<link rel="preload" as="fetch" crossorigin href="${escape(earlyRequestsUrl(UNFILTERED_REQUESTS_INPUT))}">`,
+    // A page that carries its answers (requests-page.ts) preloads none.
+    ...(preloadData
+      ? [`<link rel="preload" as="fetch" crossorigin href="${escape(earlyRequestsUrl(UNFILTERED_REQUESTS_INPUT))}">`]
+      : []),
     // Chunks the page names already (the entry's own imports) are not named twice.
     ...chunksOf(manifest, REQUESTS_MODULES)
       .filter((file) => !html.includes(`/${file}"`))
