@@ -106,7 +106,9 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
   const csp = dashboardCsp(deps.config.PUBLIC_URL.startsWith('https://'), stylesheet ? [stylesheet.hash] : []);
   // The app's code is named after the rows, so fetching and compiling it do not compete with them.
   const code = pageHead.match(APP_CODE) ?? [];
-  const head = `${(stylesheet ? pageHead.replace(stylesheet.link, stylesheet.element) : pageHead).replace(APP_CODE, '')}<div id="root">`;
+  // The server's markup is inert until the app replaces it: a click or a tick before then would be lost,
+  // so the browser holds it (and a test's click waits) until the app's own controls are there.
+  const head = `${(stylesheet ? pageHead.replace(stylesheet.link, stylesheet.element) : pageHead).replace(APP_CODE, '')}<div id="root"><div class="server-rendered" inert>`;
   const after = `${code.join('')}${page.slice(rootAt + EMPTY_ROOT.length)}`;
   const answersElement = (answers: EarlyAnswers) =>
     `<script type="application/json" id="${SERVER_ANSWERS_ID}">${scriptJson(answers)}</script>`;
@@ -121,7 +123,7 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
       result: { data: JSON.parse(JSON.stringify(value ?? null)) },
     });
     const refused = { error: { code: 'UNAUTHORIZED' } };
-    const signedOut = () => `</div>\n    ${answersElement([json(null), refused, refused, refused])}${after}`;
+    const signedOut = () => `</div></div>\n    ${answersElement([json(null), refused, refused, refused])}${after}`;
     if (!request.cookies[SESSION_COOKIE]) return signedOut();
     const caller = createCaller(context({ req: request, res: reply }));
     // All at once: the procedures share the batch's one session lookup (trpc/procedures.ts).
@@ -145,7 +147,7 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
       answers,
       viewerZone(request.cookies[VIEWER_ZONE_COOKIE]),
     );
-    return `${screen}</div>\n    ${answersElement(answers)}${after}`;
+    return `${screen}</div></div>\n    ${answersElement(answers)}${after}`;
   }
 
   return async function send(request: FastifyRequest, reply: FastifyReply) {
@@ -170,7 +172,7 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
     body.end(
       await rest(request, reply).catch((err: unknown) => {
         request.log.warn({ err }, 'the Requests screen was not rendered on the server; the app renders it');
-        return `</div>${after}`;
+        return `</div></div>${after}`;
       }),
     );
     return reply;
