@@ -29,16 +29,30 @@ const TRACE = `(() => {
 })()`;
 
 /**
- * Runs in every page before its own scripts: marks when the first request row enters the DOM, and
- * when the frame that shows it has been painted (the callback of a timer set in the next
- * animation frame runs once that frame is out). Both pages measure the same way.
+ * Runs in every page before its own scripts: marks when the first request row enters the DOM
+ * (`first-row`), and when the browser has painted it (`first-row-painted`, at the render time
+ * Chromium reports through the Element Timing API for the row's text, which every element of
+ * the row is flagged for as it is parsed). Both pages measure the same way.
  */
-const FIRST_ROW_MARKS = `new MutationObserver((_, observer) => {
-  if (!document.querySelector('tr[data-request-id]')) return;
-  observer.disconnect();
-  performance.mark('first-row');
-  requestAnimationFrame(() => setTimeout(() => performance.mark('first-row-painted')));
-}).observe(document, { childList: true, subtree: true });`;
+const FIRST_ROW_MARKS = `(() => {
+  let row = null;
+  new PerformanceObserver((list) => {
+    if (performance.getEntriesByName('first-row-painted').length) return;
+    const painted = list.getEntries().find((entry) => entry.identifier === 'first-row');
+    if (painted) performance.mark('first-row-painted', { startTime: painted.renderTime || painted.loadTime });
+  }).observe({ type: 'element', buffered: true });
+  const observer = new MutationObserver(() => {
+    if (!row) {
+      row = document.querySelector('tr[data-request-id]');
+      if (!row) return;
+      performance.mark('first-row');
+      setTimeout(() => observer.disconnect(), 10000);
+    }
+    for (const element of [row, ...row.querySelectorAll('*')])
+      if (!element.hasAttribute('elementtiming')) element.setAttribute('elementtiming', 'first-row');
+  });
+  observer.observe(document, { childList: true, subtree: true });
+})();`;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 

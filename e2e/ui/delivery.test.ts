@@ -15,8 +15,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-// KB as browsers' devtools count them (1 KB = 1,024 bytes).
-const KB = 1024;
+// kB as Chromium's devtools count them (1 kB = 1,000 bytes).
+const KB = 1000;
 
 describe('what the dashboard sends over the wire', () => {
   it('serves brotli or gzip copies of the built assets by Accept-Encoding, varying on it', async () => {

@@ -1,5 +1,7 @@
 import { earlyRequestsUrl, SERVER_ANSWERS_ID, type EarlyAnswers } from '@shared/early-requests';
 import { filtersFromSearchParams, REQUESTS_PAGE_SIZE, toSearchFilter } from './request-filters';
+// The same fetch as the tRPC client's: that keeps it in the first bundle, not in a chunk of its own.
+import { trpcFetch } from './trpc-fetch';
 
 /**
  * The Requests page's first data, asked for by the first module the browser runs, before
@@ -45,7 +47,7 @@ export function startEarlyRequestsData(location: Location): void {
   }
   // Otherwise the page's HTML may preload this URL (server/src/http/requests-page.ts): the same
   // request, same mode and credentials, so the browser hands over the preloaded answer.
-  const answers = fetch(earlyRequestsUrl(input), { credentials: 'same-origin' })
+  const answers = trpcFetch(earlyRequestsUrl(input))
     .then((response) => response.json() as Promise<EarlyAnswers>)
     .then((body) => (Array.isArray(body) ? body : null))
     .catch(() => null);

@@ -11,11 +11,13 @@ import { PUBLIC_API_PREFIX } from './openapi';
  * stylesheets from /assets, no inline script or style element; React's `style` props are
  * set through the CSSOM, which style-src does not govern).
  */
-export function dashboardCsp(secure: boolean, styleHashes: string[] = []): string {
+export function dashboardCsp(secure: boolean, inline: { styles?: string[]; scripts?: string[] } = {}): string {
+  const allowing = (directive: string, hashes: string[] = []) =>
+    [directive, ...hashes.map((hash) => `'${hash}'`)].join(' ');
   return [
     "default-src 'self'",
-    "script-src 'self'",
-    ["style-src 'self'", ...styleHashes.map((hash) => `'${hash}'`)].join(' '),
+    allowing("script-src 'self'", inline.scripts),
+    allowing("style-src 'self'", inline.styles),
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",

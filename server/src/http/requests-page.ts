@@ -40,6 +40,29 @@ function viewerZone(value: string | undefined): string | undefined {
   }
 }
 
+/**
+ * The app's code waits until the server's screen has been painted: the tags that load it sit in a
+ * template, and this script adds them to the page after the first frame (or after half a second
+ * where no frame comes, as in a background tab). Fetched and run at once, the code would compete
+ * with the first paint for the main thread, and the rows would show later.
+ */
+const CODE_TEMPLATE_ID = 'app-code';
+const CODE_LOADER = `(() => {
+  let loaded = false;
+  const load = () => {
+    if (loaded) return;
+    loaded = true;
+    for (const tag of document.getElementById('${CODE_TEMPLATE_ID}').content.children) {
+      const element = document.createElement(tag.localName);
+      for (const { name, value } of tag.attributes) element.setAttribute(name, value);
+      document.head.append(element);
+    }
+  };
+  requestAnimationFrame(() => setTimeout(load));
+  setTimeout(load, 500);
+})();`;
+const CODE_LOADER_HASH = `sha256-${createHash('sha256').update(CODE_LOADER).digest('base64')}`;
+
 /** JSON inside a <script> element: no "<" can close it or open a comment. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
@@ -103,13 +126,16 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
   const pageHead = page.slice(0, rootAt);
   // The stylesheet comes inline (allowed by its hash), so painting the rows waits for no other request.
   const stylesheet = inlineStylesheet(clientDist, pageHead);
-  const csp = dashboardCsp(deps.config.PUBLIC_URL.startsWith('https://'), stylesheet ? [stylesheet.hash] : []);
-  // The app's code is named after the rows, so fetching and compiling it do not compete with them.
-  const code = pageHead.match(APP_CODE) ?? [];
+  const csp = dashboardCsp(deps.config.PUBLIC_URL.startsWith('https://'), {
+    styles: stylesheet ? [stylesheet.hash] : [],
+    scripts: [CODE_LOADER_HASH],
+  });
+  // The app's code is named after the rows and loaded once they have been painted (CODE_LOADER).
+  const code = (pageHead.match(APP_CODE) ?? []).map((tag) => tag.trim());
   // The server's markup is inert until the app replaces it: a click or a tick before then would be lost,
   // so the browser holds it (and a test's click waits) until the app's own controls are there.
   const head = `${(stylesheet ? pageHead.replace(stylesheet.link, stylesheet.element) : pageHead).replace(APP_CODE, '')}<div id="root"><div class="server-rendered" inert>`;
-  const after = `${code.join('')}${page.slice(rootAt + EMPTY_ROOT.length)}`;
+  const after = `<template id="${CODE_TEMPLATE_ID}">${code.join('')}</template><script>${CODE_LOADER}</script>${page.slice(rootAt + EMPTY_ROOT.length)}`;
   const answersElement = (answers: EarlyAnswers) =>
     `<script type="application/json" id="${SERVER_ANSWERS_ID}">${scriptJson(answers)}</script>`;
 
