@@ -5,16 +5,10 @@ import { importCsv } from './import-csv';
 import { deleteAgain } from './delete-again';
 import { listOrganization, listUser, listWorkspace } from './list';
 import { bulkCancel, bulkRetry, countMatching } from './bulk';
-import {
-  auditTrail,
-  cancel,
-  cancelIntegration,
-  checkStatus,
-  checkStatusNow,
-  get,
-  retry,
-  retryIntegration,
-} from './actions';
+import { auditTrail, get } from './get';
+import { cancel, cancelIntegration } from './cancel';
+import { retry, retryIntegration } from './retry';
+import { checkStatus, checkStatusNow } from './check-status';
 
 export const deletionRequestsRouter = router({
   create,
