@@ -7,15 +7,14 @@ import { adminProcedure, memberProcedure } from '../../trpc/procedures';
 import {
   createIntegration,
   deleteIntegration,
-  discoverWithAccount,
-  dryRunWithAccount,
   getIntegration,
   listIntegrations,
   setIntegrationEnabled,
   testIntegrationConnection,
   updateIntegration,
-  type IntegrationInput,
 } from '../../services/integrations/integrations';
+import type { IntegrationInput } from '../../services/integrations/validate-config';
+import { discoverWithAccount, dryRunWithAccount } from '../../services/integrations/account-tools';
 
 const integrationId = z.object({ integrationId: z.string().max(64) });
 const id = z.string().max(64);

@@ -1,26 +1,16 @@
-import { integrationTypeInfo } from '@shared/integrations';
-import type { IntegrationType } from '@shared/statuses';
 import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
-import { AppError, notFound } from '../../lib/errors';
+import { notFound } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
-import { assertUrlAllowed, OutboundBlockedError } from '../../lib/ssrf';
-import { driverFor } from '../../integrations/registry';
 import { adminContext } from '../../integrations/runtime/driver-context';
-import {
-  PermanentError,
-  TransientError,
-  type AdminContext,
-  type Driver,
-  type Exchange,
-} from '../../integrations/types';
+import type { Exchange } from '../../integrations/types';
 import type { Actor } from '../auth/actor';
 import { recordAudit } from '../audit/record-audit';
 import { getWorkspace } from '../workspaces/workspaces';
 import type { AccountDeps } from '../accounts/accounts';
-import { openAccount } from '../accounts/secrets';
 import { loadDestinationForUser } from './destination';
 import { destinationRedactor } from '../../integrations/runtime/redaction';
+import { validateForSave, type IntegrationInput } from './validate-config';
 
 export const integrationSelect = {
   id: true,
@@ -34,127 +24,6 @@ export const integrationSelect = {
   updatedAt: true,
   account: { select: { id: true, name: true, type: true } },
 } satisfies Prisma.IntegrationSelect;
-
-export interface IntegrationInput {
-  name: string;
-  type: IntegrationType;
-  accountId?: string | null;
-  config: unknown;
-}
-
-function parseConfig(type: IntegrationType, config: unknown) {
-  const info = integrationTypeInfo[type];
-  const parsed = info.configSchema.safeParse(config);
-  if (!parsed.success) {
-    throw new AppError('BAD_REQUEST', 'Invalid integration configuration', {
-      issues: parsed.error.issues.map((i) => ({ ...i, path: ['config', ...i.path] })),
-    });
-  }
-  return { info, config: parsed.data as Record<string, unknown> };
-}
-
-/** URLs in a configuration that calls will go to (placeholders filled with a harmless value). */
-function outboundUrls(value: unknown, path: (string | number)[] = []): { url: string; path: (string | number)[] }[] {
-  const key = String(path.at(-1) ?? '');
-  if (typeof value === 'string')
-    return /url$/i.test(key) && /^https?:\/\//i.test(value)
-      ? [{ url: value.replace(/\{\{[^}]*\}\}/g, 'placeholder'), path }]
-      : [];
-  if (Array.isArray(value)) return value.flatMap((v, i) => outboundUrls(v, [...path, i]));
-  if (value && typeof value === 'object')
-    return Object.entries(value).flatMap(([k, v]) => outboundUrls(v, [...path, k]));
-  return [];
-}
-
-/** Every URL the configuration would call passes the SSRF policy; a refused one is reported on its own field. */
-async function assertOutboundUrlsAllowed(config: unknown, policy: AccountDeps['policy']): Promise<void> {
-  for (const { url, path } of outboundUrls(config)) {
-    try {
-      await assertUrlAllowed(url, policy);
-    } catch (error) {
-      if (!(error instanceof OutboundBlockedError)) throw error;
-      throw new AppError('BAD_REQUEST', error.message, {
-        issues: [{ path: ['config', ...path], message: error.message }],
-      });
-    }
-  }
-}
-
-/**
- * Runs a driver's admin operation with an account of the actor's organization (another
- * organization's, or a deleted, account is "not found", as everywhere else). A problem
- * reaching the destination is the user's to fix: a 400 with its reason.
- */
-async function withAccount<T>(
-  deps: AccountDeps,
-  actor: Actor,
-  accountId: string,
-  config: unknown,
-  run: (ctx: AdminContext, driver: Driver) => Promise<T>,
-  driver?: Driver,
-): Promise<{ result: T; trail: Exchange[] }> {
-  const account = await deps.prisma.account.findFirst({
-    where: { id: accountId, organizationId: actor.organizationId },
-    select: { integrationType: true },
-  });
-  if (!account) throw new AppError('NOT_FOUND', 'Account not found');
-  const opened = await openAccount(deps, actor.organizationId, accountId).catch((error) => {
-    throw error instanceof PermanentError ? new AppError('NOT_FOUND', 'Account not found') : error;
-  });
-  const used = driver ?? driverFor(account.integrationType);
-  const trail: Exchange[] = [];
-  try {
-    const ctx = adminContext(deps, { driver: used, config, secrets: opened.secrets, accountType: opened.type }, trail);
-    return { result: await run(ctx, used), trail };
-  } catch (error) {
-    if (error instanceof PermanentError || error instanceof TransientError)
-      throw new AppError('BAD_REQUEST', error.message);
-    throw error;
-  }
-}
-
-/** Everything that makes a configuration unusable is found at save time, with the field to fix. */
-async function validateForSave(deps: AccountDeps, actor: Actor, input: IntegrationInput) {
-  const { info, config } = parseConfig(input.type, input.config);
-  const accountId: string | null = input.accountId ?? null;
-  if (accountId) {
-    const account = await deps.prisma.account.findFirst({
-      where: { id: accountId, organizationId: actor.organizationId },
-      select: { integrationType: true, type: true },
-    });
-    if (!account)
-      throw new AppError('NOT_FOUND', 'Account not found', {
-        issues: [{ path: ['accountId'], message: 'Account not found' }],
-      });
-    if (account.integrationType !== input.type || !info.accountTypes.includes(account.type)) {
-      throw new AppError('BAD_REQUEST', `That account is for ${account.integrationType}, not ${input.type}`, {
-        issues: [{ path: ['accountId'], message: 'Wrong kind of account' }],
-      });
-    }
-  } else if (info.accountRequired) {
-    throw new AppError('BAD_REQUEST', `${info.label} integrations need an account`, {
-      issues: [{ path: ['accountId'], message: 'Choose or create an account' }],
-    });
-  }
-  await assertOutboundUrlsAllowed(config, deps.policy);
-  // Checks against the destination itself (a database's live schema), when the driver has them.
-  const driver = driverFor(input.type);
-  if (driver.validateConfig && accountId) {
-    const { result: issues } = await withAccount(
-      deps,
-      actor,
-      accountId,
-      config,
-      (ctx) => driver.validateConfig!(ctx),
-      driver,
-    );
-    if (issues.length > 0)
-      throw new AppError('BAD_REQUEST', issues[0]!.message, {
-        issues: issues.map((i) => ({ ...i, path: ['config', ...i.path] })),
-      });
-  }
-  return { config: config as Prisma.InputJsonValue, accountId };
-}
 
 export async function getIntegration(db: Db, actor: Actor, integrationId: string) {
   const integration = await db.integration.findFirst({
@@ -285,29 +154,4 @@ export async function testIntegrationConnection(deps: AccountDeps, actor: Actor,
   const trail: Exchange[] = [];
   const result = await destination.driver.testConnection(adminContext(deps, destination, trail));
   return { ...result, message: destinationRedactor(destination)(result.message), exchanges: trail };
-}
-
-/** What an account can reach (tables and columns), for the rule builder of its integration type. */
-export async function discoverWithAccount(deps: AccountDeps, actor: Actor, accountId: string) {
-  const { result } = await withAccount(deps, actor, accountId, null, (ctx, driver) => {
-    if (!driver.discover)
-      throw new AppError('BAD_REQUEST', `${integrationTypeInfo[driver.type].label} accounts have nothing to discover`);
-    return driver.discover(ctx);
-  });
-  return result;
-}
-
-/** What a deletion of `identifier` would change with a configuration not saved yet, read-only. */
-export async function dryRunWithAccount(
-  deps: AccountDeps,
-  actor: Actor,
-  input: { accountId: string; config: unknown; identifier: string },
-) {
-  const { result } = await withAccount(deps, actor, input.accountId, null, async (ctx, driver) => {
-    if (!driver.dryRun)
-      throw new AppError('BAD_REQUEST', `${integrationTypeInfo[driver.type].label} integrations offer no dry run`);
-    const { config } = parseConfig(driver.type, input.config);
-    return driver.dryRun({ ...ctx, config, identifier: input.identifier });
-  });
-  return result;
 }

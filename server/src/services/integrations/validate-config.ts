@@ -1,0 +1,98 @@
+/** An integration's configuration checked at save time: its schema, its outbound URLs, its account, and the destination itself. */
+import { integrationTypeInfo } from '@shared/integrations';
+import type { IntegrationType } from '@shared/statuses';
+import type { Prisma } from '../../generated/prisma/client';
+import { AppError } from '../../lib/errors';
+import { assertUrlAllowed, OutboundBlockedError } from '../../lib/ssrf';
+import { driverFor } from '../../integrations/registry';
+import type { Actor } from '../auth/actor';
+import type { AccountDeps } from '../accounts/accounts';
+import { withAccount } from './with-account';
+
+export interface IntegrationInput {
+  name: string;
+  type: IntegrationType;
+  accountId?: string | null;
+  config: unknown;
+}
+
+export function parseConfig(type: IntegrationType, config: unknown) {
+  const info = integrationTypeInfo[type];
+  const parsed = info.configSchema.safeParse(config);
+  if (!parsed.success) {
+    throw new AppError('BAD_REQUEST', 'Invalid integration configuration', {
+      issues: parsed.error.issues.map((i) => ({ ...i, path: ['config', ...i.path] })),
+    });
+  }
+  return { info, config: parsed.data as Record<string, unknown> };
+}
+
+/** URLs in a configuration that calls will go to (placeholders filled with a harmless value). */
+function outboundUrls(value: unknown, path: (string | number)[] = []): { url: string; path: (string | number)[] }[] {
+  const key = String(path.at(-1) ?? '');
+  if (typeof value === 'string')
+    return /url$/i.test(key) && /^https?:\/\//i.test(value)
+      ? [{ url: value.replace(/\{\{[^}]*\}\}/g, 'placeholder'), path }]
+      : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => outboundUrls(v, [...path, i]));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => outboundUrls(v, [...path, k]));
+  return [];
+}
+
+/** Every URL the configuration would call passes the SSRF policy; a refused one is reported on its own field. */
+async function assertOutboundUrlsAllowed(config: unknown, policy: AccountDeps['policy']): Promise<void> {
+  for (const { url, path } of outboundUrls(config)) {
+    try {
+      await assertUrlAllowed(url, policy);
+    } catch (error) {
+      if (!(error instanceof OutboundBlockedError)) throw error;
+      throw new AppError('BAD_REQUEST', error.message, {
+        issues: [{ path: ['config', ...path], message: error.message }],
+      });
+    }
+  }
+}
+
+/** Everything that makes a configuration unusable is found at save time, with the field to fix. */
+export async function validateForSave(deps: AccountDeps, actor: Actor, input: IntegrationInput) {
+  const { info, config } = parseConfig(input.type, input.config);
+  const accountId: string | null = input.accountId ?? null;
+  if (accountId) {
+    const account = await deps.prisma.account.findFirst({
+      where: { id: accountId, organizationId: actor.organizationId },
+      select: { integrationType: true, type: true },
+    });
+    if (!account)
+      throw new AppError('NOT_FOUND', 'Account not found', {
+        issues: [{ path: ['accountId'], message: 'Account not found' }],
+      });
+    if (account.integrationType !== input.type || !info.accountTypes.includes(account.type)) {
+      throw new AppError('BAD_REQUEST', `That account is for ${account.integrationType}, not ${input.type}`, {
+        issues: [{ path: ['accountId'], message: 'Wrong kind of account' }],
+      });
+    }
+  } else if (info.accountRequired) {
+    throw new AppError('BAD_REQUEST', `${info.label} integrations need an account`, {
+      issues: [{ path: ['accountId'], message: 'Choose or create an account' }],
+    });
+  }
+  await assertOutboundUrlsAllowed(config, deps.policy);
+  // Checks against the destination itself (a database's live schema), when the driver has them.
+  const driver = driverFor(input.type);
+  if (driver.validateConfig && accountId) {
+    const { result: issues } = await withAccount(
+      deps,
+      actor,
+      accountId,
+      config,
+      (ctx) => driver.validateConfig!(ctx),
+      driver,
+    );
+    if (issues.length > 0)
+      throw new AppError('BAD_REQUEST', issues[0]!.message, {
+        issues: issues.map((i) => ({ ...i, path: ['config', ...i.path] })),
+      });
+  }
+  return { config: config as Prisma.InputJsonValue, accountId };
+}
