@@ -1,0 +1,167 @@
+/** The Requests screen's filters: folded under one line on a phone, always open elsewhere. */
+import type { RequestStatus } from '@shared/statuses';
+import { useState, useSyncExternalStore } from 'react';
+import { SelectField, TextField } from './field';
+import { hasFilters, type RequestFilters } from '../lib/request-filters';
+import { REQUEST_STATUSES, STATUS_LABEL } from '../lib/status';
+
+const PHONE = '(max-width: 600px)';
+const subscribePhone = (listener: () => void) => {
+  const query = window.matchMedia(PHONE);
+  query.addEventListener('change', listener);
+  return () => query.removeEventListener('change', listener);
+};
+
+export const activeFilterCount = (filters: RequestFilters) => Object.keys(filters).length;
+
+/** On a phone the filters start folded under one line (they would fill the first screen); elsewhere they are always open. */
+export function FiltersPanel({
+  active,
+  hasErrors,
+  children,
+}: {
+  active: number;
+  hasErrors: boolean;
+  children: React.ReactNode;
+}) {
+  const phone = useSyncExternalStore(
+    subscribePhone,
+    () => window.matchMedia(PHONE).matches,
+    () => false,
+  );
+  if (!phone) return <>{children}</>;
+  return (
+    <details className="card filters-panel" open={hasErrors || undefined}>
+      <summary>Filters{active ? ` · ${active} active` : ''}</summary>
+      {children}
+    </details>
+  );
+}
+
+export function Filters(props: {
+  filters: RequestFilters;
+  onChange: (next: RequestFilters) => void;
+  errors: Record<string, string>;
+  workspaces: { id: string; name: string }[];
+  members: { id: string; name: string; email: string }[];
+}) {
+  const { filters, onChange, errors } = props;
+  const [identifier, setIdentifier] = useState(filters.identifier ?? '');
+  const toggleStatus = (status: RequestStatus, on: boolean) => {
+    const current = new Set(filters.statuses ?? []);
+    if (on) current.add(status);
+    else current.delete(status);
+    onChange({ ...filters, statuses: REQUEST_STATUSES.filter((s) => current.has(s)) });
+  };
+  return (
+    <form
+      className="card filters"
+      role="search"
+      aria-label="Filter requests"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onChange({ ...filters, identifier: identifier.trim() || undefined });
+      }}
+    >
+      <div className="filters-search">
+        <TextField
+          label="Identifier (exact match)"
+          name="identifier"
+          type="search"
+          value={identifier}
+          placeholder="jane@example.com"
+          autoComplete="off"
+          onChange={(event) => setIdentifier(event.target.value)}
+          error={errors.identifier}
+        />
+        <button type="submit" className="button">
+          Search
+        </button>
+      </div>
+      <div className="filters-grid">
+        <SelectField
+          label="Workspace"
+          value={filters.workspaceId ?? ''}
+          onChange={(e) => onChange({ ...filters, workspaceId: e.target.value || undefined })}
+          error={errors.workspaceId}
+        >
+          <option value="">All workspaces</option>
+          {props.workspaces.map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Created by"
+          value={filters.createdByUserId ?? ''}
+          onChange={(e) => onChange({ ...filters, createdByUserId: e.target.value || undefined })}
+          error={errors.createdByUserId}
+        >
+          <option value="">Anyone</option>
+          {props.members.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.name || m.email}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Created from"
+          type="date"
+          value={filters.from ?? ''}
+          onChange={(e) => onChange({ ...filters, from: e.target.value || undefined })}
+          error={errors.createdFrom}
+        />
+        <TextField
+          label="Created to"
+          type="date"
+          value={filters.to ?? ''}
+          onChange={(e) => onChange({ ...filters, to: e.target.value || undefined })}
+          error={errors.createdTo}
+        />
+        <SelectField
+          label="Deadline"
+          value={filters.due ?? ''}
+          onChange={(e) => onChange({ ...filters, due: (e.target.value || undefined) as RequestFilters['due'] })}
+        >
+          <option value="">Any deadline</option>
+          <option value="overdue">Overdue</option>
+          <option value="due7">Due in 7 days</option>
+        </SelectField>
+        <SelectField
+          label="Sort by"
+          value={filters.sort ?? ''}
+          onChange={(e) => onChange({ ...filters, sort: e.target.value === 'due' ? 'due' : undefined })}
+        >
+          <option value="">Newest first</option>
+          <option value="due">Nearest deadline first</option>
+        </SelectField>
+      </div>
+      <fieldset className="status-filter">
+        <legend>Status</legend>
+        {REQUEST_STATUSES.map((status) => (
+          <label key={status} className="chip">
+            <input
+              type="checkbox"
+              checked={filters.statuses?.includes(status) ?? false}
+              onChange={(e) => toggleStatus(status, e.target.checked)}
+            />
+            {STATUS_LABEL[status]}
+          </label>
+        ))}
+        {hasFilters(filters) ? (
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              setIdentifier('');
+              onChange({});
+            }}
+          >
+            Clear all filters
+          </button>
+        ) : null}
+      </fieldset>
+    </form>
+  );
+}
