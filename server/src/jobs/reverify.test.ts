@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomerDatabase, type CustomerDatabase } from '../test/customer-db';
+import { connectCustomerDatabase, createCustomerDatabase, type CustomerDatabase } from '../test/customer-db';
 import { startTestWorker, waitForRequest } from '../test/engine';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../test/harness';
 import { runReverification } from './reverify';
@@ -16,24 +16,7 @@ beforeAll(async () => {
   customer = await createCustomerDatabase();
   org = await seedOrganization(env.deps, 'reverify');
   const caller = callerFor(env.deps, { pat: org.pat }).caller;
-  const account = await caller.accounts.create({
-    name: 'app db',
-    integrationType: 'POSTGRES',
-    type: 'DATABASE',
-    secrets: customer.credentials,
-  });
-  await caller.integrations.create({
-    workspaceId: org.workspace.id,
-    name: 'App database',
-    type: 'POSTGRES',
-    accountId: account.id,
-    config: {
-      rules: [
-        { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },
-        { table: 'users', identifierColumns: ['email'], action: 'delete' },
-      ],
-    },
-  });
+  await connectCustomerDatabase(caller, org.workspace.id, customer);
   await customer.seedUser('restored@example.com', { orders: 2 });
   await customer.seedUser('clean@example.com', { orders: 1 });
   ids.restored = (

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCustomerDatabase, type CustomerDatabase } from '../test/customer-db';
+import { connectCustomerDatabase, createCustomerDatabase, type CustomerDatabase } from '../test/customer-db';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForIntegrationRequest, waitForRequest } from '../test/engine';
 import { startWebhookServer, type WebhookServer } from '../test/fakes/webhook-server';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../test/harness';
@@ -49,21 +49,8 @@ async function webhook(
   });
 }
 
-async function postgres(caller: Caller, workspaceId: string, rules: unknown[], extra: Record<string, unknown> = {}) {
-  const account = await caller.accounts.create({
-    name: 'app db',
-    integrationType: 'POSTGRES',
-    type: 'DATABASE',
-    secrets: customer.credentials,
-  });
-  return caller.integrations.create({
-    workspaceId,
-    name: 'App database',
-    type: 'POSTGRES',
-    accountId: account.id,
-    config: { rules, ...extra },
-  });
-}
+const postgres = (caller: Caller, workspaceId: string, rules: unknown[], extra: Record<string, unknown> = {}) =>
+  connectCustomerDatabase(caller, workspaceId, customer, rules, extra);
 
 const USER_RULES = [
   { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },

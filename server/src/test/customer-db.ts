@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import type { callerFor } from './harness';
 
 /**
  * A second real PostgreSQL database playing a customer's application database:
@@ -64,3 +65,36 @@ export async function createCustomerDatabase() {
 }
 
 export type CustomerDatabase = Awaited<ReturnType<typeof createCustomerDatabase>>;
+
+/** The rules a test deletes a subject with unless it needs others: their orders, then their user row. */
+const ORDERS_THEN_USER = [
+  { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },
+  { table: 'users', identifierColumns: ['email'], action: 'delete' },
+];
+
+/**
+ * Connects the customer database to a workspace as a user would: a database account holding
+ * its credentials, and a PostgreSQL integration "App database" with `rules` (and any other
+ * configuration in `extra`).
+ */
+export async function connectCustomerDatabase(
+  caller: ReturnType<typeof callerFor>['caller'],
+  workspaceId: string,
+  customer: CustomerDatabase,
+  rules: unknown[] = ORDERS_THEN_USER,
+  extra: Record<string, unknown> = {},
+) {
+  const account = await caller.accounts.create({
+    name: 'app db',
+    integrationType: 'POSTGRES',
+    type: 'DATABASE',
+    secrets: customer.credentials,
+  });
+  return caller.integrations.create({
+    workspaceId,
+    name: 'App database',
+    type: 'POSTGRES',
+    accountId: account.id,
+    config: { rules, ...extra },
+  });
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomerDatabase, type CustomerDatabase } from '../../test/customer-db';
+import { connectCustomerDatabase, createCustomerDatabase, type CustomerDatabase } from '../../test/customer-db';
 import { startWebhookServer, type WebhookServer } from '../../test/fakes/webhook-server';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
 import { METRICS_AUTH, startServiceProcess, stopServiceProcess, type ServiceProcess } from '../../test/service-process';
@@ -53,24 +53,7 @@ async function workspaceWithSubjects(count: number) {
       initiate: { method: 'POST', url: `${hooks.url}/erase`, body: '{"email":"{{identifier}}"}' },
     },
   });
-  const account = await caller.accounts.create({
-    name: 'app db',
-    integrationType: 'POSTGRES',
-    type: 'DATABASE',
-    secrets: customer.credentials,
-  });
-  await caller.integrations.create({
-    workspaceId: org.workspace.id,
-    name: 'App database',
-    type: 'POSTGRES',
-    accountId: account.id,
-    config: {
-      rules: [
-        { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },
-        { table: 'users', identifierColumns: ['email'], action: 'delete' },
-      ],
-    },
-  });
+  await connectCustomerDatabase(caller, org.workspace.id, customer);
   const tag = randomBytes(3).toString('hex');
   const subjects = Array.from({ length: count }, (_, i) => `s${i}-${tag}@example.com`);
   await customer.pool.query(`INSERT INTO users (email, name) SELECT e, 'Name' FROM unnest($1::text[]) e`, [subjects]);

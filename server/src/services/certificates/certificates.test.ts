@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PDFDocument, PDFName, PDFDict, PDFArray, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealAuditChain } from '../audit/audit-chain';
-import { createCustomerDatabase, type CustomerDatabase } from '../../test/customer-db';
+import { connectCustomerDatabase, createCustomerDatabase, type CustomerDatabase } from '../../test/customer-db';
 import { startTestWorker, waitForRequest } from '../../test/engine';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
 import { buildCertificate } from './build-certificate';
@@ -25,24 +25,7 @@ beforeAll(async () => {
   customer = await createCustomerDatabase();
   org = await seedOrganization(env.deps, 'certs');
   const caller = callerFor(env.deps, { pat: org.pat }).caller;
-  const account = await caller.accounts.create({
-    name: 'app db',
-    integrationType: 'POSTGRES',
-    type: 'DATABASE',
-    secrets: customer.credentials,
-  });
-  await caller.integrations.create({
-    workspaceId: org.workspace.id,
-    name: 'App database',
-    type: 'POSTGRES',
-    accountId: account.id,
-    config: {
-      rules: [
-        { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },
-        { table: 'users', identifierColumns: ['email'], action: 'delete' },
-      ],
-    },
-  });
+  await connectCustomerDatabase(caller, org.workspace.id, customer);
   await customer.seedUser(identifier, { orders: 2 });
   const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier });
   requestId = created.id;
