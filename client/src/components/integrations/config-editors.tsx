@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 import { defaultsFor, pruneEmpty, type JsonSchema } from '../../lib/schema-form';
 import type { PostgresDraft } from '../../lib/postgres-rules';
 import { SchemaFields, type SchemaFormOptions } from '../schema-form/schema-fields';
-import { DryRunPanel, PostgresRulesEditor, SQL_DIALECT_NOTES, type DryRunWording } from './postgres-rules';
+import { PostgresRulesEditor, SQL_DIALECT_NOTES } from './postgres-rules';
+import { DryRunPanel, type DryRunWording } from './dry-run-panel';
 
 interface EditorProps {
   type: IntegrationType;
