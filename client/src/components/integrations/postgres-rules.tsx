@@ -16,7 +16,7 @@ import {
 } from '../../lib/postgres-rules';
 import { useTRPCClient } from '../../trpc';
 import { SelectField, TextField } from '../field';
-import { CheckboxField } from '../schema-form/schema-fields';
+import { CheckboxField } from '../schema-form/input-fields';
 import { ErrorState, FormError, Loading } from '../states';
 
 const ACTIONS = Object.keys(ACTION_LABEL) as RuleDraft['action'][];

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { SelectField, TextField } from '../field';
 import {
   defaultsFor,
@@ -14,6 +14,7 @@ import {
   type Path,
 } from '../../lib/schema-form';
 import { recordKeyField } from '../../lib/form';
+import { CheckboxField, TextAreaField } from './input-fields';
 
 export interface SchemaFormOptions {
   /** String fields typed as passwords (write-only secrets). */
@@ -428,85 +429,5 @@ function JsonNode(props: NodeProps & Extra) {
         }
       }}
     />
-  );
-}
-
-export function TextAreaField({
-  label,
-  value,
-  onChange,
-  error,
-  hint,
-  rows = 4,
-}: {
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  error?: string;
-  hint?: string;
-  rows?: number;
-}) {
-  const id = useId();
-  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <textarea
-        id={id}
-        rows={rows}
-        className="mono"
-        value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
-export function CheckboxField({
-  label,
-  checked,
-  onChange,
-  error,
-  hint,
-}: {
-  label: string;
-  checked: boolean;
-  onChange: (v: boolean) => void;
-  error?: string;
-  hint?: string;
-}) {
-  const id = useId();
-  return (
-    <div className="field field-checkbox">
-      <label htmlFor={id} className="checkbox-label">
-        <input
-          id={id}
-          type="checkbox"
-          checked={checked}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          onChange={(e) => onChange(e.target.checked)}
-        />
-        {label}
-      </label>
-      {hint ? <p className="hint">{hint}</p> : null}
-      {error ? (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
-    </div>
   );
 }
