@@ -7,7 +7,7 @@ interface FieldProps {
 }
 
 /** The label, hint and error around one control; `control` gets the id and aria attributes that tie them together. */
-function FieldFrame({
+export function FieldFrame({
   label,
   error,
   hint,

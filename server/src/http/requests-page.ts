@@ -135,6 +135,7 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
   // The server's markup is inert until the app replaces it: a click or a tick before then would be lost,
   // so the browser holds it (and a test's click waits) until the app's own controls are there.
   const head = `${(stylesheet ? pageHead.replace(stylesheet.link, stylesheet.element) : pageHead).replace(APP_CODE, '')}<div id="root"><div class="server-rendered" inert>`;
+  const endOfRoot = '</div></div>'; // closes .server-rendered and #root
   const after = `<template id="${CODE_TEMPLATE_ID}">${code.join('')}</template><script>${CODE_LOADER}</script>${page.slice(rootAt + EMPTY_ROOT.length)}`;
   const answersElement = (answers: EarlyAnswers) =>
     `<script type="application/json" id="${SERVER_ANSWERS_ID}">${scriptJson(answers)}</script>`;
@@ -149,7 +150,7 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
       result: { data: JSON.parse(JSON.stringify(value ?? null)) },
     });
     const refused = { error: { code: 'UNAUTHORIZED' } };
-    const signedOut = () => `</div></div>\n    ${answersElement([json(null), refused, refused, refused])}${after}`;
+    const signedOut = () => `${endOfRoot}\n    ${answersElement([json(null), refused, refused, refused])}${after}`;
     if (!request.cookies[SESSION_COOKIE]) return signedOut();
     const caller = createCaller(context({ req: request, res: reply }));
     // All at once: the procedures share the batch's one session lookup (trpc/procedures.ts).
@@ -173,7 +174,7 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
       answers,
       viewerZone(request.cookies[VIEWER_ZONE_COOKIE]),
     );
-    return `${screen}</div></div>\n    ${answersElement(answers)}${after}`;
+    return `${screen}${endOfRoot}\n    ${answersElement(answers)}${after}`;
   }
 
   return async function send(request: FastifyRequest, reply: FastifyReply) {
@@ -198,7 +199,7 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
     body.end(
       await rest(request, reply).catch((err: unknown) => {
         request.log.warn({ err }, 'the Requests screen was not rendered on the server; the app renders it');
-        return `</div></div>${after}`;
+        return `${endOfRoot}${after}`;
       }),
     );
     return reply;

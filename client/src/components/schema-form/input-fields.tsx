@@ -1,5 +1,6 @@
 /** Controlled fields the schema forms and the rule builder share: a text area and a checkbox, with label, hint and error. */
 import { useId } from 'react';
+import { FieldFrame } from '../field';
 
 export function TextAreaField({
   label,
@@ -16,31 +17,15 @@ export function TextAreaField({
   hint?: string;
   rows?: number;
 }) {
-  const id = useId();
-  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <textarea
-        id={id}
-        rows={rows}
-        className="mono"
-        value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <FieldFrame
+      label={label}
+      error={error}
+      hint={hint}
+      control={(aria) => (
+        <textarea {...aria} rows={rows} className="mono" value={value} onChange={(e) => onChange(e.target.value)} />
+      )}
+    />
   );
 }
 
