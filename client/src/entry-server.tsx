@@ -12,6 +12,12 @@ import { inViewerTimeZone } from './lib/format';
 import { Component as Requests } from './routes/requests';
 import { createTrpcClient, TRPCProvider } from './trpc';
 
+/**
+ * Rows drawn on the server: a first screen's worth on a tall desktop window (about six show at
+ * 1440x900). Each row is work for the browser before it can paint any; the app draws the rest.
+ */
+const FIRST_SCREEN_ROWS = 12;
+
 // Never called while rendering on the server (queries there are answered from the seeded cache).
 const trpcClient = createTrpcClient();
 
@@ -37,7 +43,7 @@ export function renderRequestsScreen(
             <StaticRouter location="/requests">
               <Routes>
                 <Route element={<Shell />}>
-                  <Route path="/requests" element={<Requests />} />
+                  <Route path="/requests" element={<Requests firstRows={FIRST_SCREEN_ROWS} />} />
                 </Route>
               </Routes>
             </StaticRouter>

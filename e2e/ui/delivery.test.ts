@@ -58,7 +58,8 @@ describe('what the dashboard sends over the wire', () => {
       { name: 'Bea Bytes', email: `bea-${suffix}@example.com`, org: 'Bytes </script><!-- Ltd' },
       'Storefront',
     );
-    const identifiers = [1, 2, 3].map((n) => `shopper-${n}-${suffix}@example.com`);
+    // More than the server draws (a first screen's worth, 12): the app draws the rest when it takes over.
+    const identifiers = Array.from({ length: 14 }, (_, n) => `shopper-${n + 1}-${suffix}@example.com`);
     for (const identifier of identifiers) {
       const created = await publicApi('POST', '/deletion-requests', pat, { workspaceApiKey, identifier });
       expect(created.status).toBe(201);
@@ -69,7 +70,8 @@ describe('what the dashboard sends over the wire', () => {
     const noScript = await browser.newContext({ baseURL: baseUrl(), storageState, javaScriptEnabled: false });
     const still = await noScript.newPage();
     await still.goto('/requests');
-    await expect.poll(() => still.locator('tr[data-request-id]').count()).toBe(3);
+    await expect.poll(() => still.locator('tr[data-request-id]').count()).toBe(12);
+    expect(await still.getByText('Loading the rest of the list…').isVisible()).toBe(true);
     const html = await still.content();
     expect(html).toContain('Storefront');
     for (const identifier of identifiers) expect(html).not.toContain(identifier);
@@ -96,7 +98,8 @@ describe('what the dashboard sends over the wire', () => {
     await fresh.goto('/requests', { waitUntil: 'networkidle' });
     // The app takes the page over (and answers clicks) without asking for the data again.
     await fresh.locator('html[data-app="ready"]').waitFor({ state: 'attached' });
-    await expect.poll(() => fresh.locator('tr[data-request-id]').count()).toBe(3);
+    await expect.poll(() => fresh.locator('tr[data-request-id]').count()).toBe(14);
+    expect(await fresh.getByText('14 requests shown · end of list').isVisible()).toBe(true);
     const { total, resources } = await transferredBytes(fresh);
     console.info(`Requests page: ${total} bytes transferred`, resources);
     expect(total).toBeLessThan(200 * KB);

@@ -74,7 +74,11 @@ function ExportCsvButton({
   );
 }
 
-export function Component() {
+/**
+ * `firstRows`: draw only this many rows (the server's copy of the screen, entry-server.tsx, which
+ * stands for the first screen until the app, with every row, takes over).
+ */
+export function Component({ firstRows }: { firstRows?: number } = {}) {
   const trpc = useTRPC();
   const [params, setParams] = useSearchParams();
   const location = useLocation();
@@ -108,6 +112,7 @@ export function Component() {
   const setSelection = (next: Selection) => setSelected({ filterKey, selection: next });
   const allOnPage = rows.length > 0 && rows.every((row) => selection.ids.has(row.id));
   const labels = new Map(rows.map((row) => [row.id, row.maskedIdentifier ?? '(deleted by retention)']));
+  const drawn = firstRows !== undefined && rows.length > firstRows ? rows.slice(0, firstRows) : rows;
 
   return (
     <>
@@ -169,9 +174,11 @@ export function Component() {
         ) : (
           <>
             <LiveIndicator query={requests} intervalMs={LIVE_REFRESH_MS} />
-            <RequestsTable rows={rows} selection={selection} onSelectionChange={setSelection} />
+            <RequestsTable rows={drawn} selection={selection} onSelectionChange={setSelection} />
             <div className="pager">
-              {requests.hasNextPage ? (
+              {drawn.length < rows.length ? (
+                <span className="muted small">Loading the rest of the list…</span>
+              ) : requests.hasNextPage ? (
                 <button
                   type="button"
                   className="button"

@@ -41,10 +41,11 @@ function viewerZone(value: string | undefined): string | undefined {
 }
 
 /**
- * The app's code waits until the server's screen has been painted: the tags that load it sit in a
- * template, and this script adds them to the page after the first frame (or after half a second
- * where no frame comes, as in a background tab). Fetched and run at once, the code would compete
- * with the first paint for the main thread, and the rows would show later.
+ * The app's code waits until the server's screen is on screen: the tags that load it sit in a
+ * template, and this script adds them to the page once the browser reports its first contentful
+ * paint (the frame with the rows, presented), or after the next frame where paint timing is not
+ * reported, or after half a second where no frame comes (a background tab). Fetched, compiled and
+ * run sooner, the code would take the two threads that draw the rows, and the rows would show later.
  */
 const CODE_TEMPLATE_ID = 'app-code';
 const CODE_LOADER = `(() => {
@@ -58,7 +59,13 @@ const CODE_LOADER = `(() => {
       document.head.append(element);
     }
   };
-  requestAnimationFrame(() => setTimeout(load));
+  if (PerformanceObserver.supportedEntryTypes?.includes('paint'))
+    new PerformanceObserver((entries, observer) => {
+      if (!entries.getEntriesByName('first-contentful-paint').length) return;
+      observer.disconnect();
+      setTimeout(load);
+    }).observe({ type: 'paint', buffered: true });
+  else requestAnimationFrame(() => setTimeout(load));
   setTimeout(load, 500);
 })();`;
 const CODE_LOADER_HASH = `sha256-${createHash('sha256').update(CODE_LOADER).digest('base64')}`;

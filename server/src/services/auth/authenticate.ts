@@ -77,28 +77,40 @@ export async function authenticatePat(
   };
 }
 
-/** Resolves the dashboard session cookie. */
+interface SessionRow {
+  id: string;
+  userId: string;
+  expiresAt: Date;
+  organizationId: string | null;
+  role: Role | null;
+}
+
+/**
+ * Resolves the dashboard session cookie. Every dashboard call starts here, so the session and the
+ * membership it acts through come in one prepared statement: the one in the session's active
+ * organization, or else the user's first (when that organization was left or removed).
+ */
 export async function authenticateSession(db: Db, sessionToken: string, now = new Date()): Promise<Actor> {
-  const session = await db.session.findUnique({
-    where: { tokenHash: hashToken(sessionToken) },
-    select: {
-      id: true,
-      userId: true,
-      expiresAt: true,
-      activeOrganizationId: true,
-      user: {
-        select: { memberships: { select: { organizationId: true, role: true }, orderBy: { createdAt: 'asc' } } },
-      },
-    },
-  });
+  const [session] = await hotQuery<SessionRow>(
+    db,
+    `SELECT s.id, s."userId", s."expiresAt", m."organizationId", m.role::text AS role
+       FROM "Session" s
+       LEFT JOIN LATERAL (
+         SELECT m."organizationId", m.role FROM "Membership" m
+          WHERE m."userId" = s."userId"
+          ORDER BY COALESCE(m."organizationId" = s."activeOrganizationId", false) DESC, m."createdAt", m.id
+          LIMIT 1
+       ) m ON true
+      WHERE s."tokenHash" = $1`,
+    [hashToken(sessionToken)],
+  );
   if (!session || session.expiresAt <= now) throw new AppError('UNAUTHORIZED', 'Please sign in');
-  const memberships = session.user.memberships;
-  const membership = memberships.find((m) => m.organizationId === session.activeOrganizationId) ?? memberships[0];
-  if (!membership) throw new AppError('FORBIDDEN', 'You are not a member of any organization');
+  if (!session.organizationId || !session.role)
+    throw new AppError('FORBIDDEN', 'You are not a member of any organization');
   return {
     userId: session.userId,
-    organizationId: membership.organizationId,
-    role: membership.role,
+    organizationId: session.organizationId,
+    role: session.role,
     via: 'session',
     sessionId: session.id,
   };
