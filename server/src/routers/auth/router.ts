@@ -7,7 +7,7 @@ import {
   verifyEmail,
 } from '../../services/auth/user-tokens';
 import { mailerFor } from '../../services/notifications/mailer';
-import { roleSchema } from '@shared/statuses';
+import { roleSchema, type Role } from '@shared/statuses';
 import { SESSION_COOKIE } from '../../trpc/context';
 import { router } from '../../trpc/init';
 import { authedProcedure, publicProcedure, sessionActor } from '../../trpc/procedures';
@@ -15,8 +15,7 @@ import { signIn } from '../../services/auth/sign-in';
 import { signUp } from '../../services/auth/sign-up';
 import { deleteSession, SESSION_TTL_SECONDS } from '../../services/auth/sessions';
 import type { Actor } from '../../services/auth/actor';
-import type { Db } from '../../db/client';
-import { listMemberships } from '../../services/organizations/organizations';
+import { hotQuery, type Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
 import { assertAuthAttemptAllowed } from '../../lib/rate-limit-auth';
 
@@ -27,22 +26,33 @@ const meSchema = z.object({
   organizations: z.array(z.object({ id: z.string(), name: z.string(), role: roleSchema })),
 });
 
+interface MeRow {
+  id: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  organizations: { id: string; name: string; role: Role }[];
+}
+
+/**
+ * The signed-in user and every organization they belong to, in the order they joined: what the
+ * dashboard's frame shows on every screen, read in one prepared statement.
+ */
 async function describeMe(db: Db, actor: Actor): Promise<z.infer<typeof meSchema>> {
-  const [user, memberships] = await Promise.all([
-    db.user
-      .findUniqueOrThrow({
-        where: { id: actor.userId },
-        select: { id: true, email: true, name: true, emailVerifiedAt: true },
-      })
-      .then(({ emailVerifiedAt, ...u }) => ({ ...u, emailVerified: emailVerifiedAt !== null })),
-    listMemberships(db, actor.userId),
-  ]);
-  return {
-    user,
-    organizationId: actor.organizationId,
-    role: actor.role,
-    organizations: memberships.map((m) => ({ id: m.organization.id, name: m.organization.name, role: m.role })),
-  };
+  const [me] = await hotQuery<MeRow>(
+    db,
+    `SELECT u.id, u.email, u.name, u."emailVerifiedAt" IS NOT NULL AS "emailVerified",
+            COALESCE((SELECT json_agg(json_build_object('id', o.id, 'name', o.name, 'role', m.role)
+                                      ORDER BY m."createdAt", m.id)
+                        FROM "Membership" m JOIN "Organization" o ON o.id = m."organizationId"
+                       WHERE m."userId" = u.id), '[]') AS organizations
+       FROM "User" u WHERE u.id = $1`,
+    [actor.userId],
+  );
+  // The session's user was deleted since the session was read.
+  if (!me) throw new AppError('UNAUTHORIZED', 'Please sign in');
+  const { organizations, ...user } = me;
+  return { user, organizationId: actor.organizationId, role: actor.role, organizations };
 }
 
 export const authRouter = router({

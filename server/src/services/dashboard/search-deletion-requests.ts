@@ -1,10 +1,14 @@
 import type { z } from 'zod';
 import type { requestSearchInputSchema, RequestSearchFilter } from '@shared/schemas/dashboard';
-import type { Db } from '../../db/client';
+import { hotQuery, type Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import { identifierHmac, type Keyring } from '../../lib/crypto';
 import { mayUseWorkspace, type Actor } from '../auth/actor';
-import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
+import {
+  deletionRequestSelect,
+  type integrationRequestSelect,
+  toDeletionRequestDto,
+} from '../deletion-requests/serialize';
 import { decodeDueCursor, decodeKeysetCursor, encodeDueCursor, encodeKeysetCursor } from '../../lib/keyset-cursor';
 import { withMaskedIdentifier } from './masked-identifier';
 
@@ -83,20 +87,18 @@ export async function searchDeletionRequests(
       ? [{ dueAt: { sort: 'asc', nulls: 'last' } }, { id: 'asc' }]
       : [{ createdAt: 'desc' }, { id: 'desc' }],
     take: input.limit + 1,
-    select: {
-      ...deletionRequestSelect,
-      workspace: { select: { name: true } },
-      createdBy: { select: { name: true, email: true } },
-      integrationRequests: { select: integrationRequestSelect, orderBy: { createdAt: 'asc' } },
-    },
+    select: deletionRequestSelect,
   });
   const page = rows.slice(0, input.limit);
   const last = page[page.length - 1];
+  const { integrationRequests, names } = await pageDetails(db, page);
   return {
-    items: page.map(({ workspace, createdBy, ...row }) => ({
-      ...withMaskedIdentifier(toDeletionRequestDto(row)),
-      workspaceName: workspace.name,
-      createdByName: createdBy ? createdBy.name || createdBy.email : null,
+    items: page.map((row) => ({
+      ...withMaskedIdentifier(
+        toDeletionRequestDto({ ...row, integrationRequests: integrationRequests.get(row.id) ?? [] }),
+      ),
+      workspaceName: names.get(row.workspaceId) ?? '',
+      createdByName: row.createdByUserId ? (names.get(row.createdByUserId) ?? null) : null,
     })),
     nextCursor:
       rows.length > input.limit && last
@@ -105,4 +107,40 @@ export async function searchDeletionRequests(
           : encodeKeysetCursor(last.createdAt, last.id)
         : null,
   };
+}
+
+type IntegrationRequestRow = Prisma.IntegrationRequestGetPayload<{ select: typeof integrationRequestSelect }>;
+
+/**
+ * What a page of the list shows beside each request: its integration requests (oldest first),
+ * its workspace's name and its creator's (name, or email without one). Two prepared statements
+ * for the whole page, where the ORM would make one query per relation.
+ */
+async function pageDetails(db: Db, page: { id: string; workspaceId: string; createdByUserId: string | null }[]) {
+  const integrationRequests = new Map<string, IntegrationRequestRow[]>();
+  const names = new Map<string, string>();
+  if (page.length === 0) return { integrationRequests, names };
+  const [details, named] = await Promise.all([
+    hotQuery<IntegrationRequestRow & { deletionRequestId: string }>(
+      db,
+      `SELECT "deletionRequestId", id, "integrationId", "integrationName", "integrationType"::text AS "integrationType",
+              status::text AS status, attempts, "trackingId", "lastError", "nextAttemptAt", "createdAt", "updatedAt",
+              "completedAt"
+         FROM "IntegrationRequest" WHERE "deletionRequestId" = ANY($1::text[]) ORDER BY "createdAt", id`,
+      [page.map((row) => row.id)],
+    ),
+    hotQuery<{ id: string; name: string }>(
+      db,
+      `SELECT id, name FROM "Workspace" WHERE id = ANY($1::text[])
+       UNION ALL SELECT id, COALESCE(NULLIF(name, ''), email) FROM "User" WHERE id = ANY($2::text[])`,
+      [
+        [...new Set(page.map((row) => row.workspaceId))],
+        [...new Set(page.flatMap((row) => (row.createdByUserId ? [row.createdByUserId] : [])))],
+      ],
+    ),
+  ]);
+  for (const { deletionRequestId, ...detail } of details)
+    integrationRequests.set(deletionRequestId, [...(integrationRequests.get(deletionRequestId) ?? []), detail]);
+  for (const { id, name } of named) names.set(id, name); // ids are prefixed (ws_, usr_): one map holds both
+  return { integrationRequests, names };
 }

@@ -44,14 +44,6 @@ export async function assertMember(db: Db, actor: Actor, userId: string): Promis
   if (!membership) throw notFound('User');
 }
 
-export function listMemberships(db: Db, userId: string) {
-  return db.membership.findMany({
-    where: { userId },
-    select: { role: true, organization: { select: { id: true, name: true } } },
-    orderBy: { createdAt: 'asc' },
-  });
-}
-
 /** The retention policy: what happens to a request's identifier N days after it finished. */
 export async function updateRetentionPolicy(
   db: Db,
