@@ -59,14 +59,14 @@ const CODE_LOADER = `(() => {
       document.head.append(element);
     }
   };
-  if (PerformanceObserver.supportedEntryTypes?.includes('paint'))
+  setTimeout(load, 500);
+  if (window.PerformanceObserver && (PerformanceObserver.supportedEntryTypes || []).includes('paint'))
     new PerformanceObserver((entries, observer) => {
       if (!entries.getEntriesByName('first-contentful-paint').length) return;
       observer.disconnect();
       setTimeout(load);
     }).observe({ type: 'paint', buffered: true });
   else requestAnimationFrame(() => setTimeout(load));
-  setTimeout(load, 500);
 })();`;
 const CODE_LOADER_HASH = `sha256-${createHash('sha256').update(CODE_LOADER).digest('base64')}`;
 

@@ -139,8 +139,11 @@ async function pageDetails(db: Db, page: { id: string; workspaceId: string; crea
       ],
     ),
   ]);
-  for (const { deletionRequestId, ...detail } of details)
-    integrationRequests.set(deletionRequestId, [...(integrationRequests.get(deletionRequestId) ?? []), detail]);
+  for (const { deletionRequestId, ...detail } of details) {
+    const list = integrationRequests.get(deletionRequestId);
+    if (list) list.push(detail);
+    else integrationRequests.set(deletionRequestId, [detail]);
+  }
   for (const { id, name } of named) names.set(id, name); // ids are prefixed (ws_, usr_): one map holds both
   return { integrationRequests, names };
 }
