@@ -70,6 +70,15 @@ export function onDatabaseClose(pool: pg.Pool, close: () => Promise<void>): void
   closers.set(pool, [...(closers.get(pool) ?? []), close]);
 }
 
+/**
+ * The columns a Prisma `select` of scalar fields names, quoted, for a hot statement that returns the
+ * same rows (enum columns come back as their labels, as Prisma gives them).
+ */
+export const selectedColumns = (select: Record<string, true>): string =>
+  Object.keys(select)
+    .map((column) => `"${column}"`)
+    .join(', ');
+
 export async function hotQuery<R>(db: DbOrTx, text: string, values: unknown[]): Promise<R[]> {
   const pool = pools.get(db);
   if (pool) return (await pool.query(prepared(text, values))).rows as R[];

@@ -1,14 +1,10 @@
 import type { z } from 'zod';
 import type { requestSearchInputSchema, RequestSearchFilter } from '@shared/schemas/dashboard';
-import { hotQuery, type Db } from '../../db/client';
+import { hotQuery, selectedColumns, type Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import { identifierHmac, type Keyring } from '../../lib/crypto';
 import { mayUseWorkspace, type Actor } from '../auth/actor';
-import {
-  deletionRequestSelect,
-  type integrationRequestSelect,
-  toDeletionRequestDto,
-} from '../deletion-requests/serialize';
+import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
 import { decodeDueCursor, decodeKeysetCursor, encodeDueCursor, encodeKeysetCursor } from '../../lib/keyset-cursor';
 import { withMaskedIdentifier } from './masked-identifier';
 
@@ -123,9 +119,7 @@ async function pageDetails(db: Db, page: { id: string; workspaceId: string; crea
   const [details, named] = await Promise.all([
     hotQuery<IntegrationRequestRow & { deletionRequestId: string }>(
       db,
-      `SELECT "deletionRequestId", id, "integrationId", "integrationName", "integrationType"::text AS "integrationType",
-              status::text AS status, attempts, "trackingId", "lastError", "nextAttemptAt", "createdAt", "updatedAt",
-              "completedAt"
+      `SELECT "deletionRequestId", ${selectedColumns(integrationRequestSelect)}
          FROM "IntegrationRequest" WHERE "deletionRequestId" = ANY($1::text[]) ORDER BY "createdAt", id`,
       [page.map((row) => row.id)],
     ),

@@ -1,4 +1,4 @@
-import { hotQuery, type Db, type DbOrTx } from '../../db/client';
+import { hotQuery, selectedColumns, type Db, type DbOrTx } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Keyring } from '../../lib/crypto';
 import { openSecret, sealSecret } from '../keys/secret-store';
@@ -50,15 +50,14 @@ export async function createWorkspace(db: Db, keyring: Keyring, actor: Actor, in
   });
 }
 
-/** The columns of `workspaceSelect`, for the statements written by hand. */
+/** A row of `workspaceSelect`. */
 type WorkspaceRow = Prisma.WorkspaceGetPayload<{ select: typeof workspaceSelect }>;
 
 /** The organization's workspaces, oldest first (every screen with a workspace filter asks: one prepared statement). */
 export function listWorkspaces(db: Db, actor: Actor): Promise<WorkspaceRow[]> {
   return hotQuery<WorkspaceRow>(
     db,
-    `SELECT id, "organizationId", name, "apiKeyPrefix", "apiKeyRotatedAt", "createdAt", "updatedAt"
-       FROM "Workspace" WHERE "organizationId" = $1 ORDER BY "createdAt", id`,
+    `SELECT ${selectedColumns(workspaceSelect)} FROM "Workspace" WHERE "organizationId" = $1 ORDER BY "createdAt", id`,
     [actor.organizationId],
   );
 }
