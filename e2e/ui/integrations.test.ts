@@ -257,7 +257,7 @@ describe('an owner connects destinations and tracks deletions through them', () 
 
     await page.goto(`/requests/${requestId}`);
     const reappeared = page.getByRole('region', { name: 'Data reappeared' });
-    await reappeared.getByText(/Customer DB: rows matching the subject were found again at re-verification/).waitFor();
+    await reappeared.getByText(/Customer DB: data matching the subject was found again at re-verification/).waitFor();
     expect(await reappeared.textContent()).not.toContain(subject);
     await screenshot(page, '23b-request-data-reappeared');
     await reappeared.getByRole('button', { name: 'Delete again' }).click();

@@ -38,7 +38,7 @@ export function ReappearedPanel({
       <ul>
         {found.map((ir) => (
           <li key={ir.id}>
-            {ir.name}: rows matching the subject were found again at re-verification on{' '}
+            {ir.name}: data matching the subject was found again at re-verification on{' '}
             {formatDateTime(ir.reappearedAt!)} (a restored backup, an import?).
           </li>
         ))}

@@ -102,8 +102,8 @@ export interface Driver<Config = any> {
   dryRun?(ctx: AdminContext<Config> & { identifier: string }): Promise<DryRunResult>;
   /**
    * Runs the proof of deletion again, read-only, some time after SUCCESS (organization setting
-   * `reverifyAfterDays`): rows matching the subject that came back (a restored backup, an ETL
-   * job) are counted. Only drivers that can look the subject up in their store have it.
+   * `reverifyAfterDays`): data matching the subject that came back (a restored backup, an ETL
+   * job) is counted. Only drivers that can look the subject up in their store have it.
    */
   reverify?(ctx: DriverContext<Config>): Promise<ReverifyResult>;
   /** Closes the clients the driver keeps between calls (connection pools); on shutdown and in tests. */

@@ -21,7 +21,7 @@ export interface ReverifyDeps {
 
 const BATCH = 100;
 
-/** Integration types whose driver can look again (today PostgreSQL): from the registry, no branching on a type. */
+/** Integration types whose driver can look again (the data stores): from the registry, no branching on a type. */
 const reverifiableTypes = (): IntegrationType[] =>
   INTEGRATION_TYPES.filter((type) => driverFor(type).reverify !== undefined);
 

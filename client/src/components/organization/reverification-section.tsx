@@ -9,7 +9,7 @@ type Organization = RouterOutputs['organization']['get'];
 
 /**
  * Re-verification: N days after a store deletion succeeded, its verification runs again and
- * rows that came back (a restored backup, an ETL job) are reported. Empty = off.
+ * data that came back (a restored backup, an ETL job) is reported. Empty = off.
  */
 export function ReverificationSection({ organization, canEdit }: { organization: Organization; canEdit: boolean }) {
   const trpc = useTRPC();
@@ -33,8 +33,8 @@ export function ReverificationSection({ organization, canEdit }: { organization:
       <h2 id="org-reverification">Re-verification</h2>
       <p>
         {current === null
-          ? 'Off: deletions in your databases are verified once, right after they run.'
-          : `Deletions in your databases are verified again ${current} day(s) after they succeeded; rows that came back raise a notification.`}
+          ? 'Off: deletions in your databases and data stores are verified once, right after they run.'
+          : `Deletions in your databases and data stores are verified again ${current} day(s) after they succeeded; data that came back raises a notification.`}
       </p>
       {retentionFirst ? (
         <p className="form-error">

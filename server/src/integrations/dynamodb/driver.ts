@@ -6,6 +6,7 @@ import {
   discoverDynamo,
   dynamoDeleteAndVerify,
   dynamoDryRun,
+  dynamoReverify,
   dynamoTestConnection,
   validateDynamoConfig,
   type DynamoTableInfo,
@@ -59,6 +60,7 @@ export const dynamoDriver: Driver<DynamoConfig> = {
   validateConfig: (ctx) => validateDynamoConfig(ctx),
   discover: async (ctx) => (await discoverDynamo(ctx)).map(asDiscoveredTable),
   dryRun: async (ctx) => ({ rules: await dynamoDryRun(ctx), statements: statementsOf(ctx.trail) }),
+  reverify: (ctx) => dynamoReverify(ctx),
   testConnection: (ctx) => dynamoTestConnection(ctx),
   close: closeDynamoClients,
 };

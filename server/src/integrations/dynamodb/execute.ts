@@ -9,11 +9,12 @@ import {
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoConfig, DynamoRule } from '@shared/integrations/object-stores';
-import type { ConfigIssue, DriverContext, Outcome } from '../types';
+import type { ConfigIssue, DriverContext, Outcome, ReverifyResult } from '../types';
 import { PermanentError, TransientError } from '../types';
 import { awsSecretsOf, checkEndpoint, classifyAwsError, guardedRequestHandler } from '../stores/aws';
 import { IdleCache } from '../stores/idle-cache';
 import { recordCall } from '../stores/trail';
+import { reverification, stillMatching } from '../stores/verification';
 
 type DynamoContext = Pick<DriverContext<DynamoConfig>, 'resolveHost' | 'secrets' | 'config' | 'trail' | 'identifier'>;
 type Key = Record<string, AttributeValue>;
@@ -222,21 +223,28 @@ export async function dynamoDryRun(ctx: DynamoContext) {
   );
 }
 
+/** Items per rule the rules still reach: the proof of a deletion (querying again). */
+async function remainingItems(client: DynamoDBClient, ctx: DynamoContext): Promise<Record<string, number>> {
+  const remaining: Record<string, number> = {};
+  for (const { rule, keys } of await pending(client, ctx))
+    remaining[ruleLabel(rule)] = (remaining[ruleLabel(rule)] ?? 0) + keys.length;
+  return remaining;
+}
+
+/** The deletion's proof again, read-only, some time after SUCCESS (re-verification). */
+export async function dynamoReverify(ctx: DynamoContext): Promise<ReverifyResult> {
+  return withDynamo(ctx, async (client) => reverification(await remainingItems(client, ctx), 'items'));
+}
+
 /** Deletes every item the rules reach, then queries again as the proof that none is left. */
 export async function dynamoDeleteAndVerify(ctx: DynamoContext): Promise<Outcome> {
   return withDynamo(ctx, async (client) => {
     const changed: Record<string, number> = {};
     for (const { rule, keys } of await pending(client, ctx))
       changed[ruleLabel(rule)] = (changed[ruleLabel(rule)] ?? 0) + (await deleteKeys(client, ctx, rule, keys));
-    const remaining: Record<string, number> = {};
-    for (const { rule, keys } of await pending(client, ctx))
-      remaining[ruleLabel(rule)] = (remaining[ruleLabel(rule)] ?? 0) + keys.length;
-    const left = Object.entries(remaining).filter(([, n]) => n > 0);
-    if (left.length > 0)
-      return {
-        kind: 'retry',
-        reason: `Verification found items still present: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}`,
-      };
+    const remaining = await remainingItems(client, ctx);
+    const left = stillMatching(remaining);
+    if (left) return { kind: 'retry', reason: `Verification found items still present: ${left}` };
     const total = Object.values(changed).reduce((a, b) => a + b, 0);
     return {
       kind: 'success',

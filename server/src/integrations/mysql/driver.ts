@@ -1,7 +1,14 @@
 import type { MysqlConfig } from '@shared/integrations/postgres';
 import type { Driver, Outcome } from '../types';
 import { nextWindowOpening, statementsOf } from '../stores/trail';
-import { discoverMysql, mysqlDeleteAndVerify, mysqlDryRun, mysqlTestConnection, validateMysqlRules } from './execute';
+import {
+  discoverMysql,
+  mysqlDeleteAndVerify,
+  mysqlDryRun,
+  mysqlReverify,
+  mysqlTestConnection,
+  validateMysqlRules,
+} from './execute';
 import { closeMysqlPools } from './sessions';
 
 /** MySQL and MariaDB: the SQL rules in one transaction, children first, verified after the commit. */
@@ -23,6 +30,7 @@ export const mysqlDriver: Driver<MysqlConfig> = {
   validateConfig: (ctx) => validateMysqlRules(ctx),
   discover: (ctx) => discoverMysql(ctx),
   dryRun: async (ctx) => ({ rules: await mysqlDryRun(ctx), statements: statementsOf(ctx.trail) }),
+  reverify: (ctx) => mysqlReverify(ctx),
   testConnection: (ctx) => mysqlTestConnection(ctx),
   close: closeMysqlPools,
 };

@@ -1,6 +1,6 @@
 import type mysql from 'mysql2/promise';
 import type { MysqlConfig, PostgresRule } from '@shared/integrations/postgres';
-import type { DriverContext, Exchange, Outcome } from '../types';
+import type { DriverContext, Exchange, Outcome, ReverifyResult } from '../types';
 import { PermanentError } from '../types';
 import type { Statement } from '../sql/dialect';
 import {
@@ -12,6 +12,7 @@ import {
   validateRules,
   type DiscoveredTable,
 } from '../sql/rules';
+import { reverification, stillMatching } from '../stores/verification';
 import { mysqlDialect } from './dialect';
 import { classifyMysqlError } from './errors';
 import { discoverMysqlSchema } from './schema';
@@ -104,6 +105,27 @@ export async function mysqlDryRun(ctx: MysqlContext) {
   });
 }
 
+/** Rows per rule that still match the identifier outside their target state (one statement). */
+async function remainingRows(
+  connection: mysql.PoolConnection,
+  ctx: MysqlContext,
+  rules: ReturnType<typeof resolvedRules>,
+): Promise<Record<string, number>> {
+  const counts = (
+    (await run(
+      connection,
+      ctx.trail,
+      pendingCountsStatement(mysqlDialect, rules, ctx.identifier),
+      ctx.identifier,
+    )) as mysql.RowDataPacket[]
+  )[0]!;
+  const remaining: Record<string, number> = {};
+  rules.forEach(({ rule }, i) => {
+    remaining[ruleLabel(rule)] = (remaining[ruleLabel(rule)] ?? 0) + Number(counts[`r${i}`]);
+  });
+  return remaining;
+}
+
 /**
  * The rules in one transaction, children before parents (InnoDB checks foreign keys row by
  * row, so `users` before `orders` would fail), then, after the commit, the proof that no
@@ -128,30 +150,27 @@ export async function mysqlDeleteAndVerify(ctx: MysqlContext): Promise<Outcome> 
       await connection.query('ROLLBACK').catch(() => {});
       throw error;
     }
-    const counts = (
-      (await run(
-        connection,
-        ctx.trail,
-        pendingCountsStatement(mysqlDialect, rules, ctx.identifier),
-        ctx.identifier,
-      )) as mysql.RowDataPacket[]
-    )[0]!;
-    const remaining: Record<string, number> = {};
-    rules.forEach(({ rule }, i) => {
-      remaining[ruleLabel(rule)] = (remaining[ruleLabel(rule)] ?? 0) + Number(counts[`r${i}`]);
-    });
-    const left = Object.entries(remaining).filter(([, n]) => n > 0);
-    if (left.length > 0)
-      return {
-        kind: 'retry',
-        reason: `Verification found rows still matching: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}`,
-      };
+    // The proof, after the commit: no matching row left outside its target state.
+    const remaining = await remainingRows(connection, ctx, rules);
+    const left = stillMatching(remaining);
+    if (left) return { kind: 'retry', reason: `Verification found rows still matching: ${left}` };
     const total = Object.values(changed).reduce((a, b) => a + b, 0);
     return {
       kind: 'success',
       message: `${total} row(s) changed; verified that no matching rows remain`,
       evidence: { changed, remaining },
     };
+  });
+}
+
+/** The deletion's proof again, alone and read-only, some time after SUCCESS (re-verification). */
+export async function mysqlReverify(ctx: MysqlContext): Promise<ReverifyResult> {
+  return withMysqlConnection(ctx, ctx.config.statementTimeoutMs, async (connection) => {
+    const tables = await discoverMysqlSchema(connection).catch((e) => Promise.reject(classifyMysqlError(e)));
+    return reverification(
+      await remainingRows(connection, ctx, resolvedRules(ctx.config, tables, databaseOf(ctx))),
+      'rows',
+    );
   });
 }
 

@@ -13,6 +13,7 @@ import {
   type Statement,
 } from './sql';
 import { closeSessions, connectionConfig, withSession } from './sessions';
+import { reverification, stillMatching } from '../stores/verification';
 
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 
@@ -175,6 +176,23 @@ async function runAsOneStatement(
   return changed;
 }
 
+/** Rows per rule that still match the identifier outside their target state (one statement). */
+async function remainingRows(
+  client: pg.ClientBase,
+  ctx: DriverContext<PostgresConfig>,
+  rules: ReturnType<typeof resolvedRules>,
+): Promise<Record<string, number>> {
+  const row = (await run(client, ctx.trail, pendingCountsStatement(rules, ctx.identifier))).rows[0] as Record<
+    string,
+    number
+  >;
+  const remaining: Record<string, number> = {};
+  rules.forEach(({ rule }, i) => {
+    remaining[ruleLabel(rule)] = Number(row[`r${i}`]);
+  });
+  return remaining;
+}
+
 /**
  * The rules' statements, atomically, then the proof that no matching row is left. Rules on
  * distinct tables run as one statement (one round trip); rules that share a table run in
@@ -199,21 +217,9 @@ async function deleteAndVerify(
     }
   }
   // Proof: after the commit, no row matching the identifier is left outside its target state.
-  const counts = (await run(client, ctx.trail, pendingCountsStatement(rules, ctx.identifier))).rows[0] as Record<
-    string,
-    number
-  >;
-  const remaining: Record<string, number> = {};
-  rules.forEach(({ rule }, i) => {
-    remaining[ruleLabel(rule)] = Number(counts[`r${i}`]);
-  });
-  const left = Object.entries(remaining).filter(([, n]) => n > 0);
-  if (left.length > 0) {
-    return {
-      kind: 'retry',
-      reason: `Verification found rows still matching: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}`,
-    };
-  }
+  const remaining = await remainingRows(client, ctx, rules);
+  const left = stillMatching(remaining);
+  if (left) return { kind: 'retry', reason: `Verification found rows still matching: ${left}` };
   const total = Object.values(changed).reduce((a, b) => a + b, 0);
   return {
     kind: 'success',
@@ -274,22 +280,7 @@ export const postgresDriver: Driver<PostgresConfig> = {
   async reverify(ctx) {
     return withSession(ctx, ctx.config.statementTimeoutMs, classifyDatabaseError, async (session) => {
       const rules = resolvedRules(ctx.config, (await session.schema(true)).tables);
-      const row = (await run(session.client, ctx.trail, pendingCountsStatement(rules, ctx.identifier)))
-        .rows[0] as Record<string, number>;
-      const counts: Record<string, number> = {};
-      rules.forEach(({ rule }, i) => {
-        counts[ruleLabel(rule)] = Number(row[`r${i}`]);
-      });
-      const remaining = Object.values(counts).reduce((a, b) => a + b, 0);
-      const found = Object.entries(counts).filter(([, n]) => n > 0);
-      return {
-        remaining,
-        counts,
-        message:
-          remaining === 0
-            ? 'Re-verified: no matching rows'
-            : `Rows matching the subject came back: ${found.map(([r, n]) => `${r}: ${n}`).join(', ')}`,
-      };
+      return reverification(await remainingRows(session.client, ctx, rules), 'rows');
     });
   },
 

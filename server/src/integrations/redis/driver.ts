@@ -1,7 +1,7 @@
 import type { RedisConfig } from '@shared/integrations/redis';
 import type { Driver, Outcome } from '../types';
 import { nextWindowOpening, statementsOf } from '../stores/trail';
-import { closeRedisClients, redisDeleteAndVerify, redisDryRun, redisTestConnection } from './execute';
+import { closeRedisClients, redisDeleteAndVerify, redisDryRun, redisReverify, redisTestConnection } from './execute';
 
 /** Redis: keys by template (SCAN + UNLINK), hash fields and set members, verified by scanning again. */
 export const redisDriver: Driver<RedisConfig> = {
@@ -21,6 +21,7 @@ export const redisDriver: Driver<RedisConfig> = {
   },
   // Redis has no schema to discover or check rules against: a dry run shows what the templates reach.
   dryRun: async (ctx) => ({ rules: await redisDryRun(ctx), statements: statementsOf(ctx.trail) }),
+  reverify: (ctx) => redisReverify(ctx),
   testConnection: (ctx) => redisTestConnection(ctx),
   close: closeRedisClients,
 };

@@ -1,10 +1,11 @@
 import { createClient } from 'redis';
 import type { RedisConfig, RedisRule } from '@shared/integrations/redis';
-import type { DriverContext, Outcome } from '../types';
+import type { DriverContext, Outcome, ReverifyResult } from '../types';
 import { PermanentError, TransientError } from '../types';
 import { IdleCache } from '../stores/idle-cache';
 import { hasWildcards, keyPattern, literalFor } from './patterns';
 import { recordCall } from '../stores/trail';
+import { reverification, stillMatching } from '../stores/verification';
 
 /** Credentials of a Redis account (see accountSecretSchemas.REDIS). */
 export interface RedisSecrets {
@@ -192,6 +193,18 @@ export async function redisDryRun(ctx: RedisContext) {
   );
 }
 
+/** Keys, fields and members per rule that still match: the proof of a deletion (SCAN again). */
+async function remainingData(client: RedisClient, ctx: RedisContext): Promise<Record<string, number>> {
+  const remaining: Record<string, number> = {};
+  for (const { rule, count } of await pending(client, ctx)) remaining[ruleLabel(rule)] = count;
+  return remaining;
+}
+
+/** The deletion's proof again, read-only, some time after SUCCESS (re-verification). */
+export async function redisReverify(ctx: RedisContext): Promise<ReverifyResult> {
+  return withRedis(ctx, async (client) => reverification(await remainingData(client, ctx), 'keys, fields or members'));
+}
+
 /** UNLINK the matching keys (in batches), HDEL / SREM / ZREM the fields and members, then SCAN again as the proof. */
 export async function redisDeleteAndVerify(ctx: RedisContext): Promise<Outcome> {
   return withRedis(ctx, async (client) => {
@@ -234,14 +247,9 @@ export async function redisDeleteAndVerify(ctx: RedisContext): Promise<Outcome> 
       }
       changed[ruleLabel(rule)] = removed;
     }
-    const remaining: Record<string, number> = {};
-    for (const { rule, count } of await pending(client, ctx)) remaining[ruleLabel(rule)] = count;
-    const left = Object.entries(remaining).filter(([, n]) => n > 0);
-    if (left.length > 0)
-      return {
-        kind: 'retry',
-        reason: `Verification found data still matching: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}`,
-      };
+    const remaining = await remainingData(client, ctx);
+    const left = stillMatching(remaining);
+    if (left) return { kind: 'retry', reason: `Verification found data still matching: ${left}` };
     const total = Object.values(changed).reduce((a, b) => a + b, 0);
     return {
       kind: 'success',

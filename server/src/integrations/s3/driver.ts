@@ -6,6 +6,7 @@ import {
   s3DeleteAndVerify,
   s3DryRun,
   s3ListBuckets,
+  s3Reverify,
   s3TestConnection,
   validateS3Config,
 } from './execute';
@@ -30,6 +31,7 @@ export const s3Driver: Driver<S3Config> = {
   // The buckets these credentials can list, each as a "table" without columns.
   discover: async (ctx) => (await s3ListBuckets(ctx)).map((bucket) => ({ schema: '', table: bucket, columns: [] })),
   dryRun: async (ctx) => ({ rules: await s3DryRun(ctx), statements: statementsOf(ctx.trail) }),
+  reverify: (ctx) => s3Reverify(ctx),
   testConnection: (ctx) => s3TestConnection(ctx),
   close: closeS3Clients,
 };

@@ -9,11 +9,12 @@ import {
   type ObjectIdentifier,
 } from '@aws-sdk/client-s3';
 import { OBJECT_STORE_IDENTIFIER, type S3Config, type S3Rule } from '@shared/integrations/object-stores';
-import type { ConfigIssue, DriverContext, Outcome } from '../types';
+import type { ConfigIssue, DriverContext, Outcome, ReverifyResult } from '../types';
 import { PermanentError } from '../types';
 import { awsSecretsOf, checkEndpoint, classifyAwsError, guardedRequestHandler } from '../stores/aws';
 import { IdleCache } from '../stores/idle-cache';
 import { recordCall } from '../stores/trail';
+import { reverification, stillMatching } from '../stores/verification';
 
 type S3Context = Pick<DriverContext<S3Config>, 'resolveHost' | 'secrets' | 'config' | 'trail' | 'identifier'>;
 
@@ -168,6 +169,18 @@ export async function s3DryRun(ctx: S3Context) {
   });
 }
 
+/** Objects (and versions) per rule still under the templates: the proof of a deletion (listing again). */
+async function remainingObjects(client: S3Client, ctx: S3Context): Promise<Record<string, number>> {
+  const remaining: Record<string, number> = {};
+  for (const { rule, objects } of (await pending(client, ctx)).results) remaining[ruleLabel(rule)] = objects.length;
+  return remaining;
+}
+
+/** The deletion's proof again, read-only, some time after SUCCESS (re-verification). */
+export async function s3Reverify(ctx: S3Context): Promise<ReverifyResult> {
+  return withS3(ctx, async (client) => reverification(await remainingObjects(client, ctx), 'objects'));
+}
+
 /** Deletes every listed object (versions included) with DeleteObjects, 1,000 at a time, then lists again as the proof. */
 export async function s3DeleteAndVerify(ctx: S3Context): Promise<Outcome> {
   return withS3(ctx, async (client) => {
@@ -200,14 +213,9 @@ export async function s3DeleteAndVerify(ctx: S3Context): Promise<Outcome> {
       }
       changed[ruleLabel(rule)] = deleted;
     }
-    const remaining: Record<string, number> = {};
-    for (const { rule, objects } of (await pending(client, ctx)).results) remaining[ruleLabel(rule)] = objects.length;
-    const left = Object.entries(remaining).filter(([, n]) => n > 0);
-    if (left.length > 0)
-      return {
-        kind: 'retry',
-        reason: `Verification found objects still present: ${left.map(([r, n]) => `${r}: ${n}`).join(', ')}`,
-      };
+    const remaining = await remainingObjects(client, ctx);
+    const left = stillMatching(remaining);
+    if (left) return { kind: 'retry', reason: `Verification found objects still present: ${left}` };
     const total = Object.values(changed).reduce((a, b) => a + b, 0);
     return {
       kind: 'success',

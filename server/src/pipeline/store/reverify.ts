@@ -4,7 +4,7 @@ export interface Reverification {
   organizationId: string;
   deletionRequestId: string;
   integrationRequestId: string;
-  /** Rows matching the subject found again; 0 = still deleted. */
+  /** Rows, keys, objects or items matching the subject found again; 0 = still deleted. */
   remaining: number;
   /** False when the check itself failed (the reason is in the audit entry). */
   ok: boolean;
@@ -39,7 +39,7 @@ export async function recordReverification(query: Query, r: Reverification, now:
       integrationRequestId: r.integrationRequestId,
       action: 'request.reappeared',
       outcome: 'REAPPEARED',
-      summary: `Deleted data reappeared: ${r.remaining} matching row(s) found at re-verification`,
+      summary: `Deleted data reappeared: ${r.remaining} match(es) found at re-verification`,
       details: { remaining: r.remaining },
     });
   }

@@ -117,7 +117,7 @@ async function noticeFor(
       event: 'data_reappeared',
       notice: {
         subject: `Deleted data reappeared: ${entry.deletionRequestId}`,
-        text: `Re-verification found rows matching the subject again (restored backup, ETL?). Retry the deletion:\n${link}`,
+        text: `Re-verification found data matching the subject again (restored backup, ETL?). Retry the deletion:\n${link}`,
       },
     };
   }
