@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectClient } from './connections';
-import { EmbeddedPostgresError, startEmbeddedPostgres } from './embedded';
+import { startEmbeddedPostgres } from './embedded';
+import { EmbeddedPostgresError } from './embedded-setup';
 
 /**
  * A first start as root from a directory the postgres system user cannot enter (a clone
