@@ -3,10 +3,8 @@ import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/clien
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../../test/engine';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
-import { startDynalite } from '../../test/stores/dynalite';
-import { startMariaDb, type MariaDbServer } from '../../test/stores/mariadb';
-import { startRedis } from '../../test/stores/redis';
-import { startS3rver } from '../../test/stores/s3rver';
+import { startAllStores } from '../../test/stores/all-stores';
+import type { MariaDbServer } from '../../test/stores/mariadb';
 import { closeDrivers, driverFor } from '../registry';
 import { openMysqlPools } from '../mysql/sessions';
 import { openRedisClients } from '../redis/execute';
@@ -22,17 +20,14 @@ let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let caller: ReturnType<typeof callerFor>['caller'];
 let mariadb: MariaDbServer;
 let db: Awaited<ReturnType<MariaDbServer['createDatabase']>>;
-let redis: Awaited<ReturnType<typeof startRedis>>;
-let s3: Awaited<ReturnType<typeof startS3rver>>;
-let dynamo: Awaited<ReturnType<typeof startDynalite>>;
+let stores: Awaited<ReturnType<typeof startAllStores>>;
+let redis: typeof stores.redis;
+let s3: typeof stores.s3;
+let dynamo: typeof stores.dynamo;
 
 beforeAll(async () => {
-  [mariadb, redis, s3, dynamo] = await Promise.all([
-    startMariaDb(),
-    startRedis(),
-    startS3rver(['exports']),
-    startDynalite(),
-  ]);
+  stores = await startAllStores(['exports']);
+  ({ mariadb, redis, s3, dynamo } = stores);
   db = await mariadb.createDatabase(`
     CREATE TABLE users (id INT PRIMARY KEY, email VARCHAR(191) NOT NULL, KEY (email)) ENGINE=InnoDB;
     CREATE TABLE orders (id INT AUTO_INCREMENT PRIMARY KEY, user_id INT NOT NULL, email VARCHAR(191) NOT NULL, FOREIGN KEY (user_id) REFERENCES users(id)) ENGINE=InnoDB;`);
@@ -46,7 +41,7 @@ afterAll(async () => {
   await closeDrivers();
   await env?.close();
   await db?.close();
-  await Promise.all([mariadb?.stop(), redis?.stop(), s3?.stop(), dynamo?.stop()]);
+  await stores?.stop();
 });
 
 /** A new workspace whose only integration is `integration`, and one request for `identifier` run to its end. */

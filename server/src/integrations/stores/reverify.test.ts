@@ -4,10 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runReverification } from '../../jobs/reverify';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../../test/engine';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
-import { startDynalite } from '../../test/stores/dynalite';
-import { startMariaDb, type MariaDbServer } from '../../test/stores/mariadb';
-import { startRedis } from '../../test/stores/redis';
-import { startS3rver } from '../../test/stores/s3rver';
+import { startAllStores } from '../../test/stores/all-stores';
+import type { MariaDbServer } from '../../test/stores/mariadb';
 import { closeDrivers } from '../registry';
 
 /**
@@ -23,9 +21,10 @@ const GONE = 'gone@example.com';
 let env: TestEnv;
 let mariadb: MariaDbServer;
 let db: Awaited<ReturnType<MariaDbServer['createDatabase']>>;
-let redis: Awaited<ReturnType<typeof startRedis>>;
-let s3: Awaited<ReturnType<typeof startS3rver>>;
-let dynamo: Awaited<ReturnType<typeof startDynalite>>;
+let stores: Awaited<ReturnType<typeof startAllStores>>;
+let redis: typeof stores.redis;
+let s3: typeof stores.s3;
+let dynamo: typeof stores.dynamo;
 let s3Client: S3Client;
 let dynamoClient: DynamoDBClient;
 let organizationId: string;
@@ -41,12 +40,8 @@ async function writeSubject(identifier: string, id: number) {
 }
 
 beforeAll(async () => {
-  [mariadb, redis, s3, dynamo] = await Promise.all([
-    startMariaDb(),
-    startRedis(),
-    startS3rver(['exports']),
-    startDynalite(),
-  ]);
+  stores = await startAllStores(['exports']);
+  ({ mariadb, redis, s3, dynamo } = stores);
   db = await mariadb.createDatabase(
     'CREATE TABLE users (id INT PRIMARY KEY, email VARCHAR(191) NOT NULL, KEY (email)) ENGINE=InnoDB;',
   );
@@ -75,7 +70,7 @@ beforeAll(async () => {
   organizationId = org.organization.id;
   const { caller } = callerFor(env.deps, { pat: org.pat });
   const ws = await caller.workspaces.create({ name: 'all stores' });
-  const stores = [
+  const connectors = [
     {
       type: 'MYSQL',
       account: 'DATABASE',
@@ -101,7 +96,7 @@ beforeAll(async () => {
       config: { rules: [{ kind: 'partition', table: 'profiles' }] },
     },
   ] as const;
-  for (const store of stores) {
+  for (const store of connectors) {
     const account = await caller.accounts.create({
       name: store.type,
       integrationType: store.type,
@@ -137,7 +132,7 @@ afterAll(async () => {
   await closeDrivers();
   await env?.close();
   await db?.close();
-  await Promise.all([mariadb?.stop(), redis?.stop(), s3?.stop(), dynamo?.stop()]);
+  await stores?.stop();
 });
 
 /** Each store's re-verification of one request, by integration type. */
