@@ -11,6 +11,8 @@ export interface DiscoveredTable {
   schema: string;
   table: string;
   columns: DiscoveredColumn[];
+  /** Key-value tables (DynamoDB): the secondary indexes a rule can query by. */
+  indexes?: { name: string }[];
 }
 
 export type RuleDraft = Omit<PostgresRule, 'columns' | 'match' | 'schema'> & {

@@ -1,9 +1,9 @@
 import type { IntegrationType } from '@shared/statuses';
 import type { ReactNode } from 'react';
 import { defaultsFor, pruneEmpty, type JsonSchema } from '../../lib/schema-form';
-import type { PostgresDraft } from '../../lib/postgres-rules';
+import type { DiscoveredTable, PostgresDraft } from '../../lib/postgres-rules';
 import { SchemaFields, type SchemaFormOptions } from '../schema-form/schema-fields';
-import { PostgresRulesEditor, SQL_DIALECT_NOTES } from './postgres-rules';
+import { PostgresRulesEditor, SQL_DIALECT_NOTES, useDiscoveredSchema } from './postgres-rules';
 import { DryRunPanel, type DryRunWording } from './dry-run-panel';
 
 interface EditorProps {
@@ -98,14 +98,41 @@ const sqlRulesEditor = (dialect: keyof typeof SQL_DIALECT_NOTES): ConfigEditor =
   preview: (props) => <DryRunPanel accountId={props.accountId} config={props.config} onIssues={props.onIssues} />,
 });
 
-/** The generated form for a data store's rules, with its dry run worded for what the store holds. */
-const storeEditor = (wording: DryRunWording): ConfigEditor => ({
+/**
+ * The generated form for a data store's rules, with its dry run worded for what the store
+ * holds; `suggest` turns what discovery found (buckets, tables) into values the fields offer.
+ */
+const storeEditor = (
+  wording: DryRunWording,
+  suggest?: (tables: DiscoveredTable[]) => Record<string, string[]>,
+): ConfigEditor => ({
   ...schemaEditor,
+  render: suggest ? (props) => <DiscoveredStoreFields {...props} suggest={suggest} /> : schemaEditor.render,
   title: 'Rules',
   preview: (props) => (
     <DryRunPanel accountId={props.accountId} config={props.config} onIssues={props.onIssues} wording={wording} />
   ),
 });
+
+/** The generated form, offering what discovery found at the account's destination (nothing until an account is chosen). */
+function DiscoveredStoreFields(
+  props: EditorProps & { suggest: (tables: DiscoveredTable[]) => Record<string, string[]> },
+) {
+  const discovered = useDiscoveredSchema(props.accountId);
+  return (
+    <SchemaFields
+      key={props.type}
+      schema={props.schema}
+      value={props.value}
+      onChange={props.onChange}
+      errors={props.errors}
+      path={['config']}
+      options={{ ...FIELD_OPTIONS[props.type], suggestions: props.suggest(discovered.data ?? []) }}
+    />
+  );
+}
+
+const names = (values: string[]) => [...new Set(values)].sort();
 
 /** Types with an editor of their own; every other type uses the generated form. */
 const CUSTOM_EDITORS: Partial<Record<IntegrationType, ConfigEditor>> = {
@@ -117,18 +144,27 @@ const CUSTOM_EDITORS: Partial<Record<IntegrationType, ConfigEditor>> = {
     counted: 'Found',
     statements: 'Redis commands',
   }),
-  S3: storeEditor({
-    explanation:
-      'Lists the objects (every version, in a versioned bucket) each rule would erase for an identifier. Nothing is changed.',
-    counted: 'Objects',
-    statements: 'S3 calls',
-  }),
-  DYNAMODB: storeEditor({
-    explanation:
-      'Counts the items each rule would delete for an identifier, by Query (never Scan). Nothing is changed.',
-    counted: 'Items',
-    statements: 'DynamoDB calls',
-  }),
+  S3: storeEditor(
+    {
+      explanation:
+        'Lists the objects (every version, in a versioned bucket) each rule would erase for an identifier. Nothing is changed.',
+      counted: 'Objects',
+      statements: 'S3 calls',
+    },
+    (buckets) => ({ bucket: names(buckets.map((b) => b.table)) }),
+  ),
+  DYNAMODB: storeEditor(
+    {
+      explanation:
+        'Counts the items each rule would delete for an identifier, by Query (never Scan). Nothing is changed.',
+      counted: 'Items',
+      statements: 'DynamoDB calls',
+    },
+    (tables) => ({
+      'rules.table': names(tables.map((t) => t.table)),
+      'rules.index': names(tables.flatMap((t) => (t.indexes ?? []).map((i) => i.name))),
+    }),
+  ),
 };
 
 export function configEditorFor(type: IntegrationType): ConfigEditor {

@@ -21,11 +21,11 @@ import { ErrorState, FormError, Loading } from '../states';
 
 const ACTIONS = Object.keys(ACTION_LABEL) as RuleDraft['action'][];
 
-/** Tables and columns the account's database user can see (schema discovery is a call to the database). */
+/** Tables and columns (buckets, key-value tables) the account can see: discovery is a call to the destination. */
 export function useDiscoveredSchema(accountId: string | null) {
   const client = useTRPCClient();
   return useQuery({
-    queryKey: ['postgres-schema', accountId],
+    queryKey: ['discovered-schema', accountId],
     queryFn: () => client.integrations.discoverSchema.mutate({ accountId: accountId! }) as Promise<DiscoveredTable[]>,
     enabled: Boolean(accountId),
     staleTime: 60_000,

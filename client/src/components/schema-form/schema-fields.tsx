@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { SelectField, TextField } from '../field';
 import {
   defaultsFor,
@@ -23,6 +23,8 @@ export interface SchemaFormOptions {
   hints?: Record<string, string>;
   /** Labels that read better than the humanized key, by the same dotted path. */
   labels?: Record<string, string>;
+  /** Values offered for string fields (found at the destination), by the same dotted path; any value is still taken. */
+  suggestions?: Record<string, string[]>;
 }
 
 interface NodeProps {
@@ -80,6 +82,8 @@ function SchemaNode(props: NodeProps) {
   const labelText = props.required || node.default !== undefined ? label : `${label} (optional)`;
   const error = props.errors[pathKey(props.path)];
   const hint = props.options.hints?.[shape];
+  const suggested = props.options.suggestions?.[shape] ?? [];
+  const listId = useId();
   switch (fieldKind(node)) {
     case 'enum':
       return (
@@ -100,15 +104,25 @@ function SchemaNode(props: NodeProps) {
       );
     case 'string':
       return (
-        <TextField
-          label={labelText}
-          type={props.options.isSecret?.(props.path) ? 'password' : 'text'}
-          autoComplete={props.options.isSecret?.(props.path) ? 'new-password' : 'off'}
-          value={typeof props.value === 'string' ? props.value : ''}
-          error={error}
-          hint={hint}
-          onChange={(e) => props.onChange(e.target.value)}
-        />
+        <>
+          <TextField
+            label={labelText}
+            type={props.options.isSecret?.(props.path) ? 'password' : 'text'}
+            autoComplete={props.options.isSecret?.(props.path) ? 'new-password' : 'off'}
+            list={suggested.length > 0 ? listId : undefined}
+            value={typeof props.value === 'string' ? props.value : ''}
+            error={error}
+            hint={hint}
+            onChange={(e) => props.onChange(e.target.value)}
+          />
+          {suggested.length > 0 ? (
+            <datalist id={listId}>
+              {suggested.map((value) => (
+                <option key={value} value={value} />
+              ))}
+            </datalist>
+          ) : null}
+        </>
       );
     case 'text':
       return (
