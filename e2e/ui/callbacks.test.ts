@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCallbackReceiver } from '../../server/src/test/fakes/callback-receiver';
-import { baseUrl } from '../support/app';
+import { baseUrl, connectAppDatabase } from '../support/app';
 import { launchBrowser, newPage, screenshot } from '../support/browser';
 import { createWorkspace, nav, signUp } from '../support/onboarding';
 
@@ -100,6 +100,30 @@ describe('an admin registers a callback endpoint and tries it', () => {
     const call = receiver.received.at(-1)!;
     expect(new Webhook(rotated).verify(call.body, call.headers)).toMatchObject({ type: 'callback.test' });
     expect(new Webhook(secret).verify(call.body, call.headers)).toMatchObject({ type: 'callback.test' });
+  });
+
+  it('shows the delivery log 50 at a time, older deliveries on demand', async () => {
+    // Sixty older deliveries, all recorded in the same instant (a burst).
+    const db = await connectAppDatabase();
+    try {
+      await db.query(
+        `INSERT INTO "CallbackDelivery" (id, "organizationId", "endpointId", "eventType", body, status, "createdAt")
+         SELECT 'msg_burst_' || g, e."organizationId", e.id, 'deletion_request.created', '{}', 'DELIVERED'::"CallbackDeliveryStatus", now() - interval '1 day'
+           FROM "CallbackEndpoint" e, generate_series(1, 60) g WHERE e.url = $1`,
+        [receiver.url],
+      );
+    } finally {
+      await db.end();
+    }
+    await page.reload();
+    const card = page.getByRole('article', { name: receiver.url });
+    await card.getByRole('button', { name: 'Delivery log' }).click();
+    const rows = card.locator('tr[data-delivery-id]');
+    await expect.poll(() => rows.count()).toBe(50);
+    await card.getByRole('button', { name: 'Load older deliveries' }).click();
+    await card.getByText('62 deliveries shown · none older').waitFor();
+    const ids = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-delivery-id')));
+    expect(new Set(ids).size).toBe(62);
   });
 
   it('disables and deletes the endpoint', async () => {

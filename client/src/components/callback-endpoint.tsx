@@ -1,6 +1,6 @@
 /** One registered callback endpoint: its settings, secret rotation, test delivery and delivery log. */
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CopyableValue } from './copy-button';
 import { ConfirmDialog } from './dialog';
@@ -11,7 +11,7 @@ import { formatDateTime } from '../lib/format';
 import { useTRPC, type RouterOutputs } from '../trpc';
 
 type Endpoint = RouterOutputs['callbacks']['list'][number];
-type Delivery = RouterOutputs['callbacks']['deliveries'][number];
+type Delivery = RouterOutputs['callbacks']['deliveries']['items'][number];
 
 /** Dates travel as ISO strings (no transformer), whatever the inferred type says. */
 const iso = (value: unknown) => (value ? String(value instanceof Date ? value.toISOString() : value) : null);
@@ -45,7 +45,9 @@ export function EndpointCard({ endpoint, workspaceName }: { endpoint: Endpoint; 
   const queryClient = useQueryClient();
   const refreshList = () => queryClient.invalidateQueries({ queryKey: trpc.callbacks.list.queryKey() });
   const refreshLog = () =>
-    queryClient.invalidateQueries({ queryKey: trpc.callbacks.deliveries.queryKey({ endpointId: endpoint.id }) });
+    queryClient.invalidateQueries({
+      queryKey: trpc.callbacks.deliveries.infiniteQueryKey({ endpointId: endpoint.id }),
+    });
   const [showLog, setShowLog] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const [rotating, setRotating] = useState(false);
@@ -213,17 +215,25 @@ const DELIVERY_STATUS_LABELS: Record<Delivery['status'], string> = {
   FAILED: 'Failed',
 };
 
-/** The endpoint's deliveries, newest first, refreshed while any is still on its way. */
+/** The endpoint's deliveries, newest first, 50 at a time; refreshed while any shown is still on its way. */
 function DeliveryLog({ endpointId }: { endpointId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const deliveries = useQuery({
-    ...trpc.callbacks.deliveries.queryOptions({ endpointId }),
-    refetchInterval: (query) => (query.state.data?.some((d) => d.status === 'PENDING') ? 1_000 : 10_000),
-  });
+  const log = useInfiniteQuery(
+    trpc.callbacks.deliveries.infiniteQueryOptions(
+      { endpointId },
+      {
+        getNextPageParam: (last) => last.nextCursor,
+        refetchInterval: (query) =>
+          query.state.data?.pages.some((page) => page.items.some((d) => d.status === 'PENDING')) ? 1_000 : 10_000,
+      },
+    ),
+  );
+  const deliveries = log.data?.pages.flatMap((page) => page.items) ?? [];
   const resend = useMutation(
     trpc.callbacks.resend.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.callbacks.deliveries.queryKey({ endpointId }) }),
+      onSuccess: () =>
+        queryClient.invalidateQueries({ queryKey: trpc.callbacks.deliveries.infiniteQueryKey({ endpointId }) }),
     }),
   );
   return (
@@ -234,11 +244,11 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
           {toDisplayError(resend.error).message}
         </p>
       ) : null}
-      {deliveries.isPending ? (
+      {log.isPending ? (
         <Loading />
-      ) : deliveries.isError ? (
-        <ErrorState error={deliveries.error} onRetry={() => void deliveries.refetch()} />
-      ) : deliveries.data.length === 0 ? (
+      ) : log.isError ? (
+        <ErrorState error={log.error} onRetry={() => void log.refetch()} />
+      ) : deliveries.length === 0 ? (
         <p className="muted small">Nothing sent yet. Send a test event to try the endpoint.</p>
       ) : (
         <div className="table-wrap">
@@ -256,7 +266,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
               </tr>
             </thead>
             <tbody>
-              {deliveries.data.map((delivery) => (
+              {deliveries.map((delivery) => (
                 <tr key={delivery.id} data-delivery-id={delivery.id} data-status={delivery.status}>
                   <td data-label="Event">
                     <code>{delivery.eventType}</code>
@@ -293,6 +303,22 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
               ))}
             </tbody>
           </table>
+          <div className="pager">
+            {log.hasNextPage ? (
+              <button
+                type="button"
+                className="button"
+                onClick={() => void log.fetchNextPage()}
+                disabled={log.isFetchingNextPage}
+              >
+                {log.isFetchingNextPage ? 'Loading…' : 'Load older deliveries'}
+              </button>
+            ) : (
+              <span className="muted small">
+                {deliveries.length} {deliveries.length === 1 ? 'delivery' : 'deliveries'} shown · none older
+              </span>
+            )}
+          </div>
         </div>
       )}
     </section>

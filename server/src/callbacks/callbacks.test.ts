@@ -143,7 +143,8 @@ describe('status callbacks', () => {
     );
     expect((await delivery(failing.id)).lastError).toMatch(/gave up after 3 attempts/);
     const log = await admin().callbacks.deliveries({ endpointId: endpoint.id });
-    expect(log.map((d) => d.id)).toEqual([failing.id, id]);
+    expect(log.items.map((d) => d.id)).toEqual([failing.id, id]);
+    expect(log.nextCursor).toBeNull();
 
     receiver.state.status = 200;
     await admin().callbacks.resend({ deliveryId: failing.id });
@@ -151,6 +152,40 @@ describe('status callbacks', () => {
       expect(await delivery(failing.id)).toMatchObject({ status: 'DELIVERED', attempts: 1 }),
     );
     expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(failing.id);
+  });
+
+  it('the delivery log pages newest first, and deliveries recorded in the same instant are each shown once', async () => {
+    const endpoint = await admin().callbacks.create({ url: receiver.url, events: ['deletion_request.created'] });
+    // A burst: 120 deliveries in one instant, and an older one.
+    const instant = new Date('2026-05-01T12:00:00Z');
+    const row = (id: string, createdAt: Date) => ({
+      id,
+      organizationId: org.organization.id,
+      endpointId: endpoint.id,
+      eventType: 'deletion_request.created',
+      body: '{}',
+      status: 'DELIVERED' as const,
+      createdAt,
+    });
+    const burst = Array.from({ length: 120 }, (_, i) => `msg_burst_${String(i).padStart(3, '0')}`);
+    await env.deps.prisma.callbackDelivery.createMany({
+      data: [...burst.map((id) => row(id, instant)), row('msg_older', new Date('2026-04-01T00:00:00Z'))],
+    });
+    const seen: string[] = [];
+    const pages: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<ReturnType<typeof admin>['callbacks']['deliveries']>> =
+        await admin().callbacks.deliveries({ endpointId: endpoint.id, cursor });
+      seen.push(...page.items.map((d) => d.id));
+      pages.push(page.items.length);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(pages).toEqual([50, 50, 21]);
+    expect(seen).toEqual([...[...burst].reverse(), 'msg_older']);
+    await expect(
+      admin().callbacks.deliveries({ endpointId: endpoint.id, cursor: 'msg_unknown' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('records an event for each enabled endpoint that subscribed to it, in its workspace or organization-wide', async () => {

@@ -25,28 +25,46 @@ const deliverySelect = {
   body: true,
 } as const;
 
-/** The endpoint's deliveries, newest first: the delivery log of the dashboard. */
-export async function listCallbackDeliveries(db: Db, actor: Actor, input: { endpointId: string; before?: string }) {
+/**
+ * A page of the endpoint's deliveries, newest first: the delivery log of the dashboard. The
+ * cursor is the last delivery shown; deliveries recorded in the same instant (one event for
+ * several endpoints, a burst) are told apart by id, so none is skipped between pages.
+ */
+export async function listCallbackDeliveries(
+  db: Db,
+  actor: Actor,
+  input: { endpointId: string; cursor?: string | null },
+) {
   const endpoint = await findCallbackEndpoint(db, actor, input.endpointId);
-  const cursor = input.before
+  const after = input.cursor
     ? await db.callbackDelivery.findFirst({
-        where: { id: input.before, endpointId: endpoint.id },
-        select: { createdAt: true },
+        where: { id: input.cursor, endpointId: endpoint.id },
+        select: { id: true, createdAt: true },
       })
     : null;
+  if (input.cursor && !after) throw notFound('Delivery');
   const rows = await db.callbackDelivery.findMany({
-    where: { endpointId: endpoint.id, ...(cursor ? { createdAt: { lt: cursor.createdAt } } : {}) },
-    orderBy: { createdAt: 'desc' },
-    take: DELIVERY_PAGE,
+    where: {
+      endpointId: endpoint.id,
+      ...(after
+        ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+        : {}),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: DELIVERY_PAGE + 1,
     select: deliverySelect,
   });
-  return rows.map((row) => ({
-    ...row,
-    nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
-    lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
-    deliveredAt: row.deliveredAt?.toISOString() ?? null,
-    createdAt: row.createdAt.toISOString(),
-  }));
+  const page = rows.slice(0, DELIVERY_PAGE);
+  return {
+    items: page.map((row) => ({
+      ...row,
+      nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+      lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
+      deliveredAt: row.deliveredAt?.toISOString() ?? null,
+      createdAt: row.createdAt.toISOString(),
+    })),
+    nextCursor: rows.length > DELIVERY_PAGE ? page.at(-1)!.id : null,
+  };
 }
 
 /**

@@ -39,7 +39,8 @@ export const callbacksRouter = router({
     .input(endpointId)
     .mutation(({ ctx, input }) => sendTestCallback(ctx.prisma, ctx.actor, input.endpointId)),
   deliveries: manage
-    .input(endpointId.extend({ before: z.string().max(64).optional() }))
+    // `cursor`: the last delivery of the page before (tRPC's infinite-query convention).
+    .input(endpointId.extend({ cursor: z.string().max(64).nullish() }))
     .query(({ ctx, input }) => listCallbackDeliveries(ctx.prisma, ctx.actor, input)),
   resend: manage
     .input(z.object({ deliveryId: z.string().max(64) }))
