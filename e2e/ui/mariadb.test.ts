@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMariaDb, type MariaDbServer } from '../../server/src/test/stores/mariadb';
+import { startRedis } from '../../server/src/test/stores/redis';
 import { baseUrl, publicApi } from '../support/app';
 import { launchBrowser, newPage, screenshot } from '../support/browser';
 import { nav, signUpWithToken } from '../support/onboarding';
@@ -13,13 +14,14 @@ const subject = `jane-${suffix}@example.com`;
 let browser: Browser;
 let page: Page;
 let mariadb: MariaDbServer;
+let redis: Awaited<ReturnType<typeof startRedis>>;
 let db: Awaited<ReturnType<MariaDbServer['createDatabase']>>;
 let workspaceApiKey = '';
 let pat = '';
 
 beforeAll(async () => {
   // The customer's MariaDB: a real server on a free port, with Debian's default case- and accent-insensitive collation.
-  mariadb = await startMariaDb();
+  [mariadb, redis] = await Promise.all([startMariaDb(), startRedis()]);
   db = await mariadb.createDatabase(`
     CREATE TABLE users (id INT AUTO_INCREMENT PRIMARY KEY, email VARCHAR(191) NOT NULL, phone VARCHAR(40), KEY (email)) ENGINE=InnoDB;
     CREATE TABLE orders (id INT AUTO_INCREMENT PRIMARY KEY, user_id INT NOT NULL, customer_email VARCHAR(191) NOT NULL, total INT NOT NULL,
@@ -38,6 +40,7 @@ afterAll(async () => {
   await browser?.close();
   await db?.close();
   await mariadb?.stop();
+  await redis?.stop();
 });
 
 describe('an owner connects a MariaDB database and erases a subject from it', () => {
@@ -107,17 +110,48 @@ describe('an owner connects a MariaDB database and erases a subject from it', ()
     await screenshot(page, '41-request-detail-mariadb');
   });
 
-  it('Redis rules are built kind by kind in the generated form, with a dry run worded for keys', async () => {
+  it('Redis: rules are built kind by kind in the generated form; a request removes the keys and the set member', async () => {
+    await redis.client.set(`session:${subject}:a`, '1');
+    await redis.client.set(`session:${subject}:b`, '1');
+    await redis.client.set('session:someone-else@example.com:a', '1');
+    await redis.client.sAdd('newsletter', [subject, 'someone-else@example.com']);
     await nav(page, 'Integrations').click();
     await page.getByRole('link', { name: 'Connect integration' }).click();
     await page.getByLabel('Type', { exact: true }).selectOption({ label: 'Redis' });
+    await page.getByLabel('Integration name').fill('Session cache');
+    await page.getByLabel('Account name').fill('Cache');
+    await page.getByLabel('Host', { exact: true }).fill('127.0.0.1');
+    await page.getByLabel(/^Port/).fill(String(redis.credentials.port));
+    await page.getByLabel(/^Password/).fill(redis.credentials.password);
+    await page.getByRole('button', { name: 'Save account' }).click();
+
     await page.getByRole('button', { name: 'Add rule' }).click();
     await expect(page.getByLabel('Pattern', { exact: true }).isVisible()).resolves.toBe(true);
-    await page.getByLabel('Kind', { exact: true }).selectOption('hash_field');
-    await expect(page.getByLabel('Field', { exact: true }).isVisible()).resolves.toBe(true);
-    await expect(page.getByLabel('Key', { exact: true }).isVisible()).resolves.toBe(true);
+    await page.getByLabel('Kind', { exact: true }).selectOption('set_member');
+    await expect(page.getByLabel('Member', { exact: true }).isVisible()).resolves.toBe(true);
     expect(await page.getByLabel('Pattern', { exact: true }).count()).toBe(0);
+    await page.getByLabel('Key', { exact: true }).fill('newsletter');
+    await page.getByLabel('Member', { exact: true }).fill('{{identifier}}');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await page.getByLabel('Pattern', { exact: true }).fill('session:{{identifier}}:*');
     await page.getByText('SCAN, never KEYS', { exact: false }).waitFor();
+    await page.getByLabel('Identifier to preview').fill(subject);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect(
+      page.locator('tr[data-dry-run-table="session:{{identifier}}:*"] td').last().textContent(),
+    ).resolves.toBe('2');
     await screenshot(page, '42-integration-redis-rules');
+    await page.getByRole('button', { name: 'Connect integration' }).click();
+    await page.getByRole('article', { name: 'Session cache' }).waitFor();
+
+    const created = await publicApi('POST', '/deletion-requests', pat, { workspaceApiKey, identifier: subject });
+    expect(created.status).toBe(201);
+    await nav(page, 'Requests').click();
+    await page
+      .locator(`tr[data-request-id="${String(created.body?.id)}"] .badge`, { hasText: 'Succeeded' })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    expect((await redis.client.keys('session:*')).sort()).toEqual(['session:someone-else@example.com:a']);
+    expect(await redis.client.sMembers('newsletter')).toEqual(['someone-else@example.com']);
   });
 });
