@@ -5,7 +5,7 @@ import { AppError, notFound } from '../lib/errors';
 import { ID_PREFIX, newId } from '../lib/ids';
 import { openSecret, sealSecret } from '../services/keys/secret-store';
 import { assertUrlAllowed, blockedReason, type OutboundPolicy } from '../lib/ssrf';
-import type { CallbackEventType } from '@shared/schemas/callbacks';
+import type { CallbackEndpoint, CallbackEventType } from '@shared/schemas/callbacks';
 import { assertWorkspaceAllowed, mayUseWorkspace, type Actor } from '../services/auth/actor';
 import { recordAudit } from '../services/audit/record-audit';
 import { generateCallbackSecret } from './signing';
@@ -29,6 +29,19 @@ export const callbackEndpointSelect = {
 } satisfies Prisma.CallbackEndpointSelect;
 
 export const endpointSecretContext = (endpointId: string) => `callback-endpoint:${endpointId}`;
+
+type EndpointRow = Prisma.CallbackEndpointGetPayload<{ select: typeof callbackEndpointSelect }>;
+
+/** An endpoint as the API answers it: dates as ISO strings, never a secret. */
+function endpointView(row: EndpointRow): CallbackEndpoint {
+  return {
+    ...row,
+    events: row.events as CallbackEventType[],
+    previousSecretExpiresAt: row.previousSecretExpiresAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
 
 /**
  * Endpoints receive personal-data-free events, but they are still outbound calls: the URL
@@ -58,8 +71,8 @@ async function findEndpoint(db: Db, actor: Actor, endpointId: string) {
   return endpoint;
 }
 
-export function listCallbackEndpoints(db: Db, actor: Actor) {
-  return db.callbackEndpoint.findMany({
+export async function listCallbackEndpoints(db: Db, actor: Actor): Promise<CallbackEndpoint[]> {
+  const rows = await db.callbackEndpoint.findMany({
     where: {
       organizationId: actor.organizationId,
       ...(actor.workspaceIds ? { workspaceId: { in: [...actor.workspaceIds] } } : {}),
@@ -67,6 +80,7 @@ export function listCallbackEndpoints(db: Db, actor: Actor) {
     select: callbackEndpointSelect,
     orderBy: { createdAt: 'asc' },
   });
+  return rows.map(endpointView);
 }
 
 /** A new endpoint; its signing secret is in this answer only (rotate to get a new one). */
@@ -116,7 +130,7 @@ export async function createCallbackEndpoint(
     });
     return created;
   });
-  return { ...endpoint, secret };
+  return { ...endpointView(endpoint), secret };
 }
 
 export async function updateCallbackEndpoint(
@@ -143,7 +157,7 @@ export async function updateCallbackEndpoint(
       summary: `Callback endpoint ${new URL(updated.url).host} updated`,
       details: { endpointId: before.id, events: updated.events, enabled: updated.enabled },
     });
-    return updated;
+    return endpointView(updated);
   });
 }
 
@@ -194,7 +208,7 @@ export async function rotateCallbackSecret(
       summary: `Signing secret of callback endpoint ${new URL(endpoint.url).host} rotated (old secret signs for ${input.overlapHours} more hour(s))`,
       details: { endpointId: endpoint.id, overlapHours: input.overlapHours },
     });
-    return { ...updated, secret };
+    return { ...endpointView(updated), secret };
   });
 }
 

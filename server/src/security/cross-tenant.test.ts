@@ -311,6 +311,8 @@ describe('cross-tenant: organization B against organization A', () => {
       userId: A.user.id,
       deletionRequestId: A.deletionRequestId,
       integrationRequestId: A.integrationRequestId,
+      endpointId: A.endpointId,
+      deliveryId: A.deliveryId,
     };
     const before = await snapshot();
     let calls = 0;
@@ -331,6 +333,15 @@ describe('cross-tenant: organization B against organization A', () => {
             template === '/deletion-requests/import'
               ? { csv: 'identifier\nx@b.example\n', workspaceId: A.workspace.id }
               : {};
+          // A callback endpoint registered for A's workspace.
+          const callback =
+            template === '/callback-endpoints'
+              ? {
+                  url: 'http://127.0.0.1:2/taken-over',
+                  events: ['deletion_request.created'],
+                  workspaceId: A.workspace.id,
+                }
+              : {};
           const body = !operation.requestBody
             ? undefined
             : template.includes('/bulk-')
@@ -340,6 +351,7 @@ describe('cross-tenant: organization B against organization A', () => {
                   identifier: 'x@b.example',
                   reason: 'a valid reason given by organization B',
                   ...csvImport,
+                  ...callback,
                 });
           const response = await fetch(`${server.baseUrl}/api/public${path}`, {
             method: method.toUpperCase(),
@@ -349,12 +361,19 @@ describe('cross-tenant: organization B against organization A', () => {
           const text = await response.text();
           calls += 1;
           expectNothingOfA(text, `${method.toUpperCase()} ${template}`);
-          const hasAId = template.includes('{') || body !== undefined || 'x-workspace-api-key' in headers;
+          // The workspace key header counts where the operation reads it (the lists of requests).
+          const readsWorkspaceKey = ((operation.parameters ?? []) as { in: string; name: string }[]).some(
+            (p) => p.in === 'header' && p.name.toLowerCase() === 'x-workspace-api-key',
+          );
+          const hasAId =
+            template.includes('{') || body !== undefined || ('x-workspace-api-key' in headers && readsWorkspaceKey);
           if (hasAId)
             expect(
               [403, 404],
               `${method.toUpperCase()} ${template} ${JSON.stringify(Object.keys(headers))}: ${text}`,
             ).toContain(response.status);
+          else if (template === '/callback-endpoints')
+            expect(JSON.parse(text).map((e: { id: string }) => e.id)).toEqual([B.endpointId]); // B's own only
           else for (const item of JSON.parse(text)) expect(item.organizationId).toBe(B.organization.id);
         }
       }

@@ -340,6 +340,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/callback-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List callback endpoints
+         * @description The organization's callback endpoints, oldest first (a token limited to workspaces sees its workspaces' endpoints). Never their signing secrets.
+         */
+        get: operations["listCallbackEndpoints"];
+        put?: never;
+        /**
+         * Register a callback endpoint
+         * @description Registers an endpoint for the events it lists, for one workspace or (without `workspaceId`) the whole organization. Deliveries are signed the Standard Webhooks way with the secret in this answer, which is shown only once. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         */
+        post: operations["createCallbackEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/callback-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a callback endpoint
+         * @description Deletes the endpoint and its delivery log; deliveries still on their way are not sent.
+         */
+        delete: operations["deleteCallbackEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a callback endpoint
+         * @description Changes the URL, description or events of an endpoint, or turns it off and on (`enabled`); fields left out stay as they are.
+         */
+        patch: operations["updateCallbackEndpoint"];
+        trace?: never;
+    };
+    "/callback-endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a callback endpoint's signing secret
+         * @description A new signing secret, in this answer only. For `overlapHours` (0 to 168, 24 by default) the previous secret keeps signing too: each delivery then carries both signatures, so the receiver can switch without a gap. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         */
+        post: operations["rotateCallbackSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/callback-endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a callback endpoint
+         * @description Queues a `callback.test` event to this endpoint alone (also when it is disabled or does not subscribe to it); it says nothing about any request. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         */
+        post: operations["sendTestCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/callback-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a callback endpoint's deliveries
+         * @description The endpoint's deliveries, newest first, 50 at a time: each with its status, attempts, the receiver's last answer and the exact body signed. Pass a page's `nextCursor` as `cursor` for the next one.
+         */
+        get: operations["listCallbackDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/callback-deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a callback delivery again
+         * @description Sends a delivery again with the same `webhook-id` and body (a receiver that processed it already recognises it); its attempts start again. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         */
+        post: operations["resendCallbackDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/deletion-requests/{deletionRequestId}/extend-deadline": {
         parameters: {
             query?: never;
@@ -632,6 +760,112 @@ export interface components {
         ErasureCheckBatchResult: {
             /** @description One result per identifier, in the order they were sent. */
             results: components["schemas"]["ErasureCheckResult"][];
+        };
+        /**
+         * @example {
+         *       "id": "cbe_4kq2m8x1w7",
+         *       "workspaceId": null,
+         *       "url": "https://hooks.example.org/deletions",
+         *       "description": "Partner CRM",
+         *       "events": [
+         *         "deletion_request.completed",
+         *         "deletion_request.failed"
+         *       ],
+         *       "enabled": true,
+         *       "previousSecretExpiresAt": null,
+         *       "createdAt": "2026-11-20T09:14:03.000Z",
+         *       "updatedAt": "2026-11-20T09:14:03.000Z"
+         *     }
+         */
+        CallbackEndpoint: {
+            id: string;
+            /** @description Null: events of every workspace of the organization. */
+            workspaceId: string | null;
+            url: string;
+            description: string;
+            events: ("deletion_request.created" | "deletion_request.completed" | "deletion_request.failed" | "integration_request.failed" | "deletion_request.at_risk" | "deletion_request.overdue")[];
+            enabled: boolean;
+            /** @description After a rotation: until when the previous secret also signs each delivery. */
+            previousSecretExpiresAt: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "id": "cbe_4kq2m8x1w7",
+         *       "workspaceId": null,
+         *       "url": "https://hooks.example.org/deletions",
+         *       "description": "Partner CRM",
+         *       "events": [
+         *         "deletion_request.completed",
+         *         "deletion_request.failed"
+         *       ],
+         *       "enabled": true,
+         *       "previousSecretExpiresAt": null,
+         *       "createdAt": "2026-11-20T09:14:03.000Z",
+         *       "updatedAt": "2026-11-20T09:14:03.000Z",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+         *     }
+         */
+        CallbackEndpointWithSecret: {
+            id: string;
+            /** @description Null: events of every workspace of the organization. */
+            workspaceId: string | null;
+            url: string;
+            description: string;
+            events: ("deletion_request.created" | "deletion_request.completed" | "deletion_request.failed" | "integration_request.failed" | "deletion_request.at_risk" | "deletion_request.overdue")[];
+            enabled: boolean;
+            /** @description After a rotation: until when the previous secret also signs each delivery. */
+            previousSecretExpiresAt: string | null;
+            createdAt: string;
+            updatedAt: string;
+            /** @description The signing secret (`whsec_…`), in this answer only (and in the replay of a call with the same Idempotency-Key, for 24 hours; kept encrypted meanwhile). */
+            secret: string;
+        };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "msg_2mJx8d3k1q",
+         *           "endpointId": "cbe_4kq2m8x1w7",
+         *           "eventType": "deletion_request.completed",
+         *           "deletionRequestId": "dr_9r3f6gs0x92exe307ckw",
+         *           "status": "DELIVERED",
+         *           "attempts": 1,
+         *           "nextAttemptAt": null,
+         *           "lastStatusCode": 204,
+         *           "lastError": null,
+         *           "lastAttemptAt": "2026-11-20T09:15:10.000Z",
+         *           "deliveredAt": "2026-11-20T09:15:10.000Z",
+         *           "createdAt": "2026-11-20T09:15:09.000Z",
+         *           "body": "{\"type\":\"deletion_request.completed\",\"timestamp\":\"2026-11-20T09:15:09.000Z\",\"data\":{\"deletionRequest\":{\"id\":\"dr_9r3f6gs0x92exe307ckw\",\"status\":\"SUCCESS\"}}}"
+         *         }
+         *       ],
+         *       "nextCursor": null
+         *     }
+         */
+        CallbackDeliveryPage: {
+            items: components["schemas"]["CallbackDelivery"][];
+            /** @description Pass as `cursor` for the next (older) page; null on the last page. */
+            nextCursor: string | null;
+        };
+        CallbackDelivery: {
+            /** @description The `webhook-id` header of every attempt. */
+            id: string;
+            endpointId: string;
+            eventType: string;
+            deletionRequestId: string | null;
+            /** @enum {string} */
+            status: "PENDING" | "DELIVERED" | "FAILED";
+            attempts: number;
+            nextAttemptAt: string | null;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            lastAttemptAt: string | null;
+            deliveredAt: string | null;
+            createdAt: string;
+            /** @description The exact JSON body that is signed and sent. */
+            body: string;
         };
         Error: {
             /**
@@ -3572,6 +3806,1215 @@ export interface operations {
                      * @example {
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCallbackEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every endpoint the token may manage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackEndpoint"][];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "callbacks:manage" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"callbacks:manage\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createCallbackEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Where events are POSTed. HTTPS (plain http only to hosts OUTBOUND_ALLOWLIST allows, for development).
+                     * @example https://hooks.example.org/deletions
+                     */
+                    url: string;
+                    /** @default  */
+                    description?: string;
+                    events: ("deletion_request.created" | "deletion_request.completed" | "deletion_request.failed" | "integration_request.failed" | "deletion_request.at_risk" | "deletion_request.overdue")[];
+                    workspaceId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its signing secret (shown this once). */
+            201: {
+                headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackEndpointWithSecret"];
+                };
+            };
+            /** @description Invalid body: a URL that is not http(s), no events or an unknown one, a description over 200 characters. Also a URL the outbound policy refuses (a private or loopback address not in OUTBOUND_ALLOWLIST), or plain http to a public host. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "Invalid body: a URL that is not http(s), no events or an unknown one, a description over 200 characters. Also a URL the outbound policy refuses (a private or loopback address not in OUTBOUND_ALLOWLIST), or plain http to a public host",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "events"
+                     *           ],
+                     *           "message": "Choose at least one event"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "callbacks:manage" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"callbacks:manage\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No workspace with this `workspaceId` in the organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No workspace with this workspaceId in the organization"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An earlier call with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "An earlier call with the same Idempotency-Key is still running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteCallbackEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The id of the deleted endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "callbacks:manage" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"callbacks:manage\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No callback endpoint with this id in the token's organization (or in the workspaces the token is limited to). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No callback endpoint with this id in the token's organization (or in the workspaces the token is limited to)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateCallbackEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Where events are POSTed. HTTPS (plain http only to hosts OUTBOUND_ALLOWLIST allows, for development).
+                     * @example https://hooks.example.org/deletions
+                     */
+                    url?: string;
+                    description?: string;
+                    events?: ("deletion_request.created" | "deletion_request.completed" | "deletion_request.failed" | "integration_request.failed" | "deletion_request.at_risk" | "deletion_request.overdue")[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackEndpoint"];
+                };
+            };
+            /** @description Invalid body: a URL that is not http(s), no events or an unknown one, a description over 200 characters. Also a URL the outbound policy refuses (a private or loopback address not in OUTBOUND_ALLOWLIST), or plain http to a public host. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "Invalid body: a URL that is not http(s), no events or an unknown one, a description over 200 characters. Also a URL the outbound policy refuses (a private or loopback address not in OUTBOUND_ALLOWLIST), or plain http to a public host",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "events"
+                     *           ],
+                     *           "message": "Choose at least one event"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "callbacks:manage" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"callbacks:manage\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No callback endpoint with this id in the token's organization (or in the workspaces the token is limited to). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No callback endpoint with this id in the token's organization (or in the workspaces the token is limited to)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateCallbackSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default 24 */
+                    overlapHours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its new signing secret (shown this once). */
+            200: {
+                headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackEndpointWithSecret"];
+                };
+            };
+            /** @description Invalid body: overlapHours not a whole number from 0 to 168. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "Invalid body: overlapHours not a whole number from 0 to 168",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "overlapHours"
+                     *           ],
+                     *           "message": "Too big: expected number to be <=168"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "callbacks:manage" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"callbacks:manage\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No callback endpoint with this id in the token's organization (or in the workspaces the token is limited to). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No callback endpoint with this id in the token's organization (or in the workspaces the token is limited to)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An earlier call with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "An earlier call with the same Idempotency-Key is still running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sendTestCallback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The id of the delivery (its `webhook-id`). */
+            200: {
+                headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "callbacks:manage" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"callbacks:manage\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No callback endpoint with this id in the token's organization (or in the workspaces the token is limited to). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No callback endpoint with this id in the token's organization (or in the workspaces the token is limited to)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An earlier call with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "An earlier call with the same Idempotency-Key is still running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCallbackDeliveries: {
+        parameters: {
+            query?: {
+                cursor?: string | null;
+            };
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackDeliveryPage"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "callbacks:manage" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"callbacks:manage\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No callback endpoint with this id in the token's organization (or in the workspaces the token is limited to). Also an unknown `cursor`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No callback endpoint with this id in the token's organization (or in the workspaces the token is limited to). Also an unknown cursor"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendCallbackDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued. */
+            200: {
+                headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        status: "PENDING";
+                    };
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "callbacks:manage" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"callbacks:manage\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No delivery with this id in the token's organization, or its endpoint is outside the token's workspaces. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No delivery with this id in the token's organization, or its endpoint is outside the token's workspaces"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The delivery is being sent right now; try again in a moment. Also answered while an earlier call with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "The delivery is being sent right now; try again in a moment. Also answered while an earlier call with the same Idempotency-Key is still running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -33,7 +33,7 @@ export async function runIdempotently<T>(
   request: { key: string | undefined; operation: string; input: unknown },
   action: () => Promise<T>,
   /** What is kept of an answer and how a replay is rebuilt from it (to keep personal data out of the stored copy). */
-  codec: { store: (result: T) => unknown; restore: (stored: unknown) => Promise<T> } = {
+  codec: { store: (result: T) => unknown | Promise<unknown>; restore: (stored: unknown) => Promise<T> } = {
     store: (result) => result,
     restore: async (stored) => stored as T,
   },
@@ -113,7 +113,7 @@ export async function runIdempotently<T>(
     });
     throw error;
   }
-  await db.idempotencyKey.update({ where, data: { response: codec.store(result) as Prisma.InputJsonValue } });
+  await db.idempotencyKey.update({ where, data: { response: (await codec.store(result)) as Prisma.InputJsonValue } });
   return { result, replayed: false };
 }
 
