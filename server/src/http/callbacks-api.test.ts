@@ -155,6 +155,12 @@ describe('callback endpoints over REST', () => {
       'NOT_FOUND',
     );
     await expectError(await rest.request('/api/public/callback-endpoints'), 401, 'UNAUTHORIZED');
+    await expectError(await call('DELETE', `/callback-endpoints/${'x'.repeat(65)}`, org.pat), 400, 'BAD_REQUEST');
+    await expectError(
+      await call('POST', `/callback-deliveries/${'x'.repeat(65)}/resend`, org.pat, {}),
+      400,
+      'BAD_REQUEST',
+    );
 
     const reader = await callerFor(env.deps, { pat: org.pat }).caller.tokens.create({
       name: 'reader',

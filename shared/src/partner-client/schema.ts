@@ -4149,6 +4149,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description A malformed endpoint id (over 64 characters). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "A malformed endpoint id (over 64 characters)",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "endpointId"
+                     *           ],
+                     *           "message": "Too big: expected string to have <=64 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, revoked or expired personal access token. */
             401: {
                 headers: {
@@ -4291,7 +4315,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallbackEndpoint"];
                 };
             };
-            /** @description Invalid body: a URL that is not http(s), no events or an unknown one, a description over 200 characters. Also a URL the outbound policy refuses (a private or loopback address not in OUTBOUND_ALLOWLIST), or plain http to a public host. */
+            /** @description Invalid body: a URL that is not http(s), no events or an unknown one, a description over 200 characters. Also a URL the outbound policy refuses (a private or loopback address not in OUTBOUND_ALLOWLIST), or plain http to a public host. Also a malformed endpoint id (over 64 characters). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4300,7 +4324,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "BAD_REQUEST",
-                     *       "message": "Invalid body: a URL that is not http(s), no events or an unknown one, a description over 200 characters. Also a URL the outbound policy refuses (a private or loopback address not in OUTBOUND_ALLOWLIST), or plain http to a public host",
+                     *       "message": "Invalid body: a URL that is not http(s), no events or an unknown one, a description over 200 characters. Also a URL the outbound policy refuses (a private or loopback address not in OUTBOUND_ALLOWLIST), or plain http to a public host. Also a malformed endpoint id (over 64 characters)",
                      *       "issues": [
                      *         {
                      *           "code": "invalid_format",
@@ -4456,7 +4480,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallbackEndpointWithSecret"];
                 };
             };
-            /** @description Invalid body: overlapHours not a whole number from 0 to 168. */
+            /** @description Invalid body: overlapHours not a whole number from 0 to 168; or a malformed endpoint id (over 64 characters). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4465,7 +4489,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "BAD_REQUEST",
-                     *       "message": "Invalid body: overlapHours not a whole number from 0 to 168",
+                     *       "message": "Invalid body: overlapHours not a whole number from 0 to 168; or a malformed endpoint id (over 64 characters)",
                      *       "issues": [
                      *         {
                      *           "code": "invalid_format",
@@ -4646,6 +4670,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description A malformed endpoint id (over 64 characters). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "A malformed endpoint id (over 64 characters)",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "endpointId"
+                     *           ],
+                     *           "message": "Too big: expected string to have <=64 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, revoked or expired personal access token. */
             401: {
                 headers: {
@@ -4807,6 +4855,30 @@ export interface operations {
                     "application/json": components["schemas"]["CallbackDeliveryPage"];
                 };
             };
+            /** @description A malformed endpoint id or cursor (over 64 characters). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "A malformed endpoint id or cursor (over 64 characters)",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "endpointId"
+                     *           ],
+                     *           "message": "Too big: expected string to have <=64 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, invalid, revoked or expired personal access token. */
             401: {
                 headers: {
@@ -4913,6 +4985,30 @@ export interface operations {
                         /** @constant */
                         status: "PENDING";
                     };
+                };
+            };
+            /** @description A malformed delivery id (over 64 characters). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "A malformed delivery id (over 64 characters)",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "deliveryId"
+                     *           ],
+                     *           "message": "Too big: expected string to have <=64 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, invalid, revoked or expired personal access token. */

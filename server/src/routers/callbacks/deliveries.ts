@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { callbackDeliveryPageSchema } from '@shared/schemas/callbacks';
 import { listCallbackDeliveries, resendCallbackDelivery, sendTestCallback } from '../../callbacks/deliveries';
 import { adminProcedure } from '../../trpc/procedures';
-import { callbackMeta, ENDPOINT_NOT_FOUND, endpointPath, idempotently, onEndpoint } from './shared-meta';
+import {
+  callbackMeta,
+  ENDPOINT_NOT_FOUND,
+  endpointPath,
+  idempotently,
+  MALFORMED_ENDPOINT_ID,
+  onEndpoint,
+} from './shared-meta';
 
 /** GET /callback-endpoints/{endpointId}/deliveries: the delivery log, newest first, 50 at a time. */
 export const deliveries = adminProcedure
@@ -15,7 +22,11 @@ export const deliveries = adminProcedure
       description:
         "The endpoint's deliveries, newest first, 50 at a time: each with its status, attempts, the receiver's last answer and the exact body signed. Pass a page's `nextCursor` as `cursor` for the next one.",
       successDescription: 'One page of deliveries.',
-      errors: { 404: `${ENDPOINT_NOT_FOUND} Also an unknown \`cursor\`.` },
+      badRequestExample: MALFORMED_ENDPOINT_ID,
+      errors: {
+        400: 'A malformed endpoint id or cursor (over 64 characters).',
+        404: `${ENDPOINT_NOT_FOUND} Also an unknown \`cursor\`.`,
+      },
     }),
   )
   // `cursor`: the last delivery of the page before (tRPC's infinite-query convention).
@@ -34,7 +45,8 @@ export const sendTest = adminProcedure
       description:
         'Queues a `callback.test` event to this endpoint alone (also when it is disabled or does not subscribe to it); it says nothing about any request.',
       successDescription: 'The id of the delivery (its `webhook-id`).',
-      errors: { 404: ENDPOINT_NOT_FOUND },
+      badRequestExample: MALFORMED_ENDPOINT_ID,
+      errors: { 400: 'A malformed endpoint id (over 64 characters).', 404: ENDPOINT_NOT_FOUND },
     }),
   )
   .input(onEndpoint)
@@ -54,7 +66,9 @@ export const resend = adminProcedure
       description:
         'Sends a delivery again with the same `webhook-id` and body (a receiver that processed it already recognises it); its attempts start again.',
       successDescription: 'The delivery, queued.',
+      badRequestExample: { path: ['deliveryId'], message: 'Too big: expected string to have <=64 characters' },
       errors: {
+        400: 'A malformed delivery id (over 64 characters).',
         404: "No delivery with this id in the token's organization, or its endpoint is outside the token's workspaces.",
         409: 'The delivery is being sent right now; try again in a moment. Also answered while an earlier call with the same Idempotency-Key is still running.',
       },

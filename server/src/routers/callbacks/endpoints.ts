@@ -14,7 +14,14 @@ import {
   updateCallbackEndpoint,
 } from '../../callbacks/endpoints';
 import { adminProcedure } from '../../trpc/procedures';
-import { callbackMeta, ENDPOINT_NOT_FOUND, endpointPath, idempotently, onEndpoint } from './shared-meta';
+import {
+  callbackMeta,
+  ENDPOINT_NOT_FOUND,
+  endpointPath,
+  idempotently,
+  MALFORMED_ENDPOINT_ID,
+  onEndpoint,
+} from './shared-meta';
 
 const INVALID_BODY =
   'Invalid body: a URL that is not http(s), no events or an unknown one, a description over 200 characters.';
@@ -83,7 +90,10 @@ export const update = adminProcedure
         'Changes the URL, description or events of an endpoint, or turns it off and on (`enabled`); fields left out stay as they are.',
       successDescription: 'The endpoint as it is now.',
       badRequestExample: { path: ['events'], message: 'Choose at least one event' },
-      errors: { 400: `${INVALID_BODY} ${REFUSED_URL}`, 404: ENDPOINT_NOT_FOUND },
+      errors: {
+        400: `${INVALID_BODY} ${REFUSED_URL} Also a malformed endpoint id (over 64 characters).`,
+        404: ENDPOINT_NOT_FOUND,
+      },
     }),
   )
   .input(updateCallbackEndpointInputSchema)
@@ -100,7 +110,8 @@ export const remove = adminProcedure
       summary: 'Delete a callback endpoint',
       description: 'Deletes the endpoint and its delivery log; deliveries still on their way are not sent.',
       successDescription: 'The id of the deleted endpoint.',
-      errors: { 404: ENDPOINT_NOT_FOUND },
+      badRequestExample: MALFORMED_ENDPOINT_ID,
+      errors: { 400: 'A malformed endpoint id (over 64 characters).', 404: ENDPOINT_NOT_FOUND },
     }),
   )
   .input(onEndpoint)
@@ -119,7 +130,10 @@ export const rotateSecret = adminProcedure
         'A new signing secret, in this answer only. For `overlapHours` (0 to 168, 24 by default) the previous secret keeps signing too: each delivery then carries both signatures, so the receiver can switch without a gap.',
       successDescription: 'The endpoint, with its new signing secret (shown this once).',
       badRequestExample: { path: ['overlapHours'], message: 'Too big: expected number to be <=168' },
-      errors: { 400: 'Invalid body: overlapHours not a whole number from 0 to 168.', 404: ENDPOINT_NOT_FOUND },
+      errors: {
+        400: 'Invalid body: overlapHours not a whole number from 0 to 168; or a malformed endpoint id (over 64 characters).',
+        404: ENDPOINT_NOT_FOUND,
+      },
     }),
   )
   .input(rotateCallbackSecretInputSchema)

@@ -10,6 +10,10 @@ import { idempotencyRequestHeaders, idempotencyResponseHeaders } from '../deleti
 const TAG = 'Callbacks';
 export const endpointPath = '/callback-endpoints/{endpointId}';
 export const onEndpoint = z.object({ endpointId: z.string().max(64) });
+export const MALFORMED_ENDPOINT_ID: BadRequestExample = {
+  path: ['endpointId'],
+  message: 'Too big: expected string to have <=64 characters',
+};
 export const ENDPOINT_NOT_FOUND =
   "No callback endpoint with this id in the token's organization (or in the workspaces the token is limited to).";
 
