@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { CreateTableCommand, DynamoDBClient, PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startDynalite } from '../../server/src/test/stores/dynalite';
+import { startDynalite, tableWithEmailIndex } from '../../server/src/test/stores/dynalite';
 import { startS3rver } from '../../server/src/test/stores/s3rver';
 import { baseUrl, publicApi } from '../support/app';
 import { launchBrowser, newPage, screenshot } from '../support/browser';
@@ -38,24 +38,7 @@ beforeAll(async () => {
   });
   for (const Key of [`u/${subject}/a.json`, `u/${subject}/b.json`, 'u/someone-else@example.com/a.json'])
     await s3Client.send(new PutObjectCommand({ Bucket: 'exports', Key, Body: '{}' }));
-  await dynamoClient.send(
-    new CreateTableCommand({
-      TableName: 'sessions',
-      KeySchema: [{ AttributeName: 'sessionId', KeyType: 'HASH' }],
-      AttributeDefinitions: [
-        { AttributeName: 'sessionId', AttributeType: 'S' },
-        { AttributeName: 'email', AttributeType: 'S' },
-      ],
-      GlobalSecondaryIndexes: [
-        {
-          IndexName: 'by-email',
-          KeySchema: [{ AttributeName: 'email', KeyType: 'HASH' }],
-          Projection: { ProjectionType: 'KEYS_ONLY' },
-        },
-      ],
-      BillingMode: 'PAY_PER_REQUEST',
-    }),
-  );
+  await dynamoClient.send(tableWithEmailIndex('sessions', 'sessionId'));
   for (const [sessionId, email] of [
     ['s1', subject],
     ['s2', subject],

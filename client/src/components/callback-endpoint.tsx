@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { CopyableValue } from './copy-button';
 import { ConfirmDialog } from './dialog';
 import { SelectField } from './field';
+import { OlderPages } from './older-pages';
 import { ErrorState, Loading } from './states';
 import { toDisplayError } from '../lib/errors';
 import { formatDateTime } from '../lib/format';
@@ -303,22 +304,11 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
               ))}
             </tbody>
           </table>
-          <div className="pager">
-            {log.hasNextPage ? (
-              <button
-                type="button"
-                className="button"
-                onClick={() => void log.fetchNextPage()}
-                disabled={log.isFetchingNextPage}
-              >
-                {log.isFetchingNextPage ? 'Loading…' : 'Load older deliveries'}
-              </button>
-            ) : (
-              <span className="muted small">
-                {deliveries.length} {deliveries.length === 1 ? 'delivery' : 'deliveries'} shown · none older
-              </span>
-            )}
-          </div>
+          <OlderPages
+            query={log}
+            label="Load older deliveries"
+            end={`${deliveries.length} ${deliveries.length === 1 ? 'delivery' : 'deliveries'} shown · none older`}
+          />
         </div>
       )}
     </section>

@@ -6,6 +6,7 @@ import { AuditEntryBody } from '../components/audit-entry';
 import { SelectField, TextField } from '../components/field';
 import { useMe } from '../components/me-context';
 import { PageHeader } from '../components/shell';
+import { OlderPages } from '../components/older-pages';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { actionLabel } from '../lib/audit';
 import { toDisplayError } from '../lib/errors';
@@ -156,20 +157,11 @@ export function Component() {
               </li>
             ))}
           </ol>
-          <div className="pager">
-            {log.hasNextPage ? (
-              <button
-                type="button"
-                className="button"
-                onClick={() => void log.fetchNextPage()}
-                disabled={log.isFetchingNextPage}
-              >
-                {log.isFetchingNextPage ? 'Loading…' : 'Load older entries'}
-              </button>
-            ) : (
-              <span className="muted small">{filtered ? 'No older matching entries' : 'Beginning of the log'}</span>
-            )}
-          </div>
+          <OlderPages
+            query={log}
+            label="Load older entries"
+            end={filtered ? 'No older matching entries' : 'Beginning of the log'}
+          />
         </>
       )}
     </>

@@ -58,11 +58,9 @@ const FIELD_OPTIONS: Partial<Record<IntegrationType, SchemaFormOptions>> = {
   },
 };
 
-const schemaEditor: ConfigEditor = {
-  title: 'Configuration',
-  initial: (schema) => defaultsFor(schema),
-  toSend: (schema, value) => pruneEmpty(schema, value),
-  render: (props) => (
+/** The form generated from the type's schema; `suggestions` are values its text fields offer. */
+function GeneratedFields(props: EditorProps & { suggestions?: Record<string, string[]> }) {
+  return (
     <SchemaFields
       key={props.type}
       schema={props.schema}
@@ -70,9 +68,16 @@ const schemaEditor: ConfigEditor = {
       onChange={props.onChange}
       errors={props.errors}
       path={['config']}
-      options={FIELD_OPTIONS[props.type]}
+      options={{ ...FIELD_OPTIONS[props.type], suggestions: props.suggestions }}
     />
-  ),
+  );
+}
+
+const schemaEditor: ConfigEditor = {
+  title: 'Configuration',
+  initial: (schema) => defaultsFor(schema),
+  toSend: (schema, value) => pruneEmpty(schema, value),
+  render: (props) => <GeneratedFields {...props} />,
 };
 
 /** The rule builder over discovered tables, with a dry run: one editor for every SQL dialect. */
@@ -119,17 +124,7 @@ function DiscoveredStoreFields(
   props: EditorProps & { suggest: (tables: DiscoveredTable[]) => Record<string, string[]> },
 ) {
   const discovered = useDiscoveredSchema(props.accountId);
-  return (
-    <SchemaFields
-      key={props.type}
-      schema={props.schema}
-      value={props.value}
-      onChange={props.onChange}
-      errors={props.errors}
-      path={['config']}
-      options={{ ...FIELD_OPTIONS[props.type], suggestions: props.suggest(discovered.data ?? []) }}
-    />
-  );
+  return <GeneratedFields {...props} suggestions={props.suggest(discovered.data ?? [])} />;
 }
 
 const names = (values: string[]) => [...new Set(values)].sort();

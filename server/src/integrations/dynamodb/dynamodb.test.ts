@@ -8,7 +8,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoConfigSchema } from '@shared/integrations/object-stores';
 import { assertHostAllowed, policyFromConfig } from '../../lib/ssrf';
-import { startDynalite } from '../../test/stores/dynalite';
+import { startDynalite, tableWithEmailIndex } from '../../test/stores/dynalite';
 import { PermanentError, TransientError, type Exchange } from '../types';
 import {
   closeDynamoClients,
@@ -40,24 +40,7 @@ beforeAll(async () => {
       BillingMode: 'PAY_PER_REQUEST',
     }),
   );
-  await client.send(
-    new CreateTableCommand({
-      TableName: 'orders',
-      KeySchema: [{ AttributeName: 'orderId', KeyType: 'HASH' }],
-      AttributeDefinitions: [
-        { AttributeName: 'orderId', AttributeType: 'S' },
-        { AttributeName: 'email', AttributeType: 'S' },
-      ],
-      GlobalSecondaryIndexes: [
-        {
-          IndexName: 'by-email',
-          KeySchema: [{ AttributeName: 'email', KeyType: 'HASH' }],
-          Projection: { ProjectionType: 'KEYS_ONLY' },
-        },
-      ],
-      BillingMode: 'PAY_PER_REQUEST',
-    }),
-  );
+  await client.send(tableWithEmailIndex('orders', 'orderId'));
   await client.send(
     new CreateTableCommand({
       TableName: 'accounts',

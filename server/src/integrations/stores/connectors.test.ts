@@ -1,9 +1,10 @@
-import { CreateTableCommand, DynamoDBClient, PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../../test/engine';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
 import { startAllStores } from '../../test/stores/all-stores';
+import { tableWithEmailIndex } from '../../test/stores/dynalite';
 import type { MariaDbServer } from '../../test/stores/mariadb';
 import { closeDrivers, driverFor } from '../registry';
 import { openMysqlPools } from '../mysql/sessions';
@@ -315,24 +316,7 @@ describe('data stores on the connector registry', () => {
       credentials: dynamo.credentials,
     });
     try {
-      await client.send(
-        new CreateTableCommand({
-          TableName: 'sessions',
-          KeySchema: [{ AttributeName: 'sessionId', KeyType: 'HASH' }],
-          AttributeDefinitions: [
-            { AttributeName: 'sessionId', AttributeType: 'S' },
-            { AttributeName: 'email', AttributeType: 'S' },
-          ],
-          GlobalSecondaryIndexes: [
-            {
-              IndexName: 'by-email',
-              KeySchema: [{ AttributeName: 'email', KeyType: 'HASH' }],
-              Projection: { ProjectionType: 'KEYS_ONLY' },
-            },
-          ],
-          BillingMode: 'PAY_PER_REQUEST',
-        }),
-      );
+      await client.send(tableWithEmailIndex('sessions', 'sessionId'));
       for (const [sessionId, email] of [
         ['s1', 'lee@example.com'],
         ['s2', 'lee@example.com'],

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import type { AddressInfo } from 'node:net';
 // @ts-expect-error dynalite ships no types
 import dynalite from 'dynalite';
@@ -69,3 +70,22 @@ export async function startDynalite() {
     },
   };
 }
+
+/** A table keyed by `key`, with a keys-only global secondary index `by-email` on `email`: the shape the tests erase from. */
+export const tableWithEmailIndex = (TableName: string, key: string) =>
+  new CreateTableCommand({
+    TableName,
+    KeySchema: [{ AttributeName: key, KeyType: 'HASH' }],
+    AttributeDefinitions: [
+      { AttributeName: key, AttributeType: 'S' },
+      { AttributeName: 'email', AttributeType: 'S' },
+    ],
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: 'by-email',
+        KeySchema: [{ AttributeName: 'email', KeyType: 'HASH' }],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
+      },
+    ],
+    BillingMode: 'PAY_PER_REQUEST',
+  });
