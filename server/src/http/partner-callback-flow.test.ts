@@ -12,8 +12,8 @@ import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestE
 /**
  * The README's "Receiving status callbacks" example, run: a receiver that verifies each delivery
  * with plain node:crypto (the function below is the README's, verbatim) and with the
- * standardwebhooks package, and a partner that creates a request with the typed client, waits
- * for its callback and reads its audit trail.
+ * standardwebhooks package, and a partner that registers it, creates a request with the typed
+ * client, waits for its callback and reads its audit trail.
  */
 
 // --- README: verifying with node:crypto ---
@@ -111,15 +111,16 @@ describe('a partner creates a request, waits for its callback and reads its audi
       type: 'WEBHOOK',
       config: { initiate: { url: `${hooks.url}/erase` } },
     });
-    const port = (receiver.address() as AddressInfo).port;
-    const endpoint = await admin.callbacks.create({
-      url: `http://127.0.0.1:${port}/callbacks`,
-      events: ['deletion_request.completed'],
-    });
-    secret = endpoint.secret;
+    const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callbacks`;
 
     // --- README: the partner ---
     const api = createPartnerClient({ baseUrl: server.baseUrl, token: org.pat });
+    const { data: endpoint } = await api.POST('/callback-endpoints', {
+      body: { url: receiverUrl, events: ['deletion_request.completed'] },
+      headers: { 'Idempotency-Key': 'register-receiver-1' },
+    });
+    secret = endpoint!.secret;
+
     const { data: request, error } = await api.POST('/deletion-requests', {
       body: { workspaceApiKey: org.workspaceApiKey, identifier: 'jane@example.com' },
       headers: { 'Idempotency-Key': 'crm-export-4711' },
