@@ -3964,7 +3964,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallbackEndpointWithSecret"];
                 };
             };
-            /** @description Invalid body: a URL that is not http(s), no events or an unknown one, a description over 200 characters. Also a URL the outbound policy refuses (a private or loopback address not in OUTBOUND_ALLOWLIST), or plain http to a public host. */
+            /** @description Invalid body: a URL that is not http(s), no events or an unknown one, a description over 200 characters. Also a URL the outbound policy refuses (a private or loopback address not in OUTBOUND_ALLOWLIST), or plain http to a public host. An Idempotency-Key longer than 255 characters. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3973,7 +3973,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "BAD_REQUEST",
-                     *       "message": "Invalid body: a URL that is not http(s), no events or an unknown one, a description over 200 characters. Also a URL the outbound policy refuses (a private or loopback address not in OUTBOUND_ALLOWLIST), or plain http to a public host",
+                     *       "message": "Invalid body: a URL that is not http(s), no events or an unknown one, a description over 200 characters. Also a URL the outbound policy refuses (a private or loopback address not in OUTBOUND_ALLOWLIST), or plain http to a public host. An Idempotency-Key longer than 255 characters",
                      *       "issues": [
                      *         {
                      *           "code": "invalid_format",
@@ -4480,7 +4480,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallbackEndpointWithSecret"];
                 };
             };
-            /** @description Invalid body: overlapHours not a whole number from 0 to 168; or a malformed endpoint id (over 64 characters). */
+            /** @description Invalid body: overlapHours not a whole number from 0 to 168; or a malformed endpoint id (over 64 characters). An Idempotency-Key longer than 255 characters. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4489,7 +4489,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "BAD_REQUEST",
-                     *       "message": "Invalid body: overlapHours not a whole number from 0 to 168; or a malformed endpoint id (over 64 characters)",
+                     *       "message": "Invalid body: overlapHours not a whole number from 0 to 168; or a malformed endpoint id (over 64 characters). An Idempotency-Key longer than 255 characters",
                      *       "issues": [
                      *         {
                      *           "code": "invalid_format",
@@ -4670,7 +4670,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A malformed endpoint id (over 64 characters). */
+            /** @description A malformed endpoint id (over 64 characters). An Idempotency-Key longer than 255 characters. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4679,7 +4679,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "BAD_REQUEST",
-                     *       "message": "A malformed endpoint id (over 64 characters)",
+                     *       "message": "A malformed endpoint id (over 64 characters). An Idempotency-Key longer than 255 characters",
                      *       "issues": [
                      *         {
                      *           "code": "invalid_format",
@@ -4987,7 +4987,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A malformed delivery id (over 64 characters). */
+            /** @description A malformed delivery id (over 64 characters). An Idempotency-Key longer than 255 characters. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4996,7 +4996,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "BAD_REQUEST",
-                     *       "message": "A malformed delivery id (over 64 characters)",
+                     *       "message": "A malformed delivery id (over 64 characters). An Idempotency-Key longer than 255 characters",
                      *       "issues": [
                      *         {
                      *           "code": "invalid_format",

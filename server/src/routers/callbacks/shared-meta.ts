@@ -32,6 +32,8 @@ export function callbackMeta(
   },
 ) {
   const post = operation.method === 'POST';
+  const tooLongKey = 'An Idempotency-Key longer than 255 characters.';
+  const badRequest = operation.errors?.[400];
   return restMeta({
     tag: TAG,
     scope: 'callbacks:manage',
@@ -48,6 +50,7 @@ export function callbackMeta(
           }
         : {}),
       ...operation.errors,
+      ...(post ? { 400: badRequest ? `${badRequest} ${tooLongKey}` : tooLongKey } : {}),
     },
   });
 }
