@@ -2,10 +2,15 @@ import { z } from 'zod';
 import type { Context } from '../../trpc/context';
 import type { Actor } from '../../services/auth/actor';
 import { endpointSecretContext } from '../../callbacks/endpoints';
-import { idempotencyKeyOf, runIdempotently } from '../../services/idempotency/idempotency-keys';
+import { idempotentCall } from '../idempotent-call';
 import { openSecret, sealSecret } from '../../services/keys/secret-store';
 import { restMeta, type BadRequestExample, type RestOperation } from '../rest-meta';
-import { idempotencyRequestHeaders, idempotencyResponseHeaders } from '../deletion-requests/shared-meta';
+import {
+  IDEMPOTENCY_KEY_REUSED,
+  IDEMPOTENCY_NOTE,
+  idempotencyRequestHeaders,
+  idempotencyResponseHeaders,
+} from '../deletion-requests/shared-meta';
 
 const TAG = 'Callbacks';
 export const endpointPath = '/callback-endpoints/{endpointId}';
@@ -38,15 +43,13 @@ export function callbackMeta(
     tag: TAG,
     scope: 'callbacks:manage',
     ...operation,
-    description: post
-      ? `${operation.description} Send an \`Idempotency-Key\` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.`
-      : operation.description,
+    description: post ? `${operation.description} ${IDEMPOTENCY_NOTE}` : operation.description,
     ...(post ? { requestHeaders: idempotencyRequestHeaders, responseHeaders: idempotencyResponseHeaders } : {}),
     errors: {
       ...(post
         ? {
             409: 'An earlier call with the same Idempotency-Key is still running.',
-            422: 'This Idempotency-Key was already used with a different request.',
+            422: IDEMPOTENCY_KEY_REUSED,
           }
         : {}),
       ...operation.errors,
@@ -79,13 +82,5 @@ export async function idempotently<T extends object>(
       return { ...rest, secret: await openSecret(deps, organizationId, sealed, context(rest)) } as unknown as T;
     },
   };
-  const { result, replayed } = await runIdempotently(
-    ctx.prisma,
-    ctx.actor,
-    { key: idempotencyKeyOf(ctx.headers), operation, input },
-    action,
-    sealedSecret ? codec : undefined,
-  );
-  if (replayed) ctx.response.headers['Idempotent-Replayed'] = 'true';
-  return result;
+  return idempotentCall(ctx, operation, input, action, sealedSecret ? codec : undefined);
 }

@@ -11,7 +11,7 @@ import {
   setWorkspaceRegulation,
 } from '../../services/deadlines/regulations';
 import { idempotencyRequestHeaders, idempotencyResponseHeaders, TAG } from '../deletion-requests/shared-meta';
-import { idempotencyKeyOf, runIdempotently } from '../../services/idempotency/idempotency-keys';
+import { idempotentCall } from '../idempotent-call';
 import { restMeta } from '../rest-meta';
 
 const extendOutput = z.object({
@@ -65,13 +65,6 @@ export const deadlinesRouter = router({
     .input(extendDeadlineInputSchema)
     .output(extendOutput)
     .mutation(async ({ ctx, input }) => {
-      const { result, replayed } = await runIdempotently(
-        ctx.prisma,
-        ctx.actor,
-        { key: idempotencyKeyOf(ctx.headers), operation: 'extendDeadline', input },
-        () => extendDeadline(ctx.prisma, ctx.actor, input),
-      );
-      if (replayed) ctx.response.headers['Idempotent-Replayed'] = 'true';
-      return result;
+      return idempotentCall(ctx, 'extendDeadline', input, () => extendDeadline(ctx.prisma, ctx.actor, input));
     }),
 });

@@ -9,9 +9,15 @@ import {
 import type { Context } from '../../trpc/context';
 import type { Actor } from '../../services/auth/actor';
 import { getDeletionRequest } from '../../services/deletion-requests/get-deletion-request';
-import { idempotencyKeyOf, runIdempotently } from '../../services/idempotency/idempotency-keys';
+import { idempotentCall } from '../idempotent-call';
 import { restMeta, type RestOperation } from '../rest-meta';
-import { idempotencyRequestHeaders, idempotencyResponseHeaders, TAG } from './shared-meta';
+import {
+  IDEMPOTENCY_KEY_REUSED,
+  IDEMPOTENCY_NOTE,
+  idempotencyRequestHeaders,
+  idempotencyResponseHeaders,
+  TAG,
+} from './shared-meta';
 
 export const requestPath = '/deletion-requests/{deletionRequestId}';
 export const integrationRequestPath = `${requestPath}/integration-requests/{integrationRequestId}`;
@@ -66,15 +72,7 @@ export async function idempotently(
       return { ...answer, deletionRequest: { ...answer.deletionRequest, identifier, hashed } };
     },
   };
-  const { result, replayed } = await runIdempotently(
-    ctx.prisma,
-    ctx.actor,
-    { key: idempotencyKeyOf(ctx.headers), operation, input },
-    action,
-    codec,
-  );
-  if (replayed) ctx.response.headers['Idempotent-Replayed'] = 'true';
-  return result;
+  return idempotentCall(ctx, operation, input, action, codec);
 }
 
 /** The REST meta of a POST action on a request or one of its integration requests. */
@@ -89,7 +87,7 @@ export const actionMeta = (
     tag: TAG,
     scope: 'requests:write',
     ...operation,
-    description: `${operation.description} Send an \`Idempotency-Key\` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.`,
+    description: `${operation.description} ${IDEMPOTENCY_NOTE}`,
     requestHeaders: idempotencyRequestHeaders,
     responseHeaders: idempotencyResponseHeaders,
     badRequestExample: MALFORMED_ID,
@@ -97,7 +95,7 @@ export const actionMeta = (
       400: 'A malformed id (deletion requests are `dr_…`, integration requests `ir_…`), an invalid body, or an Idempotency-Key longer than 255 characters.',
       404: operation.notFound,
       409: `${operation.conflict} Also answered while an earlier call with the same Idempotency-Key is still running.`,
-      422: 'This Idempotency-Key was already used with a different request.',
+      422: IDEMPOTENCY_KEY_REUSED,
     },
   });
 

@@ -4,11 +4,8 @@ import {
   bulkActionResultSchema,
   bulkCancelInputSchema,
   bulkRetryInputSchema,
-  type BulkActionResult,
 } from '@shared/schemas/bulk-actions';
 import { requestSearchFilterSchema } from '@shared/schemas/dashboard';
-import type { Context } from '../../trpc/context';
-import type { Actor } from '../../services/auth/actor';
 import { memberProcedure } from '../../trpc/procedures';
 import {
   bulkCancel as cancelEach,
@@ -16,23 +13,9 @@ import {
   countBulkTarget,
   type BulkTarget,
 } from '../../pipeline/commands/bulk';
-import { idempotencyKeyOf, runIdempotently } from '../../services/idempotency/idempotency-keys';
+import { idempotentCall } from '../idempotent-call';
 import { restMeta } from '../rest-meta';
 import { idempotencyRequestHeaders, idempotencyResponseHeaders, TAG } from './shared-meta';
-
-type Acting = Context & { actor: Actor };
-
-/** The same Idempotency-Key with the same body answers the first answer (`Idempotent-Replayed: true`) instead of acting again. */
-async function idempotently(ctx: Acting, operation: string, input: unknown, action: () => Promise<BulkActionResult>) {
-  const { result, replayed } = await runIdempotently(
-    ctx.prisma,
-    ctx.actor,
-    { key: idempotencyKeyOf(ctx.headers), operation, input },
-    action,
-  );
-  if (replayed) ctx.response.headers['Idempotent-Replayed'] = 'true';
-  return result;
-}
 
 const targetOf = (input: {
   deletionRequestIds?: string[];
@@ -88,7 +71,7 @@ export const bulkRetry = memberProcedure
   .input(bulkRetryInputSchema)
   .output(bulkActionResultSchema)
   .mutation(({ ctx, input }) =>
-    idempotently(ctx, 'bulkRetryDeletionRequests', input, () =>
+    idempotentCall(ctx, 'bulkRetryDeletionRequests', input, () =>
       retryEach(ctx, ctx.actor, targetOf(input), input.configuration),
     ),
   );
@@ -108,7 +91,7 @@ export const bulkCancel = memberProcedure
   .input(bulkCancelInputSchema)
   .output(bulkActionResultSchema)
   .mutation(({ ctx, input }) =>
-    idempotently(ctx, 'bulkCancelDeletionRequests', input, () => cancelEach(ctx, ctx.actor, targetOf(input))),
+    idempotentCall(ctx, 'bulkCancelDeletionRequests', input, () => cancelEach(ctx, ctx.actor, targetOf(input))),
   );
 
 /** How many requests a filter matches, for "select all N matching this filter" (counted up to the bulk limit). Dashboard only. */

@@ -6,7 +6,7 @@ import {
 } from '@shared/schemas/csv-import';
 import { memberProcedure } from '../../trpc/procedures';
 import { importRequestsCsv } from '../../pipeline/commands/import-csv';
-import { idempotencyKeyOf, runIdempotently } from '../../services/idempotency/idempotency-keys';
+import { idempotentCall } from '../idempotent-call';
 import { idempotencyRequestHeaders, idempotencyResponseHeaders, TAG } from './shared-meta';
 import { restMeta } from '../rest-meta';
 
@@ -42,12 +42,5 @@ export const importCsv = memberProcedure
   .output(csvImportResultSchema)
   .mutation(async ({ ctx, input }) => {
     // The report names request ids and reasons, never an identifier: it is kept as it is.
-    const { result, replayed } = await runIdempotently(
-      ctx.prisma,
-      ctx.actor,
-      { key: idempotencyKeyOf(ctx.headers), operation: 'importDeletionRequestsCsv', input },
-      () => importRequestsCsv(ctx, ctx.actor, input),
-    );
-    if (replayed) ctx.response.headers['Idempotent-Replayed'] = 'true';
-    return result;
+    return idempotentCall(ctx, 'importDeletionRequestsCsv', input, () => importRequestsCsv(ctx, ctx.actor, input));
   });

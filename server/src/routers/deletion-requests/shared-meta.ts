@@ -22,6 +22,11 @@ export const idempotencyRequestHeaders = z.object({
   }),
 });
 
+/** What a POST that takes an Idempotency-Key says of it, in its description and its 422. */
+export const IDEMPOTENCY_NOTE =
+  'Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.';
+export const IDEMPOTENCY_KEY_REUSED = 'This Idempotency-Key was already used with a different request.';
+
 export const idempotencyResponseHeaders = z.object({
   'Idempotent-Replayed': z
     .literal('true')
