@@ -15,9 +15,31 @@ export const REDACT_PATHS = [
   '*.apiKey',
 ];
 
+/**
+ * An error as a log line carries it: its kind, message, code and stack (and its cause, the
+ * same way). Never the other fields a library adds: PostgreSQL's `detail` and `where`, for
+ * one, quote the values of the rows involved, which may be a subject's identifier.
+ */
+export function errorForLog(value: unknown): unknown {
+  if (!(value instanceof Error)) return value;
+  const error = value as Error & { code?: unknown };
+  return {
+    type: error.constructor?.name ?? error.name,
+    message: error.message,
+    ...(typeof error.code === 'string' || typeof error.code === 'number' ? { code: error.code } : {}),
+    stack: error.stack,
+    ...(error.cause !== undefined ? { cause: errorForLog(error.cause) } : {}),
+  };
+}
+
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
-    { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { service: 'deletion-service' } },
+    {
+      level,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      serializers: { err: errorForLog },
+      base: { service: 'deletion-service' },
+    },
     destination,
   );
 }

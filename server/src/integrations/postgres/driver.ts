@@ -36,9 +36,21 @@ const TRANSIENT_SQLSTATES = new Set([
 const withSqlState = <E extends Error>(error: E, sqlState: string): E & { sqlState: string } =>
   Object.assign(error, { sqlState });
 
-export function classifyDatabaseError(error: unknown): TransientError | PermanentError {
+/** SQLSTATE class 22, data exceptions: PostgreSQL's message quotes the value (the identifier) that did not fit a column. */
+const DATA_EXCEPTION = /^22/;
+
+/**
+ * The error a step reports, in words fit for the audit trail and the request's status: with
+ * `identifier`, never the identifier (a data exception becomes a fixed sentence, and any other
+ * message has it blanked out). PostgreSQL's `detail`, which quotes row values, is never used.
+ */
+export function classifyDatabaseError(error: unknown, identifier?: string): TransientError | PermanentError {
+  if (error instanceof TransientError || error instanceof PermanentError) return error;
   const e = error as { code?: string; message?: string };
-  const message = e.message ?? String(error);
+  let message = e.message ?? String(error);
+  if (identifier !== undefined && e.code && DATA_EXCEPTION.test(e.code))
+    message = "a value of the identifier's kind does not fit a matched column's type";
+  else if (identifier) message = message.split(identifier).join('[identifier]');
   if (e.code && TRANSIENT_SQLSTATES.has(e.code))
     return withSqlState(new TransientError(`Database: ${message} (${e.code})`), e.code);
   if (e.code && /^[0-9A-Z]{5}$/.test(e.code))
@@ -66,7 +78,12 @@ export async function connect(
   return client;
 }
 
-async function run(client: pg.ClientBase, trail: Exchange[], statement: Statement): Promise<pg.QueryResult> {
+async function run(
+  client: pg.ClientBase,
+  trail: Exchange[],
+  statement: Statement,
+  identifier: string,
+): Promise<pg.QueryResult> {
   const started = Date.now();
   const step: Extract<Exchange, { kind: 'sql' }> = { kind: 'sql', statement: statement.text, durationMs: 0 };
   trail.push(step);
@@ -75,8 +92,9 @@ async function run(client: pg.ClientBase, trail: Exchange[], statement: Statemen
     step.rowCount = result.rowCount ?? 0;
     return result;
   } catch (error) {
-    step.error = (error as Error).message;
-    throw classifyDatabaseError(error);
+    const classified = classifyDatabaseError(error, identifier);
+    step.error = classified.message;
+    throw classified;
   } finally {
     step.durationMs = Date.now() - started;
   }
@@ -103,7 +121,7 @@ async function dryRun(ctx: AdminContext<PostgresConfig> & { identifier: string }
     const results = [];
     for (const { rule, columns } of rules) {
       const statement = pendingCountStatement(rule, columns, ctx.identifier);
-      const rows = statement ? (await run(client, ctx.trail, statement)).rows[0].n : 0;
+      const rows = statement ? (await run(client, ctx.trail, statement, ctx.identifier)).rows[0].n : 0;
       results.push({
         rule: ruleLabel(rule),
         table: `${rule.schema}.${rule.table}`,
@@ -142,16 +160,19 @@ async function runInOrder(
   rules: ResolvedRules,
 ): Promise<Record<string, number>> {
   const changed: Record<string, number> = {};
-  await client.query('BEGIN');
   try {
+    await client.query('BEGIN');
     for (const { rule, columns } of rules) {
       const statement = actionStatement(rule, columns, ctx.identifier);
-      changed[ruleLabel(rule)] = statement ? ((await run(client, ctx.trail, statement)).rowCount ?? 0) : 0;
+      changed[ruleLabel(rule)] = statement
+        ? ((await run(client, ctx.trail, statement, ctx.identifier)).rowCount ?? 0)
+        : 0;
     }
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
-    throw error;
+    // BEGIN and COMMIT (where a deferred constraint fails) run outside `run`: classified the same way.
+    throw classifyDatabaseError(error, ctx.identifier);
   }
   return changed;
 }
@@ -163,10 +184,8 @@ async function runAsOneStatement(
   rules: ResolvedRules,
 ): Promise<Record<string, number>> {
   const changed: Record<string, number> = {};
-  const counts = (await run(client, ctx.trail, combinedActionStatement(rules, ctx.identifier))).rows[0] as Record<
-    string,
-    number
-  >;
+  const counts = (await run(client, ctx.trail, combinedActionStatement(rules, ctx.identifier), ctx.identifier))
+    .rows[0] as Record<string, number>;
   rules.forEach(({ rule }, i) => {
     changed[ruleLabel(rule)] = Number(counts[`r${i}`]);
   });
@@ -182,10 +201,8 @@ async function remainingRows(
   ctx: DriverContext<PostgresConfig>,
   rules: ReturnType<typeof resolvedRules>,
 ): Promise<Record<string, number>> {
-  const row = (await run(client, ctx.trail, pendingCountsStatement(rules, ctx.identifier))).rows[0] as Record<
-    string,
-    number
-  >;
+  const row = (await run(client, ctx.trail, pendingCountsStatement(rules, ctx.identifier), ctx.identifier))
+    .rows[0] as Record<string, number>;
   const remaining: Record<string, number> = {};
   rules.forEach(({ rule }, i) => {
     remaining[ruleLabel(rule)] = Number(row[`r${i}`]);

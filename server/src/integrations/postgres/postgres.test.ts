@@ -186,6 +186,27 @@ describe('PostgreSQL integration', () => {
     expect(await customer.count(`SELECT count(*) FROM users WHERE email = 'fk@example.com'`)).toBe(1);
   });
 
+  it("an identifier that does not fit a matched column's type is named nowhere: not in the status, the audit trail or the dry run's error", async () => {
+    // PostgreSQL's own message quotes the value: `invalid input syntax for type timestamp with time zone: "…"`.
+    const identifier = 'not-a-date.subject@example.com';
+    const rules = [{ table: 'events', identifierColumns: ['deleted_at'], action: 'delete' }];
+    const done = await runWith(rules, identifier);
+    expect(done.status).toBe('FAILED');
+    const lastError = done.integrationRequests[0]!.lastError ?? '';
+    expect(lastError).toMatch(/does not fit a matched column's type \(22007\)/);
+    const audit = await env.deps.prisma.auditLog.findMany({ where: { deletionRequestId: done.id } });
+    expect(audit.length).toBeGreaterThan(1);
+    const recorded = JSON.stringify([lastError, audit.map((entry) => [entry.summary, entry.details])]);
+    expect(recorded).toContain('22007');
+    expect(recorded).not.toContain(identifier);
+    const dryRun = await caller.integrations.dryRun({ accountId, identifier, config: { rules } }).then(
+      () => null,
+      (error: Error) => error,
+    );
+    expect(dryRun?.message).toMatch(/does not fit/);
+    expect(dryRun?.message).not.toContain(identifier);
+  });
+
   it('rules on different tables run as one statement, so their order does not trip a foreign key', async () => {
     await customer.seedUser('order@example.com', { orders: 2, events: 1 });
     // Users first, although orders reference them: foreign keys are checked at the end of the statement.
