@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectCustomerDatabase, createCustomerDatabase, type CustomerDatabase } from '../test/customer-db';
 import { startTestWorker, waitForRequest } from '../test/engine';
@@ -116,5 +117,50 @@ describe('re-verification N days after SUCCESS', () => {
     await expect(caller.deletionRequests.deleteAgain({ deletionRequestId: ids.clean })).rejects.toMatchObject({
       code: 'CONFLICT',
     });
+  });
+
+  it('a store that stays unreachable holds back no other request: it is postponed, the next ones are checked', async () => {
+    const caller = callerFor(env.deps, { pat: org.pat }).caller;
+    const run = async (workspaceId: string, identifier: string) => {
+      await customer.seedUser(identifier, { orders: 1 });
+      const { id } = await caller.deletionRequests.createInWorkspace({ workspaceId, identifier });
+      expect((await waitForRequest(env, id)).status).toBe('SUCCESS');
+      return id;
+    };
+    const down = await caller.workspaces.create({ name: 'unreachable store' });
+    const downIntegration = await connectCustomerDatabase(caller, down.id, customer);
+    const worker = await startTestWorker(env);
+    let first: string, second: string;
+    try {
+      first = await run(down.id, 'unreachable@example.com'); // finished first: first in line
+      second = await run(org.workspace.id, 'reachable@example.com');
+    } finally {
+      await worker.stop();
+    }
+    // The first one's database moves to an address where nothing answers.
+    const closed = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const gone = await caller.accounts.create({
+      name: 'moved db',
+      integrationType: 'POSTGRES',
+      type: 'DATABASE',
+      secrets: { ...customer.credentials, port: closed },
+    });
+    await env.deps.prisma.integration.update({ where: { id: downIntegration.id }, data: { accountId: gone.id } });
+
+    // One row per page: the postponed row fills the first page of every pass.
+    const at = new Date(Date.now() + 31 * DAY_MS);
+    // (The request "delete again" created above has finished too: it is checked as well.)
+    expect(await runReverification(env.deps, at, { batch: 1 })).toEqual({ verified: 2, reappeared: 0, failed: 0 });
+    expect((await irOf(first)).reverifiedAt).toBeNull();
+    expect((await irOf(second)).reverifiedAt?.toISOString()).toBe(at.toISOString());
+    expect(await actions(first)).toEqual([]);
+    // Still due: the next run looks again.
+    expect(await runReverification(env.deps, at, { batch: 1 })).toEqual({ verified: 0, reappeared: 0, failed: 0 });
+    expect((await irOf(first)).reverifiedAt).toBeNull();
   });
 });

@@ -1,10 +1,11 @@
 import { INTEGRATION_TYPES, type IntegrationType } from '@shared/status-values';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { isDatabaseUnreachable } from '../db/connections';
 import { dbQuery, utc } from '../db/query';
 import { driverFor } from '../integrations/registry';
 import { driverContext } from '../integrations/runtime/driver-context';
-import { TransientError, type Exchange } from '../integrations/types';
+import { PermanentError, TransientError, type Exchange } from '../integrations/types';
 import type { Keyring } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import type { OutboundPolicy } from '../lib/ssrf';
@@ -47,35 +48,38 @@ interface Due {
 export async function runReverification(
   deps: ReverifyDeps,
   now = new Date(),
+  { batch = BATCH }: { batch?: number } = {},
 ): Promise<{ verified: number; reappeared: number; failed: number }> {
   const result = { verified: 0, reappeared: 0, failed: 0 };
   const types = reverifiableTypes();
   if (types.length === 0) return result;
   const query = dbQuery(deps.prisma);
-  const seen = new Set<string>();
+  // Keyset paging in (completedAt, id) order: a row postponed (its store unreachable) stays due
+  // for the next run without holding this one back, however many such rows come first.
+  let after: { at: string; id: string } | null = null;
   for (;;) {
-    const due = (
-      await query<Due>(
-        `SELECT ir.id, ir."deletionRequestId", dr."organizationId", dr.identifier, ir."integrationType"::text AS "integrationType", ir."configSnapshot",
-                ir."accountId", i."accountId" AS "currentAccountId", i.id IS NOT NULL AS "hasIntegration"
-           FROM "IntegrationRequest" ir
-           JOIN "DeletionRequest" dr ON dr.id = ir."deletionRequestId"
-           JOIN "Organization" o ON o.id = dr."organizationId"
-           LEFT JOIN "Integration" i ON i.id = ir."integrationId"
-          WHERE o."reverifyAfterDays" IS NOT NULL AND ir.status = 'SUCCESS' AND ir."reverifiedAt" IS NULL
-            AND ir."completedAt" <= ${utc('$1')} - make_interval(days => o."reverifyAfterDays")
-            AND dr.identifier IS NOT NULL AND NOT dr.hashed AND ir."integrationType"::text = ANY($2::text[])
-          ORDER BY ir."completedAt", ir.id
-          LIMIT ${BATCH}`,
-        [now.toISOString(), types],
-      )
-    ).filter((d) => !seen.has(d.id));
+    const due: (Due & { cursorAt: string })[] = await query<Due & { cursorAt: string }>(
+      `SELECT ir.id, ir."deletionRequestId", dr."organizationId", dr.identifier, ir."integrationType"::text AS "integrationType", ir."configSnapshot",
+              ir."accountId", i."accountId" AS "currentAccountId", i.id IS NOT NULL AS "hasIntegration", ir."completedAt"::text AS "cursorAt"
+         FROM "IntegrationRequest" ir
+         JOIN "DeletionRequest" dr ON dr.id = ir."deletionRequestId"
+         JOIN "Organization" o ON o.id = dr."organizationId"
+         LEFT JOIN "Integration" i ON i.id = ir."integrationId"
+        WHERE o."reverifyAfterDays" IS NOT NULL AND ir.status = 'SUCCESS' AND ir."reverifiedAt" IS NULL
+          AND ir."completedAt" <= ${utc('$1')} - make_interval(days => o."reverifyAfterDays")
+          AND dr.identifier IS NOT NULL AND NOT dr.hashed AND ir."integrationType"::text = ANY($2::text[])
+          AND ($3::text IS NULL OR (ir."completedAt", ir.id) > ($3::timestamp(3), $4::text))
+        ORDER BY ir."completedAt", ir.id
+        LIMIT $5`,
+      [now.toISOString(), types, after?.at ?? null, after?.id ?? null, batch],
+    );
     if (due.length === 0) return result;
     for (const ir of due) {
-      seen.add(ir.id);
       const outcome = await reverifyOne(deps, ir, now);
       if (outcome) result[outcome]++;
     }
+    const last = due.at(-1)!;
+    after = { at: last.cursorAt, id: last.id };
   }
 }
 
@@ -124,9 +128,10 @@ async function reverifyOne(
     );
     return found.remaining > 0 ? 'reappeared' : 'verified';
   } catch (error) {
-    // The customer's database is down for a while: look again at the next run.
-    if (error instanceof TransientError) {
-      deps.log.warn({ integrationRequestId: ir.id, err: error.message }, 're-verification postponed');
+    // The customer's store is down for a while, or our own database is (its account, its
+    // integration or the outcome could not be read or written): look again at the next run.
+    if (error instanceof TransientError || (!(error instanceof PermanentError) && isDatabaseUnreachable(error))) {
+      deps.log.warn({ integrationRequestId: ir.id, err: (error as Error).message }, 're-verification postponed');
       return null;
     }
     const message = `Re-verification could not run: ${(error as Error).message}`;
