@@ -7,7 +7,12 @@ import type { Actor } from '../auth/actor';
 export const IDEMPOTENCY_KEY_MAX = 255;
 /** How long an answer is kept for replays. */
 const KEEP_MS = 24 * 3_600_000;
-/** A first call still "running" after this died with its process: its key may be used again. */
+/**
+ * A first call that has not shown it is alive for this long died with its process: its key may
+ * be used again. While its action runs, a call shows it every third of this (a heartbeat on
+ * `expiresAt`), so an action that takes minutes (a bulk cancel that calls vendors) is never
+ * taken for dead and run a second time.
+ */
 const ABANDONED_MS = 60_000;
 
 /** The Idempotency-Key header, trimmed; undefined when absent or empty; a 400 when too long. */
@@ -26,6 +31,8 @@ const isUniqueViolation = (error: unknown) =>
  * and input answers what the first call answered (`replayed: true`); the same key with
  * another operation or input is a 422, and while the first call is still running a 409.
  * A call that fails keeps nothing, so the key can be sent again. Keys are kept 24 hours.
+ * (Should the process die between the action's commit and the stored answer, a replay after
+ * ABANDONED_MS runs the action again: each action that must not repeat has its own guard.)
  */
 export async function runIdempotently<T>(
   db: Db,
@@ -37,6 +44,7 @@ export async function runIdempotently<T>(
     store: (result) => result,
     restore: async (stored) => stored as T,
   },
+  { abandonedMs = ABANDONED_MS }: { abandonedMs?: number } = {},
 ): Promise<{ result: T; replayed: boolean }> {
   if (!request.key) return { result: await action(), replayed: false };
   const where = {
@@ -46,10 +54,11 @@ export async function runIdempotently<T>(
   const now = Date.now();
   for (let attempt = 0; ; attempt++) {
     const earlier = await db.idempotencyKey.findUnique({ where });
+    // A running call keeps `expiresAt` KEEP_MS ahead (its heartbeat): one that fell behind by abandonedMs died.
     const stale =
       earlier &&
       (earlier.expiresAt.getTime() <= now ||
-        (earlier.response === null && earlier.createdAt.getTime() <= now - ABANDONED_MS));
+        (earlier.response === null && earlier.expiresAt.getTime() <= now + KEEP_MS - abandonedMs));
     if (earlier && !stale) {
       if (earlier.operation !== request.operation || earlier.requestHash !== requestHash) {
         throw new AppError('UNPROCESSABLE_CONTENT', 'This Idempotency-Key was already used with a different request');
@@ -88,6 +97,7 @@ export async function runIdempotently<T>(
             key: request.key,
             operation: request.operation,
             requestHash,
+            createdAt: new Date(now),
             expiresAt: new Date(now + KEEP_MS),
           },
         });
@@ -99,10 +109,25 @@ export async function runIdempotently<T>(
       throw error;
     }
   }
+  // This call's row (its createdAt): the heartbeat touches it only while it is still this call's and unanswered.
+  const ours = {
+    organizationId: actor.organizationId,
+    userId: actor.userId,
+    key: request.key,
+    createdAt: new Date(now),
+    response: { equals: Prisma.DbNull },
+  };
+  const heartbeat = setInterval(() => {
+    db.idempotencyKey
+      .updateMany({ where: ours, data: { expiresAt: new Date(Date.now() + KEEP_MS) } })
+      .catch(() => undefined); // the database is away for a moment: the next beat, or a replay's 409, will do
+  }, abandonedMs / 3);
+  heartbeat.unref();
   let result: T;
   try {
     result = await action();
   } catch (error) {
+    clearInterval(heartbeat);
     await db.idempotencyKey.deleteMany({
       where: {
         organizationId: actor.organizationId,
@@ -113,6 +138,7 @@ export async function runIdempotently<T>(
     });
     throw error;
   }
+  clearInterval(heartbeat);
   await db.idempotencyKey.update({ where, data: { response: (await codec.store(result)) as Prisma.InputJsonValue } });
   return { result, replayed: false };
 }

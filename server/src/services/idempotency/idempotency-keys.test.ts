@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+import type { Actor } from '../auth/actor';
+import { runIdempotently } from './idempotency-keys';
+
+let env: TestEnv;
+let actor: Actor;
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  const org = await seedOrganization(env.deps, 'idempotency');
+  actor = { userId: org.user.id, organizationId: org.organization.id, role: 'OWNER', via: 'pat' };
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('runIdempotently', () => {
+  it('a first call that runs longer than the abandonment time keeps its key: a replay meanwhile is a 409, never a second run', async () => {
+    const abandonedMs = 300;
+    let runs = 0;
+    const request = { key: 'slow-bulk-cancel', operation: 'bulk.cancel', input: { ids: ['a', 'b'] } };
+    const action = async () => {
+      runs++;
+      await sleep(abandonedMs * 4); // a bulk action calling slow vendors
+      return { done: runs };
+    };
+    const first = runIdempotently(env.deps.prisma, actor, request, action, undefined, { abandonedMs });
+    await sleep(abandonedMs * 2);
+    await expect(
+      runIdempotently(env.deps.prisma, actor, request, action, undefined, { abandonedMs }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await first).toEqual({ result: { done: 1 }, replayed: false });
+    expect(await runIdempotently(env.deps.prisma, actor, request, action, undefined, { abandonedMs })).toEqual({
+      result: { done: 1 },
+      replayed: true,
+    });
+    expect(runs).toBe(1);
+  });
+
+  it('a first call whose process died (no heartbeat, no answer) leaves its key to the next call', async () => {
+    const abandonedMs = 300;
+    const request = { key: 'died', operation: 'callbacks.create', input: { url: 'https://hooks.example.org' } };
+    // As a process that died mid-call leaves it: a row without an answer whose heartbeat stopped.
+    await env.deps.prisma.idempotencyKey.create({
+      data: {
+        organizationId: actor.organizationId,
+        userId: actor.userId,
+        key: request.key,
+        operation: request.operation,
+        requestHash: 'of the first call',
+        createdAt: new Date(Date.now() - 2 * abandonedMs),
+        expiresAt: new Date(Date.now() - 2 * abandonedMs + 24 * 3_600_000),
+      },
+    });
+    expect(
+      await runIdempotently(env.deps.prisma, actor, request, async () => 'created', undefined, { abandonedMs }),
+    ).toEqual({ result: 'created', replayed: false });
+  });
+});
