@@ -103,8 +103,8 @@ async function main(): Promise<void> {
         .catch((err) => log.error({ err }, 'error stopping the callback dispatcher')),
     ]);
     // Connections to customer data stores kept between steps close now rather than when idle.
-    await closeDrivers();
-    await metricsServer?.close();
+    await closeDrivers().catch((err) => log.error({ err }, 'error closing destination connections'));
+    await metricsServer?.close().catch((err) => log.error({ err }, 'error closing the metrics server'));
     // Connections to customer data stores (kept between steps) close once nothing runs on them.
     await closeStoreConnections().catch((err) => log.error({ err }, 'error closing data-store connections'));
     await database.close();
