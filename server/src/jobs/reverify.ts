@@ -5,6 +5,7 @@ import { isDatabaseUnreachable } from '../db/connections';
 import { dbQuery, utc } from '../db/query';
 import { driverFor } from '../integrations/registry';
 import { driverContext } from '../integrations/runtime/driver-context';
+import { destinationRedactor } from '../integrations/runtime/redaction';
 import { PermanentError, TransientError, type Exchange } from '../integrations/types';
 import type { Keyring } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
@@ -94,6 +95,8 @@ async function reverifyOne(
     deletionRequestId: ir.deletionRequestId,
     integrationRequestId: ir.id,
   };
+  // The account's declared secrets are blanked out of what is recorded, as for a deletion step.
+  let redact = (text: string) => text;
   try {
     const destination = await loadDestination(deps, {
       type: ir.integrationType,
@@ -101,6 +104,7 @@ async function reverifyOne(
       accountId: ir.hasIntegration ? ir.currentAccountId : ir.accountId,
       organizationId: ir.organizationId,
     });
+    redact = destinationRedactor(destination);
     const ctx = driverContext(
       deps,
       destination,
@@ -121,7 +125,7 @@ async function reverifyOne(
         ...base,
         ok: true,
         remaining: found.remaining,
-        summary: found.message,
+        summary: redact(found.message),
         details: { counts: found.counts, exchanges: trail },
       },
       now,
@@ -134,7 +138,7 @@ async function reverifyOne(
       deps.log.warn({ integrationRequestId: ir.id, err: (error as Error).message }, 're-verification postponed');
       return null;
     }
-    const message = `Re-verification could not run: ${(error as Error).message}`;
+    const message = `Re-verification could not run: ${redact((error as Error).message)}`;
     await recordReverification(
       dbQuery(deps.prisma),
       { ...base, ok: false, remaining: 0, summary: message, details: { exchanges: trail } },
