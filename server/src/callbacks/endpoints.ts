@@ -3,9 +3,10 @@ import type { Prisma } from '../generated/prisma/client';
 import type { Keyring } from '../lib/crypto';
 import { AppError, notFound } from '../lib/errors';
 import { ID_PREFIX, newId } from '../lib/ids';
+import type { KeepAnswer } from '../services/idempotency/idempotency-keys';
 import { openSecret, sealSecret } from '../services/keys/secret-store';
 import { assertUrlAllowed, blockedReason, type OutboundPolicy } from '../lib/ssrf';
-import type { CallbackEndpoint, CallbackEventType } from '@shared/schemas/callbacks';
+import type { CallbackEndpoint, CallbackEndpointWithSecret, CallbackEventType } from '@shared/schemas/callbacks';
 import { assertWorkspaceAllowed, mayUseWorkspace, type Actor } from '../services/auth/actor';
 import { recordAudit } from '../services/audit/record-audit';
 import { generateCallbackSecret } from './signing';
@@ -88,6 +89,8 @@ export async function createCallbackEndpoint(
   deps: CallbackDeps,
   actor: Actor,
   input: { url: string; description: string; events: CallbackEventType[]; workspaceId?: string | null },
+  /** Stores the answer (its Idempotency-Key's) in the same transaction as the endpoint. */
+  keep?: KeepAnswer<CallbackEndpointWithSecret>,
 ) {
   const workspaceId = input.workspaceId ?? null;
   if (workspaceId) {
@@ -103,7 +106,7 @@ export async function createCallbackEndpoint(
   await assertCallbackUrl(input.url, deps.policy);
   const id = newId(ID_PREFIX.callbackEndpoint);
   const secret = generateCallbackSecret();
-  const endpoint = await deps.prisma.$transaction(async (tx) => {
+  return deps.prisma.$transaction(async (tx) => {
     const secretCipher = await sealSecret(
       { prisma: tx, keyring: deps.keyring },
       actor.organizationId,
@@ -128,9 +131,10 @@ export async function createCallbackEndpoint(
       summary: `Callback endpoint ${new URL(input.url).host} created`,
       details: { endpointId: id, workspaceId, events: created.events },
     });
-    return created;
+    const answer = { ...endpointView(created), secret };
+    await keep?.(tx, answer);
+    return answer;
   });
-  return { ...endpointView(endpoint), secret };
 }
 
 export async function updateCallbackEndpoint(
@@ -183,6 +187,8 @@ export async function rotateCallbackSecret(
   deps: CallbackDeps,
   actor: Actor,
   input: { endpointId: string; overlapHours: number },
+  /** Stores the answer (its Idempotency-Key's) in the same transaction as the rotation. */
+  keep?: KeepAnswer<CallbackEndpointWithSecret>,
 ) {
   const endpoint = await findEndpoint(deps.prisma, actor, input.endpointId);
   const secret = generateCallbackSecret();
@@ -208,7 +214,9 @@ export async function rotateCallbackSecret(
       summary: `Signing secret of callback endpoint ${new URL(endpoint.url).host} rotated (old secret signs for ${input.overlapHours} more hour(s))`,
       details: { endpointId: endpoint.id, overlapHours: input.overlapHours },
     });
-    return { ...endpointView(updated), secret };
+    const answer = { ...endpointView(updated), secret };
+    await keep?.(tx, answer);
+    return answer;
   });
 }
 

@@ -101,6 +101,7 @@ export const callbackEndpointWithSecretSchema = callbackEndpointSchema
     id: 'CallbackEndpointWithSecret',
     example: { ...ENDPOINT_EXAMPLE, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
   });
+export type CallbackEndpointWithSecret = z.infer<typeof callbackEndpointWithSecretSchema>;
 
 export const callbackDeliverySchema = z
   .object({

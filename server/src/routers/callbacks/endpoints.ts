@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  type CallbackEndpointWithSecret,
   callbackEndpointSchema,
   callbackEndpointWithSecretSchema,
   createCallbackEndpointInputSchema,
@@ -13,6 +14,7 @@ import {
   rotateCallbackSecret,
   updateCallbackEndpoint,
 } from '../../callbacks/endpoints';
+import type { KeepAnswer } from '../../services/idempotency/idempotency-keys';
 import { adminProcedure } from '../../trpc/procedures';
 import {
   callbackMeta,
@@ -71,7 +73,7 @@ export const create = adminProcedure
       ctx,
       'createCallbackEndpoint',
       input,
-      () => createCallbackEndpoint(ctx, ctx.actor, input),
+      (keep: KeepAnswer<CallbackEndpointWithSecret>) => createCallbackEndpoint(ctx, ctx.actor, input, keep),
       true,
     );
     ctx.response.status = 201;
@@ -139,5 +141,11 @@ export const rotateSecret = adminProcedure
   .input(rotateCallbackSecretInputSchema)
   .output(callbackEndpointWithSecretSchema)
   .mutation(({ ctx, input }) =>
-    idempotently(ctx, 'rotateCallbackSecret', input, () => rotateCallbackSecret(ctx, ctx.actor, input), true),
+    idempotently(
+      ctx,
+      'rotateCallbackSecret',
+      input,
+      (keep: KeepAnswer<CallbackEndpointWithSecret>) => rotateCallbackSecret(ctx, ctx.actor, input, keep),
+      true,
+    ),
   );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Context } from '../../trpc/context';
 import type { Actor } from '../../services/auth/actor';
 import { endpointSecretContext } from '../../callbacks/endpoints';
+import type { KeepAnswer } from '../../services/idempotency/idempotency-keys';
 import { idempotentCall } from '../idempotent-call';
 import { openSecret, sealSecret } from '../../services/keys/secret-store';
 import { restMeta, type BadRequestExample, type RestOperation } from '../rest-meta';
@@ -66,7 +67,7 @@ export async function idempotently<T extends object>(
   ctx: Context & { actor: Actor },
   operation: string,
   input: unknown,
-  action: () => Promise<T>,
+  action: (keep: KeepAnswer<NoInfer<T>>) => Promise<T>,
   sealedSecret = false,
 ): Promise<T> {
   const deps = { prisma: ctx.prisma, keyring: ctx.keyring };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
 import type { Actor } from '../auth/actor';
-import { runIdempotently } from './idempotency-keys';
+import { runIdempotently, type KeepAnswer } from './idempotency-keys';
 
 let env: TestEnv;
 let actor: Actor;
@@ -58,5 +58,36 @@ describe('runIdempotently', () => {
     expect(
       await runIdempotently(env.deps.prisma, actor, request, async () => 'created', undefined, { abandonedMs }),
     ).toEqual({ result: 'created', replayed: false });
+  });
+
+  it("an answer kept inside the action's transaction commits with it: however the call ends after that commit, a replay answers it and the action never runs again", async () => {
+    const request = { key: 'kept', operation: 'callbacks.rotate', input: { endpointId: 'cbe_1' } };
+    let runs = 0;
+    const action = async (keep: KeepAnswer<string>): Promise<string> => {
+      runs++;
+      await env.deps.prisma.$transaction(async (tx) => keep(tx, 'rotated'));
+      // As a process that dies here would end it: after the commit, before any answer is written.
+      throw new Error('the process died');
+    };
+    await expect(runIdempotently(env.deps.prisma, actor, request, action)).rejects.toThrow('the process died');
+    expect(await runIdempotently(env.deps.prisma, actor, request, action)).toEqual({
+      result: 'rotated',
+      replayed: true,
+    });
+    expect(runs).toBe(1);
+  });
+
+  it('an answer kept in a transaction that rolls back is not kept: the key can be sent again', async () => {
+    const request = { key: 'rolled-back', operation: 'callbacks.create', input: { url: 'https://hooks.example.org' } };
+    const failing = (keep: KeepAnswer<string>): Promise<string> =>
+      env.deps.prisma.$transaction(async (tx) => {
+        await keep(tx, 'created');
+        throw new Error('the insert failed');
+      });
+    await expect(runIdempotently(env.deps.prisma, actor, request, failing)).rejects.toThrow('the insert failed');
+    expect(await runIdempotently(env.deps.prisma, actor, request, async () => 'created again')).toEqual({
+      result: 'created again',
+      replayed: false,
+    });
   });
 });

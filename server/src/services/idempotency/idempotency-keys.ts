@@ -1,4 +1,4 @@
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { Prisma } from '../../generated/prisma/client';
 import { sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
@@ -23,6 +23,13 @@ export function idempotencyKeyOf(headers: Record<string, string | undefined>): s
   return key;
 }
 
+/**
+ * Stores the answer inside the action's own transaction: the answer commits with what the
+ * action did, or neither does. An action that calls it can never be run twice for one key,
+ * whenever its process dies.
+ */
+export type KeepAnswer<T> = (tx: Tx, answer: T) => Promise<void>;
+
 const isUniqueViolation = (error: unknown) =>
   error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
@@ -31,14 +38,15 @@ const isUniqueViolation = (error: unknown) =>
  * and input answers what the first call answered (`replayed: true`); the same key with
  * another operation or input is a 422, and while the first call is still running a 409.
  * A call that fails keeps nothing, so the key can be sent again. Keys are kept 24 hours.
- * (Should the process die between the action's commit and the stored answer, a replay after
- * ABANDONED_MS runs the action again: each action that must not repeat has its own guard.)
+ * An action that writes only to our database passes its answer to `keep` inside its transaction;
+ * for the others, should the process die between the action's commit and the stored answer, a
+ * replay after ABANDONED_MS runs the action again (each that must not repeat has its own guard).
  */
 export async function runIdempotently<T>(
   db: Db,
   actor: Actor,
   request: { key: string | undefined; operation: string; input: unknown },
-  action: () => Promise<T>,
+  action: (keep: KeepAnswer<NoInfer<T>>) => Promise<T>,
   /** What is kept of an answer and how a replay is rebuilt from it (to keep personal data out of the stored copy). */
   codec: { store: (result: T) => unknown | Promise<unknown>; restore: (stored: unknown) => Promise<T> } = {
     store: (result) => result,
@@ -46,7 +54,8 @@ export async function runIdempotently<T>(
   },
   { abandonedMs = ABANDONED_MS }: { abandonedMs?: number } = {},
 ): Promise<{ result: T; replayed: boolean }> {
-  if (!request.key) return { result: await action(), replayed: false };
+  // Without a key there is no answer to keep.
+  if (!request.key) return { result: await action(async () => undefined), replayed: false };
   const where = {
     organizationId_userId_key: { organizationId: actor.organizationId, userId: actor.userId, key: request.key },
   };
@@ -123,9 +132,15 @@ export async function runIdempotently<T>(
       .catch(() => undefined); // the database is away for a moment: the next beat, or a replay's 409, will do
   }, abandonedMs / 3);
   heartbeat.unref();
+  let kept = false;
+  const keep: KeepAnswer<T> = async (tx, answer) => {
+    const stored = (await codec.store(answer)) as Prisma.InputJsonValue;
+    await tx.idempotencyKey.updateMany({ where: ours, data: { response: stored } });
+    kept = true;
+  };
   let result: T;
   try {
-    result = await action();
+    result = await action(keep);
   } catch (error) {
     clearInterval(heartbeat);
     await db.idempotencyKey.deleteMany({
@@ -139,7 +154,8 @@ export async function runIdempotently<T>(
     throw error;
   }
   clearInterval(heartbeat);
-  await db.idempotencyKey.update({ where, data: { response: (await codec.store(result)) as Prisma.InputJsonValue } });
+  if (!kept)
+    await db.idempotencyKey.update({ where, data: { response: (await codec.store(result)) as Prisma.InputJsonValue } });
   return { result, replayed: false };
 }
 
