@@ -114,6 +114,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // A promise nobody awaits that fails (a query sent while the database restarts) is logged, not
+  // fatal: the work it belonged to is in the database, and its lease brings it back to a worker.
+  process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled promise rejection'));
 
   try {
     await worker?.start();

@@ -5,7 +5,7 @@ import { isDatabaseUnreachable } from '../db/connections';
 import { dbQuery, utc } from '../db/query';
 import { driverFor } from '../integrations/registry';
 import { driverContext } from '../integrations/runtime/driver-context';
-import { destinationRedactor } from '../integrations/runtime/redaction';
+import { identifierRedactor, stepRedactor } from '../integrations/runtime/redaction';
 import { PermanentError, TransientError, type Exchange } from '../integrations/types';
 import type { Keyring } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
@@ -95,8 +95,8 @@ async function reverifyOne(
     deletionRequestId: ir.deletionRequestId,
     integrationRequestId: ir.id,
   };
-  // The account's declared secrets are blanked out of what is recorded, as for a deletion step.
-  let redact = (text: string) => text;
+  // The identifier and the account's declared secrets are blanked out of what is recorded and logged, as for a deletion step.
+  let redact = identifierRedactor(ir.identifier);
   try {
     const destination = await loadDestination(deps, {
       type: ir.integrationType,
@@ -104,7 +104,7 @@ async function reverifyOne(
       accountId: ir.hasIntegration ? ir.currentAccountId : ir.accountId,
       organizationId: ir.organizationId,
     });
-    redact = destinationRedactor(destination);
+    redact = stepRedactor(destination, ir.identifier);
     const ctx = driverContext(
       deps,
       destination,
@@ -135,7 +135,10 @@ async function reverifyOne(
     // The customer's store is down for a while, or our own database is (its account, its
     // integration or the outcome could not be read or written): look again at the next run.
     if (error instanceof TransientError || (!(error instanceof PermanentError) && isDatabaseUnreachable(error))) {
-      deps.log.warn({ integrationRequestId: ir.id, err: (error as Error).message }, 're-verification postponed');
+      deps.log.warn(
+        { integrationRequestId: ir.id, err: redact((error as Error).message) },
+        're-verification postponed',
+      );
       return null;
     }
     const message = `Re-verification could not run: ${redact((error as Error).message)}`;

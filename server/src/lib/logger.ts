@@ -18,17 +18,18 @@ export const REDACT_PATHS = [
 /**
  * An error as a log line carries it: its kind, message, code and stack (and its cause, the
  * same way). Never the other fields a library adds: PostgreSQL's `detail` and `where`, for
- * one, quote the values of the rows involved, which may be a subject's identifier.
+ * one, quote the values of the rows involved, which may be a subject's identifier. `redact`
+ * blanks what the caller knows must not be logged (the identifier a step was working on).
  */
-export function errorForLog(value: unknown): unknown {
+export function errorForLog(value: unknown, redact: (text: string) => string = (text) => text): unknown {
   if (!(value instanceof Error)) return value;
   const error = value as Error & { code?: unknown };
   return {
     type: error.constructor?.name ?? error.name,
-    message: error.message,
+    message: redact(error.message),
     ...(typeof error.code === 'string' || typeof error.code === 'number' ? { code: error.code } : {}),
-    stack: error.stack,
-    ...(error.cause !== undefined ? { cause: errorForLog(error.cause) } : {}),
+    stack: error.stack === undefined ? undefined : redact(error.stack),
+    ...(error.cause !== undefined ? { cause: errorForLog(error.cause, redact) } : {}),
   };
 }
 

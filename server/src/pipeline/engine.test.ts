@@ -228,6 +228,31 @@ describe('deletion engine, end to end', () => {
     for (const secret of ['echoed-token-value-1234', 'svc-deleter', 'pin 907']) expect(shown).not.toContain(secret);
   });
 
+  it("blanks the subject's identifier out of what a destination says back, as the request's status reason and the audit summary show it", async () => {
+    const { org, caller } = await setup();
+    // A destination whose error repeats the identifier it was sent, folded to lower case as many do.
+    hooks.on('POST /echo-subject', (call) => ({
+      status: 422,
+      body: { error: `no account for ${(JSON.parse(call.body) as { identifier: string }).identifier.toLowerCase()}` },
+    }));
+    await webhook(caller, org.workspace.id, {
+      initiate: { url: `${hooks.url}/echo-subject`, body: '{"identifier": "{{identifier}}"}' },
+    });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'Echo.Subject@Example.com',
+    });
+    const failed = await waitForRequest(env, created.id);
+    expect(failed.integrationRequests[0]).toMatchObject({
+      status: 'FAILED',
+      lastError: 'HTTP 422: no account for [identifier]',
+    });
+    const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: created.id });
+    const summaries = JSON.stringify([failed.statusReason, failed.integrationRequests, trail.map((e) => e.summary)]);
+    expect(summaries).toContain('[identifier]');
+    expect(summaries.toLowerCase()).not.toContain('echo.subject@example.com');
+  });
+
   it('gives up after the configured number of attempts', async () => {
     const { org, caller } = await setup();
     hooks.on('POST /down', () => ({ status: 500 }));

@@ -13,6 +13,7 @@ import {
   type DiscoveredTable,
 } from '../sql/rules';
 import { reverification, stillMatching } from '../stores/verification';
+import { identifierRedactor } from '../runtime/redaction';
 import { mysqlDialect } from './dialect';
 import { classifyMysqlError } from './errors';
 import { discoverMysqlSchema } from './schema';
@@ -35,7 +36,7 @@ async function run(
     return result;
   } catch (error) {
     const classified = classifyMysqlError(error);
-    classified.message = classified.message.split(identifier).join('[identifier]');
+    classified.message = identifierRedactor(identifier)(classified.message);
     step.error = classified.message;
     throw classified;
   } finally {

@@ -14,6 +14,7 @@ import {
 } from './sql';
 import { closeSessions, connectionConfig, withSession } from './sessions';
 import { reverification, stillMatching } from '../stores/verification';
+import { identifierRedactor } from '../runtime/redaction';
 
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 
@@ -50,7 +51,7 @@ export function classifyDatabaseError(error: unknown, identifier?: string): Tran
   let message = e.message ?? String(error);
   if (identifier !== undefined && e.code && DATA_EXCEPTION.test(e.code))
     message = "a value of the identifier's kind does not fit a matched column's type";
-  else if (identifier) message = message.split(identifier).join('[identifier]');
+  else if (identifier) message = identifierRedactor(identifier)(message);
   if (e.code && TRANSIENT_SQLSTATES.has(e.code))
     return withSqlState(new TransientError(`Database: ${message} (${e.code})`), e.code);
   if (e.code && /^[0-9A-Z]{5}$/.test(e.code))

@@ -39,7 +39,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * code someone stored as a secret) wherever it stands alone, between characters that are not
  * letters or digits, so that `"pin":"123"` loses its value but a body keeps its other words.
  */
-export function createRedactor(secrets: string[]): (text: string) => string {
+export function createRedactor(secrets: string[], placeholder = '[redacted]'): (text: string) => string {
   const values = [...new Set(secrets.filter((s) => typeof s === 'string' && s.length > 0))].sort(
     (a, b) => b.length - a.length,
   );
@@ -57,8 +57,8 @@ export function createRedactor(secrets: string[]): (text: string) => string {
     : null;
   return (text) => {
     let out = text;
-    for (const value of long) if (out.includes(value)) out = out.split(value).join('[redacted]');
-    return standalone ? out.replace(standalone, '[redacted]') : out;
+    for (const value of long) if (out.includes(value)) out = out.split(value).join(placeholder);
+    return standalone ? out.replace(standalone, placeholder) : out;
   };
 }
 
@@ -68,6 +68,29 @@ export function destinationRedactor(destination: {
   secrets: Record<string, unknown> | null;
 }): (text: string) => string {
   return createRedactor(secretValues(destination.accountType, destination.secrets));
+}
+
+/**
+ * Blanks a subject's identifier out of what is shown as an error or a summary (a request's
+ * status reason, an audit summary, a log line): a destination's error text often repeats what
+ * it was sent ("no user jane@example.com"), and a database's repeats the value it could not
+ * use. As written, lower-cased and upper-cased (emails come back folded), URI- and
+ * base64-encoded, as `createRedactor` finds secrets. The exchanges of the audit trail keep
+ * it: they are the evidence, and the retention policy removes them with the identifier.
+ */
+export function identifierRedactor(identifier: string | null): (text: string) => string {
+  if (!identifier) return (text) => text;
+  return createRedactor([identifier, identifier.toLowerCase(), identifier.toUpperCase()], '[identifier]');
+}
+
+/** Secrets first, then the identifier: what a step shows of a destination's words. */
+export function stepRedactor(
+  destination: Parameters<typeof destinationRedactor>[0],
+  identifier: string | null,
+): (text: string) => string {
+  const secrets = destinationRedactor(destination);
+  const subject = identifierRedactor(identifier);
+  return (text) => subject(secrets(text));
 }
 
 /** Every string inside a value (evidence a driver recorded), redacted. */

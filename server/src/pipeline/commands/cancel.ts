@@ -1,6 +1,6 @@
 import { AppError, notFound } from '../../lib/errors';
 import { driverContext } from '../../integrations/runtime/driver-context';
-import { destinationRedactor } from '../../integrations/runtime/redaction';
+import { identifierRedactor, stepRedactor } from '../../integrations/runtime/redaction';
 import type { Exchange } from '../../integrations/types';
 import type { Actor } from '../../services/auth/actor';
 import type { AccountDeps } from '../../services/accounts/accounts';
@@ -40,8 +40,8 @@ export async function cancelIntegrationRequest(
   }
   const trail: Exchange[] = [];
   let message: string;
-  // What the destination says may repeat a token it was sent: redacted before it is stored or shown.
-  let redact = (text: string) => text;
+  // What the destination says may repeat a token it was sent, or the identifier: redacted before it is stored or shown.
+  let redact = identifierRedactor(ir.deletionRequest.identifier);
   try {
     if (ir.trackingId) {
       const destination = await loadDestination(deps, {
@@ -50,7 +50,7 @@ export async function cancelIntegrationRequest(
         accountId: currentAccountId(ir),
         organizationId: actor.organizationId,
       });
-      redact = destinationRedactor(destination);
+      redact = stepRedactor(destination, ir.deletionRequest.identifier);
       if (!destination.driver.canCancel(destination.config) || !destination.driver.cancel) {
         throw new AppError(
           'CONFLICT',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IntegrationType, RequestStatus } from '@shared/statuses';
 import { driverContext } from '../../integrations/runtime/driver-context';
-import { destinationRedactor, redactOutcome } from '../../integrations/runtime/redaction';
+import { identifierRedactor, redactOutcome, stepRedactor } from '../../integrations/runtime/redaction';
 import { PermanentError, TransientError, type Exchange, type Outcome } from '../../integrations/types';
 import { currentAccountId, loadDestination } from '../../services/integrations/destination';
 import type { Claimed } from '../store/claim';
@@ -10,6 +10,7 @@ import type { AuditRow } from '../store/sql';
 import { pollDelayMs, retryDelayMs } from './backoff';
 import type { EngineDeps } from './deps';
 import { assertTransition, isActive } from './state-machine';
+import { errorForLog } from '../../lib/logger';
 
 type Phase = 'initiate' | 'check';
 
@@ -44,8 +45,11 @@ class Step {
   /** Exchanges with the destination, for the audit entry. */
   readonly trail: Exchange[] = [];
   readonly startedAt = new Date();
-  /** Blanks the account's secrets out of what the destination said, once the account is loaded. */
-  private redact: (text: string) => string = (text) => text;
+  /**
+   * Blanks the subject's identifier out of what the destination said (its reason becomes the
+   * request's status reason), and the account's secrets once the account is loaded.
+   */
+  private redact: (text: string) => string;
 
   constructor(
     private readonly deps: EngineDeps,
@@ -54,6 +58,7 @@ class Step {
   ) {
     this.phase = isInitiation(ir) ? 'initiate' : 'check';
     this.attempt = ir.attempts;
+    this.redact = identifierRedactor(ir.identifier);
   }
 
   async run(): Promise<StepReport | null> {
@@ -70,7 +75,7 @@ class Step {
         // Members see a reference and a plain sentence; the detail, with the same reference, is in the log only.
         const reference = randomUUID();
         this.deps.log.error(
-          { err: error, integrationRequestId: ir.id, reference },
+          { err: errorForLog(error, this.redact), integrationRequestId: ir.id, reference },
           'integration request failed with an internal error',
         );
         await this.record(
@@ -103,7 +108,7 @@ class Step {
       organizationId: ir.organizationId,
       sealed: { secretCipher: ir.secretCipher, type: ir.accountType },
     });
-    this.redact = destinationRedactor(destination);
+    this.redact = stepRedactor(destination, ir.identifier);
     const ctx = driverContext(
       this.deps,
       destination,
