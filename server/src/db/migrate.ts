@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
+import { ADVISORY_LOCKS } from './advisory-locks';
 import { connectClient } from './connections';
 
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../../prisma/migrations');
@@ -15,7 +16,7 @@ export async function applyMigrations(url: string, dir = MIGRATIONS_DIR): Promis
   const client = await connectClient(url);
   const applied: string[] = [];
   try {
-    await client.query('SELECT pg_advisory_lock(727274)');
+    await client.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCKS.migrations]);
     await client.query(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
       "id" VARCHAR(36) PRIMARY KEY NOT NULL,
       "checksum" VARCHAR(64) NOT NULL,
@@ -57,7 +58,7 @@ export async function applyMigrations(url: string, dir = MIGRATIONS_DIR): Promis
       }
     }
   } finally {
-    await client.query('SELECT pg_advisory_unlock(727274)').catch(() => {});
+    await client.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCKS.migrations]).catch(() => {});
     await client.end();
   }
   return applied;

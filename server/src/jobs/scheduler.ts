@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Db } from '../db/client';
+import { ADVISORY_LOCKS } from '../db/advisory-locks';
 import { checkOut } from '../db/connections';
 import type { Logger } from '../lib/logger';
 import { sealAuditChain } from '../services/audit/audit-chain';
@@ -8,9 +9,9 @@ import { runNotifications, type NotifyDeps } from '../services/notifications/not
 import { pruneIdempotencyKeys } from '../services/idempotency/idempotency-keys';
 import { runReverification } from './reverify';
 
-const RETENTION_LOCK = 727275;
-const NOTIFY_LOCK = 727276;
-const REVERIFY_LOCK = 727277;
+const RETENTION_LOCK = ADVISORY_LOCKS.retention;
+const NOTIFY_LOCK = ADVISORY_LOCKS.notifications;
+const REVERIFY_LOCK = ADVISORY_LOCKS.reverification;
 /** Re-verification looks for due integration requests this often (and once at start). */
 const REVERIFY_INTERVAL_MS = 3_600_000;
 
@@ -28,6 +29,8 @@ export function msUntilMidnightUtc(now = new Date()): number {
 export class Scheduler {
   private timers: NodeJS.Timeout[] = [];
   private stopped = false;
+  /** A seal still running when the next one falls due (a large backlog, a slow database): the next one is skipped. */
+  private sealing = false;
 
   constructor(
     private readonly db: Db,
@@ -144,10 +147,14 @@ export class Scheduler {
   }
 
   private async seal(): Promise<void> {
+    if (this.sealing) return;
+    this.sealing = true;
     try {
       await sealAuditChain(this.db);
     } catch (error) {
       this.log.error({ err: error }, 'sealing the audit chain failed');
+    } finally {
+      this.sealing = false;
     }
   }
 }

@@ -2068,7 +2068,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Nothing to retry (no integration request has failed), the integration was deleted or disabled (with `current`), or the workspace still has no enabled integrations. Also answered while an earlier call with the same Idempotency-Key is still running. */
+            /** @description Nothing to retry (no integration request has failed), the integration was deleted or disabled (with `current`), the workspace still has no enabled integrations, or the retention policy has hashed or deleted the identifier. Also answered while an earlier call with the same Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2077,7 +2077,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "CONFLICT",
-                     *       "message": "Nothing to retry (no integration request has failed), the integration was deleted or disabled (with current), or the workspace still has no enabled integrations. Also answered while an earlier call with the same Idempotency-Key is still running"
+                     *       "message": "Nothing to retry (no integration request has failed), the integration was deleted or disabled (with current), the workspace still has no enabled integrations, or the retention policy has hashed or deleted the identifier. Also answered while an earlier call with the same Idempotency-Key is still running"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2270,7 +2270,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The integration request has not failed, or (with `current`) its integration was deleted or disabled. Also answered while an earlier call with the same Idempotency-Key is still running. */
+            /** @description The integration request has not failed, (with `current`) its integration was deleted or disabled, or the retention policy has hashed or deleted the identifier. Also answered while an earlier call with the same Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2279,7 +2279,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "CONFLICT",
-                     *       "message": "The integration request has not failed, or (with current) its integration was deleted or disabled. Also answered while an earlier call with the same Idempotency-Key is still running"
+                     *       "message": "The integration request has not failed, (with current) its integration was deleted or disabled, or the retention policy has hashed or deleted the identifier. Also answered while an earlier call with the same Idempotency-Key is still running"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

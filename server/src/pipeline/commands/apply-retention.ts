@@ -54,8 +54,8 @@ export async function applyRetention(db: Db, now = new Date(), organizationId?: 
       const due = await dueForRetention(db, org.id, cutoff, purge, BATCH);
       if (due.length === 0) break;
       for (const request of due) {
-        await db.$transaction(async (tx) => {
-          await removeIdentifier(tx, request, purge, now);
+        const applied = await db.$transaction(async (tx) => {
+          if (!(await removeIdentifier(tx, request, purge, now, cutoff))) return false;
           await recordAudit(tx, null, {
             organizationId: org.id,
             deletionRequestId: request.id,
@@ -64,9 +64,11 @@ export async function applyRetention(db: Db, now = new Date(), organizationId?: 
               ? `Retention policy: identifier and audit payloads deleted ${org.retentionDays} day(s) after completion`
               : `Retention policy: identifier hashed and audit payloads removed ${org.retentionDays} day(s) after completion`,
           });
+          return true;
         });
-        if (purge) result.deleted++;
-        else result.hashed++;
+        // Not applied: retried since it was picked (no longer finished), so no longer due.
+        if (applied && purge) result.deleted++;
+        else if (applied) result.hashed++;
       }
     }
   }

@@ -141,11 +141,13 @@ export async function createDeletionRequest(
   const db = deps.prisma;
   const workspace = await resolveWorkspace(db, actor, input.workspace);
   // The regulation is part of the body an Idempotency-Key is bound to (absent: as before).
-  const requestHash = sha256Hex(
-    `${workspace.id}\n${input.identifier}${input.regulation ? `\n${input.regulation}` : ''}`,
-  );
+  // Keyed (the identifier pepper), like the identifier's own hash: a plain hash of a short
+  // identifier can be reversed by guessing. Requests stored before it was keyed have the plain one.
+  const body = `${workspace.id}\n${input.identifier}${input.regulation ? `\n${input.regulation}` : ''}`;
+  const requestHash = identifierHmac(deps.keyring, `request-body\n${body}`);
+  const sameBody = [requestHash, sha256Hex(body)];
   if (input.idempotencyKey) {
-    const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, requestHash);
+    const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, sameBody);
     if (earlier) return { deletionRequest: earlier, replayed: true };
   }
   // The override is resolved (a custom name is looked up); the workspace's was read with it.
@@ -199,7 +201,7 @@ export async function createDeletionRequest(
   } catch (error) {
     // Two concurrent calls with one Idempotency-Key: the loser answers with the winner's request.
     if (input.idempotencyKey && isUniqueViolation(error)) {
-      const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, requestHash);
+      const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, sameBody);
       if (earlier) return { deletionRequest: earlier, replayed: true };
     }
     // An integration deleted between reading the workspace and writing the snapshot: nothing
@@ -252,7 +254,8 @@ function asWritten(row: NewDeletionRequest) {
   };
 }
 
-async function findByIdempotencyKey(db: Db, actor: Actor, idempotencyKey: string, requestHash: string) {
+/** `requestHashes`: the body's keyed hash, then its plain hash (requests stored before the hash was keyed). */
+async function findByIdempotencyKey(db: Db, actor: Actor, idempotencyKey: string, requestHashes: string[]) {
   const earlier = await db.deletionRequest.findUnique({
     // Scoped to the organization and the token's owner: the same key in another organization is another request.
     where: {
@@ -265,7 +268,8 @@ async function findByIdempotencyKey(db: Db, actor: Actor, idempotencyKey: string
     select,
   });
   if (!earlier) return null;
-  if (earlier.requestHash !== requestHash) {
+  // The retention policy removes the body's hash with the identifier: the key alone then decides.
+  if (earlier.requestHash !== null && !requestHashes.includes(earlier.requestHash)) {
     throw new AppError('UNPROCESSABLE_CONTENT', 'This Idempotency-Key was already used with a different request body');
   }
   return toDeletionRequestDto(earlier);

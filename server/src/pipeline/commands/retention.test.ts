@@ -4,7 +4,8 @@ import { startWebhookServer, type WebhookServer } from '../../test/fakes/webhook
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
 import { identifierHmac } from '../../lib/crypto';
 import { applyRetention } from './apply-retention';
-import { HASHED_PREFIX } from '../store/retention';
+import { HASHED_PREFIX, dueForRetention, removeIdentifier } from '../store/retention';
+import { sha256Hex } from '../../lib/crypto';
 
 let env: TestEnv;
 let hooks: WebhookServer;
@@ -14,6 +15,7 @@ beforeAll(async () => {
   env = await createTestEnv(FAST_ENGINE_CONFIG);
   hooks = await startWebhookServer();
   hooks.on('POST /erase', () => ({ status: 200 }));
+  hooks.on('POST /refuse', () => ({ status: 403, body: { error: 'not allowed' } }));
   worker = await startTestWorker(env);
 });
 afterAll(async () => {
@@ -96,6 +98,82 @@ describe('retention policy', () => {
     expect((await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id } })).hashed).toBe(false);
     await applyRetention(env.db.prisma, new Date(Date.now() + 31 * 86_400_000), org.organization.id);
     expect((await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id } })).hashed).toBe(true);
+  });
+
+  it('a request whose identifier was hashed cannot be retried, and a step queued for it sends nothing', async () => {
+    const org = await seedOrganization(env.deps);
+    const { caller } = callerFor(env.deps, { pat: org.pat });
+    await caller.integrations.create({
+      workspaceId: org.workspace.id,
+      name: 'Strict CRM',
+      type: 'WEBHOOK',
+      config: { initiate: { url: `${hooks.url}/refuse`, body: '{"email":"{{identifier}}"}' } },
+    });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'refused@example.com',
+    });
+    const failed = await waitForRequest(env, created.id, ['FAILED']);
+    const before = await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id: created.id } });
+    // The body's hash is keyed, as the identifier's is: not the plain hash a guess could match.
+    expect(before.requestHash).not.toBeNull();
+    expect(before.requestHash).not.toBe(sha256Hex(`${org.workspace.id}\nrefused@example.com`));
+    await caller.organization.updateRetention({ action: 'HASH', days: 0 });
+    await applyRetention(env.db.prisma, new Date(), org.organization.id);
+    const hashed = await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id: created.id } });
+    expect(hashed).toMatchObject({ hashed: true, requestHash: null });
+
+    await expect(caller.deletionRequests.retry({ deletionRequestId: created.id })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining('retention policy'),
+    });
+    const irId = failed.integrationRequests[0]!.id;
+    await expect(
+      caller.deletionRequests.retryIntegration({ deletionRequestId: created.id, integrationRequestId: irId }),
+    ).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+    // A step that was queued anyway (a retry committed before the hash) fails without calling out.
+    const calls = hooks.callsTo('POST /refuse').length;
+    await env.db.prisma.integrationRequest.update({
+      where: { id: irId },
+      data: { status: 'STAGING', completedAt: null, nextAttemptAt: new Date(), attempts: 0 },
+    });
+    await env.db.prisma.deletionRequest.update({
+      where: { id: created.id },
+      data: { status: 'STAGING', completedAt: null },
+    });
+    const done = await waitForRequest(env, created.id, ['FAILED']);
+    expect(done.integrationRequests[0]!.lastError).toContain('retention policy');
+    expect(hooks.callsTo('POST /refuse').length).toBe(calls);
+  });
+
+  it('leaves alone a request retried after it was picked: no longer finished, no longer due', async () => {
+    const org = await seedOrganization(env.deps);
+    const { caller } = callerFor(env.deps, { pat: org.pat });
+    await caller.integrations.create({
+      workspaceId: org.workspace.id,
+      name: 'Strict CRM',
+      type: 'WEBHOOK',
+      config: { initiate: { url: `${hooks.url}/refuse`, body: '{"email":"{{identifier}}"}' } },
+    });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'picked@example.com',
+    });
+    await waitForRequest(env, created.id, ['FAILED']);
+    const cutoff = new Date();
+    const [picked] = await dueForRetention(env.db.prisma, org.organization.id, cutoff, false, 10);
+    expect(picked?.id).toBe(created.id);
+    await worker.stop();
+    try {
+      await caller.deletionRequests.retry({ deletionRequestId: created.id });
+      expect(await removeIdentifier(env.db.prisma, picked!, false, new Date(), cutoff)).toBe(false);
+      const stored = await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id: created.id } });
+      expect(stored).toMatchObject({ identifier: 'picked@example.com', hashed: false });
+    } finally {
+      worker = await startTestWorker(env);
+    }
   });
 
   it('only owners set it', async () => {

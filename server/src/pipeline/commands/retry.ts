@@ -23,6 +23,14 @@ export interface RetryOptions {
 
 type Retryable = Awaited<ReturnType<typeof integrationRequestOf>>;
 
+/**
+ * Checked under the request's row lock, so a retry and the retention policy cannot interleave:
+ * once the identifier is hashed or deleted, a retry would send the hash (matching nothing,
+ * and "succeeding") or nothing at all.
+ */
+const IDENTIFIER_REMOVED =
+  'The identifier was hashed or deleted by the retention policy, so it can no longer be sent; submit a new request to delete again';
+
 /** The integration's configuration now, for a retry with the current configuration; refused when there is none to take. */
 function currentConfiguration(ir: Retryable) {
   if (!ir.integration || ir.integrationId === null) {
@@ -61,6 +69,7 @@ async function requeue(db: Db, actor: Actor, ir: Retryable, configuration: Retry
     const query = dbQuery(tx);
     const parent = await lockDeletionRequest(query, ir.deletionRequest.id);
     if (!parent) throw notFound('Deletion request');
+    if (parent.identifierRemoved) throw new AppError('CONFLICT', IDENTIFIER_REMOVED);
     assertTransition(ir.status, 'STAGING');
     if (!(await requeueForRetry(query, ir.id, ir.status, current)))
       throw new AppError('CONFLICT', 'The integration request changed meanwhile; reload and try again');
@@ -104,16 +113,12 @@ export async function retryDeletionRequest(
   return { retried: failed.map((ir) => ir.id) };
 }
 
-async function retryWithIntegrationsEnabledNow(
-  db: Db,
-  actor: Actor,
-  dr: { id: string; workspaceId: string; identifier: string | null },
-) {
-  if (dr.identifier === null) throw new AppError('CONFLICT', 'The identifier was removed by the retention policy');
+async function retryWithIntegrationsEnabledNow(db: Db, actor: Actor, dr: { id: string; workspaceId: string }) {
   const result = await db.$transaction(async (tx) => {
     const query = dbQuery(tx);
     const parent = await lockDeletionRequest(query, dr.id);
     if (!parent) throw notFound('Deletion request');
+    if (parent.identifierRemoved) throw new AppError('CONFLICT', IDENTIFIER_REMOVED);
     if ((await countIntegrationRequests(tx, dr.id)) > 0)
       throw new AppError('CONFLICT', 'The request changed meanwhile; reload and try again');
     const integrations = await enabledIntegrations(tx, dr.workspaceId);

@@ -17,27 +17,33 @@ export async function dueForRetention(db: DbOrTx, organizationId: string, cutoff
 
 /**
  * Removes a request's identifier (purge: the identifier itself, keeping only the skeleton;
- * otherwise: replaced by its keyed hash) and what could carry it: its integration requests'
- * last errors and its audit payloads. Run inside the caller's transaction.
+ * otherwise: replaced by its keyed hash) and what could carry it: the hash of the body it was
+ * created with (an Idempotency-Key then replays by the key alone), its integration requests'
+ * last errors and its audit payloads. Run inside the caller's transaction. The request must
+ * still be due under the row lock this takes: one retried since it was picked (no longer
+ * finished) is left alone, and the answer is false.
  */
 export async function removeIdentifier(
   tx: DbOrTx,
   request: { id: string; identifierHmac: string },
   purge: boolean,
   now: Date,
-): Promise<void> {
+  cutoff: Date,
+): Promise<boolean> {
   const query = dbQuery(tx);
-  if (purge) {
-    await query(
-      `UPDATE "DeletionRequest" SET identifier = NULL, "identifierHmac" = $2, hashed = false, "purgedAt" = ($3::timestamptz AT TIME ZONE 'UTC'), "updatedAt" = (now() AT TIME ZONE 'UTC') WHERE id = $1`,
-      [request.id, `purged:${request.id}`, now.toISOString()],
-    );
-  } else {
-    await query(
-      `UPDATE "DeletionRequest" SET identifier = $2, hashed = true, "updatedAt" = (now() AT TIME ZONE 'UTC') WHERE id = $1`,
-      [request.id, `${HASHED_PREFIX}${request.identifierHmac}`],
-    );
-  }
+  const stillDue = `"completedAt" <= ($3::timestamptz AT TIME ZONE 'UTC') AND "purgedAt" IS NULL`;
+  const changed = purge
+    ? await query(
+        `UPDATE "DeletionRequest" SET identifier = NULL, "identifierHmac" = $2, "requestHash" = NULL, hashed = false, "purgedAt" = ($4::timestamptz AT TIME ZONE 'UTC'), "updatedAt" = (now() AT TIME ZONE 'UTC')
+          WHERE id = $1 AND ${stillDue} RETURNING id`,
+        [request.id, `purged:${request.id}`, cutoff.toISOString(), now.toISOString()],
+      )
+    : await query(
+        `UPDATE "DeletionRequest" SET identifier = $2, "requestHash" = NULL, hashed = true, "updatedAt" = (now() AT TIME ZONE 'UTC')
+          WHERE id = $1 AND ${stillDue} AND NOT hashed RETURNING id`,
+        [request.id, `${HASHED_PREFIX}${request.identifierHmac}`, cutoff.toISOString()],
+      );
+  if (changed.length === 0) return false;
   await query(
     `UPDATE "IntegrationRequest" SET "lastError" = NULL, "updatedAt" = (now() AT TIME ZONE 'UTC') WHERE "deletionRequestId" = $1`,
     [request.id],
@@ -45,4 +51,5 @@ export async function removeIdentifier(
   await query(`UPDATE "AuditLog" SET "details" = NULL WHERE "deletionRequestId" = $1 AND "details" IS NOT NULL`, [
     request.id,
   ]);
+  return true;
 }

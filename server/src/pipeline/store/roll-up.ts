@@ -7,12 +7,15 @@ export interface LockedParent {
   status: RequestStatus;
   organizationId: string;
   completedAt: Date | null;
+  /** The retention policy hashed or deleted its identifier: nothing can be sent any more. */
+  identifierRemoved: boolean;
 }
 
 /** Locks a deletion request's row for the rest of the transaction, so concurrent finishes cannot interleave their roll-ups. */
 export async function lockDeletionRequest(query: Query, deletionRequestId: string): Promise<LockedParent | null> {
   const [parent] = await query<LockedParent>(
-    `SELECT status::text AS status, "organizationId", "completedAt" FROM "DeletionRequest" WHERE id = $1 FOR UPDATE`,
+    `SELECT status::text AS status, "organizationId", "completedAt", (identifier IS NULL OR hashed) AS "identifierRemoved"
+       FROM "DeletionRequest" WHERE id = $1 FOR UPDATE`,
     [deletionRequestId],
   );
   return parent ?? null;

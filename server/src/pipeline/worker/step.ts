@@ -100,7 +100,8 @@ class Step {
 
   private async callDestination(): Promise<Outcome> {
     const ir = this.ir;
-    if (ir.identifier === null) throw new PermanentError('The identifier was removed by the retention policy');
+    if (ir.identifier === null)
+      throw new PermanentError('The identifier was hashed or deleted by the retention policy');
     const destination = await loadDestination(this.deps, {
       type: ir.integrationType,
       config: ir.configSnapshot,

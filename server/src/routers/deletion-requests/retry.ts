@@ -28,7 +28,7 @@ export const retry = memberProcedure
         'A request that had no enabled integrations is sent to the integrations enabled now.',
       successDescription: 'The integration requests sent again, and the request as it is now.',
       conflict:
-        'Nothing to retry (no integration request has failed), the integration was deleted or disabled (with `current`), or the workspace still has no enabled integrations.',
+        'Nothing to retry (no integration request has failed), the integration was deleted or disabled (with `current`), the workspace still has no enabled integrations, or the retention policy has hashed or deleted the identifier.',
       notFound: REQUEST_NOT_FOUND,
     }),
   )
@@ -57,7 +57,8 @@ export const retryIntegration = memberProcedure
       description:
         'Sends one FAILED or ERROR integration request again with a fresh attempt budget, with the configuration it was submitted with (`"submitted"`, default) or the integration\'s configuration now (`"current"`).',
       successDescription: 'The integration request sent again, and the deletion request as it is now.',
-      conflict: 'The integration request has not failed, or (with `current`) its integration was deleted or disabled.',
+      conflict:
+        'The integration request has not failed, (with `current`) its integration was deleted or disabled, or the retention policy has hashed or deleted the identifier.',
       notFound: INTEGRATION_REQUEST_NOT_FOUND,
     }),
   )

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ADVISORY_LOCKS } from '../../db/advisory-locks';
 import type { Db } from '../../db/client';
 
 /**
@@ -11,7 +12,7 @@ import type { Db } from '../../db/client';
  * (except together with the organization).
  */
 
-const SEAL_LOCK = 727_275;
+const SEAL_LOCK = ADVISORY_LOCKS.auditSeal;
 const BATCH = 2_000;
 
 interface ChainRow {
