@@ -116,6 +116,15 @@ describe('CSV import over REST', () => {
       400,
       'BAD_REQUEST',
     );
+    // A file without its header line: line 1 is an identifier, and the error does not repeat it.
+    const headless = await expectError(
+      await importCsv({ csv: 'identifier,Jane@Example.com\nbob@example.com\n', workspaceId: org.workspace.id }),
+      400,
+      'BAD_REQUEST',
+    );
+    expect(headless.message).toBe(
+      'Line 1 must name the columns (identifier, workspace, regulation); column 2 of line 1 is not one of them',
+    );
     await expectError(await importCsv({ csv: 'identifier\nann@example.com\n' }), 400, 'BAD_REQUEST');
     const broken = await expectError(
       await importCsv({ csv: 'identifier\n"ann@example.com\n', workspaceId: org.workspace.id }),

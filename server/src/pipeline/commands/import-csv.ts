@@ -33,11 +33,12 @@ export function rowIdempotencyKey(
 
 function header(cells: string[]): Record<(typeof CSV_IMPORT_COLUMNS)[number], number | undefined> {
   const names = cells.map((c) => c.trim().toLowerCase());
-  const unknown = names.filter((n) => !(CSV_IMPORT_COLUMNS as readonly string[]).includes(n));
+  // Named by position, never quoted: a file without its header line has an identifier in line 1.
+  const unknown = names.flatMap((n, i) => ((CSV_IMPORT_COLUMNS as readonly string[]).includes(n) ? [] : [i + 1]));
   if (unknown.length)
     throw new AppError(
       'BAD_REQUEST',
-      `Unknown column(s) ${unknown.map((n) => `"${n.slice(0, 40)}"`).join(', ')} in line 1; the columns are ${CSV_IMPORT_COLUMNS.join(', ')}`,
+      `Line 1 must name the columns (${CSV_IMPORT_COLUMNS.join(', ')}); ${unknown.length === 1 ? 'column' : 'columns'} ${unknown.join(', ')} of line 1 ${unknown.length === 1 ? 'is not one of them' : 'are not'}`,
     );
   const duplicate = names.find((n, i) => names.indexOf(n) !== i);
   if (duplicate) throw new AppError('BAD_REQUEST', `Column "${duplicate}" appears twice in line 1`);

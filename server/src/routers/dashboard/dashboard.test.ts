@@ -103,6 +103,11 @@ describe('identifiers masked, revealed one at a time with an audit entry', () =>
       code: 'BAD_REQUEST',
     });
     expect((await asGet.dashboard.searchRequests({})).items.length).toBeGreaterThan(0);
+    // The count behind "select all matching" takes the same filter, and refuses it the same way.
+    await expect(
+      asGet.deletionRequests.countMatching({ filter: { identifier: 'a@example.com' } }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(asGet.deletionRequests.countMatching({ filter: {} })).resolves.toBeDefined();
   });
 });
 
@@ -136,6 +141,30 @@ describe('dashboard.overview', () => {
     await expect(owner().dashboard.overview({ days: 7, timeZone: 'Not/AZone' })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
     });
+  });
+});
+
+describe('dashboard.overview days', () => {
+  it("puts each request on its local day in the browser's time zone, even a zone the database does not know", async () => {
+    const fresh = await seedOrganization(env.deps, 'initech');
+    const { caller } = callerFor(env.deps, { pat: fresh.pat });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: fresh.workspace.id,
+      identifier: 'tz@example.com',
+    });
+    // 18:20 UTC yesterday: 00:05 today in Kathmandu (UTC+05:45), 10:20 yesterday in Los Angeles.
+    const today = new Date();
+    const at = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - 1, 18, 20));
+    await env.deps.prisma.deletionRequest.update({ where: { id: created.id }, data: { createdAt: at } });
+    const dayIn = (timeZone: string) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+    expect(dayIn('Asia/Kathmandu')).not.toBe(dayIn('UTC'));
+    // US/Pacific-New: an old alias the runtime's time-zone data knows and PostgreSQL's does not.
+    for (const timeZone of ['Asia/Kathmandu', 'UTC', 'US/Pacific-New']) {
+      const overview = await caller.dashboard.overview({ days: 7, timeZone });
+      const days = overview.perDay.filter((d) => Object.values(d.counts).some((n) => n > 0)).map((d) => d.day);
+      expect({ timeZone, days }).toEqual({ timeZone, days: [dayIn(timeZone)] });
+    }
   });
 });
 

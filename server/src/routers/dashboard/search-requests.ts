@@ -1,7 +1,7 @@
 import { requestSearchInputSchema } from '@shared/schemas/dashboard';
-import { AppError } from '../../lib/errors';
 import { memberProcedure } from '../../trpc/procedures';
 import { searchDeletionRequests } from '../../services/dashboard/search-deletion-requests';
+import { refuseIdentifierInUrl } from '../identifier-in-url';
 
 /**
  * The Requests screen's filtered, keyset-paginated list: `{ items, nextCursor }`, identifiers
@@ -9,8 +9,6 @@ import { searchDeletionRequests } from '../../services/dashboard/search-deletion
  * body: in a GET URL it would sit in browser history, proxies' and servers' logs.
  */
 export const searchRequests = memberProcedure.input(requestSearchInputSchema).query(({ ctx, input }) => {
-  if (input.filter.identifier && ctx.method === 'GET') {
-    throw new AppError('BAD_REQUEST', 'Send a search by identifier as POST, never in a URL');
-  }
+  refuseIdentifierInUrl(ctx, input.filter);
   return searchDeletionRequests(ctx.prisma, ctx.keyring, ctx.actor, input);
 });

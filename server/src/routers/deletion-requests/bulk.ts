@@ -6,6 +6,7 @@ import {
   bulkRetryInputSchema,
 } from '@shared/schemas/bulk-actions';
 import { requestSearchFilterSchema } from '@shared/schemas/dashboard';
+import { refuseIdentifierInUrl } from '../identifier-in-url';
 import { memberProcedure } from '../../trpc/procedures';
 import {
   bulkCancel as cancelEach,
@@ -94,7 +95,13 @@ export const bulkCancel = memberProcedure
     idempotentCall(ctx, 'bulkCancelDeletionRequests', input, () => cancelEach(ctx, ctx.actor, targetOf(input))),
   );
 
-/** How many requests a filter matches, for "select all N matching this filter" (counted up to the bulk limit). Dashboard only. */
+/**
+ * How many requests a filter matches, for "select all N matching this filter" (counted up to
+ * the bulk limit). Dashboard only; a filter by identifier comes as POST, as for the list.
+ */
 export const countMatching = memberProcedure
   .input(z.object({ filter: requestSearchFilterSchema.default({}) }))
-  .query(({ ctx, input }) => countBulkTarget(ctx, ctx.actor, input.filter));
+  .query(({ ctx, input }) => {
+    refuseIdentifierInUrl(ctx, input.filter);
+    return countBulkTarget(ctx, ctx.actor, input.filter);
+  });
