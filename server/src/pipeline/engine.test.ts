@@ -253,6 +253,57 @@ describe('deletion engine, end to end', () => {
     expect(summaries.toLowerCase()).not.toContain('echo.subject@example.com');
   });
 
+  it('stores an answer PostgreSQL could not take as sent (U+0000, half an emoji at the length limit) and calls once', async () => {
+    const { org, caller } = await setup();
+    // The recorded body is cut at 4,096 UTF-16 units: the emoji's first half is the last one kept.
+    const head = JSON.stringify({ error: 'bad\u0000byte', pad: '' }).slice(0, -2);
+    const body = { error: 'bad\u0000byte', pad: `${'a'.repeat(4095 - head.length)}\u{1F600} tail` };
+    hooks.on('POST /odd', () => ({ status: 400, body }));
+    await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/odd` } });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'odd@example.com',
+    });
+    const failed = await waitForRequest(env, created.id);
+    expect(failed.integrationRequests[0]).toMatchObject({
+      status: 'FAILED',
+      attempts: 1,
+      lastError: 'HTTP 400: bad\uFFFDbyte',
+    });
+    expect(hooks.callsTo('POST /odd')).toHaveLength(1);
+    const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: created.id });
+    const step = trail.find((e) => e.action === 'deletion.requested')!;
+    const recorded = (step.details as { exchanges: { response: { body: string } }[] }).exchanges[0]!.response.body;
+    expect(recorded).toContain('a… [');
+  });
+
+  it('stops a deletion whose attempts never recorded an outcome, without calling the destination again', async () => {
+    const { org, caller } = await setup();
+    hooks.on('POST /once', () => ({ status: 200 }));
+    await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/once` } });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'crash-loop@example.com',
+    });
+    const done = await waitForRequest(env, created.id);
+    expect(hooks.callsTo('POST /once')).toHaveLength(1);
+    // As if a worker had died during each of the budget's attempts (4 here): due again, budget spent.
+    await env.db.prisma.integrationRequest.update({
+      where: { id: done.integrationRequests[0]!.id },
+      data: { status: 'STAGING', attempts: 4, completedAt: null, nextAttemptAt: new Date() },
+    });
+    await env.db.prisma.deletionRequest.update({
+      where: { id: created.id },
+      data: { status: 'STAGING', completedAt: null },
+    });
+    const stopped = await waitForRequest(env, created.id);
+    expect(stopped.integrationRequests[0]).toMatchObject({
+      status: 'ERROR',
+      lastError: expect.stringContaining('Stopped after 4 attempts whose outcome was never recorded'),
+    });
+    expect(hooks.callsTo('POST /once')).toHaveLength(1);
+  });
+
   it('gives up after the configured number of attempts', async () => {
     const { org, caller } = await setup();
     hooks.on('POST /down', () => ({ status: 500 }));

@@ -1,4 +1,5 @@
 import { NOW_UTC, type Query } from '../../db/query';
+import { storableText } from '../../db/storable';
 
 /** A delivery a dispatcher holds the lease on, with what it needs to send it. */
 export interface ClaimedDelivery {
@@ -84,7 +85,7 @@ export async function settleDelivery(
       dispatcherId,
       status,
       outcome.statusCode,
-      outcome.kind === 'delivered' ? null : outcome.error,
+      outcome.kind === 'delivered' ? null : storableText(outcome.error),
       outcome.kind === 'retry' ? outcome.delayMs : 0,
     ],
   );

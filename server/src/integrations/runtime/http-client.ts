@@ -39,8 +39,11 @@ const MAX_RESPONSE_BYTES = 1_048_576;
 const RECORDED_BODY_CHARS = 4_096;
 const SENSITIVE_HEADERS = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token)$/i;
 
+/** At most `max` UTF-16 units, never half of a character outside the Basic Multilingual Plane (an emoji). */
 export function truncate(text: string, max = RECORDED_BODY_CHARS): string {
-  return text.length > max ? `${text.slice(0, max)}… [${text.length - max} more characters]` : text;
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max;
+  return `${text.slice(0, end)}… [${text.length - end} more characters]`;
 }
 
 function redactHeaders(headers: Record<string, string>, redact: (t: string) => string): Record<string, string> {

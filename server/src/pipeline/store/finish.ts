@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { checkOut } from '../../db/connections';
+import { storableJson } from '../../db/storable';
 import type { RequestStatus } from '@shared/statuses';
 import { rollUpChange, writeRollUps, type ChildState, type LockedParent, type RollUpChange } from './roll-up';
 import { enqueueIntegrationFailedEvents } from '../../callbacks/store/status-events';
@@ -139,9 +140,9 @@ async function writeSteps(query: Query, workerId: string, steps: FinishingStep[]
        FROM "IntegrationRequest" sibling LEFT JOIN step ON step.id = sibling.id
       WHERE sibling."deletionRequestId" = ANY($4::text[])`,
     [
-      JSON.stringify(updates),
+      storableJson(updates),
       workerId,
-      JSON.stringify(entries),
+      storableJson(entries),
       [...new Set(steps.map((s) => s.deletionRequestId))],
       steps.map((s) => s.id),
     ],

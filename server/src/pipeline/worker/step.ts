@@ -64,6 +64,19 @@ class Step {
   async run(): Promise<StepReport | null> {
     const ir = this.ir;
     if (!isActive(ir.status)) return null;
+    // Every claim of a deletion counts an attempt before the call. Past the budget, the attempts
+    // before never recorded an outcome (the worker died during each, or could not write what
+    // it got): stop rather than call the destination again and again.
+    if (this.phase === 'initiate' && this.attempt > this.deps.config.MAX_ATTEMPTS) {
+      await this.record(
+        {
+          kind: 'failed',
+          reason: `Stopped after ${this.deps.config.MAX_ATTEMPTS} attempts whose outcome was never recorded (the worker stopped during each, or could not store what the destination answered); retry once the cause is fixed`,
+        },
+        'ERROR',
+      );
+      return this.report('ERROR');
+    }
     let outcome: Outcome;
     try {
       outcome = redactOutcome(await this.callDestination(), this.redact);

@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../../db/client';
+import { storableValue } from '../../db/storable';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Actor } from '../auth/actor';
 
@@ -22,5 +23,5 @@ export function auditActor(actor: Actor | null): { actorType: string; actorId: s
 }
 
 export async function recordAudit(db: DbOrTx, actor: Actor | null, entry: AuditEntry): Promise<void> {
-  await db.auditLog.create({ data: { ...auditActor(actor), ...entry } });
+  await db.auditLog.create({ data: storableValue({ ...auditActor(actor), ...entry }) });
 }
