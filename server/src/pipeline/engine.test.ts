@@ -391,6 +391,91 @@ describe('deletion engine, end to end', () => {
     }
   });
 
+  it('a retry starts the age limit again: an async deletion retried weeks later waits for its new job', async () => {
+    const { org, caller } = await setup();
+    let accept = false;
+    hooks.on('POST /late-jobs', () =>
+      accept ? { status: 202, body: { id: 'late-1' } } : { status: 400, body: { error: 'not yet' } },
+    );
+    hooks.on('GET /late-jobs/*', () => ({ status: 200, body: { state: 'running' } }));
+    await webhook(caller, org.workspace.id, {
+      mode: 'async',
+      initiate: { url: `${hooks.url}/late-jobs`, trackingIdPath: '$.id' },
+      status: { method: 'GET', url: `${hooks.url}/late-jobs/{{trackingId}}`, statusPath: '$.state' },
+    });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'late@example.com',
+    });
+    const failed = await waitForRequest(env, created.id);
+    const irId = failed.integrationRequests[0]!.id;
+    expect(failed.integrationRequests[0]).toMatchObject({ status: 'FAILED' });
+    // Past the age limit (35 days by default) since it was first sent.
+    const longAgo = new Date(Date.now() - 36 * 86_400_000);
+    await env.db.prisma.integrationRequest.update({
+      where: { id: irId },
+      data: { startedAt: longAgo, createdAt: longAgo },
+    });
+    accept = true;
+    await caller.deletionRequests.retry({ deletionRequestId: created.id });
+    const deadline = Date.now() + 10_000;
+    while (hooks.callsTo('GET /late-jobs/*').length < 2 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hooks.callsTo('GET /late-jobs/*').length).toBeGreaterThanOrEqual(2);
+    const running = await waitForIntegrationRequest(env, irId, ['PENDING', 'PROCESSING']);
+    expect(running).toMatchObject({ trackingId: 'late-1', lastError: null });
+  });
+
+  it('does not record a cancel when the row was taken from it while the destination answered', async () => {
+    const { org, caller } = await setup();
+    let steal: (() => Promise<unknown>) | undefined;
+    hooks.on('POST /s-jobs', () => ({ status: 202, body: { id: 's-1' } }));
+    hooks.on('GET /s-jobs/*', () => ({ status: 200, body: { state: 'running' } }));
+    hooks.on('DELETE /s-jobs/*', () => {
+      // The row is taken while the destination is still answering (well before it answers).
+      void steal?.();
+      return { status: 200, delayMs: 500 };
+    });
+    await webhook(caller, org.workspace.id, {
+      mode: 'async',
+      initiate: { url: `${hooks.url}/s-jobs`, trackingIdPath: '$.id' },
+      status: { method: 'GET', url: `${hooks.url}/s-jobs/{{trackingId}}`, statusPath: '$.state' },
+      cancel: { method: 'DELETE', url: `${hooks.url}/s-jobs/{{trackingId}}` },
+    });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'stolen@example.com',
+    });
+    const irId = created.integrationRequests![0]!.id;
+    await waitForIntegrationRequest(env, irId, ['PENDING', 'PROCESSING']);
+    await worker.stop();
+    try {
+      // As if the cancel's lease had run out during the call and a worker had taken the row.
+      steal = async () => {
+        await env.db.prisma.integrationRequest.update({
+          where: { id: irId },
+          data: { lockedBy: 'another-worker', lockedUntil: new Date(Date.now() + 60_000) },
+        });
+      };
+      await expect(
+        caller.deletionRequests.cancelIntegration({ deletionRequestId: created.id, integrationRequestId: irId }),
+      ).rejects.toMatchObject({
+        code: 'CONFLICT',
+        message: expect.stringContaining('changed while it was being canceled'),
+      });
+      const after = await env.db.prisma.integrationRequest.findUniqueOrThrow({ where: { id: irId } });
+      expect(after.status).not.toBe('CANCELED');
+      const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: created.id });
+      expect(trail.filter((e) => e.action === 'deletion.cancel' && e.outcome === 'CANCELED')).toEqual([]);
+    } finally {
+      await env.db.prisma.integrationRequest.update({
+        where: { id: irId },
+        data: { lockedBy: null, lockedUntil: null },
+      });
+      worker = await startTestWorker(env);
+    }
+  });
+
   it('cancels an accepted async job through the destination, and refuses where it cannot', async () => {
     const { org, caller } = await setup();
     hooks.on('POST /c-jobs', () => ({ status: 202, body: { id: 'c-1' } }));

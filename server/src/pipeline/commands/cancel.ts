@@ -14,8 +14,11 @@ import { dbQuery } from '../store/sql';
 import { assertTransition, isActive } from '../worker/state-machine';
 import { deletionRequestOf, integrationRequestOf } from './lookup';
 
-/** How long a cancel holds the lease: a destination's cancel call is well within it. */
-const CANCEL_LEASE_MS = 60_000;
+/**
+ * How long a cancel holds the lease: longer than the longest call a destination may be given
+ * (a webhook's `timeoutMs` is at most 120 s), so no worker takes the row while it runs.
+ */
+const CANCEL_LEASE_MS = 180_000;
 
 /**
  * Cancels one integration request. Not sent yet (or waiting to retry): canceled here.
@@ -96,7 +99,12 @@ export async function cancelIntegrationRequest(
     const parent = await lockDeletionRequest(dbQuery(tx), ir.deletionRequest.id);
     if (!parent) throw notFound('Deletion request');
     assertTransition(ir.status, 'CANCELED');
-    await markCanceled(dbQuery(tx), ir.id, owner);
+    // The lease was lost meanwhile (a worker took the row): what it records stands, not a cancel.
+    if (!(await markCanceled(dbQuery(tx), ir.id, owner)))
+      throw new AppError(
+        'CONFLICT',
+        'The integration request changed while it was being canceled; reload and try again',
+      );
     await recordAudit(tx, actor, {
       organizationId: actor.organizationId,
       deletionRequestId: ir.deletionRequest.id,

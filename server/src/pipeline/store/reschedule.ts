@@ -9,6 +9,8 @@ import { NOW_UTC, type Query } from './sql';
 /**
  * FAILED or ERROR back to STAGING, due now, with a fresh attempt budget and no lease; the
  * attempts made so far are kept in `priorAttempts`, so the next one is numbered after them.
+ * `startedAt` is cleared: the age limit of an async job or a wait counts from the retry's first
+ * run, not from the first run weeks ago.
  * `current` replaces the frozen snapshot with the integration's configuration now (a retry
  * with the current configuration) and records when it was taken.
  */
@@ -21,7 +23,7 @@ export async function requeueForRetry(
   const rows = await query(
     `UPDATE "IntegrationRequest"
         SET status = 'STAGING', "priorAttempts" = "priorAttempts" + attempts, attempts = 0, "trackingId" = NULL, "lastError" = NULL,
-            "completedAt" = NULL, "nextAttemptAt" = ${NOW_UTC}, "lockedBy" = NULL, "lockedUntil" = NULL, "updatedAt" = ${NOW_UTC},
+            "completedAt" = NULL, "startedAt" = NULL, "nextAttemptAt" = ${NOW_UTC}, "lockedBy" = NULL, "lockedUntil" = NULL, "updatedAt" = ${NOW_UTC},
             "integrationName" = COALESCE($3::text, "integrationName"), "configSnapshot" = COALESCE($4::jsonb, "configSnapshot"),
             "configTakenAt" = CASE WHEN $4::jsonb IS NULL THEN "configTakenAt" ELSE ${NOW_UTC} END
       WHERE id = $1 AND status = $2::"RequestStatus"

@@ -259,7 +259,7 @@ function nextState(deps: EngineDeps, step: Step, outcome: Outcome, now: Date): N
       };
     case 'deferred':
       // Waiting (a vendor's rate limit, a maintenance window) costs no attempt, but not forever.
-      if (now.getTime() - ir.createdAt.getTime() > cfg.ASYNC_MAX_AGE_HOURS * 3_600_000) {
+      if (ageMs > cfg.ASYNC_MAX_AGE_HOURS * 3_600_000) {
         const reason = `Still waiting after ${cfg.ASYNC_MAX_AGE_HOURS} hours: ${outcome.message}`;
         const failed = done('FAILED', reason, reason);
         return { ...failed, data: { ...failed.data, attempts: Math.max(0, attempt - 1) } };
