@@ -101,6 +101,18 @@ describe('re-verification N days after SUCCESS', () => {
 
   it('offers the retry: "delete again" creates one new request for the same subject and workspace', async () => {
     const caller = callerFor(env.deps, { pat: org.pat }).caller;
+    // A first call that stops after the new request was created, before the old one records the link.
+    await env.deps.prisma.$executeRawUnsafe(`CREATE FUNCTION refuse_link() RETURNS trigger AS $$
+      BEGIN IF NEW.action = 'request.deleted_again' THEN RAISE EXCEPTION 'stopped'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await env.deps.prisma.$executeRawUnsafe(
+      `CREATE TRIGGER refuse_link BEFORE INSERT ON "AuditLog" FOR EACH ROW EXECUTE FUNCTION refuse_link()`,
+    );
+    try {
+      await expect(caller.deletionRequests.deleteAgain({ deletionRequestId: ids.restored })).rejects.toBeDefined();
+    } finally {
+      await env.deps.prisma.$executeRawUnsafe(`DROP TRIGGER refuse_link ON "AuditLog"`);
+      await env.deps.prisma.$executeRawUnsafe(`DROP FUNCTION refuse_link()`);
+    }
     const first = await caller.deletionRequests.deleteAgain({ deletionRequestId: ids.restored });
     const second = await caller.deletionRequests.deleteAgain({ deletionRequestId: ids.restored });
     expect(second.deletionRequestId).toBe(first.deletionRequestId);

@@ -546,6 +546,49 @@ describe('deletion engine, end to end', () => {
     expect(['PENDING', 'PROCESSING']).toContain(after.status);
   });
 
+  it('retries all the failed integrations of a request or none: one that changed meanwhile leaves the others failed', async () => {
+    const { org, caller } = await setup();
+    hooks.on('POST /no-a', () => ({ status: 403 }));
+    hooks.on('POST /no-b', () => ({ status: 403 }));
+    for (const name of ['CRM A', 'CRM B'])
+      await caller.integrations.create({
+        workspaceId: org.workspace.id,
+        name,
+        type: 'WEBHOOK',
+        config: { initiate: { url: `${hooks.url}/no-${name.at(-1)!.toLowerCase()}` } },
+      });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'both-or-none@example.com',
+    });
+    const failed = await waitForRequest(env, created.id);
+    expect(failed.integrationRequests!.map((ir) => ir.status)).toEqual(['FAILED', 'FAILED']);
+    const ids = failed.integrationRequests!.map((ir) => ir.id);
+    // Whichever is re-queued second finds it changed (as if another member's retry had just taken it).
+    await env.db.prisma.$executeRawUnsafe(`CREATE FUNCTION skip_requeue() RETURNS trigger AS $$
+      BEGIN
+        IF NEW."deletionRequestId" = '${created.id}' AND NEW.status = 'STAGING' AND EXISTS (
+          SELECT 1 FROM "IntegrationRequest" o WHERE o."deletionRequestId" = NEW."deletionRequestId" AND o.id <> NEW.id AND o.status = 'STAGING'
+        ) THEN RETURN NULL; END IF;
+        RETURN NEW;
+      END $$ LANGUAGE plpgsql`);
+    await env.db.prisma.$executeRawUnsafe(
+      `CREATE TRIGGER skip_requeue BEFORE UPDATE ON "IntegrationRequest" FOR EACH ROW EXECUTE FUNCTION skip_requeue()`,
+    );
+    try {
+      await expect(caller.deletionRequests.retry({ deletionRequestId: created.id })).rejects.toMatchObject({
+        code: 'CONFLICT',
+      });
+    } finally {
+      await env.db.prisma.$executeRawUnsafe(`DROP TRIGGER skip_requeue ON "IntegrationRequest"`);
+      await env.db.prisma.$executeRawUnsafe(`DROP FUNCTION skip_requeue()`);
+    }
+    const after = await env.db.prisma.integrationRequest.findMany({ where: { id: { in: ids } } });
+    expect(after.map((ir) => ir.status)).toEqual(['FAILED', 'FAILED']);
+    const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: created.id });
+    expect(trail.filter((e) => e.action === 'deletion.retried')).toEqual([]);
+  });
+
   it('a retry with the submitted configuration sends the old call again; with the current one, the fixed call', async () => {
     const { org, caller } = await setup();
     hooks.on('POST /old-endpoint', () => ({ status: 410, body: { error: 'moved' } }));

@@ -56,42 +56,59 @@ export async function retryIntegrationRequest(
   options: RetryOptions = {},
 ) {
   const ir = await integrationRequestOf(db, actor, integrationRequestId, options.deletionRequestId);
-  await requeue(db, actor, ir, options.configuration ?? 'submitted');
+  await requeue(db, actor, ir.deletionRequest.id, [ir], options.configuration ?? 'submitted');
   wakeWorkers(db);
   return { id: ir.id, status: 'STAGING' as const };
 }
 
-async function requeue(db: Db, actor: Actor, ir: Retryable, configuration: RetryConfiguration) {
-  if (!isRetryable(ir.status))
-    throw new AppError('CONFLICT', `Only failed integration requests can be retried; this one is ${ir.status}`);
-  const current = configuration === 'current' ? currentConfiguration(ir) : undefined;
+/**
+ * Sends failed integration requests of one deletion request again, all or none: one
+ * transaction under the request's row lock, so a retry that finds one of them changed
+ * meanwhile (a 409) has re-queued none of the others.
+ */
+async function requeue(
+  db: Db,
+  actor: Actor,
+  deletionRequestId: string,
+  irs: Retryable[],
+  configuration: RetryConfiguration,
+) {
+  for (const ir of irs)
+    if (!isRetryable(ir.status))
+      throw new AppError('CONFLICT', `Only failed integration requests can be retried; this one is ${ir.status}`);
+  const current = new Map(
+    configuration === 'current' ? irs.map((ir) => [ir.id, currentConfiguration(ir)] as const) : [],
+  );
   await db.$transaction(async (tx) => {
     const query = dbQuery(tx);
-    const parent = await lockDeletionRequest(query, ir.deletionRequest.id);
+    const parent = await lockDeletionRequest(query, deletionRequestId);
     if (!parent) throw notFound('Deletion request');
     if (parent.identifierRemoved) throw new AppError('CONFLICT', IDENTIFIER_REMOVED);
-    assertTransition(ir.status, 'STAGING');
-    if (!(await requeueForRetry(query, ir.id, ir.status, current)))
-      throw new AppError('CONFLICT', 'The integration request changed meanwhile; reload and try again');
-    await recordAudit(tx, actor, {
-      organizationId: actor.organizationId,
-      deletionRequestId: ir.deletionRequest.id,
-      integrationRequestId: ir.id,
-      action: 'deletion.retried',
-      outcome: 'STAGING',
-      summary: current
-        ? `Retry requested with the integration's current configuration (was ${ir.status})`
-        : `Retry requested (was ${ir.status})`,
-      details: { from: ir.status, to: 'STAGING', configuration },
-    });
-    await rollUpDeletionRequest(query, ir.deletionRequest.id, parent);
+    for (const ir of irs) {
+      assertTransition(ir.status, 'STAGING');
+      const taken = current.get(ir.id);
+      if (!(await requeueForRetry(query, ir.id, ir.status, taken)))
+        throw new AppError('CONFLICT', 'The integration request changed meanwhile; reload and try again');
+      await recordAudit(tx, actor, {
+        organizationId: actor.organizationId,
+        deletionRequestId,
+        integrationRequestId: ir.id,
+        action: 'deletion.retried',
+        outcome: 'STAGING',
+        summary: taken
+          ? `Retry requested with the integration's current configuration (was ${ir.status})`
+          : `Retry requested (was ${ir.status})`,
+        details: { from: ir.status, to: 'STAGING', configuration },
+      });
+    }
+    await rollUpDeletionRequest(query, deletionRequestId, parent);
   });
 }
 
 /**
- * Retries every failed integration request of a deletion request. A request that had no
- * enabled integrations is fanned out to the workspace's integrations enabled now (their
- * current configuration, whichever is asked for). With `current`, every failed one is
+ * Retries every failed integration request of a deletion request (all or none). A request
+ * that had no enabled integrations is fanned out to the workspace's integrations enabled now
+ * (their current configuration, whichever is asked for). With `current`, every failed one is
  * checked first, so nothing is retried when one of them cannot take its current configuration.
  */
 export async function retryDeletionRequest(
@@ -105,10 +122,8 @@ export async function retryDeletionRequest(
   const failed = dr.integrationRequests.filter((ir) => isRetryable(ir.status));
   if (failed.length === 0)
     throw new AppError('CONFLICT', 'Nothing to retry: no integration request of this deletion request has failed');
-  const configuration = options.configuration ?? 'submitted';
   const loaded = await Promise.all(failed.map((ir) => integrationRequestOf(db, actor, ir.id, dr.id)));
-  if (configuration === 'current') loaded.forEach(currentConfiguration);
-  for (const ir of loaded) await requeue(db, actor, ir, configuration);
+  await requeue(db, actor, dr.id, loaded, options.configuration ?? 'submitted');
   wakeWorkers(db);
   return { retried: failed.map((ir) => ir.id) };
 }
