@@ -16,6 +16,8 @@ export class Postmaster {
   private supervising = false;
   private restartTimer: NodeJS.Timeout | null = null;
   private watchdog: ChildProcess | null = null;
+  /** While supervising a server this process did not start (adopted), whether it is still there. */
+  private adoptedCheck: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly o: {
@@ -129,6 +131,23 @@ export class Postmaster {
 
   supervise(): void {
     this.supervising = true;
+    this.checkAdopted();
+  }
+
+  /**
+   * An adopted server is no child of ours, so no exit event says when it dies: under
+   * supervision, look once a second and start it again when it is gone.
+   */
+  private checkAdopted(): void {
+    if (this.adoptedCheck || !this.supervising) return;
+    this.adoptedCheck = setInterval(() => {
+      const pid = this.adopted;
+      if (this.stopping || this.child || pid === null || processAlive(pid) || this.restartTimer) return;
+      this.adopted = null;
+      this.o.log('error', 'the embedded PostgreSQL exited unexpectedly; starting it again', { pid });
+      this.restart(500);
+    }, 1_000);
+    this.adoptedCheck.unref();
   }
 
   private exited(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
@@ -149,6 +168,7 @@ export class Postmaster {
         if (running) {
           this.adopted = running.pid;
           this.watch(running.pid);
+          this.checkAdopted();
           this.o.log('info', 'the embedded PostgreSQL is running again', { pid: running.pid });
           return;
         }
@@ -172,6 +192,7 @@ export class Postmaster {
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.restartTimer) clearTimeout(this.restartTimer);
+    if (this.adoptedCheck) clearInterval(this.adoptedCheck);
     this.watchdog?.kill('SIGKILL');
     const pid = this.pid() ?? this.adopted;
     if (pid === null || !processAlive(pid)) return;
