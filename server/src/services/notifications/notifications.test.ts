@@ -4,7 +4,7 @@ import { startSlackWebhook } from '../../test/fakes/slack-webhook';
 import { startSmtpSink, toAddresses } from '../../test/fakes/smtp-sink';
 import { startWebhookServer } from '../../test/fakes/webhook-server';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
-import { buildDigest, runNotifications } from './notify';
+import { buildDigest, NOTICE_SETTLE_MS, runNotifications } from './notify';
 
 let env: TestEnv;
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
@@ -158,7 +158,10 @@ describe('notifications by email and Slack', () => {
       await worker.stop();
       await destination.close();
     }
-    const result = await runNotifications(env.deps);
+    // Entries settle first (one numbered earlier may still be committing): nothing yet.
+    expect((await runNotifications(env.deps)).sent).toBe(0);
+    const later = () => new Date(Date.now() + NOTICE_SETTLE_MS + 1_000);
+    const result = await runNotifications(env.deps, later());
     expect(result.sent).toBe(2);
     const mail = await smtp.waitFor((m) => toAddresses(m).includes('privacy-team@example.com'));
     expect(mail.subject).toBe(`Billing failed for request ${request.id}`);
@@ -169,7 +172,7 @@ describe('notifications by email and Slack', () => {
     for (const text of [mail.subject ?? '', mail.text ?? '', slack.messages[0]?.text ?? ''])
       expect(text).not.toContain(identifier);
     // Nothing is sent twice: the cursor moved past the entry.
-    expect((await runNotifications(env.deps)).sent).toBe(0);
+    expect((await runNotifications(env.deps, later())).sent).toBe(0);
   });
 
   it('sends the daily digest of overdue requests once per day', async () => {

@@ -25,6 +25,13 @@ export interface Notice {
 
 /** Audit actions that may become a notice. */
 const WATCHED_ACTIONS = ['deletion.completed', 'request.completed', 'request.reappeared'];
+/**
+ * How old an audit entry must be before the notifier reads it. Entries are numbered as they
+ * are written and seen as they commit, so entry N can commit after N+1 (two workers finishing
+ * at once); a cursor moved past N+1 would never see N. Reading stops at the first entry younger
+ * than this, so only a write held open longer (steps commit within seconds) could be skipped.
+ */
+export const NOTICE_SETTLE_MS = 60_000;
 const BATCH = 200;
 const DIGEST_LIST_MAX = 20;
 const DAY_MS = 86_400_000;
@@ -234,6 +241,7 @@ export async function runNotifications(deps: NotifyDeps, now = new Date()): Prom
       take: BATCH,
       select: {
         id: true,
+        createdAt: true,
         action: true,
         outcome: true,
         deletionRequestId: true,
@@ -241,7 +249,9 @@ export async function runNotifications(deps: NotifyDeps, now = new Date()): Prom
         summary: true,
       },
     });
+    const settled = now.getTime() - NOTICE_SETTLE_MS;
     for (const entry of entries) {
+      if (entry.createdAt.getTime() > settled) break;
       const notice = await noticeFor(deps, entry);
       if (notice) sent += await deliver(deps, organizationId, settings, notice.event, notice.notice);
       await deps.prisma.notificationSettings.update({ where: { organizationId }, data: { auditCursor: entry.id } });
