@@ -89,6 +89,29 @@ describe('Zendesk contract (node-zendesk)', () => {
     });
   });
 
+  it('deletes only the users whose email is the identifier, on every page of the search', async () => {
+    // The search finds jo@acme.com for `email:jo@acme.co` (a prefix), and Jo@Acme.co whatever its case.
+    const longer = fake.addUser('jo@acme.com');
+    const exact = [fake.addUser('jo@acme.co'), fake.addUser('Jo@Acme.co'), fake.addUser('jo@acme.co')];
+    fake.state.perPage = 2;
+    try {
+      const ours = await callsDuring(fake, async () => {
+        expect(await zendeskDriver.requestDeletion(ctx('jo@acme.co'))).toMatchObject({
+          kind: 'success',
+          evidence: { usersFound: 3, userIds: exact.map((u) => String(u.id)) },
+        });
+      });
+      expect(ours.filter((c) => c.path === '/api/v2/users/search.json').map((c) => c.query.get('page'))).toEqual([
+        null,
+        '2',
+      ]);
+    } finally {
+      fake.state.perPage = 100;
+    }
+    expect(fake.state.users.has(longer.id)).toBe(true);
+    for (const user of exact) expect(fake.state.erased).toContain(user.id);
+  });
+
   it("fails at once with Zendesk's words for a bad token, and waits Retry-After on a 429", async () => {
     expect(await zendeskDriver.requestDeletion(ctx('x@example.com', {}, { apiKey: 'revoked' }))).toEqual({
       kind: 'failed',

@@ -23,10 +23,11 @@ export function zendeskClient(http: HttpClient, config: ZendeskConfig, apiToken:
     accept: 'application/json',
   };
   return {
-    searchByEmail: (email: string) =>
+    /** One page of Zendesk's user search (100 a page); the first as node-zendesk's `users.search` sends it. */
+    searchByEmail: (email: string, page = 1) =>
       http.request({
         method: 'GET',
-        url: `${base}/users/search.json?${new URLSearchParams({ query: `email:${email}` })}`,
+        url: `${base}/users/search.json?${new URLSearchParams({ query: `email:${email}`, ...(page > 1 ? { page: String(page) } : {}) })}`,
         headers,
       }),
     show: (id: string) => http.request({ method: 'GET', url: `${base}/users/${encodeURIComponent(id)}.json`, headers }),
@@ -45,8 +46,18 @@ export function zendeskClient(http: HttpClient, config: ZendeskConfig, apiToken:
 const clientFor = (ctx: Pick<DriverContext<ZendeskConfig>, 'http' | 'config' | 'secrets'>) =>
   zendeskClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
 
-const idsOf = (body: unknown) =>
-  ((body as { users?: { id?: unknown }[] } | undefined)?.users ?? [])
+/** Pages of search results read at most (Zendesk answers 100 a page). */
+const MAX_SEARCH_PAGES = 20;
+
+/**
+ * The users of a search page whose email is the identifier (ignoring case, as email
+ * addresses are compared). Zendesk's search is not a lookup: `email:jo@acme.co` also finds
+ * jo@acme.com (a term matches the start of a longer value), and a user found that way must
+ * never be deleted.
+ */
+const matchingIds = (body: unknown, email: string) =>
+  ((body as { users?: { id?: unknown; email?: unknown }[] } | undefined)?.users ?? [])
+    .filter((u) => typeof u.email === 'string' && u.email.toLowerCase() === email.toLowerCase())
     .map((u) => (typeof u.id === 'number' || typeof u.id === 'string' ? String(u.id) : ''))
     .filter(Boolean);
 
@@ -65,9 +76,19 @@ export const zendeskDriver: Driver<ZendeskConfig> = {
     const client = clientFor(ctx);
     let ids: string[];
     if (ctx.config.identifierType === 'email') {
-      const found = await client.searchByEmail(ctx.identifier);
-      if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
-      ids = idsOf(jsonBody(found));
+      ids = [];
+      for (let page = 1; ; page++) {
+        const found = await client.searchByEmail(ctx.identifier, page);
+        if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
+        const body = jsonBody(found) as { next_page?: unknown } | undefined;
+        ids.push(...matchingIds(body, ctx.identifier));
+        if (!body?.next_page) break;
+        if (page === MAX_SEARCH_PAGES)
+          return {
+            kind: 'failed',
+            reason: `Zendesk's search for this email returned more than ${MAX_SEARCH_PAGES} pages of users; delete by user id instead`,
+          };
+      }
     } else {
       ids = [ctx.identifier];
     }

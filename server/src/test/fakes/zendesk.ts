@@ -21,6 +21,8 @@ export interface ZendeskFakeState {
   /** The next N requests are answered 429 with Retry-After. */
   throttleNext: number;
   retryAfter: string;
+  /** Search results per page (Zendesk: 100). */
+  perPage: number;
 }
 
 const notFound = { status: 404, body: { error: 'RecordNotFound', description: 'Not found' } };
@@ -41,6 +43,7 @@ export async function startZendeskFake(): Promise<
     erased: [],
     throttleNext: 0,
     retryAfter: '7',
+    perPage: 100,
   };
   let base = '';
   const server = await startFakeServer((call) => {
@@ -60,10 +63,24 @@ export async function startZendeskFake(): Promise<
       return { status: 200, body: { user: { id: 1, email, role: 'admin', active: true } } };
     }
     if (call.path === '/api/v2/users/search.json' && call.method === 'GET') {
+      // Zendesk's search is not an exact lookup: a term matches case-insensitively, and as the
+      // prefix of a longer value (`email:jo@acme.co` finds jo@acme.com too). Paged with `page`.
       const query = call.query.get('query') ?? '';
-      const email = query.startsWith('email:') ? query.slice(6) : query;
-      const users = [...state.users.values()].filter((u) => u.email === email);
-      return { status: 200, body: { users, next_page: null, previous_page: null, count: users.length } };
+      const term = (query.startsWith('email:') ? query.slice(6) : query).toLowerCase();
+      const all = [...state.users.values()].filter((u) => u.email.toLowerCase().startsWith(term));
+      const page = Math.max(1, Number(call.query.get('page') ?? '1'));
+      const users = all.slice((page - 1) * state.perPage, page * state.perPage);
+      const pageUrl = (n: number) =>
+        `${base}/api/v2/users/search.json?${new URLSearchParams({ query, page: String(n) })}`;
+      return {
+        status: 200,
+        body: {
+          users,
+          next_page: page * state.perPage < all.length ? pageUrl(page + 1) : null,
+          previous_page: page > 1 ? pageUrl(page - 1) : null,
+          count: all.length,
+        },
+      };
     }
     const user = /^\/api\/v2\/users\/(\d+)\.json$/.exec(call.path);
     if (user) {
