@@ -78,6 +78,31 @@ describe('Stripe contract (official `stripe` SDK)', () => {
       expect(call.headers['stripe-version']).toBe(STRIPE_API_VERSION);
   });
 
+  it('reads every page of customers with the email, as given and in lower case', async () => {
+    const many = Array.from({ length: 101 }, () => fake.addCustomer('bulk@example.com'));
+    // The SDK asks for the second page so.
+    const [sdkNext] = await callsDuring(fake, () =>
+      sdk().customers.list({ email: 'bulk@example.com', limit: 100, starting_after: many[99]!.id }),
+    );
+    const ours = await callsDuring(fake, async () => {
+      expect(await stripeDriver.requestDeletion(ctx('bulk@example.com'))).toMatchObject({
+        kind: 'success',
+        evidence: { customersFound: 101 },
+      });
+    });
+    const lists = ours.filter((c) => c.method === 'GET' && c.path === '/v1/customers');
+    expect(lists.map((c) => c.query.get('starting_after'))).toEqual([null, many[99]!.id]);
+    expectSameRequest(lists[1], sdkNext);
+    for (const customer of many) expect(fake.state.customers.has(customer.id)).toBe(false);
+
+    // Stored in lower case, asked for as typed: found.
+    const stored = fake.addCustomer('jane.case@example.com');
+    expect(await stripeDriver.requestDeletion(ctx('Jane.Case@Example.com'))).toMatchObject({
+      kind: 'success',
+      evidence: { customersFound: 1, customerIds: [stored.id] },
+    });
+  });
+
   it('deletes by customer id; no such customer is nothing to delete', async () => {
     const customer = fake.addCustomer(null);
     expect(await stripeDriver.requestDeletion(ctx(customer.id, { identifierType: 'customer_id' }))).toMatchObject({

@@ -19,14 +19,21 @@ export function stripeClient(http: HttpClient, config: StripeConfig, secretKey: 
     accept: 'application/json',
   };
   return {
-    /** Customers whose email is exactly this one (Stripe's list filter; case-sensitive). */
-    listByEmail: (email: string) =>
-      http.request({ method: 'GET', url: `${base}?${new URLSearchParams({ email, limit: '100' })}`, headers }),
+    /** One page (100) of the customers whose email is exactly this one (Stripe's list filter; case-sensitive). */
+    listByEmail: (email: string, startingAfter?: string) =>
+      http.request({
+        method: 'GET',
+        url: `${base}?${new URLSearchParams({ email, limit: '100', ...(startingAfter ? { starting_after: startingAfter } : {}) })}`,
+        headers,
+      }),
     retrieve: (id: string) => http.request({ method: 'GET', url: `${base}/${encodeURIComponent(id)}`, headers }),
     del: (id: string) => http.request({ method: 'DELETE', url: `${base}/${encodeURIComponent(id)}`, headers }),
     listOne: () => http.request({ method: 'GET', url: `${base}?limit=1`, headers }),
   };
 }
+
+/** Pages of 100 customers read at most for one email. */
+const MAX_LIST_PAGES = 20;
 
 const clientFor = (ctx: Pick<DriverContext<StripeConfig>, 'http' | 'config' | 'secrets'>) =>
   stripeClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
@@ -48,10 +55,25 @@ export const stripeDriver: Driver<StripeConfig> = {
     if (ctx.config.identifierType === 'customer_id') {
       ids = [ctx.identifier];
     } else {
-      const found = await client.listByEmail(ctx.identifier);
-      if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
-      const data = (jsonBody(found) as { data?: { id?: unknown; deleted?: unknown }[] } | undefined)?.data ?? [];
-      ids = data.map((c) => str(c.id)).filter((id): id is string => Boolean(id));
+      // Stripe's filter is exact and case-sensitive: the email as given and in lower case (as
+      // most sign-up forms store it), every page of each.
+      ids = [];
+      for (const email of new Set([ctx.identifier, ctx.identifier.toLowerCase()])) {
+        for (let after: string | undefined, page = 0; page < MAX_LIST_PAGES; page++) {
+          const found = await client.listByEmail(email, after);
+          if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
+          const list = jsonBody(found) as { data?: { id?: unknown }[]; has_more?: unknown } | undefined;
+          const pageIds = (list?.data ?? []).map((c) => str(c.id)).filter((id): id is string => Boolean(id));
+          ids.push(...pageIds.filter((id) => !ids.includes(id)));
+          if (list?.has_more !== true || pageIds.length === 0) break;
+          if (page === MAX_LIST_PAGES - 1)
+            return {
+              kind: 'failed',
+              reason: `More than ${MAX_LIST_PAGES * 100} Stripe customers have this email; delete them by customer id`,
+            };
+          after = pageIds.at(-1);
+        }
+      }
       if (ids.length === 0)
         return {
           kind: 'success',

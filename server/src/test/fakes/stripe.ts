@@ -54,10 +54,16 @@ export async function startStripeFake(): Promise<
       const limit = Number(call.query.get('limit') ?? 10);
       if (!Number.isInteger(limit) || limit < 1 || limit > 100)
         return stripeError(400, 'invalid_request_error', 'Invalid integer: limit', 'parameter_invalid_integer');
-      const all = [...state.customers.values()].filter((c) => email === null || c.email === email);
+      // Exact, case-sensitive email filter; pages of `limit` after the customer `starting_after` names.
+      const matching = [...state.customers.values()].filter((c) => email === null || c.email === email);
+      const after = call.query.get('starting_after');
+      const from = after === null ? 0 : matching.findIndex((c) => c.id === after) + 1;
+      if (after !== null && from === 0)
+        return stripeError(400, 'invalid_request_error', `No such customer: '${after}'`, 'resource_missing');
+      const rest = matching.slice(from);
       return {
         status: 200,
-        body: { object: 'list', url: '/v1/customers', has_more: all.length > limit, data: all.slice(0, limit) },
+        body: { object: 'list', url: '/v1/customers', has_more: rest.length > limit, data: rest.slice(0, limit) },
       };
     }
     const one = /^\/v1\/customers\/([^/]+)$/.exec(call.path);
