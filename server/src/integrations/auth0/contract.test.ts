@@ -107,6 +107,20 @@ describe('Auth0 contract (official auth0 SDK)', () => {
     expect(fake.state.tokensIssued).toBe(issued);
   });
 
+  it('finds an email however it was typed: the lookup is case-sensitive and Auth0 stores it in lower case', async () => {
+    const user = fake.addUser('jane.doe@example.com');
+    const ours = await callsDuring(fake, async () => {
+      expect(await auth0Driver.requestDeletion(ctx('Jane.Doe@Example.com'))).toMatchObject({
+        kind: 'success',
+        evidence: { usersFound: 1, userIds: [user.user_id] },
+      });
+    });
+    expect(ours.filter((c) => c.path === '/api/v2/users-by-email').map((c) => c.query.get('email'))).toEqual([
+      'Jane.Doe@Example.com',
+      'jane.doe@example.com',
+    ]);
+  });
+
   it('fails at once for a wrong client secret, and waits for x-ratelimit-reset on a 429', async () => {
     const refused = await auth0Driver
       .requestDeletion(ctx('x@example.com', {}, { apiKey: CLIENT_ID, secretKey: 'wrong-secret-000' }))

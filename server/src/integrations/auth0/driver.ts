@@ -99,12 +99,18 @@ export const auth0Driver: Driver<Auth0Config> = {
     const client = clientFor(ctx);
     let ids: string[];
     if (ctx.config.identifierType === 'email') {
-      const found = await client.usersByEmail(ctx.identifier);
-      if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
-      const users = jsonBody(found);
-      ids = (Array.isArray(users) ? users : [])
-        .map((u) => str((u as { user_id?: unknown }).user_id))
-        .filter((id): id is string => Boolean(id));
+      // Auth0's lookup is exact and case-sensitive, and Auth0 stores database users' emails in
+      // lower case: the email as given, and in lower case.
+      ids = [];
+      for (const email of new Set([ctx.identifier, ctx.identifier.toLowerCase()])) {
+        const found = await client.usersByEmail(email);
+        if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
+        const users = jsonBody(found);
+        for (const u of Array.isArray(users) ? users : []) {
+          const id = str((u as { user_id?: unknown }).user_id);
+          if (id && !ids.includes(id)) ids.push(id);
+        }
+      }
     } else {
       ids = [ctx.identifier];
     }

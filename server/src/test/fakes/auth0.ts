@@ -90,7 +90,9 @@ export async function startAuth0Fake(): Promise<
           'Query validation error: Missing required property: email',
           'invalid_query_string',
         );
-      return { status: 200, body: [...state.users.values()].filter((u) => u.email === email.toLowerCase()) };
+      // "an exact match to the provided email address and is case-sensitive" (users-by-email);
+      // database users' emails are stored in lower case (addUser).
+      return { status: 200, body: [...state.users.values()].filter((u) => u.email === email) };
     }
     if (call.path === '/api/v2/users' && call.method === 'GET')
       return { status: 200, body: [...state.users.values()].slice(0, Number(call.query.get('per_page') ?? 50)) };
