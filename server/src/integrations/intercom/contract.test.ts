@@ -59,6 +59,29 @@ describe('Intercom contract (official intercom-client)', () => {
       expect(call.headers['intercom-version']).toBe('2.14');
   });
 
+  it('deletes every contact with the email, on every page of the search, asking for the next page as the SDK does', async () => {
+    const shared = Array.from({ length: 51 }, () => fake.addContact('shared@example.com'));
+    const query = { field: 'email', operator: '=', value: 'shared@example.com' } as const;
+    // The SDK's request for the page after the 50th contact.
+    const [sdkNext] = await callsDuring(fake, async () => {
+      const page = await sdk().contacts.search({
+        query,
+        pagination: { per_page: 150, starting_after: shared[49]!.id },
+      });
+      expect(page.data.map((c) => c.id)).toEqual([shared[50]!.id]);
+    });
+    const ours = await callsDuring(fake, async () => {
+      expect(await intercomDriver.requestDeletion(ctx('shared@example.com'))).toMatchObject({
+        kind: 'success',
+        evidence: { contactsFound: 51 },
+      });
+    });
+    const searches = ours.filter((c) => c.path === '/contacts/search');
+    expect(searches).toHaveLength(2);
+    expectSameRequest(searches[1], sdkNext);
+    for (const contact of shared) expect(fake.state.contacts.has(contact.id)).toBe(false);
+  });
+
   it('finds by external_id or takes the contact id; none found is nothing to delete', async () => {
     const byExternal = fake.addContact('x1@example.com', 'user-77');
     expect(await intercomDriver.requestDeletion(ctx('user-77', { identifierType: 'external_id' }))).toMatchObject({

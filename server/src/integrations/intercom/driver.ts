@@ -13,6 +13,11 @@ const style: VendorStyle = {
   },
 };
 
+/** Contacts per page of a search after the first (Intercom's maximum is 150). */
+const SEARCH_PAGE_SIZE = 150;
+/** Pages of a search read at most. */
+const MAX_SEARCH_PAGES = 20;
+
 /** Intercom contacts with an access token (Bearer), pinned to one API version. */
 export function intercomClient(http: HttpClient, config: IntercomConfig, token: string) {
   const base = `${vendorBaseUrl(config, INTERCOM_HOSTS)}/contacts`;
@@ -22,13 +27,19 @@ export function intercomClient(http: HttpClient, config: IntercomConfig, token: 
     accept: 'application/json',
   };
   return {
-    /** Contacts whose email or external_id equals the identifier; the identifier travels in the body. */
-    search: (field: 'email' | 'external_id', value: string) =>
+    /**
+     * One page of the contacts whose email or external_id equals the identifier (the identifier
+     * travels in the body); the next page is asked for with `pagination.starting_after`.
+     */
+    search: (field: 'email' | 'external_id', value: string, startingAfter?: string) =>
       http.request({
         method: 'POST',
         url: `${base}/search`,
         headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: { field, operator: '=', value } }),
+        body: JSON.stringify({
+          query: { field, operator: '=', value },
+          ...(startingAfter ? { pagination: { per_page: SEARCH_PAGE_SIZE, starting_after: startingAfter } } : {}),
+        }),
       }),
     find: (id: string) => http.request({ method: 'GET', url: `${base}/${encodeURIComponent(id)}`, headers }),
     del: (id: string) => http.request({ method: 'DELETE', url: `${base}/${encodeURIComponent(id)}`, headers }),
@@ -55,11 +66,23 @@ export const intercomDriver: Driver<IntercomConfig> = {
     if (ctx.config.identifierType === 'contact_id') {
       ids = [ctx.identifier];
     } else {
-      const found = await client.search(ctx.config.identifierType, ctx.identifier);
-      if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
-      ids = ((jsonBody(found) as { data?: { id?: unknown }[] } | undefined)?.data ?? [])
-        .map((c) => str(c.id))
-        .filter((id): id is string => Boolean(id));
+      // Several contacts (users and leads) can share an email: every page of the search.
+      ids = [];
+      let next: string | undefined;
+      for (let page = 0; ; page++) {
+        const found = await client.search(ctx.config.identifierType, ctx.identifier, next);
+        if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
+        const body = jsonBody(found) as
+          { data?: { id?: unknown }[]; pages?: { next?: { starting_after?: unknown } | null } } | undefined;
+        for (const id of (body?.data ?? []).map((c) => str(c.id))) if (id && !ids.includes(id)) ids.push(id);
+        next = str(body?.pages?.next?.starting_after);
+        if (!next) break;
+        if (page === MAX_SEARCH_PAGES - 1)
+          return {
+            kind: 'failed',
+            reason: `More than ${MAX_SEARCH_PAGES} pages of Intercom contacts match; delete them by contact id`,
+          };
+      }
     }
     const deleted: string[] = [];
     for (const id of ids) {

@@ -19,6 +19,8 @@ export interface IntercomFakeState {
   throttleNext: number;
   /** Seconds until the rate-limit window resets. */
   resetInSeconds: number;
+  /** Contacts on a search page when the request names no `pagination.per_page` (Intercom: 50). */
+  perPage: number;
 }
 
 const errorList = (status: number, code: string, message: string) => ({
@@ -34,13 +36,31 @@ const errorList = (status: number, code: string, message: string) => ({
 export async function startIntercomFake(): Promise<
   FakeVendor<IntercomFakeState> & { addContact(email: string, externalId?: string): IntercomContact }
 > {
-  const state: IntercomFakeState = { tokens: new Set(), contacts: new Map(), throttleNext: 0, resetInSeconds: 9 };
-  const list = (data: IntercomContact[]) => ({
-    type: 'list',
-    data,
-    total_count: data.length,
-    pages: { type: 'pages', page: 1, per_page: 50, total_pages: data.length ? 1 : 0 },
-  });
+  const state: IntercomFakeState = {
+    tokens: new Set(),
+    contacts: new Map(),
+    throttleNext: 0,
+    resetInSeconds: 9,
+    perPage: 50,
+  };
+  /** One page of `all` after the contact `startingAfter` names; `pages.next` names the next one (CursorPages). */
+  const list = (all: IntercomContact[], perPage = state.perPage, startingAfter?: string) => {
+    const from = startingAfter ? all.findIndex((c) => c.id === startingAfter) + 1 : 0;
+    const data = all.slice(from, from + perPage);
+    const more = from + perPage < all.length;
+    return {
+      type: 'list',
+      data,
+      total_count: all.length,
+      pages: {
+        type: 'pages',
+        page: Math.floor(from / perPage) + 1,
+        per_page: perPage,
+        total_pages: Math.ceil(all.length / perPage),
+        ...(more ? { next: { per_page: perPage, starting_after: data.at(-1)!.id } } : {}),
+      },
+    };
+  };
   const server = await startFakeServer((call) => {
     const token = bearerOf(call);
     if (!token || !state.tokens.has(token)) return errorList(401, 'unauthorized', 'Access Token Invalid');
@@ -60,12 +80,17 @@ export async function startIntercomFake(): Promise<
       if (query.operator !== '=')
         return errorList(400, 'parameter_invalid', `operator ${String(query.operator)} is not supported by this fake`);
       const field = query.field as keyof IntercomContact;
-      return { status: 200, body: list([...state.contacts.values()].filter((c) => c[field] === query.value)) };
+      const pagination = (jsonOf(call) as { pagination?: { per_page?: unknown; starting_after?: unknown } }).pagination;
+      const perPage = typeof pagination?.per_page === 'number' ? pagination.per_page : state.perPage;
+      if (perPage < 1 || perPage > 150) return errorList(400, 'parameter_invalid', 'per_page must be 1 to 150');
+      const after = typeof pagination?.starting_after === 'string' ? pagination.starting_after : undefined;
+      const matching = [...state.contacts.values()].filter((c) => c[field] === query.value);
+      return { status: 200, body: list(matching, perPage, after) };
     }
     if (call.path === '/contacts' && call.method === 'GET')
       return {
         status: 200,
-        body: list([...state.contacts.values()].slice(0, Number(call.query.get('per_page') ?? 50))),
+        body: list([...state.contacts.values()], Number(call.query.get('per_page') ?? 50)),
       };
     const one = /^\/contacts\/([^/]+)$/.exec(call.path);
     if (one) {
