@@ -6,14 +6,17 @@ import { credential, jsonBody, retryAfterMs } from '../runtime/vendor-http';
 
 /**
  * HubSpot's 429 names its policy: the secondly / ten-secondly windows last
- * X-HubSpot-RateLimit-Interval-Milliseconds; the daily limit resets at midnight.
+ * X-HubSpot-RateLimit-Interval-Milliseconds; the daily limit resets at midnight in the
+ * account's time zone, which the answer does not say. So a DAILY limit is tried again at the
+ * top of the next hour (every time zone's midnight is within an hour of one): the deletion goes
+ * out within an hour of the reset, not up to a day after it.
  */
 function hubspotWaitMs(response: HttpResponse, now: number): number | undefined {
   const policy = (jsonBody(response) as { policyName?: unknown } | undefined)?.policyName;
   if (policy === 'DAILY') {
-    const midnight = new Date(now);
-    midnight.setUTCHours(24, 0, 0, 0);
-    return midnight.getTime() - now;
+    const nextHour = new Date(now);
+    nextHour.setUTCMinutes(60, 0, 0);
+    return nextHour.getTime() - now;
   }
   const interval = Number(response.headers['x-hubspot-ratelimit-interval-milliseconds']);
   return response.headers['retry-after']
