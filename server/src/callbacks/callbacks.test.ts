@@ -154,6 +154,19 @@ describe('status callbacks', () => {
     expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(failing.id);
   });
 
+  it("honours a receiver's Retry-After only up to the backoff's cap", async () => {
+    const endpoint = await admin().callbacks.create({ url: receiver.url, events: ['deletion_request.created'] });
+    receiver.state.statuses = [503];
+    receiver.state.retryAfter = '99999999';
+    try {
+      const { id } = await admin().callbacks.sendTest({ endpointId: endpoint.id });
+      startDispatcher();
+      await eventually(async () => expect(await delivery(id)).toMatchObject({ status: 'DELIVERED', attempts: 2 }));
+    } finally {
+      receiver.state.retryAfter = null;
+    }
+  });
+
   it('the delivery log pages newest first, and deliveries recorded in the same instant are each shown once', async () => {
     const endpoint = await admin().callbacks.create({ url: receiver.url, events: ['deletion_request.created'] });
     // A burst: 120 deliveries in one instant, and an older one.

@@ -189,9 +189,13 @@ export class CallbackDispatcher {
             kind: 'retry',
             statusCode,
             error,
-            delayMs: Math.max(
-              retryAfterMs ?? 0,
-              retryDelayMs(delivery.attempts, this.options.retryBaseMs, this.options.retryMaxMs),
+            // A receiver's Retry-After is honoured up to the backoff's cap (CALLBACK_RETRY_MAX_MS).
+            delayMs: Math.min(
+              this.options.retryMaxMs,
+              Math.max(
+                retryAfterMs ?? 0,
+                retryDelayMs(delivery.attempts, this.options.retryBaseMs, this.options.retryMaxMs),
+              ),
             ),
           };
     try {

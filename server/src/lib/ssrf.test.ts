@@ -42,6 +42,8 @@ describe('blockedReason', () => {
     ['::ffff:169.254.169.254', 'link-local / cloud metadata'],
     ['::ffff:10.0.0.1', 'private'],
     ['64:ff9b::a9fe:a9fe', 'link-local / cloud metadata'],
+    ['64:ff9b:1::a9fe:a9fe', 'link-local / cloud metadata'],
+    ['::ffff:0:a9fe:a9fe', 'link-local / cloud metadata'],
     ['2002:7f00:1::', 'loopback'],
   ])('IPv4 inside IPv6 %s is blocked as %s', (address, reason) => {
     expect(blockedReason(address)).toContain(reason);

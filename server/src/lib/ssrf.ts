@@ -103,13 +103,15 @@ function ipv6Groups(address: string): number[] | null {
   return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
 }
 
-/** The IPv4 address an IPv6 address carries (mapped, NAT64, 6to4), if any. */
+/** The IPv4 address an IPv6 address carries (mapped, SIIT, NAT64 well-known and local-use, 6to4), if any. */
 function embeddedIpv4(address: string): string | null {
   const g = ipv6Groups(address);
   if (!g) return null;
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
   if (zeros(0, 5) && g[5] === 0xffff) return hexPairToV4(g[6]!, g[7]!); // ::ffff:a.b.c.d
   if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return hexPairToV4(g[6]!, g[7]!); // 64:ff9b::/96
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return hexPairToV4(g[6]!, g[7]!); // 64:ff9b:1::/48 (RFC 8215, local NAT64)
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return hexPairToV4(g[6]!, g[7]!); // ::ffff:0:a.b.c.d (SIIT)
   if (g[0] === 0x2002) return hexPairToV4(g[1]!, g[2]!); // 6to4
   return null;
 }

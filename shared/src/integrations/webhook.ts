@@ -55,11 +55,15 @@ export const webhookConfigSchema = z
     if (config.mode === 'async' && !config.status) {
       ctx.addIssue({ code: 'custom', path: ['status'], message: 'Async webhooks need a status call' });
     }
-    if (config.initiate.body) {
+    // Every call's body is JSON with its placeholders inside strings ("{{identifier}}"): a bare
+    // placeholder would let the value shape the JSON (an identifier `1,2,3` in `[{{identifier}}]`).
+    for (const call of ['initiate', 'status', 'cancel'] as const) {
+      const body = config[call]?.body;
+      if (!body) continue;
       try {
-        JSON.parse(config.initiate.body.replace(/\{\{\s*[\w.]+\s*\}\}/g, 'x'));
+        JSON.parse(body.replace(/\{\{\s*[\w.]+\s*\}\}/g, 'x'));
       } catch {
-        ctx.addIssue({ code: 'custom', path: ['initiate', 'body'], message: 'Body must be JSON' });
+        ctx.addIssue({ code: 'custom', path: [call, 'body'], message: 'Body must be JSON' });
       }
     }
   });

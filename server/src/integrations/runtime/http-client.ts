@@ -115,7 +115,17 @@ function send(
   const transport = url.protocol === 'https:' ? https : http;
   const agent = agents[url.protocol as keyof typeof agents];
   const timeoutMs = req.timeoutMs ?? options.defaultTimeoutMs ?? 15_000;
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve: (response: HttpResponse) => void, fail: (error: unknown) => void) => {
+    // The socket's `timeout` only notices silence; this bounds the whole call, so a destination
+    // that answers a byte at a time cannot hold a worker (and its lease) for days.
+    const deadline = setTimeout(
+      () => request.destroy(new TransientError(`no complete answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const reject = (error: unknown) => {
+      clearTimeout(deadline);
+      fail(error);
+    };
     const request = transport.request(
       url,
       { method: req.method, headers, timeout: timeoutMs, agent, ...(options.lookup ? { lookup: options.lookup } : {}) },
@@ -135,6 +145,7 @@ function send(
           const responseHeaders: Record<string, string> = {};
           for (const [k, v] of Object.entries(res.headers))
             if (v !== undefined) responseHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
+          clearTimeout(deadline);
           resolve({
             status: res.statusCode ?? 0,
             headers: responseHeaders,

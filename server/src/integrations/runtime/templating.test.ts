@@ -4,12 +4,29 @@ import { readJsonPath } from './json-path';
 import { renderHeader, renderJsonBody, renderUrl, TemplateError } from './templating';
 import { parseRetryAfter } from './http-client';
 import { createRedactor } from './redaction';
+import { webhookConfigSchema } from '@shared/integrations';
 
 describe('webhook templating', () => {
   it('URL-encodes values in URLs so an identifier cannot change the path or query', () => {
     expect(
       renderUrl('https://crm.example/users/{{identifier}}?by={{ identifier }}', { identifier: 'a/b?c=d&e#f' }),
     ).toBe('https://crm.example/users/a%2Fb%3Fc%3Dd%26e%23f?by=a%2Fb%3Fc%3Dd%26e%23f');
+  });
+
+  it('refuses a value that would be resolved away as a "." or ".." path segment', () => {
+    for (const identifier of ['.', '..'])
+      expect(() => renderUrl('https://crm.example/tenants/42/users/{{identifier}}', { identifier })).toThrow(
+        TemplateError,
+      );
+    expect(renderUrl('https://crm.example/users/{{identifier}}', { identifier: '...' })).toBe(
+      'https://crm.example/users/...',
+    );
+  });
+
+  it('refuses header values outside ASCII, which would go out as other bytes or not at all', () => {
+    for (const identifier of ['josé@example.com', '李雷@example.cn', 'x\u{1F600}'])
+      expect(() => renderHeader('{{identifier}}', { identifier })).toThrow(/outside ASCII/);
+    expect(renderHeader('Subject {{identifier}}', { identifier: 'jose@example.com' })).toBe('Subject jose@example.com');
   });
 
   it('JSON-escapes values in bodies, for any string', () => {
@@ -26,6 +43,23 @@ describe('webhook templating', () => {
     // An unpaired surrogate cannot be URL-encoded: a clear template error, not a URIError.
     expect(() => renderUrl('https://example.com/u/{{identifier}}', { identifier: 'x\ud800' })).toThrow(TemplateError);
     expect(renderHeader('Bearer {{token}}', { token: 'abc' })).toBe('Bearer abc');
+  });
+
+  it('takes a status or cancel body only as JSON with its placeholders inside strings, as the initiate body', () => {
+    const config = (call: 'status' | 'cancel', body: string) => ({
+      mode: 'async',
+      initiate: { url: 'https://crm.example/erase', trackingIdPath: '$.id' },
+      status: { url: 'https://crm.example/jobs/{{trackingId}}', statusPath: '$.state' },
+      [call]: { url: 'https://crm.example/jobs/{{trackingId}}', statusPath: '$.state', body },
+    });
+    for (const call of ['status', 'cancel'] as const) {
+      const bare = webhookConfigSchema.safeParse(config(call, '{"ids": [{{identifier}}]}'));
+      expect(bare.success).toBe(false);
+      expect(bare.error?.issues).toContainEqual(
+        expect.objectContaining({ path: [call, 'body'], message: 'Body must be JSON' }),
+      );
+      expect(webhookConfigSchema.safeParse(config(call, '{"ids": ["{{identifier}}"]}')).success).toBe(true);
+    }
   });
 
   it('names an unknown placeholder', () => {

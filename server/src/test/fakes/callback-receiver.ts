@@ -14,7 +14,7 @@ export interface ReceivedCallback {
  */
 export async function startCallbackReceiver() {
   const received: ReceivedCallback[] = [];
-  const state = { status: 204, holdMs: 0, statuses: [] as number[] };
+  const state = { status: 204, holdMs: 0, statuses: [] as number[], retryAfter: null as string | null };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -26,7 +26,12 @@ export async function startCallbackReceiver() {
       const answer = () =>
         res.headersSent || res.destroyed
           ? undefined
-          : res.writeHead(status, { 'content-type': 'text/plain' }).end(status >= 400 ? 'not now' : '');
+          : res
+              .writeHead(status, {
+                'content-type': 'text/plain',
+                ...(state.retryAfter !== null && status >= 400 ? { 'retry-after': state.retryAfter } : {}),
+              })
+              .end(status >= 400 ? 'not now' : '');
       if (state.holdMs > 0) setTimeout(answer, state.holdMs);
       else answer();
     });
