@@ -273,6 +273,27 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
     expect(await db.count('SELECT COUNT(*) FROM numbered')).toBe(1);
   });
 
+  it('an identifier cannot break out of its quotes on a server whose sql_mode has NO_BACKSLASH_ESCAPES', async () => {
+    await seedUser('bystander@example.com', { orders: 0, events: 0 });
+    await db.pool.query(`INSERT INTO users (email, name, phone) VALUES (?, 'Name', '+1 555')`, ['CORP\\jdoe']);
+    const [[mode]] = (await db.pool.query('SELECT @@GLOBAL.sql_mode AS m')) as unknown as [{ m: string }[]];
+    await db.pool.query(`SET GLOBAL sql_mode = CONCAT(@@GLOBAL.sql_mode, ',NO_BACKSLASH_ESCAPES')`);
+    // Connections opened from now on take the server's new default.
+    await closeMysqlPools();
+    try {
+      const usersBefore = await db.count('SELECT COUNT(*) FROM users');
+      const rules = [{ table: 'users', identifierColumns: ['email'], action: 'delete' }];
+      expect(await mysqlDeleteAndVerify(ctxFor(rules, "x' OR 1=1)) #"))).toMatchObject({ kind: 'success' });
+      expect(await db.count('SELECT COUNT(*) FROM users')).toBe(usersBefore);
+      expect(await mysqlDeleteAndVerify(ctxFor(rules, 'CORP\\jdoe'))).toMatchObject({ kind: 'success' });
+      expect(await db.count('SELECT COUNT(*) FROM users')).toBe(usersBefore - 1);
+      expect(await db.count(`SELECT COUNT(*) FROM users WHERE email = 'bystander@example.com'`)).toBe(1);
+    } finally {
+      await db.pool.query('SET GLOBAL sql_mode = ?', [mode!.m]);
+      await closeMysqlPools();
+    }
+  });
+
   it('verification catches a row that is still there after the commit', async () => {
     await seedUser('trigger@example.com', { orders: 1, events: 1 });
     // The customer's audit trigger writes the e-mail back into events when an order is deleted.

@@ -75,10 +75,14 @@ export async function withMysqlConnection<T>(
           flavors.set(pool, flavor);
         }
         const seconds = Math.max(1, Math.ceil(statementTimeoutMs / 1000));
+        // mysql2 writes the values into the statement with backslash escapes (\'); a server whose
+        // sql_mode has NO_BACKSLASH_ESCAPES would read `x\' OR 1=1` as a string and a condition.
+        // This session never has it, whatever the server's default.
+        const withoutNoBackslashEscapes = `TRIM(BOTH ',' FROM REPLACE(CONCAT(',', @@SESSION.sql_mode, ','), ',NO_BACKSLASH_ESCAPES,', ','))`;
         await connection.query(
           flavor === 'mariadb'
-            ? `SET SESSION max_statement_time = ${statementTimeoutMs / 1000}, innodb_lock_wait_timeout = ${seconds}`
-            : `SET SESSION max_execution_time = ${Math.round(statementTimeoutMs)}, innodb_lock_wait_timeout = ${seconds}`,
+            ? `SET SESSION max_statement_time = ${statementTimeoutMs / 1000}, innodb_lock_wait_timeout = ${seconds}, sql_mode = ${withoutNoBackslashEscapes}`
+            : `SET SESSION max_execution_time = ${Math.round(statementTimeoutMs)}, innodb_lock_wait_timeout = ${seconds}, sql_mode = ${withoutNoBackslashEscapes}`,
         );
         return await use(connection);
       } catch (error) {
