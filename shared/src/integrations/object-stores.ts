@@ -25,9 +25,16 @@ export const s3RuleSchema = z.discriminatedUnion('kind', [
       .min(1)
       .max(1024)
       .refine((v) => v.includes(IDENTIFIER), `The prefix must contain ${IDENTIFIER}`)
+      // Listing by prefix matches anything that starts with it: `avatars/john.` also lists
+      // avatars/john.smith.png. Only a '/' after the identifier ends it (an identifier holding
+      // '/' is refused when the rule runs).
       .refine(
-        (v) => !v.endsWith(IDENTIFIER),
-        `Put a separator such as '/' after ${IDENTIFIER}, or the prefix also matches longer identifiers`,
+        (v) =>
+          v
+            .split(IDENTIFIER)
+            .slice(1)
+            .every((rest) => rest.startsWith('/')),
+        `Put '/' right after ${IDENTIFIER}: with any other character, or none, the prefix also matches longer identifiers (john. would match john.smith)`,
       ),
   }),
   /** One object by its exact key. */

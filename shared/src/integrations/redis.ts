@@ -13,7 +13,13 @@ const name = z.string().trim().min(1, 'Required').max(500);
 /** One thing to erase in Redis for the subject. */
 export const redisRuleSchema = z.discriminatedUnion('kind', [
   /** Every key matching the pattern (glob `*`, `?`, `[..]` from the template; the identifier always literal), found with SCAN and removed with UNLINK. */
-  z.object({ kind: z.literal('keys'), pattern: template('key pattern') }),
+  z.object({
+    kind: z.literal('keys'),
+    pattern: template('key pattern').refine(
+      (v) => !/[*?[\]]\{\{identifier\}\}|\{\{identifier\}\}[*?[\]]/.test(v),
+      `A wildcard right next to ${IDENTIFIER} also matches other subjects (profile:12* finds profile:123): put a separator such as ':' between them`,
+    ),
+  }),
   /** One field of a hash (HDEL); the key may be a template too. */
   z.object({ kind: z.literal('hash_field'), key: name, field: template('field') }),
   /** One member of a set or sorted set (SREM / ZREM). */

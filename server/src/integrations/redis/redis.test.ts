@@ -157,5 +157,11 @@ describe('Redis against a real redis-server', () => {
 
   it('a template without the identifier is refused', () => {
     expect(redisConfigSchema.safeParse({ rules: [{ kind: 'keys', pattern: 'user:*' }] }).success).toBe(false);
+    // A wildcard against the identifier reaches other subjects: profile:12* finds profile:123.
+    for (const pattern of ['profile:{{identifier}}*', '*{{identifier}}', 'p:{{identifier}}?', 'p:[ab]{{identifier}}'])
+      expect(redisConfigSchema.safeParse({ rules: [{ kind: 'keys', pattern }] }).success).toBe(false);
+    expect(redisConfigSchema.safeParse({ rules: [{ kind: 'keys', pattern: '*:{{identifier}}:*' }] }).success).toBe(
+      true,
+    );
   });
 });

@@ -115,10 +115,20 @@ describe('S3 through the official AWS SDK v3 against s3rver', () => {
     expect((error as Error).message).toBe(
       "The identifier contains '/', which the prefix exports/{{identifier}}/ uses as a separator",
     );
+    // Only '/' ends the identifier in a prefix: `avatars/john.` would also list avatars/john.smith.png.
+    for (const prefix of [
+      'exports/{{identifier}}',
+      'avatars/{{identifier}}.',
+      'u/{{identifier}}-',
+      'a/{{identifier}}/b/{{identifier}}_',
+    ])
+      expect(s3ConfigSchema.safeParse({ bucket: BUCKET, rules: [{ kind: 'prefix', prefix }] }).success).toBe(false);
     expect(
-      s3ConfigSchema.safeParse({ bucket: BUCKET, rules: [{ kind: 'prefix', prefix: 'exports/{{identifier}}' }] })
-        .success,
-    ).toBe(false);
+      s3ConfigSchema.safeParse({
+        bucket: BUCKET,
+        rules: [{ kind: 'prefix', prefix: 'a/{{identifier}}/b/{{identifier}}/' }],
+      }).success,
+    ).toBe(true);
   });
 
   it('verification catches an object written again after the deletion', async () => {
