@@ -123,7 +123,8 @@ export async function discoverDynamo(ctx: Pick<DriverContext, 'resolveHost' | 's
 
 /** The identifier as a key value of this type; null when it cannot be one (a number key and a non-numeric identifier). */
 function keyValue(type: string, identifier: string): AttributeValue | null {
-  if (type === 'N') return /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(identifier) ? { N: identifier } : null;
+  // A number written one way only: DynamoDB compares numbers by value, so '007' or '7e0' would be item 7.
+  if (type === 'N') return /^-?(0|[1-9]\d*)(\.\d*[1-9])?$/.test(identifier) ? { N: identifier } : null;
   if (type === 'S') return { S: identifier };
   return null;
 }

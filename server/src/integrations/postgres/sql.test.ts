@@ -76,6 +76,23 @@ describe('PostgreSQL rule statements', () => {
     );
   });
 
+  it('compares a numeric column only with a number written one way, that fits the column', () => {
+    const narrow: TableColumns = new Map([
+      ['id', { dataType: 'integer', nullable: false }],
+      ['amount', { dataType: 'numeric', nullable: true }],
+      ['email', { dataType: 'text', nullable: false }],
+    ]);
+    const clause = (identifier: string) =>
+      matchClause(rule({ identifierColumns: ['id', 'amount', 'email'], action: 'delete' }), narrow, identifier)!.text;
+    // '007' = 7 and '1e3' = 1000 hold in a numeric column: another subject's row. Text only.
+    for (const identifier of ['007', '7.0', '1e3', '-0.50']) expect(clause(identifier)).toBe('("email" = $1)');
+    // A phone number beyond integer's range, or a fraction, would fail the whole statement in the integer column.
+    expect(clause('5551234567')).toBe('("amount" = $1 OR "email" = $2)');
+    expect(clause('1.5')).toBe('("amount" = $1 OR "email" = $2)');
+    expect(clause('-2147483648')).toBe('("id" = $1 OR "amount" = $2 OR "email" = $3)');
+    expect(clause('42')).toBe('("id" = $1 OR "amount" = $2 OR "email" = $3)');
+  });
+
   it('builds each action with its verification query', () => {
     expect(
       actionStatement(rule({ identifierColumns: ['email'], action: 'set_null', columns: ['note'] }), columns, 'a')!

@@ -7,9 +7,29 @@ export type SqlRule = PostgresRule;
 
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
+/**
+ * A number written one way only: no leading zeros, no trailing fraction zeros, no exponent. In a
+ * numeric column `'007' = 7` holds, so a code 007 would otherwise reach the subject whose id is 7.
+ */
+const CANONICAL_NUMBER = /^-?(0|[1-9]\d*)(\.\d*[1-9])?$/;
+
+/** PostgreSQL's integer types: a value outside the range (or with a fraction) is a cast error, not a mismatch. */
+const PG_INTEGER_MAX: Record<string, bigint> = {
+  smallint: 32_767n,
+  integer: 2_147_483_647n,
+  bigint: 9_223_372_036_854_775_807n,
+};
+
 /** Whether `identifier` can equal a value of this column type at all (no cast errors, no `'abc' = 0` in MySQL, no full scans). */
 function comparable(dialect: SqlDialect, dataType: string, identifier: string): boolean {
-  if (dialect.isNumeric(dataType)) return /^-?\d+(\.\d+)?$/.test(identifier);
+  if (dialect.isNumeric(dataType)) {
+    if (!CANONICAL_NUMBER.test(identifier)) return false;
+    const max = dialect.name === 'postgres' ? PG_INTEGER_MAX[dataType] : undefined;
+    if (max === undefined) return true;
+    if (identifier.includes('.')) return false;
+    const value = BigInt(identifier);
+    return value <= max && value >= -max - 1n;
+  }
   if (dataType === 'uuid') return UUID.test(identifier);
   return true;
 }
