@@ -22,6 +22,7 @@ const SCHEMA = `
   CREATE TABLE contacts_latin1 (email VARCHAR(191) CHARACTER SET latin1 COLLATE latin1_swedish_ci, note TEXT) ENGINE=InnoDB;
   CREATE TABLE \`we\`\`ird; DROP TABLE users; --\` (\`E-mail\`\`\` VARCHAR(191), note TEXT) ENGINE=InnoDB;
   CREATE TABLE numbered (id INT PRIMARY KEY, email VARCHAR(191)) ENGINE=InnoDB;
+  CREATE TABLE coded (amount DECIMAL(10,2), ref UUID, note TEXT) ENGINE=InnoDB;
 `;
 
 beforeAll(async () => {
@@ -292,6 +293,18 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
       await db.pool.query('SET GLOBAL sql_mode = ?', [mode!.m]);
       await closeMysqlPools();
     }
+  });
+
+  it('numbers and UUIDs match by value, whatever their text form (42.00, a UUID in lower case)', async () => {
+    const uuid = '550e8400-e29b-41d4-a716-446655440000';
+    await db.pool.query(
+      `INSERT INTO coded (amount, ref, note) VALUES (42.00, NULL, 'a'), (NULL, ?, 'b'), (7, NULL, 'c')`,
+      [uuid],
+    );
+    const rule = (column: string) => [{ table: 'coded', identifierColumns: [column], action: 'delete' }];
+    expect(await mysqlDeleteAndVerify(ctxFor(rule('amount'), '42'))).toMatchObject({ kind: 'success' });
+    expect(await mysqlDeleteAndVerify(ctxFor(rule('ref'), uuid.toUpperCase()))).toMatchObject({ kind: 'success' });
+    expect(await db.count('SELECT COUNT(*) FROM coded')).toBe(1);
   });
 
   it('verification catches a row that is still there after the commit', async () => {

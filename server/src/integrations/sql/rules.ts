@@ -57,7 +57,14 @@ export function matchClause(
     values.push(identifier);
     return dialect.param(paramOffset + values.length);
   };
-  const parts = usable.map((c) => dialect.exactEquals(dialect.quoteIdent(c), next));
+  // A number or a UUID column compares by value (exactly), and its text form need not be the
+  // identifier's (a DECIMAL prints 42.00, MariaDB's UUID prints in lower case): no byte check there.
+  const byValue = (type: string) => dialect.isNumeric(type) || type === 'uuid';
+  const parts = usable.map((c) =>
+    byValue(columns.get(c)?.dataType ?? 'text')
+      ? `${dialect.quoteIdent(c)} = ${next()}`
+      : dialect.exactEquals(dialect.quoteIdent(c), next),
+  );
   return { text: `(${parts.join(rule.match === 'all' ? ' AND ' : ' OR ')})`, values };
 }
 
