@@ -65,6 +65,14 @@ async function withRedis<T>(
     const client = redisClientFor(secrets, address);
     client.on('error', () => {});
     await client.connect();
+    // A cluster spreads keys over nodes, and SCAN sees one node's: the rest would be left while
+    // the request reports SUCCESS. Refused, with the reason.
+    if (/^cluster_enabled:1\b/m.test(await client.info('cluster'))) {
+      client.destroy();
+      throw new PermanentError(
+        'Redis: this server runs in cluster mode, where a scan sees only one node; connect a standalone or replicated Redis',
+      );
+    }
     return client;
   };
   const key = IdleCache.key([address, secrets]);

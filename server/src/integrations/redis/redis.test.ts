@@ -155,6 +155,21 @@ describe('Redis against a real redis-server', () => {
     }
   });
 
+  it('refuses a Redis in cluster mode, where a scan would see one node and miss the keys on the others', async () => {
+    const cluster = await startRedis({ cluster: true });
+    try {
+      const error = await redisDeleteAndVerify({
+        ...ctxFor([{ kind: 'keys', pattern: 'user:{{identifier}}:*' }], 'c@example.com'),
+        secrets: cluster.credentials,
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PermanentError);
+      expect((error as Error).message).toMatch(/cluster mode/);
+    } finally {
+      await closeRedisClients();
+      await cluster.stop();
+    }
+  });
+
   it('a template without the identifier is refused', () => {
     expect(redisConfigSchema.safeParse({ rules: [{ kind: 'keys', pattern: 'user:*' }] }).success).toBe(false);
     // A wildcard against the identifier reaches other subjects: profile:12* finds profile:123.

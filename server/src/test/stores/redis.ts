@@ -5,8 +5,8 @@ import path from 'node:path';
 import { createClient } from 'redis';
 import { freePort, waitUntil } from './free-port';
 
-/** A real Redis (Debian's `redis-server`) on a free loopback port, with a password and no persistence. */
-export async function startRedis() {
+/** A real Redis (Debian's `redis-server`) on a free loopback port, with a password and no persistence (a one-node cluster with `cluster`). */
+export async function startRedis(options: { cluster?: boolean } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dds-test-redis-'));
   const port = await freePort();
   const password = 'redis-pass-1';
@@ -25,6 +25,7 @@ export async function startRedis() {
       dir,
       '--requirepass',
       password,
+      ...(options.cluster ? ['--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, 'nodes.conf')] : []),
     ],
     {
       stdio: ['ignore', 'ignore', 'ignore'],
