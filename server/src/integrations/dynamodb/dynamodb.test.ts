@@ -16,6 +16,7 @@ import {
   dynamoDeleteAndVerify,
   dynamoDryRun,
   dynamoTestConnection,
+  validateDynamoConfig,
 } from './execute';
 
 let dynamo: Awaited<ReturnType<typeof startDynalite>>;
@@ -146,6 +147,22 @@ describe('DynamoDB through the official AWS SDK v3 against dynalite', () => {
         new GetItemCommand({ TableName: 'events', Key: { userId: { S: 'slow@example.com' }, at: { N: '4' } } }),
       ),
     ).not.toHaveProperty('Item');
+  });
+
+  it('refuses a rule on a binary partition key, which no identifier can match, at save time and at run time', async () => {
+    await client.send(
+      new CreateTableCommand({
+        TableName: 'blobs',
+        KeySchema: [{ AttributeName: 'digest', KeyType: 'HASH' }],
+        AttributeDefinitions: [{ AttributeName: 'digest', AttributeType: 'B' }],
+        BillingMode: 'PAY_PER_REQUEST',
+      }),
+    );
+    const rules = [{ kind: 'partition', table: 'blobs' }];
+    expect(await validateDynamoConfig(ctxFor(rules, ''))).toEqual([
+      { path: ['rules', 0, 'table'], message: 'The partition key digest is binary: an identifier cannot match it' },
+    ]);
+    await expect(dynamoDeleteAndVerify(ctxFor(rules, 'a@b.c'))).rejects.toBeInstanceOf(PermanentError);
   });
 
   it('a number partition key only matches a numeric identifier', async () => {

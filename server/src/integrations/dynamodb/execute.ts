@@ -141,6 +141,11 @@ async function itemKeys(client: DynamoDBClient, ctx: DynamoContext, rule: Dynamo
   const index = rule.kind === 'index' ? info.indexes.find((i) => i.name === rule.index) : undefined;
   if (rule.kind === 'index' && !index) throw new PermanentError(`Table ${rule.table} has no index ${rule.index}`);
   const partition = index ? index.partitionKey : info.partitionKey;
+  // A binary key never holds a text identifier: a rule on one would always find nothing.
+  if (partition.type === 'B')
+    throw new PermanentError(
+      `${ruleLabel(rule)}: its partition key ${partition.name} is binary, which an identifier cannot be`,
+    );
   const value = keyValue(partition.type, ctx.identifier);
   if (!value) return [];
   const tableKeys = [info.partitionKey.name, ...(info.sortKey ? [info.sortKey.name] : [])];
@@ -273,13 +278,21 @@ export async function validateDynamoConfig(
         });
         continue;
       }
-      if (rule.kind === 'index' && !info.indexes.some((x) => x.name === rule.index)) {
+      const index = rule.kind === 'index' ? info.indexes.find((x) => x.name === rule.index) : undefined;
+      if (rule.kind === 'index' && !index) {
         const known = info.indexes.map((x) => x.name).join(', ') || 'none';
         issues.push({
           path: ['rules', i, 'index'],
           message: `Table ${rule.table} has no index ${rule.index} (its secondary indexes: ${known})`,
         });
+        continue;
       }
+      const partition = index ? index.partitionKey : info.partitionKey;
+      if (partition.type === 'B')
+        issues.push({
+          path: ['rules', i, rule.kind === 'index' ? 'index' : 'table'],
+          message: `The partition key ${partition.name} is binary: an identifier cannot match it`,
+        });
     }
     return issues;
   });
