@@ -361,6 +361,8 @@ describe('deletion engine, end to end', () => {
     expect(done.integrationRequests[0]).toMatchObject({ trackingId: 'job-77', attempts: 1 });
     expect(hooks.callsTo('GET /jobs/*').length).toBe(3);
     expect(hooks.callsTo('GET /jobs/*')[0]!.path).toBe('/jobs/job-77');
+    for (const poll of hooks.callsTo('GET /jobs/*'))
+      expect(poll.headers['idempotency-key']).toBe(`${done.integrationRequests[0]!.id}:status`);
   });
 
   it('fails an async job that never finishes within the maximum age', async () => {
@@ -509,6 +511,9 @@ describe('deletion engine, end to end', () => {
     expect(result!.integrationRequestIds).toEqual([accepted.id]);
     expect(result!.deletionRequest.integrationRequests![0]!.status).toBe('CANCELED');
     expect(hooks.callsTo('DELETE /c-jobs/*')[0]!.path).toBe('/c-jobs/c-1');
+    // Each kind of call has its own Idempotency-Key: a receiver keeping answers by key tells them apart.
+    expect(hooks.callsTo('POST /c-jobs')[0]!.headers['idempotency-key']).toBe(accepted.id);
+    expect(hooks.callsTo('DELETE /c-jobs/*')[0]!.headers['idempotency-key']).toBe(`${accepted.id}:cancel`);
     const done = await waitForRequest(env, created.id);
     expect(done.status).toBe('CANCELED');
     await expect(caller.deletionRequests.cancel({ deletionRequestId: created.id })).rejects.toMatchObject({

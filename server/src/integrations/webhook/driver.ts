@@ -36,12 +36,19 @@ function templateValues(
   return values;
 }
 
-async function call(ctx: DriverContext<WebhookConfig>, spec: Call): Promise<HttpResponse> {
+async function call(
+  ctx: DriverContext<WebhookConfig>,
+  spec: Call,
+  phase: 'initiate' | 'status' | 'cancel',
+): Promise<HttpResponse> {
   const values = templateValues(ctx);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(spec.headers)) headers[name] = renderHeader(value, values);
-  // Lets the receiver de-duplicate a call repeated after a crash or retry.
-  headers['Idempotency-Key'] ??= ctx.integrationRequestId;
+  // Lets the receiver de-duplicate a call repeated after a crash or retry: the same key for
+  // every repeat of one call, another for each kind of call (a receiver that keeps answers by
+  // key must not answer a cancel with the deletion's answer).
+  headers['Idempotency-Key'] ??=
+    phase === 'initiate' ? ctx.integrationRequestId : `${ctx.integrationRequestId}:${phase}`;
   return ctx.http.request({
     method: spec.method,
     url: renderUrl(spec.url, values),
@@ -76,7 +83,7 @@ export const webhookDriver: Driver<WebhookConfig> = {
 
   requestDeletion: (ctx) =>
     withTemplateErrors(async () => {
-      const response = await call(ctx, ctx.config.initiate);
+      const response = await call(ctx, ctx.config.initiate, 'initiate');
       if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
       if (ctx.config.mode === 'sync') return { kind: 'success', message: `Webhook answered HTTP ${response.status}` };
       const trackingId = readJsonPath(parseJson(response), ctx.config.initiate.trackingIdPath!);
@@ -95,7 +102,7 @@ export const webhookDriver: Driver<WebhookConfig> = {
     withTemplateErrors(async () => {
       const spec = ctx.config.status;
       if (!spec) return { kind: 'success', message: 'No status call configured; accepted counts as done' };
-      const response = await call(ctx, spec);
+      const response = await call(ctx, spec, 'status');
       if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
       return statusOutcome(spec, readJsonPath(parseJson(response), spec.statusPath));
     }),
@@ -103,7 +110,7 @@ export const webhookDriver: Driver<WebhookConfig> = {
   async cancel(ctx) {
     if (!ctx.config.cancel) return { canceled: false, message: 'This webhook has no cancel call' };
     try {
-      const response = await call(ctx, ctx.config.cancel);
+      const response = await call(ctx, ctx.config.cancel, 'cancel');
       if (isSuccessStatus(response.status))
         return { canceled: true, message: `Cancel call answered HTTP ${response.status}` };
       return { canceled: false, message: `Cancel call answered HTTP ${response.status}` };
