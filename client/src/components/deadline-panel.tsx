@@ -55,7 +55,12 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
       </section>
     ) : null;
   const label = deadlineLabel(request.dueAt, request.status);
-  const canExtend = !request.dueExtendedAt && !FINISHED.has(request.status);
+  // Only before the deadline passes (the server refuses it after): a missed deadline stays missed.
+  const canExtend =
+    !request.dueExtendedAt &&
+    !FINISHED.has(request.status) &&
+    request.dueAt !== null &&
+    new Date(request.dueAt).getTime() > Date.now();
   return (
     <section className="card deadline-panel" aria-label="Deadline">
       <dl className="facts facts-grid">

@@ -2,13 +2,11 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requestSearchFilterSchema } from '@shared/schemas/dashboard';
-import type { TokenScope } from '@shared/scopes';
 import { AppError } from '../lib/errors';
-import type { Actor } from '../services/auth/actor';
 import { exportAuditTrailCsv } from '../services/csv/export-audit-trail';
 import { exportRequestsCsv } from '../services/csv/export-requests';
 import type { ServiceDeps } from '../services/deps';
-import { actorOf, guarded } from './downloads';
+import { actorOf, assertTokenScope, guarded } from './downloads';
 
 const exportInputSchema = z.object({
   filter: requestSearchFilterSchema.default({}),
@@ -30,11 +28,6 @@ const exportQuerySchema = z
       .optional(),
   })
   .strict();
-
-function assertScope(actor: Actor, scope: TokenScope) {
-  if (actor.scopes && !actor.scopes.includes(scope))
-    throw new AppError('FORBIDDEN', `This token lacks the scope "${scope}"`);
-}
 
 function parse<T>(schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
@@ -72,7 +65,7 @@ export function registerCsvDownloadRoutes(app: FastifyInstance, deps: ServiceDep
   const exportList = (request: FastifyRequest, reply: FastifyReply, input: z.output<typeof exportInputSchema>) =>
     guarded(reply, async () => {
       const actor = await actorOf(deps, request);
-      assertScope(actor, 'requests:read');
+      assertTokenScope(actor, 'requests:read');
       return streamCsv(
         reply,
         `deletion-requests-${stamp()}.csv`,
@@ -106,7 +99,7 @@ export function registerCsvDownloadRoutes(app: FastifyInstance, deps: ServiceDep
     guarded(reply, async () => {
       if (!/^dr_[0-9a-z]{1,60}$/.test(request.params.id)) throw new AppError('NOT_FOUND', 'Deletion request not found');
       const actor = await actorOf(deps, request);
-      assertScope(actor, 'requests:read');
+      assertTokenScope(actor, 'requests:read');
       return streamCsv(
         reply,
         `audit-trail-${request.params.id}.csv`,

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TokenScope } from '@shared/scopes';
 import { AppError } from '../lib/errors';
 import type { Actor } from '../services/auth/actor';
 import { authenticatePat, authenticateSession } from '../services/auth/authenticate';
@@ -10,6 +11,12 @@ import { SESSION_COOKIE } from '../trpc/context';
 import { sendError } from './errors';
 
 const REQUEST_ID = /^dr_[0-9a-z]{1,60}$/;
+
+/** A download of requests' data needs the token's scope (a session, or a token without scope limits, has every one). */
+export function assertTokenScope(actor: Actor, scope: TokenScope): void {
+  if (actor.scopes && !actor.scopes.includes(scope))
+    throw new AppError('FORBIDDEN', `This token lacks the scope "${scope}"`);
+}
 
 /** A PAT (X-API-Key) or the dashboard's session cookie: downloads are never anonymous. */
 export async function actorOf(deps: ServiceDeps, request: FastifyRequest): Promise<Actor> {
@@ -50,6 +57,8 @@ export function registerDownloadRoutes(app: FastifyInstance, deps: ServiceDeps):
       const match = /^(dr_[0-9a-z]+)\.(json|pdf)$/.exec(request.params.file);
       if (!match || !REQUEST_ID.test(match[1]!)) throw new AppError('NOT_FOUND', 'Certificate not found');
       const actor = await actorOf(deps, request);
+      // What the destinations did with a request: as much as its audit trail shows (`requests:read`).
+      assertTokenScope(actor, 'requests:read');
       const signed = await buildCertificate(deps.prisma, deps.keyring, actor, match[1]!);
       if (match[2] === 'json')
         return download(reply, 'application/json', `certificate-${match[1]}.json`, JSON.stringify(signed, null, 2));

@@ -82,7 +82,27 @@ describe('scoped personal access tokens', () => {
     const { caller } = callerFor(env.deps, { pat: token.token });
     await expect(caller.tokens.create({ name: 'escalate' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(caller.workspaces.create({ name: 'x' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(caller.tokens.list()).rejects.toThrow(/without scope limits/);
+    await expect(caller.tokens.list()).rejects.toThrow(/needs a token without limits/);
+  });
+
+  it('a token limited to workspaces only (no scopes) cannot mint a wider token or reach past its workspaces', async () => {
+    const token = await owner().tokens.create({ name: 'ws-only-no-scopes', workspaceIds: [second.id] });
+    const { caller } = callerFor(env.deps, { pat: token.token });
+    const elsewhere = await owner().deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'elsewhere@example.com',
+    });
+    await expect(caller.tokens.create({ name: 'escalate' })).rejects.toThrow(/limited to some workspaces/);
+    await expect(caller.dashboard.revealIdentifier({ deletionRequestId: elsewhere.id })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    await expect(caller.workspaces.revealApiKey({ workspaceId: org.workspace.id })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    // Its own workspace's requests, through the procedures that take scoped tokens, still work.
+    await expect(
+      caller.deletionRequests.createInWorkspace({ workspaceId: second.id, identifier: 'mine@example.com' }),
+    ).resolves.toBeDefined();
   });
 
   it('a token limited to a workspace creates and lists only there, 403 for another workspace', async () => {

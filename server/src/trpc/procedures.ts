@@ -65,17 +65,23 @@ async function resolveActor(ctx: Context): Promise<Actor> {
 }
 
 /**
- * A token limited to scopes may call only procedures whose meta names one of them; the
- * 403 names the scope that is missing. Sessions and tokens without limits call anything.
+ * A token with limits (scopes, workspaces or both) may call only procedures whose meta names a
+ * scope (those check the token's workspaces); with scopes, one of its own. The 403 names what
+ * is missing. Sessions and tokens without limits call anything: the dashboard's management
+ * procedures (tokens, members, workspaces, integrations...) take no limited token, so a
+ * limited token can neither reach past its workspaces nor mint a wider token.
  */
 function assertScope(actor: Actor, scope: TokenScope | undefined): void {
-  if (!actor.scopes) return;
+  if (!actor.scopes && !actor.workspaceIds) return;
   if (!scope)
     throw new AppError(
       'FORBIDDEN',
-      `This token is limited to the scopes ${actor.scopes.join(', ')}; this operation needs a token without scope limits`,
+      actor.scopes
+        ? `This token is limited to the scopes ${actor.scopes.join(', ')}; this operation needs a token without limits`
+        : 'This token is limited to some workspaces; this operation needs a token without limits',
     );
-  if (!actor.scopes.includes(scope)) throw new AppError('FORBIDDEN', `This token lacks the scope "${scope}"`);
+  if (actor.scopes && !actor.scopes.includes(scope))
+    throw new AppError('FORBIDDEN', `This token lacks the scope "${scope}"`);
 }
 
 /** A signed-in member of an organization (session cookie or PAT). */

@@ -1,7 +1,7 @@
 import { extendedDueAtFor, extensionLabel } from '@shared/deadlines';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
-import type { Actor } from '../../services/auth/actor';
+import { assertWorkspaceAllowed, type Actor } from '../../services/auth/actor';
 import { recordAudit } from '../../services/audit/record-audit';
 import { resolveRegulation } from '../../services/deadlines/regulations';
 
@@ -23,6 +23,7 @@ export async function extendDeadline(
     const [row] = await tx.$queryRaw<
       {
         id: string;
+        workspaceId: string;
         status: string;
         regulation: string | null;
         createdAt: Date;
@@ -30,10 +31,18 @@ export async function extendDeadline(
         dueExtendedAt: Date | null;
       }[]
     >`
-      SELECT id, status::text AS status, regulation, "createdAt", "dueAt", "dueExtendedAt" FROM "DeletionRequest"
+      SELECT id, "workspaceId", status::text AS status, regulation, "createdAt", "dueAt", "dueExtendedAt" FROM "DeletionRequest"
        WHERE id = ${input.deletionRequestId} AND "organizationId" = ${actor.organizationId} FOR UPDATE`;
     if (!row) throw notFound('Deletion request');
+    assertWorkspaceAllowed(actor, row.workspaceId);
     if (!row.regulation || !row.dueAt) throw new AppError('CONFLICT', 'This request has no legal deadline to extend');
+    // The law allows extending within the first period (and telling the subject why then):
+    // a deadline already missed stays missed, and the record shows it.
+    if (now.getTime() >= row.dueAt.getTime())
+      throw new AppError(
+        'CONFLICT',
+        `The deadline passed on ${row.dueAt.toISOString().slice(0, 10)}; it can only be extended before it passes`,
+      );
     if (row.dueExtendedAt)
       throw new AppError('CONFLICT', 'The deadline of this request was already extended; it can be extended once');
     if (FINISHED.includes(row.status))

@@ -2,7 +2,7 @@ import { sign } from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../lib/crypto';
 import { AppError, notFound } from '../../lib/errors';
-import type { Actor } from '../auth/actor';
+import { assertWorkspaceAllowed, type Actor } from '../auth/actor';
 import { canonicalJson } from './canonical-json';
 import { signingKeyFor } from './signing-key';
 import type { SignedCertificate } from './verify-certificate';
@@ -38,7 +38,7 @@ function destinationEvidence(type: string, evidence: Evidence | null) {
 export async function buildCertificate(
   db: Db,
   keyring: Keyring,
-  actor: Pick<Actor, 'organizationId'>,
+  actor: Pick<Actor, 'organizationId' | 'workspaceIds'>,
   deletionRequestId: string,
   now = new Date(),
 ): Promise<SignedCertificate> {
@@ -74,6 +74,7 @@ export async function buildCertificate(
     },
   });
   if (!request) throw notFound('Deletion request');
+  assertWorkspaceAllowed(actor, request.workspace.id);
   if (!FINAL.includes(request.status))
     throw new AppError(
       'CONFLICT',

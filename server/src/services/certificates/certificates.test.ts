@@ -157,6 +157,24 @@ describe('certificate of deletion', () => {
           })
         ).status,
       ).toBe(404);
+      // A token limited to other scopes, or to another workspace, gets no certificate.
+      const owner = callerFor(env.deps, { pat: org.pat }).caller;
+      const elsewhere = await owner.workspaces.create({ name: 'Elsewhere' });
+      for (const limits of [{ scopes: ['callbacks:manage' as const] }, { workspaceIds: [elsewhere.id] }]) {
+        const limited = await owner.tokens.create({ name: 'limited', ...limits });
+        const refused = await fetch(`${server.baseUrl}/api/downloads/certificates/${requestId}.json`, {
+          headers: { 'x-api-key': limited.token },
+        });
+        expect({ limits, status: refused.status }).toEqual({ limits, status: 403 });
+      }
+      const reader = await owner.tokens.create({ name: 'reader', scopes: ['requests:read'] });
+      expect(
+        (
+          await fetch(`${server.baseUrl}/api/downloads/certificates/${requestId}.json`, {
+            headers: { 'x-api-key': reader.token },
+          })
+        ).status,
+      ).toBe(200);
       const pem = await fetch(`${server.baseUrl}/api/downloads/certificate-public-key.pem`, {
         headers: { 'x-api-key': org.pat },
       });

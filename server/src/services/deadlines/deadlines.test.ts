@@ -120,7 +120,9 @@ describe('extensions', () => {
   });
 
   it('CCPA: 45 more days; a reason is required', async () => {
-    const request = await create('extend-ccpa@example.com', new Date('2026-01-31T09:00:00.000Z'), 'CCPA');
+    // Received ten days ago: within its first 45 days.
+    const receivedAt = new Date(Date.now() - 10 * 86_400_000);
+    const request = await create('extend-ccpa@example.com', receivedAt, 'CCPA');
     await expect(owner().deadlines.extend({ deletionRequestId: request.id, reason: 'short' })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
     });
@@ -128,7 +130,41 @@ describe('extensions', () => {
       deletionRequestId: request.id,
       reason: 'Identity verification still pending with the subject',
     });
-    expect(result.dueAt).toBe('2026-05-01T09:00:00.000Z');
+    expect(result.dueAt).toBe(new Date(receivedAt.getTime() + 90 * 86_400_000).toISOString());
+  });
+
+  it('a deadline that has passed can no longer be extended: the missed date stays on record', async () => {
+    const request = await create('missed@example.com', new Date('2026-01-31T09:00:00.000Z'));
+    const reason = 'Complex request spanning several archived systems';
+    await expect(
+      extendDeadline(
+        env.deps.prisma,
+        org.actor,
+        { deletionRequestId: request.id, reason },
+        new Date('2026-03-01T00:00:00.000Z'),
+      ),
+    ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('passed on 2026-02-28') });
+    const stored = await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: request.id } });
+    expect(stored).toMatchObject({ dueExtendedAt: null, dueAt: new Date('2026-02-28T09:00:00.000Z') });
+  });
+
+  it('a token limited to another workspace cannot extend a request of this one', async () => {
+    const request = await create('other-ws@example.com', new Date(Date.now() - 86_400_000));
+    const elsewhere = await owner().workspaces.create({ name: 'Extensions elsewhere' });
+    const limited = await owner().tokens.create({
+      name: 'elsewhere',
+      scopes: ['requests:write'],
+      workspaceIds: [elsewhere.id],
+    });
+    await expect(
+      callerFor(env.deps, { pat: limited.token }).caller.deadlines.extend({
+        deletionRequestId: request.id,
+        reason: 'Identity verification still pending with the subject',
+      }),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(
+      (await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: request.id } })).dueExtendedAt,
+    ).toBeNull();
   });
 });
 
@@ -139,7 +175,7 @@ describe('extending over REST with an Idempotency-Key', () => {
 
   it('the same key and body twice extends once and answers the first answer again; another body with the key is a 422', async () => {
     const api = restClient(server.baseUrl);
-    const request = await create('extend-keyed@example.com', new Date('2026-01-31T09:00:00.000Z'));
+    const request = await create('extend-keyed@example.com', new Date(Date.now() - 86_400_000));
     const body = { reason: 'Archived mailboxes must be restored before erasure' };
     const headers = { 'X-API-Key': org.pat, 'Idempotency-Key': 'extend-keyed-1' };
     const first = await api.post(extendPath(request.id), body, headers);
@@ -177,7 +213,7 @@ describe('extending over REST with an Idempotency-Key', () => {
       422,
       'UNPROCESSABLE_CONTENT',
     );
-    const another = await create('extend-keyed-other@example.com', new Date('2026-01-31T09:00:00.000Z'));
+    const another = await create('extend-keyed-other@example.com', new Date(Date.now() - 86_400_000));
     await expectError(await api.post(extendPath(another.id), body, headers), 422, 'UNPROCESSABLE_CONTENT');
     expect(await extensions(another.id)).toBe(0);
   });
