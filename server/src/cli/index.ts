@@ -43,8 +43,10 @@ Commands:
   keys:rotate-master [--new-key <base64>]      re-wrap every data key with the new master key (default: ENCRYPTION_KEY,
                                                with the old key in PREVIOUS_ENCRYPTION_KEYS; or NEW_ENCRYPTION_KEY); see SECURITY.md
   audit:seal                                   link new audit entries into each organization's hash chain
-  certificate:verify <file> [--public-key <file>]
-                                               verify a certificate of deletion (JSON) offline; exit code 2 when it was changed
+  certificate:verify <file> --public-key <file>
+                                               verify a certificate of deletion (JSON) offline against the organization's
+                                               public key; exit code 2 when it was changed or signed with another key,
+                                               3 when no --public-key was given (only the signature was checked)
   audit:verify [--org <id>]                    seal, then verify the audit hash chains; exit code 2 names the first broken link
 `;
 
@@ -294,6 +296,18 @@ async function main(): Promise<number> {
       throw new UsageError(`${file} is not a JSON certificate: ${(error as Error).message}`);
     }
     const result = verifyCertificate(document, trusted);
+    if (result.valid && !result.keyChecked) {
+      // The document is unchanged since it was signed, but by whom is not known yet.
+      print(
+        {
+          ...result,
+          warning:
+            "Only the signature was checked, with the key the certificate carries: pass --public-key with the organization's published key (/api/downloads/certificate-public-key.pem) to know the organization signed it",
+        },
+        json,
+      );
+      return 3;
+    }
     print(result, json);
     return result.valid ? 0 : 2;
   }

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { generateKeyPairSync, sign } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { connectCustomerDatabase, createCustomerDatabase, type CustomerDatabase 
 import { startTestWorker, waitForRequest } from '../../test/engine';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
 import { buildCertificate } from './build-certificate';
+import { canonicalJson } from './canonical-json';
 import { renderCertificatePdf } from './render-pdf';
 import { publicKeyPem, signingKeyFor } from './signing-key';
 import { verifyCertificate, type SignedCertificate } from './verify-certificate';
@@ -88,25 +90,53 @@ describe('certificate of deletion', () => {
     expect(row.privateKeyCipher.startsWith('v2:')).toBe(true);
   });
 
-  it('`npm run cli -- certificate:verify` checks a file offline: exit 0, and 2 once a byte changed', () => {
+  it('`npm run cli -- certificate:verify` checks a file offline against the published key: 0, 2 once changed or forged, 3 without the key', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cert-'));
     const file = path.join(dir, 'certificate.json');
+    const keyFile = path.join(dir, 'public-key.pem');
+    const key = await signingKeyFor(env.deps.prisma, env.deps.keyring, org.organization.id);
+    fs.writeFileSync(keyFile, publicKeyPem(key.publicKey));
     fs.writeFileSync(file, JSON.stringify(signed, null, 2));
-    const run = () =>
+    const run = (...extra: string[]) =>
       spawnSync(
         process.execPath,
-        ['--import', 'tsx', 'server/src/cli/index.ts', 'certificate:verify', file, '--json'],
+        ['--import', 'tsx', 'server/src/cli/index.ts', 'certificate:verify', file, '--json', ...extra],
         {
           encoding: 'utf8',
           // No database, no key: verification needs neither.
           env: { PATH: process.env.PATH ?? '' },
         },
       );
-    const ok = run();
+    const ok = run('--public-key', keyFile);
     expect(ok.status, ok.stderr).toBe(0);
-    expect(JSON.parse(ok.stdout)).toMatchObject({ valid: true });
+    expect(JSON.parse(ok.stdout)).toMatchObject({ valid: true, keyChecked: true });
+    // Without the published key only the signature is checked: not a pass.
+    const unchecked = run();
+    expect(unchecked.status).toBe(3);
+    expect(JSON.parse(unchecked.stdout)).toMatchObject({ valid: true, keyChecked: false, warning: expect.any(String) });
+    // A certificate someone signed with a key of their own, naming this organization.
+    const forgerKeys = generateKeyPairSync('ed25519');
+    const forged = {
+      certificate: { ...signed.certificate, deletionRequest: { id: 'dr_forged', status: 'SUCCESS' } },
+      signature: {
+        ...signed.signature,
+        publicKey: forgerKeys.publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
+        value: sign(
+          null,
+          Buffer.from(
+            canonicalJson({ ...signed.certificate, deletionRequest: { id: 'dr_forged', status: 'SUCCESS' } }),
+          ),
+          forgerKeys.privateKey,
+        ).toString('base64'),
+      },
+    };
+    fs.writeFileSync(file, JSON.stringify(forged));
+    expect(run().status).toBe(3);
+    const refused = run('--public-key', keyFile);
+    expect(refused.status).toBe(2);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ valid: false });
     fs.writeFileSync(file, JSON.stringify(signed, null, 2).replace('"attempts": 1', '"attempts": 2'));
-    const bad = run();
+    const bad = run('--public-key', keyFile);
     expect(bad.status).toBe(2);
     expect(JSON.parse(bad.stdout)).toMatchObject({ valid: false });
     fs.rmSync(dir, { recursive: true, force: true });

@@ -118,7 +118,8 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<U
   gap(12);
   line('Signature', bold, 13);
   line(`Ed25519, key ${signed.signature.keyId}. The signed JSON document is attached to this PDF (certificate.json);`);
-  line('verify it offline with: npm run cli -- certificate:verify certificate.json');
+  line('verify it offline with: npm run cli -- certificate:verify certificate.json --public-key public-key.pem');
+  line("(public-key.pem: the organization's published key, /api/downloads/certificate-public-key.pem)");
   line(`Public key (SPKI, base64): ${signed.signature.publicKey}`, mono, 8);
   line(`Signature: ${signed.signature.value}`, mono, 8);
 

@@ -6,8 +6,14 @@ export interface SignedCertificate {
   signature: { algorithm: 'Ed25519'; keyId: string; publicKey: string; value: string };
 }
 
+/**
+ * `keyChecked`: the key that signed is the organization's published one (`trustedPublicKey`
+ * was given and matched). Without it, a valid signature only shows the document is unchanged
+ * since someone signed it with the key it carries: anyone can make a key and sign a document
+ * naming any organization.
+ */
 export type VerificationResult =
-  { valid: true; keyId: string; deletionRequestId: string } | { valid: false; reason: string };
+  { valid: true; keyChecked: boolean; keyId: string; deletionRequestId: string } | { valid: false; reason: string };
 
 /**
  * Verifies a certificate of deletion offline: the Ed25519 signature over the canonical JSON
@@ -40,7 +46,12 @@ export function verifyCertificate(document: unknown, trustedPublicKey?: string):
   if (!ok)
     return { valid: false, reason: 'the signature does not match: the certificate was changed after it was signed' };
   const request = (doc.certificate as { deletionRequest?: { id?: unknown } }).deletionRequest;
-  return { valid: true, keyId: signature.keyId, deletionRequestId: String(request?.id ?? '') };
+  return {
+    valid: true,
+    keyChecked: trustedPublicKey !== undefined,
+    keyId: signature.keyId,
+    deletionRequestId: String(request?.id ?? ''),
+  };
 }
 
 /** A public key as base64 SPKI DER, whether given as that or as PEM. */
