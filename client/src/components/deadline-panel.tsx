@@ -37,7 +37,7 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
   const finished = FINISHED.has(request.status);
   const certificate = finished ? (
     <p className="certificate-links">
-      Certificate of deletion:{' '}
+      {request.status === 'SUCCESS' ? 'Certificate of deletion' : 'Deletion report'}:{' '}
       <a href={`/api/downloads/certificates/${request.id}.pdf`} download>
         Download PDF
       </a>{' '}

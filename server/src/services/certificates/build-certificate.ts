@@ -110,8 +110,12 @@ export async function buildCertificate(
     }),
   ]);
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  // A certificate of deletion only for a request that succeeded everywhere and whose data
+  // re-verification has not found again; anything else is a signed deletion report.
+  const dataReappeared = request.integrationRequests.some((ir) => ir.reappearedAt !== null);
   const certificate = {
-    type: 'certificate-of-deletion',
+    type: request.status === 'SUCCESS' && !dataReappeared ? 'certificate-of-deletion' : 'deletion-report',
+    ...(dataReappeared ? { dataReappeared: true } : {}),
     version: 1,
     issuedAt: now.toISOString(),
     issuer: { organizationId: request.organization.id, organizationName: request.organization.name },

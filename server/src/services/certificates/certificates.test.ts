@@ -142,6 +142,30 @@ describe('certificate of deletion', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('is a certificate of deletion only for a request that succeeded and whose data was not found again', async () => {
+    expect(signed.certificate).toMatchObject({ type: 'certificate-of-deletion' });
+    expect(signed.certificate).not.toHaveProperty('dataReappeared');
+    const irs = await env.deps.prisma.integrationRequest.findMany({ where: { deletionRequestId: requestId } });
+    await env.deps.prisma.integrationRequest.update({ where: { id: irs[0]!.id }, data: { reappearedAt: new Date() } });
+    try {
+      const report = await buildCertificate(env.deps.prisma, env.deps.keyring, org.actor, requestId);
+      expect(report.certificate).toMatchObject({ type: 'deletion-report', dataReappeared: true });
+      expect(verifyCertificate(report)).toMatchObject({ valid: true });
+    } finally {
+      await env.deps.prisma.integrationRequest.update({ where: { id: irs[0]!.id }, data: { reappearedAt: null } });
+    }
+    // A request that reached no destination finishes FAILED: a report, not a certificate.
+    const caller = callerFor(env.deps, { pat: org.pat }).caller;
+    const empty = await caller.workspaces.create({ name: 'No integrations' });
+    const failed = await caller.deletionRequests.createInWorkspace({
+      workspaceId: empty.id,
+      identifier: 'nobody@example.com',
+    });
+    expect(failed.status).toBe('FAILED');
+    const report = await buildCertificate(env.deps.prisma, env.deps.keyring, org.actor, failed.id);
+    expect(report.certificate).toMatchObject({ type: 'deletion-report' });
+  });
+
   it('renders a PDF that carries the signed JSON as an attachment', async () => {
     const bytes = await renderCertificatePdf(signed);
     expect(Buffer.from(bytes.slice(0, 5)).toString()).toBe('%PDF-');

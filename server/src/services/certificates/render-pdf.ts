@@ -20,7 +20,8 @@ const printable = (text: string) => text.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
 export async function renderCertificatePdf(signed: SignedCertificate): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   const c = signed.certificate as any;
-  pdf.setTitle(`Certificate of deletion ${c.deletionRequest.id}`);
+  const isCertificate = c.type === 'certificate-of-deletion';
+  pdf.setTitle(`${isCertificate ? 'Certificate of deletion' : 'Deletion report'} ${c.deletionRequest.id}`);
   pdf.setCreator('Data Deletion Request Service');
   pdf.setCreationDate(new Date(c.issuedAt));
   const regular = await pdf.embedFont(StandardFonts.Helvetica);
@@ -62,9 +63,11 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<U
   const gap = (n = 8) => void (cursor.y -= n);
 
   line(
-    c.deletionRequest.status === 'SUCCESS'
+    isCertificate
       ? 'Certificate of deletion'
-      : 'Deletion report (not every destination succeeded)',
+      : c.dataReappeared
+        ? 'Deletion report (re-verification found data again)'
+        : 'Deletion report (not every destination succeeded)',
     bold,
     20,
   );
