@@ -90,4 +90,21 @@ describe('runIdempotently', () => {
       replayed: false,
     });
   });
+
+  it('another token of the same user, limited otherwise, cannot replay a key into an answer it could not get', async () => {
+    const request = { key: 'limits', operation: 'callbacks.create', input: { workspaceId: 'ws_a' } };
+    const wsA: Actor = { ...actor, workspaceIds: ['ws_a'] };
+    const wsB: Actor = { ...actor, workspaceIds: ['ws_b'] };
+    expect(await runIdempotently(env.deps.prisma, wsA, request, async () => 'secret of ws_a')).toEqual({
+      result: 'secret of ws_a',
+      replayed: false,
+    });
+    await expect(runIdempotently(env.deps.prisma, wsB, request, async () => 'never')).rejects.toMatchObject({
+      code: 'UNPROCESSABLE_CONTENT',
+    });
+    expect(await runIdempotently(env.deps.prisma, wsA, request, async () => 'never')).toEqual({
+      result: 'secret of ws_a',
+      replayed: true,
+    });
+  });
 });

@@ -59,7 +59,10 @@ export async function runIdempotently<T>(
   const where = {
     organizationId_userId_key: { organizationId: actor.organizationId, userId: actor.userId, key: request.key },
   };
-  const requestHash = sha256Hex(JSON.stringify([actor.organizationId, request.operation, request.input]));
+  // A token's limits are part of the request: another token of the same user, limited
+  // otherwise, replaying the key gets a 422 rather than an answer it could not get itself.
+  const limits = actor.scopes || actor.workspaceIds ? [[actor.scopes ?? null, actor.workspaceIds ?? null]] : [];
+  const requestHash = sha256Hex(JSON.stringify([actor.organizationId, request.operation, request.input, ...limits]));
   const now = Date.now();
   for (let attempt = 0; ; attempt++) {
     const earlier = await db.idempotencyKey.findUnique({ where });
