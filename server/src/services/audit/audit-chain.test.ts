@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../generated/prisma/client';
-import { createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
 import { sealAuditChain, verifyAuditChain } from './audit-chain';
 import { recordAudit } from './record-audit';
 
@@ -102,12 +102,35 @@ describe('audit hash chain', () => {
     });
   });
 
-  it('retention removes the personal payload and the chain still verifies', async () => {
-    const row = await nthEntry(org.organization.id, 4);
+  it('retention removes the personal payload and the chain still verifies; a removal anywhere else is a break', async () => {
+    const request = await callerFor(env.deps, { pat: org.pat }).caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'retained@example.com',
+    });
+    await recordAudit(db(), null, {
+      organizationId: org.organization.id,
+      deletionRequestId: request.id,
+      action: 'test.request_entry',
+      summary: 'an entry of a request',
+      details: { subject: 'retained@example.com' },
+    });
+    await sealAuditChain(db());
+    const row = await db().auditLog.findFirstOrThrow({
+      where: { deletionRequestId: request.id, action: 'test.request_entry' },
+    });
     await db().auditLog.update({ where: { id: row.id }, data: { details: Prisma.DbNull } });
     const after = await db().auditLog.findUniqueOrThrow({ where: { id: row.id } });
     expect(after.details).toBeNull();
     expect(after.detailsDigest).toBe(row.detailsDigest);
+    // Its request was not hashed or purged: nobody but the retention policy removes details.
+    const removed = await verifyAuditChain(db(), { organizationId: org.organization.id });
+    expect(removed.ok).toBe(false);
+    expect(removed.breaks[0]).toMatchObject({
+      entryId: String(row.id),
+      reason: "details were removed, though the retention policy has not reached this entry's request",
+    });
+    // As the retention policy leaves it: the request hashed, its payloads gone.
+    await db().deletionRequest.update({ where: { id: row.deletionRequestId! }, data: { hashed: true } });
     expect((await verifyAuditChain(db(), { organizationId: org.organization.id })).ok).toBe(true);
   });
 

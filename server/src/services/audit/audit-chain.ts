@@ -144,6 +144,8 @@ interface VerifyRow extends ChainRow {
   prevHash: string | null;
   hash: string | null;
   actualDigest: string | null;
+  /** Details gone from an entry whose request the retention policy has not hashed or purged. */
+  detailsRemoved: boolean;
 }
 
 /** Walks each organization's chain in order and names the first entry that does not verify. */
@@ -169,13 +171,16 @@ export async function verifyAuditChain(db: Db, options: { organizationId?: strin
     let prev: string | null = null;
     let broken: ChainBreak | null = null;
     while (!broken) {
+      // Details may only be gone where the retention policy removed them: from the entries of a
+      // request it hashed or purged. Anywhere else a removal is a change to the record.
       const rows = await db.$queryRaw<VerifyRow[]>`
-        SELECT "id", "organizationId", "deletionRequestId", "integrationRequestId", "actorType", "actorId", "action", "outcome",
-               "summary", "detailsDigest", "createdAt", "chainSeq", "prevHash", "hash",
-               CASE WHEN "details" IS NULL THEN NULL ELSE encode(sha256(convert_to("details"::text, 'UTF8')), 'hex') END AS "actualDigest"
-        FROM "AuditLog"
-        WHERE "organizationId" = ${organizationId} AND "chainSeq" >= ${expectedSeq}
-        ORDER BY "chainSeq" ASC
+        SELECT a."id", a."organizationId", a."deletionRequestId", a."integrationRequestId", a."actorType", a."actorId", a."action", a."outcome",
+               a."summary", a."detailsDigest", a."createdAt", a."chainSeq", a."prevHash", a."hash",
+               CASE WHEN a."details" IS NULL THEN NULL ELSE encode(sha256(convert_to(a."details"::text, 'UTF8')), 'hex') END AS "actualDigest",
+               (a."details" IS NULL AND a."detailsDigest" IS NOT NULL AND NOT COALESCE(dr.hashed OR dr."purgedAt" IS NOT NULL, false)) AS "detailsRemoved"
+        FROM "AuditLog" a LEFT JOIN "DeletionRequest" dr ON dr.id = a."deletionRequestId"
+        WHERE a."organizationId" = ${organizationId} AND a."chainSeq" >= ${expectedSeq}
+        ORDER BY a."chainSeq" ASC
         LIMIT ${BATCH}`;
       if (rows.length === 0) break;
       for (const row of rows) {
@@ -192,6 +197,8 @@ export async function verifyAuditChain(db: Db, options: { organizationId?: strin
           broken = at("prevHash does not match the previous entry's hash (entry altered, removed or reordered)");
         else if (row.actualDigest !== null && row.actualDigest !== row.detailsDigest)
           broken = at('details were altered: their digest does not match');
+        else if (row.detailsRemoved)
+          broken = at("details were removed, though the retention policy has not reached this entry's request");
         else if (row.hash !== auditEntryHash({ ...row, id: BigInt(row.id) }, seq, prev))
           broken = at("hash does not match the entry's content (entry altered)");
         if (broken) break;
