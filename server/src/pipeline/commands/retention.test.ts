@@ -4,6 +4,8 @@ import { startWebhookServer, type WebhookServer } from '../../test/fakes/webhook
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
 import { identifierHmac } from '../../lib/crypto';
 import { applyRetention } from './apply-retention';
+import { buildCertificate } from '../../services/certificates/build-certificate';
+import { renderCertificatePdf } from '../../services/certificates/render-pdf';
 import { HASHED_PREFIX, dueForRetention, removeIdentifier } from '../store/retention';
 import { sha256Hex } from '../../lib/crypto';
 
@@ -89,6 +91,23 @@ describe('retention policy', () => {
     expect(JSON.stringify(await caller.deletionRequests.auditTrail({ deletionRequestId: id }))).not.toContain(
       'delete-me@example.com',
     );
+    // Its certificate says the identifier is gone; it signs no placeholder as the subject's hash.
+    const actor = {
+      userId: org.user.id,
+      organizationId: org.organization.id,
+      role: 'OWNER' as const,
+      via: 'cli' as const,
+    };
+    const signed = await buildCertificate(env.db.prisma, env.deps.keyring, actor, id);
+    expect((signed.certificate as { deletionRequest: { subject: unknown } }).deletionRequest.subject).toEqual({
+      identifierRemoved: { by: 'retention policy', at: stored.purgedAt!.toISOString() },
+    });
+    expect(JSON.stringify(signed)).not.toContain('purged:');
+    expect(
+      Buffer.from(await renderCertificatePdf(signed))
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
   });
 
   it('waits the configured number of days after completion', async () => {

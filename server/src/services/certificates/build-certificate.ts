@@ -48,6 +48,7 @@ export async function buildCertificate(
       id: true,
       status: true,
       identifierHmac: true,
+      purgedAt: true,
       regulation: true,
       dueAt: true,
       dueExtendedAt: true,
@@ -123,13 +124,17 @@ export async function buildCertificate(
       id: request.id,
       status: request.status,
       workspace: { id: request.workspace.id, name: request.workspace.name },
-      subject: {
-        identifierHash: {
-          algorithm: 'HMAC-SHA256',
-          keyedWith: 'service identifier pepper',
-          value: request.identifierHmac,
-        },
-      },
+      // After the retention policy deleted the identifier, no hash of it is kept either: the
+      // certificate says so rather than sign a placeholder as a hash.
+      subject: request.purgedAt
+        ? { identifierRemoved: { by: 'retention policy', at: request.purgedAt.toISOString() } }
+        : {
+            identifierHash: {
+              algorithm: 'HMAC-SHA256',
+              keyedWith: 'service identifier pepper',
+              value: request.identifierHmac,
+            },
+          },
       regulation: request.regulation,
       receivedAt: request.createdAt.toISOString(),
       dueAt: iso(request.dueAt),

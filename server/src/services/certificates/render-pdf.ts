@@ -81,8 +81,12 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<U
   line(
     `Regulation: ${r.regulation ?? '-'}    Due: ${r.dueAt ?? '-'}${r.dueExtendedAt ? ` (extended ${r.dueExtendedAt})` : ''}`,
   );
-  line(`Subject (keyed hash, ${r.subject.identifierHash.algorithm}):`);
-  line(r.subject.identifierHash.value, mono, 9, 12);
+  if (r.subject.identifierHash) {
+    line(`Subject (keyed hash, ${r.subject.identifierHash.algorithm}):`);
+    line(r.subject.identifierHash.value, mono, 9, 12);
+  } else {
+    line(`Subject: identifier and its hash deleted by the retention policy on ${r.subject.identifierRemoved.at}`);
+  }
   gap(12);
   line('Destinations', bold, 13);
   for (const d of c.destinations) {
