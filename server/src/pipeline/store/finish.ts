@@ -15,6 +15,8 @@ export interface StepUpdate {
   attempts?: number;
   nextAttemptAt?: Date | null;
   completedAt?: Date | null;
+  /** What the destination proved, on success: kept on the row, where retention leaves it. */
+  evidence?: Record<string, unknown>;
 }
 
 /** A step's outcome, to be written: its new state, its audit entries (in order). */
@@ -122,7 +124,8 @@ async function writeSteps(query: Query, workerId: string, steps: FinishingStep[]
               ${column('lastError', `i.s->>'lastError'`)},
               ${column('attempts', `(i.s->>'attempts')::int`)},
               ${column('nextAttemptAt', utc(`(i.s->>'nextAttemptAt')`))},
-              ${column('completedAt', utc(`(i.s->>'completedAt')`))}
+              ${column('completedAt', utc(`(i.s->>'completedAt')`))},
+              ${column('evidence', `i.s->'evidence'`)}
          FROM input i WHERE ir.id = ANY($5::text[]) AND ir.id = i.id AND ir."lockedBy" = $2
        RETURNING ir.id, ir.status::text AS status, ir."completedAt"
      ), audit AS (

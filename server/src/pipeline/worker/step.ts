@@ -221,8 +221,11 @@ function nextState(deps: EngineDeps, step: Step, outcome: Outcome, now: Date): N
   const ageMs = now.getTime() - acceptedAt.getTime();
   const tooOld = phase === 'check' && ageMs > cfg.ASYNC_MAX_AGE_HOURS * 3_600_000;
   switch (outcome.kind) {
-    case 'success':
-      return done('SUCCESS', outcome.message, null);
+    case 'success': {
+      const success = done('SUCCESS', outcome.message, null);
+      if (outcome.evidence) success.data.evidence = outcome.evidence;
+      return success;
+    }
     case 'canceled':
       return done('CANCELED', outcome.message, null);
     case 'failed':

@@ -12,6 +12,9 @@ const STORE_TYPES = new Set(['POSTGRES', 'MYSQL', 'REDIS', 'S3', 'DYNAMODB']);
 
 type Evidence = Record<string, unknown>;
 
+const storedEvidence = (value: unknown): Evidence | null =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Evidence) : null;
+
 /** What one destination proved: rows changed and the verification for stores; task ids and final statuses for vendors. */
 function destinationEvidence(type: string, evidence: Evidence | null) {
   if (!evidence) return { recorded: false as const };
@@ -70,6 +73,7 @@ export async function buildCertificate(
           completedAt: true,
           reverifiedAt: true,
           reappearedAt: true,
+          evidence: true,
         },
       },
     },
@@ -82,22 +86,6 @@ export async function buildCertificate(
       `The request is still ${request.status}; a certificate is issued once it has finished`,
     );
 
-  const successes = await db.auditLog.findMany({
-    where: {
-      organizationId: actor.organizationId,
-      deletionRequestId,
-      outcome: 'SUCCESS',
-      action: { in: ['deletion.requested', 'deletion.status_checked'] },
-    },
-    orderBy: { id: 'asc' },
-    select: { integrationRequestId: true, details: true, createdAt: true },
-  });
-  const evidenceBy = new Map<string, Evidence | null>();
-  for (const entry of successes) {
-    const evidence = (entry.details as { evidence?: Evidence } | null)?.evidence;
-    if (entry.integrationRequestId)
-      evidenceBy.set(entry.integrationRequestId, evidence ?? evidenceBy.get(entry.integrationRequestId) ?? null);
-  }
   const [head, lastOwn] = await Promise.all([
     db.auditLog.findFirst({
       where: { organizationId: actor.organizationId, chainSeq: { not: null } },
@@ -153,7 +141,7 @@ export async function buildCertificate(
       completedAt: iso(ir.completedAt),
       reverifiedAt: iso(ir.reverifiedAt),
       reappearedAt: iso(ir.reappearedAt),
-      evidence: destinationEvidence(ir.integrationType, evidenceBy.get(ir.id) ?? null),
+      evidence: destinationEvidence(ir.integrationType, storedEvidence(ir.evidence)),
     })),
     auditChain: {
       head: head

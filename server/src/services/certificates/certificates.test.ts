@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument, PDFName, PDFDict, PDFArray, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prisma } from '../../generated/prisma/client';
+import { applyRetention } from '../../pipeline/commands/apply-retention';
 import { sealAuditChain } from '../audit/audit-chain';
 import { connectCustomerDatabase, createCustomerDatabase, type CustomerDatabase } from '../../test/customer-db';
 import { startTestWorker, waitForRequest } from '../../test/engine';
@@ -236,6 +238,46 @@ describe('certificate of deletion', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("keeps each destination's evidence after the retention policy deleted the identifier and the audit payloads", async () => {
+    const subject = 'retained.subject@example.com';
+    await customer.seedUser(subject, { orders: 3 });
+    const caller = callerFor(env.deps, { pat: org.pat }).caller;
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: subject,
+    });
+    const worker = await startTestWorker(env);
+    try {
+      expect((await waitForRequest(env, created.id)).status).toBe('SUCCESS');
+    } finally {
+      await worker.stop();
+    }
+    await env.deps.prisma.organization.update({
+      where: { id: org.organization.id },
+      data: { retentionAction: 'DELETE', retentionDays: 0 },
+    });
+    try {
+      expect((await applyRetention(env.deps.prisma, new Date(), org.organization.id)).deleted).toBeGreaterThan(0);
+    } finally {
+      await env.deps.prisma.organization.update({
+        where: { id: org.organization.id },
+        data: { retentionAction: 'NONE' },
+      });
+    }
+    const payloads = await env.deps.prisma.auditLog.count({
+      where: { deletionRequestId: created.id, details: { not: Prisma.AnyNull } },
+    });
+    expect(payloads).toBe(0);
+    const report = await buildCertificate(env.deps.prisma, env.deps.keyring, org.actor, created.id);
+    expect((report.certificate as any).destinations[0].evidence).toEqual({
+      recorded: true,
+      rowsChanged: { 'delete on public.orders': 3, 'delete on public.users': 1 },
+      verification: { remainingMatchingRows: expect.any(Object), passed: true },
+    });
+    expect(JSON.stringify(report)).not.toContain(subject);
+    expect(verifyCertificate(report)).toMatchObject({ valid: true });
   });
 
   it('is refused while the request is still running', async () => {

@@ -106,7 +106,7 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<U
         12,
       );
     const e = d.evidence;
-    if (!e.recorded) line('No evidence recorded (or removed by the retention policy).', regular, 9, 12);
+    if (!e.recorded) line('No evidence recorded for this destination.', regular, 9, 12);
     else if (e.verification) {
       line(`Rows changed: ${JSON.stringify(e.rowsChanged)}`, mono, 8, 12);
       line(
