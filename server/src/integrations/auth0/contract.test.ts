@@ -126,6 +126,17 @@ describe('Auth0 contract (official auth0 SDK)', () => {
       .requestDeletion(ctx('x@example.com', {}, { apiKey: CLIENT_ID, secretKey: 'wrong-secret-000' }))
       .catch((e: Error) => e);
     expect(refused).toMatchObject({ message: 'Auth0 refused the client credentials: HTTP 401: Unauthorized' });
+    // A custom login domain as the domain: its audience names no API, and the message says what to enter.
+    const custom = await auth0Driver
+      .requestDeletion({
+        ...ctx('x@example.com'),
+        config: { ...ctx('x@example.com').config, domain: 'login.example.com' },
+      })
+      .catch((e: Error) => e);
+    expect(custom).toMatchObject({
+      message:
+        "Auth0 refused the client credentials: HTTP 403: Service not found: https://login.example.com/api/v2/; the domain must be the tenant's own (such as acme.eu.auth0.com), not a custom domain",
+    });
     fake.state.throttleNext = 1;
     const outcome = await auth0Driver.requestDeletion(ctx('x@example.com'));
     const waitMs = outcome.kind === 'deferred' ? outcome.until.getTime() - Date.now() : 0;

@@ -27,7 +27,7 @@ export function auth0Client(
   const origin = config.baseUrl ?? `https://${config.domain}`;
   const audience = `https://${config.domain}/api/v2/`;
   const cacheKey = createHash('sha256')
-    .update(`${origin}\n${credentials.clientId}\n${credentials.clientSecret}`)
+    .update(`${origin}\n${audience}\n${credentials.clientId}\n${credentials.clientSecret}`)
     .digest('hex');
 
   async function token(): Promise<string> {
@@ -49,10 +49,14 @@ export function auth0Client(
     const recorded = trail?.findLast((e) => e.kind === 'http' && e.request.url.endsWith('/oauth/token'));
     if (recorded?.kind === 'http' && recorded.response && isSuccessStatus(response.status))
       recorded.response.body = '[access token withheld]';
-    if (response.status === 401 || response.status === 403)
-      throw new PermanentError(
-        `Auth0 refused the client credentials: HTTP ${response.status}: ${style.message(jsonBody(response)) ?? ''}`.trim(),
-      );
+    if (response.status === 401 || response.status === 403) {
+      const said = style.message(jsonBody(response)) ?? '';
+      // The Management API is known by the tenant's own domain: a custom (login) domain names no API.
+      const hint = /service not found/i.test(said)
+        ? `; the domain must be the tenant's own (such as acme.eu.auth0.com), not a custom domain`
+        : '';
+      throw new PermanentError(`Auth0 refused the client credentials: HTTP ${response.status}: ${said}`.trim() + hint);
+    }
     if (!isSuccessStatus(response.status))
       throw new TransientError(`Auth0 token endpoint answered HTTP ${response.status}`);
     const granted = jsonBody(response) as { access_token?: unknown; expires_in?: unknown } | undefined;
