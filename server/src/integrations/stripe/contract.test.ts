@@ -119,6 +119,31 @@ describe('Stripe contract (official `stripe` SDK)', () => {
     });
   });
 
+  it('says when a test-mode key searched test-mode data only, in the outcome, its evidence and the connection test', async () => {
+    const live = 'sk_live_contract_0123456789';
+    fake.state.secretKeys.add(live);
+    const inTest = await stripeDriver.requestDeletion(ctx('nobody@example.com'));
+    expect(inTest).toMatchObject({
+      kind: 'success',
+      message:
+        "Stripe has no customer with this email: nothing to delete (test-mode key: Stripe's live data was not searched)",
+      evidence: { mode: 'test', customersFound: 0 },
+    });
+    const inLive = await stripeDriver.requestDeletion(ctx('nobody@example.com', {}, { apiKey: live }));
+    expect(inLive).toMatchObject({
+      message: 'Stripe has no customer with this email: nothing to delete',
+      evidence: { mode: 'live' },
+    });
+    const restricted = await stripeDriver.testConnection!(ctx('', {}, { apiKey: KEY.replace('sk_', 'rk_') }));
+    expect(restricted.ok).toBe(false); // not a key the fake knows
+    fake.state.secretKeys.add(KEY.replace('sk_', 'rk_'));
+    expect(await stripeDriver.testConnection!(ctx('', {}, { apiKey: KEY.replace('sk_', 'rk_') }))).toMatchObject({
+      ok: true,
+      message: expect.stringContaining('test-mode key, so deletions reach test-mode data only'),
+    });
+    expect((await stripeDriver.testConnection!(ctx('', {}, { apiKey: live }))).message).not.toContain('test-mode');
+  });
+
   it("fails at once with Stripe's message for a bad key, and waits on a 429", async () => {
     const refused = await stripeDriver.requestDeletion(ctx('jane@example.com', {}, { apiKey: 'sk_test_revoked_000' }));
     expect(refused).toEqual({

@@ -39,6 +39,14 @@ const clientFor = (ctx: Pick<DriverContext<StripeConfig>, 'http' | 'config' | 's
   stripeClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
 
 /**
+ * A test-mode key (sk_test_…, rk_test_…) reaches test-mode data only: nothing it finds or deletes
+ * says anything about live customers. Outcomes and evidence say which mode was searched.
+ */
+const keyMode = (ctx: Pick<DriverContext<StripeConfig>, 'secrets'>): 'live' | 'test' =>
+  /^[sr]k_test_/.test(credential(ctx, 'apiKey')) ? 'test' : 'live';
+const TEST_MODE_NOTE = " (test-mode key: Stripe's live data was not searched)";
+
+/**
  * Synchronous: find the customers (by id, or every customer with the email), delete each
  * (Stripe deletes the customer and cancels its subscriptions), then retrieve each again: Stripe
  * answers a deleted customer with `deleted: true`, which is recorded as the proof.
@@ -51,6 +59,8 @@ export const stripeDriver: Driver<StripeConfig> = {
 
   async requestDeletion(ctx) {
     const client = clientFor(ctx);
+    const mode = keyMode(ctx);
+    const note = mode === 'test' ? TEST_MODE_NOTE : '';
     let ids: string[];
     if (ctx.config.identifierType === 'customer_id') {
       ids = [ctx.identifier];
@@ -77,8 +87,8 @@ export const stripeDriver: Driver<StripeConfig> = {
       if (ids.length === 0)
         return {
           kind: 'success',
-          message: 'Stripe has no customer with this email: nothing to delete',
-          evidence: { customersFound: 0 },
+          message: `Stripe has no customer with this email: nothing to delete${note}`,
+          evidence: { mode, customersFound: 0 },
         };
     }
     let alreadyGone = 0;
@@ -91,8 +101,8 @@ export const stripeDriver: Driver<StripeConfig> = {
     if (alreadyGone === ids.length && ctx.config.identifierType === 'customer_id') {
       return {
         kind: 'success',
-        message: 'Stripe has no such customer: nothing to delete',
-        evidence: { customersFound: 0 },
+        message: `Stripe has no such customer: nothing to delete${note}`,
+        evidence: { mode, customersFound: 0 },
       };
     }
     const proof: Record<string, string> = {};
@@ -107,11 +117,17 @@ export const stripeDriver: Driver<StripeConfig> = {
     }
     return {
       kind: 'success',
-      message: `Deleted ${ids.length - alreadyGone} Stripe customer(s); Stripe reports each as deleted`,
-      evidence: { customersFound: ids.length, customerIds: ids, verifiedGone: true, lookupAfterDelete: proof },
+      message: `Deleted ${ids.length - alreadyGone} Stripe customer(s); Stripe reports each as deleted${note}`,
+      evidence: { mode, customersFound: ids.length, customerIds: ids, verifiedGone: true, lookupAfterDelete: proof },
     };
   },
 
   testConnection: (ctx) =>
-    testWith(style, () => clientFor(ctx).listOne(), 'Stripe accepted the key and it may read customers'),
+    testWith(
+      style,
+      () => clientFor(ctx).listOne(),
+      keyMode(ctx) === 'test'
+        ? 'Stripe accepted the key and it may read customers; it is a test-mode key, so deletions reach test-mode data only, never live customers'
+        : 'Stripe accepted the key and it may read customers',
+    ),
 };
