@@ -25,7 +25,7 @@ describe('vendor status mapping', () => {
       ['STARTED', 'pending', 'PROCESSING'],
       ['SUCCESS', 'success', undefined],
       ['FAILURE', 'failed', undefined],
-      ['REVOKED', 'canceled', undefined],
+      ['REVOKED', 'failed', undefined],
       ['NOT_FOUND', 'failed', undefined],
       ['UNKNOWN', 'pending', 'PROCESSING'],
     ]);
@@ -72,7 +72,7 @@ describe('vendor status mapping', () => {
     ).toBe('success');
     expect(
       amplitudeStatusOutcome(tracking, [job('2030-01-10', 'staging', [1]), job('2030-01-11', 'staging', [3])]).kind,
-    ).toBe('canceled');
+    ).toBe('failed');
   });
 });
 

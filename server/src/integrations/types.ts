@@ -41,7 +41,6 @@ export type Outcome =
   | { kind: 'accepted'; trackingId: string; status: 'PENDING' | 'PROCESSING'; message: string; pollAfterMs?: number }
   | { kind: 'pending'; status: 'PENDING' | 'PROCESSING'; message: string; pollAfterMs?: number }
   | { kind: 'deferred'; until: Date; message: string }
-  | { kind: 'canceled'; message: string }
   | { kind: 'retry'; reason: string; retryAfterMs?: number }
   | { kind: 'failed'; reason: string };
 

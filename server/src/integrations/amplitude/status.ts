@@ -57,7 +57,7 @@ const RANK: Record<string, number> = { staging: 0, submitted: 1, done: 2 };
 
 /**
  * staging -> PENDING (still cancelable), submitted -> PROCESSING, done -> SUCCESS once every
- * scheduled id is done. An id no longer listed in its job was removed from it: CANCELED.
+ * scheduled id is done. An id no longer listed in its job was removed from it at Amplitude: FAILED (a member can retry).
  */
 export function amplitudeStatusOutcome(tracking: AmplitudeTracking, jobs: AmplitudeJob[]): Outcome {
   const statuses: string[] = [];
@@ -68,8 +68,8 @@ export function amplitudeStatusOutcome(tracking: AmplitudeTracking, jobs: Amplit
     const missing = amplitudeIds.filter((id) => !listed.has(id));
     if (!job || missing.length > 0) {
       return {
-        kind: 'canceled',
-        message: `Amplitude no longer lists amplitude id ${missing.join(', ') || amplitudeIds.join(', ')} in the deletion job of ${day}${entry.app ? ` (project ${entry.app})` : ''} (removed from the job)`,
+        kind: 'failed',
+        reason: `Amplitude no longer lists amplitude id ${missing.join(', ') || amplitudeIds.join(', ')} in the deletion job of ${day}${entry.app ? ` (project ${entry.app})` : ''}: it was removed from the job at Amplitude and its data was not deleted; retry to ask again`,
       };
     }
     statuses.push(job.status);

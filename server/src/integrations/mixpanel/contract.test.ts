@@ -115,7 +115,10 @@ describe('Mixpanel GDPR API contract (vendor/gdpr.openapi.yaml)', () => {
 
     // Cancel while PENDING (204), then the status says REVOKED.
     expect(await mixpanelDriver.cancel!(ctx('contract-subject-2', open))).toMatchObject({ canceled: true });
-    expect(await mixpanelDriver.checkStatus!(ctx('contract-subject-2', open))).toMatchObject({ kind: 'canceled' });
+    expect(await mixpanelDriver.checkStatus!(ctx('contract-subject-2', open))).toMatchObject({
+      kind: 'failed',
+      reason: expect.stringContaining('was revoked at Mixpanel: the data was not deleted'),
+    });
 
     // Cancel once STARTED: refused (405).
     Object.assign(fake.state, { pendingMs: 0, startedMs: 60_000 });

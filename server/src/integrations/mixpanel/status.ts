@@ -19,7 +19,11 @@ export function mixpanelStatusOutcome(status: string, taskId: string): Outcome {
     case 'FAILURE':
       return { kind: 'failed', reason: `Mixpanel task ${taskId} reported FAILURE` };
     case 'REVOKED':
-      return { kind: 'canceled', message: `Mixpanel task ${taskId} was revoked (canceled at Mixpanel)` };
+      // Revoked at Mixpanel, not by a member here: the data was not deleted.
+      return {
+        kind: 'failed',
+        reason: `Mixpanel task ${taskId} was revoked at Mixpanel: the data was not deleted; retry to ask again`,
+      };
     case 'NOT_FOUND':
       return { kind: 'failed', reason: `Mixpanel has no deletion task ${taskId} (NOT_FOUND)` };
     default:

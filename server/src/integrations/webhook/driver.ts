@@ -11,7 +11,8 @@ type StatusSpec = Pick<
 
 /**
  * What the status call's value means (case-insensitive): one of the success, failed or
- * canceled values finishes the request; no value yet is PENDING (the job is still queued
+ * canceled values finishes the request (a canceled value as FAILED: the data is still there, and
+ * only a member cancels here); no value yet is PENDING (the job is still queued
  * at the destination); any other value means the destination is at work: PROCESSING.
  */
 export function statusOutcome(spec: StatusSpec, raw: unknown): Outcome {
@@ -20,7 +21,12 @@ export function statusOutcome(spec: StatusSpec, raw: unknown): Outcome {
   if (!value) return { kind: 'pending', status: 'PENDING', message: `No status value at ${spec.statusPath} yet` };
   if (matches(spec.successValues)) return { kind: 'success', message: `Status "${value}"` };
   if (matches(spec.failedValues)) return { kind: 'failed', reason: `Your system reported status "${value}"` };
-  if (matches(spec.canceledValues)) return { kind: 'canceled', message: `Your system reported status "${value}"` };
+  // CANCELED is a member's decision in this service; a job canceled over there left the data in place.
+  if (matches(spec.canceledValues))
+    return {
+      kind: 'failed',
+      reason: `Your system reported status "${value}": the deletion was canceled there, not done; retry to ask again`,
+    };
   return { kind: 'pending', status: 'PROCESSING', message: `Status "${value}"` };
 }
 

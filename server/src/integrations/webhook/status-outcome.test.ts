@@ -27,6 +27,10 @@ describe('webhook status values', () => {
       kind: 'failed',
       reason: 'Your system reported status "Failed"',
     });
-    expect(statusOutcome(spec, 'canceled')).toMatchObject({ kind: 'canceled' });
+    // Canceled over there is not a member's cancel here: the data is still in place.
+    expect(statusOutcome(spec, 'canceled')).toMatchObject({
+      kind: 'failed',
+      reason: expect.stringContaining('the deletion was canceled there, not done'),
+    });
   });
 });

@@ -226,8 +226,6 @@ function nextState(deps: EngineDeps, step: Step, outcome: Outcome, now: Date): N
       if (outcome.evidence) success.data.evidence = outcome.evidence;
       return success;
     }
-    case 'canceled':
-      return done('CANCELED', outcome.message, null);
     case 'failed':
       return done('FAILED', outcome.reason, outcome.reason);
     case 'accepted':
