@@ -17,6 +17,8 @@ const users: DiscoveredTable = {
     { name: 'id', dataType: 'integer', nullable: false },
     { name: 'email', dataType: 'text', nullable: false },
     { name: 'phone', dataType: 'character varying', nullable: true },
+    { name: 'handle', dataType: 'character varying', nullable: true, unique: true, maxLength: 64 },
+    { name: 'code', dataType: 'character varying', nullable: true, maxLength: 6 },
     { name: 'age', dataType: 'integer', nullable: true },
     { name: 'deleted', dataType: 'boolean', nullable: false },
     { name: 'deleted_at', dataType: 'timestamp with time zone', nullable: true },
@@ -24,8 +26,15 @@ const users: DiscoveredTable = {
 };
 
 describe('the PostgreSQL rule builder', () => {
-  it('offers only nullable columns for set_null and only text columns for hash and mask', () => {
-    expect(eligibleColumns('set_null', users.columns).map((c) => c.name)).toEqual(['phone', 'age', 'deleted_at']);
+  it('offers only nullable columns for set_null and only text columns the value fits for hash and mask', () => {
+    expect(eligibleColumns('set_null', users.columns).map((c) => c.name)).toEqual([
+      'phone',
+      'handle',
+      'code',
+      'age',
+      'deleted_at',
+    ]);
+    // A hash needs 71 characters; the mask needs 8, and a column outside any unique key.
     expect(eligibleColumns('hash', users.columns).map((c) => c.name)).toEqual(['email', 'phone']);
     expect(eligibleColumns('mask', users.columns).map((c) => c.name)).toEqual(['email', 'phone']);
     expect(eligibleColumns('delete', users.columns)).toEqual([]);

@@ -1,11 +1,15 @@
 import type { PostgresConfig, PostgresRule } from '@shared/integrations/postgres';
-import { isSoftDeleteColumnType, isTextColumnType } from '@shared/integrations/sql-columns';
+import { hashOrMaskProblem, isSoftDeleteColumnType, isTextColumnType } from '@shared/integrations/sql-columns';
 
 /** Columns as schema discovery reports them. */
 export interface DiscoveredColumn {
   name: string;
   dataType: string;
   nullable: boolean;
+  /** Characters a text column holds at most, where the database reports it. */
+  maxLength?: number;
+  /** Part of a primary key or unique index. */
+  unique?: boolean;
 }
 export interface DiscoveredTable {
   schema: string;
@@ -33,10 +37,14 @@ export const ACTION_LABEL: Record<RuleDraft['action'], string> = {
   soft_delete: 'Soft delete (flag or timestamp)',
 };
 
-/** Columns an action may change: NULL needs a nullable column, hash and mask need text. */
+/**
+ * Columns an action may change: NULL needs a nullable column; hash and mask need text the value
+ * fits in, and mask a column outside any unique key (the server checks the same when saving).
+ */
 export function eligibleColumns(action: RuleDraft['action'], columns: DiscoveredColumn[]): DiscoveredColumn[] {
   if (action === 'set_null') return columns.filter((c) => c.nullable);
-  if (action === 'hash' || action === 'mask') return columns.filter((c) => isTextColumnType(c.dataType));
+  if (action === 'hash' || action === 'mask')
+    return columns.filter((c) => isTextColumnType(c.dataType) && !hashOrMaskProblem(action, c));
   return [];
 }
 

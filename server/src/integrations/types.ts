@@ -65,7 +65,15 @@ export interface ConfigIssue {
 export interface DiscoveredTable {
   schema: string;
   table: string;
-  columns: { name: string; dataType: string; nullable: boolean }[];
+  columns: {
+    name: string;
+    dataType: string;
+    nullable: boolean;
+    /** Characters a text column holds at most (databases that report it); absent: no limit known. */
+    maxLength?: number;
+    /** Part of a primary key or unique index: no two rows may hold the same value there. */
+    unique?: boolean;
+  }[];
   /** Tables (`schema.table`) whose rows reference this table's rows through a foreign key (databases that report them). */
   referencedBy?: string[];
   /** Key-value tables (DynamoDB): the key attributes, and the secondary indexes a rule can query by. */

@@ -67,5 +67,4 @@ export const mysqlConfigSchema = sqlConfigSchema(mysqlRuleSchema);
 export type MysqlConfig = z.infer<typeof mysqlConfigSchema>;
 export type PostgresConfig = z.infer<typeof postgresConfigSchema>;
 
-export const HASH_PREFIX = 'sha256:';
-export const MASK_VALUE = '[masked]';
+export { HASH_PREFIX, MASK_VALUE } from './sql-columns';

@@ -20,3 +20,26 @@ export const isTextColumnType = (dataType: string): boolean =>
 /** Soft delete sets a boolean flag to true or a timestamp to now(): PostgreSQL's timestamps, MySQL's datetime and timestamp. */
 export const isSoftDeleteColumnType = (dataType: string): boolean =>
   dataType === 'boolean' || dataType.startsWith('timestamp') || dataType === 'datetime';
+
+/** What the hash action writes: this prefix and the value's SHA-256 in hex. */
+export const HASH_PREFIX = 'sha256:';
+/** What the mask action writes. */
+export const MASK_VALUE = '[masked]';
+const HASHED_LENGTH = HASH_PREFIX.length + 64;
+
+/**
+ * Why hash or mask cannot write this (text) column, or null: the value does not fit its length,
+ * or masking, which gives every row the same value, would break its unique key. For the
+ * server's save-time check and the dashboard's rule builder alike.
+ */
+export function hashOrMaskProblem(
+  action: 'hash' | 'mask',
+  column: { name: string; maxLength?: number; unique?: boolean },
+): string | null {
+  const written = action === 'hash' ? HASHED_LENGTH : MASK_VALUE.length;
+  if (column.maxLength !== undefined && column.maxLength < written)
+    return `Column ${column.name} holds at most ${column.maxLength} characters; ${action === 'hash' ? `a hash (${HASH_PREFIX}…)` : `the mask ${MASK_VALUE}`} needs ${written}`;
+  if (action === 'mask' && column.unique)
+    return `Column ${column.name} is part of a primary key or unique index, and masking gives every row the same value; hash it instead`;
+  return null;
+}

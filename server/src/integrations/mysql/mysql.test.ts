@@ -68,13 +68,14 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
     expect(wrong).toMatchObject({ ok: false, message: expect.stringContaining('Access denied') });
   });
 
-  it('discovers tables, columns (BOOLEAN as boolean) and which tables reference which', async () => {
+  it('discovers tables, columns (BOOLEAN as boolean, with length limits and unique keys) and which tables reference which', async () => {
     const tables = await discoverMysql({ secrets: db.credentials, resolveHost });
     const users = tables.find((t) => t.table === 'users')!;
     expect(users.schema).toBe(db.name);
     expect(users.columns).toEqual(
       expect.arrayContaining([
-        { name: 'email', dataType: 'varchar', nullable: false },
+        { name: 'email', dataType: 'varchar', nullable: false, maxLength: 191 },
+        { name: 'id', dataType: 'bigint', nullable: false, unique: true },
         { name: 'deleted', dataType: 'boolean', nullable: false },
         { name: 'deleted_at', dataType: 'datetime', nullable: true },
       ]),
@@ -84,6 +85,9 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
   });
 
   it('validates rules against the live schema', async () => {
+    await db.pool.query(
+      `CREATE TABLE IF NOT EXISTS handles (handle VARCHAR(191) NOT NULL, UNIQUE KEY (handle)) ENGINE=InnoDB`,
+    );
     const issues = await validateMysqlRules({
       secrets: db.credentials,
       resolveHost,
@@ -93,6 +97,10 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
           { table: 'users', identifierColumns: ['email'], action: 'set_null', columns: ['email'] },
           { table: 'orders', identifierColumns: ['customer_email'], action: 'hash', columns: ['total'] },
           { table: 'users', identifierColumns: ['email'], action: 'soft_delete', softDeleteColumn: 'name' },
+          { table: 'users', identifierColumns: ['email'], action: 'mask', columns: ['code', 'name'] },
+          { table: 'users', identifierColumns: ['email'], action: 'hash', columns: ['phone', 'name'] },
+          { table: 'handles', identifierColumns: ['handle'], action: 'mask', columns: ['handle'] },
+          { table: 'handles', identifierColumns: ['handle'], action: 'hash', columns: ['handle'] },
         ],
       }),
     });
@@ -101,6 +109,9 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
       'Column email is NOT NULL and cannot be set to NULL',
       'Column total is decimal; only text columns can be hashed',
       'Column name must be boolean or a timestamp',
+      'Column code holds at most 4 characters; the mask [masked] needs 8',
+      'Column phone holds at most 40 characters; a hash (sha256:…) needs 71',
+      'Column handle is part of a primary key or unique index, and masking gives every row the same value; hash it instead',
     ]);
   });
 

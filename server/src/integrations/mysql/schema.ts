@@ -2,14 +2,18 @@ import type mysql from 'mysql2/promise';
 import type { DiscoveredTable } from '../sql/rules';
 
 /**
- * Tables, columns and foreign keys of the account's database, through information_schema.
+ * Tables, columns (with their length limits and unique keys) and foreign keys of the account's database, through information_schema.
  * `tinyint(1)` (MySQL's BOOLEAN) is reported as boolean; `referencedBy` lets rules run children first.
  */
 export async function discoverMysqlSchema(
   connection: mysql.Connection | mysql.PoolConnection,
 ): Promise<DiscoveredTable[]> {
   const [columns] = await connection.query<mysql.RowDataPacket[]>(
-    `SELECT c.TABLE_SCHEMA AS s, c.TABLE_NAME AS t, c.COLUMN_NAME AS c, c.DATA_TYPE AS type, c.COLUMN_TYPE AS full_type, c.IS_NULLABLE AS nullable
+    `SELECT c.TABLE_SCHEMA AS s, c.TABLE_NAME AS t, c.COLUMN_NAME AS c, c.DATA_TYPE AS type, c.COLUMN_TYPE AS full_type, c.IS_NULLABLE AS nullable,
+            c.CHARACTER_MAXIMUM_LENGTH AS max_length,
+            EXISTS (SELECT 1 FROM information_schema.STATISTICS s
+                     WHERE s.TABLE_SCHEMA = c.TABLE_SCHEMA AND s.TABLE_NAME = c.TABLE_NAME
+                       AND s.COLUMN_NAME = c.COLUMN_NAME AND s.NON_UNIQUE = 0) AS is_unique
        FROM information_schema.COLUMNS c
        JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME
       WHERE t.TABLE_TYPE = 'BASE TABLE' AND c.TABLE_SCHEMA = DATABASE()
@@ -28,7 +32,14 @@ export async function discoverMysqlSchema(
     const dataType = String(row.full_type).toLowerCase().startsWith('tinyint(1)')
       ? 'boolean'
       : String(row.type).toLowerCase();
-    table.columns.push({ name: row.c, dataType, nullable: row.nullable === 'YES' });
+    table.columns.push({
+      name: row.c,
+      dataType,
+      nullable: row.nullable === 'YES',
+      // (TEXT types report their byte limit, 65535 and more: never short enough to matter here.)
+      ...(row.max_length !== null ? { maxLength: Number(row.max_length) } : {}),
+      ...(Number(row.is_unique) === 1 ? { unique: true } : {}),
+    });
   }
   for (const ref of references) {
     const parent = tables.get(`${ref.rs}.${ref.rt}`);

@@ -43,16 +43,20 @@ async function runWith(rules: unknown[], identifier: string) {
 }
 
 describe('PostgreSQL integration', () => {
-  it('discovers tables and columns with nullability', async () => {
+  it('discovers tables and columns with nullability, unique keys and length limits', async () => {
     const tables = await caller.integrations.discoverSchema({ accountId });
     const users = tables.find((t) => t.table === 'users')!;
     expect(users.schema).toBe('public');
     expect(users.columns).toEqual(
       expect.arrayContaining([
-        { name: 'email', dataType: 'text', nullable: false },
+        { name: 'email', dataType: 'text', nullable: false, unique: true },
         { name: 'alt_email', dataType: 'text', nullable: true },
+        { name: 'id', dataType: 'bigint', nullable: false, unique: true },
       ]),
     );
+    await customer.pool.query(`CREATE TABLE IF NOT EXISTS short_codes (code varchar(12))`);
+    const codes = (await caller.integrations.discoverSchema({ accountId })).find((t) => t.table === 'short_codes')!;
+    expect(codes.columns).toEqual([{ name: 'code', dataType: 'character varying', nullable: true, maxLength: 12 }]);
     expect(tables.map((t) => t.table)).toEqual(expect.arrayContaining(['orders', 'events', 'Weird "Table"']));
   });
 
@@ -88,6 +92,20 @@ describe('PostgreSQL integration', () => {
     await expect(
       attempt([{ table: 'users', identifierColumns: ['email'], action: 'soft_delete', softDeleteColumn: 'name' }]),
     ).rejects.toMatchObject({ message: expect.stringContaining('boolean or a timestamp') });
+    // Masking gives every row one value: a unique column would refuse the second subject's row.
+    await expect(
+      attempt([{ table: 'users', identifierColumns: ['email'], action: 'mask', columns: ['email'] }]),
+    ).rejects.toMatchObject({
+      message:
+        'Column email is part of a primary key or unique index, and masking gives every row the same value; hash it instead',
+    });
+    await customer.pool.query(`CREATE TABLE IF NOT EXISTS short_codes (code varchar(12))`);
+    await expect(
+      attempt([{ table: 'short_codes', identifierColumns: ['code'], action: 'hash', columns: ['code'] }]),
+    ).rejects.toMatchObject({ message: 'Column code holds at most 12 characters; a hash (sha256:…) needs 71' });
+    expect(
+      await attempt([{ table: 'users', identifierColumns: ['email'], action: 'hash', columns: ['email'] }]),
+    ).toMatchObject({ name: 'bad' });
     await expect(attempt([{ table: 'users', identifierColumns: [], action: 'delete' }])).rejects.toMatchObject({
       code: 'BAD_REQUEST',
     });

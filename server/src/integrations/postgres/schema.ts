@@ -4,7 +4,7 @@ import { validateRules as validateSqlRules } from '../sql/rules';
 import type { ConfigIssue, DiscoveredTable } from '../types';
 import { postgresDialect } from './sql';
 
-/** Tables and columns the connected user can see, through information_schema. */
+/** Tables and columns (with their length limits and unique indexes) the connected user can see. */
 export async function discoverSchema(client: pg.Client): Promise<DiscoveredTable[]> {
   const { rows } = await client.query<{
     table_schema: string;
@@ -12,8 +12,19 @@ export async function discoverSchema(client: pg.Client): Promise<DiscoveredTable
     column_name: string;
     data_type: string;
     is_nullable: string;
+    character_maximum_length: number | null;
+    is_unique: boolean;
   }>(
-    `SELECT c.table_schema, c.table_name, c.column_name, c.data_type, c.is_nullable
+    // A column counts as unique when it is in any unique index (primary keys included, partial
+    // and multi-column ones too: masking several rows to one value can break each of them).
+    `SELECT c.table_schema, c.table_name, c.column_name, c.data_type, c.is_nullable, c.character_maximum_length,
+            EXISTS (
+              SELECT 1 FROM pg_catalog.pg_index i
+                JOIN pg_catalog.pg_class r ON r.oid = i.indrelid
+                JOIN pg_catalog.pg_namespace n ON n.oid = r.relnamespace
+                JOIN pg_catalog.pg_attribute a ON a.attrelid = r.oid AND a.attnum = ANY (i.indkey)
+               WHERE i.indisunique AND n.nspname = c.table_schema AND r.relname = c.table_name AND a.attname = c.column_name
+            ) AS is_unique
        FROM information_schema.columns c
        JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
       WHERE t.table_type = 'BASE TABLE' AND c.table_schema NOT IN ('pg_catalog', 'information_schema')
@@ -24,7 +35,13 @@ export async function discoverSchema(client: pg.Client): Promise<DiscoveredTable
     const key = `${row.table_schema}.${row.table_name}`;
     let table = tables.get(key);
     if (!table) tables.set(key, (table = { schema: row.table_schema, table: row.table_name, columns: [] }));
-    table.columns.push({ name: row.column_name, dataType: row.data_type, nullable: row.is_nullable === 'YES' });
+    table.columns.push({
+      name: row.column_name,
+      dataType: row.data_type,
+      nullable: row.is_nullable === 'YES',
+      ...(row.character_maximum_length !== null ? { maxLength: Number(row.character_maximum_length) } : {}),
+      ...(row.is_unique ? { unique: true } : {}),
+    });
   }
   return [...tables.values()];
 }

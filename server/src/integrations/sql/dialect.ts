@@ -2,6 +2,10 @@
 export interface ColumnInfo {
   dataType: string;
   nullable: boolean;
+  /** Characters a text column holds at most, where the database reports it. */
+  maxLength?: number;
+  /** Part of a primary key or unique index. */
+  unique?: boolean;
 }
 /** Columns of one table by name. */
 export type TableColumns = Map<string, ColumnInfo>;

@@ -1,4 +1,5 @@
 import { HASH_PREFIX, MASK_VALUE, type PostgresRule } from '@shared/integrations/postgres';
+import { hashOrMaskProblem } from '@shared/integrations/sql-columns';
 import { literal, type SqlDialect, type Statement, type TableColumns } from './dialect';
 import type { ConfigIssue, DiscoveredTable } from '../types';
 
@@ -178,7 +179,7 @@ export function findTable(
 export function columnsOf(tables: DiscoveredTable[], rule: Pick<SqlRule, 'schema' | 'table'>): TableColumns | null {
   const table = findTable(tables, rule);
   if (!table) return null;
-  return new Map(table.columns.map((c) => [c.name, { dataType: c.dataType, nullable: c.nullable }]));
+  return new Map(table.columns.map((c) => [c.name, c]));
 }
 
 /** Problems with rules against the discovered schema, as zod-like issues for the form. */
@@ -206,6 +207,10 @@ export function validateRules(dialect: SqlDialect, rules: SqlRule[], tables: Dis
           path: ['rules', i, 'columns'],
           message: `Column ${c} is ${info.dataType}; only text columns can be ${rule.action}ed`,
         });
+      else if (rule.action === 'hash' || rule.action === 'mask') {
+        const problem = hashOrMaskProblem(rule.action, { ...info, name: c });
+        if (problem) issues.push({ path: ['rules', i, 'columns'], message: problem });
+      }
     }
     if (rule.action === 'soft_delete') {
       const info = columns.get(rule.softDeleteColumn!);
