@@ -19,7 +19,12 @@ export function statusOutcome(spec: StatusSpec, raw: unknown): Outcome {
   const value = raw === undefined || raw === null || typeof raw === 'object' ? '' : String(raw).trim();
   const matches = (list: string[]) => list.some((v) => v.toLowerCase() === value.toLowerCase());
   if (!value) return { kind: 'pending', status: 'PENDING', message: `No status value at ${spec.statusPath} yet` };
-  if (matches(spec.successValues)) return { kind: 'success', message: `Status "${value}"` };
+  if (matches(spec.successValues))
+    return {
+      kind: 'success',
+      message: `Status "${value}"`,
+      evidence: { statusValue: value, statusPath: spec.statusPath },
+    };
   if (matches(spec.failedValues)) return { kind: 'failed', reason: `Your system reported status "${value}"` };
   // CANCELED is a member's decision in this service; a job canceled over there left the data in place.
   if (matches(spec.canceledValues))
@@ -91,7 +96,12 @@ export const webhookDriver: Driver<WebhookConfig> = {
     withTemplateErrors(async () => {
       const response = await call(ctx, ctx.config.initiate, 'initiate');
       if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
-      if (ctx.config.mode === 'sync') return { kind: 'success', message: `Webhook answered HTTP ${response.status}` };
+      if (ctx.config.mode === 'sync')
+        return {
+          kind: 'success',
+          message: `Webhook answered HTTP ${response.status}`,
+          evidence: { httpStatus: response.status },
+        };
       const trackingId = readJsonPath(parseJson(response), ctx.config.initiate.trackingIdPath!);
       if (trackingId === undefined || trackingId === null || trackingId === '' || typeof trackingId === 'object') {
         return { kind: 'failed', reason: `No tracking id at ${ctx.config.initiate.trackingIdPath} in the response` };
@@ -107,7 +117,12 @@ export const webhookDriver: Driver<WebhookConfig> = {
   checkStatus: (ctx) =>
     withTemplateErrors(async () => {
       const spec = ctx.config.status;
-      if (!spec) return { kind: 'success', message: 'No status call configured; accepted counts as done' };
+      if (!spec)
+        return {
+          kind: 'success',
+          message: 'No status call configured; accepted counts as done',
+          evidence: { statusCall: 'none configured: accepted counts as done' },
+        };
       const response = await call(ctx, spec, 'status');
       if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
       return statusOutcome(spec, readJsonPath(parseJson(response), spec.statusPath));

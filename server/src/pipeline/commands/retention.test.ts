@@ -103,6 +103,11 @@ describe('retention policy', () => {
       identifierRemoved: { by: 'retention policy', at: stored.purgedAt!.toISOString() },
     });
     expect(JSON.stringify(signed)).not.toContain('purged:');
+    // The destination's evidence outlives the audit payloads retention removed.
+    expect((signed.certificate as { destinations: { evidence: unknown }[] }).destinations[0]!.evidence).toEqual({
+      recorded: true,
+      vendor: { httpStatus: 200 },
+    });
     expect(
       Buffer.from(await renderCertificatePdf(signed))
         .subarray(0, 5)
