@@ -79,3 +79,27 @@ export async function testWith(
 /** A string field of an object, if it is one. */
 export const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value.length > 0 ? value : undefined;
+
+/** One page of a vendor's search: the ids on it and the next page's cursor (none: it was the last), or why it failed. */
+export type SearchPage<Cursor> = { ids: string[]; next?: Cursor } | { failure: Outcome };
+
+/**
+ * Every id a paged search finds, each once, added to `ids`: page after page, at most `maxPages`.
+ * A search with more pages than that fails with `tooMany` rather than delete part of what matches.
+ */
+export async function collectPages<Cursor>(
+  maxPages: number,
+  tooMany: string,
+  page: (cursor: Cursor | undefined) => Promise<SearchPage<Cursor>>,
+  ids: string[] = [],
+): Promise<string[] | Outcome> {
+  let cursor: Cursor | undefined;
+  for (let read = 1; ; read++) {
+    const result = await page(cursor);
+    if ('failure' in result) return result.failure;
+    for (const id of result.ids) if (!ids.includes(id)) ids.push(id);
+    if (result.next === undefined) return ids;
+    if (read === maxPages) return { kind: 'failed', reason: tooMany };
+    cursor = result.next;
+  }
+}

@@ -1,6 +1,6 @@
 import { INTERCOM_API_VERSION, INTERCOM_HOSTS, vendorBaseUrl, type IntercomConfig } from '@shared/integrations';
 import { isSuccessStatus, type HttpClient } from '../runtime/http-client';
-import { deletionFailure, str, testWith, type VendorStyle } from '../saas';
+import { collectPages, deletionFailure, str, testWith, type VendorStyle } from '../saas';
 import type { Driver, DriverContext } from '../types';
 import { credential, jsonBody } from '../runtime/vendor-http';
 
@@ -67,22 +67,23 @@ export const intercomDriver: Driver<IntercomConfig> = {
       ids = [ctx.identifier];
     } else {
       // Several contacts (users and leads) can share an email: every page of the search.
-      ids = [];
-      let next: string | undefined;
-      for (let page = 0; ; page++) {
-        const found = await client.search(ctx.config.identifierType, ctx.identifier, next);
-        if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
-        const body = jsonBody(found) as
-          { data?: { id?: unknown }[]; pages?: { next?: { starting_after?: unknown } | null } } | undefined;
-        for (const id of (body?.data ?? []).map((c) => str(c.id))) if (id && !ids.includes(id)) ids.push(id);
-        next = str(body?.pages?.next?.starting_after);
-        if (!next) break;
-        if (page === MAX_SEARCH_PAGES - 1)
+      const identifierType = ctx.config.identifierType;
+      const found = await collectPages<string>(
+        MAX_SEARCH_PAGES,
+        `More than ${MAX_SEARCH_PAGES} pages of Intercom contacts match; delete them by contact id`,
+        async (after) => {
+          const response = await client.search(identifierType, ctx.identifier, after);
+          if (!isSuccessStatus(response.status)) return { failure: deletionFailure(style, response, ctx.now) };
+          const body = jsonBody(response) as
+            { data?: { id?: unknown }[]; pages?: { next?: { starting_after?: unknown } | null } } | undefined;
           return {
-            kind: 'failed',
-            reason: `More than ${MAX_SEARCH_PAGES} pages of Intercom contacts match; delete them by contact id`,
+            ids: (body?.data ?? []).map((c) => str(c.id)).filter((id): id is string => Boolean(id)),
+            next: str(body?.pages?.next?.starting_after),
           };
-      }
+        },
+      );
+      if (!Array.isArray(found)) return found;
+      ids = found;
     }
     const deleted: string[] = [];
     for (const id of ids) {

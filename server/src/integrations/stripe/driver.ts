@@ -1,7 +1,7 @@
 import { STRIPE_API_HOST, STRIPE_API_VERSION, type StripeConfig } from '@shared/integrations';
 import type { HttpClient } from '../runtime/http-client';
 import { isSuccessStatus } from '../runtime/http-client';
-import { deletionFailure, str, testWith, type VendorStyle } from '../saas';
+import { collectPages, deletionFailure, str, testWith, type VendorStyle } from '../saas';
 import type { Driver, DriverContext } from '../types';
 import { credential, jsonBody } from '../runtime/vendor-http';
 
@@ -69,20 +69,19 @@ export const stripeDriver: Driver<StripeConfig> = {
       // most sign-up forms store it), every page of each.
       ids = [];
       for (const email of new Set([ctx.identifier, ctx.identifier.toLowerCase()])) {
-        for (let after: string | undefined, page = 0; page < MAX_LIST_PAGES; page++) {
-          const found = await client.listByEmail(email, after);
-          if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
-          const list = jsonBody(found) as { data?: { id?: unknown }[]; has_more?: unknown } | undefined;
-          const pageIds = (list?.data ?? []).map((c) => str(c.id)).filter((id): id is string => Boolean(id));
-          ids.push(...pageIds.filter((id) => !ids.includes(id)));
-          if (list?.has_more !== true || pageIds.length === 0) break;
-          if (page === MAX_LIST_PAGES - 1)
-            return {
-              kind: 'failed',
-              reason: `More than ${MAX_LIST_PAGES * 100} Stripe customers have this email; delete them by customer id`,
-            };
-          after = pageIds.at(-1);
-        }
+        const found = await collectPages<string>(
+          MAX_LIST_PAGES,
+          `More than ${MAX_LIST_PAGES * 100} Stripe customers have this email; delete them by customer id`,
+          async (after) => {
+            const response = await client.listByEmail(email, after);
+            if (!isSuccessStatus(response.status)) return { failure: deletionFailure(style, response, ctx.now) };
+            const list = jsonBody(response) as { data?: { id?: unknown }[]; has_more?: unknown } | undefined;
+            const pageIds = (list?.data ?? []).map((c) => str(c.id)).filter((id): id is string => Boolean(id));
+            return { ids: pageIds, next: list?.has_more === true ? pageIds.at(-1) : undefined };
+          },
+          ids,
+        );
+        if (!Array.isArray(found)) return found;
       }
       if (ids.length === 0)
         return {

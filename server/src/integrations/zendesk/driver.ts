@@ -1,6 +1,6 @@
 import { zendeskBaseUrl, type ZendeskConfig } from '@shared/integrations';
 import { isSuccessStatus, type HttpClient } from '../runtime/http-client';
-import { deletionFailure, str, testWith, type VendorStyle } from '../saas';
+import { collectPages, deletionFailure, str, testWith, type VendorStyle } from '../saas';
 import type { Driver, DriverContext } from '../types';
 import { credential, jsonBody } from '../runtime/vendor-http';
 
@@ -76,19 +76,18 @@ export const zendeskDriver: Driver<ZendeskConfig> = {
     const client = clientFor(ctx);
     let ids: string[];
     if (ctx.config.identifierType === 'email') {
-      ids = [];
-      for (let page = 1; ; page++) {
-        const found = await client.searchByEmail(ctx.identifier, page);
-        if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
-        const body = jsonBody(found) as { next_page?: unknown } | undefined;
-        ids.push(...matchingIds(body, ctx.identifier));
-        if (!body?.next_page) break;
-        if (page === MAX_SEARCH_PAGES)
-          return {
-            kind: 'failed',
-            reason: `Zendesk's search for this email returned more than ${MAX_SEARCH_PAGES} pages of users; delete by user id instead`,
-          };
-      }
+      const found = await collectPages<number>(
+        MAX_SEARCH_PAGES,
+        `Zendesk's search for this email returned more than ${MAX_SEARCH_PAGES} pages of users; delete by user id instead`,
+        async (page = 1) => {
+          const response = await client.searchByEmail(ctx.identifier, page);
+          if (!isSuccessStatus(response.status)) return { failure: deletionFailure(style, response, ctx.now) };
+          const body = jsonBody(response) as { next_page?: unknown } | undefined;
+          return { ids: matchingIds(body, ctx.identifier), next: body?.next_page ? page + 1 : undefined };
+        },
+      );
+      if (!Array.isArray(found)) return found;
+      ids = found;
     } else {
       ids = [ctx.identifier];
     }
