@@ -32,6 +32,17 @@ export class OutboundBlockedError extends AppError {
   }
 }
 
+/**
+ * A name that did not resolve. Refused like a blocked address when a URL or host is saved, but at
+ * run time a resolver outage or a record being moved passes: a later attempt may resolve it.
+ */
+export class HostUnresolvedError extends OutboundBlockedError {
+  constructor(host: string) {
+    super(`Host ${host} could not be resolved`);
+    this.name = 'HostUnresolvedError';
+  }
+}
+
 const BLOCKED_V4: Array<[string, number, string]> = [
   ['0.0.0.0', 8, 'unspecified'],
   ['10.0.0.0', 8, 'private'],
@@ -243,9 +254,9 @@ export async function assertHostAllowed(hostInput: string, policy: OutboundPolic
     addresses = await dns.promises.lookup(host, { all: true, verbatim: true });
   } catch {
     if (isLocalName(host) && !hostAllowlisted(policy, host)) throw localNameError(host);
-    throw new OutboundBlockedError(`Host ${host} could not be resolved`);
+    throw new HostUnresolvedError(host);
   }
-  if (addresses.length === 0) throw new OutboundBlockedError(`Host ${host} could not be resolved`);
+  if (addresses.length === 0) throw new HostUnresolvedError(host);
   checkResolved(policy, host, addresses);
   const first = addresses[0]!;
   return { host, address: first.address, family: first.family as 4 | 6, addresses };

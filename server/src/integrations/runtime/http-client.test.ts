@@ -1,8 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TransientError } from '../types';
+import { assertUrlAllowed, OutboundBlockedError, policyFromConfig } from '../../lib/ssrf';
+import { PermanentError, TransientError } from '../types';
 import { createHttpClient } from './http-client';
+import { outboundTools } from './outbound';
 
 /** Answers at once, then sends its body a byte every 50 ms for two seconds: never silent for long. */
 let server: http.Server;
@@ -36,6 +38,30 @@ describe('outbound HTTP', () => {
     await expect(call).rejects.toBeInstanceOf(TransientError);
     await expect(call).rejects.toThrow(/no complete answer within 300 ms/);
     expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it('a name that does not resolve is worth another attempt; an address the SSRF guard refuses is not', async () => {
+    const policy = policyFromConfig({});
+    const client = createHttpClient({
+      trail: [],
+      secrets: [],
+      checkUrl: async (target) => void (await assertUrlAllowed(target, policy)),
+    });
+    // .invalid never resolves (RFC 6761): what a resolver outage looks like to the caller.
+    const unresolved = client.request({ method: 'POST', url: 'https://hooks.nothing-here.invalid/erase' });
+    await expect(unresolved).rejects.toBeInstanceOf(TransientError);
+    await expect(unresolved).rejects.toThrow('Host hooks.nothing-here.invalid could not be resolved');
+    await expect(client.request({ method: 'POST', url: 'http://169.254.169.254/latest' })).rejects.toBeInstanceOf(
+      PermanentError,
+    );
+    // Saving such a URL is still refused at once.
+    await expect(assertUrlAllowed('https://hooks.nothing-here.invalid/erase', policy)).rejects.toBeInstanceOf(
+      OutboundBlockedError,
+    );
+    // A data store's host, resolved by the driver's tools, likewise.
+    const tools = outboundTools(policy, [], []);
+    await expect(tools.resolveHost('db.nothing-here.invalid')).rejects.toBeInstanceOf(TransientError);
+    await expect(tools.resolveHost('169.254.169.254')).rejects.toBeInstanceOf(PermanentError);
   });
 
   it('takes an answer that comes in time', async () => {

@@ -85,6 +85,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       } catch (error) {
         exchange.error = redact((error as Error).message);
         if (error instanceof TransientError) throw error;
+        // A name that did not resolve (at the SSRF check, before connecting) may resolve later.
+        if ((error as Error).name === 'HostUnresolvedError')
+          throw new TransientError(`${req.method} ${url.host}: ${redact((error as Error).message)}`);
         // The SSRF policy refused the address: retrying will not change that.
         if (
           (error as Error).name === 'OutboundBlockedError' ||

@@ -1,6 +1,12 @@
-import { assertHostAllowed, assertUrlAllowed, guardedLookup, type OutboundPolicy } from '../../lib/ssrf';
+import {
+  assertHostAllowed,
+  assertUrlAllowed,
+  guardedLookup,
+  HostUnresolvedError,
+  type OutboundPolicy,
+} from '../../lib/ssrf';
 import { createHttpClient } from './http-client';
-import { PermanentError, type Exchange } from '../types';
+import { PermanentError, TransientError, type Exchange } from '../types';
 
 /** HTTP and host resolution for drivers, both checked against the SSRF policy at call time. */
 export function outboundTools(policy: OutboundPolicy, trail: Exchange[], secrets: string[]) {
@@ -18,6 +24,8 @@ export function outboundTools(policy: OutboundPolicy, trail: Exchange[], secrets
       try {
         return (await assertHostAllowed(host, policy)).address;
       } catch (error) {
+        // A name that did not resolve may resolve later; a refused address will not change.
+        if (error instanceof HostUnresolvedError) throw new TransientError(error.message);
         throw new PermanentError((error as Error).message);
       }
     },
