@@ -1,19 +1,6 @@
 -- What a destination proved when it finished (rows changed and the verification for stores, task
 -- ids and statuses for vendors), kept on the integration request: the retention policy removes the
 -- audit payloads it was first recorded in, and certificates issued later still show it.
+-- (No default: a change of the catalogue only, so the table is locked for a moment. The copy of
+-- earlier evidence is the next migration, in a transaction of its own that locks rows, not the table.)
 ALTER TABLE "IntegrationRequest" ADD COLUMN "evidence" JSONB;
-
--- Integration requests that finished before this column: their evidence from the last successful
--- step's audit payload, where the retention policy has not removed it yet.
-UPDATE "IntegrationRequest" ir
-   SET "evidence" = last.evidence
-  FROM (
-    SELECT DISTINCT ON ("integrationRequestId") "integrationRequestId" AS id, "details"->'evidence' AS evidence
-      FROM "AuditLog"
-     WHERE "integrationRequestId" IS NOT NULL
-       AND "outcome" = 'SUCCESS'
-       AND "action" IN ('deletion.requested', 'deletion.status_checked')
-       AND jsonb_typeof("details"->'evidence') = 'object'
-     ORDER BY "integrationRequestId", id DESC
-  ) last
- WHERE ir.id = last.id AND ir.status = 'SUCCESS';
