@@ -1,6 +1,7 @@
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSV_IMPORT_MAX_BYTES } from '@shared/schemas/csv-import';
+import { CSV_REPLAY_WINDOW_MS } from './import-csv';
 import { CSV_IMPORT_BODY_LIMIT_BYTES } from '../../http/body-limits';
 import type { AppRouter } from '../../routers/root';
 import { createWorkspace } from '../../services/workspaces/workspaces';
@@ -107,6 +108,42 @@ describe('CSV import over REST', () => {
       await importCsv({ csv: 'identifier\nann@example.com\n', workspaceId: staging.id, batchKey: 'next-month' })
     ).json();
     expect(otherBatch).toMatchObject({ created: 1, existing: 0, errors: 0 });
+  });
+
+  it('after a day, the same file name asks again: a subject who asks again gets a new request', async () => {
+    const csv = 'identifier\nrepeat@example.com\n';
+    const first = await (await importCsv({ csv, workspaceId: staging.id, batchKey: 'deletions.csv' })).json();
+    expect(first).toMatchObject({ created: 1, existing: 0 });
+    const within = await (await importCsv({ csv, workspaceId: staging.id, batchKey: 'deletions.csv' })).json();
+    expect(within).toMatchObject({ created: 0, existing: 1 });
+    // The first upload, a day and a minute ago.
+    const earlier = first.rows[0].deletionRequestId as string;
+    await env.deps.prisma.deletionRequest.update({
+      where: { id: earlier },
+      data: { createdAt: new Date(Date.now() - CSV_REPLAY_WINDOW_MS - 60_000) },
+    });
+    const later = await (await importCsv({ csv, workspaceId: staging.id, batchKey: 'deletions.csv' })).json();
+    expect(later).toMatchObject({ created: 1, existing: 0 });
+    expect(later.rows[0].deletionRequestId).not.toBe(earlier);
+    // ...and that new request answers the next repeat within the window.
+    const again = await (await importCsv({ csv, workspaceId: staging.id, batchKey: 'deletions.csv' })).json();
+    expect(again).toMatchObject({ created: 0, existing: 1 });
+    expect(again.rows[0].deletionRequestId).toBe(later.rows[0].deletionRequestId);
+  });
+
+  it('skips lines of empty cells and names the earlier line of a subject repeated in the file', async () => {
+    const csv = ['identifier,regulation', 'dup@example.com,', ',', ' , ', 'dup@example.com,', ''].join('\n');
+    const report = await (await importCsv({ csv, workspaceId: staging.id, batchKey: 'dups.csv' })).json();
+    expect(report).toMatchObject({ created: 1, existing: 1, errors: 0 });
+    expect(report.rows).toEqual([
+      { line: 2, result: 'created', deletionRequestId: expect.any(String), message: null },
+      {
+        line: 5,
+        result: 'existing',
+        deletionRequestId: report.rows[0].deletionRequestId,
+        message: 'The same subject and workspace as line 2',
+      },
+    ]);
   });
 
   it('refuses whole-file problems with a clear 4xx and creates nothing', async () => {

@@ -31,6 +31,39 @@ export function rowIdempotencyKey(
   return `csv_${identifierHmac(keyring, `csv-import\n${organizationId}\n${workspaceId}\n${batchKey}\n${identifier}`)}`;
 }
 
+/**
+ * How long an upload counts as a repeat of an earlier one: a row whose request (same batch key,
+ * workspace and subject) is older than this is a subject asking again, and gets a new request.
+ */
+export const CSV_REPLAY_WINDOW_MS = 24 * 3_600_000;
+/** Earlier imports of one subject under one batch key followed, at most (one per repeat). */
+const MAX_KEY_CHAIN = 50;
+
+/**
+ * The key a row is created under: the row's own key while no request holds it, or holds it since
+ * less than CSV_REPLAY_WINDOW_MS (a repeated or fixed upload: that request answers); past it,
+ * the next key of the chain, derived from the older request's id, so that the same file name
+ * months later asks again for a subject who asks again.
+ */
+async function currentRowKey(db: Db, keyring: Keyring, actor: Actor, rowKey: string, now: Date): Promise<string> {
+  let key = rowKey;
+  for (let i = 0; i < MAX_KEY_CHAIN; i++) {
+    const earlier = await db.deletionRequest.findUnique({
+      where: {
+        organizationId_createdByUserId_idempotencyKey: {
+          organizationId: actor.organizationId,
+          createdByUserId: actor.userId,
+          idempotencyKey: key,
+        },
+      },
+      select: { id: true, createdAt: true },
+    });
+    if (!earlier || now.getTime() - earlier.createdAt.getTime() < CSV_REPLAY_WINDOW_MS) return key;
+    key = `csv_${identifierHmac(keyring, `csv-import-again\n${key}\n${earlier.id}`)}`;
+  }
+  return key;
+}
+
 function header(cells: string[]): Record<(typeof CSV_IMPORT_COLUMNS)[number], number | undefined> {
   const names = cells.map((c) => c.trim().toLowerCase());
   // Named by position, never quoted: a file without its header line has an identifier in line 1.
@@ -50,8 +83,8 @@ function header(cells: string[]): Record<(typeof CSV_IMPORT_COLUMNS)[number], nu
 
 /**
  * Creates one deletion request per CSV row through the one create command, and reports each
- * row: created, already existing (the same row imported before with the same batch key), or
- * refused with the reason. A bad row does not stop the others. Whole-file problems (too big,
+ * row: created, already existing (the same row imported with the same batch key within
+ * CSV_REPLAY_WINDOW_MS, or earlier in the same file), or refused with the reason. A bad row does not stop the others. Whole-file problems (too big,
  * broken quoting, no header) are a 4xx before anything is created.
  */
 export async function importRequestsCsv(
@@ -108,8 +141,13 @@ export async function importRequestsCsv(
   };
 
   const batchKey = input.batchKey ?? '';
+  const now = new Date();
   const rows: Row[] = [];
+  // The line each subject first appeared on in this file, by workspace.
+  const firstLine = new Map<string, number>();
   for (const record of data) {
+    // A line of empty cells (",,", as spreadsheets write them) is no row.
+    if (record.cells.every((cell) => cell.trim() === '')) continue;
     const refuse = (message: string) =>
       rows.push({ line: record.line, result: 'error', deletionRequestId: null, message });
     if (record.cells.length > first.cells.length) {
@@ -138,18 +176,22 @@ export async function importRequestsCsv(
       refuse('This token is not allowed to act on this workspace');
       continue;
     }
+    const subject = `${workspaceId}\n${identifier.data}`;
+    const seenOn = firstLine.get(subject);
+    if (seenOn === undefined) firstLine.set(subject, record.line);
     try {
+      const rowKey = rowIdempotencyKey(deps.keyring, actor.organizationId, workspaceId, batchKey, identifier.data);
       const { deletionRequest, replayed } = await createDeletionRequest(deps, actor, {
         workspace: { id: workspaceId },
         identifier: identifier.data,
         regulation: regulation?.data,
-        idempotencyKey: rowIdempotencyKey(deps.keyring, actor.organizationId, workspaceId, batchKey, identifier.data),
+        idempotencyKey: await currentRowKey(deps.prisma, deps.keyring, actor, rowKey, now),
       });
       rows.push({
         line: record.line,
         result: replayed ? 'existing' : 'created',
         deletionRequestId: deletionRequest.id,
-        message: null,
+        message: seenOn !== undefined ? `The same subject and workspace as line ${seenOn}` : null,
       });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
