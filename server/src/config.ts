@@ -105,7 +105,7 @@ const envSchema = z.object({
   SMTP_USER: z.string().optional(),
   SMTP_PASSWORD: z.string().optional(),
   SMTP_FROM: z.string().trim().min(3).default('Data Deletion Service <no-reply@localhost>'),
-  /** Hours of a password reset link's life, and of an email verification link's. */
+  /** Minutes a password reset link works; hours an email verification link works. */
   PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
   EMAIL_VERIFICATION_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(72),
   /** How often workers look for events to notify about (integration failed, completed, digest). */

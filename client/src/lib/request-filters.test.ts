@@ -52,5 +52,10 @@ describe('checkRequestFilters', () => {
     });
     expect(requestSearchFilterSchema.safeParse(backwards).success).toBe(false);
     expect(checkRequestFilters(toSearchFilter({ from: '2026-03-01', to: '2026-03-01' }))).toEqual({ ok: true });
+    // Instants, not text: with different offsets the earlier one may sort later as a string.
+    const offsets = { createdFrom: '2026-01-01T10:00:00+05:00', createdTo: '2026-01-01T06:00:00Z' };
+    expect(requestSearchFilterSchema.safeParse(offsets).success).toBe(true);
+    const reversed = { createdFrom: '2026-01-01T06:00:00Z', createdTo: '2026-01-01T10:00:00+05:00' };
+    expect(requestSearchFilterSchema.safeParse(reversed).success).toBe(false);
   });
 });

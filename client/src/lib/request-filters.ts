@@ -100,7 +100,7 @@ export function toSearchFilter(filters: RequestFilters) {
 export function checkRequestFilters(
   filter: ReturnType<typeof toSearchFilter>,
 ): { ok: true } | { ok: false; errors: Record<string, string> } {
-  if (filter.createdFrom && filter.createdTo && filter.createdFrom > filter.createdTo) {
+  if (filter.createdFrom && filter.createdTo && Date.parse(filter.createdFrom) > Date.parse(filter.createdTo)) {
     return { ok: false, errors: { createdTo: 'The end date must not be before the start date' } };
   }
   return { ok: true };

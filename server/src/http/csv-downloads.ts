@@ -76,16 +76,18 @@ export function registerCsvDownloadRoutes(app: FastifyInstance, deps: ServiceDep
   app.get('/api/downloads/requests.csv', (request, reply) =>
     guarded(reply, async () => {
       const query = parse(exportQuerySchema, request.query ?? {});
+      // An empty parameter (`workspaceId=&…`, as a form or a template leaves it) is no filter.
+      const given = (value: string | undefined) => value || undefined;
       const input = parse(exportInputSchema, {
         filter: {
-          workspaceId: query.workspaceId,
+          workspaceId: given(query.workspaceId),
           statuses: query.statuses ? query.statuses.split(',').filter(Boolean) : undefined,
-          createdFrom: query.createdFrom,
-          createdTo: query.createdTo,
-          createdByUserId: query.createdByUserId,
-          due: query.due,
+          createdFrom: given(query.createdFrom),
+          createdTo: given(query.createdTo),
+          createdByUserId: given(query.createdByUserId),
+          due: given(query.due),
         },
-        sort: query.sort,
+        sort: given(query.sort),
       });
       return exportList(request, reply, input);
     }),

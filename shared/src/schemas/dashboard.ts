@@ -22,7 +22,8 @@ export const requestSearchFilterSchema = z
     /** "overdue": past its deadline and not fulfilled; "due7": fulfilment due within 7 days. */
     due: z.enum(DUE_FILTERS).optional(),
   })
-  .refine((f) => !f.createdFrom || !f.createdTo || f.createdFrom <= f.createdTo, {
+  // Compared as instants: the two may carry different offsets (10:00+05:00 is before 06:00Z).
+  .refine((f) => !f.createdFrom || !f.createdTo || Date.parse(f.createdFrom) <= Date.parse(f.createdTo), {
     path: ['createdTo'],
     message: 'The end date must not be before the start date',
   });

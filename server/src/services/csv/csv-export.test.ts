@@ -99,6 +99,12 @@ describe('CSV export', () => {
     const rows = parseCsv(await posted.text()).slice(1);
     expect(rows.map((r) => r.cells[0])).toEqual([ids[5]]);
     expect((await get('/api/downloads/requests.csv?due=someday')).status).toBe(400);
+    // Empty parameters, as the README's example and a form leave them, are no filter.
+    const blank = await get(
+      '/api/downloads/requests.csv?workspaceId=&statuses=&createdFrom=&createdTo=&createdByUserId=&due=&sort=',
+    );
+    expect(blank.status).toBe(200);
+    expect(parseCsv(await blank.text()).slice(1)).toHaveLength(ids.length);
   });
 
   it("exports one request's whole audit trail; other organizations, missing scopes and anonymous callers get nothing", async () => {

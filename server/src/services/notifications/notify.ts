@@ -193,11 +193,13 @@ export async function buildDigest(deps: NotifyDeps, organizationId: string, now:
         now,
       ),
     }))
-    .filter((r) => r.risk.atRisk)
-    .slice(0, DIGEST_LIST_MAX);
-  if (overdueTotal === 0 && atRisk.length === 0) return null;
+    .filter((r) => r.risk.atRisk);
+  // Counted before the list is cut to its first DIGEST_LIST_MAX.
+  const atRiskTotal = atRisk.length;
+  atRisk.splice(DIGEST_LIST_MAX);
+  if (overdueTotal === 0 && atRiskTotal === 0) return null;
   const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : '');
-  const lines = [`${overdueTotal} request(s) overdue, ${atRisk.length} at risk.`];
+  const lines = [`${overdueTotal} request(s) overdue, ${atRiskTotal} at risk.`];
   if (overdue.length)
     lines.push(
       '',
@@ -215,7 +217,7 @@ export async function buildDigest(deps: NotifyDeps, organizationId: string, now:
         (r) => `- ${r.id} (due ${day(r.dueAt)}): ${r.risk.reasons.join('; ')} ${requestLink(deps.config, r.id)}`,
       ),
     );
-  return { subject: `Deadlines: ${overdueTotal} overdue, ${atRisk.length} at risk`, text: lines.join('\n') };
+  return { subject: `Deadlines: ${overdueTotal} overdue, ${atRiskTotal} at risk`, text: lines.join('\n') };
 }
 
 /**
