@@ -89,19 +89,20 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    // Requests in progress may finish within the grace period; a connection that holds on
-    // after it (a stalled upload, a client that never reads) does not hold up the shutdown.
-    const cutOff = setTimeout(() => app?.server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
-    await app?.close().catch((err) => log.error({ err }, 'error closing HTTP server'));
-    clearTimeout(cutOff);
-    // In-flight deletions get a grace period; any still running are handed back to the queue.
+    // All at once, within one grace period: requests in progress may finish (a connection that
+    // holds on after it, a stalled upload or a client that never reads, is cut), and in-flight
+    // deletions and deliveries may finish or are handed back to the queue. The workers stop
+    // claiming at once rather than after the HTTP server has drained.
     scheduler?.stop();
+    const cutOff = setTimeout(() => app?.server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
     await Promise.all([
+      app?.close().catch((err) => log.error({ err }, 'error closing HTTP server')),
       worker?.stop(config.SHUTDOWN_GRACE_MS).catch((err) => log.error({ err }, 'error stopping the worker')),
       callbacks
         ?.stop(config.SHUTDOWN_GRACE_MS)
         .catch((err) => log.error({ err }, 'error stopping the callback dispatcher')),
     ]);
+    clearTimeout(cutOff);
     // Connections to customer data stores kept between steps close now rather than when idle.
     await closeDrivers().catch((err) => log.error({ err }, 'error closing destination connections'));
     await metricsServer?.close().catch((err) => log.error({ err }, 'error closing the metrics server'));
@@ -126,7 +127,9 @@ async function main(): Promise<void> {
     if (config.METRICS_PORT !== undefined)
       metricsServer = await startMetricsServer(config.METRICS_PORT, config.HOST, () => !stopping);
   } catch (error) {
-    await worker?.stop(0);
+    // (The port was taken, say.) Whatever was claimed goes back to the queue at once.
+    scheduler?.stop();
+    await Promise.all([worker?.stop(0), callbacks?.stop(0)]);
     await database.close();
     await server.stop();
     throw error;
