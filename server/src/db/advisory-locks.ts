@@ -14,4 +14,6 @@ export const ADVISORY_LOCKS = {
   reverification: 727277,
   /** Sealing new audit entries into the hash chain (transaction lock, waits). */
   auditSeal: 727278,
+  /** Recording the deadline callback events (session lock, skipped when held). */
+  deadlineEvents: 727279,
 } as const;

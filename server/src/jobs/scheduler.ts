@@ -7,11 +7,14 @@ import { sealAuditChain } from '../services/audit/audit-chain';
 import { applyRetention } from '../pipeline/commands/apply-retention';
 import { runNotifications, type NotifyDeps } from '../services/notifications/notify';
 import { pruneIdempotencyKeys } from '../services/idempotency/idempotency-keys';
+import { recordDeadlineEvents } from '../pipeline/store/deadline-events';
 import { runReverification } from './reverify';
 
 const RETENTION_LOCK = ADVISORY_LOCKS.retention;
 const NOTIFY_LOCK = ADVISORY_LOCKS.notifications;
 const REVERIFY_LOCK = ADVISORY_LOCKS.reverification;
+/** Deadline callback events (overdue, at risk) are looked for this often. */
+const DEADLINE_EVENTS_INTERVAL_MS = 60_000;
 /** Re-verification looks for due integration requests this often (and once at start). */
 const REVERIFY_INTERVAL_MS = 3_600_000;
 
@@ -48,6 +51,9 @@ export class Scheduler {
     const seal = setInterval(() => void this.seal(), this.sealIntervalMs);
     seal.unref();
     this.timers.push(seal);
+    const deadlines = setInterval(() => void this.deadlineEvents(), DEADLINE_EVENTS_INTERVAL_MS);
+    deadlines.unref();
+    this.timers.push(deadlines);
     if (this.notifyDeps) {
       const notify = setInterval(() => void this.notify(), this.notifyDeps.config.NOTIFY_INTERVAL_MS);
       notify.unref();
@@ -61,49 +67,56 @@ export class Scheduler {
 
   /** Re-verification of store deletions N days after SUCCESS (organizations with `reverifyAfterDays`); one worker at a time. */
   async reverify(): Promise<void> {
-    if (!this.notifyDeps || this.stopped) return;
+    const deps = this.notifyDeps;
+    if (!deps || this.stopped) return;
+    await this.exclusively(REVERIFY_LOCK, 're-verification run', async () => {
+      const result = await runReverification(deps);
+      if (result.verified || result.reappeared || result.failed) this.log.info(result, 're-verification run');
+    });
+  }
+
+  /** Notifications (integration failed, completed, reappeared) and the daily deadline digest; one worker at a time. */
+  async notify(): Promise<void> {
+    const deps = this.notifyDeps;
+    if (!deps || this.stopped) return;
+    await this.exclusively(NOTIFY_LOCK, 'notification run', async () => {
+      const result = await runNotifications(deps);
+      if (result.sent) this.log.info(result, 'notifications sent');
+    });
+  }
+
+  /** The deadline callback events (overdue, at risk) that fell due; one worker at a time. */
+  async deadlineEvents(): Promise<void> {
+    if (this.stopped) return;
+    await this.exclusively(ADVISORY_LOCKS.deadlineEvents, 'deadline events run', async () => {
+      const recorded = await recordDeadlineEvents(this.db);
+      if (recorded) this.log.info({ recorded }, 'deadline callback events recorded');
+    });
+  }
+
+  /**
+   * Runs a job under a session-level advisory lock on one dedicated connection, so that one
+   * worker runs it at a time: a worker that finds the lock held skips this turn. Failures are
+   * logged; the next turn tries again.
+   */
+  private async exclusively(lock: number, what: string, run: () => Promise<void>): Promise<void> {
     try {
       const held = await checkOut(this.pool);
       try {
         const { rows } = await held.client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
-          REVERIFY_LOCK,
+          lock,
         ]);
         if (!rows[0]?.locked) return;
         try {
-          const result = await runReverification(this.notifyDeps);
-          if (result.verified || result.reappeared || result.failed) this.log.info(result, 're-verification run');
+          await run();
         } finally {
-          await held.client.query('SELECT pg_advisory_unlock($1)', [REVERIFY_LOCK]);
+          await held.client.query('SELECT pg_advisory_unlock($1)', [lock]);
         }
       } finally {
         held.release();
       }
     } catch (error) {
-      this.log.error({ err: error }, 're-verification run failed');
-    }
-  }
-
-  /** Notifications (integration failed, completed, reappeared) and the daily deadline digest; one worker at a time. */
-  async notify(): Promise<void> {
-    if (!this.notifyDeps || this.stopped) return;
-    try {
-      const client = await this.pool.connect();
-      try {
-        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
-          NOTIFY_LOCK,
-        ]);
-        if (!rows[0]?.locked) return;
-        try {
-          const result = await runNotifications(this.notifyDeps);
-          if (result.sent) this.log.info(result, 'notifications sent');
-        } finally {
-          await client.query('SELECT pg_advisory_unlock($1)', [NOTIFY_LOCK]);
-        }
-      } finally {
-        client.release();
-      }
-    } catch (error) {
-      this.log.error({ err: error }, 'notification run failed');
+      this.log.error({ err: error }, `${what} failed`);
     }
   }
 
@@ -122,28 +135,11 @@ export class Scheduler {
   }
 
   async runRetention(): Promise<void> {
-    try {
-      // A session-level lock on one dedicated connection: one worker runs it at a time.
-      const held = await checkOut(this.pool);
-      const client = held.client;
-      try {
-        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
-          RETENTION_LOCK,
-        ]);
-        if (!rows[0]?.locked) return;
-        try {
-          const result = await applyRetention(this.db);
-          if (result.hashed || result.deleted) this.log.info(result, 'retention policy applied');
-          await pruneIdempotencyKeys(this.db);
-        } finally {
-          await client.query('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK]);
-        }
-      } finally {
-        held.release();
-      }
-    } catch (error) {
-      this.log.error({ err: error }, 'retention run failed');
-    }
+    await this.exclusively(RETENTION_LOCK, 'retention run', async () => {
+      const result = await applyRetention(this.db);
+      if (result.hashed || result.deleted) this.log.info(result, 'retention policy applied');
+      await pruneIdempotencyKeys(this.db);
+    });
   }
 
   private async seal(): Promise<void> {

@@ -60,3 +60,27 @@ export async function enqueueIntegrationFailedEvents(query: Query, integrationRe
   );
   return rows.length;
 }
+
+/**
+ * `deletion_request.overdue` or `deletion_request.at_risk` for these requests, with their deadline
+ * (and, at risk, why: the integrations that usually take longer than what is left). Run in the
+ * transaction that marks them as sent, so each is recorded once.
+ */
+export async function enqueueDeadlineEvents(
+  query: Query,
+  type: 'deletion_request.overdue' | 'deletion_request.at_risk',
+  requests: { id: string; reasons?: string[] }[],
+): Promise<number> {
+  if (requests.length === 0) return 0;
+  const rows = await query(
+    INSERT_DELIVERIES(`
+      SELECT d.id, d."organizationId", d."workspaceId", $2::text AS type,
+             jsonb_build_object('type', $2::text, 'timestamp', ${NOW_ISO}, 'data', jsonb_build_object(
+               'deletionRequest', ${REQUEST_JSON} || jsonb_build_object('dueAt', ${iso('d."dueAt"')}),
+               'reasons', COALESCE(r.reasons, '[]'::jsonb)))::text AS body
+        FROM jsonb_to_recordset($1::jsonb) AS r(id text, reasons jsonb)
+        JOIN "DeletionRequest" d ON d.id = r.id`),
+    [JSON.stringify(requests.map((r) => ({ id: r.id, reasons: r.reasons ?? [] }))), type],
+  );
+  return rows.length;
+}

@@ -52,7 +52,8 @@ export async function extendDeadline(
     if (!dueAt) throw new AppError('CONFLICT', `The ${rule.name} policy allows no extension`);
     await tx.deletionRequest.update({
       where: { id: row.id },
-      data: { dueAt, dueExtendedAt: now, dueExtensionReason: input.reason },
+      // A new deadline: the at-risk callback event may be sent again for it.
+      data: { dueAt, dueExtendedAt: now, dueExtensionReason: input.reason, atRiskEventAt: null },
     });
     await recordAudit(tx, actor, {
       organizationId: actor.organizationId,

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createDeletionRequest } from '../commands/create';
+import { extendDeadline } from '../commands/extend-deadline';
+import { startCallbackReceiver } from '../../test/fakes/callback-receiver';
+import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+import { recordDeadlineEvents } from './deadline-events';
+
+let env: TestEnv;
+let receiver: Awaited<ReturnType<typeof startCallbackReceiver>>;
+beforeAll(async () => {
+  env = await createTestEnv();
+  receiver = await startCallbackReceiver();
+});
+afterAll(async () => {
+  await receiver?.close();
+  await env?.close();
+});
+
+it('records deletion_request.overdue once per request past its deadline, and .at_risk once per deadline', async () => {
+  const org = await seedOrganization(env.deps, 'deadline-events');
+  const caller = callerFor(env.deps, { pat: org.pat }).caller;
+  // No worker runs: requests stay queued for their one integration.
+  await caller.integrations.create({
+    workspaceId: org.workspace.id,
+    name: 'CRM',
+    type: 'WEBHOOK',
+    config: { initiate: { url: 'http://127.0.0.1:9/erase' } },
+  });
+  const endpoint = await caller.callbacks.create({
+    url: receiver.url,
+    events: ['deletion_request.overdue', 'deletion_request.at_risk'],
+  });
+  const create = (identifier: string, at: Date, regulation?: string) =>
+    createDeletionRequest(
+      env.deps,
+      org.actor,
+      { workspace: { id: org.workspace.id }, identifier, regulation },
+      at,
+    ).then((r) => r.deletionRequest);
+  // Three earlier deletions through the CRM took 20 days each: its median.
+  for (let i = 0; i < 3; i++) {
+    const past = await create(`past${i}@example.com`, new Date('2026-01-01T00:00:00.000Z'));
+    await env.deps.prisma.integrationRequest.updateMany({
+      where: { deletionRequestId: past.id },
+      data: { status: 'SUCCESS', completedAt: new Date('2026-01-21T00:00:00.000Z') },
+    });
+    await env.deps.prisma.deletionRequest.update({ where: { id: past.id }, data: { status: 'SUCCESS' } });
+  }
+  await caller.deadlines.createPolicy({ name: 'Ten days', days: 10, extensionDays: 5 });
+  const now = new Date('2026-03-10T00:00:00.000Z');
+  const late = await create('late@example.com', new Date('2026-02-01T00:00:00.000Z'), 'Ten days'); // due 02-11
+  const risky = await create('risky@example.com', new Date('2026-03-05T00:00:00.000Z'), 'Ten days'); // due 03-15
+  const safe = await create('safe@example.com', new Date('2026-03-05T00:00:00.000Z')); // GDPR: due 04-05
+
+  const deliveries = async () =>
+    (
+      await env.deps.prisma.callbackDelivery.findMany({
+        where: { endpointId: endpoint.id },
+        orderBy: { createdAt: 'asc' },
+      })
+    ).map((d) => ({ type: d.eventType, request: d.deletionRequestId, body: JSON.parse(d.body) }));
+
+  expect(await recordDeadlineEvents(env.deps.prisma, now)).toBeGreaterThanOrEqual(2);
+  const first = await deliveries();
+  const of = (type: string) => first.filter((d) => d.type === type).map((d) => d.request);
+  expect(of('deletion_request.overdue')).toContain(late.id);
+  expect(of('deletion_request.overdue')).not.toContain(risky.id);
+  expect(of('deletion_request.at_risk')).toEqual([risky.id]);
+  const atRisk = first.find((d) => d.type === 'deletion_request.at_risk')!.body;
+  expect(atRisk).toMatchObject({
+    type: 'deletion_request.at_risk',
+    data: {
+      deletionRequest: { id: risky.id, dueAt: '2026-03-15T00:00:00.000Z', status: 'STAGING' },
+      reasons: ['CRM takes about 20 days: at risk'],
+    },
+  });
+  expect(JSON.stringify(first)).not.toMatch(/late@|risky@|safe@/);
+  expect(of('deletion_request.at_risk')).not.toContain(safe.id);
+
+  // Once: another pass records nothing new.
+  expect(await recordDeadlineEvents(env.deps.prisma, now)).toBe(0);
+  expect(await deliveries()).toHaveLength(first.length);
+
+  // A new deadline may be at risk again; passing it is overdue, once.
+  await extendDeadline(
+    env.deps.prisma,
+    org.actor,
+    { deletionRequestId: risky.id, reason: 'Complex request: several systems' },
+    new Date('2026-03-11T00:00:00.000Z'),
+  );
+  // Due 03-20 now, and the CRM usually finishes it 03-25.
+  expect(await recordDeadlineEvents(env.deps.prisma, new Date('2026-03-12T00:00:00.000Z'))).toBeGreaterThan(0);
+  const later = (await deliveries()).slice(first.length);
+  expect(later.filter((d) => d.request === risky.id).map((d) => d.type)).toEqual(['deletion_request.at_risk']);
+  await recordDeadlineEvents(env.deps.prisma, new Date('2026-03-21T00:00:00.000Z'));
+  await recordDeadlineEvents(env.deps.prisma, new Date('2026-03-22T00:00:00.000Z'));
+  const overdueRisky = (await deliveries()).filter(
+    (d) => d.request === risky.id && d.type === 'deletion_request.overdue',
+  );
+  expect(overdueRisky).toHaveLength(1);
+});
