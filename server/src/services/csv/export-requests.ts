@@ -36,7 +36,9 @@ export async function* exportRequestsCsv(
   input: Pick<RequestSearchInput, 'filter' | 'sort'>,
   pageSize = EXPORT_PAGE_SIZE,
 ): AsyncGenerator<string> {
-  yield csvLine(REQUEST_CSV_COLUMNS);
+  // The header line leaves with the first page: a first query that fails then fails the
+  // download before anything is sent (a clear error, not a 200 cut short).
+  let header = csvLine(REQUEST_CSV_COLUMNS);
   let cursor: string | null = null;
   do {
     const page: Awaited<ReturnType<typeof searchDeletionRequests>> = await searchDeletionRequests(db, keyring, actor, {
@@ -44,7 +46,8 @@ export async function* exportRequestsCsv(
       limit: pageSize,
       cursor,
     });
-    let chunk = '';
+    let chunk = header;
+    header = '';
     for (const r of page.items) {
       chunk += csvLine([
         r.id,
