@@ -22,7 +22,7 @@ export const notificationsRouter = router({
   sendTest: adminProcedure.mutation(async ({ ctx }) => {
     const settings = await resolveSettings(ctx.prisma, ctx.actor.organizationId);
     const everything = { email: true, slack: true };
-    const sent = await deliver(
+    const { sent } = await deliver(
       ctx,
       ctx.actor.organizationId,
       { ...settings, events: { ...settings.events, integration_failed: everything } },

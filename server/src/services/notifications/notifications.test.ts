@@ -175,6 +175,64 @@ describe('notifications by email and Slack', () => {
     expect((await runNotifications(env.deps, later())).sent).toBe(0);
   });
 
+  it('keeps a notice that no channel took (Slack down) for the next pass, and sends it once Slack answers', async () => {
+    const fresh = await seedOrganization(env.deps, 'notify-outage');
+    const owner = callerFor(env.deps, { pat: fresh.pat }).caller;
+    const destination = await startWebhookServer();
+    destination.on('POST /erase', () => ({ status: 422, body: { error: 'refused' } }));
+    await owner.integrations.create({
+      workspaceId: fresh.workspace.id,
+      name: 'Ledger',
+      type: 'WEBHOOK',
+      config: { initiate: { url: `${destination.url}/erase` } },
+    });
+    const down = await startSlackWebhook();
+    const off = { email: false, slack: false };
+    const events = {
+      integration_failed: { email: false, slack: true },
+      credentials_failing: off,
+      deadline_digest: off,
+      request_completed: off,
+      data_reappeared: off,
+    };
+    await owner.notifications.update({ events, emailRecipients: [], slackWebhookUrl: down.url });
+    await down.close(); // Slack refuses connections from now on
+    const request = await owner.deletionRequests.createInWorkspace({
+      workspaceId: fresh.workspace.id,
+      identifier: 'outage@example.com',
+    });
+    const worker = await startTestWorker(env);
+    try {
+      await waitForRequest(env, request.id);
+    } finally {
+      await worker.stop();
+      await destination.close();
+    }
+    const cursor = async () =>
+      (
+        await env.deps.prisma.notificationSettings.findUniqueOrThrow({
+          where: { organizationId: fresh.organization.id },
+        })
+      ).auditCursor;
+    const before = await cursor();
+    const later = () => new Date(Date.now() + NOTICE_SETTLE_MS + 1_000);
+    expect((await runNotifications(env.deps, later())).sent).toBe(0);
+    expect(await cursor()).toBe(before);
+    // Slack answers again (here: a new webhook URL saved in the settings).
+    const back = await startSlackWebhook();
+    try {
+      await owner.notifications.update({ events, emailRecipients: [], slackWebhookUrl: back.url });
+      await runNotifications(env.deps, later());
+      expect(back.messages.map((m) => m.text).filter((t) => t?.includes(request.id))).toHaveLength(1);
+      expect(await cursor()).toBeGreaterThan(before);
+      // Sent once.
+      await runNotifications(env.deps, later());
+      expect(back.messages.filter((m) => m.text?.includes(request.id))).toHaveLength(1);
+    } finally {
+      await back.close();
+    }
+  });
+
   it('sends the daily digest of overdue requests once per day', async () => {
     const owner = callerFor(env.deps, { pat: org.pat }).caller;
     const request = await owner.deletionRequests.createInWorkspace({

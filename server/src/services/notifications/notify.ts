@@ -38,9 +38,13 @@ const DAY_MS = 86_400_000;
 
 const requestLink = (config: Config, id: string) => new URL(`/requests/${id}`, config.PUBLIC_URL).toString();
 
+/** A notice waits for a channel that is down (every chosen channel failed) at most this long. */
+export const NOTICE_GIVE_UP_MS = 24 * 3_600_000;
+
 /**
  * Sends one notice on the channels the organization chose for `event`. Each channel fails on
- * its own (logged), so a broken Slack webhook does not keep the email from going out.
+ * its own (logged), so a broken Slack webhook does not keep the email from going out. Answers
+ * how many channels took it and how many failed.
  */
 export async function deliver(
   deps: NotifyDeps,
@@ -48,9 +52,10 @@ export async function deliver(
   settings: ResolvedSettings,
   event: NotificationEvent,
   notice: Notice,
-): Promise<number> {
+): Promise<{ sent: number; failed: number }> {
   const channels = settings.events[event];
   let sent = 0;
+  let failed = 0;
   const mailer = mailerFor(deps.config);
   if (channels.email && mailer.enabled) {
     try {
@@ -64,6 +69,7 @@ export async function deliver(
         sent++;
       }
     } catch (error) {
+      failed++;
       deps.log.warn({ organizationId, event, err: (error as Error).message }, 'email notification failed');
     }
   }
@@ -73,10 +79,11 @@ export async function deliver(
       await postToSlack(deps.policy, url, `*${notice.subject}*\n${notice.text}`);
       sent++;
     } catch (error) {
+      failed++;
       deps.log.warn({ organizationId, event, err: (error as Error).message }, 'Slack notification failed');
     }
   }
-  return sent;
+  return { sent, failed };
 }
 
 interface WatchedEntry {
@@ -255,15 +262,32 @@ export async function runNotifications(deps: NotifyDeps, now = new Date()): Prom
     for (const entry of entries) {
       if (entry.createdAt.getTime() > settled) break;
       const notice = await noticeFor(deps, entry);
-      if (notice) sent += await deliver(deps, organizationId, settings, notice.event, notice.notice);
+      const outcome = notice
+        ? await deliver(deps, organizationId, settings, notice.event, notice.notice)
+        : { sent: 0, failed: 0 };
+      sent += outcome.sent;
+      // No chosen channel took it (the mail server or Slack is down): the cursor stays, and the
+      // next pass tries again, for up to a day. (One that took it is not sent to twice.)
+      if (outcome.sent === 0 && outcome.failed > 0) {
+        if (now.getTime() - entry.createdAt.getTime() < NOTICE_GIVE_UP_MS) break;
+        deps.log.warn(
+          { organizationId, auditEntry: String(entry.id) },
+          'notification given up after a day of failures',
+        );
+      }
       await deps.prisma.notificationSettings.update({ where: { organizationId }, data: { auditCursor: entry.id } });
     }
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     const digestOn = settings.events.deadline_digest.email || settings.events.deadline_digest.slack;
     if (digestOn && (!settings.lastDigestAt || settings.lastDigestAt.getTime() < today)) {
       const digest = await buildDigest(deps, organizationId, now);
-      if (digest) sent += await deliver(deps, organizationId, settings, 'deadline_digest', digest);
-      await deps.prisma.notificationSettings.update({ where: { organizationId }, data: { lastDigestAt: now } });
+      const outcome = digest
+        ? await deliver(deps, organizationId, settings, 'deadline_digest', digest)
+        : { sent: 0, failed: 0 };
+      sent += outcome.sent;
+      // A digest no channel took is tried again at the next pass (the same day).
+      if (outcome.sent > 0 || outcome.failed === 0)
+        await deps.prisma.notificationSettings.update({ where: { organizationId }, data: { lastDigestAt: now } });
     }
   }
   return { sent };
