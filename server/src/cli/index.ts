@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { passwordSchema } from '@shared/schemas/auth';
-import { loadConfig, parseKey, type Config } from '../config';
+import { ConfigError, loadConfig, parseKey, type Config } from '../config';
 import { prepareDatabase } from '../db/bootstrap';
 import { connectDatabase, type Db } from '../db/client';
 import { MIGRATIONS_DIR } from '../db/migrate';
@@ -259,24 +259,33 @@ async function createMigration(name: string): Promise<unknown> {
   }
 }
 
+/** The command line's options; an unknown or incomplete one is a usage error (64), with the usage. */
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      args: process.argv.slice(2),
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean' },
+        help: { type: 'boolean' },
+        email: { type: 'string' },
+        password: { type: 'string' },
+        name: { type: 'string' },
+        org: { type: 'string' },
+        role: { type: 'string' },
+        'expires-days': { type: 'string' },
+        'new-key': { type: 'string' },
+        'public-key': { type: 'string' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
 async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: process.argv.slice(2),
-    allowPositionals: true,
-    strict: true,
-    options: {
-      json: { type: 'boolean' },
-      help: { type: 'boolean' },
-      email: { type: 'string' },
-      password: { type: 'string' },
-      name: { type: 'string' },
-      org: { type: 'string' },
-      role: { type: 'string' },
-      'expires-days': { type: 'string' },
-      'new-key': { type: 'string' },
-      'public-key': { type: 'string' },
-    },
-  });
+  const { positionals, values } = parseCommandLine();
   const [command] = positionals;
   const json = values.json === true;
   if (!command || command === 'help' || values.help) {
@@ -341,6 +350,7 @@ main().then(
     process.stderr.write(
       `${error instanceof UsageError ? `${error.message}\n\n${USAGE}` : `Error: ${(error as Error).message}\n`}`,
     );
-    process.exit(error instanceof UsageError ? 64 : 1);
+    // 64: usage (EX_USAGE); 78: configuration (EX_CONFIG), as the service exits; 1: anything else.
+    process.exit(error instanceof UsageError ? 64 : error instanceof ConfigError ? 78 : 1);
   },
 );
