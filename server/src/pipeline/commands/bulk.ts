@@ -84,8 +84,16 @@ export async function countBulkTarget(deps: BulkDeps, actor: Actor, filter: Requ
 async function eachRequest(ids: string[], act: (id: string) => Promise<Item>): Promise<Item[]> {
   const items: Item[] = new Array(ids.length);
   let next = 0;
+  // A fault in one lane stops the others from taking more: the run ends with its error, and no
+  // request is acted on after the answer has gone out.
+  let failed = false;
   const lane = async () => {
-    for (let index = next++; index < ids.length; index = next++) items[index] = await act(ids[index]!);
+    try {
+      for (let index = next++; index < ids.length && !failed; index = next++) items[index] = await act(ids[index]!);
+    } catch (error) {
+      failed = true;
+      throw error;
+    }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, ids.length) }, lane));
   return items;
