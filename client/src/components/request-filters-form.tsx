@@ -47,6 +47,13 @@ export function Filters(props: {
 }) {
   const { filters, onChange, errors } = props;
   const [identifier, setIdentifier] = useState(filters.identifier ?? '');
+  // The box follows the filter when it changes elsewhere ("Clear the filters", Back and Forward),
+  // so a cleared search does not stay in the box to be applied again.
+  const [applied, setApplied] = useState(filters.identifier);
+  if (applied !== filters.identifier) {
+    setApplied(filters.identifier);
+    setIdentifier(filters.identifier ?? '');
+  }
   const toggleStatus = (status: RequestStatus, on: boolean) => {
     const current = new Set(filters.statuses ?? []);
     if (on) current.add(status);

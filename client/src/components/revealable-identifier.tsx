@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { toDisplayError } from '../lib/errors';
 import { useTRPC } from '../trpc';
 
 /**
@@ -31,6 +32,8 @@ export function RevealableIdentifier({
   );
   const revealed = reveal.data?.identifier ?? null;
   const shown = revealed ?? masked;
+  // Answered, but nothing to show: the retention policy removed it since the list was loaded.
+  const gone = reveal.isSuccess && revealed === null;
   return (
     <span className="identifier-cell">
       {linkToRequest ? (
@@ -55,6 +58,15 @@ export function RevealableIdentifier({
           {reveal.isPending ? 'Revealing…' : 'Reveal'}
         </button>
       )}
+      {reveal.isError ? (
+        <span className="form-error small" role="alert">
+          {toDisplayError(reveal.error).message}
+        </span>
+      ) : gone ? (
+        <span className="muted small" role="status">
+          The identifier is no longer stored (retention policy)
+        </span>
+      ) : null}
     </span>
   );
 }

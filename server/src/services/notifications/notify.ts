@@ -38,13 +38,23 @@ const DAY_MS = 86_400_000;
 
 const requestLink = (config: Config, id: string) => new URL(`/requests/${id}`, config.PUBLIC_URL).toString();
 
-/** A notice waits for a channel that is down (every chosen channel failed) at most this long. */
-export const NOTICE_GIVE_UP_MS = 24 * 3_600_000;
+/**
+ * A notice that no chosen channel took because of a passing failure (the mail server or Slack
+ * unreachable or answering 5xx) waits at most this long; the notices after it wait with it.
+ */
+export const NOTICE_GIVE_UP_MS = 6 * 3_600_000;
+
+/** A failure a later try may not meet: unreachable, a timeout, a 5xx or 429 (not a refused webhook, not an SMTP 5xx). */
+const passing = (error: unknown): boolean => {
+  const e = error as { transient?: unknown; responseCode?: unknown };
+  if (typeof e.transient === 'boolean') return e.transient;
+  return !(typeof e.responseCode === 'number' && e.responseCode >= 500);
+};
 
 /**
  * Sends one notice on the channels the organization chose for `event`. Each channel fails on
  * its own (logged), so a broken Slack webhook does not keep the email from going out. Answers
- * how many channels took it and how many failed.
+ * how many channels took it, and how many failed for a passing reason (worth another try).
  */
 export async function deliver(
   deps: NotifyDeps,
@@ -55,7 +65,7 @@ export async function deliver(
 ): Promise<{ sent: number; failed: number }> {
   const channels = settings.events[event];
   let sent = 0;
-  let failed = 0;
+  let failed = 0; // for a passing reason
   const mailer = mailerFor(deps.config);
   if (channels.email && mailer.enabled) {
     try {
@@ -69,7 +79,7 @@ export async function deliver(
         sent++;
       }
     } catch (error) {
-      failed++;
+      if (passing(error)) failed++;
       deps.log.warn({ organizationId, event, err: (error as Error).message }, 'email notification failed');
     }
   }
@@ -79,7 +89,7 @@ export async function deliver(
       await postToSlack(deps.policy, url, `*${notice.subject}*\n${notice.text}`);
       sent++;
     } catch (error) {
-      failed++;
+      if (passing(error)) failed++;
       deps.log.warn({ organizationId, event, err: (error as Error).message }, 'Slack notification failed');
     }
   }
@@ -266,13 +276,14 @@ export async function runNotifications(deps: NotifyDeps, now = new Date()): Prom
         ? await deliver(deps, organizationId, settings, notice.event, notice.notice)
         : { sent: 0, failed: 0 };
       sent += outcome.sent;
-      // No chosen channel took it (the mail server or Slack is down): the cursor stays, and the
-      // next pass tries again, for up to a day. (One that took it is not sent to twice.)
+      // No chosen channel took it, for a passing reason (the mail server or Slack is down): the
+      // cursor stays, and the next pass tries again, for up to NOTICE_GIVE_UP_MS. (A channel that
+      // took it is not sent to twice; one that refuses for good, a revoked webhook, holds nothing up.)
       if (outcome.sent === 0 && outcome.failed > 0) {
         if (now.getTime() - entry.createdAt.getTime() < NOTICE_GIVE_UP_MS) break;
         deps.log.warn(
           { organizationId, auditEntry: String(entry.id) },
-          'notification given up after a day of failures',
+          'notification given up after hours of failures',
         );
       }
       await deps.prisma.notificationSettings.update({ where: { organizationId }, data: { auditCursor: entry.id } });

@@ -26,12 +26,20 @@ export async function postToSlack(policy: OutboundPolicy, webhookUrl: string, te
       body: JSON.stringify({ text }),
     });
   } catch (error) {
-    throw new AppError('BAD_REQUEST', `Slack webhook could not be reached: ${(error as Error).message}`);
+    throw Object.assign(
+      new AppError('BAD_REQUEST', `Slack webhook could not be reached: ${(error as Error).message}`),
+      { transient: true },
+    );
   }
   if (response.status !== 200) {
-    throw new AppError(
-      'BAD_REQUEST',
-      `Slack refused the message: HTTP ${response.status} ${response.text.slice(0, 100).replace(/[^\w .-]/g, '')}`,
+    // 5xx and 429: Slack is having trouble, a later try may pass; a 4xx is the webhook itself
+    // (revoked, archived channel) and will not.
+    throw Object.assign(
+      new AppError(
+        'BAD_REQUEST',
+        `Slack refused the message: HTTP ${response.status} ${response.text.slice(0, 100).replace(/[^\w .-]/g, '')}`,
+      ),
+      { transient: response.status >= 500 || response.status === 429 },
     );
   }
 }
