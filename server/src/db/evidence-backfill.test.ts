@@ -44,6 +44,7 @@ it('the evidence backfill copies the last successful step evidence, with the ide
       ids: [identifier, identifier.toLowerCase(), `x-${identifier.toUpperCase()}-y`, 'abc ab', 'cab'],
       rows: 12,
       nested: { value: identifier },
+      proof: { [identifier]: 'not found' },
     };
     await env.deps.prisma.$transaction([
       env.deps.prisma.$executeRawUnsafe(`ALTER TABLE "AuditLog" DISABLE TRIGGER USER`),
@@ -69,11 +70,13 @@ it('the evidence backfill copies the last successful step evidence, with the ide
     ids: ['[identifier]', '[identifier]', 'x-[identifier]-y', 'abc ab', 'cab'],
     rows: 12,
     nested: { value: '[identifier]' },
+    proof: { '[identifier]': 'not found' },
   });
   // A short identifier only where it stands alone: other words keep their letters.
   expect(await evidence(ids['ab']!)).toEqual({
     ids: ['[identifier]', '[identifier]', 'x-[identifier]-y', 'abc [identifier]', 'cab'],
     rows: 12,
     nested: { value: '[identifier]' },
+    proof: { '[identifier]': 'not found' },
   });
 });

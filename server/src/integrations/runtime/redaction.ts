@@ -93,12 +93,13 @@ export function stepRedactor(
   return (text) => subject(secrets(text));
 }
 
-/** Every string inside a value (evidence a driver recorded), redacted. */
+/** Every string inside a value (evidence a driver recorded), keys included, redacted. */
 function redactDeep(value: unknown, redact: (text: string) => string): unknown {
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact));
+  // A key can be the identifier too (a proof per customer id, when the customer id is the identifier).
   if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactDeep(item, redact)]));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactDeep(item, redact)]));
   return value;
 }
 
