@@ -2,6 +2,3 @@
 -- deletion_request.at_risk once per deadline: extending it allows another).
 ALTER TABLE "DeletionRequest" ADD COLUMN "overdueEventAt" TIMESTAMP(3),
   ADD COLUMN "atRiskEventAt" TIMESTAMP(3);
-
--- The overdue pass looks for requests past their deadline without an event yet.
-CREATE INDEX "DeletionRequest_dueAt_no_overdue_event_idx" ON "DeletionRequest" ("dueAt") WHERE "overdueEventAt" IS NULL;

@@ -4,8 +4,9 @@ import { wakeCallbackDispatchers } from '../../callbacks/wake-up';
 import { completionProfiles, projectRisk } from '../../services/deadlines/at-risk';
 import { dbQuery, utc } from './sql';
 
-/** Requests looked at per organization and pass for at-risk events (nearest deadlines first). */
+/** Requests projected per query, and at most per organization and pass, for at-risk events (nearest deadlines first). */
 const AT_RISK_BATCH = 200;
+const AT_RISK_MAX = 5_000;
 const UNFULFILLED = `status NOT IN ('SUCCESS', 'CANCELED')`;
 
 /**
@@ -34,24 +35,40 @@ export async function recordDeadlineEvents(db: Db, now = new Date()): Promise<nu
     select: { organizationId: true },
     distinct: ['organizationId'],
   });
-  for (const { organizationId } of organizations) {
-    const candidates = await db.deletionRequest.findMany({
-      where: {
-        organizationId,
-        dueAt: { gt: now },
-        atRiskEventAt: null,
-        status: { notIn: ['SUCCESS', 'CANCELED', 'FAILED', 'ERROR'] },
-      },
-      orderBy: { dueAt: 'asc' },
-      take: AT_RISK_BATCH,
-      select: {
-        id: true,
-        dueAt: true,
-        integrationRequests: { select: { integrationId: true, integrationName: true, status: true, createdAt: true } },
-      },
-    });
-    if (candidates.length === 0) continue;
-    const profiles = await completionProfiles(db, organizationId, now);
+  for (const { organizationId } of organizations) recorded += await recordAtRisk(db, organizationId, now);
+  if (recorded > 0) wakeCallbackDispatchers(db);
+  return recorded;
+}
+
+/**
+ * The at-risk events of one organization: every unfulfilled request with a deadline ahead and no
+ * event for it yet, nearest deadline first, page by page (up to AT_RISK_MAX per pass).
+ */
+async function recordAtRisk(db: Db, organizationId: string, now: Date): Promise<number> {
+  const profiles = await completionProfiles(db, organizationId, now);
+  if (profiles.size === 0) return 0; // no integration has a history to project from
+  let recorded = 0;
+  let after: { dueAt: Date; id: string } | null = null;
+  for (let read = 0; read < AT_RISK_MAX; read += AT_RISK_BATCH) {
+    const candidates: { id: string; dueAt: Date | null; integrationRequests: RiskRow[] }[] =
+      await db.deletionRequest.findMany({
+        where: {
+          organizationId,
+          dueAt: { gt: now },
+          atRiskEventAt: null,
+          status: { in: ['STAGING', 'PENDING', 'PROCESSING'] },
+          ...(after ? { OR: [{ dueAt: { gt: after.dueAt } }, { dueAt: after.dueAt, id: { gt: after.id } }] } : {}),
+        },
+        orderBy: [{ dueAt: 'asc' }, { id: 'asc' }],
+        take: AT_RISK_BATCH,
+        select: {
+          id: true,
+          dueAt: true,
+          integrationRequests: {
+            select: { integrationId: true, integrationName: true, status: true, createdAt: true },
+          },
+        },
+      });
     const atRisk = candidates.flatMap((r) => {
       const risk = projectRisk(
         {
@@ -61,28 +78,35 @@ export async function recordDeadlineEvents(db: Db, now = new Date()): Promise<nu
         profiles,
         now,
       );
-      return risk.atRisk ? [{ id: r.id, reasons: risk.reasons }] : [];
+      return risk.atRisk && r.dueAt ? [{ id: r.id, dueAt: r.dueAt.toISOString(), reasons: risk.reasons }] : [];
     });
-    if (atRisk.length === 0) continue;
-    recorded += await db.$transaction(async (tx) => {
-      const query = dbQuery(tx);
-      const marked = new Set(
-        (
-          await query<{ id: string }>(
-            `UPDATE "DeletionRequest" SET "atRiskEventAt" = ${utc('$2')}
-              WHERE id = ANY($1::text[]) AND "atRiskEventAt" IS NULL AND ${UNFULFILLED}
-              RETURNING id`,
-            [atRisk.map((r) => r.id), now.toISOString()],
-          )
-        ).map((r) => r.id),
-      );
-      return enqueueDeadlineEvents(
-        query,
-        'deletion_request.at_risk',
-        atRisk.filter((r) => marked.has(r.id)),
-      );
-    });
+    if (atRisk.length > 0)
+      recorded += await db.$transaction(async (tx) => {
+        const query = dbQuery(tx);
+        // Only where the deadline is still the one projected against (an extension meanwhile
+        // allows the new deadline its own event).
+        const marked = new Set(
+          (
+            await query<{ id: string }>(
+              `UPDATE "DeletionRequest" d SET "atRiskEventAt" = ${utc('$2')}
+                 FROM jsonb_to_recordset($1::jsonb) AS r(id text, "dueAt" text)
+                WHERE d.id = r.id AND d."dueAt" = ${utc('r."dueAt"')} AND d."atRiskEventAt" IS NULL AND d.${UNFULFILLED}
+                RETURNING d.id`,
+              [JSON.stringify(atRisk.map(({ id, dueAt }) => ({ id, dueAt }))), now.toISOString()],
+            )
+          ).map((r) => r.id),
+        );
+        return enqueueDeadlineEvents(
+          query,
+          'deletion_request.at_risk',
+          atRisk.filter((r) => marked.has(r.id)),
+        );
+      });
+    const last = candidates.at(-1);
+    if (candidates.length < AT_RISK_BATCH || !last?.dueAt) break;
+    after = { dueAt: last.dueAt, id: last.id };
   }
-  if (recorded > 0) wakeCallbackDispatchers(db);
   return recorded;
 }
+
+type RiskRow = { integrationId: string | null; integrationName: string; status: string; createdAt: Date };
