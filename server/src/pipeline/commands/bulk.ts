@@ -84,8 +84,8 @@ export async function countBulkTarget(deps: BulkDeps, actor: Actor, filter: Requ
 async function eachRequest(ids: string[], act: (id: string) => Promise<Item>): Promise<Item[]> {
   const items: Item[] = new Array(ids.length);
   let next = 0;
-  // A fault in one lane stops the others from taking more: the run ends with its error, and no
-  // request is acted on after the answer has gone out.
+  // A fault in one lane stops the others from taking more, and the run ends with its error once
+  // the actions already under way have finished: none is acted on after the answer has gone out.
   let failed = false;
   const lane = async () => {
     try {
@@ -95,7 +95,9 @@ async function eachRequest(ids: string[], act: (id: string) => Promise<Item>): P
       throw error;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, ids.length) }, lane));
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(CONCURRENCY, ids.length) }, lane));
+  const fault = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+  if (fault) throw fault.reason;
   return items;
 }
 
