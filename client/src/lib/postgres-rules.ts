@@ -8,7 +8,7 @@ export interface DiscoveredColumn {
   nullable: boolean;
   /** Characters a text column holds at most, where the database reports it. */
   maxLength?: number;
-  /** Part of a primary key or unique index. */
+  /** A primary key or unique index on this column alone. */
   unique?: boolean;
 }
 export interface DiscoveredTable {

@@ -71,7 +71,7 @@ export interface DiscoveredTable {
     nullable: boolean;
     /** Characters a text column holds at most (databases that report it); absent: no limit known. */
     maxLength?: number;
-    /** Part of a primary key or unique index: no two rows may hold the same value there. */
+    /** A primary key or unique index on this column alone: no two rows may hold the same value there. */
     unique?: boolean;
   }[];
   /** Tables (`schema.table`) whose rows reference this table's rows through a foreign key (databases that report them). */

@@ -40,6 +40,6 @@ export function hashOrMaskProblem(
   if (column.maxLength !== undefined && column.maxLength < written)
     return `Column ${column.name} holds at most ${column.maxLength} characters; ${action === 'hash' ? `a hash (${HASH_PREFIX}…)` : `the mask ${MASK_VALUE}`} needs ${written}`;
   if (action === 'mask' && column.unique)
-    return `Column ${column.name} is part of a primary key or unique index, and masking gives every row the same value; hash it instead`;
+    return `Column ${column.name} is a primary key or has a unique index of its own, and masking gives every row the same value; hash it instead`;
   return null;
 }

@@ -88,6 +88,10 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
     await db.pool.query(
       `CREATE TABLE IF NOT EXISTS handles (handle VARCHAR(191) NOT NULL, UNIQUE KEY (handle)) ENGINE=InnoDB`,
     );
+    // Unique together with another column: that column may tell the masked rows apart.
+    await db.pool.query(
+      `CREATE TABLE IF NOT EXISTS tenant_handles (tenant INT, handle VARCHAR(191), UNIQUE KEY (tenant, handle)) ENGINE=InnoDB`,
+    );
     const issues = await validateMysqlRules({
       secrets: db.credentials,
       resolveHost,
@@ -101,6 +105,7 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
           { table: 'users', identifierColumns: ['email'], action: 'hash', columns: ['phone', 'name'] },
           { table: 'handles', identifierColumns: ['handle'], action: 'mask', columns: ['handle'] },
           { table: 'handles', identifierColumns: ['handle'], action: 'hash', columns: ['handle'] },
+          { table: 'tenant_handles', identifierColumns: ['handle'], action: 'mask', columns: ['handle'] },
         ],
       }),
     });
@@ -111,7 +116,7 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
       'Column name must be boolean or a timestamp',
       'Column code holds at most 4 characters; the mask [masked] needs 8',
       'Column phone holds at most 40 characters; a hash (sha256:…) needs 71',
-      'Column handle is part of a primary key or unique index, and masking gives every row the same value; hash it instead',
+      'Column handle is a primary key or has a unique index of its own, and masking gives every row the same value; hash it instead',
     ]);
   });
 

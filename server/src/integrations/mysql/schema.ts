@@ -13,7 +13,10 @@ export async function discoverMysqlSchema(
             c.CHARACTER_MAXIMUM_LENGTH AS max_length,
             EXISTS (SELECT 1 FROM information_schema.STATISTICS s
                      WHERE s.TABLE_SCHEMA = c.TABLE_SCHEMA AND s.TABLE_NAME = c.TABLE_NAME
-                       AND s.COLUMN_NAME = c.COLUMN_NAME AND s.NON_UNIQUE = 0) AS is_unique
+                       AND s.COLUMN_NAME = c.COLUMN_NAME AND s.NON_UNIQUE = 0
+                       AND NOT EXISTS (SELECT 1 FROM information_schema.STATISTICS o
+                                        WHERE o.TABLE_SCHEMA = s.TABLE_SCHEMA AND o.TABLE_NAME = s.TABLE_NAME
+                                          AND o.INDEX_NAME = s.INDEX_NAME AND o.COLUMN_NAME <> s.COLUMN_NAME)) AS is_unique
        FROM information_schema.COLUMNS c
        JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME
       WHERE t.TABLE_TYPE = 'BASE TABLE' AND c.TABLE_SCHEMA = DATABASE()

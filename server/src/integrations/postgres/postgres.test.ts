@@ -97,8 +97,15 @@ describe('PostgreSQL integration', () => {
       attempt([{ table: 'users', identifierColumns: ['email'], action: 'mask', columns: ['email'] }]),
     ).rejects.toMatchObject({
       message:
-        'Column email is part of a primary key or unique index, and masking gives every row the same value; hash it instead',
+        'Column email is a primary key or has a unique index of its own, and masking gives every row the same value; hash it instead',
     });
+    // Unique together with another column: that column may tell the masked rows apart.
+    await customer.pool.query(
+      `CREATE TABLE IF NOT EXISTS tenant_handles (tenant int, handle text, UNIQUE (tenant, handle))`,
+    );
+    expect(
+      await attempt([{ table: 'tenant_handles', identifierColumns: ['handle'], action: 'mask', columns: ['handle'] }]),
+    ).toMatchObject({ name: 'bad' });
     await customer.pool.query(`CREATE TABLE IF NOT EXISTS short_codes (code varchar(12))`);
     await expect(
       attempt([{ table: 'short_codes', identifierColumns: ['code'], action: 'hash', columns: ['code'] }]),
