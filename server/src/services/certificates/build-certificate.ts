@@ -86,6 +86,29 @@ export async function buildCertificate(
       `The request is still ${request.status}; a certificate is issued once it has finished`,
     );
 
+  // Evidence is kept on the integration request. One that succeeded without it (finished by a
+  // process of the previous version during an upgrade) still has it in its audit payload, unless
+  // retention removed it.
+  const missing = request.integrationRequests
+    .filter((ir) => ir.status === 'SUCCESS' && !storedEvidence(ir.evidence))
+    .map((ir) => ir.id);
+  const fromAudit = new Map<string, Evidence>();
+  if (missing.length > 0) {
+    const entries = await db.auditLog.findMany({
+      where: {
+        organizationId: actor.organizationId,
+        integrationRequestId: { in: missing },
+        outcome: 'SUCCESS',
+        action: { in: ['deletion.requested', 'deletion.status_checked'] },
+      },
+      orderBy: { id: 'asc' },
+      select: { integrationRequestId: true, details: true },
+    });
+    for (const entry of entries) {
+      const evidence = storedEvidence((entry.details as { evidence?: unknown } | null)?.evidence);
+      if (evidence && entry.integrationRequestId) fromAudit.set(entry.integrationRequestId, evidence);
+    }
+  }
   const [head, lastOwn] = await Promise.all([
     db.auditLog.findFirst({
       where: { organizationId: actor.organizationId, chainSeq: { not: null } },
@@ -141,7 +164,7 @@ export async function buildCertificate(
       completedAt: iso(ir.completedAt),
       reverifiedAt: iso(ir.reverifiedAt),
       reappearedAt: iso(ir.reappearedAt),
-      evidence: destinationEvidence(ir.integrationType, storedEvidence(ir.evidence)),
+      evidence: destinationEvidence(ir.integrationType, storedEvidence(ir.evidence) ?? fromAudit.get(ir.id) ?? null),
     })),
     auditChain: {
       head: head

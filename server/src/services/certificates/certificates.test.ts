@@ -240,6 +240,28 @@ describe('certificate of deletion', () => {
     }
   });
 
+  it('falls back to the audit payload for a destination that succeeded without stored evidence (an upgrade in progress)', async () => {
+    const irs = await env.deps.prisma.integrationRequest.findMany({ where: { deletionRequestId: requestId } });
+    const stored = irs[0]!.evidence;
+    await env.deps.prisma.$executeRawUnsafe(
+      `UPDATE "IntegrationRequest" SET evidence = NULL WHERE id = $1`,
+      irs[0]!.id,
+    );
+    try {
+      const again = await buildCertificate(env.deps.prisma, env.deps.keyring, org.actor, requestId);
+      expect((again.certificate as any).destinations[0].evidence).toMatchObject({
+        recorded: true,
+        rowsChanged: { 'delete on public.orders': 2, 'delete on public.users': 1 },
+      });
+    } finally {
+      await env.deps.prisma.$executeRawUnsafe(
+        `UPDATE "IntegrationRequest" SET evidence = $1::jsonb WHERE id = $2`,
+        JSON.stringify(stored),
+        irs[0]!.id,
+      );
+    }
+  });
+
   it("keeps each destination's evidence after the retention policy deleted the identifier and the audit payloads", async () => {
     const subject = 'retained.subject@example.com';
     await customer.seedUser(subject, { orders: 3 });
