@@ -89,7 +89,13 @@ function IntegrationCard({ integration, canManage }: { integration: Integration;
   const queryClient = useQueryClient();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [tested, setTested] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.integrations.list.queryKey() });
+  // Accounts show which integrations use them; a workspace's usage counts them.
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.integrations.list.queryKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.accounts.list.queryKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.dashboard.workspaceUsage.queryKey() }),
+    ]);
   const setEnabled = useMutation(trpc.integrations.setEnabled.mutationOptions({ onSuccess: refresh }));
   const test = useMutation(
     trpc.integrations.testConnection.mutationOptions({

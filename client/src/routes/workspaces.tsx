@@ -110,6 +110,9 @@ function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; 
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: trpc.workspaces.list.queryKey() });
     await queryClient.invalidateQueries({ queryKey: trpc.dashboard.pathKey() });
+    // A deleted workspace takes its integrations and callback endpoints with it.
+    await queryClient.invalidateQueries({ queryKey: trpc.integrations.list.queryKey() });
+    await queryClient.invalidateQueries({ queryKey: trpc.callbacks.list.queryKey() });
   };
   const rename = useMutation(
     trpc.workspaces.rename.mutationOptions({ onSuccess: async () => (setRenaming(false), await refresh()) }),

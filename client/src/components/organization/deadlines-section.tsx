@@ -2,7 +2,7 @@ import { regulationPolicyInputSchema } from '@shared/deadlines';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toDisplayError } from '../../lib/errors';
-import { validateForm, type FieldErrors } from '../../lib/form';
+import { focusFirstInvalid, validateForm, type FieldErrors } from '../../lib/form';
 import { useTRPC } from '../../trpc';
 import { SelectField, TextField } from '../field';
 import { ErrorState, FormError, Loading } from '../states';
@@ -71,7 +71,12 @@ export function DeadlinesSection({ canEdit }: { canEdit: boolean }) {
               {p.days} days{p.extensionDays ? `, extendable by ${p.extensionDays}` : ', no extension'}
             </span>
             {canEdit ? (
-              <button type="button" className="link-button" onClick={() => deletePolicy.mutate({ policyId: p.id })}>
+              <button
+                type="button"
+                className="link-button"
+                aria-label={`Delete policy ${p.name}`}
+                onClick={() => deletePolicy.mutate({ policyId: p.id })}
+              >
                 Delete
               </button>
             ) : null}
@@ -90,7 +95,10 @@ export function DeadlinesSection({ canEdit }: { canEdit: boolean }) {
               days: Number(form.get('days')),
               extensionDays: Number(form.get('extensionDays') || 0),
             });
-            if (!result.ok) return setErrors(result.errors);
+            if (!result.ok) {
+              setErrors(result.errors);
+              return focusFirstInvalid(event.currentTarget, result.errors);
+            }
             setErrors({});
             createPolicy.mutate(result.data, { onSuccess: () => (event.target as HTMLFormElement).reset() });
           }}

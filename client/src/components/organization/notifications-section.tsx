@@ -7,7 +7,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toDisplayError } from '../../lib/errors';
-import { validateForm, type FieldErrors } from '../../lib/form';
+import { focusFirstInvalid, validateForm, type FieldErrors } from '../../lib/form';
 import { useTRPC } from '../../trpc';
 import { TextField } from '../field';
 import { ErrorState, FormError, Loading } from '../states';
@@ -56,7 +56,10 @@ export function NotificationsSection() {
             emailRecipients: recipients,
             ...(slack ? { slackWebhookUrl: slack } : {}),
           });
-          if (!result.ok) return setErrors(result.errors);
+          if (!result.ok) {
+            setErrors(result.errors);
+            return focusFirstInvalid(event.currentTarget, result.errors);
+          }
           setErrors({});
           update.mutate(result.data);
         }}
