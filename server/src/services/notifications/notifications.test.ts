@@ -233,6 +233,74 @@ describe('notifications by email and Slack', () => {
     }
   });
 
+  it('holds a notice and the digest only on the channel that is down: Slack has them at once, email once the mail server answers', async () => {
+    const fresh = await seedOrganization(env.deps, 'notify-channels');
+    const owner = callerFor(env.deps, { pat: fresh.pat }).caller;
+    const destination = await startWebhookServer();
+    destination.on('POST /erase', () => ({ status: 422, body: { error: 'refused' } }));
+    await owner.integrations.create({
+      workspaceId: fresh.workspace.id,
+      name: 'Archive',
+      type: 'WEBHOOK',
+      config: { initiate: { url: `${destination.url}/erase` } },
+    });
+    const both = { email: true, slack: true };
+    const off = { email: false, slack: false };
+    const recipient = 'channels-team@example.com';
+    await owner.notifications.update({
+      events: {
+        integration_failed: both,
+        credentials_failing: off,
+        deadline_digest: both,
+        request_completed: off,
+        data_reappeared: off,
+      },
+      emailRecipients: [recipient],
+      slackWebhookUrl: slack.url,
+    });
+    const request = await owner.deletionRequests.createInWorkspace({
+      workspaceId: fresh.workspace.id,
+      identifier: 'channels@example.com',
+    });
+    const worker = await startTestWorker(env);
+    try {
+      await waitForRequest(env, request.id);
+    } finally {
+      await worker.stop();
+      await destination.close();
+    }
+    // Past its deadline, so the digest has something to say.
+    await env.deps.prisma.deletionRequest.update({
+      where: { id: request.id },
+      data: { dueAt: new Date(Date.now() - 86_400_000) },
+    });
+    const failedNotice = `Archive failed for request ${request.id}`;
+    const onSlack = (prefix: string) => slack.messages.filter((m) => m.text?.startsWith(`*${prefix}`)).length;
+    const mailed = (prefix: string) =>
+      smtp.messages.filter((m) => toAddresses(m).includes(recipient) && m.subject?.startsWith(prefix)).length;
+    const later = () => new Date(Date.now() + NOTICE_SETTLE_MS + 1_000);
+
+    // The mail server refuses connections (a port nothing listens on).
+    const closed = await startSmtpSink();
+    await closed.close();
+    const mailDown = { ...env.deps, config: { ...env.deps.config, SMTP_PORT: closed.port } };
+    await runNotifications(mailDown, later());
+    expect(onSlack(failedNotice)).toBe(1);
+    expect(slack.messages.filter((m) => m.text?.includes('Deadlines:') && m.text.includes(request.id))).toHaveLength(1);
+    expect(mailed(failedNotice)).toBe(0);
+    expect(mailed('Deadlines:')).toBe(0);
+
+    // The mail server answers again: email has both, Slack nothing twice.
+    await runNotifications(env.deps, later());
+    await smtp.waitFor((m) => toAddresses(m).includes(recipient) && m.subject === failedNotice);
+    await smtp.waitFor((m) => toAddresses(m).includes(recipient) && !!m.subject?.startsWith('Deadlines:'));
+    await runNotifications(env.deps, later());
+    expect(mailed(failedNotice)).toBe(1);
+    expect(mailed('Deadlines:')).toBe(1);
+    expect(onSlack(failedNotice)).toBe(1);
+    expect(slack.messages.filter((m) => m.text?.includes('Deadlines:') && m.text.includes(request.id))).toHaveLength(1);
+  });
+
   it('sends the daily digest of overdue requests once per day', async () => {
     const owner = callerFor(env.deps, { pat: org.pat }).caller;
     const request = await owner.deletionRequests.createInWorkspace({

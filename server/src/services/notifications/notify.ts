@@ -7,7 +7,14 @@ import type { Logger } from '../../lib/logger';
 import type { OutboundPolicy } from '../../lib/ssrf';
 import { completionProfiles, projectRisk } from '../deadlines/at-risk';
 import { mailerFor } from './mailer';
-import { emailRecipientsOf, openSlackWebhook, resolveSettings, type ResolvedSettings } from './settings';
+import {
+  emailRecipientsOf,
+  NOTIFICATION_CHANNELS,
+  openSlackWebhook,
+  resolveSettings,
+  type NotificationChannel,
+  type ResolvedSettings,
+} from './settings';
 import { postToSlack } from './slack';
 
 export interface NotifyDeps {
@@ -39,8 +46,9 @@ const DAY_MS = 86_400_000;
 const requestLink = (config: Config, id: string) => new URL(`/requests/${id}`, config.PUBLIC_URL).toString();
 
 /**
- * A notice that no chosen channel took because of a passing failure (the mail server or Slack
- * unreachable or answering 5xx) waits at most this long; the notices after it wait with it.
+ * A notice a channel could not take because of a passing failure (the mail server or Slack
+ * unreachable or answering 5xx) waits on that channel at most this long; the channel's later
+ * notices wait with it, the other channel's do not.
  */
 export const NOTICE_GIVE_UP_MS = 6 * 3_600_000;
 
@@ -51,8 +59,55 @@ const passing = (error: unknown): boolean => {
   return !(typeof e.responseCode === 'number' && e.responseCode >= 500);
 };
 
+/** What became of a notice on one channel. */
+type ChannelResult =
+  /** the channel took it */
+  | 'sent'
+  /** not chosen for this event, or not set up (no SMTP, no webhook, nobody to mail) */
+  | 'off'
+  /** failed for a reason a later try may not meet */
+  | 'passing'
+  /** refused for good (a revoked webhook, an SMTP 5xx): trying again would not help */
+  | 'refused';
+
+/** Sends one notice on one channel, if the organization chose it for `event`; a failure is logged, never thrown. */
+async function sendOn(
+  deps: NotifyDeps,
+  channel: NotificationChannel,
+  organizationId: string,
+  settings: ResolvedSettings,
+  event: NotificationEvent,
+  notice: Notice,
+): Promise<ChannelResult> {
+  if (!settings.events[event][channel]) return 'off';
+  try {
+    if (channel === 'email') {
+      const mailer = mailerFor(deps.config);
+      if (!mailer.enabled) return 'off';
+      const to = await emailRecipientsOf(deps.prisma, organizationId, settings);
+      if (!to.length) return 'off';
+      await mailer.send({
+        to,
+        subject: notice.subject,
+        text: `${notice.text}\n\n— Data Deletion Service\nNotification settings: ${new URL('/organization', deps.config.PUBLIC_URL)}`,
+      });
+      return 'sent';
+    }
+    if (!settings.slackWebhookCipher) return 'off';
+    const url = await openSlackWebhook(deps.prisma, deps.keyring, organizationId, settings.slackWebhookCipher);
+    await postToSlack(deps.policy, url, `*${notice.subject}*\n${notice.text}`);
+    return 'sent';
+  } catch (error) {
+    deps.log.warn(
+      { organizationId, event, err: (error as Error).message },
+      channel === 'email' ? 'email notification failed' : 'Slack notification failed',
+    );
+    return passing(error) ? 'passing' : 'refused';
+  }
+}
+
 /**
- * Sends one notice on the channels the organization chose for `event`. Each channel fails on
+ * Sends one notice on every channel the organization chose for `event`. Each channel fails on
  * its own (logged), so a broken Slack webhook does not keep the email from going out. Answers
  * how many channels took it, and how many failed for a passing reason (worth another try).
  */
@@ -63,35 +118,12 @@ export async function deliver(
   event: NotificationEvent,
   notice: Notice,
 ): Promise<{ sent: number; failed: number }> {
-  const channels = settings.events[event];
   let sent = 0;
-  let failed = 0; // for a passing reason
-  const mailer = mailerFor(deps.config);
-  if (channels.email && mailer.enabled) {
-    try {
-      const to = await emailRecipientsOf(deps.prisma, organizationId, settings);
-      if (to.length) {
-        await mailer.send({
-          to,
-          subject: notice.subject,
-          text: `${notice.text}\n\n— Data Deletion Service\nNotification settings: ${new URL('/organization', deps.config.PUBLIC_URL)}`,
-        });
-        sent++;
-      }
-    } catch (error) {
-      if (passing(error)) failed++;
-      deps.log.warn({ organizationId, event, err: (error as Error).message }, 'email notification failed');
-    }
-  }
-  if (channels.slack && settings.slackWebhookCipher) {
-    try {
-      const url = await openSlackWebhook(deps.prisma, deps.keyring, organizationId, settings.slackWebhookCipher);
-      await postToSlack(deps.policy, url, `*${notice.subject}*\n${notice.text}`);
-      sent++;
-    } catch (error) {
-      if (passing(error)) failed++;
-      deps.log.warn({ organizationId, event, err: (error as Error).message }, 'Slack notification failed');
-    }
+  let failed = 0;
+  for (const channel of NOTIFICATION_CHANNELS) {
+    const result = await sendOn(deps, channel, organizationId, settings, event, notice);
+    if (result === 'sent') sent++;
+    if (result === 'passing') failed++;
   }
   return { sent, failed };
 }
@@ -237,11 +269,15 @@ export async function buildDigest(deps: NotifyDeps, organizationId: string, now:
   return { subject: `Deadlines: ${overdueTotal} overdue, ${atRiskTotal} at risk`, text: lines.join('\n') };
 }
 
+/** The lowest of the channels' places: what a process that knows no channels may read as "considered". */
+const lowest = (values: bigint[]) => values.reduce((a, b) => (b < a ? b : a));
+
 /**
- * One pass of the notifier for every organization: new audit entries become notices (the
- * settings row keeps a cursor into the append-only audit log, so nothing is missed across
- * restarts and nothing from before the settings existed is sent), then the daily digest
- * once per UTC day. Run by one worker at a time (the caller holds an advisory lock).
+ * One pass of the notifier for every organization: new audit entries become notices, then the
+ * daily digest once per UTC day. Each channel keeps its own cursor into the append-only audit
+ * log (nothing is missed across restarts, nothing from before the settings existed is sent, and
+ * a channel that is down holds only its own notices) and its own day's digest. Run by one worker
+ * at a time (the caller holds an advisory lock).
  */
 export async function runNotifications(deps: NotifyDeps, now = new Date()): Promise<{ sent: number }> {
   // Organizations without settings start with the defaults, from this point of their log on.
@@ -254,8 +290,13 @@ export async function runNotifications(deps: NotifyDeps, now = new Date()): Prom
   let sent = 0;
   for (const { organizationId } of organizations) {
     const settings = await resolveSettings(deps.prisma, organizationId);
+    const cursors = { ...settings.cursors };
     const entries = await deps.prisma.auditLog.findMany({
-      where: { organizationId, id: { gt: settings.auditCursor }, action: { in: WATCHED_ACTIONS } },
+      where: {
+        organizationId,
+        id: { gt: lowest(Object.values(cursors)) },
+        action: { in: WATCHED_ACTIONS },
+      },
       orderBy: { id: 'asc' },
       take: BATCH,
       select: {
@@ -269,37 +310,74 @@ export async function runNotifications(deps: NotifyDeps, now = new Date()): Prom
       },
     });
     const settled = now.getTime() - NOTICE_SETTLE_MS;
+    const held = new Set<NotificationChannel>();
     for (const entry of entries) {
       if (entry.createdAt.getTime() > settled) break;
+      const waiting = NOTIFICATION_CHANNELS.filter((c) => !held.has(c) && entry.id > cursors[c]);
+      if (!waiting.length) continue;
       const notice = await noticeFor(deps, entry);
-      const outcome = notice
-        ? await deliver(deps, organizationId, settings, notice.event, notice.notice)
-        : { sent: 0, failed: 0 };
-      sent += outcome.sent;
-      // No chosen channel took it, for a passing reason (the mail server or Slack is down): the
-      // cursor stays, and the next pass tries again, for up to NOTICE_GIVE_UP_MS. (A channel that
-      // took it is not sent to twice; one that refuses for good, a revoked webhook, holds nothing up.)
-      if (outcome.sent === 0 && outcome.failed > 0) {
-        if (now.getTime() - entry.createdAt.getTime() < NOTICE_GIVE_UP_MS) break;
-        deps.log.warn(
-          { organizationId, auditEntry: String(entry.id) },
-          'notification given up after hours of failures',
-        );
+      for (const channel of waiting) {
+        const result = notice
+          ? await sendOn(deps, channel, organizationId, settings, notice.event, notice.notice)
+          : 'off';
+        if (result === 'sent') sent++;
+        // The channel could not take it for a passing reason (the mail server or Slack is down):
+        // its cursor stays and the next pass tries again, for up to NOTICE_GIVE_UP_MS. A channel
+        // that took it is not sent to twice; one that refuses for good holds nothing up.
+        if (result === 'passing') {
+          if (now.getTime() - entry.createdAt.getTime() < NOTICE_GIVE_UP_MS) {
+            held.add(channel);
+            continue;
+          }
+          deps.log.warn(
+            { organizationId, channel, auditEntry: String(entry.id) },
+            'notification given up after hours of failures',
+          );
+        }
+        cursors[channel] = entry.id;
       }
-      await deps.prisma.notificationSettings.update({ where: { organizationId }, data: { auditCursor: entry.id } });
+      await deps.prisma.notificationSettings.update({
+        where: { organizationId },
+        data: { emailCursor: cursors.email, slackCursor: cursors.slack, auditCursor: lowest(Object.values(cursors)) },
+      });
+      if (held.size === NOTIFICATION_CHANNELS.length) break;
     }
-    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-    const digestOn = settings.events.deadline_digest.email || settings.events.deadline_digest.slack;
-    if (digestOn && (!settings.lastDigestAt || settings.lastDigestAt.getTime() < today)) {
-      const digest = await buildDigest(deps, organizationId, now);
-      const outcome = digest
-        ? await deliver(deps, organizationId, settings, 'deadline_digest', digest)
-        : { sent: 0, failed: 0 };
-      sent += outcome.sent;
-      // A digest no channel took is tried again at the next pass (the same day).
-      if (outcome.sent > 0 || outcome.failed === 0)
-        await deps.prisma.notificationSettings.update({ where: { organizationId }, data: { lastDigestAt: now } });
-    }
+    sent += await sendDigest(deps, organizationId, settings, now);
   }
   return { sent };
+}
+
+/**
+ * The daily digest, once per UTC day on each chosen channel: a channel that could not take it
+ * for a passing reason is tried again at the next pass (the same day), without the other
+ * channel's getting it twice.
+ */
+async function sendDigest(
+  deps: NotifyDeps,
+  organizationId: string,
+  settings: Awaited<ReturnType<typeof resolveSettings>>,
+  now: Date,
+): Promise<number> {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const chosen = NOTIFICATION_CHANNELS.filter((c) => settings.events.deadline_digest[c]);
+  const due = chosen.filter((c) => (settings.digestAt[c]?.getTime() ?? 0) < today);
+  if (!due.length) return 0;
+  const digest = await buildDigest(deps, organizationId, now);
+  const digestAt = { ...settings.digestAt };
+  let sent = 0;
+  for (const channel of due) {
+    const result = digest ? await sendOn(deps, channel, organizationId, settings, 'deadline_digest', digest) : 'off';
+    if (result === 'sent') sent++;
+    if (result !== 'passing') digestAt[channel] = now;
+  }
+  const everywhere = chosen.every((c) => (digestAt[c]?.getTime() ?? 0) >= today);
+  await deps.prisma.notificationSettings.update({
+    where: { organizationId },
+    data: {
+      emailDigestAt: digestAt.email,
+      slackDigestAt: digestAt.slack,
+      ...(everywhere ? { lastDigestAt: now } : {}),
+    },
+  });
+  return sent;
 }

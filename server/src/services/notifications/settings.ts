@@ -16,6 +16,15 @@ import { slackWebhookHint } from './slack';
 
 const SLACK_CONTEXT = 'notifications:slack-webhook';
 
+export type NotificationChannel = 'email' | 'slack';
+export const NOTIFICATION_CHANNELS: readonly NotificationChannel[] = ['email', 'slack'];
+
+/** Where each channel stands: the last audit entry it has been given, and when it last had the digest. */
+export interface NotifierPlace {
+  cursors: Record<NotificationChannel, bigint>;
+  digestAt: Record<NotificationChannel, Date | null>;
+}
+
 export interface ResolvedSettings {
   events: Record<NotificationEvent, NotificationChannels>;
   emailRecipients: string[];
@@ -94,14 +103,21 @@ export async function updateNotificationSettings(
 export async function resolveSettings(
   db: DbOrTx,
   organizationId: string,
-): Promise<ResolvedSettings & { auditCursor: bigint; lastDigestAt: Date | null }> {
+): Promise<ResolvedSettings & NotifierPlace> {
   const row = await db.notificationSettings.findUnique({ where: { organizationId } });
+  const auditCursor = row?.auditCursor ?? 0n;
+  const lastDigestAt = row?.lastDigestAt ?? null;
+  // A channel's own mark counts only past the shared one (which a process of the previous
+  // version, knowing no channels, may have moved on its own).
+  const cursor = (own: bigint | null | undefined) => (own != null && own > auditCursor ? own : auditCursor);
+  const digestAt = (own: Date | null | undefined) =>
+    own && (!lastDigestAt || own > lastDigestAt) ? own : lastDigestAt;
   return {
     events: withDefaults(row?.events),
     emailRecipients: (row?.emailRecipients as string[] | undefined) ?? [],
     slackWebhookCipher: row?.slackWebhookCipher ?? null,
-    auditCursor: row?.auditCursor ?? 0n,
-    lastDigestAt: row?.lastDigestAt ?? null,
+    cursors: { email: cursor(row?.emailCursor), slack: cursor(row?.slackCursor) },
+    digestAt: { email: digestAt(row?.emailDigestAt), slack: digestAt(row?.slackDigestAt) },
   };
 }
 
