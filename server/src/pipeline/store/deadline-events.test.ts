@@ -3,6 +3,7 @@ import { createDeletionRequest } from '../commands/create';
 import { extendDeadline } from '../commands/extend-deadline';
 import { startCallbackReceiver } from '../../test/fakes/callback-receiver';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+import { buildDigest } from '../../services/notifications/notify';
 import { recordDeadlineEvents } from './deadline-events';
 
 let env: TestEnv;
@@ -98,4 +99,47 @@ it('records deletion_request.overdue once per request past its deadline, and .at
     (d) => d.request === risky.id && d.type === 'deletion_request.overdue',
   );
   expect(overdueRisky).toHaveLength(1);
+});
+
+it('pages through every request at risk: more than one page of them get their event, and the digest counts them all', async () => {
+  const org = await seedOrganization(env.deps, 'deadline-events-many');
+  const caller = callerFor(env.deps, { pat: org.pat }).caller;
+  await caller.integrations.create({
+    workspaceId: org.workspace.id,
+    name: 'Warehouse',
+    type: 'WEBHOOK',
+    config: { initiate: { url: 'http://127.0.0.1:9/erase' } },
+  });
+  const endpoint = await caller.callbacks.create({ url: receiver.url, events: ['deletion_request.at_risk'] });
+  const create = (identifier: string, at: Date, regulation?: string) =>
+    createDeletionRequest(
+      env.deps,
+      org.actor,
+      { workspace: { id: org.workspace.id }, identifier, regulation },
+      at,
+    ).then((r) => r.deletionRequest);
+  // Three earlier deletions through the warehouse took 20 days each.
+  for (let i = 0; i < 3; i++) {
+    const past = await create(`before${i}@example.com`, new Date('2026-01-01T00:00:00.000Z'));
+    await env.deps.prisma.integrationRequest.updateMany({
+      where: { deletionRequestId: past.id },
+      data: { status: 'SUCCESS', completedAt: new Date('2026-01-21T00:00:00.000Z') },
+    });
+    await env.deps.prisma.deletionRequest.update({ where: { id: past.id }, data: { status: 'SUCCESS' } });
+  }
+  await caller.deadlines.createPolicy({ name: 'Ten days', days: 10, extensionDays: 5 });
+  const count = 230; // more than one page of candidates
+  for (let i = 0; i < count; i++)
+    await create(`many${i}@example.com`, new Date('2026-03-05T00:00:00.000Z'), 'Ten days'); // due 03-15
+  const now = new Date('2026-03-10T00:00:00.000Z');
+
+  await recordDeadlineEvents(env.deps.prisma, now);
+  const events = await env.deps.prisma.callbackDelivery.count({
+    where: { endpointId: endpoint.id, eventType: 'deletion_request.at_risk' },
+  });
+  expect(events).toBe(count);
+
+  const digest = await buildDigest(env.deps, org.organization.id, now);
+  expect(digest?.subject).toBe(`Deadlines: 0 overdue, ${count} at risk`);
+  expect(digest?.text.match(/^- dr_/gm)).toHaveLength(20);
 });

@@ -1,11 +1,10 @@
 import type { Db } from '../../db/client';
 import { enqueueDeadlineEvents } from '../../callbacks/store/status-events';
 import { wakeCallbackDispatchers } from '../../callbacks/wake-up';
-import { completionProfiles, projectRisk } from '../../services/deadlines/at-risk';
+import { atRiskRequests } from '../../services/deadlines/at-risk';
 import { dbQuery, utc } from './sql';
 
-/** Requests projected per query, and at most per organization and pass, for at-risk events (nearest deadlines first). */
-const AT_RISK_BATCH = 200;
+/** Requests projected at most per organization and pass, for at-risk events (nearest deadlines first). */
 const AT_RISK_MAX = 5_000;
 const UNFULFILLED = `status NOT IN ('SUCCESS', 'CANCELED')`;
 
@@ -45,68 +44,34 @@ export async function recordDeadlineEvents(db: Db, now = new Date()): Promise<nu
  * event for it yet, nearest deadline first, page by page (up to AT_RISK_MAX per pass).
  */
 async function recordAtRisk(db: Db, organizationId: string, now: Date): Promise<number> {
-  const profiles = await completionProfiles(db, organizationId, now);
-  if (profiles.size === 0) return 0; // no integration has a history to project from
   let recorded = 0;
-  let after: { dueAt: Date; id: string } | null = null;
-  for (let read = 0; read < AT_RISK_MAX; read += AT_RISK_BATCH) {
-    const candidates: { id: string; dueAt: Date | null; integrationRequests: RiskRow[] }[] =
-      await db.deletionRequest.findMany({
-        where: {
-          organizationId,
-          dueAt: { gt: now },
-          atRiskEventAt: null,
-          status: { in: ['STAGING', 'PENDING', 'PROCESSING'] },
-          ...(after ? { OR: [{ dueAt: { gt: after.dueAt } }, { dueAt: after.dueAt, id: { gt: after.id } }] } : {}),
-        },
-        orderBy: [{ dueAt: 'asc' }, { id: 'asc' }],
-        take: AT_RISK_BATCH,
-        select: {
-          id: true,
-          dueAt: true,
-          integrationRequests: {
-            select: { integrationId: true, integrationName: true, status: true, createdAt: true },
-          },
-        },
-      });
-    const atRisk = candidates.flatMap((r) => {
-      const risk = projectRisk(
-        {
-          dueAt: r.dueAt,
-          integrationRequests: r.integrationRequests.map((ir) => ({ ...ir, name: ir.integrationName })),
-        },
-        profiles,
-        now,
+  for await (const page of atRiskRequests(db, organizationId, now, {
+    max: AT_RISK_MAX,
+    where: { atRiskEventAt: null },
+  })) {
+    if (page.length === 0) continue;
+    const atRisk = page.map(({ id, dueAt, reasons }) => ({ id, dueAt: dueAt.toISOString(), reasons }));
+    recorded += await db.$transaction(async (tx) => {
+      const query = dbQuery(tx);
+      // Only where the deadline is still the one projected against (an extension meanwhile
+      // allows the new deadline its own event).
+      const marked = new Set(
+        (
+          await query<{ id: string }>(
+            `UPDATE "DeletionRequest" d SET "atRiskEventAt" = ${utc('$2')}
+               FROM jsonb_to_recordset($1::jsonb) AS r(id text, "dueAt" text)
+              WHERE d.id = r.id AND d."dueAt" = ${utc('r."dueAt"')} AND d."atRiskEventAt" IS NULL AND d.${UNFULFILLED}
+              RETURNING d.id`,
+            [JSON.stringify(atRisk.map(({ id, dueAt }) => ({ id, dueAt }))), now.toISOString()],
+          )
+        ).map((r) => r.id),
       );
-      return risk.atRisk && r.dueAt ? [{ id: r.id, dueAt: r.dueAt.toISOString(), reasons: risk.reasons }] : [];
+      return enqueueDeadlineEvents(
+        query,
+        'deletion_request.at_risk',
+        atRisk.filter((r) => marked.has(r.id)),
+      );
     });
-    if (atRisk.length > 0)
-      recorded += await db.$transaction(async (tx) => {
-        const query = dbQuery(tx);
-        // Only where the deadline is still the one projected against (an extension meanwhile
-        // allows the new deadline its own event).
-        const marked = new Set(
-          (
-            await query<{ id: string }>(
-              `UPDATE "DeletionRequest" d SET "atRiskEventAt" = ${utc('$2')}
-                 FROM jsonb_to_recordset($1::jsonb) AS r(id text, "dueAt" text)
-                WHERE d.id = r.id AND d."dueAt" = ${utc('r."dueAt"')} AND d."atRiskEventAt" IS NULL AND d.${UNFULFILLED}
-                RETURNING d.id`,
-              [JSON.stringify(atRisk.map(({ id, dueAt }) => ({ id, dueAt }))), now.toISOString()],
-            )
-          ).map((r) => r.id),
-        );
-        return enqueueDeadlineEvents(
-          query,
-          'deletion_request.at_risk',
-          atRisk.filter((r) => marked.has(r.id)),
-        );
-      });
-    const last = candidates.at(-1);
-    if (candidates.length < AT_RISK_BATCH || !last?.dueAt) break;
-    after = { dueAt: last.dueAt, id: last.id };
   }
   return recorded;
 }
-
-type RiskRow = { integrationId: string | null; integrationName: string; status: string; createdAt: Date };

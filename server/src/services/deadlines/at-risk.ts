@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../../db/client';
+import type { Prisma } from '../../generated/prisma/client';
 
 const DAY_MS = 86_400_000;
 /** How far back observed completion times count, and how many make a projection. */
@@ -71,3 +72,63 @@ export function projectRisk(request: RiskInput, profiles: Map<string, Completion
   }
   return { atRisk: reasons.length > 0, reasons };
 }
+
+/** Requests read per query when listing the requests at risk. */
+const AT_RISK_PAGE = 200;
+
+export interface AtRiskRequest {
+  id: string;
+  dueAt: Date;
+  reasons: string[];
+}
+
+/**
+ * The unfulfilled requests of an organization whose deadline is ahead and that an integration
+ * still working on them will probably not finish in time, nearest deadline first, one page of
+ * them per query (requests read: at most `max`; `where` narrows the candidates further). Nothing
+ * without an integration history to project from.
+ */
+export async function* atRiskRequests(
+  db: DbOrTx,
+  organizationId: string,
+  now: Date,
+  options: { max: number; where?: Prisma.DeletionRequestWhereInput },
+): AsyncGenerator<AtRiskRequest[]> {
+  const profiles = await completionProfiles(db, organizationId, now);
+  if (profiles.size === 0) return;
+  let after: { dueAt: Date; id: string } | null = null;
+  for (let read = 0; read < options.max; read += AT_RISK_PAGE) {
+    const candidates: { id: string; dueAt: Date | null; integrationRequests: RiskRow[] }[] =
+      await db.deletionRequest.findMany({
+        where: {
+          ...options.where,
+          organizationId,
+          dueAt: { gt: now },
+          status: { in: ['STAGING', 'PENDING', 'PROCESSING'] },
+          ...(after ? { OR: [{ dueAt: { gt: after.dueAt } }, { dueAt: after.dueAt, id: { gt: after.id } }] } : {}),
+        },
+        orderBy: [{ dueAt: 'asc' }, { id: 'asc' }],
+        take: Math.min(AT_RISK_PAGE, options.max - read),
+        select: {
+          id: true,
+          dueAt: true,
+          integrationRequests: {
+            select: { integrationId: true, integrationName: true, status: true, createdAt: true },
+          },
+        },
+      });
+    yield candidates.flatMap(({ id, dueAt, integrationRequests }) => {
+      const risk = projectRisk(
+        { dueAt, integrationRequests: integrationRequests.map((ir) => ({ ...ir, name: ir.integrationName })) },
+        profiles,
+        now,
+      );
+      return risk.atRisk && dueAt ? [{ id, dueAt, reasons: risk.reasons }] : [];
+    });
+    const last = candidates.at(-1);
+    if (candidates.length < AT_RISK_PAGE || !last?.dueAt) return;
+    after = { dueAt: last.dueAt, id: last.id };
+  }
+}
+
+type RiskRow = { integrationId: string | null; integrationName: string; status: string; createdAt: Date };

@@ -5,7 +5,7 @@ import { createRedactor } from '../../integrations/runtime/redaction';
 import type { Keyring } from '../../lib/crypto';
 import type { Logger } from '../../lib/logger';
 import type { OutboundPolicy } from '../../lib/ssrf';
-import { completionProfiles, projectRisk } from '../deadlines/at-risk';
+import { atRiskRequests, type AtRiskRequest } from '../deadlines/at-risk';
 import { mailerFor } from './mailer';
 import {
   emailRecipientsOf,
@@ -41,6 +41,8 @@ const WATCHED_ACTIONS = ['deletion.completed', 'request.completed', 'request.rea
 export const NOTICE_SETTLE_MS = 60_000;
 const BATCH = 200;
 const DIGEST_LIST_MAX = 20;
+/** Requests with a deadline ahead the digest reads at most to count those at risk. */
+const DIGEST_AT_RISK_MAX = 5_000;
 const DAY_MS = 86_400_000;
 
 const requestLink = (config: Config, id: string) => new URL(`/requests/${id}`, config.PUBLIC_URL).toString();
@@ -210,7 +212,7 @@ async function noticeFor(
 /** The daily digest: unfulfilled requests past their deadline and those projected to miss it. */
 export async function buildDigest(deps: NotifyDeps, organizationId: string, now: Date): Promise<Notice | null> {
   const unfulfilled = { organizationId, status: { notIn: ['SUCCESS' as const, 'CANCELED' as const] } };
-  const [overdueTotal, overdue, upcoming, profiles] = await Promise.all([
+  const [overdueTotal, overdue] = await Promise.all([
     deps.prisma.deletionRequest.count({ where: { ...unfulfilled, dueAt: { lte: now } } }),
     deps.prisma.deletionRequest.findMany({
       where: { ...unfulfilled, dueAt: { lte: now } },
@@ -218,34 +220,14 @@ export async function buildDigest(deps: NotifyDeps, organizationId: string, now:
       take: DIGEST_LIST_MAX,
       select: { id: true, dueAt: true },
     }),
-    deps.prisma.deletionRequest.findMany({
-      where: { ...unfulfilled, dueAt: { gt: now } },
-      orderBy: { dueAt: 'asc' },
-      take: 200,
-      select: {
-        id: true,
-        dueAt: true,
-        integrationRequests: { select: { integrationId: true, integrationName: true, status: true, createdAt: true } },
-      },
-    }),
-    completionProfiles(deps.prisma, organizationId, now),
   ]);
-  const atRisk = upcoming
-    .map((r) => ({
-      ...r,
-      risk: projectRisk(
-        {
-          dueAt: r.dueAt,
-          integrationRequests: r.integrationRequests.map((ir) => ({ ...ir, name: ir.integrationName })),
-        },
-        profiles,
-        now,
-      ),
-    }))
-    .filter((r) => r.risk.atRisk);
-  // Counted before the list is cut to its first DIGEST_LIST_MAX.
-  const atRiskTotal = atRisk.length;
-  atRisk.splice(DIGEST_LIST_MAX);
+  // Every request at risk is counted (up to DIGEST_AT_RISK_MAX read); the first DIGEST_LIST_MAX are listed.
+  const atRisk: AtRiskRequest[] = [];
+  let atRiskTotal = 0;
+  for await (const page of atRiskRequests(deps.prisma, organizationId, now, { max: DIGEST_AT_RISK_MAX })) {
+    atRiskTotal += page.length;
+    atRisk.push(...page.slice(0, DIGEST_LIST_MAX - atRisk.length));
+  }
   if (overdueTotal === 0 && atRiskTotal === 0) return null;
   const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : '');
   const lines = [`${overdueTotal} request(s) overdue, ${atRiskTotal} at risk.`];
@@ -263,7 +245,7 @@ export async function buildDigest(deps: NotifyDeps, organizationId: string, now:
       '',
       'At risk:',
       ...atRisk.map(
-        (r) => `- ${r.id} (due ${day(r.dueAt)}): ${r.risk.reasons.join('; ')} ${requestLink(deps.config, r.id)}`,
+        (r) => `- ${r.id} (due ${day(r.dueAt)}): ${r.reasons.join('; ')} ${requestLink(deps.config, r.id)}`,
       ),
     );
   return { subject: `Deadlines: ${overdueTotal} overdue, ${atRiskTotal} at risk`, text: lines.join('\n') };
