@@ -140,20 +140,34 @@ export async function createDeletionRequest(
 ) {
   const db = deps.prisma;
   const workspace = await resolveWorkspace(db, actor, input.workspace);
-  // The regulation is part of the body an Idempotency-Key is bound to (absent: as before).
-  // Keyed (the identifier pepper), like the identifier's own hash: a plain hash of a short
-  // identifier can be reversed by guessing. Requests stored before it was keyed have the plain one.
-  const body = `${workspace.id}\n${input.identifier}${input.regulation ? `\n${input.regulation}` : ''}`;
+  // The override is resolved (a custom name is looked up); the workspace's was read with it. A
+  // name that no longer resolves (a policy removed since) may still replay an earlier request.
+  const named = input.regulation
+    ? await resolveRegulation(db, actor.organizationId, input.regulation).catch((error: unknown) => {
+        if (error instanceof AppError) return null;
+        throw error;
+      })
+    : null;
+  // The regulation is part of the body an Idempotency-Key is bound to (absent: as before), by
+  // the name it resolves to: "gdpr" and "GDPR" are the same body. Keyed (the identifier pepper),
+  // like the identifier's own hash: a plain hash of a short identifier can be reversed by
+  // guessing. Requests stored before it was keyed have the plain one, and those stored before
+  // the name was resolved have the regulation as it was spelled.
+  const bodyWith = (regulation: string | undefined) =>
+    `${workspace.id}\n${input.identifier}${regulation ? `\n${regulation}` : ''}`;
+  const body = bodyWith(named?.name ?? input.regulation);
+  const spelled = bodyWith(input.regulation);
   const requestHash = identifierHmac(deps.keyring, `request-body\n${body}`);
-  const sameBody = [requestHash, sha256Hex(body)];
+  const sameBody = [requestHash, identifierHmac(deps.keyring, `request-body\n${spelled}`), sha256Hex(spelled)];
   if (input.idempotencyKey) {
     const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, sameBody);
     if (earlier) return { deletionRequest: earlier, replayed: true };
   }
-  // The override is resolved (a custom name is looked up); the workspace's was read with it.
-  const rule = input.regulation
-    ? await resolveRegulation(db, actor.organizationId, input.regulation)
-    : (workspace.regulation ?? (await resolveRegulation(db, actor.organizationId, workspace.regulationName)));
+  const rule =
+    named ??
+    (input.regulation
+      ? await resolveRegulation(db, actor.organizationId, input.regulation)
+      : (workspace.regulation ?? (await resolveRegulation(db, actor.organizationId, workspace.regulationName))));
   const dueAt = dueAtFor(rule, now);
   // Nothing to run: the outcome is explicit at once instead of a request that never moves.
   const empty = workspace.integrations.length === 0;

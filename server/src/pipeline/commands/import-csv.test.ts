@@ -110,6 +110,23 @@ describe('CSV import over REST', () => {
     expect(otherBatch).toMatchObject({ created: 1, existing: 0, errors: 0 });
   });
 
+  it('reads a regulation by what it names: the same file with "gdpr" for "GDPR" is the same import', async () => {
+    const csv = 'identifier,regulation\nspelled@example.com,GDPR\ncpra@example.com,CCPA\n';
+    const first = await (await importCsv({ csv, workspaceId: staging.id, batchKey: 'spelling.csv' })).json();
+    expect(first).toMatchObject({ created: 2, existing: 0, errors: 0 });
+    const respelled = csv.replace(',GDPR', ',gdpr').replace(',CCPA', ', CPRA');
+    const again = await (await importCsv({ csv: respelled, workspaceId: staging.id, batchKey: 'spelling.csv' })).json();
+    expect(again).toMatchObject({ created: 0, existing: 2, errors: 0 });
+    expect(again.rows.map((r: { deletionRequestId: string }) => r.deletionRequestId)).toEqual(
+      first.rows.map((r: { deletionRequestId: string }) => r.deletionRequestId),
+    );
+    // Another regulation is still another body.
+    const other = await (
+      await importCsv({ csv: csv.replace(',GDPR', ',CCPA'), workspaceId: staging.id, batchKey: 'spelling.csv' })
+    ).json();
+    expect(other.rows[0]).toMatchObject({ result: 'error', message: expect.stringMatching(/different regulation/) });
+  });
+
   it('after a day, the same file name asks again: a subject who asks again gets a new request', async () => {
     const csv = 'identifier\nrepeat@example.com\n';
     const first = await (await importCsv({ csv, workspaceId: staging.id, batchKey: 'deletions.csv' })).json();
