@@ -54,6 +54,18 @@ describe('PostgreSQL integration', () => {
         { name: 'id', dataType: 'bigint', nullable: false, unique: true },
       ]),
     );
+    // A unique index on an expression of one column (case-insensitive addresses) makes it unique too.
+    await customer.pool.query(
+      `CREATE TABLE IF NOT EXISTS logins (login text, tenant int, note text);
+       CREATE UNIQUE INDEX IF NOT EXISTS logins_lower ON logins (lower(login));
+       CREATE UNIQUE INDEX IF NOT EXISTS logins_note ON logins (lower(note || tenant::text))`,
+    );
+    const logins = (await caller.integrations.discoverSchema({ accountId })).find((t) => t.table === 'logins')!;
+    expect(logins.columns).toEqual([
+      { name: 'login', dataType: 'text', nullable: true, unique: true },
+      { name: 'tenant', dataType: 'integer', nullable: true },
+      { name: 'note', dataType: 'text', nullable: true },
+    ]);
     await customer.pool.query(`CREATE TABLE IF NOT EXISTS short_codes (code varchar(12))`);
     const codes = (await caller.integrations.discoverSchema({ accountId })).find((t) => t.table === 'short_codes')!;
     expect(codes.columns).toEqual([{ name: 'code', dataType: 'character varying', nullable: true, maxLength: 12 }]);
