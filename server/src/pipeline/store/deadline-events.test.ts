@@ -4,6 +4,7 @@ import { extendDeadline } from '../commands/extend-deadline';
 import { startCallbackReceiver } from '../../test/fakes/callback-receiver';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
 import { buildDigest } from '../../services/notifications/notify';
+import { recordPastCompletions } from '../testing/completion-history';
 import { recordDeadlineEvents } from './deadline-events';
 
 let env: TestEnv;
@@ -38,15 +39,11 @@ it('records deletion_request.overdue once per request past its deadline, and .at
       { workspace: { id: org.workspace.id }, identifier, regulation },
       at,
     ).then((r) => r.deletionRequest);
-  // Three earlier deletions through the CRM took 20 days each: its median.
-  for (let i = 0; i < 3; i++) {
-    const past = await create(`past${i}@example.com`, new Date('2026-01-01T00:00:00.000Z'));
-    await env.deps.prisma.integrationRequest.updateMany({
-      where: { deletionRequestId: past.id },
-      data: { status: 'SUCCESS', completedAt: new Date('2026-01-21T00:00:00.000Z') },
-    });
-    await env.deps.prisma.deletionRequest.update({ where: { id: past.id }, data: { status: 'SUCCESS' } });
-  }
+  // Earlier deletions through the integration took 20 days each: its median.
+  await recordPastCompletions(env.deps, org.actor, org.workspace.id, {
+    days: 20,
+    createdAt: new Date('2026-01-01T00:00:00.000Z'),
+  });
   await caller.deadlines.createPolicy({ name: 'Ten days', days: 10, extensionDays: 5 });
   const now = new Date('2026-03-10T00:00:00.000Z');
   const late = await create('late@example.com', new Date('2026-02-01T00:00:00.000Z'), 'Ten days'); // due 02-11
@@ -118,15 +115,11 @@ it('pages through every request at risk: more than one page of them get their ev
       { workspace: { id: org.workspace.id }, identifier, regulation },
       at,
     ).then((r) => r.deletionRequest);
-  // Three earlier deletions through the warehouse took 20 days each.
-  for (let i = 0; i < 3; i++) {
-    const past = await create(`before${i}@example.com`, new Date('2026-01-01T00:00:00.000Z'));
-    await env.deps.prisma.integrationRequest.updateMany({
-      where: { deletionRequestId: past.id },
-      data: { status: 'SUCCESS', completedAt: new Date('2026-01-21T00:00:00.000Z') },
-    });
-    await env.deps.prisma.deletionRequest.update({ where: { id: past.id }, data: { status: 'SUCCESS' } });
-  }
+  // Earlier deletions through the integration took 20 days each: its median.
+  await recordPastCompletions(env.deps, org.actor, org.workspace.id, {
+    days: 20,
+    createdAt: new Date('2026-01-01T00:00:00.000Z'),
+  });
   await caller.deadlines.createPolicy({ name: 'Ten days', days: 10, extensionDays: 5 });
   const count = 230; // more than one page of candidates
   for (let i = 0; i < count; i++)

@@ -6,6 +6,7 @@ import { createDeletionRequest as createInPipeline } from '../../pipeline/comman
 import { searchDeletionRequests } from '../dashboard/search-deletion-requests';
 import { getOverview } from '../dashboard/get-overview';
 import { extendDeadline } from '../../pipeline/commands/extend-deadline';
+import { recordPastCompletions } from '../../pipeline/testing/completion-history';
 
 let env: TestEnv;
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -256,19 +257,14 @@ describe('the list, sorted and filtered by deadline', () => {
     expect(overview.dueThisWeekTotal).toBe(1);
     expect(overview.dueThisWeek[0]?.identifier).toBe('soon@example.com');
 
-    // Three earlier deletions through the CRM integration each took 20 days: a request sent 5 days ago under a
-    // 10-day policy is at risk; one under GDPR is not.
+    // Earlier deletions through the integration took 20 days each: its median.
     const integration = await env.deps.prisma.integration.findFirstOrThrow({
       where: { workspaceId: org.workspace.id },
     });
-    for (let i = 0; i < 3; i++) {
-      const past = await create(`past${i}@example.com`, new Date('2026-01-01T00:00:00.000Z'));
-      await env.deps.prisma.integrationRequest.updateMany({
-        where: { deletionRequestId: past.id },
-        data: { status: 'SUCCESS', completedAt: new Date('2026-01-21T00:00:00.000Z') },
-      });
-      await env.deps.prisma.deletionRequest.update({ where: { id: past.id }, data: { status: 'SUCCESS' } });
-    }
+    await recordPastCompletions(env.deps, org.actor, org.workspace.id, {
+      days: 20,
+      createdAt: new Date('2026-01-01T00:00:00.000Z'),
+    });
     await owner().deadlines.createPolicy({ name: 'Ten days', days: 10, extensionDays: 0 });
     const risky = await create('risky@example.com', new Date('2026-03-05T00:00:00.000Z'), 'Ten days');
     const safe = await create('safe@example.com', new Date('2026-03-05T00:00:00.000Z'));
