@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { SelectField, TextField } from '../field';
 import {
   defaultsFor,
@@ -6,44 +6,17 @@ import {
   fieldKind,
   labelFor,
   nodeOf,
-  parseList,
   pathKey,
   unionOf,
   variantOf,
   type JsonSchema,
   type Path,
 } from '../../lib/schema-form';
-import { recordKeyField } from '../../lib/form';
 import { CheckboxField, TextAreaField } from './input-fields';
+import { shapeKey, type Extra, type NodeProps, type SchemaFormOptions } from './node-props';
+import { JsonNode, RecordNode, StringListNode } from './value-nodes';
 
-export interface SchemaFormOptions {
-  /** String fields typed as passwords (write-only secrets). */
-  isSecret?: (path: Path) => boolean;
-  /** Hints under fields, by dotted path without list indices ("initiate.url"). */
-  hints?: Record<string, string>;
-  /** Labels that read better than the humanized key, by the same dotted path. */
-  labels?: Record<string, string>;
-  /** Values offered for string fields (found at the destination), by the same dotted path; any value is still taken. */
-  suggestions?: Record<string, string[]>;
-}
-
-interface NodeProps {
-  schema: JsonSchema;
-  value: unknown;
-  onChange: (value: unknown) => void;
-  path: Path;
-  errors: Record<string, string>;
-  required: boolean;
-  options: SchemaFormOptions;
-  /** Path of the root, dropped from hint and label keys ("config"). */
-  rootLength: number;
-}
-
-const shapeKey = (path: Path, rootLength: number) =>
-  path
-    .slice(rootLength)
-    .filter((p) => typeof p === 'string')
-    .join('.');
+export type { SchemaFormOptions } from './node-props';
 
 /**
  * Fields for a JSON Schema (from a zod schema): strings, numbers, booleans, enums, nested
@@ -174,8 +147,6 @@ function SchemaNode(props: NodeProps) {
   }
 }
 
-type Extra = { label: string; error?: string; hint?: string };
-
 function ObjectNode(props: NodeProps & Extra & { inline?: boolean }) {
   // The root, and the fields of a union's chosen kind, are shown without a frame of their own.
   const isRoot = props.path.length === props.rootLength || props.inline === true;
@@ -276,78 +247,6 @@ function UnionNode(props: NodeProps & Extra) {
   );
 }
 
-function RecordNode(props: NodeProps & Extra) {
-  const [rows, setRows] = useState<[string, string][]>(() =>
-    Object.entries((props.value ?? {}) as Record<string, string>),
-  );
-  const valueSchema = typeof props.schema.additionalProperties === 'object' ? props.schema.additionalProperties : {};
-  const secret = props.options.isSecret?.([...props.path, '*']) ?? false;
-  const singular = props.label.replace(/ \(optional\)$/, '').replace(/s$/, '');
-  const update = (next: [string, string][]) => {
-    setRows(next);
-    props.onChange(Object.fromEntries(next.filter(([k]) => k.trim() !== '').map(([k, v]) => [k.trim(), v])));
-  };
-  return (
-    <fieldset className="schema-fieldset">
-      <legend>{props.label}</legend>
-      {props.hint ? <p className="hint">{props.hint}</p> : null}
-      {rows.length === 0 ? <p className="muted small">None.</p> : null}
-      {rows.map(([k, v], index) => (
-        <div className="record-row" key={index}>
-          <TextField
-            label={`${singular} name ${index + 1}`}
-            value={k}
-            error={props.errors[pathKey([...props.path, recordKeyField(k.trim())])]}
-            onChange={(e) => update(rows.map((r, i) => (i === index ? [e.target.value, r[1]] : r)))}
-          />
-          <TextField
-            label={`${singular} value ${index + 1}`}
-            type={secret ? 'password' : 'text'}
-            autoComplete={secret ? 'new-password' : 'off'}
-            maxLength={valueSchema.maxLength}
-            value={v}
-            error={props.errors[pathKey([...props.path, k.trim()])]}
-            onChange={(e) => update(rows.map((r, i) => (i === index ? [r[0], e.target.value] : r)))}
-          />
-          <button
-            type="button"
-            className="button button-small"
-            aria-label={`Remove ${k || `row ${index + 1}`}`}
-            onClick={() => update(rows.filter((_, i) => i !== index))}
-          >
-            Remove
-          </button>
-        </div>
-      ))}
-      {props.error ? (
-        <p className="field-error" role="alert">
-          {props.error}
-        </p>
-      ) : null}
-      <button type="button" className="button button-small" onClick={() => update([...rows, ['', '']])}>
-        Add {singular.toLowerCase()}
-      </button>
-    </fieldset>
-  );
-}
-
-function StringListNode(props: NodeProps & Extra) {
-  const [text, setText] = useState(() => (Array.isArray(props.value) ? props.value.join(', ') : ''));
-  const itemErrors = errorsBelow(props.errors, props.path);
-  return (
-    <TextField
-      label={props.label}
-      value={text}
-      hint={props.hint ?? 'Separate values with commas'}
-      error={props.error ?? itemErrors[0]}
-      onChange={(e) => {
-        setText(e.target.value);
-        props.onChange(parseList(e.target.value));
-      }}
-    />
-  );
-}
-
 function ObjectListNode(props: NodeProps & Extra) {
   const list = Array.isArray(props.value) ? props.value : [];
   const items = props.schema.items!;
@@ -420,28 +319,5 @@ function ObjectListNode(props: NodeProps & Extra) {
         Add {singular.toLowerCase()}
       </button>
     </fieldset>
-  );
-}
-
-function JsonNode(props: NodeProps & Extra) {
-  const [text, setText] = useState(() => (props.value === undefined ? '' : JSON.stringify(props.value, null, 2)));
-  const [parseError, setParseError] = useState<string | null>(null);
-  return (
-    <TextAreaField
-      label={`${props.label} (JSON)`}
-      value={text}
-      error={parseError ?? props.error}
-      hint={props.hint}
-      onChange={(next) => {
-        setText(next);
-        if (next.trim() === '') return (setParseError(null), props.onChange(undefined));
-        try {
-          props.onChange(JSON.parse(next));
-          setParseError(null);
-        } catch {
-          setParseError('Not valid JSON');
-        }
-      }}
-    />
   );
 }
