@@ -1,6 +1,5 @@
-import type { JsonSchema, Path } from '../../lib/schema-form';
-
 /** The props every node of the schema form takes, and the options the form is given. */
+import type { JsonSchema, Path } from '../../lib/schema-form';
 
 export interface SchemaFormOptions {
   /** String fields typed as passwords (write-only secrets). */
