@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
+import { formatTime } from '../lib/format';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { useTRPC, type RouterOutputs } from '../trpc';
 import { ErrorState } from './states';
 
 export type AuditChainStatus = RouterOutputs['dashboard']['verifyAuditChain'];
 
-const time = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 const entries = (n: number) => `${n} ${n === 1 ? 'entry' : 'entries'}`;
 
 /** The organization's audit chain check, run when the screen opens and on "Verify again". */
@@ -42,12 +43,13 @@ export function AuditChainStatusLine({
   verifying: boolean;
   onVerify: () => void;
 }) {
+  const zone = useTimeZoneChoice();
   const verifyAgain = (
     <button type="button" className="button button-small" onClick={onVerify} disabled={verifying}>
       {verifying ? 'Verifying…' : 'Verify again'}
     </button>
   );
-  const checked = <span className="muted small">checked {time.format(new Date(status.checkedAt))}</span>;
+  const checked = <span className="muted small">checked {formatTime(status.checkedAt, zone)}</span>;
   if (!status.firstBreak)
     return (
       <div className="callout callout-success row wrap chain-status" role="status">

@@ -1,5 +1,6 @@
 import { actionLabel, actorLabel, humanizeKey, splitDetails, type JsonValue } from '../lib/audit';
 import { formatDateTime } from '../lib/format';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 
 export interface AuditEntryView {
   id: string;
@@ -48,6 +49,7 @@ export function sqlText(value: unknown): string | null {
 
 /** One audit entry: what, who, when, outcome, and its recorded details (HTTP, SQL) expandable. */
 export function AuditEntryBody({ entry, context }: { entry: AuditEntryView; context?: string }) {
+  const zone = useTimeZoneChoice();
   const { facts, blocks } = splitDetails((entry.details ?? null) as JsonValue);
   return (
     <div className="audit-entry">
@@ -58,7 +60,7 @@ export function AuditEntryBody({ entry, context }: { entry: AuditEntryView; cont
         ) : null}
         {context ? <span className="tag">{context}</span> : null}
         <time className="muted small" dateTime={entry.createdAt}>
-          {formatDateTime(entry.createdAt)}
+          {formatDateTime(entry.createdAt, zone)}
         </time>
       </div>
       <p className="audit-summary">{entry.summary}</p>

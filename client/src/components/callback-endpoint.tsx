@@ -9,6 +9,7 @@ import { OlderPages } from './older-pages';
 import { ErrorState, Loading } from './states';
 import { toDisplayError } from '../lib/errors';
 import { formatDateTime } from '../lib/format';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { useTRPC, type RouterOutputs } from '../trpc';
 
 type Endpoint = RouterOutputs['callbacks']['list'][number];
@@ -42,6 +43,7 @@ export function NewSecret({ title, secret, onDone }: { title: string; secret: st
 }
 
 export function EndpointCard({ endpoint, workspaceName }: { endpoint: Endpoint; workspaceName: string }) {
+  const zone = useTimeZoneChoice();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const refreshList = () => queryClient.invalidateQueries({ queryKey: trpc.callbacks.list.queryKey() });
@@ -115,7 +117,7 @@ export function EndpointCard({ endpoint, workspaceName }: { endpoint: Endpoint; 
         {overlapEnds && new Date(overlapEnds).getTime() > Date.now() ? (
           <div>
             <dt>Previous secret</dt>
-            <dd>still signs until {formatDateTime(overlapEnds)}</dd>
+            <dd>still signs until {formatDateTime(overlapEnds, zone)}</dd>
           </div>
         ) : null}
       </dl>
@@ -218,6 +220,7 @@ const DELIVERY_STATUS_LABELS: Record<Delivery['status'], string> = {
 
 /** The endpoint's deliveries, newest first, 50 at a time; refreshed while any shown is still on its way. */
 function DeliveryLog({ endpointId }: { endpointId: string }) {
+  const zone = useTimeZoneChoice();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const log = useInfiniteQuery(
@@ -287,7 +290,7 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
                     {delivery.lastError ? <span className="muted"> {delivery.lastError}</span> : null}
                     {!delivery.lastStatusCode && !delivery.lastError ? '—' : null}
                   </td>
-                  <td data-label="Created">{formatDateTime(delivery.createdAt)}</td>
+                  <td data-label="Created">{formatDateTime(delivery.createdAt, zone)}</td>
                   <td data-label="">
                     {delivery.status !== 'PENDING' ? (
                       <button

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { deadlineLabel } from '../lib/deadline';
 import { toDisplayError } from '../lib/errors';
 import { formatDateTime } from '../lib/format';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { useTRPC } from '../trpc';
 import { ConfirmDialog } from './dialog';
 
@@ -21,6 +22,7 @@ const FINISHED = new Set(['SUCCESS', 'CANCELED', 'FAILED', 'ERROR']);
 
 /** The legal deadline of one request: date, days left, risk, and the one extension its regulation allows. */
 export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
+  const zone = useTimeZoneChoice();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -67,7 +69,7 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
         <div>
           <dt>Deadline ({request.regulation})</dt>
           <dd>
-            <time dateTime={request.dueAt}>{formatDateTime(request.dueAt)}</time>{' '}
+            <time dateTime={request.dueAt}>{formatDateTime(request.dueAt, zone)}</time>{' '}
             <span className={`due-${label.tone}`} data-due-tone={label.tone}>
               · {label.text}
             </span>
@@ -77,7 +79,7 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
           <div>
             <dt>Extended</dt>
             <dd>
-              {formatDateTime(request.dueExtendedAt)}: {request.dueExtensionReason}
+              {formatDateTime(request.dueExtendedAt, zone)}: {request.dueExtensionReason}
             </dd>
           </div>
         ) : null}

@@ -1,5 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { formatRelative, formatTime } from '../lib/format';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 
 /** What a polled query reports about its refreshes (a subset of TanStack Query's result). */
 export interface PolledQuery {
@@ -45,9 +46,10 @@ export function LiveIndicator({ query, intervalMs }: { query: PolledQuery; inter
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
+  const zone = useTimeZoneChoice();
   const state = liveState(query, online, intervalMs, now);
   const last = query.dataUpdatedAt
-    ? `${formatTime(query.dataUpdatedAt)} (${formatRelative(new Date(query.dataUpdatedAt).toISOString(), now)})`
+    ? `${formatTime(query.dataUpdatedAt, zone)} (${formatRelative(new Date(query.dataUpdatedAt).toISOString(), now, zone)})`
     : 'never';
   return (
     // Announced when it turns stale or offline (and back), not on every refresh.
@@ -59,7 +61,7 @@ export function LiveIndicator({ query, intervalMs }: { query: PolledQuery; inter
     >
       <span className="live-dot" aria-hidden="true" />
       {state === 'live' ? (
-        <span className="muted">Live · refreshed {formatTime(query.dataUpdatedAt)}</span>
+        <span className="muted">Live · refreshed {formatTime(query.dataUpdatedAt, zone)}</span>
       ) : state === 'offline' ? (
         <span>Offline: statuses are not being refreshed. Last refreshed {last}.</span>
       ) : (

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toDisplayError } from '../lib/errors';
 import { formatDateTime } from '../lib/format';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { useTRPC } from '../trpc';
 import { FormError } from './states';
 
@@ -21,6 +22,7 @@ export function ReappearedPanel({
 }) {
   const trpc = useTRPC();
   const navigate = useNavigate();
+  const zone = useTimeZoneChoice();
   const queryClient = useQueryClient();
   const again = useMutation(
     trpc.deletionRequests.deleteAgain.mutationOptions({
@@ -39,7 +41,7 @@ export function ReappearedPanel({
         {found.map((ir) => (
           <li key={ir.id}>
             {ir.name}: data matching the subject was found again at re-verification on{' '}
-            {formatDateTime(ir.reappearedAt!)} (a restored backup, an import?).
+            {formatDateTime(ir.reappearedAt!, zone)} (a restored backup, an import?).
           </li>
         ))}
       </ul>

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { SegmentedStatusBar, StatusBadge } from './status';
 import { DueDate } from './due-date';
 import { formatDateTime, formatRelative } from '../lib/format';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { progressSummary } from '../lib/status';
 import { RevealableIdentifier } from './revealable-identifier';
 import type { Selection } from './bulk-actions';
@@ -53,6 +54,7 @@ export function RequestsTable({
   selection: Selection;
   onSelectionChange: (next: Selection) => void;
 }) {
+  const zone = useTimeZoneChoice();
   const toggle = (id: string, on: boolean) => {
     // Unticking one row of "all matching" keeps the other rows on screen ticked.
     const ids = new Set(selection.allMatching ? rows.map((row) => row.id) : selection.ids);
@@ -123,8 +125,8 @@ export function RequestsTable({
                 </td>
                 <td data-label="Workspace">{row.workspaceName}</td>
                 <td data-label="Created">
-                  <time dateTime={row.createdAt} title={formatDateTime(row.createdAt)}>
-                    {formatRelative(row.createdAt)}
+                  <time dateTime={row.createdAt} title={formatDateTime(row.createdAt, zone)}>
+                    {formatRelative(row.createdAt, undefined, zone)}
                   </time>
                 </td>
                 <td data-label="Created by">

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useSyncExternalStore } from 'react';
+import { useEffect, useId } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorCode } from '../lib/errors';
-import { setTimeZoneChoice, subscribeTimeZone, timeZoneChoice } from '../lib/time-zone';
+import { setTimeZoneChoice } from '../lib/time-zone';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { SESSION_QUERY_OPTIONS, useTRPC } from '../trpc';
 import { MeContext, useMe } from './me-context';
 import { ErrorState, Loading } from './states';
@@ -13,7 +14,6 @@ export function Component() {
   const location = useLocation();
   // null when signed out: an answer, so a signed-out visit leaves no error in the console.
   const me = useQuery(trpc.auth.session.queryOptions(undefined, SESSION_QUERY_OPTIONS));
-  const timeZone = useSyncExternalStore(subscribeTimeZone, timeZoneChoice, timeZoneChoice);
   if (me.isPending) return <Loading label="Loading your dashboard…" />;
   if (me.data === null || errorCode(me.error) === 'UNAUTHORIZED') {
     const next = location.pathname + location.search;
@@ -34,8 +34,7 @@ export function Component() {
       <div className="shell">
         <Header />
         <Sidebar />
-        {/* Keyed by the time zone choice: every time on the screen is formatted again when it changes. */}
-        <main id="main" className="content" tabIndex={-1} key={timeZone}>
+        <main id="main" className="content" tabIndex={-1}>
           <Outlet />
         </main>
       </div>
@@ -122,7 +121,7 @@ function Header() {
 
 /** Times in the viewer's zone or in UTC, everywhere (audit entries are compared across teams). */
 function TimeZoneToggle() {
-  const zone = useSyncExternalStore(subscribeTimeZone, timeZoneChoice, timeZoneChoice);
+  const zone = useTimeZoneChoice();
   return (
     <button
       type="button"

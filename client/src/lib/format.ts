@@ -49,8 +49,8 @@ export function formatTime(iso: string | number | Date, zone?: TimeZoneChoice): 
   return formatter('time', zone).format(new Date(iso));
 }
 
-/** "just now", "5 min ago", "3 h ago", "2 days ago", or a date beyond a month; future times read "in …". */
-export function formatRelative(iso: string | null | undefined, now = Date.now()): string {
+/** "just now", "5 min ago", "3 h ago", "2 days ago", or a date (in `zone`) beyond a month; future times read "in …". */
+export function formatRelative(iso: string | null | undefined, now = Date.now(), zone?: TimeZoneChoice): string {
   if (!iso) return 'never';
   const diff = now - new Date(iso).getTime();
   const future = diff < 0;
@@ -62,7 +62,7 @@ export function formatRelative(iso: string | null | undefined, now = Date.now())
   else if (s < 30 * 86_400) {
     const days = Math.round(s / 86_400);
     text = `${days} day${days === 1 ? '' : 's'}`;
-  } else return formatDate(iso);
+  } else return formatDate(iso, zone);
   return future ? `in ${text}` : `${text} ago`;
 }
 

@@ -11,6 +11,7 @@ import { PageHeader } from '../components/shell';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
 import { formatDate } from '../lib/format';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { useTRPC } from '../trpc';
 import { integrationTypeLabel } from '@shared/integrations/labels';
 
@@ -125,6 +126,7 @@ function NewAccount({ onDone }: { onDone: (account: Account | null) => void }) {
 }
 
 function AccountCard({ account }: { account: Account }) {
+  const zone = useTimeZoneChoice();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [confirm, setConfirm] = useState(false);
@@ -183,7 +185,7 @@ function AccountCard({ account }: { account: Account }) {
         </div>
         <div>
           <dt>Updated</dt>
-          <dd>{formatDate(account.updatedAt)}</dd>
+          <dd>{formatDate(account.updatedAt, zone)}</dd>
         </div>
       </dl>
       {replaced && !replacing ? (

@@ -15,11 +15,13 @@ import { ErrorState, FormError, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
 import { useFormSubmit } from '../lib/use-form-submit';
 import { formatDate } from '../lib/format';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { useTRPC } from '../trpc';
 
 const renameForm = z.object({ name: nameSchema });
 
 export function Component() {
+  const zone = useTimeZoneChoice();
   const trpc = useTRPC();
   const me = useMe();
   const queryClient = useQueryClient();
@@ -101,7 +103,7 @@ export function Component() {
           </div>
           <div>
             <dt>Created</dt>
-            <dd>{formatDate(org.createdAt)}</dd>
+            <dd>{formatDate(org.createdAt, zone)}</dd>
           </div>
         </dl>
       </section>

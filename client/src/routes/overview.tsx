@@ -9,6 +9,7 @@ import { PageHeader } from '../components/shell';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { SegmentedStatusBar, StatusBadge } from '../components/status';
 import { formatDuration, formatPercent, formatRelative } from '../lib/format';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { REQUEST_STATUSES, STATUS_COLOR, STATUS_LABEL } from '../lib/status';
 import { useTRPC, type RouterOutputs } from '../trpc';
 import { integrationTypeLabel } from '@shared/integrations/labels';
@@ -67,6 +68,7 @@ export function Component() {
 
 function OverviewBody({ data }: { data: Overview }) {
   const me = useMe();
+  const zone = useTimeZoneChoice();
   const attention = data.byStatus.FAILED + data.byStatus.ERROR;
   return (
     <div className="stack">
@@ -166,7 +168,7 @@ function OverviewBody({ data }: { data: Overview }) {
                   {request.maskedIdentifier ?? '(deleted by retention)'}
                 </Link>
                 <AttentionReason request={request} canManageIntegrations={me.isAdmin} />
-                <span className="muted nowrap">{formatRelative(request.updatedAt)}</span>
+                <span className="muted nowrap">{formatRelative(request.updatedAt, undefined, zone)}</span>
               </li>
             ))}
           </ul>

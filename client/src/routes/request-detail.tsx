@@ -10,6 +10,7 @@ import { PageHeader } from '../components/shell';
 import { ErrorState, Loading } from '../components/states';
 import { SegmentedStatusBar, StatusBadge } from '../components/status';
 import { formatDateTime, formatRelative } from '../lib/format';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { inDisplayOrder, isActive, progressSummary, requestStatusDescription, STATUS_DESCRIPTION } from '../lib/status';
 import { useTRPC, type RouterOutputs } from '../trpc';
 import { integrationTypeLabel } from '@shared/integrations/labels';
@@ -20,6 +21,7 @@ type IntegrationRequest = Detail['integrationRequests'][number];
 export const DETAIL_REFRESH_MS = 3_000;
 
 export function Component() {
+  const zone = useTimeZoneChoice();
   const { requestId = '' } = useParams();
   const trpc = useTRPC();
   const detail = useQuery(
@@ -95,7 +97,7 @@ export function Component() {
           <div>
             <dt>Created</dt>
             <dd>
-              {formatDateTime(request.createdAt)} by {request.createdByName ?? 'a former member'}{' '}
+              {formatDateTime(request.createdAt, zone)} by {request.createdByName ?? 'a former member'}{' '}
               {request.channel === 'API'
                 ? request.createdWithToken
                   ? 'with an API token'
@@ -105,7 +107,7 @@ export function Component() {
           </div>
           <div>
             <dt>Completed</dt>
-            <dd>{request.completedAt ? formatDateTime(request.completedAt) : 'Not yet'}</dd>
+            <dd>{request.completedAt ? formatDateTime(request.completedAt, zone) : 'Not yet'}</dd>
           </div>
           {request.hashed ? (
             <div>
@@ -164,6 +166,7 @@ export function Component() {
 }
 
 function IntegrationRequestCard({ deletionRequestId, ir }: { deletionRequestId: string; ir: IntegrationRequest }) {
+  const zone = useTimeZoneChoice();
   return (
     <article className="card integration-request" aria-label={ir.name} data-status={ir.status}>
       <header className="row space-between">
@@ -187,7 +190,7 @@ function IntegrationRequestCard({ deletionRequestId, ir }: { deletionRequestId: 
         </div>
         <div>
           <dt>Configuration</dt>
-          <dd>{ir.configTakenAt ? `Current at retry, ${formatDateTime(ir.configTakenAt)}` : 'As submitted'}</dd>
+          <dd>{ir.configTakenAt ? `Current at retry, ${formatDateTime(ir.configTakenAt, zone)}` : 'As submitted'}</dd>
         </div>
         <div>
           <dt>Tracking id</dt>
@@ -196,20 +199,20 @@ function IntegrationRequestCard({ deletionRequestId, ir }: { deletionRequestId: 
         {ir.startedAt ? (
           <div>
             <dt>Started</dt>
-            <dd>{formatDateTime(ir.startedAt)}</dd>
+            <dd>{formatDateTime(ir.startedAt, zone)}</dd>
           </div>
         ) : null}
         {ir.completedAt ? (
           <div>
             <dt>Completed</dt>
-            <dd>{formatDateTime(ir.completedAt)}</dd>
+            <dd>{formatDateTime(ir.completedAt, zone)}</dd>
           </div>
         ) : null}
         {isActive(ir.status) && ir.nextAttemptAt ? (
           <div>
             {/* One schedule: an accepted job's next status check, or the next (re)try of the deletion. */}
             <dt>{ir.trackingId && ir.status !== 'STAGING' ? 'Next status check' : 'Next attempt'}</dt>
-            <dd>{formatRelative(ir.nextAttemptAt)}</dd>
+            <dd>{formatRelative(ir.nextAttemptAt, undefined, zone)}</dd>
           </div>
         ) : null}
       </dl>

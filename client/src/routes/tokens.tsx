@@ -11,6 +11,7 @@ import { Empty, ErrorState, FormError, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
 import { useFormSubmit } from '../lib/use-form-submit';
 import { formatDate, formatDateTime, formatRelative } from '../lib/format';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { tokenState } from '../lib/tokens';
 import { useTRPC, type RouterOutputs } from '../trpc';
 
@@ -25,6 +26,7 @@ const EXPIRY_CHOICES = [
 ];
 
 export function Component() {
+  const zone = useTimeZoneChoice();
   const trpc = useTRPC();
   const me = useMe();
   const tokens = useQuery(trpc.tokens.list.queryOptions());
@@ -93,13 +95,13 @@ export function Component() {
                             : token.workspaceIds.map(workspaceName).join(', ')}
                         </span>
                       </td>
-                      <td data-label="Created">{formatDate(token.createdAt)}</td>
+                      <td data-label="Created">{formatDate(token.createdAt, zone)}</td>
                       <td data-label="Last used">
-                        <span title={token.lastUsedAt ? formatDateTime(token.lastUsedAt) : undefined}>
-                          {formatRelative(token.lastUsedAt)}
+                        <span title={token.lastUsedAt ? formatDateTime(token.lastUsedAt, zone) : undefined}>
+                          {formatRelative(token.lastUsedAt, undefined, zone)}
                         </span>
                       </td>
-                      <td data-label="Expires">{token.expiresAt ? formatDate(token.expiresAt) : 'Never'}</td>
+                      <td data-label="Expires">{token.expiresAt ? formatDate(token.expiresAt, zone) : 'Never'}</td>
                       <td data-label="Status">
                         <span className={`badge badge-token-${state}`}>
                           {state === 'active' ? 'Active' : state === 'revoked' ? 'Revoked' : 'Expired'}

@@ -12,6 +12,7 @@ import { Empty, ErrorState, FormError, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
 import { useFormSubmit } from '../lib/use-form-submit';
 import { formatDate } from '../lib/format';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { useTRPC, type RouterOutputs } from '../trpc';
 
 type Workspace = RouterOutputs['workspaces']['list'][number];
@@ -101,6 +102,7 @@ function CreateWorkspace() {
 }
 
 function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; usage?: Usage; canManage: boolean }) {
+  const zone = useTimeZoneChoice();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [renaming, setRenaming] = useState(false);
@@ -184,7 +186,7 @@ function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; 
         </div>
         <div>
           <dt>Created</dt>
-          <dd>{formatDate(workspace.createdAt)}</dd>
+          <dd>{formatDate(workspace.createdAt, zone)}</dd>
         </div>
         <div>
           <dt>Holds</dt>
@@ -206,7 +208,7 @@ function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; 
         <h3>Workspace API key</h3>
         <p className="muted small">
           Sent as <code>workspaceApiKey</code> when creating requests through the public API.
-          {workspace.apiKeyRotatedAt ? ` Last rotated ${formatDate(workspace.apiKeyRotatedAt)}.` : ''}
+          {workspace.apiKeyRotatedAt ? ` Last rotated ${formatDate(workspace.apiKeyRotatedAt, zone)}.` : ''}
         </p>
         {revealed ? (
           <div className="row wrap">

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { toDisplayError } from '../../lib/errors';
 import { useFormSubmit } from '../../lib/use-form-submit';
 import { formatDate } from '../../lib/format';
+import { useTimeZoneChoice } from '../../lib/use-time-zone';
 import { useTRPC, type RouterOutputs } from '../../trpc';
 import { CopyableValue } from '../copy-button';
 import { ConfirmDialog } from '../dialog';
@@ -62,6 +63,7 @@ function MemberRow({
   canManage: boolean;
   onlyOwner: boolean;
 }) {
+  const zone = useTimeZoneChoice();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [confirm, setConfirm] = useState(false);
@@ -98,7 +100,7 @@ function MemberRow({
       ) : (
         <span className={`role role-${member.role.toLowerCase()}`}>{member.role.toLowerCase()}</span>
       )}
-      <span className="muted small nowrap">since {formatDate(member.joinedAt)}</span>
+      <span className="muted small nowrap">since {formatDate(member.joinedAt, zone)}</span>
       {canManage && !onlyOwner ? (
         <button
           type="button"
@@ -131,6 +133,7 @@ function MemberRow({
 }
 
 function Invitations() {
+  const zone = useTimeZoneChoice();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const pending = useQuery(trpc.members.invitations.queryOptions());
@@ -168,7 +171,7 @@ function Invitations() {
         <div className="callout callout-warning" role="status">
           <p>
             Send this link to <strong>{invite.data.email}</strong> ({invite.data.role.toLowerCase()}). It works once,
-            until {formatDate(invite.data.expiresAt)}, and it is shown only this once.
+            until {formatDate(invite.data.expiresAt, zone)}, and it is shown only this once.
           </p>
           <CopyableValue value={invite.data.link} label="Invitation link" />
         </div>
@@ -186,7 +189,7 @@ function Invitations() {
             <li key={i.id} className="list-row" aria-label={`Invitation of ${i.email}`}>
               <span className="truncate">{i.email}</span>
               <span className={`role role-${i.role.toLowerCase()}`}>{i.role.toLowerCase()}</span>
-              <span className="muted small nowrap">until {formatDate(i.expiresAt)}</span>
+              <span className="muted small nowrap">until {formatDate(i.expiresAt, zone)}</span>
               <button
                 type="button"
                 className="button button-small"
