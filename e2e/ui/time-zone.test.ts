@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, publicApi } from '../support/app';
+import { baseUrl, connectAppDatabase, publicApi } from '../support/app';
 import { LAPTOP, launchBrowser, recordVisitedUrls, screenshot } from '../support/browser';
-import { signUpWithToken } from '../support/onboarding';
+import { nav, signUpWithToken } from '../support/onboarding';
 
 const suffix = randomBytes(3).toString('hex');
 const owner = { name: 'Tess Zone', email: `tess-${suffix}@example.com`, org: 'Zone Corp' };
@@ -23,6 +24,8 @@ beforeAll(async () => {
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
   page.on('console', (message) => message.type() === 'error' && console.error(`[browser] ${message.text()}`));
+  ({ workspaceApiKey, pat } = await signUpWithToken(page, owner, 'Shop'));
+  await page.getByRole('button', { name: 'I have copied it' }).click();
 });
 afterEach(async (context) => {
   if (context.task.result?.state === 'fail')
@@ -35,20 +38,26 @@ afterAll(async () => {
 const timesToggle = () => page.getByRole('button', { name: /^Times: / });
 
 async function chooseTimes(zone: 'UTC' | 'local') {
+  // The Requests page may still be the server's copy, which does not answer clicks.
+  await page.locator('html[data-app="ready"]').waitFor({ state: 'attached' });
   if ((await timesToggle().textContent()) !== `Times: ${zone}`) await timesToggle().click();
   await page.getByRole('button', { name: `Times: ${zone}` }).waitFor();
 }
 
 describe('the viewer switches between local times and UTC', () => {
   it('keeps a token shown once and a half-typed name on screen while the times change zone', async () => {
-    ({ workspaceApiKey, pat } = await signUpWithToken(page, owner, 'Shop'));
-    expect(pat.length).toBeGreaterThan(20);
+    await nav(page, 'Access tokens').click();
+    await page.getByLabel('Token name').fill('Reports');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await page.getByRole('row', { name: /Reports/ }).waitFor();
+    const token = (await page.getByLabel('New personal access token').textContent())?.trim();
+    expect(token?.length).toBeGreaterThan(20);
     await page.getByLabel('Token name').fill('half typed');
     await chooseTimes('UTC');
-    expect((await page.getByLabel('New personal access token').textContent())?.trim()).toBe(pat);
+    expect((await page.getByLabel('New personal access token').textContent())?.trim()).toBe(token);
     expect(await page.getByLabel('Token name').inputValue()).toBe('half typed');
     await chooseTimes('local');
-    expect((await page.getByLabel('New personal access token').textContent())?.trim()).toBe(pat);
+    expect((await page.getByLabel('New personal access token').textContent())?.trim()).toBe(token);
   });
 
   it('formats the Requests list again in the chosen zone, keeping the search being typed', async () => {
@@ -69,5 +78,76 @@ describe('the viewer switches between local times and UTC', () => {
     await chooseTimes('local');
     await expect.poll(() => time.getAttribute('title')).not.toMatch(/UTC$/);
     expect(await page.getByLabel('Identifier (exact match)').inputValue()).toBe('not yet sent');
+  });
+
+  it('takes the Requests date filter, and its CSV export, as UTC days when times show in UTC', async () => {
+    const created = await publicApi('POST', '/deletion-requests', pat, {
+      workspaceApiKey,
+      identifier: `old-${suffix}@example.com`,
+    });
+    expect(created.status).toBe(201);
+    const oldId = String(created.body?.id);
+    // 10:30 UTC on 10 January: 9 January in UTC-11, 11 January in UTC+14.
+    const db = await connectAppDatabase();
+    try {
+      await db.query(`UPDATE "DeletionRequest" SET "createdAt" = '2026-01-10T10:30:00Z' WHERE id = $1`, [oldId]);
+    } finally {
+      await db.end();
+    }
+    await page.goto('/requests?from=2026-01-10&to=2026-01-10');
+    await chooseTimes('local');
+    await page.getByText('No request matches these filters').waitFor();
+    await chooseTimes('UTC');
+    await page.locator(`tr[data-request-id="${oldId}"]`).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    expect(await page.getByLabel('Created from (UTC)').inputValue()).toBe('2026-01-10');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    const rows = fs
+      .readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toMatch(new RegExp(`^${oldId},`));
+  });
+
+  it('takes the audit log date filter as UTC days when times show in UTC', async () => {
+    const todayInUtc = new Date().toISOString().slice(0, 10);
+    await nav(page, 'Audit log').click();
+    await chooseTimes('UTC');
+    await page.getByLabel(/^From/).fill(todayInUtc);
+    await page.getByLabel(/^To( \(UTC\))?$/).fill(todayInUtc);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.locator('.timeline').getByText('Workspace created').waitFor();
+    // The same day in the viewer's zone is another stretch of time: nothing of today's is in it.
+    await chooseTimes('local');
+    await page.getByText('No entry matches these filters').waitFor();
+    await chooseTimes('UTC');
+    await page.locator('.timeline').getByText('Workspace created').waitFor();
+  });
+
+  it("cuts the overview's days in UTC when times show in UTC", async () => {
+    const created = await publicApi('POST', '/deletion-requests', pat, {
+      workspaceApiKey,
+      identifier: `now-${suffix}`,
+    });
+    expect(created.status).toBe(201);
+    await nav(page, 'Overview').click();
+    const lastBar = page.locator('section[aria-labelledby="per-day"] svg title').last();
+    const today = (timeZone: string | undefined) =>
+      page.evaluate(
+        (zone) =>
+          new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: zone }).format(new Date()),
+        timeZone,
+      );
+    await chooseTimes('local');
+    const localToday = await today(undefined);
+    await expect.poll(() => lastBar.textContent()).toMatch(new RegExp(`^${localToday}: [1-9]`));
+    await chooseTimes('UTC');
+    const utcToday = await today('UTC');
+    expect(utcToday).not.toBe(localToday);
+    await expect.poll(() => lastBar.textContent()).toMatch(new RegExp(`^${utcToday}: [1-9]`));
   });
 });

@@ -3,6 +3,7 @@ import type { RequestStatus } from '@shared/statuses';
 import { useState, useSyncExternalStore } from 'react';
 import { SelectField, TextField } from './field';
 import { hasFilters, type RequestFilters } from '../lib/request-filters';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { REQUEST_STATUSES, STATUS_LABEL } from '../lib/status';
 
 const PHONE = '(max-width: 600px)';
@@ -46,6 +47,8 @@ export function Filters(props: {
   members: { id: string; name: string; email: string }[];
 }) {
   const { filters, onChange, errors } = props;
+  // The days are UTC days when times show in UTC (see request-filters.ts): the labels say so.
+  const inZone = useTimeZoneChoice() === 'UTC' ? ' (UTC)' : '';
   const [identifier, setIdentifier] = useState(filters.identifier ?? '');
   // The box follows the filter when it changes elsewhere ("Clear the filters", Back and Forward),
   // so a cleared search does not stay in the box to be applied again.
@@ -113,14 +116,14 @@ export function Filters(props: {
           ))}
         </SelectField>
         <TextField
-          label="Created from"
+          label={`Created from${inZone}`}
           type="date"
           value={filters.from ?? ''}
           onChange={(e) => onChange({ ...filters, from: e.target.value || undefined })}
           error={errors.createdFrom}
         />
         <TextField
-          label="Created to"
+          label={`Created to${inZone}`}
           type="date"
           value={filters.to ?? ''}
           onChange={(e) => onChange({ ...filters, to: e.target.value || undefined })}

@@ -1,5 +1,6 @@
 import { earlyRequestsUrl, SERVER_ANSWERS_ID, type EarlyAnswers } from '@shared/early-requests';
 import { filtersFromSearchParams, REQUESTS_PAGE_SIZE, toSearchFilter } from './request-filters';
+import { timeZoneChoice } from './time-zone';
 // The same fetch as the tRPC client's: that keeps it in the first bundle, not in a chunk of its own.
 import { trpcFetch } from './trpc-fetch';
 
@@ -35,7 +36,7 @@ export function startEarlyRequestsData(location: Location): void {
   if (location.pathname !== '/requests') return;
   const filters = filtersFromSearchParams(new URLSearchParams(location.search));
   const input: EarlyRequestsData['input'] = {
-    filter: toSearchFilter(filters),
+    filter: toSearchFilter(filters, timeZoneChoice()),
     sort: filters.sort ?? 'created',
     limit: REQUESTS_PAGE_SIZE,
   };

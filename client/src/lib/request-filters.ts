@@ -1,5 +1,6 @@
 import { REQUESTS_PAGE_SIZE } from '@shared/early-requests';
 import { DUE_FILTERS, REQUEST_STATUSES, type DueFilter, type RequestStatus } from '@shared/status-values';
+import type { TimeZoneChoice } from './time-zone';
 
 /**
  * The Requests screen's filters. All but the identifier live in the URL, so a filtered view
@@ -9,7 +10,7 @@ import { DUE_FILTERS, REQUEST_STATUSES, type DueFilter, type RequestStatus } fro
 export interface RequestFilters {
   workspaceId?: string;
   statuses?: RequestStatus[];
-  /** YYYY-MM-DD, in the viewer's time zone. */
+  /** YYYY-MM-DD: a day in the zone the viewer shows times in (UTC, or the browser's own). */
   from?: string;
   to?: string;
   createdByUserId?: string;
@@ -69,24 +70,32 @@ export function filtersToSearchParams(filters: RequestFilters): URLSearchParams 
   return params;
 }
 
-/** Local calendar day boundaries as instants: "to" includes the whole day. */
-export function localDayStart(day: string): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(y, m - 1, d, 0, 0, 0, 0).toISOString();
+/**
+ * A calendar day's first and last instants, "to" including the whole day: the UTC day when the
+ * viewer shows times in UTC, otherwise the day in the browser's zone.
+ */
+export function dayStart(day: string, zone: TimeZoneChoice): string {
+  return dayInstant(day, zone, [0, 0, 0, 0]);
 }
 
-export function localDayEnd(day: string): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(y, m - 1, d, 23, 59, 59, 999).toISOString();
+export function dayEnd(day: string, zone: TimeZoneChoice): string {
+  return dayInstant(day, zone, [23, 59, 59, 999]);
 }
 
-/** The server's search filter for these URL filters. */
-export function toSearchFilter(filters: RequestFilters) {
+function dayInstant(day: string, zone: TimeZoneChoice, [h, min, s, ms]: [number, number, number, number]): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return (
+    zone === 'UTC' ? new Date(Date.UTC(y, m - 1, d, h, min, s, ms)) : new Date(y, m - 1, d, h, min, s, ms)
+  ).toISOString();
+}
+
+/** The server's search filter for these URL filters, their days taken in `zone`. */
+export function toSearchFilter(filters: RequestFilters, zone: TimeZoneChoice) {
   return clean({
     workspaceId: filters.workspaceId,
     statuses: filters.statuses,
-    createdFrom: filters.from ? localDayStart(filters.from) : undefined,
-    createdTo: filters.to ? localDayEnd(filters.to) : undefined,
+    createdFrom: filters.from ? dayStart(filters.from, zone) : undefined,
+    createdTo: filters.to ? dayEnd(filters.to, zone) : undefined,
     createdByUserId: filters.createdByUserId,
     identifier: filters.identifier?.trim() || undefined,
     due: filters.due,

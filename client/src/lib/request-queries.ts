@@ -3,6 +3,7 @@ import { queryClient, trpcOptions } from '../query';
 import type { useTRPC } from '../trpc';
 import { filtersFromSearchParams, REQUESTS_PAGE_SIZE, toSearchFilter } from './request-filters';
 import { seedEarlyRequestsData } from '../query';
+import { timeZoneChoice } from './time-zone';
 
 type Trpc = ReturnType<typeof useTRPC>;
 
@@ -44,7 +45,12 @@ export async function requestsLoader({ request }: { request: Request }) {
   // Known to be signed out (the page said so): the frame sends the visitor to sign in; asking would only be refused.
   if (queryClient.getQueryData(trpcOptions.auth.session.queryKey()) === null) return null;
   const filters = filtersFromSearchParams(new URL(request.url).searchParams);
-  const queries = requestListQueries(trpcOptions, toSearchFilter(filters), true, filters.sort ?? 'created');
+  const queries = requestListQueries(
+    trpcOptions,
+    toSearchFilter(filters, timeZoneChoice()),
+    true,
+    filters.sort ?? 'created',
+  );
   void queryClient.prefetchInfiniteQuery(queries.requests);
   void queryClient.prefetchQuery(queries.workspaces);
   void queryClient.prefetchQuery(queries.members);

@@ -11,13 +11,21 @@ import { Empty, ErrorState, Loading } from '../components/states';
 import { actionLabel } from '../lib/audit';
 import { toDisplayError } from '../lib/errors';
 import { focusFirstInvalid } from '../lib/form';
-import { localDayEnd, localDayStart } from '../lib/request-filters';
+import { dayEnd, dayStart } from '../lib/request-filters';
+import type { TimeZoneChoice } from '../lib/time-zone';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { useTRPC, type RouterInputs } from '../trpc';
 
 type AuditFilter = NonNullable<RouterInputs['dashboard']['auditLog']['filter']>;
 
-/** The form's values (strings) as the server's filter; dates are local calendar days, "to" inclusive. */
-export function toAuditFilter(values: Record<string, string>): { filter: AuditFilter; errors: Record<string, string> } {
+/**
+ * The form's values (strings) as the server's filter; dates are calendar days in `zone` (UTC days
+ * when the viewer shows times in UTC), "to" inclusive.
+ */
+export function toAuditFilter(
+  values: Record<string, string>,
+  zone: TimeZoneChoice,
+): { filter: AuditFilter; errors: Record<string, string> } {
   const filter: AuditFilter = {};
   const errors: Record<string, string> = {};
   if (values.action) filter.actions = [values.action];
@@ -25,8 +33,8 @@ export function toAuditFilter(values: Record<string, string>): { filter: AuditFi
   if (values.actorId) filter.actorId = values.actorId;
   if (values.workspaceId) filter.workspaceId = values.workspaceId;
   if (values.deletionRequestId?.trim()) filter.deletionRequestId = values.deletionRequestId.trim();
-  if (values.from) filter.createdFrom = localDayStart(values.from);
-  if (values.to) filter.createdTo = localDayEnd(values.to);
+  if (values.from) filter.createdFrom = dayStart(values.from, zone);
+  if (values.to) filter.createdTo = dayEnd(values.to, zone);
   if (filter.createdFrom && filter.createdTo && filter.createdFrom > filter.createdTo)
     errors.to = 'The end date must not be before the start date';
   return { filter, errors };
@@ -35,7 +43,10 @@ export function toAuditFilter(values: Record<string, string>): { filter: AuditFi
 export function Component() {
   const trpc = useTRPC();
   const me = useMe();
-  const [filter, setFilter] = useState<AuditFilter>({});
+  const zone = useTimeZoneChoice();
+  // The applied form values: their days become instants in the zone chosen now, and again after a switch.
+  const [applied, setApplied] = useState<Record<string, string>>({});
+  const { filter } = toAuditFilter(applied, zone);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const log = useInfiniteQuery(
     trpc.dashboard.auditLog.infiniteQueryOptions(
@@ -62,10 +73,10 @@ export function Component() {
     event.preventDefault();
     const form = event.currentTarget;
     const values = Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, String(v)]));
-    const next = toAuditFilter(values);
+    const next = toAuditFilter(values, zone);
     setErrors(next.errors);
     if (Object.keys(next.errors).length) return focusFirstInvalid(form, next.errors);
-    setFilter(next.filter);
+    setApplied(values);
   };
   const serverErrors = log.error ? toDisplayError(log.error, 'filter').fieldErrors : {};
   return (
@@ -78,7 +89,7 @@ export function Component() {
         aria-label="Filter the audit log"
         noValidate
         onSubmit={apply}
-        onReset={() => (setErrors({}), setFilter({}))}
+        onReset={() => (setErrors({}), setApplied({}))}
       >
         <div className="filters-grid">
           <SelectField label="Kind" name="scope" defaultValue="all">
@@ -118,8 +129,18 @@ export function Component() {
             autoComplete="off"
             error={serverErrors.deletionRequestId}
           />
-          <TextField label="From" name="from" type="date" error={errors.from ?? serverErrors.createdFrom} />
-          <TextField label="To" name="to" type="date" error={errors.to ?? serverErrors.createdTo} />
+          <TextField
+            label={zone === 'UTC' ? 'From (UTC)' : 'From'}
+            name="from"
+            type="date"
+            error={errors.from ?? serverErrors.createdFrom}
+          />
+          <TextField
+            label={zone === 'UTC' ? 'To (UTC)' : 'To'}
+            name="to"
+            type="date"
+            error={errors.to ?? serverErrors.createdTo}
+          />
           <div className="row filter-actions">
             <button type="submit" className="button button-primary">
               Apply filters

@@ -18,12 +18,14 @@ import { useMe } from '../components/me-context';
 type Overview = RouterOutputs['dashboard']['overview'];
 type Window = (typeof OVERVIEW_WINDOWS)[number];
 
-const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 const shortDay = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const formatDay = (day: string) => shortDay.format(new Date(`${day}T00:00:00Z`));
 
 export function Component() {
   const trpc = useTRPC();
+  // The days are cut in the zone the viewer shows times in: UTC days when they chose UTC.
+  const timeZone = useTimeZoneChoice() === 'UTC' ? 'UTC' : browserZone;
   const [params, setParams] = useSearchParams();
   const days = (OVERVIEW_WINDOWS as readonly number[]).includes(Number(params.get('days')))
     ? (Number(params.get('days')) as Window)

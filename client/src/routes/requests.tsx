@@ -14,6 +14,7 @@ import {
   type RequestFiltersState,
 } from '../lib/request-filters';
 import { LIVE_REFRESH_MS, requestListQueries } from '../lib/request-queries';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { LiveIndicator } from '../components/live-indicator';
 import { BulkActionBar, EMPTY_SELECTION, type Selection } from '../components/bulk-actions';
 import { useTRPC } from '../trpc';
@@ -82,6 +83,7 @@ export function Component({ firstRows }: { firstRows?: number } = {}) {
   const trpc = useTRPC();
   const [params, setParams] = useSearchParams();
   const location = useLocation();
+  const zone = useTimeZoneChoice();
   const filters = useMemo(
     () => filtersFromSearchParams(params, location.state as RequestFiltersState | null),
     [params, location.state],
@@ -92,7 +94,8 @@ export function Component({ firstRows }: { firstRows?: number } = {}) {
       state: next.identifier ? ({ identifier: next.identifier } satisfies RequestFiltersState) : null,
     });
 
-  const searchFilter = toSearchFilter(filters);
+  // Its days are UTC days when the viewer shows times in UTC, and the list follows a switch.
+  const searchFilter = toSearchFilter(filters, zone);
   // Checked here, before anything is sent (the server checks the same with its schema).
   const validation = checkRequestFilters(searchFilter);
   const queries = requestListQueries(trpc, searchFilter, validation.ok, filters.sort ?? 'created');
