@@ -76,9 +76,10 @@ export function formValues(form: HTMLFormElement): Record<string, string> {
 /**
  * Moves focus to the first control (in the form's order) that has an error, once the errors
  * have rendered, so keyboard and screen-reader users land on what to fix. Keys are field
- * names (`name`, `config.url`); a control matches by its name or its `data-field`.
+ * names (`name`, `config.url`); a control matches by its name or its `data-field`, else the
+ * first control marked invalid. `form` may also be a group of fields inside another form.
  */
-export function focusFirstInvalid(form: HTMLFormElement | null, errors: FieldErrors): void {
+export function focusFirstInvalid(form: HTMLElement | null, errors: FieldErrors): void {
   if (!form || Object.keys(errors).length === 0) return;
   requestAnimationFrame(() => {
     const controls = Array.from(form.querySelectorAll<HTMLElement>('input, select, textarea, [data-field]'));

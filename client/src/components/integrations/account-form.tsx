@@ -9,10 +9,10 @@ import {
 import { nameSchema } from '@shared/schemas/auth';
 import type { IntegrationType } from '@shared/statuses';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useLocation } from 'react-router';
 import { toDisplayError } from '../../lib/errors';
-import { validateForm } from '../../lib/form';
+import { focusFirstInvalid, validateForm } from '../../lib/form';
 import { defaultsFor, formSchemaOf, pruneEmpty, type Path } from '../../lib/schema-form';
 import { useTRPC, type RouterOutputs } from '../../trpc';
 import { SelectField, TextField } from '../field';
@@ -118,6 +118,7 @@ export function AccountForm(props: {
   const [name, setName] = useState('');
   const [secrets, setSecrets] = useState<unknown>(() => defaultsFor(schema));
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const group = useRef<HTMLDivElement>(null);
   const done = async (account: Account) => {
     await queryClient.invalidateQueries({ queryKey: trpc.accounts.list.queryKey() });
     props.onSaved(account);
@@ -138,7 +139,7 @@ export function AccountForm(props: {
       for (const [k, m] of Object.entries(checked.errors)) next[k === '_form' ? 'secrets' : `secrets.${k}`] = m;
     if (!nameCheck.ok) next.name = Object.values(nameCheck.errors)[0]!;
     setErrors(next);
-    if (Object.keys(next).length > 0) return;
+    if (Object.keys(next).length > 0) return focusFirstInvalid(group.current, next);
     if (props.replace) update.mutate({ accountId: props.replace.id, secrets: values });
     else create.mutate({ name: name.trim(), integrationType: props.integrationType, type, secrets: values });
   };
@@ -150,6 +151,7 @@ export function AccountForm(props: {
   };
   return (
     <div
+      ref={group}
       className="account-form"
       role="group"
       aria-label={props.replace ? `Replace secrets of ${props.replace.name}` : 'New account'}
@@ -164,6 +166,7 @@ export function AccountForm(props: {
           <p className="muted small">Credentials: {integrationCatalogue[props.integrationType].credentials}.</p>
           <TextField
             label="Account name"
+            data-field="name"
             value={name}
             error={allErrors.name}
             onChange={(e) => setName(e.target.value)}
