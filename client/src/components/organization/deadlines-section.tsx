@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { toDisplayError } from '../../lib/errors';
 import { focusFirstInvalid, validateForm, type FieldErrors } from '../../lib/form';
 import { useTRPC } from '../../trpc';
+import { ConfirmDialog } from '../dialog';
 import { SelectField, TextField } from '../field';
 import { ErrorState, FormError, Loading } from '../states';
 
@@ -16,14 +17,20 @@ export function DeadlinesSection({ canEdit }: { canEdit: boolean }) {
   const setDefault = useMutation(trpc.deadlines.setDefault.mutationOptions({ onSuccess: refresh }));
   const setWorkspace = useMutation(trpc.deadlines.setWorkspaceRegulation.mutationOptions({ onSuccess: refresh }));
   const createPolicy = useMutation(trpc.deadlines.createPolicy.mutationOptions({ onSuccess: refresh }));
-  const deletePolicy = useMutation(trpc.deadlines.deletePolicy.mutationOptions({ onSuccess: refresh }));
+  const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
+  const deletePolicy = useMutation(
+    trpc.deadlines.deletePolicy.mutationOptions({ onSuccess: async () => (setDeleting(null), await refresh()) }),
+  );
   const [errors, setErrors] = useState<FieldErrors>({});
   if (regulations.isPending) return <Loading />;
   if (regulations.isError) return <ErrorState error={regulations.error} onRetry={() => void regulations.refetch()} />;
   const data = regulations.data;
   const names = ['GDPR', 'CCPA', ...data.policies.map((p) => p.name)];
-  const mutationError = [setDefault, setWorkspace, createPolicy, deletePolicy].map((m) => m.error).find(Boolean);
+  // One message for the section: the last change's. A deletion's shows in its dialog.
+  const changes = [setDefault, setWorkspace, createPolicy];
+  const mutationError = changes.map((m) => m.error).find(Boolean);
   const serverError = mutationError ? toDisplayError(mutationError) : null;
+  const clearErrors = () => changes.forEach((m) => m.reset());
   return (
     <section className="card" aria-labelledby="org-deadlines">
       <h2 id="org-deadlines">Legal deadlines</h2>
@@ -36,7 +43,10 @@ export function DeadlinesSection({ canEdit }: { canEdit: boolean }) {
           label="Organization default"
           value={data.defaultRegulation}
           disabled={!canEdit}
-          onChange={(e) => setDefault.mutate({ regulation: e.target.value })}
+          onChange={(e) => {
+            clearErrors();
+            setDefault.mutate({ regulation: e.target.value });
+          }}
         >
           {names.map((n) => (
             <option key={n} value={n}>
@@ -50,7 +60,10 @@ export function DeadlinesSection({ canEdit }: { canEdit: boolean }) {
             label={`Workspace "${w.name}"`}
             value={w.regulation ?? ''}
             disabled={!canEdit}
-            onChange={(e) => setWorkspace.mutate({ workspaceId: w.id, regulation: e.target.value || null })}
+            onChange={(e) => {
+              clearErrors();
+              setWorkspace.mutate({ workspaceId: w.id, regulation: e.target.value || null });
+            }}
           >
             <option value="">Organization default ({data.defaultRegulation})</option>
             {names.map((n) => (
@@ -75,7 +88,7 @@ export function DeadlinesSection({ canEdit }: { canEdit: boolean }) {
                 type="button"
                 className="link-button"
                 aria-label={`Delete policy ${p.name}`}
-                onClick={() => deletePolicy.mutate({ policyId: p.id })}
+                onClick={() => (deletePolicy.reset(), setDeleting(p))}
               >
                 Delete
               </button>
@@ -100,6 +113,7 @@ export function DeadlinesSection({ canEdit }: { canEdit: boolean }) {
               return focusFirstInvalid(event.currentTarget, result.errors);
             }
             setErrors({});
+            clearErrors();
             createPolicy.mutate(result.data, { onSuccess: () => (event.target as HTMLFormElement).reset() });
           }}
         >
@@ -119,6 +133,18 @@ export function DeadlinesSection({ canEdit }: { canEdit: boolean }) {
         </form>
       ) : null}
       <FormError message={serverError?.message ?? null} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete policy ${deleting?.name ?? ''}?`}
+        confirmLabel="Delete policy"
+        destructive
+        busy={deletePolicy.isPending}
+        error={deletePolicy.error ? toDisplayError(deletePolicy.error).message : null}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => deleting && deletePolicy.mutate({ policyId: deleting.id })}
+      >
+        <p>New requests can no longer name it. Requests that already have a deadline keep it.</p>
+      </ConfirmDialog>
     </section>
   );
 }
