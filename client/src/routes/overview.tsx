@@ -9,6 +9,8 @@ import { PageHeader } from '../components/shell';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { SegmentedStatusBar, StatusBadge } from '../components/status';
 import { formatDuration, formatPercent, formatRelative } from '../lib/format';
+import { overviewTiles, requestsLink, windowFilter, type OverviewTile } from '../lib/overview-links';
+import type { RequestFilters } from '../lib/request-filters';
 import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { REQUEST_STATUSES, STATUS_COLOR, STATUS_LABEL } from '../lib/status';
 import { useTRPC, type RouterOutputs } from '../trpc';
@@ -71,26 +73,12 @@ export function Component() {
 function OverviewBody({ data }: { data: Overview }) {
   const me = useMe();
   const zone = useTimeZoneChoice();
-  const attention = data.byStatus.FAILED + data.byStatus.ERROR;
   return (
     <div className="stack">
       <section className="tiles" aria-label="Totals">
-        <Tile label={`Requests, last ${data.days} days`} value={data.total} />
-        <Tile label="In progress now" value={data.openTotal} to="/requests?status=STAGING,PENDING,PROCESSING" />
-        <Tile label="Succeeded" value={data.byStatus.SUCCESS} tone="success" to="/requests?status=SUCCESS" />
-        <Tile
-          label="Failed or errored"
-          value={attention}
-          tone={attention ? 'danger' : undefined}
-          to="/requests?status=FAILED,ERROR"
-        />
-        <Tile
-          label="Overdue"
-          value={data.overdueTotal}
-          tone={data.overdueTotal ? 'danger' : undefined}
-          to="/requests?due=overdue&sort=due"
-        />
-        <Tile label="Due this week" value={data.dueThisWeekTotal} to="/requests?due=due7&sort=due" />
+        {overviewTiles(data).map((tile) => (
+          <Tile key={tile.label} {...tile} />
+        ))}
       </section>
 
       {data.overdue.length + data.dueThisWeek.length + data.atRisk.length > 0 ? (
@@ -139,7 +127,7 @@ function OverviewBody({ data }: { data: Overview }) {
           </section>
           <section className="card" aria-labelledby="by-status">
             <h2 id="by-status">By status</h2>
-            <StatusBreakdown counts={data.byStatus} total={data.total} />
+            <StatusBreakdown counts={data.byStatus} total={data.total} since={windowFilter(data)} />
           </section>
         </div>
       )}
@@ -177,7 +165,7 @@ function OverviewBody({ data }: { data: Overview }) {
         )}
         {data.needsAttentionTotal > data.needsAttention.length ? (
           <p>
-            <Link to="/requests?status=FAILED,ERROR">See all {data.needsAttentionTotal}</Link>
+            <Link to={requestsLink({ statuses: ['FAILED', 'ERROR'] })}>See all {data.needsAttentionTotal}</Link>
           </p>
         ) : null}
       </section>
@@ -214,28 +202,35 @@ function AttentionReason({
   );
 }
 
-function Tile({ label, value, tone, to }: { label: string; value: number; tone?: 'success' | 'danger'; to?: string }) {
+function Tile({ label, value, tone, to }: OverviewTile) {
   const body = (
     <>
       <span className={`tile-value ${tone ? `tone-${tone}` : ''}`}>{value.toLocaleString()}</span>
       <span className="tile-label">{label}</span>
     </>
   );
-  return to ? (
+  return (
     <Link to={to} className="tile card">
       {body}
     </Link>
-  ) : (
-    <div className="tile card">{body}</div>
   );
 }
 
-function StatusBreakdown({ counts, total }: { counts: Record<RequestStatus, number>; total: number }) {
+/** `since`: the window's filter, as the counts are of the window's requests. */
+function StatusBreakdown({
+  counts,
+  total,
+  since,
+}: {
+  counts: Record<RequestStatus, number>;
+  total: number;
+  since: RequestFilters;
+}) {
   return (
     <ul className="breakdown">
       {REQUEST_STATUSES.map((status) => (
         <li key={status}>
-          <Link to={`/requests?status=${status}`} className="breakdown-label">
+          <Link to={requestsLink({ ...since, statuses: [status] })} className="breakdown-label">
             {STATUS_LABEL[status]}
           </Link>
           <Meter
