@@ -12,7 +12,8 @@ import type { BenchSettings } from '../settings';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CLIENT_INDEX = path.resolve(import.meta.dirname, '../../client/dist/index.html');
-const LOADS = 5;
+/** Page loads timed per target: a page load on two cores varies by ±20%, so the median needs a few. */
+const LOADS = { smoke: 5, full: 11 };
 const WARM_UPS = 20;
 
 /** Where one load's time went (BENCH_DASHBOARD_TRACE=1): navigation marks and every resource, in ms from navigation. */
@@ -94,11 +95,11 @@ interface Loads {
 }
 
 /**
- * Median times from navigation over LOADS page loads of each target (after one that warms its
+ * Median times from navigation over `loads` page loads of each target (after one that warms its
  * server): until the first request row has been painted, and until the page marks its
  * `readyMark`. The targets' loads alternate in one browser, so both meet the same machine.
  */
-async function timeToFirstRow(targets: Target[], sessionToken: string): Promise<Loads[]> {
+async function timeToFirstRow(targets: Target[], sessionToken: string, loads: number): Promise<Loads[]> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -124,7 +125,7 @@ async function timeToFirstRow(targets: Target[], sessionToken: string): Promise<
     );
     const firstRows = targets.map((): number[] => []);
     const ready = targets.map((): number[] => []);
-    for (let i = 0; i < LOADS + 1; i++) {
+    for (let i = 0; i < loads + 1; i++) {
       for (const [t, { server, path: pagePath, readyMark }] of targets.entries()) {
         const page = await contexts[t]!.newPage();
         if (process.env.BENCH_DASHBOARD_TRACE) {
@@ -203,6 +204,7 @@ export async function dashboardScenario(
         { server: { url: copy.url, peakRssMb: () => 0 }, path: '/', readyMark: null },
       ],
       sessionToken,
+      settings.smoke ? LOADS.smoke : LOADS.full,
     ).finally(() => copy.close());
     const { firstRow: spa, readyMs } = dashboard!;
     const html = static_!.firstRow;
