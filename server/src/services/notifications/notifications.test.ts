@@ -290,15 +290,60 @@ describe('notifications by email and Slack', () => {
     expect(mailed(failedNotice)).toBe(0);
     expect(mailed('Deadlines:')).toBe(0);
 
-    // The mail server answers again: email has both, Slack nothing twice.
+    // The mail server answers again: email has both (the digest once its retry is due), Slack nothing twice.
+    const retryDue = new Date(Date.now() + NOTICE_SETTLE_MS + 16 * 60_000);
     await runNotifications(env.deps, later());
+    expect(mailed('Deadlines:')).toBe(0);
+    await runNotifications(env.deps, retryDue);
     await smtp.waitFor((m) => toAddresses(m).includes(recipient) && m.subject === failedNotice);
     await smtp.waitFor((m) => toAddresses(m).includes(recipient) && !!m.subject?.startsWith('Deadlines:'));
-    await runNotifications(env.deps, later());
+    await runNotifications(env.deps, retryDue);
     expect(mailed(failedNotice)).toBe(1);
     expect(mailed('Deadlines:')).toBe(1);
     expect(onSlack(failedNotice)).toBe(1);
     expect(slack.messages.filter((m) => m.text?.includes('Deadlines:') && m.text.includes(request.id))).toHaveLength(1);
+  });
+
+  it('a channel that is down does not hold the other beyond one batch: Slack reads on past 200 notices while email waits', async () => {
+    const fresh = await seedOrganization(env.deps, 'notify-batches');
+    const owner = callerFor(env.deps, { pat: fresh.pat }).caller;
+    const off = { email: false, slack: false };
+    await owner.notifications.update({
+      events: {
+        integration_failed: off,
+        credentials_failing: off,
+        deadline_digest: off,
+        request_completed: { email: true, slack: true },
+        data_reappeared: off,
+      },
+      emailRecipients: ['batches-team@example.com'],
+      slackWebhookUrl: slack.url,
+    });
+    // More "request completed" entries than one batch reads.
+    const request = await owner.deletionRequests.createInWorkspace({
+      workspaceId: fresh.workspace.id,
+      identifier: 'batches@example.com',
+    });
+    const total = 250;
+    await env.deps.prisma.auditLog.createMany({
+      data: Array.from({ length: total }, () => ({
+        organizationId: fresh.organization.id,
+        actorType: 'system',
+        action: 'request.completed',
+        outcome: 'SUCCESS',
+        summary: 'Request completed',
+        deletionRequestId: request.id,
+      })),
+    });
+    const closed = await startSmtpSink();
+    await closed.close();
+    const mailDown = { ...env.deps, config: { ...env.deps.config, SMTP_PORT: closed.port } };
+    const completed = () => slack.messages.filter((m) => m.text?.includes(`Deletion request ${request.id} completed`));
+    const later = () => new Date(Date.now() + NOTICE_SETTLE_MS + 1_000);
+    await runNotifications(mailDown, later());
+    await runNotifications(mailDown, later());
+    expect(completed()).toHaveLength(total);
+    expect(smtp.messages.filter((m) => toAddresses(m).includes('batches-team@example.com'))).toHaveLength(0);
   });
 
   it('sends the daily digest of overdue requests once per day', async () => {

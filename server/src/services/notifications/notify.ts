@@ -251,6 +251,12 @@ export async function buildDigest(deps: NotifyDeps, organizationId: string, now:
   return { subject: `Deadlines: ${overdueTotal} overdue, ${atRiskTotal} at risk`, text: lines.join('\n') };
 }
 
+/** Each channel's cursor column. */
+const CURSOR_COLUMN = { email: 'emailCursor', slack: 'slackCursor' } as const satisfies Record<
+  NotificationChannel,
+  string
+>;
+
 /** The lowest of the channels' places: what a process that knows no channels may read as "considered". */
 const lowest = (values: bigint[]) => values.reduce((a, b) => (b < a ? b : a));
 
@@ -273,32 +279,29 @@ export async function runNotifications(deps: NotifyDeps, now = new Date()): Prom
   for (const { organizationId } of organizations) {
     const settings = await resolveSettings(deps.prisma, organizationId);
     const cursors = { ...settings.cursors };
-    const entries = await deps.prisma.auditLog.findMany({
-      where: {
-        organizationId,
-        id: { gt: lowest(Object.values(cursors)) },
-        action: { in: WATCHED_ACTIONS },
-      },
-      orderBy: { id: 'asc' },
-      take: BATCH,
-      select: {
-        id: true,
-        createdAt: true,
-        action: true,
-        outcome: true,
-        deletionRequestId: true,
-        integrationRequestId: true,
-        summary: true,
-      },
-    });
+    // An entry's notice is worked out once per pass, whichever channels it goes to.
+    const notices = new Map<bigint, Promise<Awaited<ReturnType<typeof noticeFor>>>>();
     const settled = now.getTime() - NOTICE_SETTLE_MS;
-    const held = new Set<NotificationChannel>();
-    for (const entry of entries) {
-      if (entry.createdAt.getTime() > settled) break;
-      const waiting = NOTIFICATION_CHANNELS.filter((c) => !held.has(c) && entry.id > cursors[c]);
-      if (!waiting.length) continue;
-      const notice = await noticeFor(deps, entry);
-      for (const channel of waiting) {
+    // Each channel reads on from its own cursor: one held by an outage does not hold the other.
+    for (const channel of NOTIFICATION_CHANNELS) {
+      const entries = await deps.prisma.auditLog.findMany({
+        where: { organizationId, id: { gt: cursors[channel] }, action: { in: WATCHED_ACTIONS } },
+        orderBy: { id: 'asc' },
+        take: BATCH,
+        select: {
+          id: true,
+          createdAt: true,
+          action: true,
+          outcome: true,
+          deletionRequestId: true,
+          integrationRequestId: true,
+          summary: true,
+        },
+      });
+      for (const entry of entries) {
+        if (entry.createdAt.getTime() > settled) break;
+        if (!notices.has(entry.id)) notices.set(entry.id, noticeFor(deps, entry));
+        const notice = await notices.get(entry.id)!;
         const result = notice
           ? await sendOn(deps, channel, organizationId, settings, notice.event, notice.notice)
           : 'off';
@@ -307,22 +310,18 @@ export async function runNotifications(deps: NotifyDeps, now = new Date()): Prom
         // its cursor stays and the next pass tries again, for up to NOTICE_GIVE_UP_MS. A channel
         // that took it is not sent to twice; one that refuses for good holds nothing up.
         if (result === 'passing') {
-          if (now.getTime() - entry.createdAt.getTime() < NOTICE_GIVE_UP_MS) {
-            held.add(channel);
-            continue;
-          }
+          if (now.getTime() - entry.createdAt.getTime() < NOTICE_GIVE_UP_MS) break;
           deps.log.warn(
             { organizationId, channel, auditEntry: String(entry.id) },
             'notification given up after hours of failures',
           );
         }
         cursors[channel] = entry.id;
+        await deps.prisma.notificationSettings.update({
+          where: { organizationId },
+          data: { [CURSOR_COLUMN[channel]]: entry.id, auditCursor: lowest(Object.values(cursors)) },
+        });
       }
-      await deps.prisma.notificationSettings.update({
-        where: { organizationId },
-        data: { emailCursor: cursors.email, slackCursor: cursors.slack, auditCursor: lowest(Object.values(cursors)) },
-      });
-      if (held.size === NOTIFICATION_CHANNELS.length) break;
     }
     sent += await sendDigest(deps, organizationId, settings, now);
   }
@@ -330,8 +329,16 @@ export async function runNotifications(deps: NotifyDeps, now = new Date()): Prom
 }
 
 /**
+ * A digest a channel could not take for a passing reason is tried again on it after this long
+ * (the same day), not at every pass: building it reads up to DIGEST_AT_RISK_MAX requests.
+ * Kept by the process that holds the notifier's lock; another process taking over tries at once.
+ */
+const DIGEST_RETRY_MS = 15 * 60_000;
+const digestRetryAt = new Map<string, number>();
+
+/**
  * The daily digest, once per UTC day on each chosen channel: a channel that could not take it
- * for a passing reason is tried again at the next pass (the same day), without the other
+ * for a passing reason is tried again after DIGEST_RETRY_MS (the same day), without the other
  * channel's getting it twice.
  */
 async function sendDigest(
@@ -342,7 +349,11 @@ async function sendDigest(
 ): Promise<number> {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const chosen = NOTIFICATION_CHANNELS.filter((c) => settings.events.deadline_digest[c]);
-  const due = chosen.filter((c) => (settings.digestAt[c]?.getTime() ?? 0) < today);
+  const due = chosen.filter(
+    (c) =>
+      (settings.digestAt[c]?.getTime() ?? 0) < today &&
+      (digestRetryAt.get(`${organizationId}\n${c}`) ?? 0) <= now.getTime(),
+  );
   if (!due.length) return 0;
   const digest = await buildDigest(deps, organizationId, now);
   const digestAt = { ...settings.digestAt };
@@ -351,6 +362,7 @@ async function sendDigest(
     const result = digest ? await sendOn(deps, channel, organizationId, settings, 'deadline_digest', digest) : 'off';
     if (result === 'sent') sent++;
     if (result !== 'passing') digestAt[channel] = now;
+    else digestRetryAt.set(`${organizationId}\n${channel}`, now.getTime() + DIGEST_RETRY_MS);
   }
   const everywhere = chosen.every((c) => (digestAt[c]?.getTime() ?? 0) >= today);
   await deps.prisma.notificationSettings.update({

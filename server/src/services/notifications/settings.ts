@@ -100,10 +100,7 @@ export async function updateNotificationSettings(
   });
 }
 
-export async function resolveSettings(
-  db: DbOrTx,
-  organizationId: string,
-): Promise<ResolvedSettings & NotifierPlace> {
+export async function resolveSettings(db: DbOrTx, organizationId: string): Promise<ResolvedSettings & NotifierPlace> {
   const row = await db.notificationSettings.findUnique({ where: { organizationId } });
   const auditCursor = row?.auditCursor ?? 0n;
   const lastDigestAt = row?.lastDigestAt ?? null;
