@@ -56,15 +56,18 @@ describe('PostgreSQL integration', () => {
     );
     // A unique index on an expression of one column (case-insensitive addresses) makes it unique too.
     await customer.pool.query(
-      `CREATE TABLE IF NOT EXISTS logins (login text, tenant int, note text);
+      `CREATE TABLE IF NOT EXISTS logins (login text, tenant int, note text, handle text, gone boolean);
        CREATE UNIQUE INDEX IF NOT EXISTS logins_lower ON logins (lower(login));
-       CREATE UNIQUE INDEX IF NOT EXISTS logins_note ON logins (lower(note || tenant::text))`,
+       CREATE UNIQUE INDEX IF NOT EXISTS logins_note ON logins (lower(note || tenant::text));
+       CREATE UNIQUE INDEX IF NOT EXISTS logins_handle ON logins (lower(handle)) INCLUDE (tenant) WHERE handle IS NOT NULL AND NOT gone`,
     );
     const logins = (await caller.integrations.discoverSchema({ accountId })).find((t) => t.table === 'logins')!;
     expect(logins.columns).toEqual([
       { name: 'login', dataType: 'text', nullable: true, unique: true },
       { name: 'tenant', dataType: 'integer', nullable: true },
       { name: 'note', dataType: 'text', nullable: true },
+      { name: 'handle', dataType: 'text', nullable: true, unique: true },
+      { name: 'gone', dataType: 'boolean', nullable: true },
     ]);
     await customer.pool.query(`CREATE TABLE IF NOT EXISTS short_codes (code varchar(12))`);
     const codes = (await caller.integrations.discoverSchema({ accountId })).find((t) => t.table === 'short_codes')!;

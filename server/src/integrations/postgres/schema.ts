@@ -17,8 +17,9 @@ export async function discoverSchema(client: pg.Client): Promise<DiscoveredTable
   }>(
     // A column counts as unique when a unique index (a primary key included, a partial one too)
     // is on it alone, or on one expression of it alone (lower(email)): masking gives its rows one
-    // value. (With other columns, those may tell the rows apart: not refused. An expression index
-    // with a predicate on other columns depends on those too, and is not counted.)
+    // value. (With other columns, those may tell the rows apart: not refused.) The columns an
+    // expression reads are the Vars of its stored tree (indexprs; the predicate and INCLUDE
+    // columns are kept apart from it).
     `SELECT c.table_schema, c.table_name, c.column_name, c.data_type, c.is_nullable, c.character_maximum_length,
             EXISTS (
               SELECT 1 FROM pg_catalog.pg_index i
@@ -28,10 +29,8 @@ export async function discoverSchema(client: pg.Client): Promise<DiscoveredTable
                WHERE i.indisunique AND i.indnkeyatts = 1 AND n.nspname = c.table_schema AND r.relname = c.table_name
                  AND (i.indkey[0] = a.attnum
                       OR (i.indkey[0] = 0 AND ARRAY(
-                            SELECT d.refobjsubid FROM pg_catalog.pg_depend d
-                             WHERE d.classid = 'pg_catalog.pg_class'::regclass AND d.objid = i.indexrelid
-                               AND d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid = r.oid AND d.refobjsubid > 0
-                          ) = ARRAY[a.attnum]::int4[]))
+                            SELECT DISTINCT v[1]::int FROM regexp_matches(i.indexprs::text, ':varattno (\\d+)', 'g') AS v
+                          ) = ARRAY[a.attnum::int]))
             ) AS is_unique
        FROM information_schema.columns c
        JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
