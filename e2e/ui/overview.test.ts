@@ -10,28 +10,41 @@ const owner = { name: 'Otto Overview', email: `otto-${suffix}@example.com`, org:
 
 let browser: Browser;
 let page: Page;
-let recentId = '';
+let inWindow: string[] = [];
+
+// Fourteen hours ahead of UTC: the overview's days and the list's date filter must agree on what a day is.
+const ZONE = 'Pacific/Kiritimati';
+const dayIn = (at: number) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+// The 30-day window's first day there, and the instant it starts.
+const firstDay = dayIn(Date.now() - 29 * 86_400_000);
+const firstDayStart = Date.parse(`${firstDay}T00:00:00+14:00`);
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  // Fourteen hours ahead of UTC: the overview's days and the list's date filter must agree on what a day is.
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: LAPTOP, timezoneId: 'Pacific/Kiritimati' });
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport: LAPTOP, timezoneId: ZONE });
   recordVisitedUrls(context);
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
   page.on('console', (message) => message.type() === 'error' && console.error(`[browser] ${message.text()}`));
   const { workspaceApiKey, pat } = await signUpWithToken(page, owner, 'Shop');
-  // The workspace has no integration: both requests fail at once. One is from before the overview's window.
+  // The workspace has no integration: every request fails at once. One is from before the window,
+  // two a minute either side of the start of its first day.
   const ids: string[] = [];
-  for (const identifier of [`recent-${suffix}`, `older-${suffix}`]) {
+  for (const identifier of [`recent-${suffix}`, `older-${suffix}`, `edge-in-${suffix}`, `edge-out-${suffix}`]) {
     const created = await publicApi('POST', '/deletion-requests', pat, { workspaceApiKey, identifier });
     expect(created.status).toBe(201);
     ids.push(String(created.body?.id));
   }
-  recentId = ids[0]!;
+  const [recent, older, edgeIn, edgeOut] = ids as [string, string, string, string];
+  inWindow = [recent, edgeIn];
   const db = await connectAppDatabase();
   try {
-    await db.query(`UPDATE "DeletionRequest" SET "createdAt" = now() - interval '40 days' WHERE id = $1`, [ids[1]]);
+    const setCreated = (id: string, at: Date) =>
+      db.query(`UPDATE "DeletionRequest" SET "createdAt" = $2 WHERE id = $1`, [id, at]);
+    await db.query(`UPDATE "DeletionRequest" SET "createdAt" = now() - interval '40 days' WHERE id = $1`, [older]);
+    await setCreated(edgeIn, new Date(firstDayStart + 60_000));
+    await setCreated(edgeOut, new Date(firstDayStart - 60_000));
   } finally {
     await db.end();
   }
@@ -49,12 +62,12 @@ describe('the overview', () => {
     for (const label of ['Failed or errored', 'Requests, last 30 days']) {
       await nav(page, 'Overview').click();
       const tile = page.getByRole('region', { name: 'Totals' }).getByRole('link', { name: label });
-      await expect.poll(() => tile.locator('.tile-value').textContent()).toBe('1');
+      await expect.poll(() => tile.locator('.tile-value').textContent()).toBe(String(inWindow.length));
       await tile.click();
       await page.waitForURL(/\/requests\?/);
-      await page.locator(`tr[data-request-id="${recentId}"]`).waitFor();
-      expect(await page.locator('tbody tr').count()).toBe(1);
-      expect(await page.getByLabel('Created from').inputValue()).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      for (const id of inWindow) await page.locator(`tr[data-request-id="${id}"]`).waitFor();
+      expect(await page.locator('tbody tr').count()).toBe(inWindow.length);
+      expect(await page.getByLabel('Created from').inputValue()).toBe(firstDay);
     }
   });
 });
