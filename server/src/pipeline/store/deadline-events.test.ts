@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { CallbackEventType } from '@shared/schemas/callbacks';
 import { createDeletionRequest } from '../commands/create';
 import { extendDeadline } from '../commands/extend-deadline';
 import { startCallbackReceiver } from '../../test/fakes/callback-receiver';
@@ -18,20 +19,26 @@ afterAll(async () => {
   await env?.close();
 });
 
-it('records deletion_request.overdue once per request past its deadline, and .at_risk once per deadline', async () => {
-  const org = await seedOrganization(env.deps, 'deadline-events');
+/**
+ * A new organization with one webhook integration that nothing runs (no worker: requests stay
+ * queued), a callback endpoint for `events`, earlier deletions through the integration that took
+ * 20 days each, and a "Ten days" policy; `create` adds a request received at a given time.
+ */
+async function organizationAtRisk(slug: string, integrationName: string, events: CallbackEventType[]) {
+  const org = await seedOrganization(env.deps, slug);
   const caller = callerFor(env.deps, { pat: org.pat }).caller;
-  // No worker runs: requests stay queued for their one integration.
   await caller.integrations.create({
     workspaceId: org.workspace.id,
-    name: 'CRM',
+    name: integrationName,
     type: 'WEBHOOK',
     config: { initiate: { url: 'http://127.0.0.1:9/erase' } },
   });
-  const endpoint = await caller.callbacks.create({
-    url: receiver.url,
-    events: ['deletion_request.overdue', 'deletion_request.at_risk'],
+  const endpoint = await caller.callbacks.create({ url: receiver.url, events });
+  await recordPastCompletions(env.deps, org.actor, org.workspace.id, {
+    days: 20,
+    createdAt: new Date('2026-01-01T00:00:00.000Z'),
   });
+  await caller.deadlines.createPolicy({ name: 'Ten days', days: 10, extensionDays: 5 });
   const create = (identifier: string, at: Date, regulation?: string) =>
     createDeletionRequest(
       env.deps,
@@ -39,12 +46,14 @@ it('records deletion_request.overdue once per request past its deadline, and .at
       { workspace: { id: org.workspace.id }, identifier, regulation },
       at,
     ).then((r) => r.deletionRequest);
-  // Earlier deletions through the integration took 20 days each: its median.
-  await recordPastCompletions(env.deps, org.actor, org.workspace.id, {
-    days: 20,
-    createdAt: new Date('2026-01-01T00:00:00.000Z'),
-  });
-  await caller.deadlines.createPolicy({ name: 'Ten days', days: 10, extensionDays: 5 });
+  return { org, endpoint, create };
+}
+
+it('records deletion_request.overdue once per request past its deadline, and .at_risk once per deadline', async () => {
+  const { org, endpoint, create } = await organizationAtRisk('deadline-events', 'CRM', [
+    'deletion_request.overdue',
+    'deletion_request.at_risk',
+  ]);
   const now = new Date('2026-03-10T00:00:00.000Z');
   const late = await create('late@example.com', new Date('2026-02-01T00:00:00.000Z'), 'Ten days'); // due 02-11
   const risky = await create('risky@example.com', new Date('2026-03-05T00:00:00.000Z'), 'Ten days'); // due 03-15
@@ -99,28 +108,9 @@ it('records deletion_request.overdue once per request past its deadline, and .at
 });
 
 it('pages through every request at risk: more than one page of them get their event, and the digest counts them all', async () => {
-  const org = await seedOrganization(env.deps, 'deadline-events-many');
-  const caller = callerFor(env.deps, { pat: org.pat }).caller;
-  await caller.integrations.create({
-    workspaceId: org.workspace.id,
-    name: 'Warehouse',
-    type: 'WEBHOOK',
-    config: { initiate: { url: 'http://127.0.0.1:9/erase' } },
-  });
-  const endpoint = await caller.callbacks.create({ url: receiver.url, events: ['deletion_request.at_risk'] });
-  const create = (identifier: string, at: Date, regulation?: string) =>
-    createDeletionRequest(
-      env.deps,
-      org.actor,
-      { workspace: { id: org.workspace.id }, identifier, regulation },
-      at,
-    ).then((r) => r.deletionRequest);
-  // Earlier deletions through the integration took 20 days each: its median.
-  await recordPastCompletions(env.deps, org.actor, org.workspace.id, {
-    days: 20,
-    createdAt: new Date('2026-01-01T00:00:00.000Z'),
-  });
-  await caller.deadlines.createPolicy({ name: 'Ten days', days: 10, extensionDays: 5 });
+  const { org, endpoint, create } = await organizationAtRisk('deadline-events-many', 'Warehouse', [
+    'deletion_request.at_risk',
+  ]);
   const count = 230; // more than one page of candidates
   for (let i = 0; i < count; i++)
     await create(`many${i}@example.com`, new Date('2026-03-05T00:00:00.000Z'), 'Ten days'); // due 03-15

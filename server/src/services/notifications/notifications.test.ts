@@ -119,6 +119,43 @@ describe('email verification at sign-up', () => {
   });
 });
 
+/** Notifications are read once their entries have settled: a pass a little later than that. */
+const later = () => new Date(Date.now() + NOTICE_SETTLE_MS + 1_000);
+const off = { email: false, slack: false };
+
+/** Runs the request through a worker until it is finished, then closes its destination. */
+async function runToEnd(requestId: string, destination: { close(): Promise<void> }) {
+  const worker = await startTestWorker(env);
+  try {
+    await waitForRequest(env, requestId);
+  } finally {
+    await worker.stop();
+    await destination.close();
+  }
+}
+
+/** A new organization whose one integration, `name`, is a webhook that refuses every deletion (422). */
+async function organizationWithRefusingWebhook(slug: string, name: string) {
+  const fresh = await seedOrganization(env.deps, slug);
+  const owner = callerFor(env.deps, { pat: fresh.pat }).caller;
+  const destination = await startWebhookServer();
+  destination.on('POST /erase', () => ({ status: 422, body: { error: 'refused' } }));
+  await owner.integrations.create({
+    workspaceId: fresh.workspace.id,
+    name,
+    type: 'WEBHOOK',
+    config: { initiate: { url: `${destination.url}/erase` } },
+  });
+  return { fresh, owner, destination };
+}
+
+/** The notifier's dependencies with a mail server that refuses connections (a port nothing listens on). */
+async function withMailServerDown() {
+  const closed = await startSmtpSink();
+  await closed.close();
+  return { ...env.deps, config: { ...env.deps.config, SMTP_PORT: closed.port } };
+}
+
 describe('notifications by email and Slack', () => {
   it('tells the chosen channels that an integration failed, without the subject identifier', async () => {
     const owner = callerFor(env.deps, { pat: org.pat }).caller;
@@ -151,16 +188,9 @@ describe('notifications by email and Slack', () => {
 
     const identifier = 'secret.subject@example.com';
     const request = await owner.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier });
-    const worker = await startTestWorker(env);
-    try {
-      await waitForRequest(env, request.id);
-    } finally {
-      await worker.stop();
-      await destination.close();
-    }
+    await runToEnd(request.id, destination);
     // Entries settle first (one numbered earlier may still be committing): nothing yet.
     expect((await runNotifications(env.deps)).sent).toBe(0);
-    const later = () => new Date(Date.now() + NOTICE_SETTLE_MS + 1_000);
     const result = await runNotifications(env.deps, later());
     expect(result.sent).toBe(2);
     const mail = await smtp.waitFor((m) => toAddresses(m).includes('privacy-team@example.com'));
@@ -176,18 +206,8 @@ describe('notifications by email and Slack', () => {
   });
 
   it('keeps a notice that no channel took (Slack down) for the next pass, and sends it once Slack answers', async () => {
-    const fresh = await seedOrganization(env.deps, 'notify-outage');
-    const owner = callerFor(env.deps, { pat: fresh.pat }).caller;
-    const destination = await startWebhookServer();
-    destination.on('POST /erase', () => ({ status: 422, body: { error: 'refused' } }));
-    await owner.integrations.create({
-      workspaceId: fresh.workspace.id,
-      name: 'Ledger',
-      type: 'WEBHOOK',
-      config: { initiate: { url: `${destination.url}/erase` } },
-    });
+    const { fresh, owner, destination } = await organizationWithRefusingWebhook('notify-outage', 'Ledger');
     const down = await startSlackWebhook();
-    const off = { email: false, slack: false };
     const events = {
       integration_failed: { email: false, slack: true },
       credentials_failing: off,
@@ -201,13 +221,7 @@ describe('notifications by email and Slack', () => {
       workspaceId: fresh.workspace.id,
       identifier: 'outage@example.com',
     });
-    const worker = await startTestWorker(env);
-    try {
-      await waitForRequest(env, request.id);
-    } finally {
-      await worker.stop();
-      await destination.close();
-    }
+    await runToEnd(request.id, destination);
     const cursor = async () =>
       (
         await env.deps.prisma.notificationSettings.findUniqueOrThrow({
@@ -215,7 +229,6 @@ describe('notifications by email and Slack', () => {
         })
       ).auditCursor;
     const before = await cursor();
-    const later = () => new Date(Date.now() + NOTICE_SETTLE_MS + 1_000);
     expect((await runNotifications(env.deps, later())).sent).toBe(0);
     expect(await cursor()).toBe(before);
     // Slack answers again (here: a new webhook URL saved in the settings).
@@ -234,18 +247,8 @@ describe('notifications by email and Slack', () => {
   });
 
   it('holds a notice and the digest only on the channel that is down: Slack has them at once, email once the mail server answers', async () => {
-    const fresh = await seedOrganization(env.deps, 'notify-channels');
-    const owner = callerFor(env.deps, { pat: fresh.pat }).caller;
-    const destination = await startWebhookServer();
-    destination.on('POST /erase', () => ({ status: 422, body: { error: 'refused' } }));
-    await owner.integrations.create({
-      workspaceId: fresh.workspace.id,
-      name: 'Archive',
-      type: 'WEBHOOK',
-      config: { initiate: { url: `${destination.url}/erase` } },
-    });
+    const { fresh, owner, destination } = await organizationWithRefusingWebhook('notify-channels', 'Archive');
     const both = { email: true, slack: true };
-    const off = { email: false, slack: false };
     const recipient = 'channels-team@example.com';
     await owner.notifications.update({
       events: {
@@ -262,13 +265,7 @@ describe('notifications by email and Slack', () => {
       workspaceId: fresh.workspace.id,
       identifier: 'channels@example.com',
     });
-    const worker = await startTestWorker(env);
-    try {
-      await waitForRequest(env, request.id);
-    } finally {
-      await worker.stop();
-      await destination.close();
-    }
+    await runToEnd(request.id, destination);
     // Past its deadline, so the digest has something to say.
     await env.deps.prisma.deletionRequest.update({
       where: { id: request.id },
@@ -278,12 +275,8 @@ describe('notifications by email and Slack', () => {
     const onSlack = (prefix: string) => slack.messages.filter((m) => m.text?.startsWith(`*${prefix}`)).length;
     const mailed = (prefix: string) =>
       smtp.messages.filter((m) => toAddresses(m).includes(recipient) && m.subject?.startsWith(prefix)).length;
-    const later = () => new Date(Date.now() + NOTICE_SETTLE_MS + 1_000);
 
-    // The mail server refuses connections (a port nothing listens on).
-    const closed = await startSmtpSink();
-    await closed.close();
-    const mailDown = { ...env.deps, config: { ...env.deps.config, SMTP_PORT: closed.port } };
+    const mailDown = await withMailServerDown();
     await runNotifications(mailDown, later());
     expect(onSlack(failedNotice)).toBe(1);
     expect(slack.messages.filter((m) => m.text?.includes('Deadlines:') && m.text.includes(request.id))).toHaveLength(1);
@@ -307,7 +300,6 @@ describe('notifications by email and Slack', () => {
   it('a channel that is down does not hold the other beyond one batch: Slack reads on past 200 notices while email waits', async () => {
     const fresh = await seedOrganization(env.deps, 'notify-batches');
     const owner = callerFor(env.deps, { pat: fresh.pat }).caller;
-    const off = { email: false, slack: false };
     await owner.notifications.update({
       events: {
         integration_failed: off,
@@ -335,11 +327,8 @@ describe('notifications by email and Slack', () => {
         deletionRequestId: request.id,
       })),
     });
-    const closed = await startSmtpSink();
-    await closed.close();
-    const mailDown = { ...env.deps, config: { ...env.deps.config, SMTP_PORT: closed.port } };
+    const mailDown = await withMailServerDown();
     const completed = () => slack.messages.filter((m) => m.text?.includes(`Deletion request ${request.id} completed`));
-    const later = () => new Date(Date.now() + NOTICE_SETTLE_MS + 1_000);
     await runNotifications(mailDown, later());
     await runNotifications(mailDown, later());
     expect(completed()).toHaveLength(total);
