@@ -69,7 +69,8 @@ describe('what the dashboard sends over the wire', () => {
     // Without any script: the server's HTML already holds the screen and its first rows, identifiers masked.
     const noScript = await browser.newContext({ baseURL: baseUrl(), storageState, javaScriptEnabled: false });
     const still = await noScript.newPage();
-    await still.goto('/requests');
+    const sent = await still.goto('/requests');
+    expect(sent!.headers()['content-type']).toBe('text/html; charset=utf-8');
     await expect.poll(() => still.locator('tr[data-request-id]').count()).toBe(12);
     expect(await still.getByText('Loading the rest of the list…').isVisible()).toBe(true);
     const html = await still.content();

@@ -68,7 +68,9 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Pick<Confi
     );
     reply.header('X-Permitted-Cross-Domain-Policies', 'none');
     if (secure) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-    const type = String(reply.getHeader('content-type') ?? '');
+    let type = String(reply.getHeader('content-type') ?? '');
+    // Pages say their encoding: a browser given none guesses it from the first bytes it reads.
+    if (/^text\/html\s*$/i.test(type)) reply.header('Content-Type', (type = 'text/html; charset=utf-8'));
     // originalUrl: the REST adapter rewrites request.url to the path below its prefix.
     const url = request.originalUrl;
     // A 304 has no body and no type: the browser keeps the cached page and merges this answer's

@@ -59,7 +59,7 @@ describe('security headers', () => {
 
   it('the dashboard page gets a strict CSP: scripts and styles from our origin only, no inline, no framing', async () => {
     const response = await fetch(`${server.baseUrl}/some/deep/link`);
-    expect(response.headers.get('content-type')).toMatch(/text\/html/);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html; charset=utf-8$/i);
     const csp = response.headers.get('content-security-policy')!;
     const directives = Object.fromEntries(
       csp.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]),
@@ -98,6 +98,7 @@ describe('security headers', () => {
 
   it('the API reference page has a strict CSP and no inline script', async () => {
     const response = await fetch(`${server.baseUrl}/api/docs`);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const csp = response.headers.get('content-security-policy')!;
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
