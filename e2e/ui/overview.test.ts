@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, connectAppDatabase, publicApi } from '../support/app';
 import { LAPTOP, launchBrowser, recordVisitedUrls, screenshot } from '../support/browser';
+import { clearOfDayChange } from '../support/clock';
 import { nav, signUpWithToken } from '../support/onboarding';
 
 const suffix = randomBytes(3).toString('hex');
@@ -16,11 +17,14 @@ let inWindow: string[] = [];
 const ZONE = 'Pacific/Kiritimati';
 const dayIn = (at: number) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
-// The 30-day window's first day there, and the instant it starts.
-const firstDay = dayIn(Date.now() - 29 * 86_400_000);
-const firstDayStart = Date.parse(`${firstDay}T00:00:00+14:00`);
+// The 30-day window's first day there, and the instant it starts (set once no day starts during the run).
+let firstDay = '';
+let firstDayStart = 0;
 
 beforeAll(async () => {
+  await clearOfDayChange([ZONE, 'UTC']);
+  firstDay = dayIn(Date.now() - 29 * 86_400_000);
+  firstDayStart = Date.parse(`${firstDay}T00:00:00+14:00`);
   browser = await launchBrowser();
   const context = await browser.newContext({ baseURL: baseUrl(), viewport: LAPTOP, timezoneId: ZONE });
   recordVisitedUrls(context);

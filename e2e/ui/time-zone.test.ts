@@ -4,13 +4,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, connectAppDatabase, publicApi } from '../support/app';
 import { LAPTOP, launchBrowser, recordVisitedUrls, screenshot } from '../support/browser';
+import { clearOfDayChange } from '../support/clock';
 import { nav, signUpWithToken } from '../support/onboarding';
 
 const suffix = randomBytes(3).toString('hex');
 const owner = { name: 'Tess Zone', email: `tess-${suffix}@example.com`, org: 'Zone Corp' };
-// A zone whose calendar day differs from UTC's right now (UTC-11 before 10:00 UTC, UTC+14 from then on),
-// so "today" and a day filter mean different instants in the viewer's zone and in UTC.
-const viewerZone = new Date().getUTCHours() < 10 ? 'Pacific/Pago_Pago' : 'Pacific/Kiritimati';
+// A zone whose calendar day differs from UTC's during the run (UTC-11 before 10:00 UTC, UTC+14 from
+// then on), so "today" and a day filter mean different instants in the viewer's zone and in UTC.
+const ZONES = ['Pacific/Pago_Pago', 'Pacific/Kiritimati'] as const;
+let viewerZone: string = ZONES[0];
 
 let browser: Browser;
 let page: Page;
@@ -18,6 +20,9 @@ let workspaceApiKey = '';
 let pat = '';
 
 beforeAll(async () => {
+  // No day may start in UTC or either zone while the tests run (the choice would no longer hold).
+  await clearOfDayChange(['UTC', ...ZONES]);
+  viewerZone = ZONES[new Date().getUTCHours() < 10 ? 0 : 1];
   browser = await launchBrowser();
   const context = await browser.newContext({ baseURL: baseUrl(), viewport: LAPTOP, timezoneId: viewerZone });
   recordVisitedUrls(context);
