@@ -9,6 +9,7 @@ import { seedEarlyAnswers } from './lib/early-answers';
 import type { EarlyAnswers } from '@shared/early-requests';
 import type { EarlyRequestsData } from './lib/early-data';
 import { inViewerTimeZone } from './lib/format';
+import { withTimeZoneChoice, type TimeZoneChoice } from './lib/time-zone';
 import { Component as Requests } from './routes/requests';
 import { createTrpcClient, TRPCProvider } from './trpc';
 
@@ -25,31 +26,35 @@ const trpcClient = createTrpcClient();
  * The Requests screen, signed-in frame included, rendered to HTML on the server from the same
  * answers the browser then starts from (its first tRPC batch), so the first rows show as the
  * page arrives. The browser's app replaces this markup once its code and data are ready
- * (client/src/main.tsx). `viewerZone` is the zone the browser shows times in.
+ * (client/src/main.tsx). `viewerZone` is the zone the browser shows times in, `choice` whether
+ * the viewer chose UTC (the toggle and the date filters' labels say so).
  */
 export function renderRequestsScreen(
   input: EarlyRequestsData['input'],
   answers: EarlyAnswers,
   viewerZone: string | undefined,
+  choice: TimeZoneChoice = 'local',
 ): string {
   // One cache per page: nothing one viewer sees can reach another's page.
   const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
   seedEarlyAnswers(queryClient, createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient }), input, answers);
-  return inViewerTimeZone(viewerZone, () =>
-    renderToString(
-      <StrictMode>
-        <QueryClientProvider client={queryClient}>
-          <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-            <StaticRouter location="/requests">
-              <Routes>
-                <Route element={<Shell />}>
-                  <Route path="/requests" element={<Requests firstRows={FIRST_SCREEN_ROWS} />} />
-                </Route>
-              </Routes>
-            </StaticRouter>
-          </TRPCProvider>
-        </QueryClientProvider>
-      </StrictMode>,
+  return withTimeZoneChoice(choice, () =>
+    inViewerTimeZone(viewerZone, () =>
+      renderToString(
+        <StrictMode>
+          <QueryClientProvider client={queryClient}>
+            <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+              <StaticRouter location="/requests">
+                <Routes>
+                  <Route element={<Shell />}>
+                    <Route path="/requests" element={<Requests firstRows={FIRST_SCREEN_ROWS} />} />
+                  </Route>
+                </Routes>
+              </StaticRouter>
+            </TRPCProvider>
+          </QueryClientProvider>
+        </StrictMode>,
+      ),
     ),
   );
 }

@@ -133,6 +133,32 @@ describe('the viewer switches between local times and UTC', () => {
     await page.locator('.timeline').getByText('Workspace created').waitFor();
   });
 
+  it("shows the viewer's choice on the server's copy of the Requests page, before the app takes over", async () => {
+    for (const zone of ['UTC', 'local'] as const) {
+      await chooseTimes(zone);
+      const noScript = await browser.newContext({
+        baseURL: baseUrl(),
+        viewport: LAPTOP,
+        timezoneId: viewerZone,
+        storageState: await page.context().storageState(),
+        javaScriptEnabled: false,
+      });
+      try {
+        const still = await noScript.newPage();
+        await still.goto('/requests');
+        // The server's markup is inert (out of the accessibility tree) until the app replaces it.
+        const time = still.locator('tr[data-request-id] td[data-label="Created"] time').first();
+        await time.waitFor();
+        expect(await still.locator('.time-zone-toggle').textContent()).toBe(`Times: ${zone}`);
+        expect(await still.locator('label', { hasText: 'Created from (UTC)' }).count()).toBe(zone === 'UTC' ? 1 : 0);
+        if (zone === 'UTC') expect(await time.getAttribute('title')).toMatch(/UTC$/);
+        else expect(await time.getAttribute('title')).not.toMatch(/UTC$/);
+      } finally {
+        await noScript.close();
+      }
+    }
+  });
+
   it("cuts the overview's days in UTC when times show in UTC", async () => {
     const created = await publicApi('POST', '/deletion-requests', pat, {
       workspaceApiKey,

@@ -32,6 +32,9 @@ export const SERVER_ANSWERS_ID = 'early-data';
 /** The cookie in which the browser names the zone it shows times in, for the pages the server renders. */
 export const VIEWER_ZONE_COOKIE = 'dds_tz';
 
+/** Set to "UTC" while the viewer has chosen to see times in UTC (absent otherwise): the server's page says so too. */
+export const TIMES_CHOICE_COOKIE = 'dds_times';
+
 /** The batch's URL, exactly as the tRPC client would send it (the search is input 1). */
 export function earlyRequestsUrl(input: EarlyRequestsInput): string {
   return `/trpc/${EARLY_PROCEDURES.join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify({ 1: input }))}`;

@@ -7,6 +7,7 @@ import zlib from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   SERVER_ANSWERS_ID,
+  TIMES_CHOICE_COOKIE,
   UNFILTERED_REQUESTS_INPUT,
   VIEWER_ZONE_COOKIE,
   type EarlyAnswers,
@@ -21,7 +22,12 @@ import { requestsPageHtml } from './spa-hints';
 
 /** The server build of the dashboard's Requests screen (client/src/entry-server.tsx). */
 interface ScreenRenderer {
-  renderRequestsScreen(input: EarlyRequestsInput, answers: EarlyAnswers, viewerZone: string | undefined): string;
+  renderRequestsScreen(
+    input: EarlyRequestsInput,
+    answers: EarlyAnswers,
+    viewerZone: string | undefined,
+    choice: 'local' | 'UTC',
+  ): string;
 }
 
 const EMPTY_ROOT = '<div id="root"></div>';
@@ -180,6 +186,7 @@ export async function createRequestsPage(clientDist: string, clientServerDist: s
       UNFILTERED_REQUESTS_INPUT,
       answers,
       viewerZone(request.cookies[VIEWER_ZONE_COOKIE]),
+      request.cookies[TIMES_CHOICE_COOKIE] === 'UTC' ? 'UTC' : 'local',
     );
     return `${screen}${endOfRoot}\n    ${answersElement(answers)}${after}`;
   }
