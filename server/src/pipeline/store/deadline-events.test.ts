@@ -125,4 +125,11 @@ it('pages through every request at risk: more than one page of them get their ev
   const digest = await buildDigest(env.deps, org.organization.id, now);
   expect(digest?.subject).toBe(`Deadlines: 0 overdue, ${count} at risk`);
   expect(digest?.text.match(/^- dr_/gm)).toHaveLength(20);
+  // Read up to a limit, the count says there may be more; a limit with room to spare counts them exactly.
+  expect((await buildDigest(env.deps, org.organization.id, now, 200))?.subject).toBe(
+    'Deadlines: 0 overdue, 200+ at risk',
+  );
+  expect((await buildDigest(env.deps, org.organization.id, now, 1000))?.subject).toBe(
+    `Deadlines: 0 overdue, ${count} at risk`,
+  );
 });

@@ -86,16 +86,17 @@ export interface AtRiskRequest {
  * The unfulfilled requests of an organization whose deadline is ahead and that an integration
  * still working on them will probably not finish in time, nearest deadline first, one page of
  * them per query (requests read: at most `max`; `where` narrows the candidates further). Nothing
- * without an integration history to project from.
+ * without an integration history to project from. Returns whether it stopped at `max` with more
+ * candidates left unread (`capped`).
  */
 export async function* atRiskRequests(
   db: DbOrTx,
   organizationId: string,
   now: Date,
   options: { max: number; where?: Prisma.DeletionRequestWhereInput },
-): AsyncGenerator<AtRiskRequest[]> {
+): AsyncGenerator<AtRiskRequest[], { capped: boolean }> {
   const profiles = await completionProfiles(db, organizationId, now);
-  if (profiles.size === 0) return;
+  if (profiles.size === 0) return { capped: false };
   let after: { dueAt: Date; id: string } | null = null;
   for (let read = 0; read < options.max; read += AT_RISK_PAGE) {
     const candidates: { id: string; dueAt: Date | null; integrationRequests: RiskRow[] }[] =
@@ -126,9 +127,10 @@ export async function* atRiskRequests(
       return risk.atRisk && dueAt ? [{ id, dueAt, reasons: risk.reasons }] : [];
     });
     const last = candidates.at(-1);
-    if (candidates.length < AT_RISK_PAGE || !last?.dueAt) return;
+    if (candidates.length < Math.min(AT_RISK_PAGE, options.max - read) || !last?.dueAt) return { capped: false };
     after = { dueAt: last.dueAt, id: last.id };
   }
+  return { capped: true };
 }
 
 type RiskRow = { integrationId: string | null; integrationName: string; status: string; createdAt: Date };

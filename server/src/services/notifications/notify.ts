@@ -210,7 +210,12 @@ async function noticeFor(
 }
 
 /** The daily digest: unfulfilled requests past their deadline and those projected to miss it. */
-export async function buildDigest(deps: NotifyDeps, organizationId: string, now: Date): Promise<Notice | null> {
+export async function buildDigest(
+  deps: NotifyDeps,
+  organizationId: string,
+  now: Date,
+  atRiskMax = DIGEST_AT_RISK_MAX,
+): Promise<Notice | null> {
   const unfulfilled = { organizationId, status: { notIn: ['SUCCESS' as const, 'CANCELED' as const] } };
   const [overdueTotal, overdue] = await Promise.all([
     deps.prisma.deletionRequest.count({ where: { ...unfulfilled, dueAt: { lte: now } } }),
@@ -221,16 +226,19 @@ export async function buildDigest(deps: NotifyDeps, organizationId: string, now:
       select: { id: true, dueAt: true },
     }),
   ]);
-  // Every request at risk is counted (up to DIGEST_AT_RISK_MAX read); the first DIGEST_LIST_MAX are listed.
+  // Every request at risk is counted (up to `atRiskMax` read, then "N+"); the first DIGEST_LIST_MAX are listed.
   const atRisk: AtRiskRequest[] = [];
   let atRiskTotal = 0;
-  for await (const page of atRiskRequests(deps.prisma, organizationId, now, { max: DIGEST_AT_RISK_MAX })) {
-    atRiskTotal += page.length;
-    atRisk.push(...page.slice(0, DIGEST_LIST_MAX - atRisk.length));
+  const pages = atRiskRequests(deps.prisma, organizationId, now, { max: atRiskMax });
+  let next = await pages.next();
+  for (; !next.done; next = await pages.next()) {
+    atRiskTotal += next.value.length;
+    atRisk.push(...next.value.slice(0, DIGEST_LIST_MAX - atRisk.length));
   }
   if (overdueTotal === 0 && atRiskTotal === 0) return null;
+  const atRiskCount = `${atRiskTotal}${next.value.capped ? '+' : ''}`;
   const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : '');
-  const lines = [`${overdueTotal} request(s) overdue, ${atRiskTotal} at risk.`];
+  const lines = [`${overdueTotal} request(s) overdue, ${atRiskCount} at risk.`];
   if (overdue.length)
     lines.push(
       '',
@@ -248,7 +256,7 @@ export async function buildDigest(deps: NotifyDeps, organizationId: string, now:
         (r) => `- ${r.id} (due ${day(r.dueAt)}): ${r.reasons.join('; ')} ${requestLink(deps.config, r.id)}`,
       ),
     );
-  return { subject: `Deadlines: ${overdueTotal} overdue, ${atRiskTotal} at risk`, text: lines.join('\n') };
+  return { subject: `Deadlines: ${overdueTotal} overdue, ${atRiskCount} at risk`, text: lines.join('\n') };
 }
 
 /** Each channel's cursor column. */
