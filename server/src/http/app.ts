@@ -26,6 +26,7 @@ import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
 import { registerHttpMetrics } from '../metrics/http';
 import type { RouteResolver } from '../metrics/service-metrics';
 import { registerEmptyPostBodies, registerBodyLimits } from './body-limits';
+import { registerListBodies } from './list-bodies';
 import { createRequestsPage } from './requests-page';
 
 const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../client/dist');
@@ -101,6 +102,7 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   registerBodyLimits(app, deps.config.BODY_LIMIT_BYTES);
   registerEmptyPostBodies(app);
+  registerListBodies(app);
 
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',

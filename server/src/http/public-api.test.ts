@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../test/harness';
 import { callerFor } from '../test/harness';
@@ -37,6 +38,31 @@ function post(path: string, body: unknown, headers: Record<string, string> = {})
 }
 
 const get = (path: string, headers: Record<string, string> = {}) => api(path, { headers });
+
+/** A GET with a body (fetch sends none on a GET), as curl -X GET -d sends it. */
+function getWithBody(path: string, body: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = http.request(
+      `${server.baseUrl}${path}`,
+      {
+        method: 'GET',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(body),
+          ...headers,
+        },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
 
 async function expectError(response: Response, status: number, code: string) {
   expect(response.status).toBe(status);
@@ -328,7 +354,22 @@ describe('GET list endpoints', () => {
     expect(body.every((r: object) => !('integrationRequests' in r))).toBe(true);
   });
 
-  it.each(['yes', '1', 'TRUE', 'null'])('booleans accept only true/false: %j is a 400', async (value) => {
+  it.each([
+    ['TRUE', true],
+    ['False', false],
+    ['1', true],
+    ['0', false],
+  ])('booleans take true/false in any case and 1/0: %j', async (value, fetched) => {
+    const body = await (
+      await get(`/api/public/deletion-requests/organization?fetchIntegrationRequests=${value}`, {
+        'x-api-key': listOrg.pat,
+      })
+    ).json();
+    expect(body.length).toBeGreaterThan(0);
+    expect(body.every((r: object) => 'integrationRequests' in r)).toBe(fetched);
+  });
+
+  it.each(['yes', 'null', 'on', '2'])('other spellings of a boolean are a 400: %j', async (value) => {
     await expectError(
       await get(`/api/public/deletion-requests/organization?fetchIntegrationRequests=${value}`, {
         'x-api-key': listOrg.pat,
@@ -437,6 +478,45 @@ describe('GET list endpoints', () => {
       404,
       'NOT_FOUND',
     );
+  });
+
+  it("a workspaceApiKey in a list request's body counts as the X-Workspace-Api-Key header", async () => {
+    const { caller } = callerFor(env.deps, { pat: listOrg.pat });
+    const third = await caller.workspaces.create({ name: 'third' });
+    await post(
+      '/api/public/deletion-requests',
+      { workspaceApiKey: third.apiKey, identifier: 'third@example.com' },
+      { 'x-api-key': listOrg.pat },
+    );
+    const list = (body: string, headers: Record<string, string> = {}) =>
+      getWithBody(`/api/public/deletion-requests/organization`, body, { 'x-api-key': listOrg.pat, ...headers });
+    // As `curl -X GET -d '{"workspaceApiKey": …}'` sends it (a form content type).
+    const narrowed = await list(JSON.stringify({ workspaceApiKey: third.apiKey }));
+    expect(narrowed.status).toBe(200);
+    expect(JSON.parse(narrowed.body).map((r: { identifier: string }) => r.identifier)).toEqual(['third@example.com']);
+    expect(
+      (await list(JSON.stringify({ workspaceApiKey: third.apiKey }), { 'x-workspace-api-key': third.apiKey })).status,
+    ).toBe(200);
+    // Never ignored: a wrong key, another shape, or a disagreeing header is an error, not the whole organization.
+    const refused = [
+      [JSON.stringify({ workspaceApiKey: 'dds_wsk_bad' }), {}, 404, 'NOT_FOUND'],
+      ['{"workspaceApiKey": ', {}, 400, 'BAD_REQUEST'],
+      [JSON.stringify({ workspaceApiKey: third.apiKey, identifier: 'x' }), {}, 400, 'BAD_REQUEST'],
+      [JSON.stringify({ workspaceApiKey: 42 }), {}, 400, 'BAD_REQUEST'],
+      [
+        JSON.stringify({ workspaceApiKey: third.apiKey }),
+        { 'x-workspace-api-key': 'dds_wsk_other' },
+        400,
+        'BAD_REQUEST',
+      ],
+      [JSON.stringify({ workspaceApiKey: 'k'.repeat(5000) }), {}, 413, 'PAYLOAD_TOO_LARGE'],
+    ] as const;
+    for (const [body, headers, status, code] of refused) {
+      const answer = await list(body, headers);
+      expect([answer.status, JSON.parse(answer.body).code]).toEqual([status, code]);
+    }
+    // An empty body is no body.
+    expect(JSON.parse((await list('')).body).length).toBeGreaterThan(1);
   });
 
   it('404 for unknown workspace and user ids; 401 without a PAT', async () => {

@@ -1313,13 +1313,13 @@ export interface operations {
     listOrganizationDeletionRequests: {
         parameters: {
             query?: {
-                fetchIntegrationRequests?: "true" | "false";
-                fetchHashed?: "true" | "false";
+                fetchIntegrationRequests?: boolean;
+                fetchHashed?: boolean;
                 limit?: number;
                 cursor?: string;
             };
             header?: {
-                /** @description Optional. When given it must be valid, and it narrows the list to its workspace. */
+                /** @description Optional. When given it must be valid, and it narrows the list to its workspace. It may be sent instead as `{"workspaceApiKey": "…"}` in the request body. */
                 "X-Workspace-Api-Key"?: string;
             };
             path?: never;
@@ -1444,13 +1444,13 @@ export interface operations {
     listWorkspaceDeletionRequests: {
         parameters: {
             query?: {
-                fetchIntegrationRequests?: "true" | "false";
-                fetchHashed?: "true" | "false";
+                fetchIntegrationRequests?: boolean;
+                fetchHashed?: boolean;
                 limit?: number;
                 cursor?: string;
             };
             header?: {
-                /** @description Optional. When given it must be valid, and it narrows the list to its workspace. */
+                /** @description Optional. When given it must be valid, and it narrows the list to its workspace. It may be sent instead as `{"workspaceApiKey": "…"}` in the request body. */
                 "X-Workspace-Api-Key"?: string;
             };
             path: {
@@ -1577,13 +1577,13 @@ export interface operations {
     listUserDeletionRequests: {
         parameters: {
             query?: {
-                fetchIntegrationRequests?: "true" | "false";
-                fetchHashed?: "true" | "false";
+                fetchIntegrationRequests?: boolean;
+                fetchHashed?: boolean;
                 limit?: number;
                 cursor?: string;
             };
             header?: {
-                /** @description Optional. When given it must be valid, and it narrows the list to its workspace. */
+                /** @description Optional. When given it must be valid, and it narrows the list to its workspace. It may be sent instead as `{"workspaceApiKey": "…"}` in the request body. */
                 "X-Workspace-Api-Key"?: string;
             };
             path: {
@@ -1710,7 +1710,7 @@ export interface operations {
     getDeletionRequest: {
         parameters: {
             query?: {
-                fetchHashed?: "true" | "false";
+                fetchHashed?: boolean;
             };
             header?: never;
             path: {

@@ -116,12 +116,19 @@ export const deletionRequestSchema = z
   });
 export type DeletionRequestDto = z.infer<typeof deletionRequestSchema>;
 
-/** Query booleans are the strings "true" or "false"; anything else is a 400. */
+/** A query string's spelling of a boolean: true/false in any case, or 1/0 (what common HTTP clients send). */
+function queryBooleanValue(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const word = value.trim().toLowerCase();
+  return word === 'true' || word === '1' ? true : word === 'false' || word === '0' ? false : value;
+}
+
+/**
+ * A boolean query parameter (a boolean in the OpenAPI document): `true`/`false` in any case or
+ * `1`/`0`; anything else is a 400.
+ */
 export const queryBoolean = (defaultValue: boolean) =>
-  z
-    .enum(['true', 'false'], { error: 'must be "true" or "false"' })
-    .default(defaultValue ? 'true' : 'false')
-    .transform((v) => v === 'true');
+  z.preprocess(queryBooleanValue, z.boolean({ error: 'must be true or false' }).default(defaultValue));
 
 export const LIST_LIMIT_DEFAULT = 100;
 export const LIST_LIMIT_MAX = 1000;

@@ -5,10 +5,10 @@ export const TAG = 'Deletion requests';
 export const PUBLIC_BASE_PATH = '/api/public';
 
 export const listRequestHeaders = z.object({
-  'X-Workspace-Api-Key': z
-    .string()
-    .optional()
-    .meta({ description: 'Optional. When given it must be valid, and it narrows the list to its workspace.' }),
+  'X-Workspace-Api-Key': z.string().optional().meta({
+    description:
+      'Optional. When given it must be valid, and it narrows the list to its workspace. It may be sent instead as `{"workspaceApiKey": "…"}` in the request body.',
+  }),
 });
 
 export const listResponseHeaders = z.object({
