@@ -65,7 +65,7 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     credentials: 'project API key + secret key (HTTP Basic)',
     capabilities: { status: true, cancel: true, verify: false },
     notes:
-      "scheduled into a job 10–13 days out, polled per day and project; only this subject's ids are tracked; cancel while staging",
+      "scheduled into a job 10–13 days out, polled per day and project; only this subject's ids are tracked (by amplitude id, the word `subject`: never the identifier itself); cancel while staging",
     completion: 'about 2 weeks',
     docsUrl: 'https://amplitude.com/docs/apis/analytics/user-privacy',
   },

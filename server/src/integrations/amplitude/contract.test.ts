@@ -157,6 +157,11 @@ describe("Amplitude User Privacy API (our transcription of Amplitude's documenta
     // By amplitude id, then removed from the staging job.
     const third = await amplitudeDriver.requestDeletion(ctx(String(byAmplitudeId), { identifierType: 'amplitude_id' }));
     const thirdId = third.kind === 'accepted' ? third.trackingId : '';
+    // The tracking id (shown everywhere, kept after retention) names the subject without its id.
+    expect(thirdId).toMatch(/^\d{4}-\d{2}-\d{2}(@\d+)?:subject$/);
+    expect(
+      await amplitudeDriver.checkStatus!(ctx(String(byAmplitudeId), { identifierType: 'amplitude_id' }, thirdId)),
+    ).toMatchObject({ kind: 'pending', status: 'PENDING' });
     expect(
       await amplitudeDriver.cancel!(ctx(String(byAmplitudeId), { identifierType: 'amplitude_id' }, thirdId)),
     ).toMatchObject({ canceled: true });

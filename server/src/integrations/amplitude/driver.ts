@@ -3,15 +3,15 @@ import { destinationMessage, isSuccessStatus, outcomeForHttpError } from '../run
 import { PermanentError, type Driver, type DriverContext } from '../types';
 import { credential, jsonBody, queuedByRateLimit, rateLimitError } from '../runtime/vendor-http';
 import { amplitudeClient, jobsOf } from './client';
-import { amplitudeStatusOutcome, formatTracking, parseTracking, trackingFromJobs } from './status';
+import { amplitudeStatusOutcome, formatTracking, parseTracking, trackingFromJobs, withSubjectId } from './status';
 
 const clientFor = (ctx: Pick<DriverContext<AmplitudeConfig>, 'http' | 'config' | 'secrets'>) =>
   amplitudeClient(ctx.http, ctx.config, { apiKey: credential(ctx, 'apiKey'), secretKey: credential(ctx, 'secretKey') });
 
-function trackingOf(trackingId: string | null) {
-  const tracking = parseTracking(trackingId ?? '');
-  if (tracking.length === 0) throw new PermanentError(`Unreadable Amplitude tracking id "${trackingId}"`);
-  return tracking;
+function trackingOf(ctx: Pick<DriverContext<AmplitudeConfig>, 'trackingId' | 'identifier'>) {
+  const tracking = parseTracking(ctx.trackingId ?? '');
+  if (tracking.length === 0) throw new PermanentError(`Unreadable Amplitude tracking id "${ctx.trackingId}"`);
+  return withSubjectId(tracking, ctx.identifier);
 }
 
 export const amplitudeDriver: Driver<AmplitudeConfig> = {
@@ -54,7 +54,7 @@ export const amplitudeDriver: Driver<AmplitudeConfig> = {
   },
 
   async checkStatus(ctx) {
-    const tracking = trackingOf(ctx.trackingId);
+    const tracking = trackingOf(ctx);
     const days = tracking.map((t) => t.day).sort();
     const response = await clientFor(ctx).listJobs(days[0]!, days[days.length - 1]!);
     if (response.status === 429) throw rateLimitError('Amplitude', response, 5_000);
@@ -66,7 +66,7 @@ export const amplitudeDriver: Driver<AmplitudeConfig> = {
     try {
       const client = clientFor(ctx);
       const removed: string[] = [];
-      for (const { day, amplitudeIds } of trackingOf(ctx.trackingId)) {
+      for (const { day, amplitudeIds } of trackingOf(ctx)) {
         for (const id of amplitudeIds) {
           const response = await client.removeFromJob(id, day);
           if (!isSuccessStatus(response.status)) {

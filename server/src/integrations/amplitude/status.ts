@@ -5,8 +5,18 @@ import type { AmplitudeJob } from './client';
  * Our tracking id for Amplitude: which Amplitude ids this request scheduled in the job of which
  * day and project (`app`), e.g. "2024-06-14@187520:123" (with delete_from_org one job per
  * project, joined by ";"). Ids written before `app` was tracked ("2024-06-14:123") still parse.
+ * When the subject's identifier is itself its Amplitude id, the tracking id says `subject`
+ * instead ("2024-06-14@187520:subject"): a tracking id is shown in the dashboard, the API and
+ * certificates and outlives retention, so it never holds the identifier.
  */
 export type AmplitudeTracking = { day: string; app?: string; amplitudeIds: string[] }[];
+
+/** Stands for the subject's own Amplitude id (identifier type `amplitude_id`) in a tracking id. */
+export const SUBJECT_ID = 'subject';
+
+/** The tracking with `SUBJECT_ID` read as the request's identifier again (for the calls that need the id). */
+export const withSubjectId = (tracking: AmplitudeTracking, identifier: string): AmplitudeTracking =>
+  tracking.map((t) => ({ ...t, amplitudeIds: t.amplitudeIds.map((id) => (id === SUBJECT_ID ? identifier : id)) }));
 
 export function formatTracking(tracking: AmplitudeTracking): string {
   return tracking.map((t) => `${t.day}${t.app ? `@${t.app}` : ''}:${t.amplitudeIds.join(',')}`).join(';');
@@ -40,6 +50,7 @@ export function trackingFromJobs(
           : a.user_id === subject.identifier,
       );
       const ids = [...new Set(own.map((a) => String(a.amplitude_id)))];
+      if (subject.identifierType === 'amplitude_id' && ids.length > 0) ids.splice(0, ids.length, SUBJECT_ID);
       return {
         day: job.day,
         ...(job.app !== undefined && job.app !== null ? { app: String(job.app) } : {}),
