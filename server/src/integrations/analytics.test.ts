@@ -32,11 +32,15 @@ beforeEach(() => {
   fakes.amplitude.state.stagingMs = 150;
 });
 
-async function createViaPublicApi(org: { pat: string; workspaceApiKey: string }, identifier: string) {
+async function createViaPublicApi(
+  org: { pat: string; workspaceApiKey: string },
+  identifier: string,
+  regulation?: string,
+) {
   const response = await fetch(`${server.baseUrl}/api/public/deletion-requests`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': org.pat },
-    body: JSON.stringify({ workspaceApiKey: org.workspaceApiKey, identifier }),
+    body: JSON.stringify({ workspaceApiKey: org.workspaceApiKey, identifier, regulation }),
   });
   if (response.status !== 201) throw new Error(`create answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as { id: string; status: string };
@@ -71,7 +75,8 @@ describe('analytics integrations, end to end through the public API and the engi
     const amplitudeId = fakes.amplitude.addUser('user-42');
     const person = fakes.posthog.addPerson(['user-42', 'anon-7']);
 
-    const created = await createViaPublicApi(org, 'user-42');
+    // A CCPA request: Mixpanel files it as CCPA (the integration's own setting is GDPR).
+    const created = await createViaPublicApi(org, 'user-42', 'CCPA');
     expect(created.status).toBe('STAGING');
     const done = await waitForRequest(env, created.id);
     const irs = byType(done.integrationRequests);
@@ -89,7 +94,7 @@ describe('analytics integrations, end to end through the public API and the engi
     const task = fakes.mixpanel.state.tasks.get(irs.MIXPANEL!.trackingId!)!;
     expect(task).toMatchObject({
       distinctIds: ['user-42'],
-      complianceType: 'GDPR',
+      complianceType: 'CCPA',
       projectToken: 'mixpanelprojecttoken1',
     });
     // One project: Amplitude lists no `app` with the job (only requests reaching several projects do).

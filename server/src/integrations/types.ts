@@ -18,6 +18,8 @@ export interface DriverContext<Config = unknown> {
   integrationRequestId: string;
   deletionRequestId: string;
   identifier: string;
+  /** The request's regulation ("GDPR", "CCPA" or a custom policy's name), where the deletion call can say it. */
+  regulation?: string | null;
   config: Config;
   /** Decrypted account credentials, or null when the integration has no account. */
   secrets: Record<string, unknown> | null;

@@ -13,7 +13,7 @@ export function driverContext<Config>(
   integrationType: IntegrationType,
   config: Config,
   secrets: Record<string, unknown> | null,
-  overrides: Partial<Pick<DriverContext<Config>, 'identifier' | 'trackingId' | 'now'>> = {},
+  overrides: Partial<Pick<DriverContext<Config>, 'identifier' | 'trackingId' | 'now' | 'regulation'>> = {},
 ): DriverContext<Config> & { trail: Exchange[] } {
   const trail: Exchange[] = [];
   const secretValues = Object.values(secrets ?? {}).filter((v): v is string => typeof v === 'string');
@@ -25,6 +25,7 @@ export function driverContext<Config>(
     config,
     secrets,
     trackingId: overrides.trackingId ?? null,
+    regulation: overrides.regulation ?? null,
     http: createHttpClient({ trail, secrets: secretValues }),
     trail,
     resolveHost: async (host) => host,

@@ -55,7 +55,8 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     deletes: 'all events and the user profile of the distinct id in one project',
     credentials: 'GDPR OAuth token (or API key); the project token is configuration',
     capabilities: { status: true, cancel: true, verify: false },
-    notes: 'a deletion task, polled; a 409 (task exists) follows that task; cancel while PENDING/STAGING',
+    notes:
+      "a deletion task filed under the request's regulation (GDPR or CCPA; a custom policy's under the integration's compliance type), polled; a 409 (task exists) follows that task; cancel while PENDING/STAGING",
     completion: 'days to a few weeks',
     docsUrl: 'https://developer.mixpanel.com/reference/create-deletion',
   },

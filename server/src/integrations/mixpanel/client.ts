@@ -11,12 +11,12 @@ export function mixpanelClient(http: HttpClient, config: MixpanelConfig, gdprTok
   return {
     /** The key under which calls to this project are rate limited. */
     rateLimitKey: `${base}|${config.projectToken}`,
-    createDeletion(distinctIds: string[]): Promise<HttpResponse> {
+    createDeletion(distinctIds: string[], complianceType: MixpanelConfig['complianceType']): Promise<HttpResponse> {
       return http.request({
         method: 'POST',
         url: url(),
         headers,
-        body: JSON.stringify({ distinct_ids: distinctIds, compliance_type: config.complianceType }),
+        body: JSON.stringify({ distinct_ids: distinctIds, compliance_type: complianceType }),
       });
     },
     getDeletion(taskId: string): Promise<HttpResponse> {

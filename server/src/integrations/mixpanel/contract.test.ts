@@ -105,6 +105,18 @@ describe('Mixpanel GDPR API contract (vendor/gdpr.openapi.yaml)', () => {
     }
     expect(outcome).toMatchObject({ kind: 'success', evidence: { mixpanelTaskId: taskId, mixpanelStatus: 'SUCCESS' } });
 
+    // The request's own regulation is the compliance type; a custom policy takes the integration's setting.
+    const filedAs = async (identifier: string, regulation: string) => {
+      const outcome = await mixpanelDriver.requestDeletion(
+        driverContext('MIXPANEL', config(), { accessToken: TOKEN }, { identifier, regulation }),
+      );
+      expect(outcome).toMatchObject({ kind: 'accepted' });
+      const created = fake.calls.filter((c) => c.method === 'POST').at(-1)!;
+      return (JSON.parse(created.body) as { compliance_type: string }).compliance_type;
+    };
+    expect(await filedAs('contract-subject-ccpa', 'CCPA')).toBe('CCPA');
+    expect(await filedAs('contract-subject-custom', 'Quebec Law 25')).toBe('GDPR');
+
     // A resend while the first task is open: 409, followed.
     Object.assign(fake.state, { pendingMs: 60_000, startedMs: 60_000 });
     const open = await accepted('contract-subject-2');

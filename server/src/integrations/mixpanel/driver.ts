@@ -25,6 +25,14 @@ function taskStatus(body: unknown): string {
   return typeof results?.status === 'string' ? results.status : '';
 }
 
+/**
+ * The law Mixpanel files the deletion under: the request's own regulation when it is GDPR or CCPA
+ * (CPRA requests are CCPA's), the integration's setting for a custom policy or none.
+ */
+function complianceTypeOf(ctx: Pick<DriverContext<MixpanelConfig>, 'regulation' | 'config'>) {
+  return ctx.regulation === 'GDPR' || ctx.regulation === 'CCPA' ? ctx.regulation : ctx.config.complianceType;
+}
+
 export const mixpanelDriver: Driver<MixpanelConfig> = {
   type: 'MIXPANEL',
   async: true,
@@ -41,7 +49,7 @@ export const mixpanelDriver: Driver<MixpanelConfig> = {
         until: comeBackAt,
         message: `Queued behind other calls to this Mixpanel project (1 request per second); sending at ${comeBackAt.toISOString()}`,
       };
-    const response = await client.createDeletion([ctx.identifier]);
+    const response = await client.createDeletion([ctx.identifier], complianceTypeOf(ctx));
     if (response.status === 429) {
       mixpanelRateLimiter.backOff(client.rateLimitKey, Date.now() + retryAfterMs(response, 1_000));
       return queuedByRateLimit('Mixpanel', response, ctx.now);
@@ -69,7 +77,7 @@ export const mixpanelDriver: Driver<MixpanelConfig> = {
       kind: 'accepted',
       trackingId: taskId,
       status: 'PENDING',
-      message: `Mixpanel deletion task ${taskId} created (${ctx.config.complianceType})`,
+      message: `Mixpanel deletion task ${taskId} created (${complianceTypeOf(ctx)})`,
     };
   },
 

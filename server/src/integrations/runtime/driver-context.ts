@@ -20,7 +20,7 @@ export function driverContext(
   destination: Destination,
   request: Pick<
     DriverContext,
-    'integrationType' | 'integrationRequestId' | 'deletionRequestId' | 'identifier' | 'trackingId'
+    'integrationType' | 'integrationRequestId' | 'deletionRequestId' | 'identifier' | 'trackingId' | 'regulation'
   >,
   trail: Exchange[],
   now = new Date(),

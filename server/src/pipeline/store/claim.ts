@@ -22,6 +22,8 @@ export interface Claimed {
   dueAt: Date | null;
   deletionRequestId: string;
   identifier: string | null;
+  /** The request's regulation ("GDPR", "CCPA" or a custom policy's name); null: none recorded. */
+  regulation: string | null;
   organizationId: string;
   integration: { accountId: string | null } | null;
   /** The sealed credentials of the account the step uses (null when it has none or it is gone). */
@@ -62,7 +64,7 @@ export async function claimDueSteps(
        RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."configSnapshot",
                  ir."accountId", ir."startedAt", ir."createdAt", due."nextAttemptAt" AS "dueAt", ir."deletionRequestId", ir."integrationId"
      )
-     SELECT c.*, CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr."organizationId", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", a."secretCipher", a.type::text AS "accountType"
+     SELECT c.*, CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", a."secretCipher", a.type::text AS "accountType"
        FROM claimed c
        JOIN "DeletionRequest" dr ON dr.id = c."deletionRequestId"
        LEFT JOIN "Integration" i ON i.id = c."integrationId"

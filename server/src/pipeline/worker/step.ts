@@ -131,6 +131,7 @@ class Step {
         integrationRequestId: ir.id,
         deletionRequestId: ir.deletionRequestId,
         identifier: ir.identifier,
+        regulation: ir.regulation,
         trackingId: ir.trackingId,
       },
       this.trail,
