@@ -19,6 +19,8 @@ interface DeadlineRequest {
 }
 
 const FINISHED = new Set(['SUCCESS', 'CANCELED', 'FAILED', 'ERROR']);
+/** Requests the deadline no longer binds: a FAILED or ERROR one is still unfulfilled and may be extended while it is retried. */
+const CLOSED = new Set(['SUCCESS', 'CANCELED']);
 
 /** The legal deadline of one request: date, days left, risk, and the one extension its regulation allows. */
 export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
@@ -60,7 +62,7 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
   // Only before the deadline passes (the server refuses it after): a missed deadline stays missed.
   const canExtend =
     !request.dueExtendedAt &&
-    !FINISHED.has(request.status) &&
+    !CLOSED.has(request.status) &&
     request.dueAt !== null &&
     new Date(request.dueAt).getTime() > Date.now();
   return (

@@ -5,7 +5,8 @@ import { assertWorkspaceAllowed, type Actor } from '../../services/auth/actor';
 import { recordAudit } from '../../services/audit/record-audit';
 import { resolveRegulation } from '../../services/deadlines/regulations';
 
-const FINISHED = ['SUCCESS', 'CANCELED', 'FAILED', 'ERROR'];
+/** A request the deadline no longer binds. A FAILED or ERROR one is still unfulfilled (it may be retried): its deadline counts. */
+const CLOSED = ['SUCCESS', 'CANCELED'];
 
 /**
  * Extends a request's legal deadline once, by what its regulation allows (GDPR: two further
@@ -45,8 +46,8 @@ export async function extendDeadline(
       );
     if (row.dueExtendedAt)
       throw new AppError('CONFLICT', 'The deadline of this request was already extended; it can be extended once');
-    if (FINISHED.includes(row.status))
-      throw new AppError('CONFLICT', `The request is finished (${row.status}); there is nothing to extend`);
+    if (CLOSED.includes(row.status))
+      throw new AppError('CONFLICT', `The request has ended (${row.status}); there is no deadline left to extend`);
     const rule = await resolveRegulation(tx, actor.organizationId, row.regulation);
     const dueAt = extendedDueAtFor(rule, row.createdAt);
     if (!dueAt) throw new AppError('CONFLICT', `The ${rule.name} policy allows no extension`);

@@ -134,6 +134,22 @@ describe('extensions', () => {
     expect(result.dueAt).toBe(new Date(receivedAt.getTime() + 90 * 86_400_000).toISOString());
   });
 
+  it('a FAILED or ERROR request is still unfulfilled and can be extended while it is retried; a SUCCESS one cannot', async () => {
+    const reason = 'The CRM is being restored; the deletion will be retried';
+    for (const [status, allowed] of [
+      ['FAILED', true],
+      ['ERROR', true],
+      ['SUCCESS', false],
+      ['CANCELED', false],
+    ] as const) {
+      const request = await create(`ended-${status}@example.com`, new Date(Date.now() - 86_400_000));
+      await env.deps.prisma.deletionRequest.update({ where: { id: request.id }, data: { status } });
+      const extended = extendDeadline(env.deps.prisma, org.actor, { deletionRequestId: request.id, reason });
+      if (allowed) await expect(extended).resolves.toMatchObject({ dueExtendedAt: expect.any(String) });
+      else await expect(extended).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining(status) });
+    }
+  });
+
   it('a deadline that has passed can no longer be extended: the missed date stays on record', async () => {
     const request = await create('missed@example.com', new Date('2026-01-31T09:00:00.000Z'));
     const reason = 'Complex request spanning several archived systems';
