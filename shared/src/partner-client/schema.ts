@@ -5256,7 +5256,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The deadline was already extended or has passed, the request is finished, or its regulation allows no extension; also while an earlier call with the same Idempotency-Key is still running. */
+            /** @description The deadline was already extended or has passed, the request has ended (SUCCESS or CANCELED), or its regulation allows no extension; also while an earlier call with the same Idempotency-Key is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5265,7 +5265,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "CONFLICT",
-                     *       "message": "The deadline was already extended or has passed, the request is finished, or its regulation allows no extension; also while an earlier call with the same Idempotency-Key is still running"
+                     *       "message": "The deadline was already extended or has passed, the request has ended (SUCCESS or CANCELED), or its regulation allows no extension; also while an earlier call with the same Idempotency-Key is still running"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -57,7 +57,7 @@ export const deadlinesRouter = router({
         errors: {
           400: 'A missing or too short reason, or a malformed id.',
           404: "No deletion request with this id in the token's organization.",
-          409: 'The deadline was already extended or has passed, the request is finished, or its regulation allows no extension; also while an earlier call with the same Idempotency-Key is still running.',
+          409: 'The deadline was already extended or has passed, the request has ended (SUCCESS or CANCELED), or its regulation allows no extension; also while an earlier call with the same Idempotency-Key is still running.',
           422: 'This Idempotency-Key was already used with a different request.',
         },
       }),
