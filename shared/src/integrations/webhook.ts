@@ -39,6 +39,8 @@ export const webhookConfigSchema = z
         successValues: z.array(z.string().max(100)).min(1).default(['success', 'completed', 'done']),
         failedValues: z.array(z.string().max(100)).default(['failed', 'error']),
         canceledValues: z.array(z.string().max(100)).default(['canceled', 'cancelled']),
+        /** Values that say the job waits its turn over there (PENDING); any other unknown value is PROCESSING. */
+        pendingValues: z.array(z.string().max(100)).default(['pending', 'queued', 'scheduled', 'waiting']),
       })
       .optional(),
     cancel: webhookCallSchema.optional(),

@@ -7,13 +7,14 @@ import type { Driver, DriverContext, Outcome } from '../types';
 type StatusSpec = Pick<
   NonNullable<WebhookConfig['status']>,
   'successValues' | 'failedValues' | 'canceledValues' | 'statusPath'
->;
+> &
+  Partial<Pick<NonNullable<WebhookConfig['status']>, 'pendingValues'>>;
 
 /**
  * What the status call's value means (case-insensitive): one of the success, failed or
  * canceled values finishes the request (a canceled value as FAILED: the data is still there, and
- * only a member cancels here); no value yet is PENDING (the job is still queued
- * at the destination); any other value means the destination is at work: PROCESSING.
+ * only a member cancels here); no value yet, or one of the pending values, is PENDING (the job is
+ * still queued at the destination); any other value means the destination is at work: PROCESSING.
  */
 export function statusOutcome(spec: StatusSpec, raw: unknown): Outcome {
   const value = raw === undefined || raw === null || typeof raw === 'object' ? '' : String(raw).trim();
@@ -32,6 +33,7 @@ export function statusOutcome(spec: StatusSpec, raw: unknown): Outcome {
       kind: 'failed',
       reason: `Your system reported status "${value}": the deletion was canceled there, not done; retry to ask again`,
     };
+  if (matches(spec.pendingValues ?? [])) return { kind: 'pending', status: 'PENDING', message: `Status "${value}"` };
   return { kind: 'pending', status: 'PROCESSING', message: `Status "${value}"` };
 }
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { statusOutcome } from './driver';
 
-const spec = { statusPath: '$.state', successValues: ['done'], failedValues: ['failed'], canceledValues: ['canceled'] };
+const spec = {
+  statusPath: '$.state',
+  successValues: ['done'],
+  failedValues: ['failed'],
+  canceledValues: ['canceled'],
+  pendingValues: ['queued'],
+};
 
 describe('webhook status values', () => {
   it('no value yet is Pending (the job is queued at the destination), as the README says', () => {
@@ -11,6 +17,10 @@ describe('webhook status values', () => {
         status: 'PENDING',
         message: 'No status value at $.state yet',
       });
+  });
+
+  it('a pending value (any case) is Pending: the job waits its turn over there', () => {
+    expect(statusOutcome(spec, 'Queued')).toEqual({ kind: 'pending', status: 'PENDING', message: 'Status "Queued"' });
   });
 
   it('a value that is none of the configured ones means the destination is at work: Processing', () => {
