@@ -235,6 +235,7 @@ app.post('/create-lean', async (request, reply) => {
       idempotencyKey: null,
       requestHash: createHash('sha256').update(`${workspaceId}\n${body.identifier}`).digest('hex'),
       createdAt: now,
+      receivedAt: null,
       completed: false,
       regulation: GDPR_RULE.name,
       dueAt: dueAtFor(GDPR_RULE, now),

@@ -90,4 +90,21 @@ describe('a privacy team tracks legal deadlines', () => {
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
     expect(bytes.toString('latin1')).not.toContain(`ccpa-${suffix}@example.com`);
   });
+
+  it('enters a request received by email days ago: its deadline runs from that day', async () => {
+    const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+    await page.goto('/requests/new');
+    await page.getByLabel('Identifier').fill(`by-mail-${suffix}@example.com`);
+    await page.getByLabel('Regulation').selectOption('CCPA');
+    // A day still to come is refused, saying why; nothing is created.
+    await page.getByLabel(/^Received on/).fill(day(1));
+    await page.getByRole('button', { name: 'Create request' }).click();
+    await page.getByText('receivedAt is in the future').waitFor();
+    expect(page.url()).toMatch(/\/requests\/new$/);
+    await page.getByLabel(/^Received on/).fill(day(-10));
+    await page.getByRole('button', { name: 'Create request' }).click();
+    await page.waitForURL(/\/requests\/dr_/);
+    await page.getByText('(the deadline runs from then)').waitFor();
+    await expect(page.getByRole('region', { name: 'Deadline' }).textContent()).resolves.toMatch(/3[45] days left/);
+  });
 });

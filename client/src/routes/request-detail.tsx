@@ -105,6 +105,12 @@ export function Component() {
                 : 'in the dashboard'}
             </dd>
           </div>
+          {request.receivedAt !== request.createdAt ? (
+            <div>
+              <dt>Received</dt>
+              <dd>{formatDateTime(request.receivedAt, zone)} (the deadline runs from then)</dd>
+            </div>
+          ) : null}
           <div>
             <dt>Completed</dt>
             <dd>{request.completedAt ? formatDateTime(request.completedAt, zone) : 'Not yet'}</dd>

@@ -46,8 +46,9 @@ export function Component() {
       <section className="card">
         <p className="small">
           First line: the column names. <code>identifier</code> is required; <code>workspace</code> (a workspace name or
-          id) and <code>regulation</code> (GDPR, CCPA or one of your policies) are optional. Uploading the same file
-          (same name) again only reports the rows that already exist.
+          id), <code>regulation</code> (GDPR, CCPA or one of your policies) and <code>receivedAt</code> (when the
+          subject&apos;s request reached you, as 2026-11-20 or 2026-11-20T09:14:00Z: the deadline runs from it) are
+          optional. Uploading the same file (same name) again only reports the rows that already exist.
         </p>
         <form
           onSubmit={(event) => {

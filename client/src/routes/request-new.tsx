@@ -26,9 +26,10 @@ export function Component() {
   const { errors, onSubmit, onInput } = useFormSubmit(
     createRequestFormSchema,
     (data) => create.mutate(data),
-    ({ regulation, ...values }) => ({
+    ({ regulation, receivedAt, ...values }) => ({
       ...values,
       ...(regulation ? { regulation } : {}),
+      ...(receivedAt ? { receivedAt } : {}),
     }),
   );
   const serverError = create.error ? toDisplayError(create.error) : null;
@@ -86,6 +87,14 @@ export function Component() {
             </option>
           ))}
         </SelectField>
+        <TextField
+          label="Received on (UTC day)"
+          name="receivedAt"
+          type="date"
+          max={new Date().toISOString().slice(0, 10)}
+          hint="When the subject's request reached you, if before today (by email, by post): the deadline runs from that day."
+          error={fieldError('receivedAt')}
+        />
         <FormError message={serverError && !Object.keys(serverError.fieldErrors).length ? serverError.message : null} />
         <div className="form-actions">
           <Link to="/requests" className="button">

@@ -504,6 +504,7 @@ export interface components {
          *       "channel": "API",
          *       "createdByUserId": "usr_01JDX0M1N2P3Q4R5S6T7V8W9X0",
          *       "createdAt": "2026-11-20T09:14:03.000Z",
+         *       "receivedAt": "2026-11-20T09:14:03.000Z",
          *       "updatedAt": "2026-11-20T09:14:05.120Z",
          *       "completedAt": "2026-11-20T09:14:05.120Z",
          *       "regulation": "GDPR",
@@ -541,6 +542,8 @@ export interface components {
             channel: "DASHBOARD" | "API";
             createdByUserId: string | null;
             createdAt: string;
+            /** @description When the subject's request was received (the deadline runs from then): the time given on create, else createdAt. */
+            receivedAt: string;
             updatedAt: string;
             completedAt: string | null;
             /** @description The regulation whose deadline applies: "GDPR", "CCPA" or a custom policy name. */
@@ -640,6 +643,7 @@ export interface components {
          *         "channel": "API",
          *         "createdByUserId": "usr_01jdx0m1n2p3q4r5s6t7",
          *         "createdAt": "2026-11-20T09:14:03.000Z",
+         *         "receivedAt": "2026-11-20T09:14:03.000Z",
          *         "updatedAt": "2026-11-20T10:02:11.480Z",
          *         "regulation": "GDPR",
          *         "dueAt": "2026-12-20T09:14:03.000Z",
@@ -910,6 +914,11 @@ export interface operations {
                      */
                     identifier: string;
                     /**
+                     * @description When the subject's request was received, if earlier than now (the deadline runs from then): a date (the start of that day in UTC) or a date and time with its offset. Not in the future.
+                     * @example 2026-11-18T16:40:00Z
+                     */
+                    receivedAt?: string;
+                    /**
                      * @description The regulation whose deadline applies (GDPR, CCPA or a custom policy of the organization); by default the workspace's.
                      * @example GDPR
                      */
@@ -929,7 +938,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletionRequest"];
                 };
             };
-            /** @description Invalid body (missing or empty identifier, unknown regulation, malformed JSON) or Idempotency-Key too long. */
+            /** @description Invalid body (missing or empty identifier, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -938,7 +947,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "BAD_REQUEST",
-                     *       "message": "Invalid body (missing or empty identifier, unknown regulation, malformed JSON) or Idempotency-Key too long",
+                     *       "message": "Invalid body (missing or empty identifier, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long",
                      *       "issues": [
                      *         {
                      *           "code": "too_small",
@@ -1106,7 +1115,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The CSV text (UTF-8, comma-separated, RFC 4180 quoting). First line: the column names `identifier` (required), `workspace` (a workspace name or id) and `regulation` (GDPR, CCPA or a custom policy name), in any order.
+                     * @description The CSV text (UTF-8, comma-separated, RFC 4180 quoting). First line: the column names `identifier` (required), `workspace` (a workspace name or id), `regulation` (GDPR, CCPA or a custom policy name) and `receivedAt` (when the subject's request was received: a date, or a date and time with its offset; the deadline runs from it), in any order.
                      * @example identifier,workspace,regulation
                      *     jane@example.com,Production,GDPR
                      */

@@ -5,12 +5,12 @@ export const CSV_IMPORT_MAX_ROWS = 1000;
 /** At most this many bytes of CSV text per upload (UTF-8). */
 export const CSV_IMPORT_MAX_BYTES = 256 * 1024;
 /** The columns a file may have; `identifier` is required, the others optional. */
-export const CSV_IMPORT_COLUMNS = ['identifier', 'workspace', 'regulation'] as const;
+export const CSV_IMPORT_COLUMNS = ['identifier', 'workspace', 'regulation', 'receivedAt'] as const;
 
 export const csvImportInputSchema = z.object({
   csv: z.string().min(1, 'The file is empty').meta({
     description:
-      'The CSV text (UTF-8, comma-separated, RFC 4180 quoting). First line: the column names `identifier` (required), `workspace` (a workspace name or id) and `regulation` (GDPR, CCPA or a custom policy name), in any order.',
+      "The CSV text (UTF-8, comma-separated, RFC 4180 quoting). First line: the column names `identifier` (required), `workspace` (a workspace name or id), `regulation` (GDPR, CCPA or a custom policy name) and `receivedAt` (when the subject's request was received: a date, or a date and time with its offset; the deadline runs from it), in any order.",
     example: 'identifier,workspace,regulation\njane@example.com,Production,GDPR\n',
   }),
   workspaceId: z

@@ -87,4 +87,9 @@ export const createRequestFormSchema = z.object({
   identifier: z.string().trim().min(1, 'Enter an identifier').pipe(identifierSchema),
   /** Empty: the workspace's regulation. */
   regulation: regulationNameSchema.optional(),
+  /** Empty: received now. A day (its start in UTC): the server refuses one in the future. */
+  receivedAt: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter a date, or leave it empty if the request came in today')
+    .optional(),
 });

@@ -68,6 +68,10 @@ export const deletionRequestSchema = z
     channel: requestChannelSchema,
     createdByUserId: z.string().nullable(),
     createdAt: z.string(),
+    receivedAt: z.string().meta({
+      description:
+        "When the subject's request was received (the deadline runs from then): the time given on create, else createdAt.",
+    }),
     updatedAt: z.string(),
     completedAt: z.string().nullable(),
     regulation: z
@@ -91,6 +95,7 @@ export const deletionRequestSchema = z
       channel: 'API',
       createdByUserId: 'usr_01JDX0M1N2P3Q4R5S6T7V8W9X0',
       createdAt: '2026-11-20T09:14:03.000Z',
+      receivedAt: '2026-11-20T09:14:03.000Z',
       updatedAt: '2026-11-20T09:14:05.120Z',
       completedAt: '2026-11-20T09:14:05.120Z',
       regulation: 'GDPR',
@@ -115,6 +120,31 @@ export const deletionRequestSchema = z
     },
   });
 export type DeletionRequestDto = z.infer<typeof deletionRequestSchema>;
+
+const RECEIVED_AT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+/** A date alone is the start of that day in UTC. */
+const receivedInstant = (value: string) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
+
+/**
+ * When the subject's request was received, if before it is entered here (a request by email, a
+ * backlog): a date (`2026-11-20`, the start of that day in UTC) or a date and time with its
+ * offset. The deadline runs from it; a time in the future is refused.
+ */
+export const receivedAtSchema = z
+  .string()
+  .trim()
+  .regex(RECEIVED_AT, 'Give a date (2026-11-20) or a date and time with its offset (2026-11-20T09:14:03Z)')
+  .refine((value) => {
+    const instant = receivedInstant(value);
+    // A calendar date that does not exist (2026-02-30) is refused rather than rolled over.
+    return !Number.isNaN(instant.getTime()) && (value.length !== 10 || instant.toISOString().startsWith(value));
+  }, 'Not a date that exists')
+  .transform(receivedInstant)
+  .meta({
+    description:
+      "When the subject's request was received, if earlier than now (the deadline runs from then): a date (the start of that day in UTC) or a date and time with its offset. Not in the future.",
+    example: '2026-11-18T16:40:00Z',
+  });
 
 /** A query string's spelling of a boolean: true/false in any case, or 1/0 (what common HTTP clients send). */
 function queryBooleanValue(value: unknown): unknown {
@@ -196,6 +226,7 @@ export const deletionRequestActionResultSchema = z
         channel: 'API',
         createdByUserId: 'usr_01jdx0m1n2p3q4r5s6t7',
         createdAt: '2026-11-20T09:14:03.000Z',
+        receivedAt: '2026-11-20T09:14:03.000Z',
         updatedAt: '2026-11-20T10:02:11.480Z',
         regulation: 'GDPR',
         dueAt: '2026-12-20T09:14:03.000Z',

@@ -28,7 +28,12 @@ export interface CreateDeletionRequestInput {
   idempotencyKey?: string;
   /** "GDPR", "CCPA" or a custom policy name; when absent, the workspace's (or the organization's default). */
   regulation?: string;
+  /** When the subject's request was received, if before now (an email, a backlog): the deadline runs from then. */
+  receivedAt?: Date;
 }
+
+/** A clock a little ahead of ours may say "now" a moment later than we do. */
+const RECEIVED_AT_SKEW_MS = 5 * 60_000;
 
 interface EnabledIntegration {
   id: string;
@@ -139,6 +144,10 @@ export async function createDeletionRequest(
   now = new Date(),
 ) {
   const db = deps.prisma;
+  if (input.receivedAt && input.receivedAt.getTime() > now.getTime() + RECEIVED_AT_SKEW_MS)
+    throw new AppError('BAD_REQUEST', 'receivedAt is in the future; give the time the request was received');
+  // Received now (or a moment ahead by the caller's clock): the same as not saying.
+  const receivedAt = input.receivedAt && input.receivedAt.getTime() < now.getTime() ? input.receivedAt : null;
   const workspace = await resolveWorkspace(db, actor, input.workspace);
   // The override is resolved (a custom name is looked up); the workspace's was read with it. A
   // name that no longer resolves (a policy removed since) may still replay an earlier request.
@@ -153,8 +162,10 @@ export async function createDeletionRequest(
   // like the identifier's own hash: a plain hash of a short identifier can be reversed by
   // guessing. Requests stored before it was keyed have the plain one, and those stored before
   // the name was resolved have the regulation as it was spelled.
+  // A time of receipt is part of the body too (absent: as before).
+  const received = input.receivedAt ? `\nreceived ${input.receivedAt.toISOString()}` : '';
   const bodyWith = (regulation: string | undefined) =>
-    `${workspace.id}\n${input.identifier}${regulation ? `\n${regulation}` : ''}`;
+    `${workspace.id}\n${input.identifier}${regulation ? `\n${regulation}` : ''}${received}`;
   const body = bodyWith(named?.name ?? input.regulation);
   const spelled = bodyWith(input.regulation);
   const requestHash = identifierHmac(deps.keyring, `request-body\n${body}`);
@@ -168,7 +179,7 @@ export async function createDeletionRequest(
     (input.regulation
       ? await resolveRegulation(db, actor.organizationId, input.regulation)
       : (workspace.regulation ?? (await resolveRegulation(db, actor.organizationId, workspace.regulationName))));
-  const dueAt = dueAtFor(rule, now);
+  const dueAt = dueAtFor(rule, receivedAt ?? now);
   // Nothing to run: the outcome is explicit at once instead of a request that never moves.
   const empty = workspace.integrations.length === 0;
   const who = auditActor(actor);
@@ -186,6 +197,7 @@ export async function createDeletionRequest(
     idempotencyKey: input.idempotencyKey ?? null,
     requestHash,
     createdAt: now,
+    receivedAt,
     completed: empty,
     regulation: rule.name,
     dueAt,
@@ -205,6 +217,7 @@ export async function createDeletionRequest(
         workspaceId: workspace.id,
         regulation: rule.name,
         dueAt: dueAt.toISOString(),
+        ...(receivedAt ? { receivedAt: receivedAt.toISOString() } : {}),
         integrations: workspace.integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })),
       },
     },
@@ -246,6 +259,7 @@ function asWritten(row: NewDeletionRequest) {
     channel: row.channel,
     createdByUserId: row.createdByUserId,
     createdAt: row.createdAt,
+    receivedAt: row.receivedAt,
     updatedAt: row.createdAt,
     completedAt: row.completed ? row.createdAt : null,
     regulation: row.regulation,

@@ -28,11 +28,12 @@ export async function extendDeadline(
         status: string;
         regulation: string | null;
         createdAt: Date;
+        receivedAt: Date | null;
         dueAt: Date | null;
         dueExtendedAt: Date | null;
       }[]
     >`
-      SELECT id, "workspaceId", status::text AS status, regulation, "createdAt", "dueAt", "dueExtendedAt" FROM "DeletionRequest"
+      SELECT id, "workspaceId", status::text AS status, regulation, "createdAt", "receivedAt", "dueAt", "dueExtendedAt" FROM "DeletionRequest"
        WHERE id = ${input.deletionRequestId} AND "organizationId" = ${actor.organizationId} FOR UPDATE`;
     if (!row) throw notFound('Deletion request');
     assertWorkspaceAllowed(actor, row.workspaceId);
@@ -49,7 +50,7 @@ export async function extendDeadline(
     if (CLOSED.includes(row.status))
       throw new AppError('CONFLICT', `The request has ended (${row.status}); there is no deadline left to extend`);
     const rule = await resolveRegulation(tx, actor.organizationId, row.regulation);
-    const dueAt = extendedDueAtFor(rule, row.createdAt);
+    const dueAt = extendedDueAtFor(rule, row.receivedAt ?? row.createdAt);
     if (!dueAt) throw new AppError('CONFLICT', `The ${rule.name} policy allows no extension`);
     await tx.deletionRequest.update({
       where: { id: row.id },

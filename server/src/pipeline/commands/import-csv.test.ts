@@ -127,6 +127,44 @@ describe('CSV import over REST', () => {
     expect(other.rows[0]).toMatchObject({ result: 'error', message: expect.stringMatching(/different regulation/) });
   });
 
+  it("takes a receivedAt column: each deadline runs from its row's receipt; a bad date refuses that row only", async () => {
+    const csv = [
+      'identifier,receivedAt',
+      'backlog-1@example.com,2026-11-02',
+      'backlog-2@example.com,2026-11-03T15:30:00+01:00',
+      'backlog-3@example.com,',
+      'backlog-4@example.com,2026-13-01',
+    ].join('\n');
+    const report = await (await importCsv({ csv, workspaceId: staging.id, batchKey: 'backlog.csv' })).json();
+    expect(report).toMatchObject({ created: 3, existing: 0, errors: 1 });
+    expect(report.rows[3]).toMatchObject({ line: 5, result: 'error', message: expect.stringMatching(/^receivedAt: /) });
+    const stored = await env.deps.prisma.deletionRequest.findMany({
+      where: { id: { in: report.rows.slice(0, 3).map((r: { deletionRequestId: string }) => r.deletionRequestId) } },
+      select: { id: true, receivedAt: true, dueAt: true, createdAt: true },
+    });
+    const byId = new Map(stored.map((r) => [r.id, r]));
+    const row = (n: number) => byId.get(report.rows[n].deletionRequestId)!;
+    expect(row(0)).toMatchObject({
+      receivedAt: new Date('2026-11-02T00:00:00Z'),
+      dueAt: new Date('2026-12-02T00:00:00Z'),
+    });
+    expect(row(1)).toMatchObject({
+      receivedAt: new Date('2026-11-03T14:30:00Z'),
+      dueAt: new Date('2026-12-03T14:30:00Z'),
+    });
+    expect(row(2).receivedAt).toBeNull();
+    // The same rows with another time of receipt are another body under the same batch key.
+    const moved = await (
+      await importCsv({
+        csv: csv.replace('2026-11-02', '2026-11-01'),
+        workspaceId: staging.id,
+        batchKey: 'backlog.csv',
+      })
+    ).json();
+    expect(moved).toMatchObject({ created: 0, existing: 2, errors: 2 });
+    expect(moved.rows[0]).toMatchObject({ result: 'error', message: expect.stringMatching(/time of receipt/) });
+  });
+
   it('after a day, the same file name asks again: a subject who asks again gets a new request', async () => {
     const csv = 'identifier\nrepeat@example.com\n';
     const first = await (await importCsv({ csv, workspaceId: staging.id, batchKey: 'deletions.csv' })).json();
@@ -177,7 +215,7 @@ describe('CSV import over REST', () => {
       'BAD_REQUEST',
     );
     expect(headless.message).toBe(
-      'Line 1 must name the columns (identifier, workspace, regulation); column 2 of line 1 is not one of them',
+      'Line 1 must name the columns (identifier, workspace, regulation, receivedAt); column 2 of line 1 is not one of them',
     );
     await expectError(await importCsv({ csv: 'identifier\nann@example.com\n' }), 400, 'BAD_REQUEST');
     const broken = await expectError(

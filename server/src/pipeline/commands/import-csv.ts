@@ -5,7 +5,7 @@ import {
   type CsvImportInput,
   type CsvImportResult,
 } from '@shared/schemas/csv-import';
-import { identifierSchema } from '@shared/schemas/deletion-request';
+import { identifierSchema, receivedAtSchema } from '@shared/schemas/deletion-request';
 import { regulationNameSchema } from '@shared/deadlines';
 import type { Db } from '../../db/client';
 import { CsvSyntaxError, parseCsv } from '../../lib/csv';
@@ -65,9 +65,11 @@ async function currentRowKey(db: Db, keyring: Keyring, actor: Actor, rowKey: str
 }
 
 function header(cells: string[]): Record<(typeof CSV_IMPORT_COLUMNS)[number], number | undefined> {
+  // Column names in any case ("receivedAt", "ReceivedAt", "receivedat").
   const names = cells.map((c) => c.trim().toLowerCase());
+  const known = CSV_IMPORT_COLUMNS.map((column) => column.toLowerCase());
   // Named by position, never quoted: a file without its header line has an identifier in line 1.
-  const unknown = names.flatMap((n, i) => ((CSV_IMPORT_COLUMNS as readonly string[]).includes(n) ? [] : [i + 1]));
+  const unknown = names.flatMap((n, i) => (known.includes(n) ? [] : [i + 1]));
   if (unknown.length)
     throw new AppError(
       'BAD_REQUEST',
@@ -77,8 +79,13 @@ function header(cells: string[]): Record<(typeof CSV_IMPORT_COLUMNS)[number], nu
   if (duplicate) throw new AppError('BAD_REQUEST', `Column "${duplicate}" appears twice in line 1`);
   if (!names.includes('identifier'))
     throw new AppError('BAD_REQUEST', 'Line 1 must name the columns, with at least "identifier"');
-  const at = (name: string) => (names.includes(name) ? names.indexOf(name) : undefined);
-  return { identifier: at('identifier'), workspace: at('workspace'), regulation: at('regulation') };
+  const at = (name: string) => (names.includes(name.toLowerCase()) ? names.indexOf(name.toLowerCase()) : undefined);
+  return {
+    identifier: at('identifier'),
+    workspace: at('workspace'),
+    regulation: at('regulation'),
+    receivedAt: at('receivedAt'),
+  };
 }
 
 /**
@@ -165,6 +172,12 @@ export async function importRequestsCsv(
       refuse(regulation.error.issues[0]?.message ?? 'Invalid regulation');
       continue;
     }
+    const receivedCell = columns.receivedAt === undefined ? '' : (record.cells[columns.receivedAt] ?? '').trim();
+    const receivedAt = receivedCell ? receivedAtSchema.safeParse(receivedCell) : null;
+    if (receivedAt && !receivedAt.success) {
+      refuse(`receivedAt: ${receivedAt.error.issues[0]?.message ?? 'not a date'}`);
+      continue;
+    }
     let workspaceId: string;
     try {
       workspaceId = workspaceOf(columns.workspace === undefined ? undefined : record.cells[columns.workspace]);
@@ -185,6 +198,7 @@ export async function importRequestsCsv(
         workspace: { id: workspaceId },
         identifier: identifier.data,
         regulation: regulation?.data,
+        receivedAt: receivedAt?.data,
         idempotencyKey: await currentRowKey(deps.prisma, deps.keyring, actor, rowKey, now),
       });
       rows.push({
@@ -198,7 +212,7 @@ export async function importRequestsCsv(
       // The same row was imported before under this batch key with another regulation.
       refuse(
         error.code === 'UNPROCESSABLE_CONTENT'
-          ? 'Imported before with a different regulation under this batch key'
+          ? 'Imported before with a different regulation or time of receipt under this batch key'
           : error.message,
       );
     }

@@ -26,6 +26,8 @@ export interface NewDeletionRequest {
   idempotencyKey: string | null;
   requestHash: string;
   createdAt: Date;
+  /** When the subject's request was received, if before it was entered (null: createdAt). */
+  receivedAt: Date | null;
   /** FAILED at once (no integrations): completed when created. */
   completed: boolean;
   /** The regulation and the legal deadline it gives. */
@@ -67,9 +69,9 @@ export const INSERT_REQUEST = `
   WITH request AS (
     INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", identifier, "identifierHmac", status, "statusReason", channel,
                                    "createdByUserId", "createdByTokenId", "idempotencyKey", "requestHash", "createdAt", "updatedAt", "completedAt",
-                                   regulation, "dueAt")
+                                   regulation, "dueAt", "receivedAt")
     VALUES ($1, $2, $3, $4, $5, $6::"RequestStatus", $7, $8::"RequestChannel", $9, $10, $11, $12, ${at('$13')}, ${at('$13')},
-            CASE WHEN $14::boolean THEN ${at('$13')} END, $25, ${at('$26')})
+            CASE WHEN $14::boolean THEN ${at('$13')} END, $25, ${at('$26')}, ${at('$27')})
     RETURNING id
   ), work AS (
     ${fanOut('request', '$13', 15)}
@@ -122,6 +124,7 @@ export function insertRequestValues(row: NewDeletionRequest): unknown[] {
     JSON.stringify(row.audit.details),
     row.regulation,
     row.dueAt.toISOString(),
+    row.receivedAt?.toISOString() ?? null,
   ];
 }
 

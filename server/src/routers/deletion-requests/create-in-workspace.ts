@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deletionRequestSchema, identifierSchema } from '@shared/schemas/deletion-request';
+import { deletionRequestSchema, identifierSchema, receivedAtSchema } from '@shared/schemas/deletion-request';
 import { regulationNameSchema } from '@shared/deadlines';
 import { memberProcedure } from '../../trpc/procedures';
 import { createDeletionRequest } from '../../pipeline/commands/create';
@@ -12,6 +12,7 @@ export const createInWorkspace = memberProcedure
       workspaceId: z.string().max(64),
       identifier: identifierSchema,
       regulation: regulationNameSchema.optional(),
+      receivedAt: receivedAtSchema.optional(),
     }),
   )
   .output(deletionRequestSchema)
@@ -22,6 +23,7 @@ export const createInWorkspace = memberProcedure
           workspace: { id: input.workspaceId },
           identifier: input.identifier,
           regulation: input.regulation,
+          receivedAt: input.receivedAt,
         })
       ).deletionRequest,
   );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deletionRequestSchema, identifierSchema } from '@shared/schemas/deletion-request';
+import { deletionRequestSchema, identifierSchema, receivedAtSchema } from '@shared/schemas/deletion-request';
 import { regulationNameSchema } from '@shared/deadlines';
 import { AppError } from '../../lib/errors';
 import { memberProcedure } from '../../trpc/procedures';
@@ -33,7 +33,7 @@ export const create = memberProcedure
           .meta({ description: 'Present when this is the answer of an earlier call with the same Idempotency-Key.' }),
       }),
       errors: {
-        400: 'Invalid body (missing or empty identifier, unknown regulation, malformed JSON) or Idempotency-Key too long.',
+        400: 'Invalid body (missing or empty identifier, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long.',
         404: "No workspace with this API key in the token's organization.",
         409: "The workspace's integrations changed while the request was being created; send it again.",
         422: 'This Idempotency-Key was already used with a different request body.',
@@ -47,6 +47,7 @@ export const create = memberProcedure
         example: 'dds_wsk_…',
       }),
       identifier: identifierSchema,
+      receivedAt: receivedAtSchema.optional(),
       regulation: regulationNameSchema.optional().meta({
         description:
           "The regulation whose deadline applies (GDPR, CCPA or a custom policy of the organization); by default the workspace's.",
@@ -65,6 +66,7 @@ export const create = memberProcedure
       identifier: input.identifier,
       idempotencyKey,
       regulation: input.regulation,
+      receivedAt: input.receivedAt,
     });
     ctx.response.status = 201;
     if (result.replayed) ctx.response.headers['Idempotent-Replayed'] = 'true';

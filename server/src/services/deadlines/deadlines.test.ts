@@ -88,6 +88,62 @@ describe('deadlines on create', () => {
       dueAt: created.dueAt,
     });
   });
+
+  it('runs from when the request was received, when that was before it was entered; extended from then too', async () => {
+    const post = (body: object, headers: Record<string, string> = {}) =>
+      fetch(`${server.baseUrl}/api/public/deletion-requests`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': org.pat, ...headers },
+        body: JSON.stringify({ workspaceApiKey: org.workspaceApiKey, identifier: 'by-mail@example.com', ...body }),
+      });
+    // Received by email ten days ago, entered now: a GDPR month from the email, not from today.
+    const receivedAt = new Date(Date.now() - 10 * 86_400_000);
+    receivedAt.setUTCHours(9, 0, 0, 0);
+    const answer = await post({ receivedAt: receivedAt.toISOString() }, { 'idempotency-key': 'by-mail-1' });
+    expect(answer.status).toBe(201);
+    const created = await answer.json();
+    const monthOn = new Date(receivedAt);
+    monthOn.setUTCMonth(monthOn.getUTCMonth() + 1);
+    if (monthOn.getUTCDate() !== receivedAt.getUTCDate()) monthOn.setUTCDate(0); // clamped at the month's end
+    expect(created).toMatchObject({ receivedAt: receivedAt.toISOString(), dueAt: monthOn.toISOString() });
+    expect(created.createdAt).not.toBe(created.receivedAt);
+    const audit = await env.deps.prisma.auditLog.findFirstOrThrow({
+      where: { deletionRequestId: created.id, action: 'request.created' },
+    });
+    expect(audit.details).toMatchObject({ receivedAt: receivedAt.toISOString() });
+    // A replay with another time of receipt is another request body.
+    const replay = await post(
+      { receivedAt: new Date(receivedAt.getTime() - 86_400_000).toISOString() },
+      {
+        'idempotency-key': 'by-mail-1',
+      },
+    );
+    expect(replay.status).toBe(422);
+    // The extension counts from the receipt too (GDPR: three months from it in all).
+    const extended = await owner().deadlines.extend({
+      deletionRequestId: created.id,
+      reason: 'Several archived mailboxes have to be restored first',
+    });
+    const threeMonthsOn = new Date(receivedAt);
+    threeMonthsOn.setUTCMonth(threeMonthsOn.getUTCMonth() + 3);
+    if (threeMonthsOn.getUTCDate() !== receivedAt.getUTCDate()) threeMonthsOn.setUTCDate(0);
+    expect(extended.dueAt).toBe(threeMonthsOn.toISOString());
+
+    // A date alone is the start of that day in UTC; the future, a day that does not exist, or prose are a 400.
+    const day = receivedAt.toISOString().slice(0, 10);
+    const byDay = await (await post({ identifier: 'by-day@example.com', receivedAt: day })).json();
+    expect(byDay.receivedAt).toBe(`${day}T00:00:00.000Z`);
+    const before = await env.deps.prisma.deletionRequest.count();
+    for (const receivedAt of [new Date(Date.now() + 86_400_000).toISOString(), '2026-02-30', 'last Tuesday']) {
+      const refused = await post({ identifier: 'never@example.com', receivedAt });
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).code).toBe('BAD_REQUEST');
+    }
+    expect(await env.deps.prisma.deletionRequest.count()).toBe(before);
+    // Without one, it was received when it was created.
+    const now = await (await post({ identifier: 'now@example.com' })).json();
+    expect(now.receivedAt).toBe(now.createdAt);
+  });
 });
 
 describe('extensions', () => {
