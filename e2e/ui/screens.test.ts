@@ -384,6 +384,8 @@ describe('actions that cannot be undone ask first', () => {
     await page.goto(`/requests/${id}`);
     const archive = page.locator('article[aria-label="Archive"]');
     await page.locator('article[aria-label="Archive"][data-status="STAGING"]').waitFor();
+    // A running integration says how long its type typically takes (the catalogue's figure).
+    expect(await archive.locator('dt:has-text("Typical time") + dd').textContent()).toBe('as your system reports');
     await archive.getByRole('button', { name: 'Cancel Archive' }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel the deletion at Archive?' });
     await dialog.waitFor();

@@ -14,6 +14,7 @@ import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { inDisplayOrder, isActive, progressSummary, requestStatusDescription, STATUS_DESCRIPTION } from '../lib/status';
 import { useTRPC, type RouterOutputs } from '../trpc';
 import { integrationTypeLabel } from '@shared/integrations/labels';
+import { integrationCatalogue } from '@shared/integrations/catalogue';
 
 type Detail = RouterOutputs['dashboard']['requestDetail'];
 type IntegrationRequest = Detail['integrationRequests'][number];
@@ -190,6 +191,12 @@ function IntegrationRequestCard({ deletionRequestId, ir }: { deletionRequestId: 
         </div>
       ) : null}
       <dl className="facts">
+        {isActive(ir.status) ? (
+          <div>
+            <dt>Typical time</dt>
+            <dd>{integrationCatalogue[ir.type].completion}</dd>
+          </div>
+        ) : null}
         <div>
           <dt>Attempts</dt>
           <dd>{ir.totalAttempts}</dd>
