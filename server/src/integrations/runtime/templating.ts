@@ -8,7 +8,8 @@ import { isWellFormedText } from '../../lib/input-guard';
  */
 export type TemplateValues = Record<string, string | undefined>;
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g;
+/** A placeholder as the calls are rendered with it (and as a saved configuration is checked against). */
+export const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g;
 
 export class TemplateError extends Error {}
 

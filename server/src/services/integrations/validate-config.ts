@@ -9,6 +9,7 @@ import { driverFor } from '../../integrations/registry';
 import type { Actor } from '../auth/actor';
 import type { AccountDeps } from '../accounts/accounts';
 import { withAccount } from './with-account';
+import { PLACEHOLDER } from '../../integrations/runtime/templating';
 
 export interface IntegrationInput {
   name: string;
@@ -55,7 +56,6 @@ async function assertOutboundUrlsAllowed(config: unknown, policy: AccountDeps['p
   }
 }
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g;
 const WEBHOOK_CALLS = ['initiate', 'status', 'cancel'] as const;
 
 /**
