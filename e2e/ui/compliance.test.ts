@@ -66,8 +66,12 @@ describe('a privacy team tracks legal deadlines', () => {
     await page.locator(`tr[data-request-id="${requestIds.ccpa}"]`).getByText('45 days left').waitFor();
     await screenshot(page, 'compliance-01-deadline-column');
 
+    // The deadline filter is one of those folded under "More filters"; set, it keeps them open and counted.
+    await expect(page.getByLabel('Deadline').count()).resolves.toBe(0);
+    await page.getByText('More filters', { exact: true }).click();
     await page.getByLabel('Deadline').selectOption('overdue');
     await page.waitForURL(/due=overdue/);
+    await page.getByText('More filters · 1 active', { exact: true }).waitFor();
     await page.locator(`tr[data-request-id="${requestIds.ccpa}"]`).waitFor({ state: 'detached' });
     await late.waitFor();
     expect(await page.locator('tbody tr').count()).toBe(1);

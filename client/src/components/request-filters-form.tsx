@@ -1,4 +1,7 @@
-/** The Requests screen's filters: folded under one line on a phone, always open elsewhere. */
+/**
+ * The Requests screen's filters: the identifier search and the statuses in view, the others under
+ * "More filters"; on a phone all of them folded under one line.
+ */
 import type { RequestStatus } from '@shared/statuses';
 import { useState, useSyncExternalStore } from 'react';
 import { SelectField, TextField } from './field';
@@ -12,6 +15,10 @@ const subscribePhone = (listener: () => void) => {
   query.addEventListener('change', listener);
   return () => query.removeEventListener('change', listener);
 };
+
+/** The filters under "More filters", and the error keys of their fields. */
+const MORE_FILTERS = ['workspaceId', 'createdByUserId', 'from', 'to', 'due', 'sort'] as const;
+const MORE_FILTER_ERRORS = ['workspaceId', 'createdByUserId', 'createdFrom', 'createdTo'];
 
 export const activeFilterCount = (filters: RequestFilters) => Object.keys(filters).length;
 
@@ -57,6 +64,17 @@ export function Filters(props: {
     setApplied(filters.identifier);
     setIdentifier(filters.identifier ?? '');
   }
+  // The filters used less often are folded under "More filters" (the list starts higher on the
+  // screen, and the page the server sends is lighter); they unfold when one of them is set or
+  // has an error, as after a deep link, Back or an overview tile.
+  const moreActive = MORE_FILTERS.filter((key) => filters[key] !== undefined).length;
+  const moreNeeded = moreActive > 0 || MORE_FILTER_ERRORS.some((key) => errors[key]);
+  const [moreOpen, setMoreOpen] = useState(moreNeeded);
+  const [neededBefore, setNeededBefore] = useState(moreNeeded);
+  if (neededBefore !== moreNeeded) {
+    setNeededBefore(moreNeeded);
+    if (moreNeeded) setMoreOpen(true);
+  }
   const toggleStatus = (status: RequestStatus, on: boolean) => {
     const current = new Set(filters.statuses ?? []);
     if (on) current.add(status);
@@ -88,65 +106,6 @@ export function Filters(props: {
           Search
         </button>
       </div>
-      <div className="filters-grid">
-        <SelectField
-          label="Workspace"
-          value={filters.workspaceId ?? ''}
-          onChange={(e) => onChange({ ...filters, workspaceId: e.target.value || undefined })}
-          error={errors.workspaceId}
-        >
-          <option value="">All workspaces</option>
-          {props.workspaces.map((w) => (
-            <option key={w.id} value={w.id}>
-              {w.name}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label="Created by"
-          value={filters.createdByUserId ?? ''}
-          onChange={(e) => onChange({ ...filters, createdByUserId: e.target.value || undefined })}
-          error={errors.createdByUserId}
-        >
-          <option value="">Anyone</option>
-          {props.members.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.name || m.email}
-            </option>
-          ))}
-        </SelectField>
-        <TextField
-          label={`Created from${inZone}`}
-          type="date"
-          value={filters.from ?? ''}
-          onChange={(e) => onChange({ ...filters, from: e.target.value || undefined })}
-          error={errors.createdFrom}
-        />
-        <TextField
-          label={`Created to${inZone}`}
-          type="date"
-          value={filters.to ?? ''}
-          onChange={(e) => onChange({ ...filters, to: e.target.value || undefined })}
-          error={errors.createdTo}
-        />
-        <SelectField
-          label="Deadline"
-          value={filters.due ?? ''}
-          onChange={(e) => onChange({ ...filters, due: (e.target.value || undefined) as RequestFilters['due'] })}
-        >
-          <option value="">Any deadline</option>
-          <option value="overdue">Overdue</option>
-          <option value="due7">Due in 7 days</option>
-        </SelectField>
-        <SelectField
-          label="Sort by"
-          value={filters.sort ?? ''}
-          onChange={(e) => onChange({ ...filters, sort: e.target.value === 'due' ? 'due' : undefined })}
-        >
-          <option value="">Newest first</option>
-          <option value="due">Nearest deadline first</option>
-        </SelectField>
-      </div>
       <fieldset className="status-filter">
         <legend>Status</legend>
         {REQUEST_STATUSES.map((status) => (
@@ -172,6 +131,70 @@ export function Filters(props: {
           </button>
         ) : null}
       </fieldset>
+      <details className="more-filters" open={moreOpen} onToggle={(event) => setMoreOpen(event.currentTarget.open)}>
+        <summary>More filters{moreActive ? ` · ${moreActive} active` : ''}</summary>
+        {moreOpen ? (
+          <div className="filters-grid">
+            <SelectField
+              label="Workspace"
+              value={filters.workspaceId ?? ''}
+              onChange={(e) => onChange({ ...filters, workspaceId: e.target.value || undefined })}
+              error={errors.workspaceId}
+            >
+              <option value="">All workspaces</option>
+              {props.workspaces.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              label="Created by"
+              value={filters.createdByUserId ?? ''}
+              onChange={(e) => onChange({ ...filters, createdByUserId: e.target.value || undefined })}
+              error={errors.createdByUserId}
+            >
+              <option value="">Anyone</option>
+              {props.members.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name || m.email}
+                </option>
+              ))}
+            </SelectField>
+            <TextField
+              label={`Created from${inZone}`}
+              type="date"
+              value={filters.from ?? ''}
+              onChange={(e) => onChange({ ...filters, from: e.target.value || undefined })}
+              error={errors.createdFrom}
+            />
+            <TextField
+              label={`Created to${inZone}`}
+              type="date"
+              value={filters.to ?? ''}
+              onChange={(e) => onChange({ ...filters, to: e.target.value || undefined })}
+              error={errors.createdTo}
+            />
+            <SelectField
+              label="Deadline"
+              value={filters.due ?? ''}
+              onChange={(e) => onChange({ ...filters, due: (e.target.value || undefined) as RequestFilters['due'] })}
+            >
+              <option value="">Any deadline</option>
+              <option value="overdue">Overdue</option>
+              <option value="due7">Due in 7 days</option>
+            </SelectField>
+            <SelectField
+              label="Sort by"
+              value={filters.sort ?? ''}
+              onChange={(e) => onChange({ ...filters, sort: e.target.value === 'due' ? 'due' : undefined })}
+            >
+              <option value="">Newest first</option>
+              <option value="due">Nearest deadline first</option>
+            </SelectField>
+          </div>
+        ) : null}
+      </details>
     </form>
   );
 }
