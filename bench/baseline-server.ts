@@ -239,6 +239,7 @@ app.post('/create-lean', async (request, reply) => {
       completed: false,
       regulation: GDPR_RULE.name,
       dueAt: dueAtFor(GDPR_RULE, now),
+      receiptConfirmBy: null,
       integrationRequests: integrations.map((i, n) => ({
         id: irIds[n]!,
         integrationId: i.id,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DAY_MS, daysLeft } from './days-left';
+import { confirmedAtSchema } from './schemas/deletion-request';
 
 /**
  * Legal deadlines. GDPR Art. 12(3): one month from receipt, extendable by two further
@@ -76,6 +77,51 @@ export function isOverdue(dueAt: Date, now: Date): boolean {
   return dueAt.getTime() <= now.getTime();
 }
 
+/**
+ * CCPA regulations (Cal. Code Regs. tit. 11 §7021(a)): receipt of a request to delete is
+ * confirmed to the consumer within 10 business days. GDPR asks for no such step, and custom
+ * policies set a deadline only.
+ */
+export const RECEIPT_CONFIRMATION_BUSINESS_DAYS = 10;
+
+/**
+ * `days` business days after `date`, at the same time of day: Monday to Friday in UTC. Public
+ * holidays are counted as business days, so the date is never later than the law's.
+ */
+export function addBusinessDays(date: Date, days: number): Date {
+  let result = date;
+  for (let left = days; left > 0;) {
+    result = addDays(result, 1);
+    const weekday = result.getUTCDay();
+    if (weekday !== 0 && weekday !== 6) left--;
+  }
+  return result;
+}
+
+/** When receipt of a request under `regulation` received at `receivedAt` must be confirmed; null when never. */
+export function receiptConfirmByFor(regulation: string, receivedAt: Date): Date | null {
+  return regulation === 'CCPA' ? addBusinessDays(receivedAt, RECEIPT_CONFIRMATION_BUSINESS_DAYS) : null;
+}
+
+/**
+ * Business days (Monday to Friday, UTC) left until the day of `until`: those after today up to
+ * that day (0: it is today), or minus those since it when it has passed.
+ */
+export function businessDaysLeft(until: Date, now: Date): number {
+  const day = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  const weekdaysIn = (after: number, upTo: number) => {
+    let count = 0;
+    for (let t = after + DAY_MS; t <= upTo; t += DAY_MS) {
+      const weekday = new Date(t).getUTCDay();
+      if (weekday !== 0 && weekday !== 6) count++;
+    }
+    return count;
+  };
+  const [today, last] = [day(now), day(until)];
+  // (`0 -` so that no business day late yet is 0, not -0.)
+  return last >= today ? weekdaysIn(today, last) : 0 - weekdaysIn(last, today);
+}
+
 /** How a regulation's extension reads to people. */
 export function extensionLabel(rule: RegulationRule): string {
   if (rule.kind === 'months') return `${rule.extensionMonths} months`;
@@ -112,6 +158,17 @@ export const regulationPolicyInputSchema = z.object({
 export const extendDeadlineInputSchema = z.object({
   deletionRequestId: z.string().min(1).max(64),
   reason: z.string().trim().min(10, 'Give the reason in at least 10 characters (it is told to the subject)').max(1000),
+});
+
+export const confirmReceiptInputSchema = z.object({
+  deletionRequestId: z.string().min(1).max(64),
+  confirmedAt: confirmedAtSchema.optional(),
+  note: z
+    .string()
+    .trim()
+    .max(500, 'Use at most 500 characters')
+    .optional()
+    .meta({ description: 'How the subject was told (e.g. "Emailed from privacy@"); recorded in the audit trail.' }),
 });
 
 /** Deadline filters of the Requests screen. */

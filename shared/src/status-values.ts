@@ -31,6 +31,9 @@ export const INTEGRATION_TYPES = [
 ] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
-/** The list's deadline filters: overdue, or due within 7 days (plain values, like the statuses). */
-export const DUE_FILTERS = ['overdue', 'due7'] as const;
+/**
+ * The list's deadline filters: overdue, due within 7 days, or receipt still to be confirmed to
+ * the subject (CCPA) (plain values, like the statuses).
+ */
+export const DUE_FILTERS = ['overdue', 'due7', 'unconfirmed'] as const;
 export type DueFilter = (typeof DUE_FILTERS)[number];

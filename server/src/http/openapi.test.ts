@@ -36,6 +36,7 @@ describe('OpenAPI document', () => {
       'POST /deletion-requests/import',
       'POST /deletion-requests/{deletionRequestId}/cancel',
       'POST /deletion-requests/{deletionRequestId}/check-status',
+      'POST /deletion-requests/{deletionRequestId}/confirm-receipt',
       'POST /deletion-requests/{deletionRequestId}/extend-deadline',
       'POST /deletion-requests/{deletionRequestId}/integration-requests/{integrationRequestId}/cancel',
       'POST /deletion-requests/{deletionRequestId}/integration-requests/{integrationRequestId}/check-status',

@@ -488,6 +488,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/deletion-requests/{deletionRequestId}/confirm-receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that receipt of a deletion request was confirmed to the subject
+         * @description CCPA asks a business to confirm receipt of a request to delete within 10 business days (`receiptConfirmBy` on the request); any request may record it. Once per request, with when it was sent (default: now) and how (`note`), both in the audit trail. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         */
+        post: operations["confirmDeletionRequestReceipt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -510,6 +530,8 @@ export interface components {
          *       "regulation": "GDPR",
          *       "dueAt": "2026-12-20T09:14:03.000Z",
          *       "dueExtendedAt": null,
+         *       "receiptConfirmBy": null,
+         *       "receiptConfirmedAt": null,
          *       "integrationRequests": [
          *         {
          *           "id": "ir_01JDX4Q2W8E6R7T9Y3U5I1O0PB",
@@ -552,6 +574,10 @@ export interface components {
             dueAt: string | null;
             /** @description When the deadline was extended, if it was. */
             dueExtendedAt: string | null;
+            /** @description When receipt of the request must be confirmed to the subject (CCPA: 10 business days after receipt, Monday to Friday in UTC); null when the regulation asks for no such confirmation. */
+            receiptConfirmBy: string | null;
+            /** @description When the confirmation of receipt was sent to the subject, as recorded; null until it is. */
+            receiptConfirmedAt: string | null;
             integrationRequests?: components["schemas"]["IntegrationRequest"][];
         };
         /**
@@ -648,6 +674,8 @@ export interface components {
          *         "regulation": "GDPR",
          *         "dueAt": "2026-12-20T09:14:03.000Z",
          *         "dueExtendedAt": null,
+         *         "receiptConfirmBy": null,
+         *         "receiptConfirmedAt": null,
          *         "completedAt": null,
          *         "integrationRequests": [
          *           {
@@ -3163,7 +3191,7 @@ export interface operations {
                          */
                         identifier?: string;
                         /** @enum {string} */
-                        due?: "overdue" | "due7";
+                        due?: "overdue" | "due7" | "unconfirmed";
                     };
                     /**
                      * @description `submitted` (default): the configuration frozen when the request was created. `current`: the integration's configuration now (after fixing a URL or a rule), which replaces the snapshot.
@@ -3379,7 +3407,7 @@ export interface operations {
                          */
                         identifier?: string;
                         /** @enum {string} */
-                        due?: "overdue" | "due7";
+                        due?: "overdue" | "due7" | "unconfirmed";
                     };
                 };
             };
@@ -5275,6 +5303,213 @@ export interface operations {
                      * @example {
                      *       "code": "CONFLICT",
                      *       "message": "The deadline was already extended or has passed, the request has ended (SUCCESS or CANCELED), or its regulation allows no extension; also while an earlier call with the same Idempotency-Key is still running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmDeletionRequestReceipt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                deletionRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description When the confirmation of receipt was sent to the subject, if not now: a date (the start of that day in UTC) or a date and time with its offset. Not in the future, not before the request was received.
+                     * @example 2026-11-19T10:05:00Z
+                     */
+                    confirmedAt?: string;
+                    /** @description How the subject was told (e.g. "Emailed from privacy@"); recorded in the audit trail. */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description When it was due and when it was sent. */
+            200: {
+                headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deletionRequestId: string;
+                        /** @description When it was due (CCPA: 10 business days after receipt); null when not required. */
+                        receiptConfirmBy: string | null;
+                        receiptConfirmedAt: string;
+                        /** @description Whether it was recorded as sent by the day it was due (true when not required). */
+                        onTime: boolean;
+                    };
+                };
+            };
+            /** @description A malformed id, a `confirmedAt` in the future, before the request was received or not a date, or a note over 500 characters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "A malformed id, a confirmedAt in the future, before the request was received or not a date, or a note over 500 characters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "confirmedAt"
+                     *           ],
+                     *           "message": "Not a date that exists"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "requests:write" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"requests:write\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No deletion request with this id in the token's organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No deletion request with this id in the token's organization"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Receipt was already confirmed; also while an earlier call with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "Receipt was already confirmed; also while an earlier call with the same Idempotency-Key is still running"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -19,7 +19,10 @@ export const requestSearchFilterSchema = z
     createdByUserId: idSchema.optional(),
     /** Matched exactly (after trimming) through the identifier's keyed hash, never by substring. */
     identifier: identifierSchema.optional(),
-    /** "overdue": past its deadline and not fulfilled; "due7": fulfilment due within 7 days. */
+    /**
+     * "overdue": past its deadline and not fulfilled; "due7": fulfilment due within 7 days;
+     * "unconfirmed": receipt still to be confirmed to the subject (CCPA), not canceled.
+     */
     due: z.enum(DUE_FILTERS).optional(),
   })
   // Compared as instants: the two may carry different offsets (10:00+05:00 is before 06:00Z).

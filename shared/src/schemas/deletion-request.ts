@@ -80,6 +80,13 @@ export const deletionRequestSchema = z
       .meta({ description: 'The regulation whose deadline applies: "GDPR", "CCPA" or a custom policy name.' }),
     dueAt: z.string().nullable().meta({ description: 'The legal deadline (ISO 8601), after any extension.' }),
     dueExtendedAt: z.string().nullable().meta({ description: 'When the deadline was extended, if it was.' }),
+    receiptConfirmBy: z.string().nullable().meta({
+      description:
+        'When receipt of the request must be confirmed to the subject (CCPA: 10 business days after receipt, Monday to Friday in UTC); null when the regulation asks for no such confirmation.',
+    }),
+    receiptConfirmedAt: z.string().nullable().meta({
+      description: 'When the confirmation of receipt was sent to the subject, as recorded; null until it is.',
+    }),
     integrationRequests: z.array(integrationRequestSchema).optional(),
   })
   .meta({
@@ -101,6 +108,8 @@ export const deletionRequestSchema = z
       regulation: 'GDPR',
       dueAt: '2026-12-20T09:14:03.000Z',
       dueExtendedAt: null,
+      receiptConfirmBy: null,
+      receiptConfirmedAt: null,
       integrationRequests: [
         {
           id: 'ir_01JDX4Q2W8E6R7T9Y3U5I1O0PB',
@@ -125,12 +134,8 @@ const RECEIVED_AT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]
 /** A date alone is the start of that day in UTC. */
 const receivedInstant = (value: string) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
 
-/**
- * When the subject's request was received, if before it is entered here (a request by email, a
- * backlog): a date (`2026-11-20`, the start of that day in UTC) or a date and time with its
- * offset. The deadline runs from it; a time in the future is refused.
- */
-export const receivedAtSchema = z
+/** A date (the start of that day in UTC) or a date and time with its offset, as an instant. */
+const instantSchema = z
   .string()
   .trim()
   .regex(RECEIVED_AT, 'Give a date (2026-11-20) or a date and time with its offset (2026-11-20T09:14:03Z)')
@@ -139,12 +144,25 @@ export const receivedAtSchema = z
     // A calendar date that does not exist (2026-02-30) is refused rather than rolled over.
     return !Number.isNaN(instant.getTime()) && (value.length !== 10 || instant.toISOString().startsWith(value));
   }, 'Not a date that exists')
-  .transform(receivedInstant)
-  .meta({
-    description:
-      "When the subject's request was received, if earlier than now (the deadline runs from then): a date (the start of that day in UTC) or a date and time with its offset. Not in the future.",
-    example: '2026-11-18T16:40:00Z',
-  });
+  .transform(receivedInstant);
+
+/**
+ * When the subject's request was received, if before it is entered here (a request by email, a
+ * backlog): a date (`2026-11-20`, the start of that day in UTC) or a date and time with its
+ * offset. The deadline runs from it; a time in the future is refused.
+ */
+export const receivedAtSchema = instantSchema.meta({
+  description:
+    "When the subject's request was received, if earlier than now (the deadline runs from then): a date (the start of that day in UTC) or a date and time with its offset. Not in the future.",
+  example: '2026-11-18T16:40:00Z',
+});
+
+/** When the subject was told their request was received, if not now (a confirmation sent earlier). */
+export const confirmedAtSchema = instantSchema.meta({
+  description:
+    'When the confirmation of receipt was sent to the subject, if not now: a date (the start of that day in UTC) or a date and time with its offset. Not in the future, not before the request was received.',
+  example: '2026-11-19T10:05:00Z',
+});
 
 /** A query string's spelling of a boolean: true/false in any case, or 1/0 (what common HTTP clients send). */
 function queryBooleanValue(value: unknown): unknown {
@@ -231,6 +249,8 @@ export const deletionRequestActionResultSchema = z
         regulation: 'GDPR',
         dueAt: '2026-12-20T09:14:03.000Z',
         dueExtendedAt: null,
+        receiptConfirmBy: null,
+        receiptConfirmedAt: null,
         completedAt: null,
         integrationRequests: [
           {

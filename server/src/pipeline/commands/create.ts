@@ -7,7 +7,7 @@ import { ID_PREFIX, newId } from '../../lib/ids';
 import type { IntegrationType } from '@shared/statuses';
 import { assertWorkspaceAllowed, type Actor } from '../../services/auth/actor';
 import { auditActor } from '../../services/audit/record-audit';
-import { dueAtFor } from '@shared/deadlines';
+import { dueAtFor, receiptConfirmByFor } from '@shared/deadlines';
 import { resolveRegulation, storedRegulationRule } from '../../services/deadlines/regulations';
 import {
   deletionRequestSelect,
@@ -180,6 +180,7 @@ export async function createDeletionRequest(
       ? await resolveRegulation(db, actor.organizationId, input.regulation)
       : (workspace.regulation ?? (await resolveRegulation(db, actor.organizationId, workspace.regulationName))));
   const dueAt = dueAtFor(rule, receivedAt ?? now);
+  const receiptConfirmBy = receiptConfirmByFor(rule.name, receivedAt ?? now);
   // Nothing to run: the outcome is explicit at once instead of a request that never moves.
   const empty = workspace.integrations.length === 0;
   const who = auditActor(actor);
@@ -201,6 +202,7 @@ export async function createDeletionRequest(
     completed: empty,
     regulation: rule.name,
     dueAt,
+    receiptConfirmBy,
     integrationRequests: workspace.integrations.map((integration) => ({
       id: newId(ID_PREFIX.integrationRequest),
       integrationId: integration.id,
@@ -217,6 +219,7 @@ export async function createDeletionRequest(
         workspaceId: workspace.id,
         regulation: rule.name,
         dueAt: dueAt.toISOString(),
+        ...(receiptConfirmBy ? { receiptConfirmBy: receiptConfirmBy.toISOString() } : {}),
         ...(receivedAt ? { receivedAt: receivedAt.toISOString() } : {}),
         integrations: workspace.integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })),
       },
@@ -265,6 +268,8 @@ function asWritten(row: NewDeletionRequest) {
     regulation: row.regulation,
     dueAt: row.dueAt,
     dueExtendedAt: null,
+    receiptConfirmBy: row.receiptConfirmBy,
+    receiptConfirmedAt: null,
     integrationRequests: row.integrationRequests.map((ir) => ({
       id: ir.id,
       integrationId: ir.integrationId,

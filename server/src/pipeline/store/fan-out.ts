@@ -33,6 +33,8 @@ export interface NewDeletionRequest {
   /** The regulation and the legal deadline it gives. */
   regulation: string;
   dueAt: Date;
+  /** When receipt must be confirmed to the subject (CCPA), or null. */
+  receiptConfirmBy: Date | null;
   integrationRequests: NewIntegrationRequest[];
   audit: { actorType: string; actorId: string | null; summary: string; details: unknown };
 }
@@ -69,9 +71,9 @@ export const INSERT_REQUEST = `
   WITH request AS (
     INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", identifier, "identifierHmac", status, "statusReason", channel,
                                    "createdByUserId", "createdByTokenId", "idempotencyKey", "requestHash", "createdAt", "updatedAt", "completedAt",
-                                   regulation, "dueAt", "receivedAt")
+                                   regulation, "dueAt", "receivedAt", "receiptConfirmBy")
     VALUES ($1, $2, $3, $4, $5, $6::"RequestStatus", $7, $8::"RequestChannel", $9, $10, $11, $12, ${at('$13')}, ${at('$13')},
-            CASE WHEN $14::boolean THEN ${at('$13')} END, $25, ${at('$26')}, ${at('$27')})
+            CASE WHEN $14::boolean THEN ${at('$13')} END, $25, ${at('$26')}, ${at('$27')}, ${at('$28')})
     RETURNING id
   ), work AS (
     ${fanOut('request', '$13', 15)}
@@ -125,6 +127,7 @@ export function insertRequestValues(row: NewDeletionRequest): unknown[] {
     row.regulation,
     row.dueAt.toISOString(),
     row.receivedAt?.toISOString() ?? null,
+    row.receiptConfirmBy?.toISOString() ?? null,
   ];
 }
 

@@ -1,7 +1,13 @@
 import { z } from 'zod';
-import { extendDeadlineInputSchema, regulationNameSchema, regulationPolicyInputSchema } from '@shared/deadlines';
+import {
+  confirmReceiptInputSchema,
+  extendDeadlineInputSchema,
+  regulationNameSchema,
+  regulationPolicyInputSchema,
+} from '@shared/deadlines';
 import { router } from '../../trpc/init';
 import { adminProcedure, memberProcedure } from '../../trpc/procedures';
+import { confirmReceipt } from '../../pipeline/commands/confirm-receipt';
 import { extendDeadline } from '../../pipeline/commands/extend-deadline';
 import {
   createRegulationPolicy,
@@ -20,6 +26,18 @@ const extendOutput = z.object({
   dueAt: z.string(),
   dueExtendedAt: z.string(),
   dueExtensionReason: z.string(),
+});
+
+const confirmReceiptOutput = z.object({
+  deletionRequestId: z.string(),
+  receiptConfirmBy: z
+    .string()
+    .nullable()
+    .meta({ description: 'When it was due (CCPA: 10 business days after receipt); null when not required.' }),
+  receiptConfirmedAt: z.string(),
+  onTime: z
+    .boolean()
+    .meta({ description: 'Whether it was recorded as sent by the day it was due (true when not required).' }),
 });
 
 export const deadlinesRouter = router({
@@ -66,5 +84,34 @@ export const deadlinesRouter = router({
     .output(extendOutput)
     .mutation(async ({ ctx, input }) => {
       return idempotentCall(ctx, 'extendDeadline', input, () => extendDeadline(ctx.prisma, ctx.actor, input));
+    }),
+  /** Records that receipt was confirmed to the subject (CCPA: within 10 business days); audited. */
+  confirmReceipt: memberProcedure
+    .meta(
+      restMeta({
+        method: 'POST',
+        path: '/deletion-requests/{deletionRequestId}/confirm-receipt',
+        operationId: 'confirmDeletionRequestReceipt',
+        tag: TAG,
+        scope: 'requests:write',
+        summary: 'Record that receipt of a deletion request was confirmed to the subject',
+        description:
+          'CCPA asks a business to confirm receipt of a request to delete within 10 business days (`receiptConfirmBy` on the request); any request may record it. Once per request, with when it was sent (default: now) and how (`note`), both in the audit trail. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.',
+        requestHeaders: idempotencyRequestHeaders,
+        responseHeaders: idempotencyResponseHeaders,
+        successDescription: 'When it was due and when it was sent.',
+        badRequestExample: { path: ['confirmedAt'], message: 'Not a date that exists' },
+        errors: {
+          400: 'A malformed id, a `confirmedAt` in the future, before the request was received or not a date, or a note over 500 characters.',
+          404: "No deletion request with this id in the token's organization.",
+          409: 'Receipt was already confirmed; also while an earlier call with the same Idempotency-Key is still running.',
+          422: 'This Idempotency-Key was already used with a different request.',
+        },
+      }),
+    )
+    .input(confirmReceiptInputSchema)
+    .output(confirmReceiptOutput)
+    .mutation(async ({ ctx, input }) => {
+      return idempotentCall(ctx, 'confirmReceipt', input, () => confirmReceipt(ctx.prisma, ctx.actor, input));
     }),
 });

@@ -38,7 +38,10 @@ export function requestSearchWhere(keyring: Keyring, actor: Actor, filter: Reque
       ...(filter.createdTo ? { lte: new Date(filter.createdTo) } : {}),
     };
   }
-  if (filter.due) {
+  if (filter.due === 'unconfirmed') {
+    // Receipt still to be confirmed to the subject (CCPA), unless the request was canceled.
+    where.AND = [{ receiptConfirmBy: { not: null }, receiptConfirmedAt: null, status: { not: 'CANCELED' } }];
+  } else if (filter.due) {
     // Not fulfilled: anything but SUCCESS and CANCELED still owes the subject an answer.
     const bound = filter.due === 'overdue' ? { lte: now } : { gt: now, lte: new Date(now.getTime() + 7 * DAY_MS) };
     where.AND = [{ dueAt: bound, status: { notIn: FULFILLED } }];

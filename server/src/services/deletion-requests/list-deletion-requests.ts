@@ -43,7 +43,8 @@ export async function listDeletionRequests(db: Db, scope: ListScope, options: Li
   const rows = await hotQuery<DeletionRequestRow>(
     db,
     `SELECT id, "organizationId", "workspaceId", identifier, hashed, status::text AS status, "statusReason", channel::text AS channel,
-            "createdByUserId", "createdAt", "updatedAt", "completedAt", regulation, "dueAt", "dueExtendedAt"
+            "createdByUserId", "createdAt", "receivedAt", "updatedAt", "completedAt", regulation, "dueAt", "dueExtendedAt",
+            "receiptConfirmBy", "receiptConfirmedAt"
        FROM "DeletionRequest" WHERE ${conditions.join(' AND ')}
       ORDER BY "createdAt" DESC, id DESC LIMIT $1`,
     values,

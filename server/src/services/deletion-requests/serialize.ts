@@ -37,6 +37,8 @@ export const deletionRequestSelect = {
   regulation: true,
   dueAt: true,
   dueExtendedAt: true,
+  receiptConfirmBy: true,
+  receiptConfirmedAt: true,
 } satisfies Prisma.DeletionRequestSelect;
 
 type IntegrationRequestRow = Prisma.IntegrationRequestGetPayload<{ select: typeof integrationRequestSelect }>;
@@ -87,6 +89,8 @@ export function toDeletionRequestDto(
     regulation: row.regulation,
     dueAt: iso(row.dueAt),
     dueExtendedAt: iso(row.dueExtendedAt),
+    receiptConfirmBy: iso(row.receiptConfirmBy),
+    receiptConfirmedAt: iso(row.receiptConfirmedAt),
     ...(row.integrationRequests ? { integrationRequests: row.integrationRequests.map(toIntegrationRequestDto) } : {}),
   };
 }

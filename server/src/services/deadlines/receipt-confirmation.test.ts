@@ -1,0 +1,195 @@
+import { addBusinessDays, businessDaysLeft, receiptConfirmByFor } from '@shared/deadlines';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, restClient } from '../../test/rest';
+import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
+import { createDeletionRequest as createInPipeline } from '../../pipeline/commands/create';
+import { confirmReceipt } from '../../pipeline/commands/confirm-receipt';
+import { searchDeletionRequests } from '../dashboard/search-deletion-requests';
+
+describe('business days', () => {
+  it('counts Monday to Friday in UTC, from the day after receipt, keeping the time of day', () => {
+    // Friday 27 November 2026: ten business days later is Friday 11 December.
+    expect(addBusinessDays(new Date('2026-11-27T10:00:00Z'), 10).toISOString()).toBe('2026-12-11T10:00:00.000Z');
+    // Received on a Saturday or a Sunday: the count starts on Monday.
+    expect(addBusinessDays(new Date('2026-11-28T10:00:00Z'), 10).toISOString()).toBe('2026-12-11T10:00:00.000Z');
+    expect(addBusinessDays(new Date('2026-11-29T23:30:00Z'), 10).toISOString()).toBe('2026-12-11T23:30:00.000Z');
+    // Monday: the Monday two weeks later.
+    expect(addBusinessDays(new Date('2026-11-30T08:00:00Z'), 10).toISOString()).toBe('2026-12-14T08:00:00.000Z');
+    expect(receiptConfirmByFor('CCPA', new Date('2026-11-30T08:00:00Z'))?.toISOString()).toBe(
+      '2026-12-14T08:00:00.000Z',
+    );
+    expect(receiptConfirmByFor('GDPR', new Date('2026-11-30T08:00:00Z'))).toBeNull();
+    expect(receiptConfirmByFor('LGPD', new Date('2026-11-30T08:00:00Z'))).toBeNull();
+  });
+
+  it('business days left: those after today up to the day (0 on the day), negative once past', () => {
+    const due = new Date('2026-12-11T10:00:00Z'); // a Friday
+    expect(businessDaysLeft(due, new Date('2026-11-27T15:00:00Z'))).toBe(10);
+    expect(businessDaysLeft(due, new Date('2026-12-05T12:00:00Z'))).toBe(5); // a Saturday
+    expect(businessDaysLeft(due, new Date('2026-12-11T23:00:00Z'))).toBe(0);
+    expect(businessDaysLeft(due, new Date('2026-12-13T09:00:00Z'))).toBe(0); // the Sunday after: no business day late yet
+    expect(businessDaysLeft(due, new Date('2026-12-14T09:00:00Z'))).toBe(-1);
+    expect(businessDaysLeft(due, new Date('2026-12-18T09:00:00Z'))).toBe(-5);
+  });
+});
+
+let env: TestEnv;
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let org: Awaited<ReturnType<typeof seedOrganization>>;
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  server = await startTestServer(env.deps);
+  org = await seedOrganization(env.deps, 'receipts');
+  await callerFor(env.deps, { pat: org.pat }).caller.integrations.create({
+    workspaceId: org.workspace.id,
+    name: 'CRM',
+    type: 'WEBHOOK',
+    config: { initiate: { url: 'http://127.0.0.1:9/erase' } },
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  await env?.close();
+});
+
+const owner = () => callerFor(env.deps, { pat: org.pat }).caller;
+const create = (identifier: string, now: Date, regulation?: string, receivedAt?: Date) =>
+  createInPipeline(
+    env.deps,
+    org.actor,
+    { workspace: { id: org.workspace.id }, identifier, regulation, receivedAt },
+    now,
+  ).then((r) => r.deletionRequest);
+const confirmations = (id: string) =>
+  env.deps.prisma.auditLog.findMany({ where: { deletionRequestId: id, action: 'request.receipt_confirmed' } });
+
+describe('confirming receipt to the subject', () => {
+  it('a CCPA request is due a confirmation 10 business days after receipt; a GDPR one is not', async () => {
+    const ccpa = await create('ccpa-receipt@example.com', new Date('2026-11-30T08:00:00Z'), 'CCPA');
+    expect(ccpa).toMatchObject({ receiptConfirmBy: '2026-12-14T08:00:00.000Z', receiptConfirmedAt: null });
+    // From the day it was received, when that was earlier.
+    const late = await create(
+      'ccpa-by-post@example.com',
+      new Date('2026-11-30T08:00:00Z'),
+      'CCPA',
+      new Date('2026-11-20T00:00:00Z'),
+    );
+    expect(late.receiptConfirmBy).toBe('2026-12-04T00:00:00.000Z');
+    const gdpr = await create('gdpr-receipt@example.com', new Date('2026-11-30T08:00:00Z'));
+    expect(gdpr).toMatchObject({ receiptConfirmBy: null, receiptConfirmedAt: null });
+    // The same fields in every shape: the detail and the public lists.
+    const got = await owner().deletionRequests.get({ deletionRequestId: ccpa.id });
+    expect(got).toMatchObject({ receiptConfirmBy: ccpa.receiptConfirmBy, receiptConfirmedAt: null });
+    const api = restClient(server.baseUrl);
+    const listed = (await (
+      await api.get(`/api/public/deletion-requests/organization?limit=100`, { 'X-API-Key': org.pat })
+    ).json()) as { id: string; receiptConfirmBy: string | null; receivedAt: string }[];
+    expect(listed.find((r) => r.id === late.id)).toMatchObject({
+      receiptConfirmBy: '2026-12-04T00:00:00.000Z',
+      receivedAt: '2026-11-20T00:00:00.000Z',
+    });
+  });
+
+  it('records it once with when and how, audited on time or late; the filter lists those still to confirm', async () => {
+    const now = new Date('2026-12-01T09:00:00Z');
+    const onTime = await create('confirm-on-time@example.com', new Date('2026-11-30T08:00:00Z'), 'CCPA');
+    const lateOne = await create('confirm-late@example.com', new Date('2026-11-02T08:00:00Z'), 'CCPA');
+    const search = async () =>
+      (
+        await searchDeletionRequests(
+          env.deps.prisma,
+          env.deps.keyring,
+          org.actor,
+          { filter: { due: 'unconfirmed' }, sort: 'created', limit: 100 } as never,
+          now,
+        )
+      ).items.map((r) => r.id);
+    expect(await search()).toEqual(expect.arrayContaining([onTime.id, lateOne.id]));
+
+    const first = await confirmReceipt(
+      env.deps.prisma,
+      org.actor,
+      { deletionRequestId: onTime.id, note: 'Emailed from privacy@' },
+      now,
+    );
+    expect(first).toEqual({
+      deletionRequestId: onTime.id,
+      receiptConfirmBy: '2026-12-14T08:00:00.000Z',
+      receiptConfirmedAt: now.toISOString(),
+      onTime: true,
+    });
+    const [audit] = await confirmations(onTime.id);
+    expect(audit).toMatchObject({
+      summary: 'Receipt confirmed to the subject on 2026-12-01 (due by 2026-12-14)',
+      details: { note: 'Emailed from privacy@', onTime: true },
+    });
+    // Due 16 November; told on 20 November: four business days late, and the record says so.
+    const told = new Date('2026-11-20T16:00:00Z');
+    const second = await confirmReceipt(
+      env.deps.prisma,
+      org.actor,
+      { deletionRequestId: lateOne.id, confirmedAt: told },
+      now,
+    );
+    expect(second).toMatchObject({ receiptConfirmedAt: told.toISOString(), onTime: false });
+    expect((await confirmations(lateOne.id))[0]?.summary).toBe(
+      'Receipt confirmed to the subject on 2026-11-20 (4 business days after 2026-11-16, the date it was due)',
+    );
+    const after = await search();
+    expect(after).not.toContain(onTime.id);
+    expect(after).not.toContain(lateOne.id);
+
+    // Once per request.
+    await expect(
+      confirmReceipt(env.deps.prisma, org.actor, { deletionRequestId: onTime.id }, now),
+    ).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'Receipt of this request was already confirmed on 2026-12-01',
+    });
+    expect(await confirmations(onTime.id)).toHaveLength(1);
+  });
+
+  it('over REST: a time in the future, before receipt or not a date is a 400 and records nothing; another organization gets a 404', async () => {
+    const api = restClient(server.baseUrl);
+    const request = await create('confirm-rest@example.com', new Date(Date.now() - 3 * 86_400_000), 'CCPA');
+    const path = `/api/public/deletion-requests/${request.id}/confirm-receipt`;
+    const headers = { 'X-API-Key': org.pat };
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    await expectError(await api.post(path, { confirmedAt: tomorrow }, headers), 400, 'BAD_REQUEST');
+    await expectError(await api.post(path, { confirmedAt: '2020-01-01' }, headers), 400, 'BAD_REQUEST');
+    await expectError(await api.post(path, { confirmedAt: 'yesterday' }, headers), 400, 'BAD_REQUEST');
+    await expectError(await api.post(path, { confirmedAt: '2026-02-30' }, headers), 400, 'BAD_REQUEST');
+    await expectError(await api.post(path, { note: 'x'.repeat(501) }, headers), 400, 'BAD_REQUEST');
+    expect(await confirmations(request.id)).toHaveLength(0);
+    const other = await seedOrganization(env.deps, 'receipts-other');
+    await expectError(await api.post(path, {}, { 'X-API-Key': other.pat }), 404, 'NOT_FOUND');
+
+    const ok = await api.post(path, { note: 'Letter sent' }, { ...headers, 'Idempotency-Key': 'confirm-1' });
+    expect(ok.status).toBe(200);
+    const answer = await ok.json();
+    expect(answer).toMatchObject({ deletionRequestId: request.id, onTime: true });
+    // A retry with the key answers the first answer again; without it, a 409.
+    const replay = await api.post(path, { note: 'Letter sent' }, { ...headers, 'Idempotency-Key': 'confirm-1' });
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toEqual(answer);
+    await expectError(await api.post(path, {}, headers), 409, 'CONFLICT');
+    expect(await confirmations(request.id)).toHaveLength(1);
+    const stored = await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: request.id } });
+    expect(stored.receiptConfirmedAt?.toISOString()).toBe(answer.receiptConfirmedAt);
+  });
+
+  it('a token limited to another workspace cannot record it', async () => {
+    const request = await create('confirm-elsewhere@example.com', new Date(Date.now() - 86_400_000), 'CCPA');
+    const elsewhere = await owner().workspaces.create({ name: 'Receipts elsewhere' });
+    const limited = await owner().tokens.create({
+      name: 'receipts elsewhere',
+      scopes: ['requests:write'],
+      workspaceIds: [elsewhere.id],
+    });
+    await expect(
+      callerFor(env.deps, { pat: limited.token }).caller.deadlines.confirmReceipt({ deletionRequestId: request.id }),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(await confirmations(request.id)).toHaveLength(0);
+  });
+});
