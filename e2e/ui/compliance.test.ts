@@ -111,4 +111,31 @@ describe('a privacy team tracks legal deadlines', () => {
     await page.getByText('(the deadline runs from then)').waitFor();
     await expect(page.getByRole('region', { name: 'Deadline' }).textContent()).resolves.toMatch(/3[45] days left/);
   });
+
+  it('records the confirmation of receipt a CCPA request is due within 10 business days, once', async () => {
+    await page.goto(`/requests/${requestIds.ccpa}`);
+    const panel = page.getByRole('region', { name: 'Deadline' });
+    await panel.getByText('Receipt confirmed to the subject').waitFor();
+    await expect(panel.textContent()).resolves.toMatch(/not recorded, (9|10) business days left/);
+    // The list finds it among those still to confirm; the GDPR request is not one of them.
+    await page.goto('/requests?due=unconfirmed');
+    await page.locator(`tr[data-request-id="${requestIds.ccpa}"]`).waitFor();
+    expect(await page.locator(`tr[data-request-id="${requestIds.gdpr}"]`).count()).toBe(0);
+    await page.goto(`/requests/${requestIds.ccpa}`);
+    await page.getByRole('button', { name: 'Record confirmation of receipt' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('How it was sent (optional)').fill('Emailed from privacy@');
+    await dialog.getByRole('button', { name: 'Record confirmation' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect(panel.textContent()).resolves.not.toMatch(/not recorded/);
+    expect(await page.getByRole('button', { name: 'Record confirmation of receipt' }).count()).toBe(0);
+    await screenshot(page, 'compliance-03-receipt-confirmed');
+    // In the request's audit trail, with how it was sent.
+    await page.getByText('Receipt confirmed to the subject on').first().waitFor();
+    // Off the list of those still to confirm; the one received by email is still on it.
+    await page.goto('/requests?due=unconfirmed');
+    await page.locator('tr[data-request-id]').first().waitFor();
+    expect(await page.locator(`tr[data-request-id="${requestIds.ccpa}"]`).count()).toBe(0);
+    expect(await page.locator('tbody tr').count()).toBe(1);
+  });
 });

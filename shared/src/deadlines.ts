@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DAY_MS, daysLeft } from './days-left';
+import { addBusinessDays, businessDaysLeft, DAY_MS, daysLeft } from './days-left';
 import { confirmedAtSchema } from './schemas/deletion-request';
 
 /**
@@ -71,7 +71,7 @@ export function extendedDueAtFor(rule: RegulationRule, receivedAt: Date): Date |
 }
 
 /** Whole days until the deadline, rounded up (due later today: 1... overdue: 0 or less, e.g. -2 = two days late). */
-export { daysLeft };
+export { addBusinessDays, businessDaysLeft, daysLeft };
 
 export function isOverdue(dueAt: Date, now: Date): boolean {
   return dueAt.getTime() <= now.getTime();
@@ -84,42 +84,9 @@ export function isOverdue(dueAt: Date, now: Date): boolean {
  */
 export const RECEIPT_CONFIRMATION_BUSINESS_DAYS = 10;
 
-/**
- * `days` business days after `date`, at the same time of day: Monday to Friday in UTC. Public
- * holidays are counted as business days, so the date is never later than the law's.
- */
-export function addBusinessDays(date: Date, days: number): Date {
-  let result = date;
-  for (let left = days; left > 0;) {
-    result = addDays(result, 1);
-    const weekday = result.getUTCDay();
-    if (weekday !== 0 && weekday !== 6) left--;
-  }
-  return result;
-}
-
 /** When receipt of a request under `regulation` received at `receivedAt` must be confirmed; null when never. */
 export function receiptConfirmByFor(regulation: string, receivedAt: Date): Date | null {
   return regulation === 'CCPA' ? addBusinessDays(receivedAt, RECEIPT_CONFIRMATION_BUSINESS_DAYS) : null;
-}
-
-/**
- * Business days (Monday to Friday, UTC) left until the day of `until`: those after today up to
- * that day (0: it is today), or minus those since it when it has passed.
- */
-export function businessDaysLeft(until: Date, now: Date): number {
-  const day = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
-  const weekdaysIn = (after: number, upTo: number) => {
-    let count = 0;
-    for (let t = after + DAY_MS; t <= upTo; t += DAY_MS) {
-      const weekday = new Date(t).getUTCDay();
-      if (weekday !== 0 && weekday !== 6) count++;
-    }
-    return count;
-  };
-  const [today, last] = [day(now), day(until)];
-  // (`0 -` so that no business day late yet is 0, not -0.)
-  return last >= today ? weekdaysIn(today, last) : 0 - weekdaysIn(last, today);
 }
 
 /** How a regulation's extension reads to people. */

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { businessDaysLeft } from '@shared/days-left';
 import { deadlineLabel } from '../lib/deadline';
 import { toDisplayError } from '../lib/errors';
 import { formatDateTime } from '../lib/format';
@@ -14,6 +15,8 @@ interface DeadlineRequest {
   dueAt: string | null;
   dueExtendedAt: string | null;
   dueExtensionReason: string | null;
+  receiptConfirmBy: string | null;
+  receiptConfirmedAt: string | null;
   atRisk: boolean;
   riskReasons: string[];
 }
@@ -34,6 +37,19 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
       onSuccess: async () => {
         setOpen(false);
         setReason('');
+        await queryClient.invalidateQueries({ queryKey: trpc.dashboard.pathKey() });
+      },
+    }),
+  );
+  const [confirming, setConfirming] = useState(false);
+  const [confirmedOn, setConfirmedOn] = useState('');
+  const [note, setNote] = useState('');
+  const confirm = useMutation(
+    trpc.deadlines.confirmReceipt.mutationOptions({
+      onSuccess: async () => {
+        setConfirming(false);
+        setNote('');
+        setConfirmedOn('');
         await queryClient.invalidateQueries({ queryKey: trpc.dashboard.pathKey() });
       },
     }),
@@ -65,6 +81,7 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
     !CLOSED.has(request.status) &&
     request.dueAt !== null &&
     new Date(request.dueAt).getTime() > Date.now();
+  const canConfirm = !request.receiptConfirmedAt && request.receiptConfirmBy !== null && request.status !== 'CANCELED';
   return (
     <section className="card deadline-panel" aria-label="Deadline">
       <dl className="facts facts-grid">
@@ -85,6 +102,19 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
             </dd>
           </div>
         ) : null}
+        {request.receiptConfirmBy || request.receiptConfirmedAt ? (
+          <div>
+            <dt>Receipt confirmed to the subject</dt>
+            <dd>
+              <ReceiptConfirmation
+                by={request.receiptConfirmBy}
+                at={request.receiptConfirmedAt}
+                canceled={request.status === 'CANCELED'}
+                zone={zone}
+              />
+            </dd>
+          </div>
+        ) : null}
         {request.atRisk ? (
           <div>
             <dt>At risk</dt>
@@ -93,11 +123,63 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
         ) : null}
       </dl>
       {certificate}
-      {canExtend ? (
-        <button type="button" className="button" onClick={() => setOpen(true)}>
-          Extend deadline
-        </button>
+      {canExtend || canConfirm ? (
+        <div className="deadline-actions">
+          {canConfirm ? (
+            <button type="button" className="button" onClick={() => setConfirming(true)}>
+              Record confirmation of receipt
+            </button>
+          ) : null}
+          {canExtend ? (
+            <button type="button" className="button" onClick={() => setOpen(true)}>
+              Extend deadline
+            </button>
+          ) : null}
+        </div>
       ) : null}
+      <ConfirmDialog
+        open={confirming}
+        title="Record the confirmation of receipt"
+        confirmLabel="Record confirmation"
+        busy={confirm.isPending}
+        error={confirm.error ? toDisplayError(confirm.error).message : null}
+        onConfirm={() =>
+          confirm.mutate({
+            deletionRequestId: request.id,
+            ...(confirmedOn ? { confirmedAt: confirmedOn } : {}),
+            ...(note.trim() ? { note: note.trim() } : {}),
+          })
+        }
+        onCancel={() => setConfirming(false)}
+      >
+        <p>
+          {request.receiptConfirmBy
+            ? 'CCPA asks for receipt of a request to delete to be confirmed to the consumer within 10 business days, with how it will be handled. '
+            : ''}
+          Record here that the subject was told; it is done once and kept in the audit trail.
+        </p>
+        <label className="field">
+          <span className="field-label">Sent on (UTC day; empty: now)</span>
+          <input
+            type="date"
+            name="confirmedOn"
+            value={confirmedOn}
+            max={new Date().toISOString().slice(0, 10)}
+            onChange={(e) => setConfirmedOn(e.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">How it was sent (optional)</span>
+          <input
+            type="text"
+            name="note"
+            value={note}
+            maxLength={500}
+            placeholder="Emailed from privacy@"
+            onChange={(e) => setNote(e.target.value)}
+          />
+        </label>
+      </ConfirmDialog>
       <ConfirmDialog
         open={open}
         title="Extend the deadline"
@@ -129,5 +211,51 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
         </label>
       </ConfirmDialog>
     </section>
+  );
+}
+
+/** "Due by 11 Dec 2026 · 5 business days left", or when it was recorded. */
+function ReceiptConfirmation({
+  by,
+  at,
+  canceled,
+  zone,
+}: {
+  by: string | null;
+  at: string | null;
+  canceled: boolean;
+  zone: ReturnType<typeof useTimeZoneChoice>;
+}) {
+  if (at) {
+    const late = by ? -businessDaysLeft(new Date(by), new Date(at)) : 0;
+    return (
+      <>
+        <time dateTime={at}>{formatDateTime(at, zone)}</time>
+        {late > 0 ? (
+          <span className="due-overdue">
+            {' '}
+            · {late} business day{late === 1 ? '' : 's'} late
+          </span>
+        ) : null}
+      </>
+    );
+  }
+  if (!by) return null;
+  const left = businessDaysLeft(new Date(by), new Date());
+  const tone = canceled ? 'done' : left < 0 ? 'overdue' : left <= 2 ? 'soon' : 'ok';
+  const text = canceled
+    ? 'not recorded (request canceled)'
+    : left < 0
+      ? `not recorded, ${-left} business day${left === -1 ? '' : 's'} late`
+      : left === 0
+        ? 'not recorded, due today'
+        : `not recorded, ${left} business day${left === 1 ? '' : 's'} left`;
+  return (
+    <>
+      due by <time dateTime={by}>{formatDateTime(by, zone)}</time>{' '}
+      <span className={`due-${tone}`} data-due-tone={tone}>
+        · {text}
+      </span>
+    </>
   );
 }

@@ -183,6 +183,7 @@ export function Filters(props: {
               <option value="">Any deadline</option>
               <option value="overdue">Overdue</option>
               <option value="due7">Due in 7 days</option>
+              <option value="unconfirmed">Receipt not yet confirmed (CCPA)</option>
             </SelectField>
             <SelectField
               label="Sort by"

@@ -3,6 +3,8 @@ const ACTION_LABEL: Record<string, string> = {
   'request.created': 'Request created',
   'request.identifier_revealed': 'Identifier revealed',
   'request.canceled': 'Request canceled',
+  'request.deadline_extended': 'Deadline extended',
+  'request.receipt_confirmed': 'Receipt confirmed',
   'request.bulk_retry': 'Bulk retry',
   'request.bulk_cancel': 'Bulk cancel',
   'workspace.created': 'Workspace created',
