@@ -113,6 +113,10 @@ describe('a privacy team tracks legal deadlines', () => {
   });
 
   it('records the confirmation of receipt a CCPA request is due within 10 business days, once', async () => {
+    // The overview counts the two CCPA requests (this one and the one received by email) still to confirm.
+    await page.goto('/');
+    const tile = page.getByRole('region', { name: 'Totals' }).getByRole('link', { name: 'Receipt to confirm (CCPA)' });
+    await expect.poll(() => tile.locator('.tile-value').textContent()).toBe('2');
     await page.goto(`/requests/${requestIds.ccpa}`);
     const panel = page.getByRole('region', { name: 'Deadline' });
     await panel.getByText('Receipt confirmed to the subject').waitFor();
@@ -137,5 +141,7 @@ describe('a privacy team tracks legal deadlines', () => {
     await page.locator('tr[data-request-id]').first().waitFor();
     expect(await page.locator(`tr[data-request-id="${requestIds.ccpa}"]`).count()).toBe(0);
     expect(await page.locator('tbody tr').count()).toBe(1);
+    await page.goto('/');
+    await expect.poll(() => tile.locator('.tile-value').textContent()).toBe('1');
   });
 });

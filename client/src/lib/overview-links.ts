@@ -57,5 +57,16 @@ export function overviewTiles(overview: Overview): OverviewTile[] {
       to: requestsLink({ due: 'overdue', sort: 'due' }),
     },
     { label: 'Due this week', value: overview.dueThisWeekTotal, to: requestsLink({ due: 'due7', sort: 'due' }) },
+    // Only for organizations with CCPA requests to acknowledge: the others have nothing to count.
+    ...(overview.unconfirmedReceiptTotal
+      ? [
+          {
+            label: 'Receipt to confirm (CCPA)',
+            value: overview.unconfirmedReceiptTotal,
+            tone: 'danger' as const,
+            to: requestsLink({ due: 'unconfirmed' }),
+          },
+        ]
+      : []),
   ];
 }

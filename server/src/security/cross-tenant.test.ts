@@ -226,6 +226,7 @@ function attempts(): Attempt[] {
       path: 'deadlines.extend',
       input: { deletionRequestId: A.deletionRequestId, reason: 'an attempt from another organization' },
     },
+    { path: 'deadlines.confirmReceipt', input: { deletionRequestId: A.deletionRequestId } },
     { path: 'deadlines.deletePolicy', input: { policyId: A.policyId } },
     { path: 'deadlines.setWorkspaceRegulation', input: { workspaceId: A.workspace.id, regulation: 'CCPA' } },
     { path: 'dashboard.revealIdentifier', input: { deletionRequestId: A.deletionRequestId } },

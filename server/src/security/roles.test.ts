@@ -98,6 +98,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'deadlines.setDefault': 'ADMIN',
   'deadlines.setWorkspaceRegulation': 'ADMIN',
   'deadlines.extend': 'MEMBER',
+  'deadlines.confirmReceipt': 'MEMBER',
 
   'notifications.settings': 'ADMIN',
   'notifications.update': 'ADMIN',

@@ -63,6 +63,7 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
     attentionTotal,
     overdueTotal,
     dueThisWeekTotal,
+    unconfirmedReceiptTotal,
     deadlineRows,
     profiles,
   ] = await Promise.all([
@@ -129,6 +130,10 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
     db.deletionRequest.count({ where: { organizationId, status: { in: ATTENTION_STATUSES } } }),
     db.deletionRequest.count({ where: { ...unfulfilled, dueAt: { lte: now } } }),
     db.deletionRequest.count({ where: { ...unfulfilled, dueAt: { gt: now, lte: weekAhead } } }),
+    // CCPA requests whose receipt is still to be confirmed to the subject (the list's "unconfirmed").
+    db.deletionRequest.count({
+      where: { organizationId, receiptConfirmBy: { not: null }, receiptConfirmedAt: null, status: { not: 'CANCELED' } },
+    }),
     // The nearest deadlines of unfulfilled requests: the overdue and due-this-week lists and the at-risk projection.
     db.deletionRequest.findMany({
       where: { ...unfulfilled, dueAt: { not: null } },
@@ -187,6 +192,7 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
     needsAttentionTotal: attentionTotal,
     overdueTotal,
     dueThisWeekTotal,
+    unconfirmedReceiptTotal,
     overdue: deadlines.filter((r) => r.dueAt && new Date(r.dueAt) <= now).slice(0, ATTENTION_LIMIT),
     dueThisWeek: deadlines
       .filter((r) => r.dueAt && new Date(r.dueAt) > now && new Date(r.dueAt) <= weekAhead)
