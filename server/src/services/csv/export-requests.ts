@@ -21,12 +21,16 @@ export const REQUEST_CSV_COLUMNS = [
   'createdAt',
   'completedAt',
   'integrations',
+  'receivedAt',
+  'receiptConfirmBy',
+  'receiptConfirmedAt',
 ] as const;
 
 /**
  * The Requests screen's list (same filters, same order) as CSV lines, read page by page with
  * the list's keyset cursor: one page in memory at a time, whatever the number of rows.
- * `integrations` is "name: STATUS" per integration request, separated by "; ". Identifiers are
+ * `integrations` is "name: STATUS" per integration request, separated by "; "; the columns after
+ * it came later (appended, so that readers of the first ones by position keep working). Identifiers are
  * masked as on screen (`j***@example.com`): a bulk export must not bypass the audited reveal.
  */
 export async function* exportRequestsCsv(
@@ -63,6 +67,9 @@ export async function* exportRequestsCsv(
         r.createdAt,
         r.completedAt,
         (r.integrationRequests ?? []).map((ir) => `${ir.name}: ${ir.status}`).join('; '),
+        r.receivedAt,
+        r.receiptConfirmBy,
+        r.receiptConfirmedAt,
       ]);
     }
     if (chunk) yield chunk;
