@@ -55,6 +55,8 @@ export async function buildCertificate(
       regulation: true,
       dueAt: true,
       dueExtendedAt: true,
+      receiptConfirmBy: true,
+      receiptConfirmedAt: true,
       createdAt: true,
       receivedAt: true,
       completedAt: true,
@@ -151,6 +153,8 @@ export async function buildCertificate(
       receivedAt: (request.receivedAt ?? request.createdAt).toISOString(),
       dueAt: iso(request.dueAt),
       dueExtendedAt: iso(request.dueExtendedAt),
+      receiptConfirmBy: iso(request.receiptConfirmBy),
+      receiptConfirmedAt: iso(request.receiptConfirmedAt),
       completedAt: iso(request.completedAt),
     },
     destinations: request.integrationRequests.map((ir) => ({

@@ -51,6 +51,8 @@ describe('certificate of deletion', () => {
   it("lists each destination's evidence and the audit-chain head, and names the subject only by its keyed hash", async () => {
     const c = signed.certificate as any;
     expect(c.deletionRequest).toMatchObject({ id: requestId, status: 'SUCCESS', regulation: 'GDPR' });
+    // GDPR asks for no separate confirmation of receipt: none was due, none recorded.
+    expect(c.deletionRequest).toMatchObject({ receiptConfirmBy: null, receiptConfirmedAt: null });
     const stored = await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: requestId } });
     expect(c.deletionRequest.subject.identifierHash.value).toBe(stored.identifierHmac);
     expect(c.destinations).toHaveLength(1);

@@ -81,6 +81,10 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<U
   line(
     `Regulation: ${r.regulation ?? '-'}    Due: ${r.dueAt ?? '-'}${r.dueExtendedAt ? ` (extended ${r.dueExtendedAt})` : ''}`,
   );
+  if (r.receiptConfirmBy || r.receiptConfirmedAt)
+    line(
+      `Receipt confirmed to the subject: ${r.receiptConfirmedAt ?? 'not recorded'}${r.receiptConfirmBy ? `    Due by: ${r.receiptConfirmBy}` : ''}`,
+    );
   if (r.subject.identifierHash) {
     line(`Subject (keyed hash, ${r.subject.identifierHash.algorithm}):`);
     line(r.subject.identifierHash.value, mono, 9, 12);
