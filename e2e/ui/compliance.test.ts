@@ -130,8 +130,8 @@ describe('a privacy team tracks legal deadlines', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('How it was sent (optional)').fill('Emailed from privacy@');
     await dialog.getByRole('button', { name: 'Record confirmation' }).click();
-    await dialog.waitFor({ state: 'detached' });
-    await expect(panel.textContent()).resolves.not.toMatch(/not recorded/);
+    await expect.poll(() => panel.textContent()).not.toMatch(/not recorded/);
+    await dialog.waitFor({ state: 'hidden' });
     expect(await page.getByRole('button', { name: 'Record confirmation of receipt' }).count()).toBe(0);
     await screenshot(page, 'compliance-03-receipt-confirmed');
     // In the request's audit trail, with how it was sent.
