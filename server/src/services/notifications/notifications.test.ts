@@ -351,6 +351,30 @@ describe('notifications by email and Slack', () => {
     expect(digest?.text).not.toContain('late@example.com');
   });
 
+  it('lists the CCPA confirmations of receipt due by tomorrow or late, until they are recorded', async () => {
+    const owner = callerFor(env.deps, { pat: org.pat }).caller;
+    const create = async (identifier: string, daysAgo: number) =>
+      (
+        await owner.deletionRequests.createInWorkspace({
+          workspaceId: org.workspace.id,
+          identifier,
+          regulation: 'CCPA',
+          receivedAt: new Date(Date.now() - daysAgo * 86_400_000).toISOString(),
+        })
+      ).id;
+    const late = await create('receipt-late@example.com', 20);
+    const fresh = await create('receipt-fresh@example.com', 0);
+    const before = await buildDigest({ ...env.deps }, org.organization.id, new Date());
+    expect(before?.subject).toMatch(/, [1-9]\d* receipt\(s\) to confirm$/);
+    expect(before?.text).toContain('Receipt to confirm to the subject (CCPA), due by tomorrow or late:');
+    expect(before?.text).toMatch(new RegExp(`- ${late} \\(due \\d{4}-\\d{2}-\\d{2}, late\\)`));
+    // Ten business days away: not yet in the digest.
+    expect(before?.text).not.toContain(fresh);
+    expect(before?.text).not.toContain('receipt-late@example.com');
+    await owner.deadlines.confirmReceipt({ deletionRequestId: late });
+    expect((await buildDigest({ ...env.deps }, org.organization.id, new Date()))?.text ?? '').not.toContain(late);
+  });
+
   it('refuses a Slack webhook the outbound policy blocks', async () => {
     const owner = callerFor(env.deps, { pat: org.pat }).caller;
     const events = (await owner.notifications.settings()).events;

@@ -209,7 +209,10 @@ async function noticeFor(
   };
 }
 
-/** The daily digest: unfulfilled requests past their deadline and those projected to miss it. */
+/**
+ * The daily digest: unfulfilled requests past their deadline and those projected to miss it, and
+ * the CCPA confirmations of receipt due by tomorrow or late.
+ */
 export async function buildDigest(
   deps: NotifyDeps,
   organizationId: string,
@@ -217,13 +220,27 @@ export async function buildDigest(
   atRiskMax = DIGEST_AT_RISK_MAX,
 ): Promise<Notice | null> {
   const unfulfilled = { organizationId, status: { notIn: ['SUCCESS' as const, 'CANCELED' as const] } };
-  const [overdueTotal, overdue] = await Promise.all([
+  // CCPA confirmations of receipt due by this time tomorrow or already late, not recorded.
+  const receiptsDue = {
+    organizationId,
+    status: { not: 'CANCELED' as const },
+    receiptConfirmedAt: null,
+    receiptConfirmBy: { lte: new Date(now.getTime() + DAY_MS) },
+  };
+  const [overdueTotal, overdue, receiptTotal, receipts] = await Promise.all([
     deps.prisma.deletionRequest.count({ where: { ...unfulfilled, dueAt: { lte: now } } }),
     deps.prisma.deletionRequest.findMany({
       where: { ...unfulfilled, dueAt: { lte: now } },
       orderBy: { dueAt: 'asc' },
       take: DIGEST_LIST_MAX,
       select: { id: true, dueAt: true },
+    }),
+    deps.prisma.deletionRequest.count({ where: receiptsDue }),
+    deps.prisma.deletionRequest.findMany({
+      where: receiptsDue,
+      orderBy: [{ receiptConfirmBy: 'asc' }, { id: 'asc' }],
+      take: DIGEST_LIST_MAX,
+      select: { id: true, receiptConfirmBy: true },
     }),
   ]);
   // Every request at risk is counted (up to `atRiskMax` read, then "N+"); the first DIGEST_LIST_MAX are listed.
@@ -235,7 +252,7 @@ export async function buildDigest(
     atRiskTotal += next.value.length;
     atRisk.push(...next.value.slice(0, DIGEST_LIST_MAX - atRisk.length));
   }
-  if (overdueTotal === 0 && atRiskTotal === 0) return null;
+  if (overdueTotal === 0 && atRiskTotal === 0 && receiptTotal === 0) return null;
   const atRiskCount = `${atRiskTotal}${next.value.capped ? '+' : ''}`;
   const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : '');
   const lines = [`${overdueTotal} request(s) overdue, ${atRiskCount} at risk.`];
@@ -256,7 +273,21 @@ export async function buildDigest(
         (r) => `- ${r.id} (due ${day(r.dueAt)}): ${r.reasons.join('; ')} ${requestLink(deps.config, r.id)}`,
       ),
     );
-  return { subject: `Deadlines: ${overdueTotal} overdue, ${atRiskCount} at risk`, text: lines.join('\n') };
+  if (receipts.length) {
+    lines.push(
+      '',
+      `Receipt to confirm to the subject (CCPA), due by tomorrow or late: ${receiptTotal}`,
+      ...receipts.map(
+        (r) =>
+          `- ${r.id} (due ${day(r.receiptConfirmBy)}${r.receiptConfirmBy! <= now ? ', late' : ''}) ${requestLink(deps.config, r.id)}`,
+      ),
+    );
+  }
+  const receiptPart = receiptTotal ? `, ${receiptTotal} receipt(s) to confirm` : '';
+  return {
+    subject: `Deadlines: ${overdueTotal} overdue, ${atRiskCount} at risk${receiptPart}`,
+    text: lines.join('\n'),
+  };
 }
 
 /** Each channel's cursor column. */
