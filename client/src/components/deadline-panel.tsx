@@ -150,7 +150,10 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
             ...(note.trim() ? { note: note.trim() } : {}),
           })
         }
-        onCancel={() => setConfirming(false)}
+        onCancel={() => {
+          setConfirming(false);
+          confirm.reset();
+        }}
       >
         <p>
           {request.receiptConfirmBy
@@ -188,7 +191,10 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
         error={extend.error ? toDisplayError(extend.error).message : null}
         confirmDisabled={reason.trim().length < 10}
         onConfirm={() => extend.mutate({ deletionRequestId: request.id, reason })}
-        onCancel={() => setOpen(false)}
+        onCancel={() => {
+          setOpen(false);
+          extend.reset();
+        }}
       >
         <p>
           {request.regulation === 'GDPR'

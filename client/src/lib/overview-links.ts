@@ -63,7 +63,6 @@ export function overviewTiles(overview: Overview): OverviewTile[] {
           {
             label: 'Receipt to confirm (CCPA)',
             value: overview.unconfirmedReceiptTotal,
-            tone: 'danger' as const,
             to: requestsLink({ due: 'unconfirmed' }),
           },
         ]

@@ -18,7 +18,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-it('gives the CCPA requests stored before it the date new ones get, from receipt, and no other request one', async () => {
+it('gives the CCPA requests stored before it whose 10 business days have not run out the date new ones get, and no other request one', async () => {
   const client = new pg.Client({ connectionString: env.db.url });
   await client.connect();
   try {
@@ -27,14 +27,20 @@ it('gives the CCPA requests stored before it the date new ones get, from receipt
     await client.query(
       `CREATE TABLE "DeletionRequest" (id text, regulation text, "createdAt" TIMESTAMP(3), "receivedAt" TIMESTAMP(3))`,
     );
-    // Every day of the week, late in the day and early, with and without an earlier receipt.
+    // Received over the last week at every hour of a California day and night (the evening there
+    // is the next day in UTC), with and without an earlier receipt; and long ago.
+    const now = Date.now();
     const rows: [string, string | null, string, string | null][] = [];
-    for (let day = 0; day < 7; day++) {
-      const created = new Date(Date.UTC(2026, 10, 23 + day, day % 2 ? 23 : 0, 30, 15, 250));
-      rows.push([`ccpa-${day}`, 'CCPA', created.toISOString(), null]);
-      rows.push([`ccpa-received-${day}`, 'CCPA', '2026-12-31T12:00:00.000Z', created.toISOString()]);
+    for (let n = 0; n < 14; n++) {
+      const at = new Date(now - n * 11 * 3_600_000 - 1_234).toISOString();
+      rows.push([`ccpa-${n}`, 'CCPA', at, null]);
+      rows.push([`ccpa-received-${n}`, 'CCPA', new Date(now).toISOString(), at]);
     }
-    rows.push(['gdpr', 'GDPR', '2026-11-23T10:00:00.000Z', null], ['none', null, '2026-11-23T10:00:00.000Z', null]);
+    rows.push(
+      ['ccpa-long-ago', 'CCPA', new Date(now - 40 * 86_400_000).toISOString(), null],
+      ['gdpr', 'GDPR', new Date(now - 86_400_000).toISOString(), null],
+      ['none', null, new Date(now - 86_400_000).toISOString(), null],
+    );
     for (const row of rows)
       await client.query(
         `INSERT INTO "DeletionRequest" VALUES ($1, $2, ($3::timestamptz AT TIME ZONE 'UTC'), ($4::timestamptz AT TIME ZONE 'UTC'))`,
@@ -45,13 +51,14 @@ it('gives the CCPA requests stored before it the date new ones get, from receipt
       `SELECT id, to_char("receiptConfirmBy", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS by FROM "DeletionRequest" ORDER BY id`,
     );
     const expected = Object.fromEntries(
-      rows.map(([id, regulation, createdAt, receivedAt]) => [
-        id,
-        receiptConfirmByFor(regulation ?? '', new Date(receivedAt ?? createdAt))?.toISOString() ?? null,
-      ]),
+      rows.map(([id, regulation, createdAt, receivedAt]) => {
+        const by = receiptConfirmByFor(regulation ?? '', new Date(receivedAt ?? createdAt));
+        return [id, by && by.getTime() > now ? by.toISOString() : null];
+      }),
     );
     expect(Object.fromEntries(after.rows.map((r) => [r.id, r.by]))).toEqual(expected);
-    expect(expected['ccpa-4']).toBe('2026-12-11T00:30:15.250Z'); // Friday 27 November: Friday 11 December
+    expect(Object.values(expected).filter(Boolean)).toHaveLength(28);
+    expect(expected['ccpa-long-ago']).toBeNull();
     expect(expected.gdpr).toBeNull();
   } finally {
     await client.end();

@@ -574,7 +574,7 @@ export interface components {
             dueAt: string | null;
             /** @description When the deadline was extended, if it was. */
             dueExtendedAt: string | null;
-            /** @description When receipt of the request must be confirmed to the subject (CCPA: 10 business days after receipt, Monday to Friday in UTC); null when the regulation asks for no such confirmation. */
+            /** @description When receipt of the request must be confirmed to the subject (CCPA: 10 business days after receipt, Monday to Friday on the California calendar); null when the regulation asks for no such confirmation. */
             receiptConfirmBy: string | null;
             /** @description When the confirmation of receipt was sent to the subject, as recorded; null until it is. */
             receiptConfirmedAt: string | null;
@@ -5447,7 +5447,7 @@ export interface operations {
                      *           "path": [
                      *             "confirmedAt"
                      *           ],
-                     *           "message": "Not a date that exists"
+                     *           "message": "Give a date (2026-11-20) or a date and time with its offset (2026-11-20T09:14:03Z)"
                      *         }
                      *       ]
                      *     }

@@ -82,7 +82,7 @@ export const deletionRequestSchema = z
     dueExtendedAt: z.string().nullable().meta({ description: 'When the deadline was extended, if it was.' }),
     receiptConfirmBy: z.string().nullable().meta({
       description:
-        'When receipt of the request must be confirmed to the subject (CCPA: 10 business days after receipt, Monday to Friday in UTC); null when the regulation asks for no such confirmation.',
+        'When receipt of the request must be confirmed to the subject (CCPA: 10 business days after receipt, Monday to Friday on the California calendar); null when the regulation asks for no such confirmation.',
     }),
     receiptConfirmedAt: z.string().nullable().meta({
       description: 'When the confirmation of receipt was sent to the subject, as recorded; null until it is.',

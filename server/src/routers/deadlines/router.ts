@@ -100,7 +100,10 @@ export const deadlinesRouter = router({
         requestHeaders: idempotencyRequestHeaders,
         responseHeaders: idempotencyResponseHeaders,
         successDescription: 'When it was due and when it was sent.',
-        badRequestExample: { path: ['confirmedAt'], message: 'Not a date that exists' },
+        badRequestExample: {
+          path: ['confirmedAt'],
+          message: 'Give a date (2026-11-20) or a date and time with its offset (2026-11-20T09:14:03Z)',
+        },
         errors: {
           400: 'A malformed id, a `confirmedAt` in the future, before the request was received or not a date, or a note over 500 characters.',
           404: "No deletion request with this id in the token's organization.",

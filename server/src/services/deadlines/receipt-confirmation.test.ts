@@ -7,12 +7,16 @@ import { confirmReceipt } from '../../pipeline/commands/confirm-receipt';
 import { searchDeletionRequests } from '../dashboard/search-deletion-requests';
 
 describe('business days', () => {
-  it('counts Monday to Friday in UTC, from the day after receipt, keeping the time of day', () => {
+  it("counts Monday to Friday on California's calendar, from the day after receipt there, keeping the time of day", () => {
     // Friday 27 November 2026: ten business days later is Friday 11 December.
     expect(addBusinessDays(new Date('2026-11-27T10:00:00Z'), 10).toISOString()).toBe('2026-12-11T10:00:00.000Z');
     // Received on a Saturday or a Sunday: the count starts on Monday.
     expect(addBusinessDays(new Date('2026-11-28T10:00:00Z'), 10).toISOString()).toBe('2026-12-11T10:00:00.000Z');
     expect(addBusinessDays(new Date('2026-11-29T23:30:00Z'), 10).toISOString()).toBe('2026-12-11T23:30:00.000Z');
+    // Sunday evening in California is Monday in UTC: counted from Sunday, due on Friday 11 December there.
+    expect(addBusinessDays(new Date('2026-11-30T03:00:00Z'), 10).toISOString()).toBe('2026-12-12T03:00:00.000Z');
+    // Across the spring change of clocks: 23:30 on Thursday 5 March there, due by 23:30 on Thursday 19 March there.
+    expect(addBusinessDays(new Date('2026-03-06T07:30:00Z'), 10).toISOString()).toBe('2026-03-20T06:30:00.000Z');
     // Monday: the Monday two weeks later.
     expect(addBusinessDays(new Date('2026-11-30T08:00:00Z'), 10).toISOString()).toBe('2026-12-14T08:00:00.000Z');
     expect(receiptConfirmByFor('CCPA', new Date('2026-11-30T08:00:00Z'))?.toISOString()).toBe(
@@ -27,7 +31,9 @@ describe('business days', () => {
     expect(businessDaysLeft(due, new Date('2026-11-27T15:00:00Z'))).toBe(10);
     expect(businessDaysLeft(due, new Date('2026-12-05T12:00:00Z'))).toBe(5); // a Saturday
     expect(businessDaysLeft(due, new Date('2026-12-11T23:00:00Z'))).toBe(0);
-    expect(businessDaysLeft(due, new Date('2026-12-13T09:00:00Z'))).toBe(0); // the Sunday after: no business day late yet
+    // The weekend after a Friday's date is already late.
+    expect(businessDaysLeft(due, new Date('2026-12-12T20:00:00Z'))).toBe(-1);
+    expect(businessDaysLeft(due, new Date('2026-12-13T09:00:00Z'))).toBe(-1);
     expect(businessDaysLeft(due, new Date('2026-12-14T09:00:00Z'))).toBe(-1);
     expect(businessDaysLeft(due, new Date('2026-12-18T09:00:00Z'))).toBe(-5);
   });

@@ -1,3 +1,4 @@
+import { businessDaysLeft } from '@shared/days-left';
 import type { NotificationEvent } from '@shared/schemas/notifications';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
@@ -279,7 +280,7 @@ export async function buildDigest(
       `Receipt to confirm to the subject (CCPA), due by tomorrow or late: ${receiptTotal}`,
       ...receipts.map(
         (r) =>
-          `- ${r.id} (due ${day(r.receiptConfirmBy)}${r.receiptConfirmBy! <= now ? ', late' : ''}) ${requestLink(deps.config, r.id)}`,
+          `- ${r.id} (due ${day(r.receiptConfirmBy)}${businessDaysLeft(r.receiptConfirmBy!, now) < 0 ? ', late' : ''}) ${requestLink(deps.config, r.id)}`,
       ),
     );
   }
