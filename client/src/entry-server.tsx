@@ -14,8 +14,9 @@ import { Component as Requests } from './routes/requests';
 import { createTrpcClient, TRPCProvider } from './trpc';
 
 /**
- * Rows drawn on the server: a first screen's worth on a tall desktop window (about six show at
- * 1440x900). Each row is work for the browser before it can paint any; the app draws the rest.
+ * Rows drawn on the server: a first screen's worth on a tall desktop window (about eight show at
+ * 1440x900, below the folded filters). Each row is work for the browser before it can paint any;
+ * the app draws the rest.
  */
 const FIRST_SCREEN_ROWS = 12;
 
