@@ -162,7 +162,7 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
           Record here that the subject was told; it is done once and kept in the audit trail.
         </p>
         <label className="field">
-          <span className="field-label">Sent on (UTC day; empty: now)</span>
+          <span className="field-label">Sent on (empty: now)</span>
           <input
             type="date"
             name="confirmedOn"

@@ -5403,7 +5403,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description When the confirmation of receipt was sent to the subject, if not now: a date (the start of that day in UTC) or a date and time with its offset. Not in the future, not before the request was received.
+                     * @description When the confirmation of receipt was sent to the subject, if not now: a date (the end of that day in UTC, or now for today) or a date and time with its offset. Not in the future, not before the request was received.
                      * @example 2026-11-19T10:05:00Z
                      */
                     confirmedAt?: string;

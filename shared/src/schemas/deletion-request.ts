@@ -135,7 +135,7 @@ const RECEIVED_AT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]
 const receivedInstant = (value: string) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
 
 /** A date (the start of that day in UTC) or a date and time with its offset, as an instant. */
-const instantSchema = z
+const instantText = z
   .string()
   .trim()
   .regex(RECEIVED_AT, 'Give a date (2026-11-20) or a date and time with its offset (2026-11-20T09:14:03Z)')
@@ -143,8 +143,8 @@ const instantSchema = z
     const instant = receivedInstant(value);
     // A calendar date that does not exist (2026-02-30) is refused rather than rolled over.
     return !Number.isNaN(instant.getTime()) && (value.length !== 10 || instant.toISOString().startsWith(value));
-  }, 'Not a date that exists')
-  .transform(receivedInstant);
+  }, 'Not a date that exists');
+const instantSchema = instantText.transform(receivedInstant);
 
 /**
  * When the subject's request was received, if before it is entered here (a request by email, a
@@ -157,12 +157,24 @@ export const receivedAtSchema = instantSchema.meta({
   example: '2026-11-18T16:40:00Z',
 });
 
-/** When the subject was told their request was received, if not now (a confirmation sent earlier). */
-export const confirmedAtSchema = instantSchema.meta({
-  description:
-    'When the confirmation of receipt was sent to the subject, if not now: a date (the start of that day in UTC) or a date and time with its offset. Not in the future, not before the request was received.',
-  example: '2026-11-19T10:05:00Z',
-});
+/**
+ * When the subject was told their request was received, if not now (a confirmation sent earlier).
+ * A date alone is the end of that day in UTC (now, for today): still that day in the Americas,
+ * where a deadline's business days are counted, and never earlier than the sending was.
+ */
+export const confirmedAtSchema = instantText
+  .transform((value) => {
+    if (value.length !== 10) return receivedInstant(value);
+    const start = Date.parse(`${value}T00:00:00Z`);
+    const end = start + 86_400_000 - 1;
+    // A day still to come stays in the future (and is refused as such).
+    return new Date(start <= Date.now() ? Math.min(end, Date.now()) : end);
+  })
+  .meta({
+    description:
+      'When the confirmation of receipt was sent to the subject, if not now: a date (the end of that day in UTC, or now for today) or a date and time with its offset. Not in the future, not before the request was received.',
+    example: '2026-11-19T10:05:00Z',
+  });
 
 /** A query string's spelling of a boolean: true/false in any case, or 1/0 (what common HTTP clients send). */
 function queryBooleanValue(value: unknown): unknown {

@@ -1,10 +1,30 @@
 import { addBusinessDays, businessDaysLeft, receiptConfirmByFor } from '@shared/deadlines';
+import { confirmedAtSchema } from '@shared/schemas/deletion-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, restClient } from '../../test/rest';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
 import { createDeletionRequest as createInPipeline } from '../../pipeline/commands/create';
 import { confirmReceipt } from '../../pipeline/commands/confirm-receipt';
 import { searchDeletionRequests } from '../dashboard/search-deletion-requests';
+
+describe('the day a confirmation was sent', () => {
+  it('a date alone is the end of that day in UTC (still that day in California), now for today; a date-time as given', () => {
+    expect(confirmedAtSchema.parse('2026-11-20').toISOString()).toBe('2026-11-20T23:59:59.999Z');
+    const today = new Date().toISOString().slice(0, 10);
+    const before = Date.now();
+    const parsed = confirmedAtSchema.parse(today).getTime();
+    expect(parsed).toBeGreaterThanOrEqual(before);
+    expect(parsed).toBeLessThanOrEqual(Date.now());
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect(confirmedAtSchema.parse(tomorrow).getTime()).toBeGreaterThan(Date.now());
+    expect(confirmedAtSchema.parse('2026-11-20T09:00:00-08:00').toISOString()).toBe('2026-11-20T17:00:00.000Z');
+    // Due on Friday 20 November: sent that Friday, on time; sent on the Saturday, late (the start
+    // of Saturday in UTC is still Friday afternoon in California).
+    const due = new Date('2026-11-20T10:00:00Z');
+    expect(businessDaysLeft(due, confirmedAtSchema.parse('2026-11-20'))).toBe(0);
+    expect(businessDaysLeft(due, confirmedAtSchema.parse('2026-11-21'))).toBe(-1);
+  });
+});
 
 describe('business days', () => {
   it("counts Monday to Friday on California's calendar, from the day after receipt there, keeping the time of day", () => {
