@@ -3,9 +3,7 @@ import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
 import { assertWorkspaceAllowed, type Actor } from '../../services/auth/actor';
 import { recordAudit } from '../../services/audit/record-audit';
-
-/** A clock a little ahead of ours may say "now" a moment later than we do. */
-const CLOCK_SKEW_MS = 5 * 60_000;
+import { CLOCK_SKEW_MS } from './create';
 
 /**
  * Records that the subject was told their request was received (CCPA asks for it within 10
@@ -53,6 +51,7 @@ export async function confirmReceipt(
     await tx.deletionRequest.update({ where: { id: row.id }, data: { receiptConfirmedAt: confirmedAt } });
     const day = confirmedAt.toISOString().slice(0, 10);
     const late = row.receiptConfirmBy ? -businessDaysLeft(row.receiptConfirmBy, confirmedAt) : 0;
+    const onTime = late <= 0;
     const timing = !row.receiptConfirmBy
       ? ''
       : late > 0
@@ -66,7 +65,7 @@ export async function confirmReceipt(
       details: {
         confirmedAt: confirmedAt.toISOString(),
         receiptConfirmBy: row.receiptConfirmBy?.toISOString() ?? null,
-        onTime: !row.receiptConfirmBy || late <= 0,
+        onTime,
         ...(input.note ? { note: input.note } : {}),
       },
     });
@@ -74,7 +73,7 @@ export async function confirmReceipt(
       deletionRequestId: row.id,
       receiptConfirmBy: row.receiptConfirmBy?.toISOString() ?? null,
       receiptConfirmedAt: confirmedAt.toISOString(),
-      onTime: !row.receiptConfirmBy || late <= 0,
+      onTime,
     };
   });
 }

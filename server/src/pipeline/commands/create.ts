@@ -32,8 +32,8 @@ export interface CreateDeletionRequestInput {
   receivedAt?: Date;
 }
 
-/** A clock a little ahead of ours may say "now" a moment later than we do. */
-const RECEIVED_AT_SKEW_MS = 5 * 60_000;
+/** A clock a little ahead of ours may say "now" a moment later than we do: a time given as past may be this far ahead. */
+export const CLOCK_SKEW_MS = 5 * 60_000;
 
 interface EnabledIntegration {
   id: string;
@@ -144,7 +144,7 @@ export async function createDeletionRequest(
   now = new Date(),
 ) {
   const db = deps.prisma;
-  if (input.receivedAt && input.receivedAt.getTime() > now.getTime() + RECEIVED_AT_SKEW_MS)
+  if (input.receivedAt && input.receivedAt.getTime() > now.getTime() + CLOCK_SKEW_MS)
     throw new AppError('BAD_REQUEST', 'receivedAt is in the future; give the time the request was received');
   // Received now (or a moment ahead by the caller's clock): the same as not saying.
   const receivedAt = input.receivedAt && input.receivedAt.getTime() < now.getTime() ? input.receivedAt : null;

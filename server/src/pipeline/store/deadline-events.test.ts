@@ -4,7 +4,7 @@ import { createDeletionRequest } from '../commands/create';
 import { extendDeadline } from '../commands/extend-deadline';
 import { startCallbackReceiver } from '../../test/fakes/callback-receiver';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
-import { buildDigest } from '../../services/notifications/notify';
+import { buildDigest } from '../../services/notifications/digest';
 import { recordPastCompletions } from '../testing/completion-history';
 import { recordDeadlineEvents } from './deadline-events';
 

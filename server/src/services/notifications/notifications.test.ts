@@ -4,7 +4,8 @@ import { startSlackWebhook } from '../../test/fakes/slack-webhook';
 import { startSmtpSink, toAddresses } from '../../test/fakes/smtp-sink';
 import { startWebhookServer } from '../../test/fakes/webhook-server';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
-import { buildDigest, NOTICE_SETTLE_MS, runNotifications } from './notify';
+import { buildDigest } from './digest';
+import { NOTICE_SETTLE_MS, runNotifications } from './notify';
 
 let env: TestEnv;
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;

@@ -1,4 +1,3 @@
-import { businessDaysLeft } from '@shared/days-left';
 import type { NotificationEvent } from '@shared/schemas/notifications';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
@@ -6,7 +5,7 @@ import { createRedactor } from '../../integrations/runtime/redaction';
 import type { Keyring } from '../../lib/crypto';
 import type { Logger } from '../../lib/logger';
 import type { OutboundPolicy } from '../../lib/ssrf';
-import { atRiskRequests, type AtRiskRequest } from '../deadlines/at-risk';
+import { buildDigest, requestLink } from './digest';
 import { mailerFor } from './mailer';
 import {
   emailRecipientsOf,
@@ -41,12 +40,6 @@ const WATCHED_ACTIONS = ['deletion.completed', 'request.completed', 'request.rea
  */
 export const NOTICE_SETTLE_MS = 60_000;
 const BATCH = 200;
-const DIGEST_LIST_MAX = 20;
-/** Requests with a deadline ahead the digest reads at most to count those at risk. */
-const DIGEST_AT_RISK_MAX = 5_000;
-const DAY_MS = 86_400_000;
-
-const requestLink = (config: Config, id: string) => new URL(`/requests/${id}`, config.PUBLIC_URL).toString();
 
 /**
  * A notice a channel could not take because of a passing failure (the mail server or Slack
@@ -210,87 +203,6 @@ async function noticeFor(
   };
 }
 
-/**
- * The daily digest: unfulfilled requests past their deadline and those projected to miss it, and
- * the CCPA confirmations of receipt due by tomorrow or late.
- */
-export async function buildDigest(
-  deps: NotifyDeps,
-  organizationId: string,
-  now: Date,
-  atRiskMax = DIGEST_AT_RISK_MAX,
-): Promise<Notice | null> {
-  const unfulfilled = { organizationId, status: { notIn: ['SUCCESS' as const, 'CANCELED' as const] } };
-  // CCPA confirmations of receipt due by this time tomorrow or already late, not recorded.
-  const receiptsDue = {
-    organizationId,
-    status: { not: 'CANCELED' as const },
-    receiptConfirmedAt: null,
-    receiptConfirmBy: { lte: new Date(now.getTime() + DAY_MS) },
-  };
-  const [overdueTotal, overdue, receiptTotal, receipts] = await Promise.all([
-    deps.prisma.deletionRequest.count({ where: { ...unfulfilled, dueAt: { lte: now } } }),
-    deps.prisma.deletionRequest.findMany({
-      where: { ...unfulfilled, dueAt: { lte: now } },
-      orderBy: { dueAt: 'asc' },
-      take: DIGEST_LIST_MAX,
-      select: { id: true, dueAt: true },
-    }),
-    deps.prisma.deletionRequest.count({ where: receiptsDue }),
-    deps.prisma.deletionRequest.findMany({
-      where: receiptsDue,
-      orderBy: [{ receiptConfirmBy: 'asc' }, { id: 'asc' }],
-      take: DIGEST_LIST_MAX,
-      select: { id: true, receiptConfirmBy: true },
-    }),
-  ]);
-  // Every request at risk is counted (up to `atRiskMax` read, then "N+"); the first DIGEST_LIST_MAX are listed.
-  const atRisk: AtRiskRequest[] = [];
-  let atRiskTotal = 0;
-  const pages = atRiskRequests(deps.prisma, organizationId, now, { max: atRiskMax });
-  let next = await pages.next();
-  for (; !next.done; next = await pages.next()) {
-    atRiskTotal += next.value.length;
-    atRisk.push(...next.value.slice(0, DIGEST_LIST_MAX - atRisk.length));
-  }
-  if (overdueTotal === 0 && atRiskTotal === 0 && receiptTotal === 0) return null;
-  const atRiskCount = `${atRiskTotal}${next.value.capped ? '+' : ''}`;
-  const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : '');
-  const lines = [`${overdueTotal} request(s) overdue, ${atRiskCount} at risk.`];
-  if (overdue.length)
-    lines.push(
-      '',
-      'Overdue:',
-      ...overdue.map(
-        (r) =>
-          `- ${r.id} (due ${day(r.dueAt)}, ${Math.floor((now.getTime() - r.dueAt!.getTime()) / DAY_MS)} day(s) late) ${requestLink(deps.config, r.id)}`,
-      ),
-    );
-  if (atRisk.length)
-    lines.push(
-      '',
-      'At risk:',
-      ...atRisk.map(
-        (r) => `- ${r.id} (due ${day(r.dueAt)}): ${r.reasons.join('; ')} ${requestLink(deps.config, r.id)}`,
-      ),
-    );
-  if (receipts.length) {
-    lines.push(
-      '',
-      `Receipt to confirm to the subject (CCPA), due by tomorrow or late: ${receiptTotal}`,
-      ...receipts.map(
-        (r) =>
-          `- ${r.id} (due ${day(r.receiptConfirmBy)}${businessDaysLeft(r.receiptConfirmBy!, now) < 0 ? ', late' : ''}) ${requestLink(deps.config, r.id)}`,
-      ),
-    );
-  }
-  const receiptPart = receiptTotal ? `, ${receiptTotal} receipt(s) to confirm` : '';
-  return {
-    subject: `Deadlines: ${overdueTotal} overdue, ${atRiskCount} at risk${receiptPart}`,
-    text: lines.join('\n'),
-  };
-}
-
 /** Each channel's cursor column. */
 const CURSOR_COLUMN = { email: 'emailCursor', slack: 'slackCursor' } as const satisfies Record<
   NotificationChannel,
@@ -370,7 +282,7 @@ export async function runNotifications(deps: NotifyDeps, now = new Date()): Prom
 
 /**
  * A digest a channel could not take for a passing reason is tried again on it after this long
- * (the same day), not at every pass: building it reads up to DIGEST_AT_RISK_MAX requests.
+ * (the same day), not at every pass: building it reads up to DIGEST_AT_RISK_MAX requests (digest.ts).
  * Kept by the process that holds the notifier's lock; another process taking over tries at once.
  */
 const DIGEST_RETRY_MS = 15 * 60_000;
