@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { passwordSchema } from '@shared/schemas/auth';
@@ -27,7 +29,7 @@ const USAGE = `Usage: npm run cli -- <command> [options] [--json]
 
 Commands:
   db:migrate                                   apply pending database migrations
-  db:migration:create --name <name>            write a new migration from prisma/schema.prisma changes
+  db:migration:create --name <name>            write a new migration from prisma/schema.prisma changes since the last commit
   user:create --email <e> --password <p> [--name <n>] --org <organization name>
                                                create a user who owns a new organization
   workspace:create --org <organizationId> --name <name>
@@ -227,18 +229,34 @@ function print(result: unknown, json: boolean): void {
   }
 }
 
+/**
+ * The SQL that takes the database from the schema of the last commit (`git show HEAD:`) to the
+ * working copy's prisma/schema.prisma, as a new migration. Prisma's own way, a diff from the
+ * migrations folder, replays them on a shadow database, and its WASM schema engine (6.19.3)
+ * panics there and in introspection; a diff of two schema files needs neither (README, "Layout").
+ */
 async function createMigration(name: string): Promise<unknown> {
   if (!/^[a-z0-9_]+$/.test(name)) throw new UsageError('--name must be lower_snake_case');
+  const git = spawnSync('git', ['show', 'HEAD:prisma/schema.prisma'], {
+    cwd: path.resolve(MIGRATIONS_DIR, '../..'),
+    encoding: 'utf8',
+  });
+  if (git.status !== 0)
+    throw new Error("the last commit's prisma/schema.prisma cannot be read (git show HEAD:prisma/schema.prisma)");
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'dds-migration-'));
+  const committed = path.join(scratch, 'schema.prisma');
+  fs.writeFileSync(committed, git.stdout);
   const config = loadConfig();
   const log = createLogger('warn');
+  // The schema engine connects through the driver adapter even to compare two files.
   const server = await prepareDatabase(config, log);
   try {
     const result = runPrisma(
       [
         'migrate',
         'diff',
-        '--from-migrations',
-        MIGRATIONS_DIR,
+        '--from-schema-datamodel',
+        committed,
         '--to-schema-datamodel',
         'prisma/schema.prisma',
         '--script',
@@ -248,7 +266,7 @@ async function createMigration(name: string): Promise<unknown> {
     ) as { status: number; stdout: string };
     if (result.status !== 0) throw new Error('prisma migrate diff failed');
     if (!result.stdout.trim() || /empty migration/i.test(result.stdout))
-      return { created: null, message: 'schema and migrations agree' };
+      return { created: null, message: 'prisma/schema.prisma has no change since the last commit' };
     const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
     const dir = path.join(MIGRATIONS_DIR, `${stamp}_${name}`);
     fs.mkdirSync(dir, { recursive: true });
@@ -256,6 +274,7 @@ async function createMigration(name: string): Promise<unknown> {
     return { created: path.relative(process.cwd(), dir) };
   } finally {
     await server.stop();
+    fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 
