@@ -64,32 +64,3 @@ it('gives the CCPA requests stored before it whose 10 business days have not run
     await client.end();
   }
 });
-
-it('finds the receipts still to confirm through an index, not by reading every request of the organization', async () => {
-  const client = new pg.Client({ connectionString: env.db.url });
-  await client.connect();
-  try {
-    // The table with its indexes, in a schema of its own: 5,000 requests of one organization,
-    // a third of them CCPA, all confirmed but five.
-    await client.query(`CREATE SCHEMA receipt_index; SET search_path TO receipt_index, public`);
-    await client.query(
-      `CREATE TABLE "DeletionRequest" (LIKE public."DeletionRequest" INCLUDING DEFAULTS INCLUDING INDEXES)`,
-    );
-    await client.query(
-      `INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", "identifierHmac", channel, "updatedAt", "receiptConfirmBy", "receiptConfirmedAt")
-       SELECT 'dr_' || n, 'org_x', 'ws_x', md5(n::text), 'API', now(),
-              CASE WHEN n % 3 = 0 THEN now() END, CASE WHEN n % 3 = 0 AND n > 15 THEN now() END
-         FROM generate_series(1, 5000) AS n`,
-    );
-    await client.query('ANALYZE "DeletionRequest"');
-    const plan = await client.query<{ 'QUERY PLAN': string }>(
-      `EXPLAIN SELECT count(*) FROM "DeletionRequest"
-        WHERE "organizationId" = 'org_x' AND "receiptConfirmBy" IS NOT NULL AND "receiptConfirmedAt" IS NULL AND status <> 'CANCELED'`,
-    );
-    const text = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
-    expect(text).not.toContain('Seq Scan');
-    expect(text).toMatch(/Index Cond: .*"receiptConfirmedAt" IS NULL.*"receiptConfirmBy" IS NOT NULL/s);
-  } finally {
-    await client.end();
-  }
-});

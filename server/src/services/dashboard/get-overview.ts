@@ -1,4 +1,5 @@
 import { REQUEST_STATUSES, type RequestStatus } from '@shared/statuses';
+import { UNFULFILLED_STATUSES } from '@shared/status-values';
 import type { Db } from '../../db/client';
 import { Prisma } from '../../generated/prisma/client';
 import { AppError } from '../../lib/errors';
@@ -54,7 +55,7 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
   const organizationId = actor.organizationId;
 
   const weekAhead = new Date(now.getTime() + 7 * DAY_MS);
-  const unfulfilled = { organizationId, status: { notIn: ['SUCCESS', 'CANCELED'] as RequestStatus[] } };
+  const unfulfilled = { organizationId, status: { in: UNFULFILLED_STATUSES } };
   const [
     openTotal,
     perDayRows,

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { requestSearchInputSchema, RequestSearchFilter } from '@shared/schemas/dashboard';
+import { UNFULFILLED_STATUSES } from '@shared/status-values';
 import { hotQuery, selectedColumns, type Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import { identifierHmac, type Keyring } from '../../lib/crypto';
@@ -9,7 +10,6 @@ import { decodeDueCursor, decodeKeysetCursor, encodeDueCursor, encodeKeysetCurso
 import { withMaskedIdentifier } from './masked-identifier';
 
 const DAY_MS = 86_400_000;
-const FULFILLED: ('SUCCESS' | 'CANCELED')[] = ['SUCCESS', 'CANCELED'];
 
 export type RequestSearchInput = z.output<typeof requestSearchInputSchema>;
 
@@ -44,7 +44,7 @@ export function requestSearchWhere(keyring: Keyring, actor: Actor, filter: Reque
   } else if (filter.due) {
     // Not fulfilled: anything but SUCCESS and CANCELED still owes the subject an answer.
     const bound = filter.due === 'overdue' ? { lte: now } : { gt: now, lte: new Date(now.getTime() + 7 * DAY_MS) };
-    where.AND = [{ dueAt: bound, status: { notIn: FULFILLED } }];
+    where.AND = [{ dueAt: bound, status: { in: UNFULFILLED_STATUSES } }];
   }
   return where;
 }

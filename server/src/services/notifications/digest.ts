@@ -1,4 +1,5 @@
 import { businessDaysLeft, DAY_MS } from '@shared/days-left';
+import { UNFULFILLED_STATUSES } from '@shared/status-values';
 import type { Config } from '../../config';
 import { atRiskRequests, type AtRiskRequest } from '../deadlines/at-risk';
 import type { Notice, NotifyDeps } from './notify';
@@ -20,7 +21,7 @@ export async function buildDigest(
   now: Date,
   atRiskMax = DIGEST_AT_RISK_MAX,
 ): Promise<Notice | null> {
-  const unfulfilled = { organizationId, status: { notIn: ['SUCCESS' as const, 'CANCELED' as const] } };
+  const unfulfilled = { organizationId, status: { in: UNFULFILLED_STATUSES } };
   // CCPA confirmations of receipt due by this time tomorrow or already late, not recorded.
   const receiptsDue = {
     organizationId,

@@ -1,0 +1,97 @@
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { UNFULFILLED_STATUSES } from '@shared/status-values';
+import { createTestEnv, type TestEnv } from '../test/harness';
+
+/**
+ * The overview, the digest and the Requests screen's deadline filters count and list the
+ * unfulfilled requests by deadline on every load. An organization's history is mostly fulfilled
+ * requests whose deadlines have passed: these reads must go through an index that skips them,
+ * not through every request the organization ever had. The plans are read on the table with
+ * its indexes (from the migrations), filled as such a history, with the statuses sent as the
+ * ORM sends them (a cast of a parameter, which a partial index's predicate cannot be proven from).
+ */
+let env: TestEnv;
+let client: pg.Client;
+const NOW = `(now() AT TIME ZONE 'UTC')`;
+const open = UNFULFILLED_STATUSES.map((status) => `CAST('${status}'::text AS "RequestStatus")`).join(', ');
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  client = new pg.Client({ connectionString: env.db.url });
+  await client.connect();
+  await client.query(`CREATE SCHEMA history; SET search_path TO history, public`);
+  await client.query(
+    `CREATE TABLE "DeletionRequest" (LIKE public."DeletionRequest" INCLUDING DEFAULTS INCLUDING INDEXES)`,
+  );
+  // 5,000 requests over a year: all fulfilled and past their deadline but 20 still open (due over
+  // the next weeks or overdue); a third CCPA, every receipt confirmed but five.
+  await client.query(
+    `INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", "identifierHmac", channel, "updatedAt", status,
+                                    "createdAt", "dueAt", "receiptConfirmBy", "receiptConfirmedAt")
+     SELECT 'dr_' || n, 'org_x', 'ws_x', md5(n::text), 'API', ${NOW},
+            CASE WHEN n <= 20 THEN 'PENDING' ELSE 'SUCCESS' END::"RequestStatus",
+            ${NOW} - n * interval '100 minutes',
+            ${NOW} + (CASE WHEN n <= 20 THEN 10 - n ELSE -n END) * interval '1 day',
+            CASE WHEN n % 3 = 0 THEN ${NOW} END, CASE WHEN n % 3 = 0 AND n > 15 THEN ${NOW} END
+       FROM generate_series(1, 5000) AS n`,
+  );
+  await client.query('ANALYZE "DeletionRequest"');
+});
+afterAll(async () => {
+  await client?.end();
+  await env?.close();
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
+
+/** The rows every scan of the query's plan read (kept or filtered out), and whether one read the whole table. */
+async function rowsRead(sql: string): Promise<{ read: number; seqScan: boolean; plan: string }> {
+  const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`);
+  let read = 0;
+  let seqScan = false;
+  const visit = (node: PlanNode) => {
+    if (node['Node Type'].includes('Scan') && node['Node Type'] !== 'Bitmap Index Scan') {
+      read +=
+        (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) *
+        node['Actual Loops'];
+      seqScan ||= node['Node Type'] === 'Seq Scan';
+    }
+    for (const child of node.Plans ?? []) visit(child);
+  };
+  visit(rows[0]!['QUERY PLAN'][0].Plan);
+  return { read, seqScan, plan: JSON.stringify(rows[0]!['QUERY PLAN'][0].Plan) };
+}
+
+it('counts and lists the overdue and soon-due requests without reading the fulfilled history', async () => {
+  const unfulfilled = `"organizationId" = 'org_x' AND status IN (${open})`;
+  for (const sql of [
+    `SELECT count(*) FROM "DeletionRequest" WHERE ${unfulfilled} AND "dueAt" <= ${NOW}`,
+    `SELECT id FROM "DeletionRequest" WHERE ${unfulfilled} AND "dueAt" <= ${NOW} ORDER BY "dueAt" LIMIT 10`,
+    `SELECT count(*) FROM "DeletionRequest" WHERE ${unfulfilled} AND "dueAt" > ${NOW} AND "dueAt" <= ${NOW} + interval '7 days'`,
+    `SELECT id FROM "DeletionRequest" WHERE ${unfulfilled} AND "dueAt" IS NOT NULL ORDER BY "dueAt", id LIMIT 200`,
+  ]) {
+    const { read, seqScan, plan } = await rowsRead(sql);
+    expect(seqScan, plan).toBe(false);
+    // 20 requests are unfulfilled, 5,000 in all.
+    expect(read, plan).toBeLessThanOrEqual(40);
+  }
+});
+
+it('finds the receipts still to confirm without reading every request of the organization', async () => {
+  const { read, seqScan, plan } = await rowsRead(
+    `SELECT count(*) FROM "DeletionRequest"
+      WHERE "organizationId" = 'org_x' AND "receiptConfirmBy" IS NOT NULL AND "receiptConfirmedAt" IS NULL
+        AND status <> CAST('CANCELED'::text AS "RequestStatus")`,
+  );
+  expect(seqScan, plan).toBe(false);
+  // Five receipts are unconfirmed, 1,666 confirmed.
+  expect(read, plan).toBeLessThanOrEqual(10);
+});
