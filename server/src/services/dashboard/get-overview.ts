@@ -1,10 +1,10 @@
 import { REQUEST_STATUSES, type RequestStatus } from '@shared/statuses';
-import { UNFULFILLED_STATUSES } from '@shared/status-values';
 import type { Db } from '../../db/client';
 import { Prisma } from '../../generated/prisma/client';
 import { AppError } from '../../lib/errors';
 import type { Actor } from '../auth/actor';
 import { completionProfiles, projectRisk } from '../deadlines/at-risk';
+import { receiptToConfirmWhere, unfulfilledWhere } from '../deadlines/pending';
 import { deletionRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
 import { failuresOf } from './attention';
 import { withMaskedIdentifier } from './masked-identifier';
@@ -55,7 +55,7 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
   const organizationId = actor.organizationId;
 
   const weekAhead = new Date(now.getTime() + 7 * DAY_MS);
-  const unfulfilled = { organizationId, status: { in: UNFULFILLED_STATUSES } };
+  const unfulfilled = { organizationId, ...unfulfilledWhere };
   const [
     openTotal,
     perDayRows,
@@ -132,9 +132,7 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
     db.deletionRequest.count({ where: { ...unfulfilled, dueAt: { lte: now } } }),
     db.deletionRequest.count({ where: { ...unfulfilled, dueAt: { gt: now, lte: weekAhead } } }),
     // CCPA requests whose receipt is still to be confirmed to the subject (the list's "unconfirmed").
-    db.deletionRequest.count({
-      where: { organizationId, receiptConfirmBy: { not: null }, receiptConfirmedAt: null, status: { not: 'CANCELED' } },
-    }),
+    db.deletionRequest.count({ where: { organizationId, ...receiptToConfirmWhere } }),
     // The nearest deadlines of unfulfilled requests: the overdue and due-this-week lists and the at-risk projection.
     db.deletionRequest.findMany({
       where: { ...unfulfilled, dueAt: { not: null } },

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { requestSearchInputSchema, RequestSearchFilter } from '@shared/schemas/dashboard';
-import { UNFULFILLED_STATUSES } from '@shared/status-values';
 import { hotQuery, selectedColumns, type Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import { identifierHmac, type Keyring } from '../../lib/crypto';
 import { mayUseWorkspace, type Actor } from '../auth/actor';
+import { receiptToConfirmWhere, unfulfilledWhere } from '../deadlines/pending';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
 import { decodeDueCursor, decodeKeysetCursor, encodeDueCursor, encodeKeysetCursor } from '../../lib/keyset-cursor';
 import { withMaskedIdentifier } from './masked-identifier';
@@ -39,12 +39,10 @@ export function requestSearchWhere(keyring: Keyring, actor: Actor, filter: Reque
     };
   }
   if (filter.due === 'unconfirmed') {
-    // Receipt still to be confirmed to the subject (CCPA), unless the request was canceled.
-    where.AND = [{ receiptConfirmBy: { not: null }, receiptConfirmedAt: null, status: { not: 'CANCELED' } }];
+    where.AND = [receiptToConfirmWhere];
   } else if (filter.due) {
-    // Not fulfilled: anything but SUCCESS and CANCELED still owes the subject an answer.
     const bound = filter.due === 'overdue' ? { lte: now } : { gt: now, lte: new Date(now.getTime() + 7 * DAY_MS) };
-    where.AND = [{ dueAt: bound, status: { in: UNFULFILLED_STATUSES } }];
+    where.AND = [{ dueAt: bound, ...unfulfilledWhere }];
   }
   return where;
 }

@@ -1,7 +1,7 @@
 import { businessDaysLeft, DAY_MS } from '@shared/days-left';
-import { UNFULFILLED_STATUSES } from '@shared/status-values';
 import type { Config } from '../../config';
 import { atRiskRequests, type AtRiskRequest } from '../deadlines/at-risk';
+import { receiptToConfirmWhere, unfulfilledWhere } from '../deadlines/pending';
 import type { Notice, NotifyDeps } from './notify';
 
 const DIGEST_LIST_MAX = 20;
@@ -21,13 +21,12 @@ export async function buildDigest(
   now: Date,
   atRiskMax = DIGEST_AT_RISK_MAX,
 ): Promise<Notice | null> {
-  const unfulfilled = { organizationId, status: { in: UNFULFILLED_STATUSES } };
+  const unfulfilled = { organizationId, ...unfulfilledWhere };
   // CCPA confirmations of receipt due by this time tomorrow or already late, not recorded.
   const receiptsDue = {
     organizationId,
-    status: { not: 'CANCELED' as const },
-    receiptConfirmedAt: null,
-    receiptConfirmBy: { lte: new Date(now.getTime() + DAY_MS) },
+    ...receiptToConfirmWhere,
+    receiptConfirmBy: { not: null, lte: new Date(now.getTime() + DAY_MS) },
   };
   const [overdueTotal, overdue, receiptTotal, receipts] = await Promise.all([
     deps.prisma.deletionRequest.count({ where: { ...unfulfilled, dueAt: { lte: now } } }),
