@@ -191,7 +191,9 @@ export function Filters(props: {
               onChange={(e) => onChange({ ...filters, sort: e.target.value === 'due' ? 'due' : undefined })}
             >
               <option value="">Newest first</option>
-              <option value="due">Nearest deadline first</option>
+              <option value="due">
+                {filters.due === 'unconfirmed' ? 'Nearest receipt deadline first' : 'Nearest deadline first'}
+              </option>
             </SelectField>
           </div>
         ) : null}

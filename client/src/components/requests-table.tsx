@@ -121,7 +121,12 @@ export function RequestsTable({
                   </div>
                 </td>
                 <td data-label="Due">
-                  <DueDate dueAt={row.dueAt} status={row.status} regulation={row.regulation} />
+                  <DueDate
+                    dueAt={row.dueAt}
+                    status={row.status}
+                    regulation={row.regulation}
+                    receipt={{ confirmBy: row.receiptConfirmBy, confirmedAt: row.receiptConfirmedAt }}
+                  />
                 </td>
                 <td data-label="Workspace">{row.workspaceName}</td>
                 <td data-label="Created">

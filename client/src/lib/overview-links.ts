@@ -63,7 +63,7 @@ export function overviewTiles(overview: Overview): OverviewTile[] {
           {
             label: 'Receipt to confirm (CCPA)',
             value: overview.unconfirmedReceiptTotal,
-            to: requestsLink({ due: 'unconfirmed' }),
+            to: requestsLink({ due: 'unconfirmed', sort: 'due' }),
           },
         ]
       : []),

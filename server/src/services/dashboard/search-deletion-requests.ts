@@ -62,12 +62,15 @@ export async function searchDeletionRequests(
   const where = requestSearchWhere(keyring, actor, input.filter, now);
   const and = [...(where.AND ?? [])];
   const byDue = input.sort === 'due';
+  // "Nearest deadline first": among receipts still to confirm, the deadline that is near is the
+  // confirmation's (ten business days under the CCPA), not the deletion's.
+  const deadline = input.filter.due === 'unconfirmed' ? 'receiptConfirmBy' : 'dueAt';
   if (input.cursor && byDue) {
-    const { dueAt, id } = decodeDueCursor(input.cursor);
+    const { dueAt: at, id } = decodeDueCursor(input.cursor);
     and.push(
-      dueAt
-        ? { OR: [{ dueAt: { gt: dueAt } }, { dueAt, id: { gt: id } }, { dueAt: null }] }
-        : { dueAt: null, id: { gt: id } },
+      at
+        ? { OR: [{ [deadline]: { gt: at } }, { [deadline]: at, id: { gt: id } }, { [deadline]: null }] }
+        : { [deadline]: null, id: { gt: id } },
     );
   } else if (input.cursor) {
     const { createdAt, id } = decodeKeysetCursor(input.cursor);
@@ -81,7 +84,7 @@ export async function searchDeletionRequests(
   const rows = await db.deletionRequest.findMany({
     where,
     orderBy: byDue
-      ? [{ dueAt: { sort: 'asc', nulls: 'last' } }, { id: 'asc' }]
+      ? [{ [deadline]: { sort: 'asc', nulls: 'last' } }, { id: 'asc' }]
       : [{ createdAt: 'desc' }, { id: 'desc' }],
     take: input.limit + 1,
     select: deletionRequestSelect,
@@ -100,7 +103,7 @@ export async function searchDeletionRequests(
     nextCursor:
       rows.length > input.limit && last
         ? byDue
-          ? encodeDueCursor(last.dueAt, last.id)
+          ? encodeDueCursor(last[deadline], last.id)
           : encodeKeysetCursor(last.createdAt, last.id)
         : null,
   };

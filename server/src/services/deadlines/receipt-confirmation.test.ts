@@ -5,6 +5,7 @@ import { expectError, restClient } from '../../test/rest';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
 import { createDeletionRequest as createInPipeline } from '../../pipeline/commands/create';
 import { confirmReceipt } from '../../pipeline/commands/confirm-receipt';
+import { extendDeadline } from '../../pipeline/commands/extend-deadline';
 import { searchDeletionRequests } from '../dashboard/search-deletion-requests';
 
 describe('the day a confirmation was sent', () => {
@@ -174,6 +175,35 @@ describe('confirming receipt to the subject', () => {
       message: 'Receipt of this request was already confirmed on 2026-12-01',
     });
     expect(await confirmations(onTime.id)).toHaveLength(1);
+  });
+
+  it('"nearest deadline first" among receipts to confirm follows the confirmation deadlines, page after page', async () => {
+    const now = new Date('2026-10-20T09:00:00Z');
+    // Received first, so its confirmation is due first; its deletion deadline was extended, so
+    // by the deletion deadline it would come last.
+    const first = await create('order-first@example.com', new Date('2026-10-01T08:00:00Z'), 'CCPA');
+    await extendDeadline(env.deps.prisma, org.actor, { deletionRequestId: first.id, reason: 'Many systems' }, now);
+    const second = await create('order-second@example.com', new Date('2026-10-02T08:00:00Z'), 'CCPA');
+    const third = await create('order-third@example.com', new Date('2026-10-05T08:00:00Z'), 'CCPA');
+    const search = (limit: number, cursor?: string | null) =>
+      searchDeletionRequests(
+        env.deps.prisma,
+        env.deps.keyring,
+        org.actor,
+        { filter: { due: 'unconfirmed' }, sort: 'due', limit, cursor: cursor ?? undefined } as never,
+        now,
+      );
+    const page1 = await search(1);
+    const page2 = await search(100, page1.nextCursor);
+    const listed = [...page1.items, ...page2.items];
+    const ours = listed.filter((r) => [first.id, second.id, third.id].includes(r.id)).map((r) => r.id);
+    expect(ours).toEqual([first.id, second.id, third.id]);
+    const by = listed.map((r) => r.receiptConfirmBy!);
+    expect(by).toEqual([...by].sort());
+    expect(new Set(listed.map((r) => r.id)).size).toBe(listed.length);
+    // The deletion deadlines are in another order: the extended one is last of the three.
+    const dues = listed.filter((r) => ours.includes(r.id)).map((r) => r.dueAt!);
+    expect(dues[0]! > dues[2]!).toBe(true);
   });
 
   it('over REST: a time in the future, before receipt or not a date is a 400 and records nothing; another organization gets a 404', async () => {
