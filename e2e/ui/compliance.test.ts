@@ -144,4 +144,30 @@ describe('a privacy team tracks legal deadlines', () => {
     await page.goto('/');
     await expect.poll(() => tile.locator('.tile-value').textContent()).toBe('1');
   });
+
+  it('an owner withdraws a confirmation recorded by mistake, with a reason: the receipt is to confirm again', async () => {
+    await page.goto(`/requests/${requestIds.ccpa}`);
+    const panel = page.getByRole('region', { name: 'Deadline' });
+    await page.getByRole('button', { name: 'Correct the confirmation' }).click();
+    const dialog = page.getByRole('dialog');
+    const withdraw = dialog.getByRole('button', { name: 'Withdraw the record' });
+    await dialog.getByLabel('It was not sent (withdraw the record)').check();
+    // Not without a reason.
+    expect(await withdraw.isDisabled()).toBe(true);
+    await dialog.getByLabel('Reason for the correction').fill('Recorded on the wrong request');
+    await withdraw.click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => panel.textContent()).toMatch(/not recorded, \d+ business days? left/);
+    await page.getByRole('button', { name: 'Record confirmation of receipt' }).waitFor();
+    await page.getByText('Confirmation of receipt withdrawn').first().waitFor();
+    // Among those to confirm again, nearest confirmation deadline first, with the business days left.
+    await page.goto('/');
+    const tile = page.getByRole('region', { name: 'Totals' }).getByRole('link', { name: 'Receipt to confirm (CCPA)' });
+    await expect.poll(() => tile.locator('.tile-value').textContent()).toBe('2');
+    await tile.click();
+    await page.waitForURL(/due=unconfirmed/);
+    expect(new URL(page.url()).searchParams.get('sort')).toBe('due');
+    const row = page.locator(`tr[data-request-id="${requestIds.ccpa}"]`);
+    await expect.poll(() => row.textContent()).toMatch(/receipt: \d+ business days? left/);
+  });
 });

@@ -138,5 +138,19 @@ export const confirmReceiptInputSchema = z.object({
     .meta({ description: 'How the subject was told (e.g. "Emailed from privacy@"); recorded in the audit trail.' }),
 });
 
+export const correctReceiptInputSchema = z.object({
+  deletionRequestId: z.string().min(1).max(64),
+  confirmedAt: confirmedAtSchema.nullable().meta({
+    description:
+      'When the confirmation was really sent (a date-time, or a date as for recording it); null when it was not sent (recorded on the wrong request, say): the receipt is then still to confirm.',
+  }),
+  reason: z
+    .string()
+    .trim()
+    .min(1, 'Say why the record is corrected')
+    .max(500, 'Use at most 500 characters')
+    .meta({ description: 'Why the record is corrected; kept in the audit trail.' }),
+});
+
 /** Deadline filters of the Requests screen. */
 export { DUE_FILTERS } from './status-values';

@@ -5,6 +5,7 @@ const ACTION_LABEL: Record<string, string> = {
   'request.canceled': 'Request canceled',
   'request.deadline_extended': 'Deadline extended',
   'request.receipt_confirmed': 'Receipt confirmed',
+  'request.receipt_confirmation_corrected': 'Receipt confirmation corrected',
   'request.bulk_retry': 'Bulk retry',
   'request.bulk_cancel': 'Bulk cancel',
   'workspace.created': 'Workspace created',

@@ -37,6 +37,7 @@ describe('OpenAPI document', () => {
       'POST /deletion-requests/{deletionRequestId}/cancel',
       'POST /deletion-requests/{deletionRequestId}/check-status',
       'POST /deletion-requests/{deletionRequestId}/confirm-receipt',
+      'POST /deletion-requests/{deletionRequestId}/correct-receipt-confirmation',
       'POST /deletion-requests/{deletionRequestId}/extend-deadline',
       'POST /deletion-requests/{deletionRequestId}/integration-requests/{integrationRequestId}/cancel',
       'POST /deletion-requests/{deletionRequestId}/integration-requests/{integrationRequestId}/check-status',

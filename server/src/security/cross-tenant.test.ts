@@ -227,6 +227,14 @@ function attempts(): Attempt[] {
       input: { deletionRequestId: A.deletionRequestId, reason: 'an attempt from another organization' },
     },
     { path: 'deadlines.confirmReceipt', input: { deletionRequestId: A.deletionRequestId } },
+    {
+      path: 'deadlines.correctReceiptConfirmation',
+      input: {
+        deletionRequestId: A.deletionRequestId,
+        confirmedAt: null,
+        reason: 'an attempt from another organization',
+      },
+    },
     { path: 'deadlines.deletePolicy', input: { policyId: A.policyId } },
     { path: 'deadlines.setWorkspaceRegulation', input: { workspaceId: A.workspace.id, regulation: 'CCPA' } },
     { path: 'dashboard.revealIdentifier', input: { deletionRequestId: A.deletionRequestId } },
@@ -343,6 +351,8 @@ describe('cross-tenant: organization B against organization A', () => {
                   workspaceId: A.workspace.id,
                 }
               : {};
+          // A correction says what the record should be (here: withdrawn).
+          const correction = template.endsWith('/correct-receipt-confirmation') ? { confirmedAt: null } : {};
           const body = !operation.requestBody
             ? undefined
             : template.includes('/bulk-')
@@ -353,6 +363,7 @@ describe('cross-tenant: organization B against organization A', () => {
                   reason: 'a valid reason given by organization B',
                   ...csvImport,
                   ...callback,
+                  ...correction,
                 });
           const response = await fetch(`${server.baseUrl}/api/public${path}`, {
             method: method.toUpperCase(),

@@ -99,6 +99,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'deadlines.setWorkspaceRegulation': 'ADMIN',
   'deadlines.extend': 'MEMBER',
   'deadlines.confirmReceipt': 'MEMBER',
+  'deadlines.correctReceiptConfirmation': 'ADMIN',
 
   'notifications.settings': 'ADMIN',
   'notifications.update': 'ADMIN',

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import {
   confirmReceiptInputSchema,
+  correctReceiptInputSchema,
   extendDeadlineInputSchema,
   regulationNameSchema,
   regulationPolicyInputSchema,
 } from '@shared/deadlines';
 import { router } from '../../trpc/init';
 import { adminProcedure, memberProcedure } from '../../trpc/procedures';
-import { confirmReceipt } from '../../pipeline/commands/confirm-receipt';
+import { confirmReceipt, correctReceiptConfirmation } from '../../pipeline/commands/confirm-receipt';
 import { extendDeadline } from '../../pipeline/commands/extend-deadline';
 import {
   createRegulationPolicy,
@@ -38,6 +39,20 @@ const confirmReceiptOutput = z.object({
   onTime: z
     .boolean()
     .meta({ description: 'Whether it was recorded as sent by the day it was due (true when not required).' }),
+});
+
+const correctReceiptOutput = z.object({
+  deletionRequestId: z.string(),
+  receiptConfirmBy: z.string().nullable(),
+  receiptConfirmedAt: z
+    .string()
+    .nullable()
+    .meta({ description: 'The corrected time; null: withdrawn, still to confirm.' }),
+  previousConfirmedAt: z.string(),
+  onTime: z
+    .boolean()
+    .nullable()
+    .meta({ description: 'Whether the corrected time was by the day it was due; null when withdrawn.' }),
 });
 
 export const deadlinesRouter = router({
@@ -116,5 +131,37 @@ export const deadlinesRouter = router({
     .output(confirmReceiptOutput)
     .mutation(async ({ ctx, input }) => {
       return idempotentCall(ctx, 'confirmReceipt', input, () => confirmReceipt(ctx.prisma, ctx.actor, input));
+    }),
+  /** Corrects (or withdraws) a recorded confirmation of receipt, with a reason; admins only; audited. */
+  correctReceiptConfirmation: adminProcedure
+    .meta(
+      restMeta({
+        method: 'POST',
+        path: '/deletion-requests/{deletionRequestId}/correct-receipt-confirmation',
+        operationId: 'correctDeletionRequestReceiptConfirmation',
+        tag: TAG,
+        scope: 'requests:write',
+        summary: 'Correct a recorded confirmation of receipt',
+        description:
+          "For a confirmation recorded with the wrong time, or on the wrong request: `confirmedAt` is when it was really sent, or null when it was not (the receipt is then still to confirm, and the request is listed among those again). The reason, and the record before and after, are kept in the audit trail; the first record's entry stays as it was. Owners and admins only. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.",
+        requestHeaders: idempotencyRequestHeaders,
+        responseHeaders: idempotencyResponseHeaders,
+        successDescription: 'The record before and after the correction.',
+        badRequestExample: { path: ['reason'], message: 'Say why the record is corrected' },
+        errors: {
+          400: 'A malformed id, a `confirmedAt` in the future, before the request was received or not a date, or a missing or over-long reason.',
+          403: 'The token belongs to a member: corrections take an owner or an admin.',
+          404: "No deletion request with this id in the token's organization.",
+          409: 'No confirmation is recorded for the request, or it is already recorded with this time; also while an earlier call with the same Idempotency-Key is still running.',
+          422: 'This Idempotency-Key was already used with a different request.',
+        },
+      }),
+    )
+    .input(correctReceiptInputSchema)
+    .output(correctReceiptOutput)
+    .mutation(async ({ ctx, input }) => {
+      return idempotentCall(ctx, 'correctReceiptConfirmation', input, () =>
+        correctReceiptConfirmation(ctx.prisma, ctx.actor, input),
+      );
     }),
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, restClient } from '../../test/rest';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
 import { createDeletionRequest as createInPipeline } from '../../pipeline/commands/create';
-import { confirmReceipt } from '../../pipeline/commands/confirm-receipt';
+import { confirmReceipt, correctReceiptConfirmation } from '../../pipeline/commands/confirm-receipt';
 import { extendDeadline } from '../../pipeline/commands/extend-deadline';
 import { searchDeletionRequests } from '../dashboard/search-deletion-requests';
 
@@ -88,8 +88,8 @@ const create = (identifier: string, now: Date, regulation?: string, receivedAt?:
     { workspace: { id: org.workspace.id }, identifier, regulation, receivedAt },
     now,
   ).then((r) => r.deletionRequest);
-const confirmations = (id: string) =>
-  env.deps.prisma.auditLog.findMany({ where: { deletionRequestId: id, action: 'request.receipt_confirmed' } });
+const confirmations = (id: string, action = 'request.receipt_confirmed') =>
+  env.deps.prisma.auditLog.findMany({ where: { deletionRequestId: id, action }, orderBy: { createdAt: 'asc' } });
 
 describe('confirming receipt to the subject', () => {
   it('a CCPA request is due a confirmation 10 business days after receipt; a GDPR one is not', async () => {
@@ -204,6 +204,91 @@ describe('confirming receipt to the subject', () => {
     // The deletion deadlines are in another order: the extended one is last of the three.
     const dues = listed.filter((r) => ours.includes(r.id)).map((r) => r.dueAt!);
     expect(dues[0]! > dues[2]!).toBe(true);
+  });
+
+  it('a recorded confirmation is corrected, or withdrawn, with a reason; both are audited and the first entry stays', async () => {
+    const now = new Date('2026-12-01T09:00:00Z');
+    // Received Monday 2 November: due by Monday 16 November.
+    const request = await create('correct-me@example.com', new Date('2026-11-02T08:00:00Z'), 'CCPA');
+    const correct = (confirmedAt: Date | null, reason = 'Typed the wrong date; the letter went on the 13th') =>
+      correctReceiptConfirmation(
+        env.deps.prisma,
+        org.actor,
+        { deletionRequestId: request.id, confirmedAt, reason },
+        now,
+      );
+    const stored = async () =>
+      (await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: request.id } })).receiptConfirmedAt;
+    // Nothing recorded yet: nothing to correct.
+    await expect(correct(null)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await confirmReceipt(
+      env.deps.prisma,
+      org.actor,
+      { deletionRequestId: request.id, confirmedAt: new Date('2026-11-20T16:00:00Z') },
+      now,
+    );
+
+    expect(await correct(new Date('2026-11-13T10:00:00Z'))).toEqual({
+      deletionRequestId: request.id,
+      receiptConfirmBy: '2026-11-16T08:00:00.000Z',
+      receiptConfirmedAt: '2026-11-13T10:00:00.000Z',
+      previousConfirmedAt: '2026-11-20T16:00:00.000Z',
+      onTime: true,
+    });
+    expect((await stored())?.toISOString()).toBe('2026-11-13T10:00:00.000Z');
+    const [corrected] = await confirmations(request.id, 'request.receipt_confirmation_corrected');
+    expect(corrected).toMatchObject({
+      summary: 'Confirmation of receipt corrected: sent on 2026-11-13 (due by 2026-11-16), not 2026-11-20',
+      details: {
+        previousConfirmedAt: '2026-11-20T16:00:00.000Z',
+        confirmedAt: '2026-11-13T10:00:00.000Z',
+        onTime: true,
+        reason: 'Typed the wrong date; the letter went on the 13th',
+      },
+    });
+    // The same time again, or one before receipt, changes nothing.
+    await expect(correct(new Date('2026-11-13T10:00:00Z'))).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(correct(new Date('2026-10-30T10:00:00Z'))).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect((await stored())?.toISOString()).toBe('2026-11-13T10:00:00.000Z');
+
+    // Withdrawn (it was never sent): the receipt is to confirm again, and can be recorded again.
+    expect(await correct(null, 'Recorded on the wrong request')).toMatchObject({
+      receiptConfirmedAt: null,
+      previousConfirmedAt: '2026-11-13T10:00:00.000Z',
+      onTime: null,
+    });
+    expect(await stored()).toBeNull();
+    const listed = await searchDeletionRequests(
+      env.deps.prisma,
+      env.deps.keyring,
+      org.actor,
+      { filter: { due: 'unconfirmed' }, sort: 'created', limit: 100 } as never,
+      now,
+    );
+    expect(listed.items.map((r) => r.id)).toContain(request.id);
+    const trail = await confirmations(request.id, 'request.receipt_confirmation_corrected');
+    expect(trail.map((entry) => entry.summary)).toEqual([
+      'Confirmation of receipt corrected: sent on 2026-11-13 (due by 2026-11-16), not 2026-11-20',
+      'Confirmation of receipt withdrawn (recorded for 2026-11-13): the receipt is still to confirm',
+    ]);
+    // The first record's entry is still there, unchanged.
+    expect((await confirmations(request.id)).map((entry) => entry.summary)).toEqual([
+      'Receipt confirmed to the subject on 2026-11-20 (4 business days after 2026-11-16, the date it was due)',
+    ]);
+    await confirmReceipt(env.deps.prisma, org.actor, { deletionRequestId: request.id }, now);
+    expect((await stored())?.toISOString()).toBe(now.toISOString());
+
+    // Over REST: a reason is required (400, nothing changed); a withdrawal answers the record before.
+    const api = restClient(server.baseUrl);
+    const path = `/api/public/deletion-requests/${request.id}/correct-receipt-confirmation`;
+    const headers = { 'X-API-Key': org.pat };
+    await expectError(await api.post(path, { confirmedAt: null }, headers), 400, 'BAD_REQUEST');
+    await expectError(await api.post(path, { confirmedAt: null, reason: '   ' }, headers), 400, 'BAD_REQUEST');
+    expect((await stored())?.toISOString()).toBe(now.toISOString());
+    const withdrawn = await api.post(path, { confirmedAt: null, reason: 'Sent to the wrong address' }, headers);
+    expect(withdrawn.status).toBe(200);
+    expect(await withdrawn.json()).toMatchObject({ receiptConfirmedAt: null, previousConfirmedAt: now.toISOString() });
+    expect(await stored()).toBeNull();
   });
 
   it('over REST: a time in the future, before receipt or not a date is a 400 and records nothing; another organization gets a 404', async () => {
