@@ -835,7 +835,7 @@ export interface components {
             workspaceId: string | null;
             url: string;
             description: string;
-            events: ("deletion_request.created" | "deletion_request.completed" | "deletion_request.failed" | "integration_request.failed" | "deletion_request.at_risk" | "deletion_request.overdue")[];
+            events: ("deletion_request.created" | "deletion_request.completed" | "deletion_request.failed" | "integration_request.failed" | "deletion_request.at_risk" | "deletion_request.overdue" | "deletion_request.receipt_overdue")[];
             enabled: boolean;
             /** @description After a rotation: until when the previous secret also signs each delivery. */
             previousSecretExpiresAt: string | null;
@@ -865,7 +865,7 @@ export interface components {
             workspaceId: string | null;
             url: string;
             description: string;
-            events: ("deletion_request.created" | "deletion_request.completed" | "deletion_request.failed" | "integration_request.failed" | "deletion_request.at_risk" | "deletion_request.overdue")[];
+            events: ("deletion_request.created" | "deletion_request.completed" | "deletion_request.failed" | "integration_request.failed" | "deletion_request.at_risk" | "deletion_request.overdue" | "deletion_request.receipt_overdue")[];
             enabled: boolean;
             /** @description After a rotation: until when the previous secret also signs each delivery. */
             previousSecretExpiresAt: string | null;
@@ -4004,7 +4004,7 @@ export interface operations {
                     url: string;
                     /** @default  */
                     description?: string;
-                    events: ("deletion_request.created" | "deletion_request.completed" | "deletion_request.failed" | "integration_request.failed" | "deletion_request.at_risk" | "deletion_request.overdue")[];
+                    events: ("deletion_request.created" | "deletion_request.completed" | "deletion_request.failed" | "integration_request.failed" | "deletion_request.at_risk" | "deletion_request.overdue" | "deletion_request.receipt_overdue")[];
                     workspaceId?: string | null;
                 };
             };
@@ -4357,7 +4357,7 @@ export interface operations {
                      */
                     url?: string;
                     description?: string;
-                    events?: ("deletion_request.created" | "deletion_request.completed" | "deletion_request.failed" | "integration_request.failed" | "deletion_request.at_risk" | "deletion_request.overdue")[];
+                    events?: ("deletion_request.created" | "deletion_request.completed" | "deletion_request.failed" | "integration_request.failed" | "deletion_request.at_risk" | "deletion_request.overdue" | "deletion_request.receipt_overdue")[];
                     enabled?: boolean;
                 };
             };

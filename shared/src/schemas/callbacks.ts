@@ -8,6 +8,7 @@ export const CALLBACK_EVENT_TYPES = [
   'integration_request.failed',
   'deletion_request.at_risk',
   'deletion_request.overdue',
+  'deletion_request.receipt_overdue',
 ] as const;
 export const callbackEventTypeSchema = z.enum(CALLBACK_EVENT_TYPES);
 export type CallbackEventType = z.infer<typeof callbackEventTypeSchema>;
@@ -19,6 +20,7 @@ export const CALLBACK_EVENT_LABELS: Record<CallbackEventType, string> = {
   'integration_request.failed': 'One integration of a request failed',
   'deletion_request.at_risk': 'A request is close to its deadline',
   'deletion_request.overdue': 'A request passed its deadline',
+  'deletion_request.receipt_overdue': 'A receipt was not confirmed to the subject by its date (CCPA)',
 };
 
 const callbackUrlSchema = z

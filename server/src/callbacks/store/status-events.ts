@@ -62,13 +62,14 @@ export async function enqueueIntegrationFailedEvents(query: Query, integrationRe
 }
 
 /**
- * `deletion_request.overdue` or `deletion_request.at_risk` for these requests, with their deadline
- * (and, at risk, why: the integrations that usually take longer than what is left). Run in the
- * transaction that marks them as sent, so each is recorded once.
+ * `deletion_request.overdue`, `.at_risk` or `.receipt_overdue` for these requests, with their
+ * deadline and the date their receipt was to be confirmed by (and, at risk, why: the integrations
+ * that usually take longer than what is left). Run in the transaction that marks them as sent, so
+ * each is recorded once.
  */
 export async function enqueueDeadlineEvents(
   query: Query,
-  type: 'deletion_request.overdue' | 'deletion_request.at_risk',
+  type: 'deletion_request.overdue' | 'deletion_request.at_risk' | 'deletion_request.receipt_overdue',
   requests: { id: string; reasons?: string[] }[],
 ): Promise<number> {
   if (requests.length === 0) return 0;
@@ -76,7 +77,8 @@ export async function enqueueDeadlineEvents(
     INSERT_DELIVERIES(`
       SELECT d.id, d."organizationId", d."workspaceId", $2::text AS type,
              jsonb_build_object('type', $2::text, 'timestamp', ${NOW_ISO}, 'data', jsonb_build_object(
-               'deletionRequest', ${REQUEST_JSON} || jsonb_build_object('dueAt', ${iso('d."dueAt"')}),
+               'deletionRequest', ${REQUEST_JSON} || jsonb_build_object('dueAt', ${iso('d."dueAt"')},
+                 'receiptConfirmBy', ${iso('d."receiptConfirmBy"')}),
                'reasons', COALESCE(r.reasons, '[]'::jsonb)))::text AS body
         FROM jsonb_to_recordset($1::jsonb) AS r(id text, reasons jsonb)
         JOIN "DeletionRequest" d ON d.id = r.id`),

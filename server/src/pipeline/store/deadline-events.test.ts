@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CallbackEventType } from '@shared/schemas/callbacks';
+import { cancelDeletionRequest } from '../commands/cancel';
+import { confirmReceipt, correctReceiptConfirmation } from '../commands/confirm-receipt';
 import { createDeletionRequest } from '../commands/create';
 import { extendDeadline } from '../commands/extend-deadline';
 import { startCallbackReceiver } from '../../test/fakes/callback-receiver';
@@ -132,4 +134,64 @@ it('pages through every request at risk: more than one page of them get their ev
   expect((await buildDigest(env.deps, org.organization.id, now, 1000))?.subject).toBe(
     `Deadlines: 0 overdue, ${count} at risk`,
   );
+});
+
+it('records deletion_request.receipt_overdue once per receipt still to confirm past its date, not for confirmed or canceled requests', async () => {
+  const { org, endpoint, create } = await organizationAtRisk('receipt-events', 'Helpdesk', [
+    'deletion_request.receipt_overdue',
+  ]);
+  // Received Monday 2 March: the receipt is to be confirmed by Monday 16 March.
+  const received = new Date('2026-03-02T09:00:00.000Z');
+  const unconfirmed = await create('unconfirmed@example.com', received, 'CCPA');
+  const confirmed = await create('confirmed@example.com', received, 'CCPA');
+  const canceled = await create('canceled@example.com', received, 'CCPA');
+  const gdpr = await create('gdpr@example.com', received, 'GDPR');
+  const withdrawn = await create('withdrawn@example.com', received, 'CCPA');
+  await confirmReceipt(
+    env.deps.prisma,
+    org.actor,
+    { deletionRequestId: confirmed.id },
+    new Date('2026-03-05T10:00:00Z'),
+  );
+  await confirmReceipt(
+    env.deps.prisma,
+    org.actor,
+    { deletionRequestId: withdrawn.id },
+    new Date('2026-03-05T10:00:00Z'),
+  );
+  await cancelDeletionRequest(env.deps, org.actor, canceled.id);
+  const deliveries = async () =>
+    (
+      await env.deps.prisma.callbackDelivery.findMany({
+        where: { endpointId: endpoint.id },
+        orderBy: { createdAt: 'asc' },
+      })
+    ).map((d) => ({ type: d.eventType, request: d.deletionRequestId, body: JSON.parse(d.body) }));
+
+  // Not before its date.
+  expect(await recordDeadlineEvents(env.deps.prisma, new Date('2026-03-16T08:00:00.000Z'))).toBe(0);
+  await recordDeadlineEvents(env.deps.prisma, new Date('2026-03-17T00:00:00.000Z'));
+  const first = await deliveries();
+  expect(first.map((d) => [d.type, d.request])).toEqual([['deletion_request.receipt_overdue', unconfirmed.id]]);
+  expect(first[0]!.body).toMatchObject({
+    type: 'deletion_request.receipt_overdue',
+    data: { deletionRequest: { id: unconfirmed.id, receiptConfirmBy: '2026-03-16T09:00:00.000Z' }, reasons: [] },
+  });
+  expect(JSON.stringify(first)).not.toMatch(/@example\.com/);
+  expect([confirmed.id, canceled.id, gdpr.id, withdrawn.id].some((id) => first.some((d) => d.request === id))).toBe(
+    false,
+  );
+  // Once.
+  expect(await recordDeadlineEvents(env.deps.prisma, new Date('2026-03-18T00:00:00.000Z'))).toBe(0);
+
+  // A confirmation withdrawn after the date (it was not sent): the receipt is overdue, and said so once.
+  await correctReceiptConfirmation(
+    env.deps.prisma,
+    org.actor,
+    { deletionRequestId: withdrawn.id, confirmedAt: null, reason: 'Recorded on the wrong request' },
+    new Date('2026-03-19T10:00:00Z'),
+  );
+  await recordDeadlineEvents(env.deps.prisma, new Date('2026-03-19T11:00:00.000Z'));
+  await recordDeadlineEvents(env.deps.prisma, new Date('2026-03-19T12:00:00.000Z'));
+  expect((await deliveries()).slice(first.length).map((d) => d.request)).toEqual([withdrawn.id]);
 });

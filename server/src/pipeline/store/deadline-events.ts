@@ -10,7 +10,8 @@ const UNFULFILLED = `status NOT IN ('SUCCESS', 'CANCELED')`;
 
 /**
  * Records the deadline callback events that fell due at `now`: `deletion_request.overdue` once
- * for each unfulfilled request past its deadline, and `deletion_request.at_risk` once per deadline
+ * for each unfulfilled request past its deadline, `deletion_request.receipt_overdue` once for each
+ * receipt still to confirm to the subject past its date (not for a canceled request), and `deletion_request.at_risk` once per deadline
  * for an unfulfilled one that an integration still working on it will probably not finish in
  * time (the dashboard's projection: its median time to SUCCESS over the last 90 days). Each
  * request is marked in the transaction that records its events, so a crash records them later
@@ -26,7 +27,17 @@ export async function recordDeadlineEvents(db: Db, now = new Date()): Promise<nu
         RETURNING id`,
       [now.toISOString()],
     );
-    return enqueueDeadlineEvents(query, 'deletion_request.overdue', overdue);
+    const receiptsOverdue = await query<{ id: string }>(
+      `UPDATE "DeletionRequest" SET "receiptOverdueEventAt" = ${utc('$1')}
+        WHERE "receiptConfirmBy" <= ${utc('$1')} AND "receiptOverdueEventAt" IS NULL AND "receiptConfirmedAt" IS NULL
+          AND "receiptConfirmBy" IS NOT NULL AND status <> 'CANCELED'
+        RETURNING id`,
+      [now.toISOString()],
+    );
+    return (
+      (await enqueueDeadlineEvents(query, 'deletion_request.overdue', overdue)) +
+      (await enqueueDeadlineEvents(query, 'deletion_request.receipt_overdue', receiptsOverdue))
+    );
   });
 
   const organizations = await db.callbackEndpoint.findMany({
