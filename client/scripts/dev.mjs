@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 const apiPort = process.env.DDS_API_PORT ?? process.env.PORT ?? '3000';
 const vitePort = process.env.VITE_PORT ?? '5173';
 const env = {
+  NODE_ENV: 'development',
   ...process.env,
   PORT: apiPort,
   DDS_API_PORT: apiPort,

@@ -1,3 +1,4 @@
+import './runtime-mode';
 import { ConfigError, loadConfig, type Config } from './config';
 import { prepareDatabase } from './db/bootstrap';
 import { connectDatabase, usePreparedStatements } from './db/client';
