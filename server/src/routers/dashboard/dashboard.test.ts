@@ -4,6 +4,9 @@ import { createPersonalAccessToken } from '../../services/tokens/personal-access
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
 import { createCallerFactory } from '../../trpc/init';
 import { appRouter } from '../root';
+import { REQUEST_STATUSES } from '@shared/status-values';
+import type { Actor } from '../../services/auth/actor';
+import { searchDeletionRequests } from '../../services/dashboard/search-deletion-requests';
 
 let env: TestEnv;
 let org: Awaited<ReturnType<typeof seedOrganization>>;
@@ -56,6 +59,52 @@ describe('dashboard.searchRequests', () => {
     expect(future.items).toEqual([]);
     const foreign = await callerFor(env.deps, { pat: other.pat }).caller.dashboard.searchRequests({});
     expect(foreign.items).toEqual([]);
+  });
+
+  it('pages alike with no filter (the public list statement) and through the filters (the ORM), limited to workspaces too', async () => {
+    const third = await seedOrganization(env.deps, 'initech');
+    const caller = callerFor(env.deps, { pat: third.pat }).caller;
+    await caller.integrations.create({
+      workspaceId: third.workspace.id,
+      name: 'CRM',
+      type: 'WEBHOOK',
+      config: { initiate: { url: 'http://127.0.0.1:9/erase' } },
+    });
+    const second = await caller.workspaces.create({ name: 'initech second' });
+    for (let i = 0; i < 8; i++)
+      await caller.deletionRequests.createInWorkspace({
+        workspaceId: i % 2 ? second.id : third.workspace.id,
+        identifier: `paged-${i}@example.com`,
+      });
+    const everyStatus = [...REQUEST_STATUSES];
+    const pages = async (actor: Actor, filter: object) => {
+      const items: { id: string; workspaceName: string; integrationRequests: unknown[] }[] = [];
+      let cursor: string | null | undefined;
+      do {
+        const page = await searchDeletionRequests(env.deps.prisma, env.deps.keyring, actor, {
+          filter,
+          sort: 'created',
+          limit: 3,
+          cursor,
+        } as never);
+        items.push(...page.items);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return items;
+    };
+    const unfiltered = await pages(third.actor, {});
+    expect(unfiltered).toHaveLength(8);
+    // With each request's integration requests (the CRM is connected to the first workspace only).
+    expect(unfiltered.map((r) => r.integrationRequests.length).sort()).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
+    expect(unfiltered).toEqual(await pages(third.actor, { statuses: everyStatus }));
+    // Over tRPC, as the screen asks.
+    expect((await caller.dashboard.searchRequests({ limit: 8 })).items).toEqual(unfiltered);
+
+    const limited: Actor = { ...third.actor, workspaceIds: [second.id] };
+    const theirs = await pages(limited, {});
+    expect(theirs.map((r) => r.workspaceName)).toEqual(Array(4).fill('initech second'));
+    expect(theirs).toEqual(await pages(limited, { statuses: everyStatus }));
+    expect(await pages({ ...third.actor, workspaceIds: [] }, {})).toEqual([]);
   });
 
   it('rejects an end date before the start date, naming the field', async () => {

@@ -5,6 +5,7 @@ import type { Prisma } from '../../generated/prisma/client';
 import { identifierHmac, type Keyring } from '../../lib/crypto';
 import { mayUseWorkspace, type Actor } from '../auth/actor';
 import { receiptToConfirmWhere, unfulfilledWhere } from '../deadlines/pending';
+import { deletionRequestPage } from '../deletion-requests/list-deletion-requests';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
 import { decodeDueCursor, decodeKeysetCursor, encodeDueCursor, encodeKeysetCursor } from '../../lib/keyset-cursor';
 import { withMaskedIdentifier } from './masked-identifier';
@@ -59,38 +60,25 @@ export async function searchDeletionRequests(
   input: RequestSearchInput,
   now = new Date(),
 ) {
-  const where = requestSearchWhere(keyring, actor, input.filter, now);
-  const and = [...(where.AND ?? [])];
   const byDue = input.sort === 'due';
   // "Nearest deadline first": among receipts still to confirm, the deadline that is near is the
   // confirmation's (ten business days under the CCPA), not the deletion's.
   const deadline = input.filter.due === 'unconfirmed' ? 'receiptConfirmBy' : 'dueAt';
-  if (input.cursor && byDue) {
-    const { dueAt: at, id } = decodeDueCursor(input.cursor);
-    and.push(
-      at
-        ? { OR: [{ [deadline]: { gt: at } }, { [deadline]: at, id: { gt: id } }, { [deadline]: null }] }
-        : { [deadline]: null, id: { gt: id } },
-    );
-  } else if (input.cursor) {
-    const { createdAt, id } = decodeKeysetCursor(input.cursor);
-    // The plain bound lets the index scan start at the cursor (a deep page costs what the first does).
-    and.push(
-      { createdAt: { lte: createdAt } },
-      { OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] },
-    );
-  }
-  if (and.length) where.AND = and;
-  const rows = await db.deletionRequest.findMany({
-    where,
-    orderBy: byDue
-      ? [{ [deadline]: { sort: 'asc', nulls: 'last' } }, { id: 'asc' }]
-      : [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: input.limit + 1,
-    select: deletionRequestSelect,
-  });
-  const page = rows.slice(0, input.limit);
-  const last = page[page.length - 1];
+  const { page, nextCursor } =
+    !byDue && isUnfiltered(input.filter)
+      ? // The screen as it opens and refreshes: the public list's statement, without the ORM's work.
+        await deletionRequestPage(
+          db,
+          { organizationId: actor.organizationId, workspaceIds: actor.workspaceIds },
+          { limit: input.limit, cursor: input.cursor ?? undefined },
+        )
+      : await filteredPage(
+          db,
+          requestSearchWhere(keyring, actor, input.filter, now),
+          input.limit,
+          input.cursor,
+          byDue ? deadline : null,
+        );
   const { integrationRequests, names } = await pageDetails(db, page);
   return {
     items: page.map((row) => ({
@@ -100,13 +88,61 @@ export async function searchDeletionRequests(
       workspaceName: names.get(row.workspaceId) ?? '',
       createdByName: row.createdByUserId ? (names.get(row.createdByUserId) ?? null) : null,
     })),
-    nextCursor:
-      rows.length > input.limit && last
-        ? byDue
-          ? encodeDueCursor(last[deadline], last.id)
-          : encodeKeysetCursor(last.createdAt, last.id)
-        : null,
+    nextCursor,
   };
+}
+
+/** No filter: every request the actor may see. */
+const isUnfiltered = (filter: RequestSearchFilter) =>
+  !filter.workspaceId &&
+  !filter.statuses?.length &&
+  !filter.createdByUserId &&
+  !filter.identifier &&
+  !filter.createdFrom &&
+  !filter.createdTo &&
+  !filter.due;
+
+/** A page of the requests `where` selects, newest first, or nearest `deadline` first. */
+async function filteredPage(
+  db: Db,
+  where: ReturnType<typeof requestSearchWhere>,
+  limit: number,
+  cursor: string | null | undefined,
+  deadline: 'dueAt' | 'receiptConfirmBy' | null,
+) {
+  const and = [...(where.AND ?? [])];
+  if (cursor && deadline) {
+    const { dueAt: at, id } = decodeDueCursor(cursor);
+    and.push(
+      at
+        ? { OR: [{ [deadline]: { gt: at } }, { [deadline]: at, id: { gt: id } }, { [deadline]: null }] }
+        : { [deadline]: null, id: { gt: id } },
+    );
+  } else if (cursor) {
+    const { createdAt, id } = decodeKeysetCursor(cursor);
+    // The plain bound lets the index scan start at the cursor (a deep page costs what the first does).
+    and.push(
+      { createdAt: { lte: createdAt } },
+      { OR: [{ createdAt: { lt: createdAt } }, { createdAt, id: { lt: id } }] },
+    );
+  }
+  const rows = await db.deletionRequest.findMany({
+    where: and.length ? { ...where, AND: and } : where,
+    orderBy: deadline
+      ? [{ [deadline]: { sort: 'asc', nulls: 'last' } }, { id: 'asc' }]
+      : [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: limit + 1,
+    select: deletionRequestSelect,
+  });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const nextCursor =
+    rows.length > limit && last
+      ? deadline
+        ? encodeDueCursor(last[deadline], last.id)
+        : encodeKeysetCursor(last.createdAt, last.id)
+      : null;
+  return { page, nextCursor };
 }
 
 type IntegrationRequestRow = Prisma.IntegrationRequestGetPayload<{ select: typeof integrationRequestSelect }>;

@@ -24,12 +24,16 @@ type IntegrationRequestRow = Prisma.IntegrationRequestGetPayload<{ select: typeo
 };
 
 /**
- * Newest first, keyset-paginated on (createdAt, id) so a deep page costs what the first
- * does: the row comparison is an index range on (scope, createdAt DESC, id DESC). Integration
- * requests come in one extra query per page, never one per item. Hand-written SQL: the
- * busiest read of the public API, where the ORM's per-row work showed in the benchmark.
+ * One page of the scope's requests, newest first, keyset-paginated on (createdAt, id) so a deep
+ * page costs what the first does: the row comparison is an index range on (scope, createdAt
+ * DESC, id DESC). Hand-written SQL: the busiest read of the public API and of the dashboard's
+ * Requests screen, where the ORM's per-query work showed in the benchmark.
  */
-export async function listDeletionRequests(db: Db, scope: ListScope, options: ListOptions) {
+export async function deletionRequestPage(
+  db: Db,
+  scope: ListScope,
+  options: { limit: number; cursor?: string },
+): Promise<{ page: DeletionRequestRow[]; nextCursor: string | null }> {
   const values: unknown[] = [options.limit + 1, scope.organizationId];
   const conditions = ['"organizationId" = $2'];
   if (scope.workspaceId) conditions.push(`"workspaceId" = $${values.push(scope.workspaceId)}`);
@@ -51,7 +55,15 @@ export async function listDeletionRequests(db: Db, scope: ListScope, options: Li
   );
   const page = rows.slice(0, options.limit);
   const last = page[page.length - 1];
-  const nextCursor = rows.length > options.limit && last ? encodeKeysetCursor(last.createdAt, last.id) : null;
+  return { page, nextCursor: rows.length > options.limit && last ? encodeKeysetCursor(last.createdAt, last.id) : null };
+}
+
+/**
+ * The public API's lists: a page of the scope's requests (`deletionRequestPage`), with their
+ * integration requests in one extra query per page, never one per item.
+ */
+export async function listDeletionRequests(db: Db, scope: ListScope, options: ListOptions) {
+  const { page, nextCursor } = await deletionRequestPage(db, scope, options);
   if (options.fetchIntegrationRequests && page.length > 0) {
     const children = await hotQuery<IntegrationRequestRow>(
       db,
