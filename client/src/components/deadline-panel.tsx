@@ -8,6 +8,7 @@ import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { useTRPC } from '../trpc';
 import { ConfirmDialog } from './dialog';
 import { useMe } from './me-context';
+import { ReceiptCorrectionDialog } from './receipt-correction-dialog';
 
 interface DeadlineRequest {
   id: string;
@@ -57,23 +58,6 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
   );
   const me = useMe();
   const [correcting, setCorrecting] = useState(false);
-  const [notSent, setNotSent] = useState(false);
-  const [correctedOn, setCorrectedOn] = useState('');
-  const [correctionReason, setCorrectionReason] = useState('');
-  const closeCorrection = () => {
-    setCorrecting(false);
-    setNotSent(false);
-    setCorrectedOn('');
-    setCorrectionReason('');
-  };
-  const correct = useMutation(
-    trpc.deadlines.correctReceiptConfirmation.mutationOptions({
-      onSuccess: async () => {
-        closeCorrection();
-        await queryClient.invalidateQueries({ queryKey: trpc.dashboard.pathKey() });
-      },
-    }),
-  );
   const finished = FINISHED.has(request.status);
   const certificate = finished ? (
     <p className="certificate-links">
@@ -210,61 +194,13 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
           />
         </label>
       </ConfirmDialog>
-      {request.receiptConfirmedAt ? (
-        <ConfirmDialog
+      {canCorrect ? (
+        <ReceiptCorrectionDialog
           open={correcting}
-          title="Correct the confirmation of receipt"
-          confirmLabel={notSent ? 'Withdraw the record' : 'Correct the record'}
-          cancelLabel="Keep the record"
-          busy={correct.isPending}
-          error={correct.error ? toDisplayError(correct.error).message : null}
-          confirmDisabled={(!notSent && !correctedOn) || !correctionReason.trim()}
-          onConfirm={() =>
-            correct.mutate({
-              deletionRequestId: request.id,
-              confirmedAt: notSent ? null : correctedOn,
-              reason: correctionReason.trim(),
-            })
-          }
-          onCancel={() => {
-            closeCorrection();
-            correct.reset();
-          }}
-        >
-          <p>
-            The record says the subject was told on {formatDateTime(request.receiptConfirmedAt, zone)}. Give the day it
-            was really sent, or withdraw the record if it was not sent: the request is then back among the receipts to
-            confirm. The reason and both records are kept in the audit trail.
-          </p>
-          <label className="checkbox-label">
-            <input type="checkbox" checked={notSent} onChange={(e) => setNotSent(e.target.checked)} /> It was not sent
-            (withdraw the record)
-          </label>
-          {notSent ? null : (
-            <label className="field">
-              <span className="field-label">Really sent on</span>
-              <input
-                type="date"
-                name="correctedOn"
-                value={correctedOn}
-                max={new Date().toISOString().slice(0, 10)}
-                onChange={(e) => setCorrectedOn(e.target.value)}
-                required
-              />
-            </label>
-          )}
-          <label className="field">
-            <span className="field-label">Reason for the correction</span>
-            <textarea
-              name="correctionReason"
-              rows={2}
-              value={correctionReason}
-              maxLength={500}
-              onChange={(e) => setCorrectionReason(e.target.value)}
-              required
-            />
-          </label>
-        </ConfirmDialog>
+          deletionRequestId={request.id}
+          confirmedAt={request.receiptConfirmedAt!}
+          onClose={() => setCorrecting(false)}
+        />
       ) : null}
       <ConfirmDialog
         open={open}

@@ -34,7 +34,10 @@ describe('the overview tiles', () => {
     // With CCPA requests whose receipt is still to be confirmed, a tile for them.
     const withReceipts = overviewTiles({ ...overview, unconfirmedReceiptTotal: 2 });
     expect(withReceipts.at(-1)).toMatchObject({ label: 'Receipt to confirm (CCPA)', value: 2 });
-    expect(filtersFromSearchParams(listUrl(withReceipts.at(-1)!.to).searchParams)).toEqual({ due: 'unconfirmed', sort: 'due' });
+    expect(filtersFromSearchParams(listUrl(withReceipts.at(-1)!.to).searchParams)).toEqual({
+      due: 'unconfirmed',
+      sort: 'due',
+    });
   });
 
   it('link to the Requests list with no parameter it does not read', () => {
