@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { businessDaysLeft } from '@shared/days-left';
-import { deadlineLabel } from '../lib/deadline';
+import { deadlineLabel, receiptDueLabel } from '../lib/deadline';
 import { toDisplayError } from '../lib/errors';
 import { formatDateTime } from '../lib/format';
 import { useTimeZoneChoice } from '../lib/use-time-zone';
@@ -266,15 +266,9 @@ function ReceiptConfirmation({
     );
   }
   if (!by) return null;
-  const left = businessDaysLeft(new Date(by), new Date());
-  const tone = canceled ? 'done' : left < 0 ? 'overdue' : left <= 2 ? 'soon' : 'ok';
-  const text = canceled
-    ? 'not recorded (request canceled)'
-    : left < 0
-      ? `not recorded, ${-left} business day${left === -1 ? '' : 's'} late`
-      : left === 0
-        ? 'not recorded, due today'
-        : `not recorded, ${left} business day${left === 1 ? '' : 's'} left`;
+  const due = receiptDueLabel(by);
+  const tone = canceled ? 'done' : due.tone;
+  const text = canceled ? 'not recorded (request canceled)' : `not recorded, ${due.text}`;
   return (
     <>
       due by <time dateTime={by}>{formatDateTime(by, zone)}</time>{' '}

@@ -1,5 +1,4 @@
-import { businessDaysLeft } from '@shared/days-left';
-import { deadlineLabel } from '../lib/deadline';
+import { deadlineLabel, receiptDueLabel } from '../lib/deadline';
 import { formatDate, formatDateTime } from '../lib/format';
 import { useTimeZoneChoice } from '../lib/use-time-zone';
 
@@ -22,8 +21,7 @@ export function DueDate({
   if (!dueAt) return <span className="muted">—</span>;
   const label = deadlineLabel(dueAt, status);
   const receiptDue = receipt?.confirmBy && !receipt.confirmedAt && status !== 'CANCELED' ? receipt.confirmBy : null;
-  const receiptLeft = receiptDue ? businessDaysLeft(new Date(receiptDue), new Date()) : 0;
-  const receiptTone = receiptLeft < 0 ? 'overdue' : receiptLeft <= 2 ? 'soon' : 'ok';
+  const receiptLabel = receiptDue ? receiptDueLabel(receiptDue) : null;
   return (
     <div className="due-date">
       <time dateTime={dueAt} title={`${regulation ?? ''} deadline: ${formatDateTime(dueAt, zone)}`}>
@@ -32,17 +30,13 @@ export function DueDate({
       <span className={`small block due-${label.tone}`} data-due-tone={label.tone}>
         {label.text}
       </span>
-      {receiptDue ? (
+      {receiptDue && receiptLabel ? (
         <span
-          className={`small block due-${receiptTone}`}
-          data-receipt-tone={receiptTone}
+          className={`small block due-${receiptLabel.tone}`}
+          data-receipt-tone={receiptLabel.tone}
           title={`Receipt to confirm to the subject by ${formatDateTime(receiptDue, zone)}`}
         >
-          {receiptLeft < 0
-            ? `receipt ${-receiptLeft} business day${receiptLeft === -1 ? '' : 's'} late`
-            : receiptLeft === 0
-              ? 'receipt due today'
-              : `receipt: ${receiptLeft} business day${receiptLeft === 1 ? '' : 's'} left`}
+          {receiptLabel.left > 0 ? `receipt: ${receiptLabel.text}` : `receipt ${receiptLabel.text}`}
         </span>
       ) : null}
     </div>

@@ -1,4 +1,4 @@
-import { daysLeft } from '@shared/days-left';
+import { businessDaysLeft, daysLeft } from '@shared/days-left';
 
 const FULFILLED = new Set(['SUCCESS', 'CANCELED']);
 
@@ -17,4 +17,22 @@ export function deadlineLabel(
   }
   const left = daysLeft(due, now);
   return { text: left <= 1 ? 'due within a day' : `${left} days left`, tone: left <= 7 ? 'soon' : 'ok' };
+}
+
+/**
+ * Where a receipt still to confirm stands (CCPA: 10 business days): business days left (negative
+ * once late), its tone, and the count as it reads ("3 business days left", "2 business days late",
+ * "due today").
+ */
+export function receiptDueLabel(
+  confirmBy: string,
+  now = new Date(),
+): { left: number; tone: 'ok' | 'soon' | 'overdue'; text: string } {
+  const left = businessDaysLeft(new Date(confirmBy), now);
+  const days = (n: number) => `${n} business day${n === 1 ? '' : 's'}`;
+  return {
+    left,
+    tone: left < 0 ? 'overdue' : left <= 2 ? 'soon' : 'ok',
+    text: left < 0 ? `${days(-left)} late` : left === 0 ? 'due today' : `${days(left)} left`,
+  };
 }

@@ -5647,12 +5647,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         deletionRequestId: string;
+                        /** @description When it was due (CCPA: 10 business days after receipt); null when not required. */
                         receiptConfirmBy: string | null;
                         /** @description The corrected time; null: withdrawn, still to confirm. */
                         receiptConfirmedAt: string | null;
-                        previousConfirmedAt: string;
                         /** @description Whether the corrected time was by the day it was due; null when withdrawn. */
                         onTime: boolean | null;
+                        previousConfirmedAt: string;
                     };
                 };
             };

@@ -41,9 +41,7 @@ const confirmReceiptOutput = z.object({
     .meta({ description: 'Whether it was recorded as sent by the day it was due (true when not required).' }),
 });
 
-const correctReceiptOutput = z.object({
-  deletionRequestId: z.string(),
-  receiptConfirmBy: z.string().nullable(),
+const correctReceiptOutput = confirmReceiptOutput.extend({
   receiptConfirmedAt: z
     .string()
     .nullable()
