@@ -15,6 +15,10 @@ export interface Claimed {
   trackingId: string | null;
   integrationType: IntegrationType;
   configSnapshot: unknown;
+  /** The identifier type it consumes; null: the request's primary identifier. */
+  consumesType: string | null;
+  /** The request's identity lookups have not run yet. */
+  lookupsPending: boolean;
   accountId: string | null;
   startedAt: Date | null;
   createdAt: Date;
@@ -61,10 +65,10 @@ export async function claimDueSteps(
               attempts = ir.attempts + CASE WHEN ir."trackingId" IS NULL OR ir.status = 'STAGING' THEN 1 ELSE 0 END,
               "startedAt" = COALESCE(ir."startedAt", ${NOW_UTC})
          FROM due WHERE ir.id = due.id
-       RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."configSnapshot",
+       RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."configSnapshot", ir."consumesType",
                  ir."accountId", ir."startedAt", ir."createdAt", due."nextAttemptAt" AS "dueAt", ir."deletionRequestId", ir."integrationId"
      )
-     SELECT c.*, CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", a."secretCipher", a.type::text AS "accountType"
+     SELECT c.*, CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", dr."lookupsPending", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", a."secretCipher", a.type::text AS "accountType"
        FROM claimed c
        JOIN "DeletionRequest" dr ON dr.id = c."deletionRequestId"
        LEFT JOIN "Integration" i ON i.id = c."integrationId"

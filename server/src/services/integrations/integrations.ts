@@ -19,6 +19,7 @@ export const integrationSelect = {
   type: true,
   config: true,
   enabled: true,
+  consumesType: true,
   accountId: true,
   createdAt: true,
   updatedAt: true,
