@@ -21,7 +21,10 @@ export const identifierTypeNameSchema = z
     /^[a-z][a-z0-9_]{0,39}$/,
     'An identifier type is lowercase letters, digits and underscores, starting with a letter (at most 40)',
   )
-  .meta({ description: 'An identifier type: email, phone, user_id or one of the organization’s own.', example: 'user_id' });
+  .meta({
+    description: 'An identifier type: email, phone, user_id or one of the organization’s own.',
+    example: 'user_id',
+  });
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -45,7 +48,10 @@ export function normaliseIdentifier(type: string, raw: string): Normalised {
   if (type === 'phone') {
     const compact = value.replace(/[\s.\-()]/g, '');
     if (!/^\+[1-9]\d{7,14}$/.test(compact))
-      return { ok: false, message: 'is not a phone number in E.164 form (+ country code and number, e.g. +14155550100)' };
+      return {
+        ok: false,
+        message: 'is not a phone number in E.164 form (+ country code and number, e.g. +14155550100)',
+      };
     return { ok: true, value: compact };
   }
   return { ok: true, value };
@@ -94,7 +100,9 @@ export const requestIdentifierSchema = z
       .nullable()
       .meta({ description: 'The value (masked in the dashboard until revealed); null after the retention policy.' }),
     primary: z.boolean(),
-    source: z.string().meta({ description: '"request" when given with the request, else the identity lookup that found it.' }),
+    source: z
+      .string()
+      .meta({ description: '"request" when given with the request, else the identity lookup that found it.' }),
     createdAt: z.string(),
   })
   .meta({ id: 'RequestIdentifier' });

@@ -1,3 +1,4 @@
+import { ConsumesTypeCard } from '../components/identities/consumes-type-card';
 import { INTEGRATION_CATEGORIES, integrationCatalogue, integrationTypeInfo } from '@shared/integrations';
 import { nameSchema } from '@shared/schemas/auth';
 import type { IntegrationType } from '@shared/statuses';
@@ -97,6 +98,13 @@ export function Component() {
     <>
       {header}
       <IntegrationForm key={integrationId ?? 'new'} existing={existing.data} />
+      {existing.data ? (
+        <ConsumesTypeCard
+          integrationId={existing.data.id}
+          consumesType={existing.data.consumesType}
+          config={existing.data.config}
+        />
+      ) : null}
     </>
   );
 }

@@ -11,16 +11,11 @@ export const createIdentityLookupInputSchema = z.discriminatedUnion('kind', [
     kind: z.literal('sql'),
     name,
     accountId: z.string().max(64),
-    query: z
-      .string()
-      .trim()
-      .min(1)
-      .max(4_000)
-      .meta({
-        description:
-          'One SELECT; placeholders such as {{email}} name identifier types and are sent as bound parameters. It runs in a read-only transaction with a statement timeout.',
-        example: 'SELECT id AS user_id, stripe_customer_id FROM users WHERE email = {{email}}',
-      }),
+    query: z.string().trim().min(1).max(4_000).meta({
+      description:
+        'One SELECT; placeholders such as {{email}} name identifier types and are sent as bound parameters. It runs in a read-only transaction with a statement timeout.',
+      example: 'SELECT id AS user_id, stripe_customer_id FROM users WHERE email = {{email}}',
+    }),
     columns: z
       .record(z.string().min(1).max(128), identifierTypeNameSchema)
       .refine((columns) => Object.keys(columns).length > 0, 'Map at least one column to an identifier type')

@@ -47,7 +47,10 @@ export async function requestIdentifiers(
   source = 'request',
 ): Promise<NewRequestIdentifier[]> {
   if (others.length + 1 > MAX_IDENTIFIERS_PER_REQUEST)
-    throw badRequest(['identifiers'], `at most ${MAX_IDENTIFIERS_PER_REQUEST} identifiers per request, the primary one included`);
+    throw badRequest(
+      ['identifiers'],
+      `at most ${MAX_IDENTIFIERS_PER_REQUEST} identifiers per request, the primary one included`,
+    );
   const typed = primary.type !== undefined || others.length > 0;
   const known = typed ? new Set(await organizationIdentifierTypes(deps.prisma, organizationId)) : null;
   const rows: NewRequestIdentifier[] = [];
@@ -61,9 +64,21 @@ export async function requestIdentifiers(
     if (seen.has(hashes.valueHmac))
       throw badRequest(path, 'the same identifier is given twice (or once more as the primary identifier)');
     seen.add(hashes.valueHmac);
-    rows.push({ id: newId(ID_PREFIX.requestIdentifier), type, value: normalised.value, ...hashes, primary: isPrimary, source });
+    rows.push({
+      id: newId(ID_PREFIX.requestIdentifier),
+      type,
+      value: normalised.value,
+      ...hashes,
+      primary: isPrimary,
+      source,
+    });
   };
-  add(primary.type !== undefined ? ['identifierType'] : ['identifier'], primary.type ?? inferPrimaryType(primary.value), primary.value, true);
+  add(
+    primary.type !== undefined ? ['identifierType'] : ['identifier'],
+    primary.type ?? inferPrimaryType(primary.value),
+    primary.value,
+    true,
+  );
   others.forEach((other, index) => add(['identifiers', index], other.type, other.value, false));
   return rows;
 }

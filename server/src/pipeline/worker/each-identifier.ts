@@ -28,7 +28,11 @@ export async function forEachIdentifier(
   const targets =
     phase === 'initiate'
       ? values.map((value, at) => ({ at, value, trackingId: null as string | null }))
-      : decode(trackingId, values.length).map((job) => ({ at: job.at, value: values[job.at]!, trackingId: job.trackingId }));
+      : decode(trackingId, values.length).map((job) => ({
+          at: job.at,
+          value: values[job.at]!,
+          trackingId: job.trackingId,
+        }));
   const outcomes: { at: number; outcome: Outcome }[] = [];
   for (const target of targets) outcomes.push({ at: target.at, outcome: await call(target.value, target.trackingId) });
   const label = (at: number) => `identifier ${at + 1} of ${values.length}`;

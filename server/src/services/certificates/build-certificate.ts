@@ -162,7 +162,11 @@ export async function buildCertificate(
                   otherIdentifiers: request.identifiers.map((identifier) => ({
                     type: identifier.type,
                     source: identifier.source === 'request' ? 'given with the request' : `lookup: ${identifier.source}`,
-                    hash: { algorithm: 'HMAC-SHA256', keyedWith: 'service identifier pepper', value: identifier.matchHmac },
+                    hash: {
+                      algorithm: 'HMAC-SHA256',
+                      keyedWith: 'service identifier pepper',
+                      value: identifier.matchHmac,
+                    },
                   })),
                 }
               : {}),

@@ -49,7 +49,12 @@ export async function createIdentifierType(
   const description = input.description ?? '';
   await db.$transaction(async (tx) => {
     await tx.identifierType.create({
-      data: { id: newId(ID_PREFIX.identifierType), organizationId: actor.organizationId, name: input.name, description },
+      data: {
+        id: newId(ID_PREFIX.identifierType),
+        organizationId: actor.organizationId,
+        name: input.name,
+        description,
+      },
     });
     await recordAudit(tx, actor, {
       organizationId: actor.organizationId,

@@ -62,7 +62,11 @@ export async function createIdentityLookup(
 ): Promise<IdentityLookupDto & { secret?: string }> {
   const db = deps.prisma;
   await workspaceOf(db, actor, input.workspaceId);
-  if (await db.identityLookup.findUnique({ where: { workspaceId_name: { workspaceId: input.workspaceId, name: input.name } } }))
+  if (
+    await db.identityLookup.findUnique({
+      where: { workspaceId_name: { workspaceId: input.workspaceId, name: input.name } },
+    })
+  )
     throw new AppError('CONFLICT', `The workspace already has a lookup named "${input.name}"`);
   let config: IdentityLookupConfig;
   let accountId: string | null = null;
@@ -73,9 +77,17 @@ export async function createIdentityLookup(
     });
     if (!account) throw new AppError('BAD_REQUEST', 'accountId: no such account in the organization');
     const dialect = DIALECT_OF[account.integrationType as keyof typeof DIALECT_OF];
-    if (!dialect) throw new AppError('BAD_REQUEST', 'accountId: a SQL lookup needs a PostgreSQL or MySQL/MariaDB account');
+    if (!dialect)
+      throw new AppError('BAD_REQUEST', 'accountId: a SQL lookup needs a PostgreSQL or MySQL/MariaDB account');
     accountId = account.id;
-    config = { kind: 'sql', dialect, query: input.query, columns: input.columns, timeoutMs: input.timeoutMs, maxRows: input.maxRows };
+    config = {
+      kind: 'sql',
+      dialect,
+      query: input.query,
+      columns: input.columns,
+      timeoutMs: input.timeoutMs,
+      maxRows: input.maxRows,
+    };
   } else {
     try {
       await assertUrlAllowed(input.url, deps.policy);
@@ -95,7 +107,10 @@ export async function createIdentityLookup(
   const secretCipher = secret
     ? await sealSecret(deps, actor.organizationId, secret, webhookLookupSecretContext(id))
     : null;
-  const last = await db.identityLookup.aggregate({ where: { workspaceId: input.workspaceId }, _max: { position: true } });
+  const last = await db.identityLookup.aggregate({
+    where: { workspaceId: input.workspaceId },
+    _max: { position: true },
+  });
   const row = await db.$transaction(async (tx) => {
     const created = await tx.identityLookup.create({
       data: {
