@@ -134,6 +134,8 @@ function readQuoted(query: string, start: number, quote: string): { content: str
  */
 export function prepareSelect(query: string, dialect: SqlDialectName, knownTypes: string[] | null): PreparedSelect {
   const mysql = dialect === 'mysql';
+  // A backslash escapes a quote in MySQL strings and PostgreSQL E'' strings: this reader would lose track of where a string ends.
+  if (query.includes('\\')) refuse('The character \\ is not accepted in a lookup query');
   const words: Word[] = [];
   const placeholderTypes: string[] = [];
   const parameterTypes: string[] = [];
@@ -173,7 +175,7 @@ export function prepareSelect(query: string, dialect: SqlDialectName, knownTypes
     } else if (c === ';') {
       if (query.slice(i + 1).trim() !== '') refuse('A lookup query is one statement: nothing may follow a semicolon');
       i = query.length;
-    } else if (c === '\\' || c === '$' || c === '`' || (mysql && (c === '?' || c === '@'))) {
+    } else if (c === '$' || c === '`' || (mysql && (c === '?' || c === '@'))) {
       refuse(`The character ${c} is not accepted in a lookup query outside quotes`);
     } else if (mysql && query.startsWith(':=', i)) {
       refuse('Assignments (:=) are not accepted in a lookup query');
