@@ -4,12 +4,7 @@ import { runSqlLookup } from './sql-lookup';
 import { runWebhookLookup } from './webhook-lookup';
 
 export { LookupConfigError, LookupError } from './errors';
-export {
-  identityLookupConfigSchema,
-  validateLookupConfig,
-  type FoundIdentifier,
-  type IdentityLookupConfig,
-} from './lookup-config';
+export { validateLookupConfig, type FoundIdentifier, type IdentityLookupConfig } from './lookup-config';
 export { identityLookupAnswerSchema, identityLookupRequestSchema } from './webhook-lookup';
 
 export interface IdentityLookupEnv {
