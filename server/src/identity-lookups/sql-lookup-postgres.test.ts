@@ -81,6 +81,26 @@ describe('SQL identity lookup on PostgreSQL', () => {
     ]);
   });
 
+  it('with several types, runs per value of the first placeholder and takes the first value of the others', async () => {
+    const either = `SELECT u.id AS user_id, c.stripe_id FROM users u JOIN customers c ON c.user_id = u.id WHERE c.stripe_id = {{stripe_customer_id}} OR u.id::text = {{user_id}}`;
+    const other = String(await customer.count(`SELECT id FROM users WHERE email = 'jane@example.org'`));
+    const upper = String(await customer.count(`SELECT id FROM users WHERE email = 'JANE@example.com'`));
+    const second = await customer.seedUser('second@test.invalid');
+    await customer.pool.query(`INSERT INTO customers (user_id, stripe_id) VALUES ($1, 'cus_second')`, [second]);
+    const found = await run(lookup(either), [
+      { type: 'stripe_customer_id', value: 'cus_jane1' },
+      { type: 'stripe_customer_id', value: 'cus_upper' },
+      { type: 'user_id', value: other },
+      { type: 'user_id', value: second },
+    ]);
+    // Each customer id finds its person; only the first user id is used, so cus_second stays out.
+    expect(found).toEqual([
+      { type: 'user_id', value: jane },
+      { type: 'stripe_customer_id', value: 'cus_other' },
+      { type: 'user_id', value: upper },
+    ]);
+  });
+
   it('does not query when a placeholder has no known value', async () => {
     const query = `SELECT u.id AS user_id, NULL AS stripe_id FROM users u WHERE u.email = {{email}} AND u.id::text = {{user_id}}`;
     expect(await run(lookup(query))).toEqual([]);
@@ -91,9 +111,10 @@ describe('SQL identity lookup on PostgreSQL', () => {
 
   it('refuses a second statement before running anything', async () => {
     const sneaky = lookup(`${USER_AND_CUSTOMER}; DELETE FROM customers`);
+    const before = await customer.count('SELECT count(*) FROM customers');
     expect(() => validateLookupConfig(sneaky, TYPES)).toThrow(/one statement/);
     await expect(run(sneaky)).rejects.toThrow(/one statement/);
-    expect(await customer.count('SELECT count(*) FROM customers')).toBe(3);
+    expect(await customer.count('SELECT count(*) FROM customers')).toBe(before);
   });
 
   it('runs in a read-only transaction: a function that writes fails and writes nothing', async () => {

@@ -89,12 +89,11 @@ function lookupFailure(error: unknown, config: SqlLookupConfig, redact: (text: s
   const e = error as { code?: string; errno?: number };
   if ((e.code && TIMEOUT_CODES.has(e.code)) || (e.errno && TIMEOUT_ERRNOS.has(e.errno)))
     return new LookupError(`SQL lookup: the query did not finish within ${config.timeoutMs} ms`, { transient: true });
-  // PostgreSQL's data exceptions quote the value that did not fit; they say so in fixed words.
+  // PostgreSQL's data exceptions quote the value that did not fit (a known identifier or anyone's row): fixed words instead.
   if (config.dialect === 'postgres' && e.code && /^22/.test(e.code))
-    return new LookupError(
-      `SQL lookup: a known identifier does not fit the type of what it is compared with (${e.code})`,
-      { transient: false },
-    );
+    return new LookupError(`SQL lookup: a value does not fit the type it is compared with or cast to (${e.code})`, {
+      transient: false,
+    });
   const classified = config.dialect === 'postgres' ? classifyDatabaseError(error) : classifyMysqlError(error);
   return new LookupError(`SQL lookup: ${redact(classified.message)}`, {
     transient: classified instanceof TransientError,
