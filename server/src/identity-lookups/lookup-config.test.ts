@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { LookupConfigError, validateLookupConfig, type IdentityLookupConfig } from './run-lookup';
+import {
+  LookupConfigError,
+  LookupError,
+  runIdentityLookup,
+  validateLookupConfig,
+  type IdentityLookupConfig,
+} from './run-lookup';
 
 const TYPES = ['email', 'phone', 'user_id', 'stripe_customer_id', 'anonymous_id'];
 
@@ -117,5 +123,17 @@ describe('validateLookupConfig', () => {
     expect(refusal({ ...webhook, maxIdentifiers: 51 }).field).toBe('maxIdentifiers');
     expect(refusal({ ...webhook, url: 'ftp://lookup.example.com/ids' }).field).toBe('url');
     expect(refusal({ ...webhook, url: 'https://user:pw@lookup.example.com/ids' }).message).toMatch(/Credentials/);
+  });
+
+  it('is checked again when a lookup runs: a stored configuration out of shape runs nothing', async () => {
+    const tampered = { ...sql('SELECT id FROM users WHERE email = {{email}}'), maxRows: '1 UNION SELECT 1' as never };
+    const known = [{ type: 'email', value: 'jane@example.com' }];
+    const run = runIdentityLookup(tampered, known, {});
+    await expect(run).rejects.toBeInstanceOf(LookupError);
+    await expect(run).rejects.toThrow("The lookup's configuration is not valid (maxRows)");
+    const writes = sql('SELECT id FROM users WHERE email = {{email}}; DELETE FROM users');
+    const refused = runIdentityLookup(writes, known, {});
+    await expect(refused).rejects.toBeInstanceOf(LookupError);
+    await expect(refused).rejects.toThrow(/one statement/);
   });
 });

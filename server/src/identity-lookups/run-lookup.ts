@@ -1,5 +1,6 @@
 import type { HttpClient } from '../integrations/runtime/http-client';
-import type { FoundIdentifier, IdentityLookupConfig } from './lookup-config';
+import { LookupError } from './errors';
+import { identityLookupConfigSchema, type FoundIdentifier, type IdentityLookupConfig } from './lookup-config';
 import { runSqlLookup } from './sql-lookup';
 import { runWebhookLookup } from './webhook-lookup';
 
@@ -28,5 +29,12 @@ export async function runIdentityLookup(
   known: FoundIdentifier[],
   env: IdentityLookupEnv,
 ): Promise<FoundIdentifier[]> {
-  return config.kind === 'sql' ? runSqlLookup(config, known, env) : runWebhookLookup(config, known, env);
+  // Checked again as it is run: a stored configuration reaches the query text (the row cap) and the network.
+  const parsed = identityLookupConfigSchema.safeParse(config);
+  if (!parsed.success)
+    throw new LookupError(`The lookup's configuration is not valid (${parsed.error.issues[0]!.path.join('.')})`, {
+      transient: false,
+    });
+  const valid = parsed.data;
+  return valid.kind === 'sql' ? runSqlLookup(valid, known, env) : runWebhookLookup(valid, known, env);
 }

@@ -117,7 +117,12 @@ export async function runSqlLookup(
   known: readonly FoundIdentifier[],
   env: SqlLookupEnv,
 ): Promise<FoundIdentifier[]> {
-  const prepared = prepareSelect(config.query, config.dialect, null);
+  let prepared: PreparedSelect;
+  try {
+    prepared = prepareSelect(config.query, config.dialect, null);
+  } catch (error) {
+    throw new LookupError(`SQL lookup: ${(error as Error).message}`, { transient: false });
+  }
   const runs = plannedRuns(prepared, known);
   if (!runs || runs.length === 0) return [];
   if (!env.secrets || !env.resolveHost)
