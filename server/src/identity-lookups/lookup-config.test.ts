@@ -71,6 +71,7 @@ describe('validateLookupConfig', () => {
     ],
     ["SELECT nextval('users_id_seq') AS id FROM users WHERE email = {{email}}", /nextval/],
     ['SELECT "pg_catalog"."pg_terminate_backend"(1) AS id WHERE {{email}} IS NULL', /pg_terminate_backend/],
+    ["SELECT pg_file_write('/tmp/x', 'y', false) AS id WHERE {{email}} IS NULL", /pg_file_write/],
     ['SELECT id FROM users WHERE email = {{email}} -- AND deleted', /Comments/],
     ['SELECT id FROM users WHERE email = {{email}} /* x */', /Comments/],
     ['SELECT $$x$$ AS id WHERE {{email}} IS NULL', /\$ is not accepted/],

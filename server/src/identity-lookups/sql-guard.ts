@@ -62,7 +62,7 @@ const FORBIDDEN_WORDS = new Set([
   'uninstall',
 ]);
 
-// Functions that change state outside the transaction's tables or read the server's files.
+// Functions that change state the read-only transaction does not cover (files, WAL, locks, sessions) or read the server's files.
 const FORBIDDEN_FUNCTIONS = new Set([
   'set_config',
   'nextval',
@@ -84,9 +84,22 @@ const FORBIDDEN_FUNCTIONS = new Set([
   'pg_advisory_xact_lock',
   'pg_try_advisory_lock',
   'pg_try_advisory_xact_lock',
+  'pg_file_write',
+  'pg_file_rename',
+  'pg_file_unlink',
+  'pg_switch_wal',
+  'pg_promote',
+  'pg_create_restore_point',
+  'pg_create_logical_replication_slot',
+  'pg_create_physical_replication_slot',
+  'pg_drop_replication_slot',
+  'pg_logical_emit_message',
   'lo_import',
   'lo_export',
   'lo_unlink',
+  'lo_create',
+  'lo_from_bytea',
+  'lo_put',
   'query_to_xml',
   'query_to_xml_and_xmlschema',
   'load_file',
