@@ -72,9 +72,10 @@ export async function recordFoundIdentifiers(
   const [result] = await query<{ added: number }>(
     `WITH added AS (
        INSERT INTO "RequestIdentifier" (id, "deletionRequestId", type, value, "valueHmac", "matchHmac", "primary", source, "createdAt")
-       SELECT v.id, $1, v.type, v.value, v.value_hmac, v.match_hmac, false, v.source, ${NOW_UTC}
-         FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-              AS v(id, type, value, value_hmac, match_hmac, source)
+       -- A millisecond apart, in the order the lookups found them (the detail lists them so).
+       SELECT v.id, $1, v.type, v.value, v.value_hmac, v.match_hmac, false, v.source, ${NOW_UTC} + make_interval(secs => v.ord / 1000.0)
+         FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY
+              AS v(id, type, value, value_hmac, match_hmac, source, ord)
        ON CONFLICT ("deletionRequestId", "valueHmac") DO NOTHING
        RETURNING type, source
      ), entries AS (
