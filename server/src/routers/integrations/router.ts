@@ -18,6 +18,8 @@ import { discoverWithAccount, dryRunWithAccount } from '../../services/integrati
 
 const integrationId = z.object({ integrationId: z.string().max(64) });
 const id = z.string().max(64);
+/** Most calls to the destination in flight at once, across all worker processes; null: none of its own. */
+const maxConcurrency = z.number().int().min(1).max(1_024).nullish();
 
 export const integrationsRouter = router({
   list: memberProcedure
@@ -36,13 +38,18 @@ export const integrationsRouter = router({
         accountId: id.nullish(),
         config: z.unknown(),
         enabled: z.boolean().optional(),
+        maxConcurrency,
       }),
     )
     .mutation(({ ctx, input }) =>
-      createIntegration(ctx, ctx.actor, input as IntegrationInput & { workspaceId: string }),
+      createIntegration(
+        ctx,
+        ctx.actor,
+        input as IntegrationInput & { workspaceId: string; maxConcurrency?: number | null },
+      ),
     ),
   update: adminProcedure
-    .input(integrationId.extend({ name: nameSchema.optional(), config: z.unknown().optional() }))
+    .input(integrationId.extend({ name: nameSchema.optional(), config: z.unknown().optional(), maxConcurrency }))
     .mutation(({ ctx, input }) => updateIntegration(ctx, ctx.actor, input)),
   /** Credential rotation: point the integration at another account of its type. */
   swapAccount: adminProcedure
