@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { identifierSchema } from '@shared/schemas/deletion-request';
 import { nameSchema } from '@shared/schemas/auth';
+import { maxConcurrencySchema } from '@shared/schemas/integration-settings';
 import { integrationTypeSchema } from '@shared/statuses';
 import { router } from '../../trpc/init';
 import { adminProcedure, memberProcedure } from '../../trpc/procedures';
@@ -19,7 +20,7 @@ import { discoverWithAccount, dryRunWithAccount } from '../../services/integrati
 const integrationId = z.object({ integrationId: z.string().max(64) });
 const id = z.string().max(64);
 /** Most calls to the destination in flight at once, across all worker processes; null: none of its own. */
-const maxConcurrency = z.number().int().min(1).max(1_024).nullish();
+const maxConcurrency = maxConcurrencySchema.nullish();
 
 export const integrationsRouter = router({
   list: memberProcedure
