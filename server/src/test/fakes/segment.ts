@@ -93,11 +93,12 @@ export async function startSegmentFake(
       // the 429 body's errors[].data.msBeforeNext "A number of milliseconds before the rate limit is lifted".
       const msBeforeNext = Number(state.retryAfter) * 1000;
       const data = { remainingPoints: 0, msBeforeNext, consumedPoints: 21 };
+      const headers: Record<string, string> = {};
+      if (state.throttleSignals.includes('header'))
+        headers['x-ratelimit-reset'] = new Date(call.at + msBeforeNext).toUTCString();
       return {
         status: 429,
-        headers: state.throttleSignals.includes('header')
-          ? { 'x-ratelimit-reset': new Date(call.at + msBeforeNext).toUTCString() }
-          : {},
+        headers,
         body: {
           errors: [
             {
