@@ -122,7 +122,8 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     deletes: 'the user (by email or id): deleted, then permanently deleted',
     credentials: "an admin's API token; the admin's email is configuration (Basic email/token)",
     capabilities: { status: false, cancel: false, verify: true },
-    notes: 'a 404 among deleted users after the permanent delete is the proof',
+    notes:
+      'also finds users soft-deleted earlier (deleted users, by email); a 404 among deleted users after the permanent delete is the proof',
     completion: 'seconds',
     docsUrl: 'https://developer.zendesk.com/api-reference/ticketing/users/users/#permanently-delete-user',
   },
@@ -130,9 +131,10 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     category: 'Customer support',
     deletes: 'the contacts with the email or external_id (or the contact id)',
     credentials: 'access token of an Intercom app (Bearer)',
-    capabilities: { status: false, cancel: false, verify: true },
-    notes: 'search in the body, delete, a 404 on fetch is the proof',
-    completion: 'seconds',
+    capabilities: { status: true, cancel: false, verify: true },
+    notes:
+      'search in the body, delete, a 404 on fetch is the proof; a search finding no one is repeated 5 minutes later (new contacts can take minutes to become searchable)',
+    completion: 'seconds (minutes when the first search finds no one)',
     docsUrl: 'https://developers.intercom.com/docs/references/rest-api/api.intercom.io/contacts/deletecontact',
   },
   MAILCHIMP: {
