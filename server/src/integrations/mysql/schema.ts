@@ -12,7 +12,11 @@ const SYSTEM_DATABASES = `('information_schema', 'mysql', 'performance_schema', 
  */
 export async function discoverMysqlSchema(
   connection: mysql.Connection | mysql.PoolConnection,
+  /** Only these databases (a deletion reads the ones its rules name, not the whole server). */
+  databases?: string[],
 ): Promise<DiscoveredTable[]> {
+  const where = databases ? 'IN (?)' : `NOT IN ${SYSTEM_DATABASES}`;
+  const values = databases ? [databases] : [];
   const [columns] = await connection.query<mysql.RowDataPacket[]>(
     `SELECT c.TABLE_SCHEMA AS s, c.TABLE_NAME AS t, c.COLUMN_NAME AS c, c.DATA_TYPE AS type, c.COLUMN_TYPE AS full_type, c.IS_NULLABLE AS nullable,
             c.CHARACTER_MAXIMUM_LENGTH AS max_length, c.CHARACTER_SET_NAME AS charset,
@@ -24,13 +28,15 @@ export async function discoverMysqlSchema(
                                           AND o.INDEX_NAME = s.INDEX_NAME AND o.COLUMN_NAME <> s.COLUMN_NAME)) AS is_unique
        FROM information_schema.COLUMNS c
        JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = c.TABLE_SCHEMA AND t.TABLE_NAME = c.TABLE_NAME
-      WHERE t.TABLE_TYPE = 'BASE TABLE' AND c.TABLE_SCHEMA NOT IN ${SYSTEM_DATABASES}
+      WHERE t.TABLE_TYPE = 'BASE TABLE' AND c.TABLE_SCHEMA ${where}
       ORDER BY c.TABLE_SCHEMA = DATABASE() DESC, c.TABLE_SCHEMA, c.TABLE_NAME, c.ORDINAL_POSITION`,
+    values,
   );
   const [references] = await connection.query<mysql.RowDataPacket[]>(
     `SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t, REFERENCED_TABLE_SCHEMA AS rs, REFERENCED_TABLE_NAME AS rt
        FROM information_schema.KEY_COLUMN_USAGE
-      WHERE TABLE_SCHEMA NOT IN ${SYSTEM_DATABASES} AND REFERENCED_TABLE_NAME IS NOT NULL`,
+      WHERE TABLE_SCHEMA ${where} AND REFERENCED_TABLE_NAME IS NOT NULL`,
+    values,
   );
   const tables = new Map<string, DiscoveredTable>();
   for (const row of columns) {
