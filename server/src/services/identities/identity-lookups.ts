@@ -74,7 +74,8 @@ export async function createIdentityLookup(
       where: { id: input.accountId, organizationId: actor.organizationId },
       select: { id: true, integrationType: true },
     });
-    if (!account) throw new AppError('BAD_REQUEST', 'accountId: no such account in the organization');
+    // Another organization's account, like an unknown one, is a 404.
+    if (!account) throw notFound('Account');
     const dialect = DIALECT_OF[account.integrationType as keyof typeof DIALECT_OF];
     if (!dialect)
       throw new AppError('BAD_REQUEST', 'accountId: a SQL lookup needs a PostgreSQL or MySQL/MariaDB account');
