@@ -118,16 +118,26 @@ export function buildOpenApiDocument(publicUrl?: string): OpenAPIObject {
       if (body?.required && !(body.content?.['application/json']?.schema?.required ?? []).length) body.required = false;
     }
   }
-  document.webhooks = identityLookupWebhooks();
+  document.webhooks = identityLookupWebhooks(document);
   return document;
 }
 
 /**
  * What the service sends a workspace's webhook identity lookup and expects back (OpenAPI 3.1
- * `webhooks`: calls the service makes), from the same zod schemas the lookup validates with.
+ * `webhooks`: calls the service makes), from the same zod schemas the lookup validates with;
+ * their schemas join the document's components.
  */
-function identityLookupWebhooks(): OpenAPIObject['webhooks'] {
-  const schema = (zodSchema: z.ZodType) => z.toJSONSchema(zodSchema, { target: 'draft-2020-12' }) as SchemaObject;
+function identityLookupWebhooks(document: OpenAPIObject): OpenAPIObject['webhooks'] {
+  const schema = (zodSchema: z.ZodType): SchemaObject => {
+    const json = JSON.parse(
+      JSON.stringify(z.toJSONSchema(zodSchema, { target: 'draft-2020-12' })).replaceAll(
+        '#/$defs/',
+        '#/components/schemas/',
+      ),
+    ) as { $defs?: Record<string, SchemaObject>; $ref?: string };
+    document.components!.schemas = { ...document.components!.schemas, ...json.$defs };
+    return { $ref: json.$ref! };
+  };
   return {
     identityLookup: {
       post: {
