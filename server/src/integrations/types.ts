@@ -23,6 +23,11 @@ export interface DriverContext<Config = unknown> {
   config: Config;
   /** Decrypted account credentials, or null when the integration has no account. */
   secrets: Record<string, unknown> | null;
+  /**
+   * The integration's own key for keyed hashing in the customer's store (drivers with
+   * `keyedHash`); null for other drivers, or when the integration was deleted. Never recorded or logged.
+   */
+  hashKey: Buffer | null;
   trackingId: string | null;
   /** SSRF-guarded HTTP that records every exchange into `trail`. */
   http: HttpClient;
@@ -54,7 +59,7 @@ export interface CancelResult {
 /** What a driver's admin operations (test connection, save-time validation, discover, dry run) get: no request. */
 export type AdminContext<Config = unknown> = Omit<
   DriverContext<Config>,
-  'identifier' | 'integrationRequestId' | 'deletionRequestId' | 'trackingId'
+  'identifier' | 'integrationRequestId' | 'deletionRequestId' | 'trackingId' | 'hashKey'
 >;
 
 /** A problem with a configuration found at save time; `path` is inside the configuration. */
@@ -94,6 +99,8 @@ export interface Driver<Config = any> {
   type: IntegrationType;
   /** Async destinations hand back a tracking id and are polled. */
   async: boolean | ((config: Config) => boolean);
+  /** Whether its deletions write keyed hashes: the context then carries the integration's hash key. */
+  keyedHash?: boolean;
   /** Whether a sent deletion can be canceled at the destination. */
   canCancel: (config: Config) => boolean;
   requestDeletion(ctx: DriverContext<Config>): Promise<Outcome>;

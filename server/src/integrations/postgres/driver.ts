@@ -164,7 +164,7 @@ async function runInOrder(
   try {
     await client.query('BEGIN');
     for (const { rule, columns } of rules) {
-      const statement = actionStatement(rule, columns, ctx.identifier);
+      const statement = actionStatement(rule, columns, ctx.identifier, ctx.hashKey);
       changed[ruleLabel(rule)] = statement
         ? ((await run(client, ctx.trail, statement, ctx.identifier)).rowCount ?? 0)
         : 0;
@@ -185,7 +185,7 @@ async function runAsOneStatement(
   rules: ResolvedRules,
 ): Promise<Record<string, number>> {
   const changed: Record<string, number> = {};
-  const counts = (await run(client, ctx.trail, combinedActionStatement(rules, ctx.identifier), ctx.identifier))
+  const counts = (await run(client, ctx.trail, combinedActionStatement(rules, ctx.identifier, ctx.hashKey), ctx.identifier))
     .rows[0] as Record<string, number>;
   rules.forEach(({ rule }, i) => {
     changed[ruleLabel(rule)] = Number(counts[`r${i}`]);
@@ -263,6 +263,7 @@ async function withClient<T>(
 export const postgresDriver: Driver<PostgresConfig> = {
   type: 'POSTGRES',
   async: false,
+  keyedHash: true,
   canCancel: () => false,
   expectedCompletion: 'seconds, or at the next maintenance window',
 

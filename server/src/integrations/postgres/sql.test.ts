@@ -26,7 +26,7 @@ describe('PostgreSQL rule statements', () => {
 
   it('passes the identifier only as a parameter, whatever it contains', () => {
     const hostile = "x' OR '1'='1'; DROP TABLE users; --";
-    const statement = actionStatement(rule({ identifierColumns: ['email'], action: 'delete' }), columns, hostile)!;
+    const statement = actionStatement(rule({ identifierColumns: ['email'], action: 'delete' }), columns, hostile, null)!;
     expect(statement.text).toBe('DELETE FROM "public"."users" WHERE ("email" = $1)');
     expect(statement.values).toEqual([hostile]);
   });
@@ -49,7 +49,7 @@ describe('PostgreSQL rule statements', () => {
     ];
     expect(rulesOnDistinctTables(rules)).toBe(true);
     expect(rulesOnDistinctTables([...rules, rules[0]!])).toBe(false);
-    const statement = combinedActionStatement(rules, hostile);
+    const statement = combinedActionStatement(rules, hostile, null);
     expect(statement.text).toBe(
       'WITH r0 AS (DELETE FROM "public"."users" WHERE ("email" = $1) RETURNING 1), ' +
         'r1 AS (DELETE FROM "public"."orders" WHERE ("email" = $2) RETURNING 1), ' +
@@ -61,6 +61,7 @@ describe('PostgreSQL rule statements', () => {
     const none = combinedActionStatement(
       [{ rule: rule({ identifierColumns: ['id'], action: 'delete' }), columns }],
       'a@b.c',
+      null,
     );
     expect(none).toEqual({ text: 'SELECT 0 AS r0', values: [] });
   });
@@ -95,7 +96,7 @@ describe('PostgreSQL rule statements', () => {
 
   it('builds each action with its verification query', () => {
     expect(
-      actionStatement(rule({ identifierColumns: ['email'], action: 'set_null', columns: ['note'] }), columns, 'a')!
+      actionStatement(rule({ identifierColumns: ['email'], action: 'set_null', columns: ['note'] }), columns, 'a', null)!
         .text,
     ).toBe('UPDATE "public"."users" SET "note" = NULL WHERE ("email" = $1) AND ("note" IS NOT NULL)');
     expect(
@@ -103,6 +104,7 @@ describe('PostgreSQL rule statements', () => {
         rule({ identifierColumns: ['email'], action: 'soft_delete', softDeleteColumn: 'deleted' }),
         columns,
         'a',
+        null,
       )!.text,
     ).toBe('UPDATE "public"."users" SET "deleted" = TRUE WHERE ("email" = $1) AND "deleted" IS NOT TRUE');
     expect(

@@ -25,7 +25,8 @@ export interface Claimed {
   /** The request's regulation ("GDPR", "CCPA" or a custom policy's name); null: none recorded. */
   regulation: string | null;
   organizationId: string;
-  integration: { accountId: string | null } | null;
+  /** The integration now (null when it was deleted): its account, and its sealed hash key (null until it has one). */
+  integration: { id: string; accountId: string | null; hashKeyCipher: string | null } | null;
   /** The sealed credentials of the account the step uses (null when it has none or it is gone). */
   secretCipher: string | null;
   /** The type of that account (which of its fields are secret), null like `secretCipher`. */
@@ -45,7 +46,12 @@ export async function claimDueSteps(
   limit: number,
 ): Promise<Claimed[]> {
   const rows = await query<
-    Omit<Claimed, 'integration'> & { hasIntegration: boolean; integrationAccountId: string | null }
+    Omit<Claimed, 'integration'> & {
+      integrationId: string;
+      hasIntegration: boolean;
+      integrationAccountId: string | null;
+      hashKeyCipher: string | null;
+    }
   >(
     `WITH due AS (
        SELECT id, "nextAttemptAt" FROM "IntegrationRequest"
@@ -64,15 +70,15 @@ export async function claimDueSteps(
        RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."configSnapshot",
                  ir."accountId", ir."startedAt", ir."createdAt", due."nextAttemptAt" AS "dueAt", ir."deletionRequestId", ir."integrationId"
      )
-     SELECT c.*, CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", a."secretCipher", a.type::text AS "accountType"
+     SELECT c.*, CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", i."hashKeyCipher", a."secretCipher", a.type::text AS "accountType"
        FROM claimed c
        JOIN "DeletionRequest" dr ON dr.id = c."deletionRequestId"
        LEFT JOIN "Integration" i ON i.id = c."integrationId"
        LEFT JOIN "Account" a ON a.id = CASE WHEN i.id IS NOT NULL THEN i."accountId" ELSE c."accountId" END AND a."organizationId" = dr."organizationId"`,
     [workerId, leaseMs / 1000, limit],
   );
-  return rows.map(({ hasIntegration, integrationAccountId, ...row }) => ({
+  return rows.map(({ hasIntegration, integrationId, integrationAccountId, hashKeyCipher, ...row }) => ({
     ...row,
-    integration: hasIntegration ? { accountId: integrationAccountId } : null,
+    integration: hasIntegration ? { id: integrationId, accountId: integrationAccountId, hashKeyCipher } : null,
   }));
 }

@@ -121,6 +121,7 @@ class Step {
       accountId: currentAccountId(ir),
       organizationId: ir.organizationId,
       sealed: { secretCipher: ir.secretCipher, type: ir.accountType },
+      integration: ir.integration,
     });
     this.redact = stepRedactor(destination, ir.identifier);
     const ctx = driverContext(
