@@ -24,8 +24,8 @@ export interface DriverContext<Config = unknown> {
   /** Decrypted account credentials, or null when the integration has no account. */
   secrets: Record<string, unknown> | null;
   /**
-   * The integration's own key for keyed hashing in the customer's store (drivers with
-   * `keyedHash`); null for other drivers, or when the integration was deleted. Never recorded or logged.
+   * The integration's own key for keyed hashing in the customer's store (types with
+   * `usesHashKey`); null for other drivers, or when the integration was deleted. Never recorded or logged.
    */
   hashKey: Buffer | null;
   trackingId: string | null;
@@ -99,8 +99,6 @@ export interface Driver<Config = any> {
   type: IntegrationType;
   /** Async destinations hand back a tracking id and are polled. */
   async: boolean | ((config: Config) => boolean);
-  /** Whether its deletions write keyed hashes: the context then carries the integration's hash key. */
-  keyedHash?: boolean;
   /** Whether a sent deletion can be canceled at the destination. */
   canCancel: (config: Config) => boolean;
   requestDeletion(ctx: DriverContext<Config>): Promise<Outcome>;

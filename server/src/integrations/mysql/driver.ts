@@ -15,7 +15,6 @@ import { closeMysqlPools } from './sessions';
 export const mysqlDriver: Driver<MysqlConfig> = {
   type: 'MYSQL',
   async: false,
-  keyedHash: true,
   canCancel: () => false,
   expectedCompletion: 'seconds, or at the next maintenance window',
   async requestDeletion(ctx): Promise<Outcome> {

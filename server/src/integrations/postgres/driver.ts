@@ -185,8 +185,9 @@ async function runAsOneStatement(
   rules: ResolvedRules,
 ): Promise<Record<string, number>> {
   const changed: Record<string, number> = {};
-  const counts = (await run(client, ctx.trail, combinedActionStatement(rules, ctx.identifier, ctx.hashKey), ctx.identifier))
-    .rows[0] as Record<string, number>;
+  const counts = (
+    await run(client, ctx.trail, combinedActionStatement(rules, ctx.identifier, ctx.hashKey), ctx.identifier)
+  ).rows[0] as Record<string, number>;
   rules.forEach(({ rule }, i) => {
     changed[ruleLabel(rule)] = Number(counts[`r${i}`]);
   });
@@ -263,7 +264,6 @@ async function withClient<T>(
 export const postgresDriver: Driver<PostgresConfig> = {
   type: 'POSTGRES',
   async: false,
-  keyedHash: true,
   canCancel: () => false,
   expectedCompletion: 'seconds, or at the next maintenance window',
 

@@ -12,7 +12,7 @@ export interface Destination {
   secrets: Record<string, unknown> | null;
   /** Which fields of `secrets` are secret is declared by the account type. */
   accountType: AccountType | null;
-  /** The integration's hash key (drivers with `keyedHash`), else null. */
+  /** The integration's hash key (types with `usesHashKey`), else null. */
   hashKey?: Buffer | null;
 }
 

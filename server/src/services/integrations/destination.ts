@@ -1,4 +1,5 @@
 import { integrationTypeInfo, type AccountType } from '@shared/integrations';
+import { usesHashKey } from '@shared/integrations/sql-columns';
 import type { IntegrationType } from '@shared/statuses';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/errors';
@@ -24,7 +25,7 @@ export async function loadDestination(
     accountId: string | null;
     organizationId: string;
     sealed?: { secretCipher: string | null; type: AccountType | null };
-    /** The integration (null when it was deleted), whose hash key drivers with `keyedHash` get; `hashKeyCipher` when already read. */
+    /** The integration (null when it was deleted), whose hash key types with `usesHashKey` get; `hashKeyCipher` when already read. */
     integration: { id: string; hashKeyCipher?: string | null } | null;
   },
 ): Promise<Destination> {
@@ -37,7 +38,7 @@ export async function loadDestination(
     );
   if (!input.accountId && info.accountRequired) throw new PermanentError('This integration has no account');
   const hashKey =
-    driver.keyedHash && input.integration
+    usesHashKey(input.type) && input.integration
       ? await integrationHashKey(deps, input.organizationId, input.integration.id, input.integration.hashKeyCipher)
       : null;
   if (!input.accountId) return { driver, config: parsed.data, secrets: null, accountType: null, hashKey };

@@ -12,7 +12,7 @@ import { loadDestinationForUser } from './destination';
 import { destinationRedactor } from '../../integrations/runtime/redaction';
 import { validateForSave, type IntegrationInput } from './validate-config';
 import { sealNewHashKey } from './hash-key';
-import { driverFor } from '../../integrations/registry';
+import { usesHashKey } from '@shared/integrations/sql-columns';
 
 export const integrationSelect = {
   id: true,
@@ -57,7 +57,7 @@ export async function createIntegration(
   const id = newId(ID_PREFIX.integration);
   return deps.prisma.$transaction(async (tx) => {
     // Sealed in this transaction: an organization data key made on first use is stored with it.
-    const hashKeyCipher = driverFor(input.type).keyedHash
+    const hashKeyCipher = usesHashKey(input.type)
       ? await sealNewHashKey({ prisma: tx, keyring: deps.keyring }, actor.organizationId, id)
       : null;
     const integration = await tx.integration.create({

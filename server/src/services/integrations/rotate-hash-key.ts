@@ -1,7 +1,7 @@
+import { usesHashKey } from '@shared/integrations/sql-columns';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
-import { driverFor } from '../../integrations/registry';
 import type { Actor } from '../auth/actor';
 import type { KeepAnswer } from '../idempotency/idempotency-keys';
 import { recordAudit } from '../audit/record-audit';
@@ -20,7 +20,7 @@ export async function rotateIntegrationHashKey(
   keep?: KeepAnswer<{ integrationId: string; rotatedAt: string }>,
 ) {
   const current = await getIntegration(deps.prisma, actor, integrationId);
-  if (!driverFor(current.type).keyedHash)
+  if (!usesHashKey(current.type))
     throw new AppError('BAD_REQUEST', `A ${current.type} integration writes no hashed values, so it has no hash key`);
   return deps.prisma.$transaction(async (tx) => {
     const hashKeyCipher = await sealNewHashKey({ prisma: tx, keyring: deps.keyring }, actor.organizationId, current.id);
