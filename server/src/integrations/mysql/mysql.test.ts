@@ -257,6 +257,15 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
     expect((rows as { name: string }[])[0]!.name).toBe(
       `hmac:${createHmac('sha256', TEST_HASH_KEY).update('Zoë 😀', 'utf8').digest('hex')}`,
     );
+    // A latin1 column: the HMAC is still of the value's UTF-8 bytes, as on PostgreSQL.
+    await db.pool.query(`INSERT INTO contacts_latin1 (email, note) VALUES ('zoë@example.com', 'x')`);
+    const rule = { table: 'contacts_latin1', identifierColumns: ['email'], action: 'hash', columns: ['email'] };
+    expect(await mysqlDeleteAndVerify(ctxFor([rule], 'zoë@example.com'))).toMatchObject({ kind: 'success' });
+    expect(
+      await db.count(`SELECT COUNT(*) FROM contacts_latin1 WHERE email = ?`, [
+        `hmac:${createHmac('sha256', TEST_HASH_KEY).update('zoë@example.com', 'utf8').digest('hex')}`,
+      ]),
+    ).toBe(1);
   });
 
   it('hostile table, column and identifier values only ever match themselves', async () => {

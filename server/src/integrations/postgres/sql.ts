@@ -25,6 +25,7 @@ export const postgresDialect: SqlDialect = {
   // HMAC as RFC 2104 builds it from SHA-256, in core PostgreSQL (pgcrypto's hmac() may not be installed).
   hmacSha256Hex: (column, pad) =>
     `encode(sha256(decode(${pad('outer')}, 'hex') || sha256(decode(${pad('inner')}, 'hex') || convert_to(${column}::text, 'UTF8'))), 'hex')`,
+  unchangedAsHashText: (column) => column,
   concat: (...parts) => parts.join(' || '),
   now: 'now()',
   countAs: (alias) => `count(*)::int AS ${alias}`,

@@ -44,6 +44,11 @@ export interface SqlDialect {
    * called in the order the placeholders appear (MySQL's `?` are positional).
    */
   hmacSha256Hex(column: string, pad: (which: 'inner' | 'outer') => string): string;
+  /**
+   * The column's value unchanged, in the character set of the hash written beside it in one
+   * CASE (MySQL refuses to mix a latin1 column with the utf8mb4 hash there).
+   */
+  unchangedAsHashText(column: string): string;
   /** Concatenation of SQL expressions. */
   concat(...parts: string[]): string;
   /** The current time, for timestamp soft deletes. */

@@ -107,7 +107,7 @@ function hashAssignments(dialect: SqlDialect, cols: string[], hashKey: Buffer | 
   return cols
     .map((c) => {
       const keyed = dialect.hmacSha256Hex(c, (which) => bind(pads[which]));
-      return `${c} = CASE WHEN ${c} IS NULL OR ${hashed(dialect, c)} THEN ${c} ELSE ${dialect.concat(literal(HASH_PREFIX), keyed)} END`;
+      return `${c} = CASE WHEN ${c} IS NULL OR ${hashed(dialect, c)} THEN ${dialect.unchangedAsHashText(c)} ELSE ${dialect.concat(literal(HASH_PREFIX), keyed)} END`;
     })
     .join(', ');
 }
