@@ -37,7 +37,12 @@ export const rotateHashKey = adminProcedure
     }),
   )
   .input(z.object({ integrationId: z.string().max(64) }))
-  .output(z.object({ integrationId: z.string(), rotatedAt: z.string().meta({ description: 'When the new key was stored (ISO 8601).' }) }))
+  .output(
+    z.object({
+      integrationId: z.string(),
+      rotatedAt: z.string().meta({ description: 'When the new key was stored (ISO 8601).' }),
+    }),
+  )
   .mutation(({ ctx, input }) =>
     idempotentCall(ctx, 'rotateIntegrationHashKey', input, (keep) =>
       rotateIntegrationHashKey(ctx, ctx.actor, input.integrationId, keep),
