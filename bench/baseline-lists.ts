@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
+import { registerSecurityHeaders } from '../server/src/http/hardening';
 import { hashToken } from '../server/src/lib/tokens';
 
 interface Principal {
@@ -143,29 +144,39 @@ export function registerListRoutes(
     return items;
   });
 
-  /** The dashboard baseline: the first page of requests as a server-rendered HTML table. */
-  app.get('/requests-page', async (request, reply) => {
-    const token = /(?:^|;\s*)dds_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1];
-    const session = token
-      ? await pool.query(
-          `SELECT s."userId", m."organizationId" FROM "Session" s JOIN "Membership" m ON m."userId" = s."userId" AND m."organizationId" = s."activeOrganizationId"
+  /**
+   * The dashboard baseline: the first page of requests as a server-rendered HTML table, sent
+   * with the service's own security headers (its hook, on this route only), since some of them
+   * (Cross-Origin-Opener-Policy) change how Chromium opens a page.
+   */
+  app.register(async (page) => {
+    registerSecurityHeaders(page, { PUBLIC_URL: 'http://127.0.0.1' });
+    page.get('/requests-page', async (request, reply) => {
+      const token = /(?:^|;\s*)dds_session=([^;]+)/.exec(request.headers.cookie ?? '')?.[1];
+      const session = token
+        ? await pool.query(
+            `SELECT s."userId", m."organizationId" FROM "Session" s JOIN "Membership" m ON m."userId" = s."userId" AND m."organizationId" = s."activeOrganizationId"
             WHERE s."tokenHash" = $1 AND s."expiresAt" > now()`,
-          [hashToken(token)],
+            [hashToken(token)],
+          )
+        : null;
+      const principal = session?.rows[0];
+      if (!principal) return reply.code(401).send({ code: 'UNAUTHORIZED' });
+      const { items } = await list('organizationId', principal.organizationId, principal.organizationId, {
+        limit: '50',
+        fetchIntegrationRequests: 'true',
+      });
+      const escape = (v: unknown) => String(v ?? '').replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+      const rows = items
+        .map(
+          (r) =>
+            `<tr data-request-id="${escape(r.id)}"><td>${escape(r.identifier)}</td><td>${escape(r.status)}</td><td>${escape(r.createdAt)}</td></tr>`,
         )
-      : null;
-    const principal = session?.rows[0];
-    if (!principal) return reply.code(401).send({ code: 'UNAUTHORIZED' });
-    const { items } = await list('organizationId', principal.organizationId, principal.organizationId, {
-      limit: '50',
-      fetchIntegrationRequests: 'true',
+        .join('');
+      return reply
+        .type('text/html')
+        .header('Cache-Control', 'no-store')
+        .send(`<!doctype html><title>Requests</title><table><tbody>${rows}</tbody></table>`);
     });
-    const escape = (v: unknown) => String(v ?? '').replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-    const rows = items
-      .map(
-        (r) =>
-          `<tr data-request-id="${escape(r.id)}"><td>${escape(r.identifier)}</td><td>${escape(r.status)}</td><td>${escape(r.createdAt)}</td></tr>`,
-      )
-      .join('');
-    return reply.type('text/html').send(`<!doctype html><title>Requests</title><table><tbody>${rows}</tbody></table>`);
   });
 }

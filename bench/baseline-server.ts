@@ -206,7 +206,7 @@ app.post('/create-lean', async (request, reply) => {
   if (!isWellFormedToken('workspaceApiKey', body.workspaceApiKey)) return reply.code(404).send({ code: 'NOT_FOUND' });
   const { rows } = await pool.query({
     name: 'lean_workspace',
-    text: `SELECT w.id AS "workspaceId", w."organizationId", i.id, i.name, i.type::text AS type, i.config, i."accountId"
+    text: `SELECT w.id AS "workspaceId", w."organizationId", i.id, i.name, i.type::text AS type, i.config, i."accountId", i."consumesType"
              FROM "Workspace" w LEFT JOIN "Integration" i ON i."workspaceId" = w.id AND i.enabled
             WHERE w."apiKeyHash" = $1 ORDER BY i."createdAt", i.id`,
     values: [hashToken(body.workspaceApiKey)],
@@ -240,6 +240,19 @@ app.post('/create-lean', async (request, reply) => {
       regulation: GDPR_RULE.name,
       dueAt: dueAtFor(GDPR_RULE, now),
       receiptConfirmBy: null,
+      lookupsPending: false,
+      // The primary identifier's row, as the service writes it.
+      identifiers: [
+        {
+          id: newId('rid'),
+          type: null,
+          value: body.identifier,
+          valueHmac: createHmac('sha256', pepper).update(`identifier\n\n${body.identifier}`).digest('hex'),
+          matchHmac: createHmac('sha256', pepper).update(body.identifier).digest('hex'),
+          primary: true,
+          source: 'request',
+        },
+      ],
       integrationRequests: integrations.map((i, n) => ({
         id: irIds[n]!,
         integrationId: i.id,
@@ -247,6 +260,7 @@ app.post('/create-lean', async (request, reply) => {
         integrationType: i.type,
         configSnapshot: i.config,
         accountId: i.accountId,
+        consumesType: i.consumesType,
       })),
       audit: {
         actorType: 'user:pat',

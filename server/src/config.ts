@@ -29,7 +29,7 @@ const envSchema = z.object({
     .transform((v) => v === 'true'),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
   // Deletion engine
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1_024).default(16),
   WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   LEASE_SECONDS: z.coerce.number().int().min(2).max(3_600).default(60),
   /** On SIGTERM, how long in-flight engine steps may finish before their leases are handed back. */

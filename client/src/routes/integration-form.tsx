@@ -1,3 +1,4 @@
+import { ConsumesTypeCard } from '../components/identities/consumes-type-card';
 import { INTEGRATION_CATEGORIES, integrationCatalogue, integrationTypeInfo } from '@shared/integrations';
 import { usesHashKey } from '@shared/integrations/sql-columns';
 import { nameSchema } from '@shared/schemas/auth';
@@ -8,6 +9,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { SelectField, TextField } from '../components/field';
 import { AccountChooser } from '../components/integrations/account-chooser';
 import { HashKeyRotation } from '../components/integrations/hash-key-rotation';
+import { ConcurrencyField, parseMaxConcurrency } from '../components/integrations/concurrency-field';
 import { configEditorFor } from '../components/integrations/config-editors';
 import { useMe } from '../components/me-context';
 import { PageHeader } from '../components/shell';
@@ -100,6 +102,13 @@ export function Component() {
       {header}
       <IntegrationForm key={integrationId ?? 'new'} existing={existing.data} />
       {existing.data && usesHashKey(existing.data.type) ? <HashKeyRotation integrationId={existing.data.id} /> : null}
+      {existing.data ? (
+        <ConsumesTypeCard
+          integrationId={existing.data.id}
+          consumesType={existing.data.consumesType}
+          config={existing.data.config}
+        />
+      ) : null}
     </>
   );
 }
@@ -122,6 +131,7 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const [chosenWorkspaceId, setWorkspaceId] = useState(existing?.workspaceId ?? search.get('workspaceId') ?? '');
   const workspaceId = chosenWorkspaceId || workspaces.data?.[0]?.id || '';
   const [name, setName] = useState(existing?.name ?? '');
+  const [concurrency, setConcurrency] = useState(existing?.maxConcurrency?.toString() ?? '');
   const [accountId, setAccountId] = useState<string | null>(existing?.accountId ?? null);
   const [config, setConfig] = useState<unknown>(() => existing?.config ?? editor.initial(schema));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -161,6 +171,8 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
     if (!nameCheck.success) next.name = nameCheck.error.issues[0]!.message;
     if (!existing && !workspaceId) next.workspaceId = 'Choose a workspace';
     if (!existing && info.accountRequired && !accountId) next.accountId = 'Choose or create an account';
+    const limit = parseMaxConcurrency(concurrency);
+    if ('error' in limit) next.maxConcurrency = limit.error;
     return next;
   };
   // After a failed submit, messages follow the edits instead of going stale.
@@ -184,8 +196,10 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
       requestAnimationFrame(() => document.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       return;
     }
-    if (existing) update.mutate({ integrationId: existing.id, name: name.trim(), config: configValue });
-    else create.mutate({ workspaceId, name: name.trim(), type, accountId, config: configValue });
+    const limit = parseMaxConcurrency(concurrency);
+    const maxConcurrency = 'value' in limit ? limit.value : null;
+    if (existing) update.mutate({ integrationId: existing.id, name: name.trim(), config: configValue, maxConcurrency });
+    else create.mutate({ workspaceId, name: name.trim(), type, accountId, config: configValue, maxConcurrency });
   };
 
   if (workspaces.isPending) return <Loading />;
@@ -272,6 +286,7 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
           error={allErrors.name}
           onChange={(e) => onNameChange(e.target.value)}
         />
+        <ConcurrencyField value={concurrency} error={allErrors.maxConcurrency} onChange={setConcurrency} />
       </section>
 
       <section className="card" aria-labelledby="integration-account">

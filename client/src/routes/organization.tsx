@@ -10,6 +10,7 @@ import { NotificationsSection } from '../components/organization/notifications-s
 import { MembersSection } from '../components/organization/members-section';
 import { RetentionSection } from '../components/organization/retention-section';
 import { ReverificationSection } from '../components/organization/reverification-section';
+import { IdentifierTypesSection } from '../components/organization/identifier-types-section';
 import { PageHeader } from '../components/shell';
 import { ErrorState, FormError, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
@@ -111,6 +112,7 @@ export function Component() {
       <RetentionSection organization={org} canEdit={me.isOwner} />
       <ReverificationSection organization={org} canEdit={me.isOwner} />
       <DeadlinesSection canEdit={me.isAdmin} />
+      <IdentifierTypesSection canEdit={me.isAdmin} />
       {me.isAdmin ? <NotificationsSection /> : null}
       <MembersSection />
     </>

@@ -6,6 +6,7 @@ import { DeadlinePanel } from '../components/deadline-panel';
 import { ReappearedPanel } from '../components/reappeared-panel';
 import { IntegrationRequestActions, RequestActions } from '../components/request-actions';
 import { RevealableIdentifier } from '../components/revealable-identifier';
+import { RequestIdentifiers } from '../components/identities/request-identifiers';
 import { PageHeader } from '../components/shell';
 import { ErrorState, Loading } from '../components/states';
 import { SegmentedStatusBar, StatusBadge } from '../components/status';
@@ -126,6 +127,8 @@ export function Component() {
       </section>
 
       <DeadlinePanel request={request} />
+
+      <RequestIdentifiers deletionRequestId={request.id} />
 
       <section aria-labelledby="integrations-heading" className="stack">
         <h2 id="integrations-heading">Integrations</h2>

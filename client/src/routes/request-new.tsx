@@ -1,5 +1,8 @@
 import { createRequestFormSchema } from '@shared/schemas/dashboard';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RequestIdentifierInput } from '@shared/identifiers';
+import { useState } from 'react';
+import { IdentifierRows } from '../components/identities/identifier-rows';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { SelectField, TextField } from '../components/field';
 import { PageHeader } from '../components/shell';
@@ -15,6 +18,8 @@ export function Component() {
   const [params] = useSearchParams();
   const workspaces = useQuery(trpc.workspaces.list.queryOptions());
   const regulations = useQuery(trpc.deadlines.regulations.queryOptions());
+  const identifierTypes = useQuery(trpc.identities.listTypes.queryOptions());
+  const [others, setOthers] = useState<RequestIdentifierInput[]>([]);
   const create = useMutation(
     trpc.deletionRequests.createInWorkspace.mutationOptions({
       onSuccess: async (request) => {
@@ -25,9 +30,15 @@ export function Component() {
   );
   const { errors, onSubmit, onInput } = useFormSubmit(
     createRequestFormSchema,
-    (data) => create.mutate(data),
-    ({ regulation, receivedAt, ...values }) => ({
+    ({ identifierType, ...data }) =>
+      create.mutate({
+        ...data,
+        ...(identifierType ? { identifierType } : {}),
+        ...(others.length > 0 ? { identifiers: others.map((o) => ({ type: o.type, value: o.value.trim() })) } : {}),
+      }),
+    ({ regulation, receivedAt, identifierType, ...values }) => ({
       ...values,
+      ...(identifierType ? { identifierType } : {}),
       ...(regulation ? { regulation } : {}),
       ...(receivedAt ? { receivedAt } : {}),
     }),
@@ -67,9 +78,35 @@ export function Component() {
           name="identifier"
           autoComplete="off"
           placeholder="jane@example.com"
-          hint="The subject whose data is deleted: an email, user id or distinct id. One identifier per request."
+          hint="The subject whose data is deleted: an email, user id or distinct id. Add the person's other identifiers below."
           error={fieldError('identifier')}
           required
+        />
+        <SelectField
+          label="Identifier type"
+          name="identifierType"
+          defaultValue=""
+          error={fieldError('identifierType')}
+          hint="Integrations that consume a type receive only values of that type."
+        >
+          <option value="">Detect (email when it reads as one)</option>
+          {(identifierTypes.data ?? []).map((type) => (
+            <option key={type.name} value={type.name}>
+              {type.name}
+            </option>
+          ))}
+        </SelectField>
+        <IdentifierRows
+          types={
+            identifierTypes.data ?? [
+              { name: 'email', description: '' },
+              { name: 'phone', description: '' },
+              { name: 'user_id', description: '' },
+            ]
+          }
+          rows={others}
+          onChange={setOthers}
+          errors={serverError?.fieldErrors ?? {}}
         />
         <SelectField
           label="Regulation"

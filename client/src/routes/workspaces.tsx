@@ -1,3 +1,4 @@
+import { IdentityLookupsPanel } from '../components/identities/identity-lookups-panel';
 import { workspaceNameSchema } from '@shared/schemas/auth';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -245,6 +246,7 @@ function WorkspaceCard({ workspace, usage, canManage }: { workspace: Workspace; 
         ) : null}
         <FormError message={reveal.error ? toDisplayError(reveal.error).message : null} />
       </section>
+      {canManage ? <IdentityLookupsPanel workspaceId={workspace.id} workspaceName={workspace.name} /> : null}
 
       <ConfirmDialog
         open={confirm === 'rotate'}

@@ -16,4 +16,6 @@ export const ADVISORY_LOCKS = {
   auditSeal: 727278,
   /** Recording the deadline callback events (session lock, skipped when held). */
   deadlineEvents: 727279,
+  /** Workers leasing due steps, one claim at a time (transaction lock, waits). */
+  claims: 727280,
 } as const;

@@ -24,4 +24,7 @@ export const ID_PREFIX = {
   invitation: 'inv',
   callbackEndpoint: 'cbe',
   callbackDelivery: 'msg',
+  requestIdentifier: 'rid',
+  identifierType: 'idt',
+  identityLookup: 'lkp',
 } as const;

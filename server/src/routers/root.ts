@@ -12,6 +12,7 @@ import { tokensRouter } from './tokens/router';
 import { workspacesRouter } from './workspaces/router';
 import { deadlinesRouter } from './deadlines/router';
 import { notificationsRouter } from './notifications/router';
+import { identitiesRouter } from './identities/router';
 
 export const appRouter = router({
   auth: authRouter,
@@ -27,6 +28,7 @@ export const appRouter = router({
   members: membersRouter,
   deadlines: deadlinesRouter,
   notifications: notificationsRouter,
+  identities: identitiesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Create a deletion request
-         * @description Records a request to delete the data of one subject from every enabled integration of the workspace that the Workspace API Key names. Send an `Idempotency-Key` header to make retries safe: the same key with the same body returns the original request; with a different body it is a 422.
+         * @description Records a request to delete the data of one subject from every enabled integration of the workspace that the Workspace API Key names. The subject may be named by several typed identifiers (`identifiers`): each integration receives the values of the identifier type it consumes, and the workspace's identity lookups may add more before the fan-out. Send an `Idempotency-Key` header to make retries safe: the same key with the same body returns the original request; with a different body it is a 422.
          */
         post: operations["createDeletionRequest"];
         delete?: never;
@@ -552,6 +552,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One identifier of the person, with its type. */
+        RequestIdentifierInput: {
+            /**
+             * @description An identifier type: email, phone, user_id or one of the organization’s own.
+             * @example user_id
+             */
+            type: string;
+            value: string;
+        };
         /**
          * @example {
          *       "id": "dr_01JDX4Q2W8E6R7T9Y3U5I1O0PA",
@@ -982,6 +991,25 @@ export interface operations {
                      */
                     identifier: string;
                     /**
+                     * @description The type of `identifier` (email, phone, user_id or a type of the organization). Absent: email when it reads as an email address, else untyped (it then reaches only integrations that take the primary identifier).
+                     * @example email
+                     */
+                    identifierType?: string;
+                    /**
+                     * @description Other identifiers of the same person, each with its type (email, phone, user_id or a type of the organization). Each integration receives the values of the type it consumes.
+                     * @example [
+                     *       {
+                     *         "type": "user_id",
+                     *         "value": "u_1842"
+                     *       },
+                     *       {
+                     *         "type": "stripe_customer_id",
+                     *         "value": "cus_NffrFeUfNV2Hib"
+                     *       }
+                     *     ]
+                     */
+                    identifiers?: components["schemas"]["RequestIdentifierInput"][];
+                    /**
                      * @description When the subject's request was received, if earlier than now (the deadline runs from then): a date (the start of that day in UTC) or a date and time with its offset. Not in the future.
                      * @example 2026-11-18T16:40:00Z
                      */
@@ -1006,7 +1034,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletionRequest"];
                 };
             };
-            /** @description Invalid body (missing or empty identifier, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long. */
+            /** @description Invalid body (missing or empty identifier, an unknown identifier type, a value its type refuses, a duplicate identifier, more than 50 identifiers, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1015,7 +1043,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "BAD_REQUEST",
-                     *       "message": "Invalid body (missing or empty identifier, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long",
+                     *       "message": "Invalid body (missing or empty identifier, an unknown identifier type, a value its type refuses, a duplicate identifier, more than 50 identifiers, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long",
                      *       "issues": [
                      *         {
                      *           "code": "too_small",

@@ -1,3 +1,4 @@
+import { identifierTypeNameSchema } from '../identifiers';
 import { z } from 'zod';
 import { requestStatusSchema } from '../statuses';
 import { DUE_FILTERS, regulationNameSchema } from '../deadlines';
@@ -88,6 +89,8 @@ export const createRequestFormSchema = z.object({
   workspaceId: z.string().min(1, 'Choose a workspace').max(64),
   // The form's own words first; then every rule of the API's identifier.
   identifier: z.string().trim().min(1, 'Enter an identifier').pipe(identifierSchema),
+  /** Empty: email when the identifier reads as one, else untyped. */
+  identifierType: identifierTypeNameSchema.optional(),
   /** Empty: the workspace's regulation. */
   regulation: regulationNameSchema.optional(),
   /** Empty: received now. A day (its start in UTC): the server refuses one in the future. */

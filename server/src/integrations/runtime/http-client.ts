@@ -104,9 +104,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 }
 
 // Connections to destinations are reused between calls (each was checked when it was opened).
+// No cap on sockets per origin: a worker's concurrency bounds its calls, and a cap here would
+// silently queue calls that WORKER_CONCURRENCY allows.
 const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+  'http:': new http.Agent({ keepAlive: true, maxSockets: Infinity }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: Infinity }),
 };
 
 function send(

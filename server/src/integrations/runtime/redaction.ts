@@ -81,18 +81,22 @@ export function destinationRedactor(destination: {
  * status reason, an audit summary, a log line): a destination's error text often repeats what
  * it was sent ("no user jane@example.com"), and a database's repeats the value it could not
  * use. As written, lower-cased and upper-cased (emails come back folded), URI- and
- * base64-encoded, as `createRedactor` finds secrets. The exchanges of the audit trail keep
+ * base64-encoded, as `createRedactor` finds secrets; every identifier of the request alike. The exchanges of the audit trail keep
  * it: they are the evidence, and the retention policy removes them with the identifier.
  */
-export function identifierRedactor(identifier: string | null): (text: string) => string {
-  if (!identifier) return (text) => text;
-  return createRedactor([identifier, identifier.toLowerCase(), identifier.toUpperCase()], '[identifier]');
+export function identifierRedactor(identifier: string | null | readonly string[]): (text: string) => string {
+  const values = (typeof identifier === 'string' ? [identifier] : (identifier ?? [])).filter((v) => v.length > 0);
+  if (values.length === 0) return (text) => text;
+  return createRedactor(
+    values.flatMap((v) => [v, v.toLowerCase(), v.toUpperCase()]),
+    '[identifier]',
+  );
 }
 
 /** Secrets first, then the identifier: what a step shows of a destination's words. */
 export function stepRedactor(
   destination: Parameters<typeof destinationRedactor>[0],
-  identifier: string | null,
+  identifier: string | null | readonly string[],
 ): (text: string) => string {
   const secrets = destinationRedactor(destination);
   const subject = identifierRedactor(identifier);

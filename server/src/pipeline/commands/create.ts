@@ -15,6 +15,8 @@ import {
   toDeletionRequestDto,
 } from '../../services/deletion-requests/serialize';
 import { insertDeletionRequest, type NewDeletionRequest } from '../store/fan-out';
+import type { RequestIdentifierInput } from '@shared/identifiers';
+import { requestIdentifiers } from './request-identifiers';
 import { NO_INTEGRATIONS_REASON } from '../worker/state-machine';
 import { wakeWorkers } from '../worker/wake-up';
 import { wakeCallbackDispatchers } from '../../callbacks/wake-up';
@@ -30,6 +32,10 @@ export interface CreateDeletionRequestInput {
   regulation?: string;
   /** When the subject's request was received, if before now (an email, a backlog): the deadline runs from then. */
   receivedAt?: Date;
+  /** The primary identifier's type (absent: email when it reads as one, else untyped). */
+  identifierType?: string;
+  /** The person's other identifiers, typed. */
+  identifiers?: RequestIdentifierInput[];
 }
 
 /** A clock a little ahead of ours may say "now" a moment later than we do: a time given as past may be this far ahead. */
@@ -41,6 +47,7 @@ interface EnabledIntegration {
   type: IntegrationType;
   config: Prisma.JsonValue;
   accountId: string | null;
+  consumesType: string | null;
 }
 
 type WorkspaceRow = {
@@ -51,6 +58,8 @@ type WorkspaceRow = {
   /** That regulation's policy when it is one of the organization's own. */
   policyDays: number | null;
   policyExtensionDays: number | null;
+  /** The workspace has enabled identity lookups. */
+  hasLookups: boolean;
 } & {
   [K in keyof EnabledIntegration]: EnabledIntegration[K] | null;
 };
@@ -61,7 +70,8 @@ const WORKSPACE_WITH_INTEGRATIONS = (where: string) =>
   `SELECT w.id AS "workspaceId", w."organizationId",
           COALESCE(w.regulation, o."defaultRegulation") AS "regulationName",
           p.days AS "policyDays", p."extensionDays" AS "policyExtensionDays",
-          i.id, i.name, i.type::text AS type, i.config, i."accountId"
+          EXISTS (SELECT 1 FROM "IdentityLookup" l WHERE l."workspaceId" = w.id AND l.enabled) AS "hasLookups",
+          i.id, i.name, i.type::text AS type, i.config, i."accountId", i."consumesType"
      FROM "Workspace" w
      JOIN "Organization" o ON o.id = w."organizationId"
      LEFT JOIN "RegulationPolicy" p
@@ -90,12 +100,20 @@ async function resolveWorkspace(db: Db, actor: Actor, ref: WorkspaceRef) {
   assertWorkspaceAllowed(actor, first.workspaceId);
   const integrations = rows
     .filter((r) => r.id !== null)
-    .map((r) => ({ id: r.id!, name: r.name!, type: r.type!, config: r.config, accountId: r.accountId }));
+    .map((r) => ({
+      id: r.id!,
+      name: r.name!,
+      type: r.type!,
+      config: r.config,
+      accountId: r.accountId,
+      consumesType: r.consumesType,
+    }));
   const policy =
     first.policyDays === null ? null : { days: first.policyDays, extensionDays: first.policyExtensionDays ?? 0 };
   return {
     id: first.workspaceId,
     integrations,
+    hasLookups: first.hasLookups,
     regulationName: first.regulationName,
     regulation: storedRegulationRule(first.regulationName, policy),
   };
@@ -105,7 +123,7 @@ async function resolveWorkspace(db: Db, actor: Actor, ref: WorkspaceRef) {
 export function enabledIntegrations(db: DbOrTx, workspaceId: string): Promise<EnabledIntegration[]> {
   return hotQuery<EnabledIntegration>(
     db,
-    `SELECT id, name, type::text AS type, config, "accountId" FROM "Integration" WHERE "workspaceId" = $1 AND enabled ORDER BY "createdAt", id`,
+    `SELECT id, name, type::text AS type, config, "accountId", "consumesType" FROM "Integration" WHERE "workspaceId" = $1 AND enabled ORDER BY "createdAt", id`,
     [workspaceId],
   );
 }
@@ -164,8 +182,19 @@ export async function createDeletionRequest(
   // the name was resolved have the regulation as it was spelled.
   // A time of receipt is part of the body too (absent: as before).
   const received = input.receivedAt ? `\nreceived ${input.receivedAt.toISOString()}` : '';
+  const identifiers = await requestIdentifiers(
+    deps,
+    actor.organizationId,
+    { value: input.identifier, type: input.identifierType },
+    input.identifiers ?? [],
+  );
+  // Typed identifiers are part of the body too (a request with the identifier alone: as before).
+  const typedPart =
+    input.identifierType !== undefined || (input.identifiers?.length ?? 0) > 0
+      ? `\nidentifiers ${identifiers.map((i) => i.valueHmac).join(',')}`
+      : '';
   const bodyWith = (regulation: string | undefined) =>
-    `${workspace.id}\n${input.identifier}${regulation ? `\n${regulation}` : ''}${received}`;
+    `${workspace.id}\n${input.identifier}${regulation ? `\n${regulation}` : ''}${received}${typedPart}`;
   const body = bodyWith(named?.name ?? input.regulation);
   const spelled = bodyWith(input.regulation);
   const requestHash = identifierHmac(deps.keyring, `request-body\n${body}`);
@@ -203,6 +232,8 @@ export async function createDeletionRequest(
     regulation: rule.name,
     dueAt,
     receiptConfirmBy,
+    lookupsPending: !empty && workspace.hasLookups,
+    identifiers,
     integrationRequests: workspace.integrations.map((integration) => ({
       id: newId(ID_PREFIX.integrationRequest),
       integrationId: integration.id,
@@ -210,6 +241,7 @@ export async function createDeletionRequest(
       integrationType: integration.type,
       configSnapshot: integration.config,
       accountId: integration.accountId,
+      consumesType: integration.consumesType,
     })),
     audit: {
       actorType: who.actorType,
@@ -222,6 +254,8 @@ export async function createDeletionRequest(
         ...(receiptConfirmBy ? { receiptConfirmBy: receiptConfirmBy.toISOString() } : {}),
         ...(receivedAt ? { receivedAt: receivedAt.toISOString() } : {}),
         integrations: workspace.integrations.map((i) => ({ id: i.id, name: i.name, type: i.type })),
+        // Types and where each came from; the values stay in their own table (masked, purged by retention).
+        identifiers: identifiers.map((i) => ({ type: i.type, primary: i.primary, source: i.source })),
       },
     },
   };

@@ -10,6 +10,7 @@ import { regulationNameSchema } from '@shared/deadlines';
 import type { Db } from '../../db/client';
 import { CsvSyntaxError, parseCsv } from '../../lib/csv';
 import { identifierHmac, type Keyring } from '../../lib/crypto';
+import { organizationIdentifierTypes } from './request-identifiers';
 import { AppError } from '../../lib/errors';
 import { mayUseWorkspace, type Actor } from '../../services/auth/actor';
 import { recordAudit } from '../../services/audit/record-audit';
@@ -64,27 +65,37 @@ async function currentRowKey(db: Db, keyring: Keyring, actor: Actor, rowKey: str
   return key;
 }
 
-function header(cells: string[]): Record<(typeof CSV_IMPORT_COLUMNS)[number], number | undefined> {
+type Columns = Record<(typeof CSV_IMPORT_COLUMNS)[number], number | undefined> & {
+  /** One column per identifier type of the organization (email, phone, user_id, its own), by position. */
+  types: { type: string; at: number }[];
+};
+
+function header(cells: string[], identifierTypes: string[]): Columns {
   // Column names in any case ("receivedAt", "ReceivedAt", "receivedat").
   const names = cells.map((c) => c.trim().toLowerCase());
-  const known = CSV_IMPORT_COLUMNS.map((column) => column.toLowerCase());
+  const known = [...CSV_IMPORT_COLUMNS.map((column) => column.toLowerCase()), ...identifierTypes];
   // Named by position, never quoted: a file without its header line has an identifier in line 1.
   const unknown = names.flatMap((n, i) => (known.includes(n) ? [] : [i + 1]));
   if (unknown.length)
     throw new AppError(
       'BAD_REQUEST',
-      `Line 1 must name the columns (${CSV_IMPORT_COLUMNS.join(', ')}); ${unknown.length === 1 ? 'column' : 'columns'} ${unknown.join(', ')} of line 1 ${unknown.length === 1 ? 'is not one of them' : 'are not'}`,
+      `Line 1 must name the columns (${CSV_IMPORT_COLUMNS.join(', ')}, or an identifier type: ${identifierTypes.join(', ')}); ${unknown.length === 1 ? 'column' : 'columns'} ${unknown.join(', ')} of line 1 ${unknown.length === 1 ? 'is not one of them' : 'are not'}`,
     );
   const duplicate = names.find((n, i) => names.indexOf(n) !== i);
   if (duplicate) throw new AppError('BAD_REQUEST', `Column "${duplicate}" appears twice in line 1`);
-  if (!names.includes('identifier'))
-    throw new AppError('BAD_REQUEST', 'Line 1 must name the columns, with at least "identifier"');
+  const types = names.flatMap((n, at) => (identifierTypes.includes(n) ? [{ type: n, at }] : []));
+  if (!names.includes('identifier') && types.length === 0)
+    throw new AppError(
+      'BAD_REQUEST',
+      'Line 1 must name the columns, with at least "identifier" or an identifier type (email, phone, user_id…)',
+    );
   const at = (name: string) => (names.includes(name.toLowerCase()) ? names.indexOf(name.toLowerCase()) : undefined);
   return {
     identifier: at('identifier'),
     workspace: at('workspace'),
     regulation: at('regulation'),
     receivedAt: at('receivedAt'),
+    types,
   };
 }
 
@@ -114,7 +125,7 @@ export async function importRequestsCsv(
   }
   const [first, ...data] = records;
   if (!first) throw new AppError('BAD_REQUEST', 'The file is empty');
-  const columns = header(first.cells);
+  const columns = header(first.cells, await organizationIdentifierTypes(deps.prisma, actor.organizationId));
   if (data.length > CSV_IMPORT_MAX_ROWS)
     throw new AppError(
       'PAYLOAD_TOO_LARGE',
@@ -161,7 +172,14 @@ export async function importRequestsCsv(
       refuse(`The row has ${record.cells.length} cells; the header names ${first.cells.length}`);
       continue;
     }
-    const identifier = identifierSchema.safeParse(record.cells[columns.identifier!] ?? '');
+    // The person's typed identifiers; without an "identifier" column the first of them is the primary one.
+    const typed = columns.types
+      .map(({ type, at }) => ({ type, value: (record.cells[at] ?? '').trim() }))
+      .filter((cell) => cell.value !== '');
+    const primaryTyped = columns.identifier === undefined ? typed.shift() : undefined;
+    const identifier = identifierSchema.safeParse(
+      primaryTyped?.value ?? (columns.identifier === undefined ? '' : (record.cells[columns.identifier] ?? '')),
+    );
     if (!identifier.success) {
       refuse(identifier.error.issues[0]?.message ?? 'Invalid identifier');
       continue;
@@ -197,6 +215,8 @@ export async function importRequestsCsv(
       const { deletionRequest, replayed } = await createDeletionRequest(deps, actor, {
         workspace: { id: workspaceId },
         identifier: identifier.data,
+        ...(primaryTyped ? { identifierType: primaryTyped.type } : {}),
+        ...(typed.length > 0 ? { identifiers: typed } : {}),
         regulation: regulation?.data,
         receivedAt: receivedAt?.data,
         idempotencyKey: await currentRowKey(deps.prisma, deps.keyring, actor, rowKey, now),

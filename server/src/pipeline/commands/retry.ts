@@ -145,6 +145,7 @@ async function retryWithIntegrationsEnabledNow(db: Db, actor: Actor, dr: { id: s
       integrationType: integration.type,
       configSnapshot: integration.config,
       accountId: integration.accountId,
+      consumesType: integration.consumesType,
     }));
     await fanOutLate(tx, dr.id, rows, new Date());
     await recordAudit(tx, actor, {

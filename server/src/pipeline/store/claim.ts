@@ -1,6 +1,8 @@
 import type { AccountType } from '@shared/integrations';
 import type { IntegrationType, RequestStatus } from '@shared/statuses';
-import { NOW_UTC, type Query } from './sql';
+import type pg from 'pg';
+import { ADVISORY_LOCKS } from '../../db/advisory-locks';
+import { NOW_UTC, pgQuery, type Query } from './sql';
 
 /** A leased integration request with what its step needs, as `claimDueSteps` returns it. */
 export interface Claimed {
@@ -15,6 +17,10 @@ export interface Claimed {
   trackingId: string | null;
   integrationType: IntegrationType;
   configSnapshot: unknown;
+  /** The identifier type it consumes; null: the request's primary identifier. */
+  consumesType: string | null;
+  /** The request's identity lookups have not run yet. */
+  lookupsPending: boolean;
   accountId: string | null;
   startedAt: Date | null;
   createdAt: Date;
@@ -31,54 +37,106 @@ export interface Claimed {
   secretCipher: string | null;
   /** The type of that account (which of its fields are secret), null like `secretCipher`. */
   accountType: AccountType | null;
+  /** Its integration has a `maxConcurrency`: when the step ends, a slot other due rows may wait for is free. */
+  limited: boolean;
+}
+
+/** What one claim took, and how many due rows it looked at (all of `limit`: more may be due). */
+export interface ClaimResult {
+  steps: Claimed[];
+  examined: number;
 }
 
 /**
  * Leases up to `limit` due integration requests for `workerId` (FOR UPDATE SKIP LOCKED, so
  * workers never share one) and returns what their steps need, in one statement. A step
  * that sends a deletion counts its attempt here, before the call, so a crash loop still
- * runs out of attempts.
+ * runs out of attempts. An integration with `maxConcurrency` gets no more leases than it has
+ * free slots (its leased requests counted): a slow destination holds only its own slots, and
+ * the due rows behind it go to the others. Run it under `CLAIM_LOCK` so that two claims do not
+ * both count the same free slot.
  */
-export async function claimDueSteps(
-  query: Query,
-  workerId: string,
-  leaseMs: number,
-  limit: number,
-): Promise<Claimed[]> {
+async function claimDueSteps(query: Query, workerId: string, leaseMs: number, limit: number): Promise<ClaimResult> {
   const rows = await query<
     Omit<Claimed, 'integration'> & {
       integrationId: string;
       hasIntegration: boolean;
       integrationAccountId: string | null;
       hashKeyCipher: string | null;
+      examined: number;
     }
   >(
-    `WITH due AS (
-       SELECT id, "nextAttemptAt" FROM "IntegrationRequest"
+    `WITH limited AS (
+       SELECT i.id, i."maxConcurrency" - (
+                SELECT count(*) FROM "IntegrationRequest" l
+                 WHERE l."integrationId" = i.id AND l."lockedBy" IS NOT NULL AND l."lockedUntil" >= ${NOW_UTC}
+              ) AS free
+         FROM "Integration" i WHERE i."maxConcurrency" IS NOT NULL
+     ), due AS (
+       SELECT id, "nextAttemptAt", "integrationId" FROM "IntegrationRequest" ir
         WHERE "nextAttemptAt" <= ${NOW_UTC}
           AND status IN ('STAGING', 'PENDING', 'PROCESSING')
           AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC})
+          AND NOT EXISTS (SELECT 1 FROM limited WHERE limited.id = ir."integrationId" AND limited.free <= 0)
         ORDER BY "nextAttemptAt"
         LIMIT $3
         FOR UPDATE SKIP LOCKED
+     ), allowed AS (
+       SELECT d.id, d."nextAttemptAt" FROM (
+         SELECT due.*, row_number() OVER (PARTITION BY due."integrationId" ORDER BY due."nextAttemptAt") AS nth FROM due
+       ) d LEFT JOIN limited ON limited.id = d."integrationId"
+        WHERE limited.id IS NULL OR d.nth <= limited.free
      ), claimed AS (
        UPDATE "IntegrationRequest" ir
           SET "lockedBy" = $1, "lockedUntil" = ${NOW_UTC} + make_interval(secs => $2),
               attempts = ir.attempts + CASE WHEN ir."trackingId" IS NULL OR ir.status = 'STAGING' THEN 1 ELSE 0 END,
               "startedAt" = COALESCE(ir."startedAt", ${NOW_UTC})
-         FROM due WHERE ir.id = due.id
-       RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."configSnapshot",
-                 ir."accountId", ir."startedAt", ir."createdAt", due."nextAttemptAt" AS "dueAt", ir."deletionRequestId", ir."integrationId"
+         FROM allowed WHERE ir.id = allowed.id
+       RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."configSnapshot", ir."consumesType",
+                 ir."accountId", ir."startedAt", ir."createdAt", allowed."nextAttemptAt" AS "dueAt", ir."deletionRequestId", ir."integrationId"
      )
-     SELECT c.*, CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", i."hashKeyCipher", a."secretCipher", a.type::text AS "accountType"
+     SELECT c.*, CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", dr."lookupsPending", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", i."hashKeyCipher", a."secretCipher", a.type::text AS "accountType",
+            (i."maxConcurrency" IS NOT NULL) AS limited, (SELECT count(*) FROM due)::int AS examined
        FROM claimed c
        JOIN "DeletionRequest" dr ON dr.id = c."deletionRequestId"
        LEFT JOIN "Integration" i ON i.id = c."integrationId"
        LEFT JOIN "Account" a ON a.id = CASE WHEN i.id IS NOT NULL THEN i."accountId" ELSE c."accountId" END AND a."organizationId" = dr."organizationId"`,
     [workerId, leaseMs / 1000, limit],
   );
-  return rows.map(({ hasIntegration, integrationId, integrationAccountId, hashKeyCipher, ...row }) => ({
-    ...row,
-    integration: hasIntegration ? { id: integrationId, accountId: integrationAccountId, hashKeyCipher } : null,
-  }));
+  // A due row is claimed unless its destination's slots are full, and then it is not counted:
+  // no rows claimed means none were examined.
+  return {
+    examined: rows[0]?.examined ?? 0,
+    steps: rows.map(({ hasIntegration, integrationId, integrationAccountId, hashKeyCipher, examined: _, ...row }) => ({
+      ...row,
+      integration: hasIntegration ? { id: integrationId, accountId: integrationAccountId, hashKeyCipher } : null,
+    })),
+  };
+}
+
+/**
+ * `claimDueSteps` in a transaction under one advisory lock, so claims of all worker processes
+ * run one after the other and each counts the leases the one before took (within a single
+ * statement, two claims would both see the same free slot of a destination).
+ */
+export async function claimDueStepsInTurn(
+  pool: pg.Pool,
+  workerId: string,
+  leaseMs: number,
+  limit: number,
+): Promise<ClaimResult> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.claims})`);
+    const result = await claimDueSteps(pgQuery(client), workerId, leaseMs, limit);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+    throw error;
+  } finally {
+    // A connection that cannot even roll back is closed rather than handed to the next caller.
+    client.release(broken);
+  }
 }

@@ -9,6 +9,19 @@ export interface NewIntegrationRequest {
   integrationType: IntegrationType;
   configSnapshot: unknown;
   accountId: string | null;
+  /** The identifier type it consumes (null: the primary identifier). */
+  consumesType: string | null;
+}
+
+/** One identifier of the request's subject to be written (see RequestIdentifier). */
+export interface NewRequestIdentifier {
+  id: string;
+  type: string | null;
+  value: string;
+  valueHmac: string;
+  matchHmac: string;
+  primary: boolean;
+  source: string;
 }
 
 /** A deletion request to be written with its fan-out and its first audit entry. */
@@ -35,6 +48,9 @@ export interface NewDeletionRequest {
   dueAt: Date;
   /** When receipt must be confirmed to the subject (CCPA), or null. */
   receiptConfirmBy: Date | null;
+  /** The workspace has identity lookups: they run before any integration request is sent. */
+  lookupsPending: boolean;
+  identifiers: NewRequestIdentifier[];
   integrationRequests: NewIntegrationRequest[];
   audit: { actorType: string; actorId: string | null; summary: string; details: unknown };
 }
@@ -45,18 +61,18 @@ const at = (param: string) => `(${param}::timestamptz AT TIME ZONE 'UTC')`;
  * The fan-out: one integration request per integration, each its own queue entry due at
  * `now`. Used by the create statement and by the late fan-out of a request that had no
  * integrations; `request` is a CTE with the parent's `id`, `now` the parameter holding the
- * time, and the six parameters from `first` on are the columns of `fanOutValues`.
+ * time, and the seven parameters from `first` on are the columns of `fanOutValues`.
  */
 const fanOut = (request: string, now: string, first: number) => {
   const p = (n: number) => `$${first + n}::text[]`;
   return `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType", "configSnapshot",
-                                      "accountId", "nextAttemptAt", "createdAt", "updatedAt")
-    SELECT w.id, ${request}.id, w.integration_id, w.name, w.type::"IntegrationType", w.config::jsonb, w.account_id, ${at(now)}, ${at(now)}, ${at(now)}
-      FROM ${request}, unnest(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}) AS w(id, integration_id, name, type, config, account_id)
+                                      "accountId", "consumesType", "nextAttemptAt", "createdAt", "updatedAt")
+    SELECT w.id, ${request}.id, w.integration_id, w.name, w.type::"IntegrationType", w.config::jsonb, w.account_id, w.consumes_type, ${at(now)}, ${at(now)}, ${at(now)}
+      FROM ${request}, unnest(${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}) AS w(id, integration_id, name, type, config, account_id, consumes_type)
     RETURNING 1`;
 };
 
-/** The new integration requests as the fan-out's six column arrays. */
+/** The new integration requests as the fan-out's seven column arrays. */
 const fanOutValues = (rows: NewIntegrationRequest[]) => [
   rows.map((r) => r.id),
   rows.map((r) => r.integrationId),
@@ -64,6 +80,7 @@ const fanOutValues = (rows: NewIntegrationRequest[]) => [
   rows.map((r) => r.integrationType),
   rows.map((r) => JSON.stringify(r.configSnapshot)),
   rows.map((r) => r.accountId),
+  rows.map((r) => r.consumesType),
 ];
 
 /** The request, its integration requests and its audit entry in one atomic statement (values: `insertRequestValues`). */
@@ -71,15 +88,21 @@ export const INSERT_REQUEST = `
   WITH request AS (
     INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", identifier, "identifierHmac", status, "statusReason", channel,
                                    "createdByUserId", "createdByTokenId", "idempotencyKey", "requestHash", "createdAt", "updatedAt", "completedAt",
-                                   regulation, "dueAt", "receivedAt", "receiptConfirmBy")
+                                   regulation, "dueAt", "receivedAt", "receiptConfirmBy", "lookupsPending")
     VALUES ($1, $2, $3, $4, $5, $6::"RequestStatus", $7, $8::"RequestChannel", $9, $10, $11, $12, ${at('$13')}, ${at('$13')},
-            CASE WHEN $14::boolean THEN ${at('$13')} END, $25, ${at('$26')}, ${at('$27')}, ${at('$28')})
+            CASE WHEN $14::boolean THEN ${at('$13')} END, $26, ${at('$27')}, ${at('$28')}, ${at('$29')}, $30)
     RETURNING id
   ), work AS (
     ${fanOut('request', '$13', 15)}
+  ), identifiers AS (
+    INSERT INTO "RequestIdentifier" (id, "deletionRequestId", type, value, "valueHmac", "matchHmac", "primary", source, "createdAt")
+    SELECT v.id, request.id, v.type, v.value, v.value_hmac, v.match_hmac, v.is_primary, v.source, ${at('$13')}
+      FROM request, unnest($31::text[], $32::text[], $33::text[], $34::text[], $35::text[], $36::boolean[], $37::text[])
+           AS v(id, type, value, value_hmac, match_hmac, is_primary, source)
+    RETURNING 1
   ), audit AS (
     INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "actorType", "actorId", action, summary, details, "createdAt")
-    SELECT $2, request.id, $21, $22, 'request.created', $23, $24::jsonb, ${at('$13')} FROM request
+    SELECT $2, request.id, $22, $23, 'request.created', $24, $25::jsonb, ${at('$13')} FROM request
     RETURNING 1
   ), callbacks AS (
     -- Status callbacks: deletion_request.created (and, for a request with nothing to run,
@@ -100,7 +123,7 @@ export const INSERT_REQUEST = `
      WHERE t.type = ANY(e.events) AND (t.type = 'deletion_request.created' OR $14::boolean)
     RETURNING 1
   )
-  SELECT (SELECT count(*) FROM work)::int AS queued, (SELECT count(*) FROM callbacks)::int AS callbacks`;
+  SELECT (SELECT count(*) FROM work)::int AS queued, (SELECT count(*) FROM identifiers)::int AS identifiers, (SELECT count(*) FROM callbacks)::int AS callbacks`;
 
 /** The parameters of `INSERT_REQUEST`: the one place a new request becomes positional values. */
 export function insertRequestValues(row: NewDeletionRequest): unknown[] {
@@ -128,6 +151,14 @@ export function insertRequestValues(row: NewDeletionRequest): unknown[] {
     row.dueAt.toISOString(),
     row.receivedAt?.toISOString() ?? null,
     row.receiptConfirmBy?.toISOString() ?? null,
+    row.lookupsPending,
+    row.identifiers.map((i) => i.id),
+    row.identifiers.map((i) => i.type),
+    row.identifiers.map((i) => i.value),
+    row.identifiers.map((i) => i.valueHmac),
+    row.identifiers.map((i) => i.matchHmac),
+    row.identifiers.map((i) => i.primary),
+    row.identifiers.map((i) => i.source),
   ];
 }
 

@@ -18,7 +18,7 @@ export async function dueForRetention(db: DbOrTx, organizationId: string, cutoff
 /**
  * Removes a request's identifier (purge: the identifier itself, keeping only the skeleton;
  * otherwise: replaced by its keyed hash) and what could carry it: the hash of the body it was
- * created with (an Idempotency-Key then replays by the key alone), its integration requests'
+ * created with (an Idempotency-Key then replays by the key alone), its other identifiers, its integration requests'
  * last errors and its audit payloads. Run inside the caller's transaction. The request must
  * still be due under the row lock this takes: one retried since it was picked (no longer
  * finished) is left alone, and the answer is false.
@@ -46,6 +46,13 @@ export async function removeIdentifier(
   if (changed.length === 0) return false;
   await query(
     `UPDATE "IntegrationRequest" SET "lastError" = NULL, "updatedAt" = (now() AT TIME ZONE 'UTC') WHERE "deletionRequestId" = $1`,
+    [request.id],
+  );
+  // Every identifier of the person alike: hashed keeps only their keyed hashes, purged not even those.
+  await query(
+    purge
+      ? `UPDATE "RequestIdentifier" SET value = NULL, "valueHmac" = 'purged:' || id, "matchHmac" = 'purged:' || id WHERE "deletionRequestId" = $1`
+      : `UPDATE "RequestIdentifier" SET value = NULL WHERE "deletionRequestId" = $1 AND value IS NOT NULL`,
     [request.id],
   );
   await query(`UPDATE "AuditLog" SET "details" = NULL WHERE "deletionRequestId" = $1 AND "details" IS NOT NULL`, [

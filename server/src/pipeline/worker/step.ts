@@ -11,6 +11,11 @@ import { pollDelayMs, retryDelayMs } from './backoff';
 import type { EngineDeps } from './deps';
 import { assertTransition, isActive } from './state-machine';
 import { errorForLog } from '../../lib/logger';
+import { NO_IDENTIFIER_OF_TYPE } from '@shared/identifiers';
+import { allIdentifierValues, identifierValuesOfType } from '../store/identities';
+import { pgQuery } from '../store/sql';
+import { forEachIdentifier } from './each-identifier';
+import { ensureIdentities } from './identities';
 
 type Phase = 'initiate' | 'check';
 
@@ -115,6 +120,11 @@ class Step {
     const ir = this.ir;
     if (ir.identifier === null)
       throw new PermanentError('The identifier was hashed or deleted by the retention policy');
+    // The person's other identifiers are looked up once, before any destination is sent one.
+    const waiting = await ensureIdentities(this.deps, ir, this.trail);
+    if (waiting) return waiting;
+    const subject = await this.subjectValues();
+    if ('outcome' in subject) return subject.outcome;
     const destination = await loadDestination(this.deps, {
       type: ir.integrationType,
       config: ir.configSnapshot,
@@ -123,25 +133,51 @@ class Step {
       sealed: { secretCipher: ir.secretCipher, type: ir.accountType },
       integration: ir.integration,
     });
-    this.redact = stepRedactor(destination, ir.identifier);
-    const ctx = driverContext(
-      this.deps,
-      destination,
-      {
-        integrationType: ir.integrationType,
-        integrationRequestId: ir.id,
-        deletionRequestId: ir.deletionRequestId,
-        identifier: ir.identifier,
-        regulation: ir.regulation,
-        trackingId: ir.trackingId,
-      },
-      this.trail,
-      this.startedAt,
-    );
-    if (this.phase === 'initiate') return destination.driver.requestDeletion(ctx);
-    return destination.driver.checkStatus
-      ? destination.driver.checkStatus(ctx)
-      : { kind: 'success', message: 'Accepted by the destination, which reports no further status' };
+    this.redact = stepRedactor(destination, subject.redact);
+    const call = (identifier: string, trackingId: string | null): Promise<Outcome> => {
+      const ctx = driverContext(
+        this.deps,
+        destination,
+        {
+          integrationType: ir.integrationType,
+          integrationRequestId: ir.id,
+          deletionRequestId: ir.deletionRequestId,
+          identifier,
+          regulation: ir.regulation,
+          trackingId,
+        },
+        this.trail,
+        this.startedAt,
+      );
+      if (this.phase === 'initiate') return destination.driver.requestDeletion(ctx);
+      return destination.driver.checkStatus
+        ? destination.driver.checkStatus(ctx)
+        : Promise.resolve({ kind: 'success', message: 'Accepted by the destination, which reports no further status' });
+    };
+    if (subject.values.length === 1) return call(subject.values[0]!, ir.trackingId);
+    return forEachIdentifier(subject.values, this.phase, ir.trackingId, call);
+  }
+
+  /**
+   * The values this integration receives: the primary identifier when it consumes no type (as
+   * before typed identifiers), else every value of its type; none is its own outcome.
+   */
+  private async subjectValues(): Promise<{ values: string[]; redact: string[] } | { outcome: Outcome }> {
+    const ir = this.ir;
+    if (ir.consumesType === null) return { values: [ir.identifier!], redact: [ir.identifier!] };
+    const query = pgQuery(this.deps.pool);
+    const [values, every] = await Promise.all([
+      identifierValuesOfType(query, ir.deletionRequestId, ir.consumesType),
+      allIdentifierValues(query, ir.deletionRequestId),
+    ]);
+    if (values.length === 0)
+      return {
+        outcome: {
+          kind: 'failed',
+          reason: `${NO_IDENTIFIER_OF_TYPE} ${ir.consumesType} in this request: nothing was sent to this destination. Add one to a new request, or an identity lookup that finds it.`,
+        },
+      };
+    return { values, redact: every };
   }
 
   /** Writes the outcome (its new state, audit entries, the parent's roll-up); `forceStatus` for an internal error. */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { connectClient, isDatabaseUnreachable } from '../../db/connections';
-import { claimDueSteps, type Claimed } from '../store/claim';
+import { claimDueStepsInTurn, type ClaimResult, type Claimed } from '../store/claim';
 import { extendLeases, handBackLeases, newLeaseOwner, releaseForRetry } from '../store/leases';
 import { pgQuery } from '../store/sql';
 import type { EngineDeps } from './deps';
@@ -143,22 +143,23 @@ export class Worker {
   private async loop(): Promise<void> {
     while (this.running) {
       const free = this.options.concurrency - this.inFlight.size;
-      let claimed: Claimed[] = [];
+      let fullBatch = false;
       if (free > 0) {
         try {
-          claimed = await this.claim(free);
+          const { steps, examined } = await this.claim(free);
           this.databaseAnswered();
-          // A full batch means more may be waiting; a short one means the queue was drained.
-          this.maybeDue = claimed.length === free;
+          // A full batch of due rows means more may be waiting (also when a destination's own
+          // limit left some of them behind); a short one means the queue was drained.
+          fullBatch = examined === free;
+          this.maybeDue = fullBatch;
+          for (const step of steps) this.run(step);
         } catch (error) {
           this.databaseAnswered(error);
         }
-        for (const step of claimed) this.run(step);
       }
       if (!this.listener && this.running) await this.listen();
       // Full batch: more may be due now. Otherwise sleep until woken or the poll interval.
-      if (claimed.length === 0 || claimed.length < free) await this.sleep(this.options.pollIntervalMs);
-      else if (this.inFlight.size >= this.options.concurrency) await this.sleep(this.options.pollIntervalMs);
+      if (!fullBatch || this.inFlight.size >= this.options.concurrency) await this.sleep(this.options.pollIntervalMs);
     }
   }
 
@@ -201,14 +202,15 @@ export class Worker {
       )
       .finally(() => {
         this.inFlight.delete(id);
-        // A slot is free: worth a claim only if work may be waiting (else the next notification or poll brings it).
-        if (this.maybeDue) this.wake();
+        // A slot is free: worth a claim only if work may be waiting (else the next notification or poll brings it);
+        // a limited destination's rows may be waiting for the slot of its own this step held.
+        if (this.maybeDue || claimed.limited) this.wake();
       });
     this.inFlight.set(id, step);
   }
 
-  private claim(limit: number): Promise<Claimed[]> {
-    return claimDueSteps(pgQuery(this.deps.pool), this.id, this.options.leaseMs, limit);
+  private claim(limit: number): Promise<ClaimResult> {
+    return claimDueStepsInTurn(this.deps.pool, this.id, this.options.leaseMs, limit);
   }
 
   private async extendLeases(): Promise<void> {

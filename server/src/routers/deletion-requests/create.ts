@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { deletionRequestSchema, identifierSchema, receivedAtSchema } from '@shared/schemas/deletion-request';
 import { regulationNameSchema } from '@shared/deadlines';
+import { identifierTypeNameSchema, requestIdentifiersInputSchema } from '@shared/identifiers';
 import { AppError } from '../../lib/errors';
 import { memberProcedure } from '../../trpc/procedures';
 import { createDeletionRequest } from '../../pipeline/commands/create';
@@ -21,6 +22,7 @@ export const create = memberProcedure
       summary: 'Create a deletion request',
       description:
         'Records a request to delete the data of one subject from every enabled integration of the workspace that the Workspace API Key names. ' +
+        'The subject may be named by several typed identifiers (`identifiers`): each integration receives the values of the identifier type it consumes, and the workspace\'s identity lookups may add more before the fan-out. ' +
         'Send an `Idempotency-Key` header to make retries safe: the same key with the same body returns the original request; with a different body it is a 422.',
       successStatus: 201,
       successDescription:
@@ -33,7 +35,7 @@ export const create = memberProcedure
           .meta({ description: 'Present when this is the answer of an earlier call with the same Idempotency-Key.' }),
       }),
       errors: {
-        400: 'Invalid body (missing or empty identifier, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long.',
+        400: 'Invalid body (missing or empty identifier, an unknown identifier type, a value its type refuses, a duplicate identifier, more than 50 identifiers, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long.',
         404: "No workspace with this API key in the token's organization.",
         409: "The workspace's integrations changed while the request was being created; send it again.",
         422: 'This Idempotency-Key was already used with a different request body.',
@@ -47,6 +49,12 @@ export const create = memberProcedure
         example: 'dds_wsk_…',
       }),
       identifier: identifierSchema,
+      identifierType: identifierTypeNameSchema.optional().meta({
+        description:
+          'The type of `identifier` (email, phone, user_id or a type of the organization). Absent: email when it reads as an email address, else untyped (it then reaches only integrations that take the primary identifier).',
+        example: 'email',
+      }),
+      identifiers: requestIdentifiersInputSchema.optional(),
       receivedAt: receivedAtSchema.optional(),
       regulation: regulationNameSchema.optional().meta({
         description:
@@ -64,6 +72,8 @@ export const create = memberProcedure
     const result = await createDeletionRequest(ctx, ctx.actor, {
       workspace: { apiKey: input.workspaceApiKey },
       identifier: input.identifier,
+      identifierType: input.identifierType,
+      identifiers: input.identifiers,
       idempotencyKey,
       regulation: input.regulation,
       receivedAt: input.receivedAt,

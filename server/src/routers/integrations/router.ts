@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { identifierSchema } from '@shared/schemas/deletion-request';
 import { nameSchema } from '@shared/schemas/auth';
+import { maxConcurrencySchema } from '@shared/schemas/integration-settings';
 import { integrationTypeSchema } from '@shared/statuses';
 import { router } from '../../trpc/init';
 import { adminProcedure, memberProcedure } from '../../trpc/procedures';
@@ -19,6 +20,8 @@ import { rotateHashKey } from './rotate-hash-key';
 
 const integrationId = z.object({ integrationId: z.string().max(64) });
 const id = z.string().max(64);
+/** Most calls to the destination in flight at once, across all worker processes; null: none of its own. */
+const maxConcurrency = maxConcurrencySchema.nullish();
 
 export const integrationsRouter = router({
   list: memberProcedure
@@ -37,13 +40,18 @@ export const integrationsRouter = router({
         accountId: id.nullish(),
         config: z.unknown(),
         enabled: z.boolean().optional(),
+        maxConcurrency,
       }),
     )
     .mutation(({ ctx, input }) =>
-      createIntegration(ctx, ctx.actor, input as IntegrationInput & { workspaceId: string }),
+      createIntegration(
+        ctx,
+        ctx.actor,
+        input as IntegrationInput & { workspaceId: string; maxConcurrency?: number | null },
+      ),
     ),
   update: adminProcedure
-    .input(integrationId.extend({ name: nameSchema.optional(), config: z.unknown().optional() }))
+    .input(integrationId.extend({ name: nameSchema.optional(), config: z.unknown().optional(), maxConcurrency }))
     .mutation(({ ctx, input }) => updateIntegration(ctx, ctx.actor, input)),
   /** Credential rotation: point the integration at another account of its type. */
   swapAccount: adminProcedure

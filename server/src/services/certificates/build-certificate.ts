@@ -1,3 +1,4 @@
+import { NO_IDENTIFIER_OF_TYPE } from '@shared/identifiers';
 import { sign } from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { Keyring } from '../../lib/crypto';
@@ -77,7 +78,14 @@ export async function buildCertificate(
           reverifiedAt: true,
           reappearedAt: true,
           evidence: true,
+          consumesType: true,
+          lastError: true,
         },
+      },
+      identifiers: {
+        where: { primary: false },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        select: { type: true, source: true, matchHmac: true },
       },
     },
   });
@@ -148,6 +156,20 @@ export async function buildCertificate(
               keyedWith: 'service identifier pepper',
               value: request.identifierHmac,
             },
+            // The person's other identifiers, by type, source and keyed hash: never a value.
+            ...(request.identifiers.length > 0
+              ? {
+                  otherIdentifiers: request.identifiers.map((identifier) => ({
+                    type: identifier.type,
+                    source: identifier.source === 'request' ? 'given with the request' : `lookup: ${identifier.source}`,
+                    hash: {
+                      algorithm: 'HMAC-SHA256',
+                      keyedWith: 'service identifier pepper',
+                      value: identifier.matchHmac,
+                    },
+                  })),
+                }
+              : {}),
           },
       regulation: request.regulation,
       receivedAt: (request.receivedAt ?? request.createdAt).toISOString(),
@@ -161,7 +183,10 @@ export async function buildCertificate(
       integrationRequestId: ir.id,
       name: ir.integrationName,
       type: ir.integrationType,
+      ...(ir.consumesType ? { identifierType: ir.consumesType } : {}),
       finalStatus: ir.status,
+      // Nothing was sent: the request had no identifier of the type this destination takes.
+      ...(ir.lastError?.startsWith(NO_IDENTIFIER_OF_TYPE) ? { noIdentifierOfType: ir.consumesType } : {}),
       vendorTaskId: ir.trackingId,
       attempts: ir.attempts,
       requestedAt: ir.createdAt.toISOString(),

@@ -1,12 +1,14 @@
 import { hotQuery, type Db } from '../../db/client';
 import { identifierHmac, type Keyring } from '../../lib/crypto';
+import { identifierMatchKey, inferPrimaryType } from '@shared/identifiers';
 import type { RequestStatus } from '@shared/statuses';
 import type { ErasureCheckResult } from '@shared/schemas/erasure-check';
 import type { Actor } from '../auth/actor';
 import { recordAudit } from '../audit/record-audit';
 
 interface LatestRow {
-  identifierHmac: string;
+  /** Which checked identifier it answers (its position). */
+  at: number;
   id: string;
   status: RequestStatus;
   createdAt: Date;
@@ -17,7 +19,7 @@ interface LatestRow {
 
 /**
  * Whether deletion requests exist for these subjects in the actor's organization (and its
- * token's workspaces). Looked up by the keyed identifier hash, which retention's "hash"
+ * token's workspaces), through any identifier of a request. Looked up by the keyed identifier hash, which retention's "hash"
  * keeps, so the answer survives it; the identifiers themselves are neither stored nor
  * logged. The audit entry records how many were checked and found, never which.
  */
@@ -28,22 +30,36 @@ export async function checkErasure(
   identifiers: readonly string[],
 ): Promise<ErasureCheckResult[]> {
   const hashes = identifiers.map((identifier) => identifierHmac(keyring, identifier));
-  const values: unknown[] = [actor.organizationId, [...new Set(hashes)]];
+  // Each checked value by its own hash and, for an email, by its case-folded match key: a
+  // person is found through any identifier of any request (the primary one or another).
+  const wanted = identifiers.flatMap((identifier, at) => {
+    const folded = identifierMatchKey(inferPrimaryType(identifier), identifier.trim());
+    return [...new Set([hashes[at]!, identifierHmac(keyring, folded)])].map((hash) => ({ hash, at }));
+  });
+  const values: unknown[] = [actor.organizationId, wanted.map((w) => w.hash), wanted.map((w) => w.at)];
   const workspaceFilter = actor.workspaceIds
-    ? `AND "workspaceId" = ANY($${values.push(actor.workspaceIds)}::text[])`
+    ? `AND d."workspaceId" = ANY($${values.push(actor.workspaceIds)}::text[])`
     : '';
   // The latest request per subject, with when one first succeeded and how many there are.
   const rows = await hotQuery<LatestRow>(
     db,
-    `SELECT DISTINCT ON ("identifierHmac") "identifierHmac", id, status::text AS status, "createdAt", "completedAt",
-            min("completedAt") FILTER (WHERE status = 'SUCCESS') OVER (PARTITION BY "identifierHmac") AS "erasedAt",
-            (count(*) OVER (PARTITION BY "identifierHmac"))::int AS "requestCount"
-       FROM "DeletionRequest"
-      WHERE "organizationId" = $1 AND "identifierHmac" = ANY($2::text[]) ${workspaceFilter}
-      ORDER BY "identifierHmac", "createdAt" DESC, id DESC`,
+    `WITH wanted AS (SELECT * FROM unnest($2::text[], $3::int[]) AS w(hash, at)),
+     matched AS (
+       SELECT w.at, d.id, d.status, d."createdAt", d."completedAt"
+         FROM wanted w JOIN "DeletionRequest" d ON d."organizationId" = $1 AND d."identifierHmac" = w.hash ${workspaceFilter}
+       UNION
+       SELECT w.at, d.id, d.status, d."createdAt", d."completedAt"
+         FROM wanted w JOIN "RequestIdentifier" r ON r."matchHmac" = w.hash
+         JOIN "DeletionRequest" d ON d.id = r."deletionRequestId" AND d."organizationId" = $1 ${workspaceFilter}
+     )
+     SELECT DISTINCT ON (at) at, id, status::text AS status, "createdAt", "completedAt",
+            min("completedAt") FILTER (WHERE status = 'SUCCESS') OVER (PARTITION BY at) AS "erasedAt",
+            (count(*) OVER (PARTITION BY at))::int AS "requestCount"
+       FROM matched
+      ORDER BY at, "createdAt" DESC, id DESC`,
     values,
   );
-  const byHash = new Map(rows.map((row) => [row.identifierHmac, row]));
+  const byHash = new Map(rows.map((row) => [hashes[row.at]!, row]));
   const results = hashes.map((hash): ErasureCheckResult => {
     const row = byHash.get(hash);
     if (!row)

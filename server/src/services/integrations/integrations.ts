@@ -21,6 +21,8 @@ export const integrationSelect = {
   type: true,
   config: true,
   enabled: true,
+  consumesType: true,
+  maxConcurrency: true,
   accountId: true,
   createdAt: true,
   updatedAt: true,
@@ -50,7 +52,7 @@ export async function listIntegrations(db: Db, actor: Actor, filter: { workspace
 export async function createIntegration(
   deps: AccountDeps,
   actor: Actor,
-  input: IntegrationInput & { workspaceId: string; enabled?: boolean },
+  input: IntegrationInput & { workspaceId: string; enabled?: boolean; maxConcurrency?: number | null },
 ) {
   await getWorkspace(deps.prisma, actor, input.workspaceId);
   const { config, accountId } = await validateForSave(deps, actor, input);
@@ -70,6 +72,7 @@ export async function createIntegration(
         accountId,
         enabled: input.enabled ?? true,
         hashKeyCipher,
+        maxConcurrency: input.maxConcurrency ?? null,
       },
       select: integrationSelect,
     });
@@ -77,17 +80,28 @@ export async function createIntegration(
       organizationId: actor.organizationId,
       action: 'integration.created',
       summary: `${input.type} integration "${input.name}" created`,
-      details: { integrationId: id, workspaceId: input.workspaceId, accountId },
+      details: {
+        integrationId: id,
+        workspaceId: input.workspaceId,
+        accountId,
+        maxConcurrency: input.maxConcurrency ?? null,
+      },
     });
     return integration;
   });
 }
 
-/** Changes name, configuration and/or account; a new account is a credential swap, audited as such. */
+/** Changes name, configuration, concurrency and/or account; a new account is a credential swap, audited as such. */
 export async function updateIntegration(
   deps: AccountDeps,
   actor: Actor,
-  input: { integrationId: string; name?: string; config?: unknown; accountId?: string | null },
+  input: {
+    integrationId: string;
+    name?: string;
+    config?: unknown;
+    accountId?: string | null;
+    maxConcurrency?: number | null;
+  },
 ) {
   const current = await getIntegration(deps.prisma, actor, input.integrationId);
   const merged: IntegrationInput = {
@@ -100,7 +114,12 @@ export async function updateIntegration(
   return deps.prisma.$transaction(async (tx) => {
     const integration = await tx.integration.update({
       where: { id: current.id },
-      data: { name: merged.name, config, accountId },
+      data: {
+        name: merged.name,
+        config,
+        accountId,
+        ...(input.maxConcurrency !== undefined ? { maxConcurrency: input.maxConcurrency } : {}),
+      },
       select: integrationSelect,
     });
     const swapped = accountId !== current.accountId;
@@ -110,7 +129,14 @@ export async function updateIntegration(
       summary: swapped
         ? `Integration "${integration.name}" now uses account ${integration.account?.name ?? '(none)'}`
         : `Integration "${integration.name}" updated`,
-      details: { integrationId: current.id, fromAccountId: current.accountId, toAccountId: accountId },
+      details: {
+        integrationId: current.id,
+        fromAccountId: current.accountId,
+        toAccountId: accountId,
+        ...(input.maxConcurrency !== undefined
+          ? { fromMaxConcurrency: current.maxConcurrency, toMaxConcurrency: input.maxConcurrency }
+          : {}),
+      },
     });
     return integration;
   });

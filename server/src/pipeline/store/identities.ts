@@ -1,0 +1,119 @@
+import { AUDIT_COLUMNS, NOW_UTC, type Query } from './sql';
+import type { NewRequestIdentifier } from './fan-out';
+
+/** The values of one identifier type a request carries (the primary one first), for the steps that consume that type. */
+export async function identifierValuesOfType(query: Query, deletionRequestId: string, type: string): Promise<string[]> {
+  const rows = await query<{ value: string }>(
+    `SELECT value FROM "RequestIdentifier"
+      WHERE "deletionRequestId" = $1 AND type = $2 AND value IS NOT NULL
+      ORDER BY "primary" DESC, "createdAt", id`,
+    [deletionRequestId, type],
+  );
+  return rows.map((row) => row.value);
+}
+
+/** Every identifier value of a request (what the step's redaction blanks out of what destinations say). */
+export async function allIdentifierValues(query: Query, deletionRequestId: string): Promise<string[]> {
+  const rows = await query<{ value: string }>(
+    `SELECT value FROM "RequestIdentifier" WHERE "deletionRequestId" = $1 AND value IS NOT NULL`,
+    [deletionRequestId],
+  );
+  return rows.map((row) => row.value);
+}
+
+export interface LookupLease {
+  organizationId: string;
+  workspaceId: string;
+}
+
+/**
+ * Leases the running of a request's identity lookups (they run once per request): null when
+ * they already ran, 'busy' while another step holds the lease.
+ */
+export async function leaseIdentityLookups(
+  query: Query,
+  deletionRequestId: string,
+  leaseMs: number,
+): Promise<LookupLease | 'busy' | null> {
+  const [leased] = await query<LookupLease>(
+    `UPDATE "DeletionRequest" SET "lookupLockedUntil" = ${NOW_UTC} + make_interval(secs => $2)
+      WHERE id = $1 AND "lookupsPending" AND ("lookupLockedUntil" IS NULL OR "lookupLockedUntil" < ${NOW_UTC})
+      RETURNING "organizationId", "workspaceId"`,
+    [deletionRequestId, leaseMs / 1000],
+  );
+  if (leased) return leased;
+  const [row] = await query<{ lookupsPending: boolean }>(
+    `SELECT "lookupsPending" FROM "DeletionRequest" WHERE id = $1`,
+    [deletionRequestId],
+  );
+  return row?.lookupsPending ? 'busy' : null;
+}
+
+/** Gives the lease back after a lookup failed, so the next step tries again at once. */
+export async function releaseIdentityLookups(query: Query, deletionRequestId: string): Promise<void> {
+  await query(`UPDATE "DeletionRequest" SET "lookupLockedUntil" = NULL WHERE id = $1`, [deletionRequestId]);
+}
+
+/** One identifier a lookup found, with the audit entry saying so (type, source, never the value). */
+export interface FoundIdentifierRow extends NewRequestIdentifier {
+  lookupId: string;
+}
+
+/**
+ * Records what the lookups found and that they ran, in one statement: the identifiers (one
+ * already known is kept as it was), an audit entry for each, and the request no longer pending.
+ */
+export async function recordFoundIdentifiers(
+  query: Query,
+  request: { id: string; organizationId: string },
+  found: FoundIdentifierRow[],
+  summary: string,
+): Promise<number> {
+  const [result] = await query<{ added: number }>(
+    `WITH added AS (
+       INSERT INTO "RequestIdentifier" (id, "deletionRequestId", type, value, "valueHmac", "matchHmac", "primary", source, "createdAt")
+       -- A millisecond apart, in the order the lookups found them (the detail lists them so).
+       SELECT v.id, $1, v.type, v.value, v.value_hmac, v.match_hmac, false, v.source, ${NOW_UTC} + make_interval(secs => v.ord / 1000.0)
+         FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY
+              AS v(id, type, value, value_hmac, match_hmac, source, ord)
+       ON CONFLICT ("deletionRequestId", "valueHmac") DO NOTHING
+       RETURNING type, source
+     ), entries AS (
+       INSERT INTO "AuditLog" (${AUDIT_COLUMNS})
+       SELECT $2, $1, NULL, 'system', NULL, 'identity.found', NULL,
+              'Identifier of type ' || added.type || ' found by the lookup "' || added.source || '"',
+              jsonb_build_object('type', added.type, 'source', added.source), ${NOW_UTC}
+         FROM added
+       UNION ALL
+       SELECT $2, $1, NULL, 'system', NULL, 'identity.lookups_completed', NULL, $9, NULL, ${NOW_UTC}
+       RETURNING 1
+     ), done AS (
+       UPDATE "DeletionRequest" SET "lookupsPending" = false, "lookupLockedUntil" = NULL WHERE id = $1 RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM added)::int AS added, (SELECT count(*) FROM entries)::int AS entries, (SELECT count(*) FROM done)::int AS done`,
+    [
+      request.id,
+      request.organizationId,
+      found.map((f) => f.id),
+      found.map((f) => f.type),
+      found.map((f) => f.value),
+      found.map((f) => f.valueHmac),
+      found.map((f) => f.matchHmac),
+      found.map((f) => f.source),
+      summary,
+    ],
+  );
+  return result?.added ?? 0;
+}
+
+/** Records a lookup that gave up, on the request's trail (the steps record their own outcome). */
+export async function recordLookupFailure(
+  query: Query,
+  request: { id: string; organizationId: string },
+  summary: string,
+): Promise<void> {
+  await query(
+    `INSERT INTO "AuditLog" (${AUDIT_COLUMNS}) VALUES ($2, $1, NULL, 'system', NULL, 'identity.lookup_failed', 'FAILED', $3, NULL, ${NOW_UTC})`,
+    [request.id, request.organizationId, summary],
+  );
+}

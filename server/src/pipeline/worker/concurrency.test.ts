@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config';
+import { startTestWorker } from '../../test/engine';
+import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+
+/**
+ * A destination on loopback that answers every call after `delayMs` (null: never, until it is
+ * closed) and counts how many calls it holds at once: what the workers really keep in flight,
+ * seen from the other end.
+ */
+async function startDestination(delayMs: number | null) {
+  const stats = { received: 0, inFlight: 0, peak: 0, answered: 0 };
+  const server = http.createServer((req, res) => {
+    stats.received++;
+    stats.inFlight++;
+    stats.peak = Math.max(stats.peak, stats.inFlight);
+    req.resume();
+    if (delayMs === null) return;
+    req.on('end', () =>
+      setTimeout(() => {
+        stats.inFlight--;
+        stats.answered++;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      }, delayMs),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stats,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(done: () => boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!done() && Date.now() < deadline) await sleep(25);
+}
+
+/** A workspace whose deletion requests go to the given webhook destinations, and an importer of `count` subjects. */
+async function workspaceWith(destinations: { name: string; url: string; maxConcurrency?: number }[]) {
+  const org = await seedOrganization(env.deps);
+  const { caller } = callerFor(env.deps, { pat: org.pat });
+  const integrations = [];
+  for (const d of destinations)
+    integrations.push(
+      await caller.integrations.create({
+        workspaceId: org.workspace.id,
+        name: d.name,
+        type: 'WEBHOOK',
+        config: { mode: 'sync', initiate: { method: 'POST', url: `${d.url}/erase`, body: '{}' } },
+        maxConcurrency: d.maxConcurrency,
+      }),
+    );
+  return {
+    caller,
+    integrations,
+    async importSubjects(count: number) {
+      const csv = ['identifier', ...Array.from({ length: count }, (_, i) => `subject-${i}@example.com`)].join('\n');
+      const imported = await caller.deletionRequests.importCsv({ csv, workspaceId: org.workspace.id });
+      expect(imported.created).toBe(count);
+    },
+  };
+}
+
+let env: TestEnv;
+
+beforeAll(async () => {
+  env = await createTestEnv({ WORKER_POLL_MS: '50' });
+});
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('worker concurrency', () => {
+  it('accepts WORKER_CONCURRENCY up to 1,024', () => {
+    const base = { DATABASE_URL: 'postgresql://x', ENCRYPTION_KEY: randomBytes(32).toString('base64') };
+    expect(loadConfig({ ...base, WORKER_CONCURRENCY: '1024' }).WORKER_CONCURRENCY).toBe(1024);
+    expect(() => loadConfig({ ...base, WORKER_CONCURRENCY: '1025' })).toThrow(/WORKER_CONCURRENCY/);
+  });
+
+  it('keeps as many destination calls in flight as its concurrency, with no lower cap', async () => {
+    const destination = await startDestination(500);
+    const workspace = await workspaceWith([{ name: 'Slow CRM', url: destination.url }]);
+    const count = 300;
+    await workspace.importSubjects(count);
+
+    // Every step is due before the worker starts, so it can fill all its slots at once.
+    const worker = await startTestWorker(env, { concurrency: 256 });
+    try {
+      await until(() => destination.stats.answered >= count, 20_000);
+    } finally {
+      await worker.stop();
+      await destination.close();
+    }
+    expect(destination.stats.answered).toBe(count);
+    expect(destination.stats.peak).toBeGreaterThanOrEqual(240);
+    expect(destination.stats.peak).toBeLessThanOrEqual(256);
+  });
+
+  it('holds a destination to its own maxConcurrency across worker processes while the others go on', async () => {
+    const hanging = await startDestination(null);
+    const fast = await startDestination(0);
+    const workspace = await workspaceWith([
+      { name: 'Hanging CRM', url: hanging.url, maxConcurrency: 2 },
+      { name: 'Fast CRM', url: fast.url },
+    ]);
+    expect(workspace.integrations.map((i) => i.maxConcurrency)).toEqual([2, null]);
+    const count = 40;
+    await workspace.importSubjects(count);
+
+    // Two workers on pools of their own, as two processes would be: 16 slots, the hanging destination may hold 2.
+    const workers = [await startTestWorker(env, { concurrency: 8 }), await startTestWorker(env, { concurrency: 8 })];
+    try {
+      await until(() => fast.stats.answered >= count, 15_000);
+      // Room for a call beyond the limit to arrive, were one sent.
+      await sleep(300);
+    } finally {
+      await hanging.close();
+      await fast.close();
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+    expect(fast.stats.answered).toBe(count);
+    expect(hanging.stats.peak).toBe(2);
+    expect(hanging.stats.received).toBe(2);
+  });
+
+  it('takes maxConcurrency from 1 to 1,024 and clears it with null', async () => {
+    const workspace = await workspaceWith([{ name: 'CRM', url: 'http://127.0.0.1:9', maxConcurrency: 1_024 }]);
+    const [integration] = workspace.integrations;
+    const update = (maxConcurrency: number | null) =>
+      workspace.caller.integrations.update({ integrationId: integration!.id, maxConcurrency });
+    await expect(update(0)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(update(1_025)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect((await update(5)).maxConcurrency).toBe(5);
+    expect(
+      (await workspace.caller.integrations.update({ integrationId: integration!.id, name: 'CRM 2' })).maxConcurrency,
+    ).toBe(5);
+    expect((await update(null)).maxConcurrency).toBeNull();
+  });
+});
