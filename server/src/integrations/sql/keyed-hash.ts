@@ -9,7 +9,10 @@ const BLOCK_BYTES = 64;
  */
 export function hmacPads(key: Buffer | null): { inner: string; outer: string } {
   // Never an unkeyed hash instead: a plain SHA-256 of an email is reversed with a list of emails.
-  if (!key) throw new PermanentError('This integration has no hash key, so its hash rules cannot run');
+  if (!key)
+    throw new PermanentError(
+      'This integration has no hash key (it was deleted, and its key with it), so its hash rules cannot run',
+    );
   if (key.length > BLOCK_BYTES) throw new PermanentError('The hash key is longer than a SHA-256 block');
   const padded = Buffer.concat([key, Buffer.alloc(BLOCK_BYTES - key.length)]);
   const xor = (byte: number) => Buffer.from(padded.map((b) => b ^ byte)).toString('hex');
