@@ -193,6 +193,32 @@ describe.each(['POSTGRES', 'MYSQL'] as const)('keyed hashing in a %s store', (ty
     expect(await store.nameOf(email)).toBe(hmacOf(await keyOf(integration.id), NAME));
   });
 
+  it('a request still in flight when its integration is deleted fails its hash rule; nothing unkeyed is written', async () => {
+    const ws = await caller.workspaces.create({ name: `ws ${Math.random()}` });
+    const hour = new Date().getUTCHours();
+    const maintenanceWindow = { startHourUtc: (hour + 2) % 24, endHourUtc: (hour + 3) % 24 };
+    const integration = await caller.integrations.create({
+      workspaceId: ws.id,
+      name: 'db',
+      type,
+      accountId,
+      config: { rules, maintenanceWindow },
+    });
+    const email = unique('orphan');
+    await store.insert(email, NAME);
+    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: ws.id, identifier: email });
+    await waitForRequest(env, created.id, ['PENDING']);
+    await caller.integrations.delete({ integrationId: integration.id });
+    // The window opens now: the request runs with its snapshot, without its integration.
+    await env.db.prisma.integrationRequest.updateMany({
+      where: { deletionRequestId: created.id },
+      data: { configSnapshot: { rules }, nextAttemptAt: new Date() },
+    });
+    const done = await waitForRequest(env, created.id, ['FAILED', 'ERROR']);
+    expect(done.integrationRequests[0]!.lastError).toMatch(/no hash key \(it was deleted/);
+    expect(await store.nameOf(email)).toBe(NAME);
+  });
+
   it('the key is in no API answer (tRPC and REST) and nowhere in the audit trail or the recorded SQL', async () => {
     const { workspaceId, integration } = await newIntegration();
     const email = unique('trail');
