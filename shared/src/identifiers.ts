@@ -89,21 +89,3 @@ export const requestIdentifiersInputSchema = z
       { type: 'stripe_customer_id', value: 'cus_NffrFeUfNV2Hib' },
     ],
   });
-
-/** Where an identifier of a request came from: given with the request, or found by a lookup (its name). */
-export const requestIdentifierSchema = z
-  .object({
-    id: z.string(),
-    type: z.string().nullable().meta({ description: 'Its type; null for a primary identifier given without one.' }),
-    value: z
-      .string()
-      .nullable()
-      .meta({ description: 'The value (masked in the dashboard until revealed); null after the retention policy.' }),
-    primary: z.boolean(),
-    source: z
-      .string()
-      .meta({ description: '"request" when given with the request, else the identity lookup that found it.' }),
-    createdAt: z.string(),
-  })
-  .meta({ id: 'RequestIdentifier' });
-export type RequestIdentifierDto = z.infer<typeof requestIdentifierSchema>;

@@ -83,7 +83,7 @@ export function Component() {
           required
         />
         <SelectField
-          label="Identifier type"
+          label="Type"
           name="identifierType"
           defaultValue=""
           error={fieldError('identifierType')}

@@ -18,7 +18,7 @@ import type { Keyring } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import { assertUrlAllowed, guardedLookup, type OutboundPolicy } from '../lib/ssrf';
 import { signingSecrets } from './endpoints';
-import { callbackHeaders } from './signing';
+import { callbackHeaders } from '../lib/webhook-signing';
 import {
   claimDueDeliveries,
   extendDeliveryLeases,

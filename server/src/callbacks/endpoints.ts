@@ -9,7 +9,7 @@ import { assertUrlAllowed, blockedReason, type OutboundPolicy } from '../lib/ssr
 import type { CallbackEndpoint, CallbackEndpointWithSecret, CallbackEventType } from '@shared/schemas/callbacks';
 import { assertWorkspaceAllowed, mayUseWorkspace, type Actor } from '../services/auth/actor';
 import { recordAudit } from '../services/audit/record-audit';
-import { generateCallbackSecret } from './signing';
+import { generateCallbackSecret } from '../lib/webhook-signing';
 
 export interface CallbackDeps {
   prisma: Db;

@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
+import type { TRPCError } from '@trpc/server';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { appRouter } from '../routers/root';
 import { registerCsvDownloadRoutes } from './csv-downloads';
@@ -32,8 +34,10 @@ import { createRequestsPage } from './requests-page';
 const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../client/dist');
 const CLIENT_SERVER_DIST = path.resolve(import.meta.dirname, '../../../client/dist-server');
 
-const responseMeta = ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) => ({
-  status: errors.length === 0 ? ctx?.response.status : undefined,
+const responseMeta = ({ ctx, errors }: { ctx?: Context; errors: TRPCError[] }) => ({
+  // An error raised before the context exists (a missing or text/plain content type) has no
+  // status in its body, which would leave the answer at 200: it carries its own (415).
+  status: errors.length === 0 ? ctx?.response.status : ctx ? undefined : getHTTPStatusCodeFromError(errors[0]!),
   headers: ctx?.response.headers ?? {},
 });
 

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { identityLookupAnswerSchema, identityLookupRequestSchema } from '../identity-lookups/run-lookup';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { OperationObject, ResponseObject, SchemaObject } from 'openapi3-ts/oas31';
 import { ERROR_HTTP_STATUS, type ErrorCode } from '@shared/errors';
@@ -120,5 +122,36 @@ export function buildOpenApiDocument(publicUrl?: string): OpenAPIObject {
       if (body?.required && !(body.content?.['application/json']?.schema?.required ?? []).length) body.required = false;
     }
   }
+  document.webhooks = identityLookupWebhooks();
   return document;
+}
+
+/**
+ * What the service sends a workspace's webhook identity lookup and expects back (OpenAPI 3.1
+ * `webhooks`: calls the service makes), from the same zod schemas the lookup validates with.
+ */
+function identityLookupWebhooks(): OpenAPIObject['webhooks'] {
+  const schema = (zodSchema: z.ZodType) => z.toJSONSchema(zodSchema, { target: 'draft-2020-12' }) as SchemaObject;
+  return {
+    identityLookup: {
+      post: {
+        operationId: 'identityLookup',
+        summary: 'Identity lookup (sent by the service to your endpoint)',
+        description:
+          "Sent once per deletion request, before it is sent to any integration, to a workspace's webhook identity lookup: the person's identifiers known so far. " +
+          'Signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the secret shown when the lookup was created. ' +
+          'Answer 2xx with the other identifiers you know the person by (an empty list when none); a 5xx or 429 is tried again later, any other status fails the lookup.',
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: schema(identityLookupRequestSchema) } },
+        },
+        responses: {
+          '200': {
+            description: "The person's other identifiers, each with its type.",
+            content: { 'application/json': { schema: schema(identityLookupAnswerSchema) } },
+          },
+        },
+      },
+    },
+  };
 }

@@ -77,4 +77,25 @@ describe('the tRPC channel', () => {
       .catch((e) => e);
     expect(failure.data).toMatchObject({ code: 'FORBIDDEN' });
   });
+
+  it('a mutation sent without a content type, or as text/plain, is answered 415 with its error body', async () => {
+    const body = JSON.stringify({ email: 'x@example.com', password: 'correct horse battery staple' });
+    // fetch labels a string body text/plain; bytes go without any content type.
+    const sends: { headers: Record<string, string>; body?: BodyInit }[] = [
+      { headers: {}, body: new Blob([body]) },
+      { headers: { 'content-type': 'text/plain' }, body },
+      { headers: { 'content-type': 'text/plain;charset=UTF-8' }, body },
+      { headers: {} },
+    ];
+    for (const send of sends) {
+      for (const path of ['auth.signIn', 'auth.signIn,auth.signIn?batch=1']) {
+        const what = `${path} ${JSON.stringify(send.headers)} ${send.body ? 'with' : 'without'} a body`;
+        const response = await fetch(`${server.baseUrl}/trpc/${path}`, { method: 'POST', ...send });
+        const text = await response.text();
+        expect(response.status, `${what}: ${text}`).toBe(415);
+        const answer = JSON.parse(text) as { code?: string; error?: { code: string } };
+        expect((answer.error ?? answer).code, what).toBe('UNSUPPORTED_MEDIA_TYPE');
+      }
+    }
+  });
 });

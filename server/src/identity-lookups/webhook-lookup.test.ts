@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCallbackSecret } from '../callbacks/signing';
+import { generateCallbackSecret } from '../lib/webhook-signing';
 import { outboundTools } from '../integrations/runtime/outbound';
 import type { Exchange } from '../integrations/types';
 import { policyFromConfig } from '../lib/ssrf';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { IDENTIFIER_MAX_LENGTH } from '@shared/schemas/deletion-request';
-import { callbackHeaders } from '../callbacks/signing';
+import { callbackHeaders } from '../lib/webhook-signing';
 import { parseRetryAfter, type HttpClient, type HttpResponse } from '../integrations/runtime/http-client';
 import { TransientError } from '../integrations/types';
 import { LookupError } from './errors';

@@ -80,6 +80,8 @@ export interface DiscoveredTable {
     maxLength?: number;
     /** A primary key or unique index on this column alone: no two rows may hold the same value there. */
     unique?: boolean;
+    /** The text column's character set (databases that report one per column). */
+    charset?: string;
   }[];
   /** Tables (`schema.table`) whose rows reference this table's rows through a foreign key (databases that report them). */
   referencedBy?: string[];

@@ -199,6 +199,27 @@ describe('accounts', () => {
           config: { initiate: { url: 'http://127.0.0.1:8080/admin' } },
         }),
       ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+      // A URL setting whose key does not end in "url" (Braze's REST endpoint) is checked at save as well.
+      const braze = await caller.accounts.create({
+        name: 'braze',
+        integrationType: 'BRAZE',
+        type: 'API_KEY',
+        secrets: { apiKey: 'key' },
+      });
+      for (const restEndpoint of ['http://169.254.169.254', 'http://127.0.0.1:8080', 'http://10.0.0.7'])
+        await expect(
+          caller.integrations.create({
+            workspaceId: org.workspace.id,
+            name: 'braze',
+            type: 'BRAZE',
+            accountId: braze.id,
+            config: { restEndpoint },
+          }),
+          restEndpoint,
+        ).rejects.toMatchObject({
+          code: 'BAD_REQUEST',
+          cause: { details: { issues: [{ path: ['config', 'restEndpoint'] }] } },
+        });
     } finally {
       await strictEnv.close();
     }

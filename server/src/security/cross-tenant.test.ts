@@ -83,7 +83,30 @@ async function seed(label: string, secret: string) {
     workspaceId: org.workspace.id,
   });
   const delivery = await caller.callbacks.sendTest({ endpointId: endpoint.id });
+  const lookup = await caller.identities.createLookup({
+    workspaceId: org.workspace.id,
+    kind: 'webhook',
+    name: `${label} identity service`,
+    url: 'http://127.0.0.1:1/lookup',
+    timeoutMs: 1_000,
+    maxIdentifiers: 5,
+  });
+  const requestIdentifierId = newId(ID_PREFIX.requestIdentifier);
+  await env.db.prisma.requestIdentifier.create({
+    data: {
+      id: requestIdentifierId,
+      deletionRequestId,
+      type: 'email',
+      value: identifier,
+      valueHmac: `value-${requestIdentifierId}`,
+      matchHmac: identifierHmac(env.deps.keyring, identifier),
+      primary: true,
+      source: 'request',
+    },
+  });
   return {
+    lookupId: lookup.id,
+    requestIdentifierId,
     ...org,
     accountId: account.id,
     integrationId: integration.id,
@@ -238,6 +261,42 @@ function attempts(): Attempt[] {
     { path: 'deadlines.deletePolicy', input: { policyId: A.policyId } },
     { path: 'deadlines.setWorkspaceRegulation', input: { workspaceId: A.workspace.id, regulation: 'CCPA' } },
     { path: 'dashboard.revealIdentifier', input: { deletionRequestId: A.deletionRequestId } },
+    { path: 'identities.listLookups', input: { workspaceId: A.workspace.id } },
+    {
+      path: 'identities.createLookup',
+      input: {
+        workspaceId: A.workspace.id,
+        kind: 'webhook',
+        name: 'implant',
+        url: 'http://127.0.0.1:1/x',
+        timeoutMs: 1_000,
+        maxIdentifiers: 5,
+      },
+    },
+    {
+      path: 'identities.createLookup',
+      input: {
+        workspaceId: B.workspace.id,
+        kind: 'sql',
+        name: "A's database",
+        accountId: A.accountId,
+        query: 'SELECT id AS user_id FROM users WHERE email = {{email}}',
+        columns: { user_id: 'user_id' },
+        timeoutMs: 1_000,
+        maxRows: 5,
+      },
+    },
+    { path: 'identities.deleteLookup', input: { lookupId: A.lookupId } },
+    { path: 'identities.setIntegrationType', input: { integrationId: A.integrationId, consumesType: 'email' } },
+    { path: 'identities.requestIdentifiers', input: { deletionRequestId: A.deletionRequestId } },
+    {
+      path: 'identities.revealRequestIdentifier',
+      input: { deletionRequestId: A.deletionRequestId, identifierId: A.requestIdentifierId },
+    },
+    {
+      path: 'identities.revealRequestIdentifier',
+      input: { deletionRequestId: B.deletionRequestId, identifierId: A.requestIdentifierId },
+    },
     {
       path: 'callbacks.create',
       input: { url: 'http://127.0.0.1:1/implant', events: ['deletion_request.completed'], workspaceId: A.workspace.id },

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountTypeSchema, integrationTypeSchema } from '@shared/statuses';
 import { appRouter } from '../routers/root';
 import { createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../test/harness';
+import { freePort } from '../test/stores/free-port';
 
 /**
  * The hostile inputs that once answered 500 (npm run test:fuzz; CI runs it): JSON nested
@@ -360,6 +361,41 @@ describe('hostile input fuzz', () => {
       { numRuns: runs(1200) },
     );
     expect(created).toBeGreaterThan(0);
+  }, 600_000);
+
+  it('answers discovery and dry runs against customer stores that refuse connections with 422, never a 5xx', async () => {
+    // A loopback port nothing listens on: every connection to it is refused.
+    const closed = await freePort();
+    const accountOf = async (integrationType: string, type: string, secrets: object) => {
+      const { text } = await trpc('accounts.create', 'mutation', { name: 'down', integrationType, type, secrets });
+      return JSON.parse(text).result.data.id as string;
+    };
+    const database = { host: '127.0.0.1', port: closed, database: 'app', user: 'app', sslMode: 'disable' };
+    const stores = [
+      { accountId: await accountOf('POSTGRES', 'DATABASE', database), rule: 'sql' },
+      { accountId: await accountOf('MYSQL', 'DATABASE', database), rule: 'sql' },
+      { accountId: await accountOf('REDIS', 'REDIS', { host: '127.0.0.1', port: closed }), rule: 'redis' },
+    ];
+    const name = fc.oneof(fc.constantFrom('users', 'orders', 'e-mail'), oddString);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...stores), name, oddString, async (store, table, identifier) => {
+        const rules =
+          store.rule === 'sql'
+            ? [{ table, identifierColumns: [table], action: 'delete' }]
+            : [{ kind: 'keys', pattern: `user:{{identifier}}:${table.replace(/[*?[\]{}]/g, '')}` }];
+        const discovery = await trpc('integrations.discoverSchema', 'mutation', { accountId: store.accountId });
+        const dryRun = await trpc('integrations.dryRun', 'mutation', {
+          accountId: store.accountId,
+          identifier,
+          config: { rules },
+        });
+        for (const { status, text } of [discovery, dryRun]) {
+          expect([400, 422], text.slice(0, 300)).toContain(status);
+          expect(text).not.toContain('The database is not reachable');
+        }
+      }),
+      { numRuns: runs(300) },
+    );
   }, 600_000);
 
   it(`sent at least ${MIN_CASES} requests`, () => {

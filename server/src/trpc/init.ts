@@ -3,6 +3,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
 import type { TokenScope } from '@shared/scopes';
 import { AppError } from '../lib/errors';
+import { PermanentError, TransientError } from '../integrations/types';
 import { findInputProblem } from '../lib/input-guard';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnreachable } from '../db/connections';
 import type { Context } from './context';
@@ -40,13 +41,17 @@ export const router = t.router;
 export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;
 
+/** Errors that say what happened themselves: an AppError, or a destination's (whose refused connection is no outage of ours). */
+const isDestinationOrAppError = (error: unknown) =>
+  error instanceof AppError || error instanceof PermanentError || error instanceof TransientError;
+
 /**
  * Converts AppError thrown by services into the matching tRPC error, once for all
- * procedures; a lost or refused database connection becomes 503 with Retry-After.
+ * procedures; a lost or refused connection to the service's own database becomes 503 with Retry-After.
  */
 const mapAppErrors = t.middleware(async ({ ctx, next }) => {
   const result = await next();
-  if (!result.ok && isDatabaseUnreachable(result.error.cause)) {
+  if (!result.ok && !isDestinationOrAppError(result.error.cause) && isDatabaseUnreachable(result.error.cause)) {
     ctx.response.headers['Retry-After'] = String(DATABASE_RETRY_AFTER_SECONDS);
     throw new TRPCError({
       code: 'SERVICE_UNAVAILABLE',

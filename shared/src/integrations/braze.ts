@@ -1,12 +1,15 @@
 import { z } from 'zod';
+import { outboundUrl } from './outbound-url';
 
 /** The REST endpoint of the workspace's Braze instance (Settings → APIs and Identifiers). */
-export const brazeRestEndpointSchema = z
-  .string()
-  .trim()
-  .max(300)
-  .regex(/^https?:\/\/[^\s/?#]+$/i, 'The REST endpoint of your Braze instance, such as https://rest.fra-01.braze.eu')
-  .transform((url) => url.replace(/\/+$/, ''));
+export const brazeRestEndpointSchema = outboundUrl(
+  z
+    .string()
+    .trim()
+    .max(300)
+    .regex(/^https?:\/\/[^\s/?#]+$/i, 'The REST endpoint of your Braze instance, such as https://rest.fra-01.braze.eu')
+    .transform((url) => url.replace(/\/+$/, '')),
+);
 
 export const brazeConfigSchema = z.object({
   restEndpoint: brazeRestEndpointSchema,

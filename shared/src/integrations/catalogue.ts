@@ -56,7 +56,7 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     credentials: 'GDPR OAuth token (or API key); the project token is configuration',
     capabilities: { status: true, cancel: true, verify: false },
     notes:
-      "a deletion task filed under the request's regulation (GDPR or CCPA; a custom policy's under the integration's compliance type), polled; a 409 (task exists) follows that task; cancel while PENDING/STAGING",
+      "a deletion task filed under the request's regulation (GDPR or CCPA; a custom policy's under the integration's compliance type), polled; a 409 (Mixpanel already deleting) follows the task it names, or asks again an hour later, never FAILED; creates one per second per project; cancel while PENDING/STAGING",
     completion: 'days to a few weeks',
     docsUrl: 'https://developer.mixpanel.com/reference/create-deletion',
   },
@@ -75,7 +75,8 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     deletes: "the user's data in Segment and supported destinations, then suppression (USER_ID or OBJECT_ID)",
     credentials: 'workspace Public API token (Bearer)',
     capabilities: { status: true, cancel: true, verify: false },
-    notes: 'a workspace regulation, polled; cancel while INITIALIZED; a 429 waits for X-RateLimit-Reset',
+    notes:
+      'a workspace regulation, polled; cancel while INITIALIZED; a 429 waits for msBeforeNext and the X-RateLimit-Reset date, using no attempt',
     completion: 'days, up to 30 days',
     docsUrl: 'https://docs.segmentapis.com/tag/Deletion-and-Suppression',
   },
@@ -121,7 +122,8 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     deletes: 'the user (by email or id): deleted, then permanently deleted',
     credentials: "an admin's API token; the admin's email is configuration (Basic email/token)",
     capabilities: { status: false, cancel: false, verify: true },
-    notes: 'a 404 among deleted users after the permanent delete is the proof',
+    notes:
+      'also finds users soft-deleted earlier (deleted users, by email); a 404 among deleted users after the permanent delete is the proof',
     completion: 'seconds',
     docsUrl: 'https://developer.zendesk.com/api-reference/ticketing/users/users/#permanently-delete-user',
   },
@@ -129,9 +131,10 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     category: 'Customer support',
     deletes: 'the contacts with the email or external_id (or the contact id)',
     credentials: 'access token of an Intercom app (Bearer)',
-    capabilities: { status: false, cancel: false, verify: true },
-    notes: 'search in the body, delete, a 404 on fetch is the proof',
-    completion: 'seconds',
+    capabilities: { status: true, cancel: false, verify: true },
+    notes:
+      'search in the body, delete, a 404 on fetch is the proof; a search finding no one is repeated 5 minutes later (new contacts can take minutes to become searchable)',
+    completion: 'seconds (minutes when the first search finds no one)',
     docsUrl: 'https://developers.intercom.com/docs/references/rest-api/api.intercom.io/contacts/deletecontact',
   },
   MAILCHIMP: {
@@ -157,7 +160,8 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     deletes: 'every user with the email (one per connection), or the user id',
     credentials: 'machine-to-machine client id + secret with read:users and delete:users',
     capabilities: { status: false, cancel: false, verify: true },
-    notes: 'delete, then a 404 on fetch is the proof; Management API tokens are reused',
+    notes:
+      'delete, then a 404 on fetch is the proof; Management API tokens are reused; a 429 (token endpoint included) waits for x-ratelimit-reset',
     completion: 'seconds',
     docsUrl: 'https://auth0.com/docs/api/management/v2/users/delete-users-by-id',
   },
@@ -166,7 +170,7 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     deletes: 'the user profiles of the external id, Braze id or email',
     credentials: "REST API key with users.delete and users.export.ids; the instance's REST endpoint is configuration",
     capabilities: { status: true, cancel: false, verify: true },
-    notes: 'users/delete, then the export is polled until no profile is left',
+    notes: 'users/delete in batches of 50, then the export is polled until no profile is left',
     completion: 'minutes',
     docsUrl: 'https://www.braze.com/docs/api/endpoints/user_data/post_user_delete',
   },
@@ -181,12 +185,14 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
   },
   CUSTOMERIO: {
     category: 'Marketing',
-    deletes: 'the person (by email or id) and its data',
+    deletes:
+      'the person (by email or id) and its data; by default its identifiers are suppressed so they cannot be added again',
     credentials: 'Track API key + App API key; the Site ID is configuration',
     capabilities: { status: true, cancel: false, verify: true },
-    notes: 'Track API delete by cio_id, then the App API is polled until it answers 404',
+    notes:
+      'Track API suppress by cio_id (delete only, as an option, can be undone by a later update), then the App API is polled until it answers 404',
     completion: 'seconds to minutes',
-    docsUrl: 'https://customer.io/docs/api/track/#operation/delete',
+    docsUrl: 'https://docs.customer.io/integrations/api/track/tag/track-customers/suppress/',
   },
   MYSQL: {
     category: 'Database',

@@ -13,6 +13,12 @@ export const customerioConfigSchema = z.object({
   siteId: z.string().trim().min(1, 'Required').max(100),
   /** Whether the request identifier is the person's email or your id for them. */
   identifierType: z.enum(['email', 'id']).default('email'),
+  /**
+   * `suppress` deletes the person and keeps their identifiers from being added again (what
+   * Customer.io names for GDPR/CCPA requests); `delete` only deletes, and a later update can
+   * recreate the person.
+   */
+  method: z.enum(['suppress', 'delete']).default('suppress'),
   /** Replaces both hosts: the Track API is served under /api/v1 and the App API under /v1. */
   baseUrl: baseUrlSchema,
 });

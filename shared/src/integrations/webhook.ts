@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { outboundUrl } from './outbound-url';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -20,7 +21,7 @@ const templated = z.string().trim().min(1, 'Required').max(2000);
 export const webhookCallSchema = z.object({
   method: z.enum(HTTP_METHODS).default('POST'),
   /** http(s) URL; {{identifier}}, {{trackingId}} and account keys are URL-encoded where they land. */
-  url: templated.refine((u) => /^https?:\/\//i.test(u), 'Must start with http:// or https://'),
+  url: outboundUrl(templated.refine((u) => /^https?:\/\//i.test(u), 'Must start with http:// or https://')),
   headers: z.record(headerName, headerValue).default({}),
   /** JSON text; placeholders are allowed inside string values, e.g. {"email": "{{identifier}}"}. */
   body: z.string().max(20_000).optional(),

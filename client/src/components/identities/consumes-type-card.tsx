@@ -47,7 +47,7 @@ export function ConsumesTypeCard({
         }}
       >
         <SelectField
-          label="Identifier type"
+          label="Receives identifiers of type"
           name="consumesType"
           value={value}
           onChange={(e) => (save.reset(), setValue(e.target.value))}

@@ -33,7 +33,7 @@ export function IdentifierRows({
         return (
           <div className="identifier-row" key={at}>
             <label className="visually-hidden" htmlFor={`${id}-type-${at}`}>
-              Type of identifier {at + 1}
+              Other type {at + 1}
             </label>
             <select id={`${id}-type-${at}`} value={row.type} onChange={(e) => set(at, { type: e.target.value })}>
               {types.map((type) => (
@@ -43,7 +43,7 @@ export function IdentifierRows({
               ))}
             </select>
             <label className="visually-hidden" htmlFor={`${id}-value-${at}`}>
-              Value of identifier {at + 1}
+              Other value {at + 1}
             </label>
             <input
               id={`${id}-value-${at}`}
@@ -57,7 +57,7 @@ export function IdentifierRows({
               type="button"
               className="link-button small"
               onClick={() => onChange(rows.filter((_, i) => i !== at))}
-              aria-label={`Remove identifier ${at + 1}`}
+              aria-label={`Remove other value ${at + 1}`}
             >
               Remove
             </button>

@@ -38,6 +38,7 @@ export function RequestIdentifiers({ deletionRequestId }: { deletionRequestId: s
                     deletionRequestId={deletionRequestId}
                     identifierId={identifier.id}
                     masked={identifier.maskedValue}
+                    what={identifier.type ?? 'untyped identifier'}
                   />
                 </td>
                 <td>{sourceLabel(identifier.source)}</td>
@@ -54,10 +55,12 @@ function RevealableValue({
   deletionRequestId,
   identifierId,
   masked,
+  what,
 }: {
   deletionRequestId: string;
   identifierId: string;
   masked: string | null;
+  what: string;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -75,8 +78,13 @@ function RevealableValue({
     <span className="identifier-cell">
       <span className="mono">{revealed ?? masked}</span>
       {revealed ? (
-        <button type="button" className="link-button small" onClick={() => reveal.reset()}>
-          Hide
+        <button
+          type="button"
+          className="link-button small"
+          onClick={() => reveal.reset()}
+          aria-label={`Mask the ${what} again`}
+        >
+          Mask
         </button>
       ) : (
         <button
@@ -85,8 +93,9 @@ function RevealableValue({
           disabled={reveal.isPending}
           onClick={() => reveal.mutate({ deletionRequestId, identifierId })}
           title="Shows the full identifier; this is recorded in the audit log"
+          aria-label={`Show the ${what} in full`}
         >
-          {reveal.isPending ? 'Revealing…' : 'Reveal'}
+          {reveal.isPending ? 'Showing…' : 'Show'}
         </button>
       )}
       {reveal.isError ? (

@@ -142,4 +142,19 @@ describe('Auth0 contract (official auth0 SDK)', () => {
     const waitMs = outcome.kind === 'deferred' ? outcome.until.getTime() - Date.now() : 0;
     expect(waitMs).toBeGreaterThan(2_000);
   });
+
+  it('waits for x-ratelimit-reset, without using an attempt, when the token endpoint answers 429', async () => {
+    // A client whose token is not cached yet, so the deletion starts with a token request.
+    fake.state.clients.set('m2m-throttled-client', CLIENT_SECRET);
+    fake.state.throttleTokenNext = 1;
+    const context = ctx('x@example.com', {}, { apiKey: 'm2m-throttled-client', secretKey: CLIENT_SECRET });
+    const outcome = await auth0Driver.requestDeletion(context);
+    expect(outcome).toMatchObject({
+      kind: 'deferred',
+      message: expect.stringMatching(/^Auth0 rate limit \(HTTP 429\)/),
+    });
+    const waitMs = outcome.kind === 'deferred' ? outcome.until.getTime() - context.now.getTime() : 0;
+    expect(waitMs).toBeGreaterThan(2_000);
+    expect(waitMs).toBeLessThanOrEqual(5_000);
+  });
 });

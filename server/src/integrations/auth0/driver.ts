@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Auth0Config } from '@shared/integrations';
 import { isSuccessStatus, type HttpClient, type HttpResponse } from '../runtime/http-client';
-import { deletionFailure, str, testWith, type VendorStyle } from '../saas';
-import { PermanentError, TransientError, type Driver, type DriverContext, type Exchange } from '../types';
+import { deletionFailure, str, testWith, vendorMessage, waitFor, type VendorStyle } from '../saas';
+import { PermanentError, TransientError, type Driver, type DriverContext, type Exchange, type Outcome } from '../types';
 import { credential, jsonBody } from '../runtime/vendor-http';
 
 /** Auth0 errors: `{statusCode, error, message, errorCode}`; 429 carries x-ratelimit-reset (epoch seconds). */
@@ -13,6 +13,13 @@ const style: VendorStyle = {
     return str(b?.message) ?? str(b?.error_description) ?? str(b?.error);
   },
 };
+
+/** The token endpoint's 429: the deletion waits until x-ratelimit-reset, as for any other 429, without using an attempt. */
+class TokenRateLimited extends TransientError {
+  constructor(readonly response: HttpResponse) {
+    super(`Auth0 token endpoint rate limit: ${vendorMessage(style, response)}`, waitFor(style, response, Date.now()));
+  }
+}
 
 /** Management API tokens by tenant and client, reused until a minute before they expire. */
 const tokens = new Map<string, { token: string; expiresAt: number }>();
@@ -57,6 +64,7 @@ export function auth0Client(
         : '';
       throw new PermanentError(`Auth0 refused the client credentials: HTTP ${response.status}: ${said}`.trim() + hint);
     }
+    if (response.status === 429) throw new TokenRateLimited(response);
     if (!isSuccessStatus(response.status))
       throw new TransientError(`Auth0 token endpoint answered HTTP ${response.status}`);
     const granted = jsonBody(response) as { access_token?: unknown; expires_in?: unknown } | undefined;
@@ -89,6 +97,55 @@ const clientFor = (ctx: Pick<DriverContext<Auth0Config>, 'http' | 'config' | 'se
     ctx.trail,
   );
 
+/** Finds the users, deletes each, and fetches each again. */
+async function deleteUsers(ctx: DriverContext<Auth0Config>): Promise<Outcome> {
+  const client = clientFor(ctx);
+  let ids: string[];
+  if (ctx.config.identifierType === 'email') {
+    // Auth0's lookup is exact and case-sensitive, and Auth0 stores database users' emails in
+    // lower case: the email as given, and in lower case.
+    ids = [];
+    for (const email of new Set([ctx.identifier, ctx.identifier.toLowerCase()])) {
+      const found = await client.usersByEmail(email);
+      if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
+      const users = jsonBody(found);
+      for (const u of Array.isArray(users) ? users : []) {
+        const id = str((u as { user_id?: unknown }).user_id);
+        if (id && !ids.includes(id)) ids.push(id);
+      }
+    }
+  } else {
+    ids = [ctx.identifier];
+  }
+  const deleted: string[] = [];
+  for (const id of ids) {
+    const existing = ctx.config.identifierType === 'user_id' ? await client.getUser(id) : null;
+    if (existing?.status === 404) continue;
+    if (existing && !isSuccessStatus(existing.status)) return deletionFailure(style, existing, ctx.now);
+    const response = await client.deleteUser(id);
+    if (!isSuccessStatus(response.status)) return deletionFailure(style, response, ctx.now);
+    deleted.push(id);
+  }
+  if (deleted.length === 0)
+    return { kind: 'success', message: 'Auth0 has no such user: nothing to delete', evidence: { usersFound: 0 } };
+  for (const id of deleted) {
+    const after = await client.getUser(id);
+    if (isSuccessStatus(after.status))
+      return { kind: 'retry', reason: `Auth0 still returns user ${id} after the delete` };
+    if (after.status !== 404) return deletionFailure(style, after, ctx.now);
+  }
+  return {
+    kind: 'success',
+    message: `Deleted ${deleted.length} Auth0 user(s); fetching each now answers 404`,
+    evidence: {
+      usersFound: deleted.length,
+      userIds: deleted,
+      verifiedGone: true,
+      lookupAfterDelete: 'HTTP 404 inexistent_user',
+    },
+  };
+}
+
 /**
  * Synchronous: find the users (every user with the email, one per connection, or the user id),
  * delete each, then fetch each again: Auth0's 404 `inexistent_user` is the proof.
@@ -100,51 +157,12 @@ export const auth0Driver: Driver<Auth0Config> = {
   expectedCompletion: 'seconds',
 
   async requestDeletion(ctx) {
-    const client = clientFor(ctx);
-    let ids: string[];
-    if (ctx.config.identifierType === 'email') {
-      // Auth0's lookup is exact and case-sensitive, and Auth0 stores database users' emails in
-      // lower case: the email as given, and in lower case.
-      ids = [];
-      for (const email of new Set([ctx.identifier, ctx.identifier.toLowerCase()])) {
-        const found = await client.usersByEmail(email);
-        if (!isSuccessStatus(found.status)) return deletionFailure(style, found, ctx.now);
-        const users = jsonBody(found);
-        for (const u of Array.isArray(users) ? users : []) {
-          const id = str((u as { user_id?: unknown }).user_id);
-          if (id && !ids.includes(id)) ids.push(id);
-        }
-      }
-    } else {
-      ids = [ctx.identifier];
+    try {
+      return await deleteUsers(ctx);
+    } catch (error) {
+      if (error instanceof TokenRateLimited) return deletionFailure(style, error.response, ctx.now);
+      throw error;
     }
-    const deleted: string[] = [];
-    for (const id of ids) {
-      const existing = ctx.config.identifierType === 'user_id' ? await client.getUser(id) : null;
-      if (existing?.status === 404) continue;
-      if (existing && !isSuccessStatus(existing.status)) return deletionFailure(style, existing, ctx.now);
-      const response = await client.deleteUser(id);
-      if (!isSuccessStatus(response.status)) return deletionFailure(style, response, ctx.now);
-      deleted.push(id);
-    }
-    if (deleted.length === 0)
-      return { kind: 'success', message: 'Auth0 has no such user: nothing to delete', evidence: { usersFound: 0 } };
-    for (const id of deleted) {
-      const after = await client.getUser(id);
-      if (isSuccessStatus(after.status))
-        return { kind: 'retry', reason: `Auth0 still returns user ${id} after the delete` };
-      if (after.status !== 404) return deletionFailure(style, after, ctx.now);
-    }
-    return {
-      kind: 'success',
-      message: `Deleted ${deleted.length} Auth0 user(s); fetching each now answers 404`,
-      evidence: {
-        usersFound: deleted.length,
-        userIds: deleted,
-        verifiedGone: true,
-        lookupAfterDelete: 'HTTP 404 inexistent_user',
-      },
-    };
   },
 
   testConnection: (ctx) =>

@@ -79,6 +79,25 @@ describe('Braze contract (braze-api)', () => {
     });
   });
 
+  it('deletes 55 profiles sharing an email in requests of at most 50, then proves all gone', async () => {
+    const shared = Array.from({ length: 55 }, () => fake.addProfile(null, 'family@example.com'));
+    const calls = await callsDuring(fake, async () => {
+      const accepted = await brazeDriver.requestDeletion(ctx('family@example.com', { identifierType: 'email' }));
+      expect(accepted).toMatchObject({
+        kind: 'accepted',
+        message: 'Braze accepted the deletion of 55 profile(s) in 2 requests of at most 50',
+      });
+      await new Promise((r) => setTimeout(r, 60));
+      const trackingId = accepted.kind === 'accepted' ? accepted.trackingId : '';
+      expect(
+        await brazeDriver.checkStatus!(ctx('family@example.com', { identifierType: 'email' }, trackingId)),
+      ).toMatchObject({ kind: 'success', evidence: { verifiedGone: true } });
+    });
+    const deletes = calls.filter((c) => c.path === '/users/delete').map((c) => JSON.parse(c.body).braze_ids.length);
+    expect(deletes).toEqual([50, 5]);
+    expect(shared.every((p) => !fake.state.profiles.has(p.braze_id))).toBe(true);
+  });
+
   it("fails at once with Braze's message for a bad key; a 429 waits for X-RateLimit-Reset", async () => {
     expect(await brazeDriver.requestDeletion(ctx('ext-9', {}, null, { apiKey: 'revoked' }))).toEqual({
       kind: 'failed',

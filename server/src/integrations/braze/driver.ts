@@ -12,6 +12,9 @@ const style: VendorStyle = {
 
 const LOOKUP_FIELD = { external_id: 'external_ids', braze_id: 'braze_id', email: 'email_address' } as const;
 
+/** Braze's users/delete takes "up to 50 external_ids, user_aliases, braze_ids, email_addresses, or phone_numbers". */
+export const BRAZE_DELETE_BATCH = 50;
+
 /** Braze REST API of one instance with a REST API key (Bearer, users.delete and users.export.ids permissions). */
 export function brazeClient(http: HttpClient, config: BrazeConfig, apiKey: string) {
   const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json' };
@@ -76,14 +79,21 @@ export const brazeDriver: Driver<BrazeConfig> = {
         message: 'Braze has no user profile for this identifier: nothing to delete',
         evidence: { profilesFound: 0 },
       };
-    const deleted = await client.deleteByBrazeIds(brazeIds);
-    if (!isSuccessStatus(deleted.status)) return deletionFailure(style, deleted, ctx.now);
-    const count = (jsonBody(deleted) as { deleted?: unknown } | undefined)?.deleted;
+    // A refused batch ends the step; the next attempt looks up again and deletes what is left.
+    let count = 0;
+    for (let start = 0; start < brazeIds.length; start += BRAZE_DELETE_BATCH) {
+      const batch = brazeIds.slice(start, start + BRAZE_DELETE_BATCH);
+      const deleted = await client.deleteByBrazeIds(batch);
+      if (!isSuccessStatus(deleted.status)) return deletionFailure(style, deleted, ctx.now);
+      const batchCount = (jsonBody(deleted) as { deleted?: unknown } | undefined)?.deleted;
+      count += typeof batchCount === 'number' ? batchCount : batch.length;
+    }
+    const requests = Math.ceil(brazeIds.length / BRAZE_DELETE_BATCH);
     return {
       kind: 'accepted',
       trackingId: brazeIds.join(','),
       status: 'PROCESSING',
-      message: `Braze accepted the deletion of ${typeof count === 'number' ? count : brazeIds.length} profile(s)`,
+      message: `Braze accepted the deletion of ${count} profile(s)${requests > 1 ? ` in ${requests} requests of at most ${BRAZE_DELETE_BATCH}` : ''}`,
     };
   },
 

@@ -30,20 +30,26 @@ const ctx = (
   );
 
 describe('Customer.io contract (official customerio-node)', () => {
-  it("finds by email, deletes through the Track API and polls the App API with the SDK's requests; the SDK parses the fake's answers", async () => {
+  it("finds by email, suppresses through the Track API and polls the App API with the SDK's requests; the SDK parses the fake's answers", async () => {
     const person = fake.addPerson('u-1', 'person@example.com');
     const ours = await callsDuring(fake, async () => {
       const accepted = await customerioDriver.requestDeletion(ctx('person@example.com'));
-      expect(accepted).toMatchObject({ kind: 'accepted', trackingId: person.cio_id });
+      expect(accepted).toMatchObject({
+        kind: 'accepted',
+        trackingId: person.cio_id,
+        message:
+          'Customer.io accepted the suppression of 1 person(s): deleted, and their identifiers cannot be added again',
+      });
       await new Promise((r) => setTimeout(r, 60));
       expect(await customerioDriver.checkStatus!(ctx('person@example.com', {}, person.cio_id))).toMatchObject({
         kind: 'success',
-        evidence: { cioIds: [person.cio_id], verifiedGone: true },
+        message: 'Customer.io suppressed 1 person(s); the App API now answers 404 for each',
+        evidence: { cioIds: [person.cio_id], method: 'suppress', verifiedGone: true },
       });
     });
     expect(ours.map((c) => `${c.method} ${c.path}`)).toEqual([
       'GET /v1/customers',
-      `DELETE /api/v1/customers/cio_${person.cio_id}`,
+      `POST /api/v1/customers/cio_${person.cio_id}/suppress`,
       `GET /v1/customers/${person.cio_id}/attributes`,
     ]);
 
@@ -60,15 +66,47 @@ describe('Customer.io contract (official customerio-node)', () => {
         results: [{ cio_id: other.cio_id }],
       }),
     );
-    const [sdkDestroy] = await callsDuring(fake, () => track.destroy(`cio_${other.cio_id}`));
+    const [sdkSuppress] = await callsDuring(fake, () => track.suppress(`cio_${other.cio_id}`));
     await new Promise((r) => setTimeout(r, 60));
     const [sdkGone] = await callsDuring(fake, async () =>
       expect(api.getAttributes(other.cio_id, IdentifierType.CioId)).rejects.toMatchObject({ statusCode: 404 }),
     );
     const id = (call: (typeof ours)[number], value: string) => ({ ...call, path: call.path.replace(value, '{id}') });
     expectSameRequest(ours[0], sdkFind);
-    expectSameRequest(id(ours[1]!, person.cio_id), id(sdkDestroy!, other.cio_id));
+    expectSameRequest(id(ours[1]!, person.cio_id), id(sdkSuppress!, other.cio_id));
     expectSameRequest(id(ours[2]!, person.cio_id), id(sdkGone!, other.cio_id));
+  });
+
+  it('suppressed, a later update by the SDK cannot bring the person back; deleted only (the option), it can', async () => {
+    const loopback = { agent: new http.Agent(), protocol: 'http:', port: Number(new URL(fake.url).port) };
+    const track = new TrackClient(fake.state.siteId, fake.state.trackApiKey, {
+      url: `${fake.url}/api/v1`,
+      ...loopback,
+    });
+    const eraseThenUpdate = async (id: string, config: Record<string, unknown>) => {
+      const person = fake.addPerson(id, `${id}@example.com`);
+      const calls = await callsDuring(fake, async () => {
+        const accepted = await customerioDriver.requestDeletion(ctx(id, { identifierType: 'id', ...config }));
+        await new Promise((r) => setTimeout(r, 60));
+        const done = await customerioDriver.checkStatus!(
+          ctx(id, { identifierType: 'id', ...config }, accepted.kind === 'accepted' ? accepted.trackingId : ''),
+        );
+        expect(done).toMatchObject({ kind: 'success', evidence: { verifiedGone: true } });
+      });
+      // The application, unaware, sends an update for the same person afterwards.
+      await track.identify(id, { email: `${id}@example.com`, plan: 'pro' });
+      return { person, calls, back: [...fake.state.people.values()].some((p) => p.id === id) };
+    };
+
+    const suppressed = await eraseThenUpdate('u-suppressed', {});
+    expect(suppressed.calls.map((c) => c.method)).toContain('POST');
+    expect(suppressed.back).toBe(false);
+
+    const deleted = await eraseThenUpdate('u-deleted', { method: 'delete' });
+    expect(deleted.calls.map((c) => `${c.method} ${c.path}`)).toContain(
+      `DELETE /api/v1/customers/cio_${deleted.person.cio_id}`,
+    );
+    expect(deleted.back).toBe(true);
   });
 
   it('finds by id; no person is nothing to delete; still present is PROCESSING', async () => {

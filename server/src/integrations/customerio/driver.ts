@@ -42,12 +42,21 @@ export function customerioClient(
         url: `${urls.app}/customers/${encodeURIComponent(id)}/attributes?id_type=${idType}`,
         headers: app,
       }),
-    /** Deletes the person (by "cio_<cio_id>", which names exactly one person). */
+    /** Deletes the person (by "cio_<cio_id>", which names exactly one person); a later update can recreate them. */
     destroy: (identifier: string) =>
       http.request({
         method: 'DELETE',
         url: `${urls.track}/customers/${encodeURIComponent(identifier)}`,
         headers: track,
+      }),
+    /** Deletes the person and keeps their identifiers from being added again ("Suppress a customer profile"). */
+    suppress: (identifier: string) =>
+      http.request({
+        method: 'POST',
+        url: `${urls.track}/customers/${encodeURIComponent(identifier)}/suppress`,
+        // An empty JSON object, as customerio-node's TrackClient.suppress sends.
+        headers: { ...track, 'content-type': 'application/json' },
+        body: '{}',
       }),
   };
 }
@@ -59,8 +68,8 @@ const clientFor = (ctx: Pick<DriverContext<CustomerioConfig>, 'http' | 'config' 
   });
 
 /**
- * Find the person's cio_id (App API), delete it through the Track API (processed in the
- * background), then poll the person's attributes until the App API answers 404: the proof.
+ * Find the person's cio_id (App API), suppress it (or only delete it) through the Track API
+ * (processed in the background), then poll the person's attributes until the App API answers 404: the proof.
  */
 export const customerioDriver: Driver<CustomerioConfig> = {
   type: 'CUSTOMERIO',
@@ -95,15 +104,18 @@ export const customerioDriver: Driver<CustomerioConfig> = {
         message: 'Customer.io has no such person: nothing to delete',
         evidence: { peopleFound: 0 },
       };
+    const suppress = ctx.config.method === 'suppress';
     for (const cioId of cioIds) {
-      const deleted = await client.destroy(`cio_${cioId}`);
-      if (!isSuccessStatus(deleted.status)) return deletionFailure(style, deleted, ctx.now);
+      const sent = suppress ? await client.suppress(`cio_${cioId}`) : await client.destroy(`cio_${cioId}`);
+      if (!isSuccessStatus(sent.status)) return deletionFailure(style, sent, ctx.now);
     }
     return {
       kind: 'accepted',
       trackingId: cioIds.join(','),
       status: 'PROCESSING',
-      message: `Customer.io accepted the deletion of ${cioIds.length} person(s)`,
+      message: suppress
+        ? `Customer.io accepted the suppression of ${cioIds.length} person(s): deleted, and their identifiers cannot be added again`
+        : `Customer.io accepted the deletion of ${cioIds.length} person(s) (delete only: a later update can recreate them)`,
     };
   },
 
@@ -120,10 +132,11 @@ export const customerioDriver: Driver<CustomerioConfig> = {
         };
       if (after.status !== 404) return statusFailure(style, after, ctx.now);
     }
+    const suppressed = ctx.config.method === 'suppress';
     return {
       kind: 'success',
-      message: `Customer.io deleted ${cioIds.length} person(s); the App API now answers 404 for each`,
-      evidence: { cioIds, verifiedGone: true, lookupAfterDelete: 'HTTP 404' },
+      message: `Customer.io ${suppressed ? 'suppressed' : 'deleted'} ${cioIds.length} person(s); the App API now answers 404 for each`,
+      evidence: { cioIds, method: ctx.config.method, verifiedGone: true, lookupAfterDelete: 'HTTP 404' },
     };
   },
 

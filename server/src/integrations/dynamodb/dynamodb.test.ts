@@ -195,6 +195,25 @@ describe('DynamoDB through the official AWS SDK v3 against dynalite', () => {
     ).toBe(12);
   });
 
+  it('a later rule going over what is left of maxItems fails the request, naming the configured limit', async () => {
+    for (let i = 0; i < 4; i++)
+      await client.send(
+        new PutItemCommand({ TableName: 'events', Item: { userId: { S: 'later@example.com' }, at: { N: String(i) } } }),
+      );
+    const rules = [
+      { kind: 'partition', table: 'events' },
+      { kind: 'partition', table: 'events' },
+    ];
+    const error = await dynamoDeleteAndVerify(ctxFor(rules, 'later@example.com', { maxItems: 6 })).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(PermanentError);
+    expect((error as Error).message).toBe(
+      "More than 6 items match this request's rules (4 before items of events): raise the limit if that is expected",
+    );
+    expect((await dynamoDryRun(ctxFor([rules[0]], 'later@example.com', { maxItems: 6 })))[0]!.rows).toBe(4);
+  });
+
   it('verification catches an item written again after the deletion', async () => {
     let stop = false;
     const writer = (async () => {

@@ -13,6 +13,7 @@ import type { ConfigIssue, DriverContext, Outcome, ReverifyResult } from '../typ
 import { PermanentError, TransientError } from '../types';
 import { awsSecretsOf, checkEndpoint, classifyAwsError, guardedRequestHandler } from '../stores/aws';
 import { IdleCache } from '../stores/idle-cache';
+import { MatchBudget } from '../stores/match-budget';
 import { recordCall } from '../stores/trail';
 import { reverification, stillMatching } from '../stores/verification';
 
@@ -136,7 +137,12 @@ const ruleLabel = (rule: DynamoRule) =>
  * The table keys of the items a rule reaches, by Query (never Scan), page after page. Reads on
  * the table are strongly consistent; global secondary indexes only offer eventual consistency.
  */
-async function itemKeys(client: DynamoDBClient, ctx: DynamoContext, rule: DynamoRule, limit: number): Promise<Key[]> {
+async function itemKeys(
+  client: DynamoDBClient,
+  ctx: DynamoContext,
+  rule: DynamoRule,
+  budget: MatchBudget,
+): Promise<Key[]> {
   const info = await describe(client, ctx, rule.table);
   const index = rule.kind === 'index' ? info.indexes.find((i) => i.name === rule.index) : undefined;
   if (rule.kind === 'index' && !index) throw new PermanentError(`Table ${rule.table} has no index ${rule.index}`);
@@ -173,10 +179,7 @@ async function itemKeys(client: DynamoDBClient, ctx: DynamoContext, rule: Dynamo
           const key = Object.fromEntries(tableKeys.map((k) => [k, item[k]!]));
           keys.set(JSON.stringify(key), key);
         }
-        if (keys.size > limit)
-          throw new PermanentError(
-            `More than ${limit} items match ${ruleLabel(rule)}: raise the limit if that is expected`,
-          );
+        budget.check(keys.size, ruleLabel(rule));
         ExclusiveStartKey = page.LastEvaluatedKey;
       } while (ExclusiveStartKey);
     },
@@ -187,10 +190,10 @@ async function itemKeys(client: DynamoDBClient, ctx: DynamoContext, rule: Dynamo
 
 async function pending(client: DynamoDBClient, ctx: DynamoContext) {
   const results = [];
-  let total = 0;
+  const budget = new MatchBudget(ctx.config.maxItems, 'items');
   for (const rule of ctx.config.rules) {
-    const keys = await itemKeys(client, ctx, rule, ctx.config.maxItems - total);
-    total += keys.length;
+    const keys = await itemKeys(client, ctx, rule, budget);
+    budget.take(keys.length);
     results.push({ rule, keys });
   }
   return results;

@@ -93,10 +93,30 @@ describe('Intercom contract (official intercom-client)', () => {
       kind: 'success',
       evidence: { contactIds: [byId.id] },
     });
+    // None found: searched again later (a status check) before the person is called absent.
     expect(await intercomDriver.requestDeletion(ctx('nobody@example.com'))).toMatchObject({
-      kind: 'success',
-      evidence: { contactsFound: 0 },
+      kind: 'accepted',
+      status: 'PENDING',
+      pollAfterMs: 300_000,
     });
+    expect(await intercomDriver.checkStatus!(ctx('nobody@example.com'))).toMatchObject({
+      kind: 'success',
+      evidence: { contactsFound: 0, searches: 2 },
+    });
+  });
+
+  it('searches again before calling a person absent: a contact created minutes before is found and deleted', async () => {
+    fake.state.searchLagMs = 150;
+    const fresh = fake.addContact('just-signed-up@example.com');
+    fake.state.searchLagMs = 0;
+    const first = await intercomDriver.requestDeletion(ctx('just-signed-up@example.com'));
+    expect(first).toMatchObject({ kind: 'accepted', status: 'PENDING', trackingId: 'search-again' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await intercomDriver.checkStatus!(ctx('just-signed-up@example.com'))).toMatchObject({
+      kind: 'success',
+      evidence: { contactIds: [fresh.id], verifiedGone: true },
+    });
+    expect(fake.state.contacts.has(fresh.id)).toBe(false);
   });
 
   it("fails at once with Intercom's message for a bad token, and waits for X-RateLimit-Reset on a 429", async () => {

@@ -1,21 +1,37 @@
+import { readFileSync } from 'node:fs';
 import { ApiKeySession, DataPrivacyApi, ProfilesApi } from 'klaviyo-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KLAVIYO_REVISION, klaviyoConfigSchema } from '@shared/integrations';
 import { callsDuring, expectSameRequest } from '../../test/contract';
 import { driverContext } from '../../test/driver-context';
-import { startKlaviyoFake } from '../../test/fakes/klaviyo';
+import { KlaviyoContract, startKlaviyoFake } from '../../test/fakes/klaviyo';
+import { gitBlobId } from '../../test/fakes/vendor-openapi';
 import { klaviyoDriver } from './driver';
 
-// Klaviyo's official Node SDK (klaviyo-api, generated from Klaviyo's OpenAPI document).
+// Klaviyo's official Node SDK (klaviyo-api, generated from Klaviyo's OpenAPI document), and the
+// document itself (vendor/, see SOURCES.md): every request and answer of the fake is checked by it.
 let fake: Awaited<ReturnType<typeof startKlaviyoFake>>;
+let contract: KlaviyoContract;
 const KEY = 'pk_contract_0123456789abcdef';
+/** `git hash-object` of openapi/stable/apis/<name>.json in github.com/klaviyo/openapi at f0a30ba4…. */
+const DOCUMENT_BLOBS: Record<string, string> = {
+  request_profile_deletion: '9a6617da604b191926020afdd4c55a8f4a7e593b',
+  get_profiles: 'f89e1cbe91c72180e6f6e731602e40ed43a4a14d',
+  get_profile: '061a2c7d22608328f86539537930b3e733eaae3b',
+};
 beforeAll(async () => {
   fake = await startKlaviyoFake({ jobMs: 40 });
   fake.state.apiKeys.add(KEY);
+  contract = await KlaviyoContract.load();
 });
 afterAll(() => fake?.close());
 
 const session = () => new ApiKeySession(KEY);
+/** A deletion job naming the profile by id alone, which the document refuses (no `attributes`). */
+const BARE_ID_JOB = (id: string) =>
+  JSON.stringify({
+    data: { type: 'data-privacy-deletion-job', attributes: { profile: { data: { type: 'profile', id } } } },
+  });
 const ctx = (
   identifier: string,
   config: Record<string, unknown> = {},
@@ -28,6 +44,16 @@ const ctx = (
   });
 
 describe('Klaviyo contract (official klaviyo-api)', () => {
+  it("vendors Klaviyo's documents of the three operations unchanged, revision " + KLAVIYO_REVISION, () => {
+    for (const [name, blob] of Object.entries(DOCUMENT_BLOBS))
+      expect(gitBlobId(readFileSync(new URL(`./vendor/${name}.json`, import.meta.url)))).toBe(blob);
+    expect(contract.documents.map((d) => [d.version, ...d.operations()])).toEqual([
+      [KLAVIYO_REVISION, 'POST /api/data-privacy-deletion-jobs'],
+      [KLAVIYO_REVISION, 'GET /api/profiles'],
+      [KLAVIYO_REVISION, 'GET /api/profiles/{id}'],
+    ]);
+  });
+
   it("looks up, requests the deletion job and looks again with the SDK's requests; the SDK parses the fake's answers", async () => {
     const profile = fake.addProfile('shopper@example.com');
     const ours = await callsDuring(fake, async () => {
@@ -86,6 +112,37 @@ describe('Klaviyo contract (official klaviyo-api)', () => {
     });
   });
 
+  it('the profile named by id carries the attributes the document requires, as the SDK sends it', async () => {
+    const profile = fake.addProfile('byid-sdk@example.com');
+    const [, ours] = await callsDuring(fake, () =>
+      klaviyoDriver.requestDeletion(ctx(profile.id, { identifierType: 'profile_id' })),
+    );
+    const privacy = new DataPrivacyApi(session());
+    privacy.basePath = fake.url;
+    const [sdkJob] = await callsDuring(fake, () =>
+      privacy.createDataPrivacyDeletionJob({
+        data: {
+          type: 'data-privacy-deletion-job',
+          attributes: { profile: { data: { type: 'profile', id: profile.id, attributes: {} } } },
+        },
+      } as Parameters<DataPrivacyApi['createDataPrivacyDeletionJob']>[0]),
+    );
+    expect(ours?.reply?.status).toBe(202);
+    expectSameRequest(ours, sdkJob);
+    // Without attributes the document refuses it, and so does the fake.
+    const refused = await fetch(`${fake.url}/api/data-privacy-deletion-jobs`, {
+      method: 'POST',
+      headers: {
+        authorization: `Klaviyo-API-Key ${KEY}`,
+        revision: KLAVIYO_REVISION,
+        'content-type': 'application/vnd.api+json',
+      },
+      body: BARE_ID_JOB(profile.id),
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain("must have required property 'attributes'");
+  });
+
   it("fails at once with Klaviyo's detail for a bad key; a 429 waits Retry-After", async () => {
     expect(await klaviyoDriver.requestDeletion(ctx('x@example.com', {}, null, { apiKey: 'pk_revoked' }))).toEqual({
       kind: 'failed',
@@ -97,5 +154,21 @@ describe('Klaviyo contract (official klaviyo-api)', () => {
       kind: 'deferred',
       until: new Date(now.getTime() + 3_000),
     });
+  });
+
+  it("every request the driver and the SDK sent, and every answer of the fake, conform to Klaviyo's documents", () => {
+    expect(contract.checkCalls(fake.calls.filter((c) => c.reply?.status !== 400 || !c.body.includes('"id"')))).toEqual(
+      [],
+    );
+    expect(new Set(contract.exercised(fake.calls))).toEqual(
+      new Set([
+        'GET /api/profiles 200',
+        'POST /api/data-privacy-deletion-jobs 202',
+        'POST /api/data-privacy-deletion-jobs 400',
+        'GET /api/profiles/{id} 200',
+        'GET /api/profiles 401',
+        'GET /api/profiles 429',
+      ]),
+    );
   });
 });

@@ -21,10 +21,11 @@ export function klaviyoClient(http: HttpClient, config: KlaviyoConfig, apiKey: s
     revision: KLAVIYO_REVISION,
     accept: 'application/vnd.api+json',
   };
+  // Klaviyo's document requires `attributes` in the profile even when the id names it.
   const profile = (identifier: string) =>
     config.identifierType === 'email'
       ? { type: 'profile', attributes: { email: identifier } }
-      : { type: 'profile', id: identifier };
+      : { type: 'profile', id: identifier, attributes: {} };
   return {
     /** Queues the deletion of the profile and all its data; 202 without a body. */
     requestDeletion: (identifier: string) =>

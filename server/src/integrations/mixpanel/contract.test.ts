@@ -29,7 +29,8 @@ const UNDOCUMENTED: UndocumentedAnswer[] = [
   {
     operation: 'POST /data-deletions/v3.0',
     status: 409,
-    source: 'issue 12 only: neither the document nor the reference page has a 409; its body shape is unverified',
+    source:
+      'rudderlabs/rudder-transformer PR #5564 and #5578 (met in production): neither the document nor the reference page has a 409',
   },
 ];
 
@@ -88,7 +89,7 @@ describe('Mixpanel GDPR API contract (vendor/gdpr.openapi.yaml)', () => {
     );
   });
 
-  it('the document has no 409 for a create: the 409 body we read (results.task_id) rests on no published contract', () => {
+  it('the document has no 409 for a create: the 409 body we read (error.conflicting_task_ids) comes from Rudderstack, not from Mixpanel', () => {
     const responses = contract.document.paths['/data-deletions/v3.0'].post.responses;
     expect(Object.keys(responses).sort()).toEqual(['201', '401', '403']);
   });
@@ -124,6 +125,18 @@ describe('Mixpanel GDPR API contract (vendor/gdpr.openapi.yaml)', () => {
       kind: 'accepted',
       trackingId: open,
     });
+
+    // A 409 that names no task: Mixpanel is deleting already, so the request waits and asks again, never FAILED.
+    fake.state.conflictNamesTasks = false;
+    const unnamed = await mixpanelDriver.requestDeletion(ctx('contract-subject-2'));
+    fake.state.conflictNamesTasks = true;
+    expect(unnamed).toMatchObject({
+      kind: 'deferred',
+      message: expect.stringMatching(
+        /^Mixpanel is already deleting this distinct id \(HTTP 409\) but did not name its task/,
+      ),
+    });
+    expect(unnamed.kind === 'deferred' && unnamed.until.getTime() - Date.now()).toBeGreaterThan(3_000_000);
 
     // Cancel while PENDING (204), then the status says REVOKED.
     expect(await mixpanelDriver.cancel!(ctx('contract-subject-2', open))).toMatchObject({ canceled: true });

@@ -13,12 +13,25 @@ const clientFor = (ctx: Pick<DriverContext<MixpanelConfig>, 'http' | 'config' | 
 /** Status checks and cancels wait their turn inline, for up to this long. */
 const INLINE_WAIT_MS = 5_000;
 
-/** The task id of a create answer ({results: {task_id}}), also where a 409 names the existing task. */
+/** The task id of a create answer ({results: {task_id}}). */
 function taskIdOf(body: unknown): string | null {
-  const b = body as { results?: { task_id?: unknown }; task_id?: unknown } | undefined;
-  const taskId = b?.results?.task_id ?? b?.task_id;
+  const taskId = (body as { results?: { task_id?: unknown } } | undefined)?.results?.task_id;
   return (typeof taskId === 'string' || typeof taskId === 'number') && taskId !== '' ? String(taskId) : null;
 }
+
+/**
+ * The tasks a 409 names: {status: "error", error: {conflicting_distinct_ids, conflicting_task_ids,
+ * error}}, as Rudderstack reads it from Mixpanel (SOURCES.md); none when the body names none.
+ */
+function conflictingTaskIds(body: unknown): string[] {
+  const ids = (body as { error?: { conflicting_task_ids?: unknown } } | undefined)?.error?.conflicting_task_ids;
+  return (Array.isArray(ids) ? ids : [])
+    .filter((id) => (typeof id === 'string' && id !== '') || typeof id === 'number')
+    .map(String);
+}
+
+/** A 409 that names no task: Mixpanel is deleting already; a create is sent again after this long. */
+export const CONFLICT_RECHECK_MS = 3_600_000;
 
 function taskStatus(body: unknown): string {
   const results = (body as { results?: { status?: unknown } } | undefined)?.results;
@@ -55,19 +68,22 @@ export const mixpanelDriver: Driver<MixpanelConfig> = {
       return queuedByRateLimit('Mixpanel', response, ctx.now);
     }
     if (response.status === 409) {
-      // A task for this distinct_id exists already (e.g. our earlier send whose answer was lost):
-      // Mixpanel is deleting, so this is accepted and that task is the one to follow.
-      const existing = taskIdOf(jsonBody(response));
+      // Mixpanel is already deleting this distinct id (our earlier send whose answer was lost, or
+      // another tool's): that task is the one to follow. Never a failure.
+      const [existing, ...others] = conflictingTaskIds(jsonBody(response));
       if (existing)
         return {
           kind: 'accepted',
           trackingId: existing,
           status: 'PENDING',
-          message: `Mixpanel already has deletion task ${existing} for this distinct id (HTTP 409); following it`,
+          message: `Mixpanel already has deletion task ${existing} for this distinct id (HTTP 409); following it${others.length ? ` (it also names ${others.join(', ')})` : ''}`,
         };
+      // Without a task to follow, ask again later: once Mixpanel's own task is done, a create is accepted and followed.
+      const until = new Date(ctx.now.getTime() + CONFLICT_RECHECK_MS);
       return {
-        kind: 'failed',
-        reason: `Mixpanel says a deletion task already exists but does not name it: ${destinationMessage(response)}`,
+        kind: 'deferred',
+        until,
+        message: `Mixpanel is already deleting this distinct id (HTTP 409) but did not name its task; asking again at ${until.toISOString()}`,
       };
     }
     if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);

@@ -1,5 +1,6 @@
 import { MYSQL_TEXT_TYPES } from '@shared/integrations/sql-columns';
 import type { SqlDialect } from '../sql/dialect';
+import { charsetCanHold } from './charsets';
 
 const NUMERIC = new Set([
   'tinyint',
@@ -52,4 +53,5 @@ export const mysqlDialect: SqlDialect = {
   // Discovery reports tinyint(1), MySQL's BOOLEAN, as boolean.
   isBoolean: (t) => t === 'boolean',
   isTimestamp: (t) => t === 'datetime' || t === 'timestamp',
+  charsetCanHold,
 };

@@ -60,6 +60,12 @@ const ruleLabel = (rule: PostgresRule) => `${rule.action} on ${rule.schema}.${ru
 const databaseOf = (ctx: Pick<DriverContext, 'secrets'>) =>
   String((ctx.secrets as { database?: string } | null)?.database ?? '');
 
+/** The tables of the databases the rules name: what a dry run, a deletion or its proof needs. */
+const rulesSchema = (connection: mysql.PoolConnection, ctx: MysqlContext) =>
+  discoverMysqlSchema(connection, [...new Set(ctx.config.rules.map((r) => r.schema || databaseOf(ctx)))]).catch((e) =>
+    Promise.reject(classifyMysqlError(e)),
+  );
+
 /** Tables, columns and foreign keys of the account's database. */
 export async function discoverMysql(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>): Promise<DiscoveredTable[]> {
   return withMysqlConnection(ctx, 10_000, (connection) =>
@@ -83,10 +89,7 @@ export async function mysqlDryRun(ctx: MysqlContext) {
   return withMysqlConnection(ctx, ctx.config.statementTimeoutMs, async (connection) => {
     await connection.query('START TRANSACTION READ ONLY');
     try {
-      const rules = foreignKeyOrder(
-        resolvedRules(ctx.config, await discoverMysqlSchema(connection), databaseOf(ctx)),
-        [],
-      );
+      const rules = foreignKeyOrder(resolvedRules(ctx.config, await rulesSchema(connection, ctx), databaseOf(ctx)), []);
       const results = [];
       for (const { rule, columns } of rules) {
         const statement = pendingCountStatement(mysqlDialect, rule, columns, ctx.identifier);
@@ -135,7 +138,7 @@ async function remainingRows(
  */
 export async function mysqlDeleteAndVerify(ctx: MysqlDeletionContext): Promise<Outcome> {
   return withMysqlConnection(ctx, ctx.config.statementTimeoutMs, async (connection) => {
-    const tables = await discoverMysqlSchema(connection).catch((e) => Promise.reject(classifyMysqlError(e)));
+    const tables = await rulesSchema(connection, ctx);
     const rules = foreignKeyOrder(resolvedRules(ctx.config, tables, databaseOf(ctx)), tables);
     const changed: Record<string, number> = {};
     await connection.query('START TRANSACTION');
@@ -168,7 +171,7 @@ export async function mysqlDeleteAndVerify(ctx: MysqlDeletionContext): Promise<O
 /** The deletion's proof again, alone and read-only, some time after SUCCESS (re-verification). */
 export async function mysqlReverify(ctx: MysqlContext): Promise<ReverifyResult> {
   return withMysqlConnection(ctx, ctx.config.statementTimeoutMs, async (connection) => {
-    const tables = await discoverMysqlSchema(connection).catch((e) => Promise.reject(classifyMysqlError(e)));
+    const tables = await rulesSchema(connection, ctx);
     return reverification(
       await remainingRows(connection, ctx, resolvedRules(ctx.config, tables, databaseOf(ctx))),
       'rows',

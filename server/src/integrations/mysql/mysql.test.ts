@@ -70,13 +70,12 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
     expect(wrong).toMatchObject({ ok: false, message: expect.stringContaining('Access denied') });
   });
 
-  it('discovers tables, columns (BOOLEAN as boolean, with length limits and unique keys) and which tables reference which', async () => {
+  it('discovers tables, columns (BOOLEAN as boolean, with length limits, character sets and unique keys) and which tables reference which', async () => {
     const tables = await discoverMysql({ secrets: db.credentials, resolveHost });
-    const users = tables.find((t) => t.table === 'users')!;
-    expect(users.schema).toBe(db.name);
+    const users = tables.find((t) => t.schema === db.name && t.table === 'users')!;
     expect(users.columns).toEqual(
       expect.arrayContaining([
-        { name: 'email', dataType: 'varchar', nullable: false, maxLength: 191 },
+        { name: 'email', dataType: 'varchar', nullable: false, maxLength: 191, charset: 'utf8mb4' },
         { name: 'id', dataType: 'bigint', nullable: false, unique: true },
         { name: 'deleted', dataType: 'boolean', nullable: false },
         { name: 'deleted_at', dataType: 'datetime', nullable: true },
@@ -84,6 +83,50 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
     );
     expect(users.referencedBy).toEqual([`${db.name}.orders`]);
     expect(tables.map((t) => t.table)).toContain('we`ird; DROP TABLE users; --');
+    expect(tables.find((t) => t.table === 'contacts_latin1')!.columns[0]).toMatchObject({ charset: 'latin1' });
+  });
+
+  it("discovers every database the user is granted, not the server's own, and accepts rules on them", async () => {
+    const shop = await server.createDatabase(
+      'CREATE TABLE customers (id INT PRIMARY KEY, email VARCHAR(191) NOT NULL, KEY (email)) ENGINE=InnoDB',
+    );
+    const analytics = await server.createDatabase(
+      'CREATE TABLE page_views (id INT AUTO_INCREMENT PRIMARY KEY, email VARCHAR(191), path TEXT) ENGINE=InnoDB',
+    );
+    const hidden = await server.createDatabase('CREATE TABLE secrets (email VARCHAR(191)) ENGINE=InnoDB');
+    await server.asRoot(
+      `CREATE USER 'analyst'@'%' IDENTIFIED BY 'analyst-pass';
+       GRANT ALL ON \`${shop.name}\`.* TO 'analyst'@'%'; GRANT SELECT, DELETE ON \`${analytics.name}\`.* TO 'analyst'@'%'`,
+    );
+    const secrets = { ...shop.credentials, user: 'analyst', password: 'analyst-pass' };
+    try {
+      const tables = await discoverMysql({ secrets, resolveHost });
+      // The account's own database first.
+      expect(tables.map((t) => `${t.schema}.${t.table}`)).toEqual([
+        `${shop.name}.customers`,
+        `${analytics.name}.page_views`,
+      ]);
+      await analytics.pool.query(
+        `INSERT INTO page_views (email, path) VALUES ('a@example.com', '/'), ('b@example.com', '/')`,
+      );
+      const rules = [
+        { table: 'customers', identifierColumns: ['email'], action: 'delete' },
+        { schema: analytics.name, table: 'page_views', identifierColumns: ['email'], action: 'delete' },
+        { schema: hidden.name, table: 'secrets', identifierColumns: ['email'], action: 'delete' },
+      ];
+      const config = mysqlConfigSchema.parse({ rules });
+      expect((await validateMysqlRules({ secrets, resolveHost, config })).map((i) => i.message)).toEqual([
+        `Table ${hidden.name}.secrets does not exist or is not visible to this user`,
+      ]);
+      const ctx = { ...ctxFor(rules.slice(0, 2), 'a@example.com'), secrets };
+      expect(await mysqlDeleteAndVerify(ctx)).toMatchObject({
+        kind: 'success',
+        evidence: { changed: { [`delete on ${analytics.name}.page_views`]: 1 } },
+      });
+      expect(await analytics.count('SELECT COUNT(*) FROM page_views')).toBe(1);
+    } finally {
+      await Promise.all([shop.close(), analytics.close(), hidden.close()]);
+    }
   });
 
   it('validates rules against the live schema', async () => {
@@ -266,6 +309,32 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
         `hmac:${createHmac('sha256', TEST_HASH_KEY).update('zoë@example.com', 'utf8').digest('hex')}`,
       ]),
     ).toBe(1);
+  });
+
+  it('an identifier a latin1 column cannot hold matches nothing there, and the other tables are still processed', async () => {
+    const email = 'łukasz@example.com';
+    await seedUser(email, { orders: 1, events: 0 });
+    await db.pool.query(
+      `INSERT INTO contacts_latin1 (email, note) VALUES ('lukasz@example.com', 'x'), ('?ukasz@example.com', 'x')`,
+    );
+    const before = await db.count(`SELECT COUNT(*) FROM contacts_latin1`);
+    const rules = [
+      { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },
+      { table: 'contacts_latin1', identifierColumns: ['email'], action: 'delete' },
+      { table: 'users', identifierColumns: ['email'], action: 'delete' },
+    ];
+    expect((await mysqlDryRun(ctxFor(rules, email))).map((r) => r.rows)).toEqual([1, 0, 1]);
+    expect(await mysqlDeleteAndVerify(ctxFor(rules, email))).toMatchObject({
+      kind: 'success',
+      evidence: { changed: { 'delete on customer_1.users': 1, 'delete on customer_1.contacts_latin1': 0 } },
+    });
+    expect(await db.count(`SELECT COUNT(*) FROM users WHERE email = ?`, [email])).toBe(0);
+    expect(await db.count(`SELECT COUNT(*) FROM contacts_latin1`)).toBe(before);
+    // An emoji is outside latin1 too; latin1's own letters still match there.
+    await db.pool.query(`INSERT INTO contacts_latin1 (email, note) VALUES ('zoë@example.com', 'x')`);
+    const latin1 = [{ table: 'contacts_latin1', identifierColumns: ['email'], action: 'delete' }];
+    expect((await mysqlDryRun(ctxFor(latin1, 'zoë@example.com')))[0]!.rows).toBe(1);
+    expect((await mysqlDryRun(ctxFor(latin1, 'zoë😀@example.com')))[0]!.rows).toBe(0);
   });
 
   it('hostile table, column and identifier values only ever match themselves', async () => {

@@ -3,6 +3,7 @@ import type { RedisConfig, RedisRule } from '@shared/integrations/redis';
 import type { DriverContext, Outcome, ReverifyResult } from '../types';
 import { PermanentError, TransientError } from '../types';
 import { IdleCache } from '../stores/idle-cache';
+import { MatchBudget } from '../stores/match-budget';
 import { hasWildcards, keyPattern, literalFor } from './patterns';
 import { recordCall } from '../stores/trail';
 import { reverification, stillMatching } from '../stores/verification';
@@ -93,12 +94,12 @@ async function withRedis<T>(
   }
 }
 
-/** Keys matching a `keys` rule, by SCAN (never KEYS); more than `limit` is a permanent failure. */
+/** Keys matching a `keys` rule, by SCAN (never KEYS); going over the request's budget is a permanent failure. */
 async function matchingKeys(
   client: RedisClient,
   ctx: RedisContext,
   rule: Extract<RedisRule, { kind: 'keys' }>,
-  limit: number,
+  budget: MatchBudget,
 ): Promise<string[]> {
   if (!hasWildcards(rule.pattern)) {
     const key = literalFor(rule.pattern, ctx.identifier);
@@ -108,6 +109,7 @@ async function matchingKeys(
       () => client.exists(key),
       (n) => n,
     );
+    budget.check(exists, rule.pattern);
     return exists ? [key] : [];
   }
   const pattern = keyPattern(rule.pattern, ctx.identifier);
@@ -128,10 +130,7 @@ async function matchingKeys(
         ])) as [string, string[]];
         cursor = next;
         for (const k of batch) keys.add(k);
-        if (keys.size > limit)
-          throw new PermanentError(
-            `More than ${limit} keys match ${rule.pattern}: raise the limit if that is expected`,
-          );
+        budget.check(keys.size, rule.pattern);
       } while (cursor !== '0');
       return [...keys];
     },
@@ -152,9 +151,12 @@ async function pending(
   ctx: RedisContext,
 ): Promise<{ rule: RedisRule; keys: string[]; count: number }[]> {
   const results = [];
+  // maxKeys bounds the whole request: every keys rule takes from what the earlier ones left.
+  const budget = new MatchBudget(ctx.config.maxKeys, 'keys');
   for (const rule of ctx.config.rules) {
     if (rule.kind === 'keys') {
-      const keys = await matchingKeys(client, ctx, rule, ctx.config.maxKeys);
+      const keys = await matchingKeys(client, ctx, rule, budget);
+      budget.take(keys.length);
       results.push({ rule, keys, count: keys.length });
     } else if (rule.kind === 'hash_field') {
       const key = literalFor(rule.key, ctx.identifier);

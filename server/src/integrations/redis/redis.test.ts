@@ -136,6 +136,28 @@ describe('Redis against a real redis-server', () => {
     expect(await keys('cart:many@example.com:*')).toHaveLength(30);
   });
 
+  it('maxKeys bounds the whole request: two rules of 6 keys each with a limit of 10 fail, with nothing deleted', async () => {
+    for (let i = 0; i < 6; i++) {
+      await redis.client.set(`basket:both@example.com:${i}`, 'x');
+      await redis.client.set(`wish:both@example.com:${i}`, 'x');
+    }
+    const rules = [
+      { kind: 'keys', pattern: 'basket:{{identifier}}:*' },
+      { kind: 'keys', pattern: 'wish:{{identifier}}:*' },
+    ];
+    const error = await redisDeleteAndVerify(ctxFor(rules, 'both@example.com', { maxKeys: 10 })).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(PermanentError);
+    expect((error as Error).message).toBe(
+      "More than 10 keys match this request's rules (6 before wish:{{identifier}}:*): raise the limit if that is expected",
+    );
+    expect(await keys('*:both@example.com:*')).toHaveLength(12);
+    // The dry run says the same, and within the limit both rules are counted.
+    await expect(redisDryRun(ctxFor(rules, 'both@example.com', { maxKeys: 10 }))).rejects.toThrow('More than 10 keys');
+    expect((await redisDryRun(ctxFor(rules, 'both@example.com', { maxKeys: 12 }))).map((r) => r.rows)).toEqual([6, 6]);
+  });
+
   it('verification catches a key written again after the deletion', async () => {
     await redis.client.set('token:back@example.com:1', 'x');
     // A second client of the customer's keeps writing the key: the proof after UNLINK sees it.

@@ -13,6 +13,7 @@ import type { ConfigIssue, DriverContext, Outcome, ReverifyResult } from '../typ
 import { PermanentError } from '../types';
 import { awsSecretsOf, checkEndpoint, classifyAwsError, guardedRequestHandler } from '../stores/aws';
 import { IdleCache } from '../stores/idle-cache';
+import { MatchBudget } from '../stores/match-budget';
 import { recordCall } from '../stores/trail';
 import { reverification, stillMatching } from '../stores/verification';
 
@@ -81,23 +82,20 @@ async function isVersioned(client: S3Client, ctx: S3Context): Promise<boolean> {
 
 /**
  * Every object a rule reaches: in a versioned bucket every version and delete marker, so
- * that nothing can be restored afterwards. More than `limit` is a permanent failure.
+ * that nothing can be restored afterwards. Going over the request's budget is a permanent failure.
  */
 async function objectsOf(
   client: S3Client,
   ctx: S3Context,
   rule: S3Rule,
   versioned: boolean,
-  limit: number,
+  budget: MatchBudget,
 ): Promise<ObjectIdentifier[]> {
   const { prefix, exact } = target(rule, ctx.identifier);
   const found: ObjectIdentifier[] = [];
   const add = (items: ObjectIdentifier[]) => {
     for (const item of items) if (!exact || item.Key === prefix) found.push(item);
-    if (found.length > limit)
-      throw new PermanentError(
-        `More than ${limit} objects match ${ruleLabel(rule)}: raise the limit if that is expected`,
-      );
+    budget.check(found.length, ruleLabel(rule));
   };
   const Bucket = ctx.config.bucket;
   if (versioned) {
@@ -146,10 +144,10 @@ async function objectsOf(
 async function pending(client: S3Client, ctx: S3Context) {
   const versioned = await isVersioned(client, ctx);
   const results = [];
-  let total = 0;
+  const budget = new MatchBudget(ctx.config.maxObjects, 'objects');
   for (const rule of ctx.config.rules) {
-    const objects = await objectsOf(client, ctx, rule, versioned, ctx.config.maxObjects - total);
-    total += objects.length;
+    const objects = await objectsOf(client, ctx, rule, versioned, budget);
+    budget.take(objects.length);
     results.push({ rule, objects });
   }
   return { versioned, results };

@@ -107,6 +107,25 @@ describe('S3 through the official AWS SDK v3 against s3rver', () => {
     expect(await exists('exports/many@example.com/11')).toBe(true);
   });
 
+  it('a later rule going over what is left of maxObjects names the configured limit', async () => {
+    for (let i = 0; i < 8; i++) await put(`exports/later@example.com/${i}`);
+    await put('avatars/later@example.com.png');
+    for (let i = 0; i < 3; i++) await put(`uploads/later@example.com/${i}`);
+    const rules = [
+      { kind: 'prefix', prefix: 'exports/{{identifier}}/' },
+      { kind: 'key', key: 'avatars/{{identifier}}.png' },
+      { kind: 'prefix', prefix: 'uploads/{{identifier}}/' },
+    ];
+    const error = await s3DeleteAndVerify(ctxFor(rules, 'later@example.com', { maxObjects: 9 })).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(PermanentError);
+    expect((error as Error).message).toBe(
+      "More than 9 objects match this request's rules (9 before objects under uploads/{{identifier}}/): raise the limit if that is expected",
+    );
+    expect(await exists('exports/later@example.com/0')).toBe(true);
+  });
+
   it("an identifier holding the prefix's separator cannot reach another subject's objects", async () => {
     await put('exports/team/member@example.com/a.csv');
     const error = await s3DeleteAndVerify(

@@ -4,6 +4,7 @@ import { segmentConfigSchema } from '@shared/integrations';
 import { callsDuring, expectSameRequest } from '../../test/contract';
 import { driverContext } from '../../test/driver-context';
 import { startSegmentFake } from '../../test/fakes/segment';
+import { TransientError } from '../types';
 import { segmentDriver } from './driver';
 
 // Segment's own Public API SDK (generated from its OpenAPI document) against our fake.
@@ -67,5 +68,48 @@ describe('Segment contract (@segment/public-api-sdk-typescript)', () => {
       { ...sdkDelete!, path: sdkDelete!.path.replace(secondId, ':id') },
     );
     expect(fake.state.regulations.has(secondId)).toBe(false);
+  });
+
+  describe('429: X-RateLimit-Reset is an RFC 5322 date, errors[].data.msBeforeNext is milliseconds', () => {
+    const throttled = async (signals: ('header' | 'body')[]) => {
+      fake.state.throttleNext = 1;
+      fake.state.retryAfter = '20';
+      fake.state.throttleSignals = signals;
+      try {
+        const context = ctx();
+        const outcome = await segmentDriver.requestDeletion(context);
+        expect(outcome).toMatchObject({ kind: 'deferred', message: 'Segment rate limit (HTTP 429); queued for 20 s' });
+        return outcome.kind === 'deferred' ? outcome.until.getTime() - context.now.getTime() : 0;
+      } finally {
+        fake.state.retryAfter = '0';
+        fake.state.throttleSignals = ['header', 'body'];
+      }
+    };
+
+    it('waits until the limit lifts, not one second, without using an attempt (deferred)', async () => {
+      const both = await throttled(['header', 'body']);
+      expect(both).toBeGreaterThanOrEqual(20_000);
+      expect(both).toBeLessThan(21_000);
+    });
+
+    it('reads the date alone, and the milliseconds alone', async () => {
+      // The date has whole seconds: up to one second early, never later than the reset.
+      const headerOnly = await throttled(['header']);
+      expect(headerOnly).toBeGreaterThan(18_900);
+      expect(headerOnly).toBeLessThanOrEqual(20_000);
+      expect(await throttled(['body'])).toBe(20_000);
+    });
+
+    it('a status check told 429 is tried again when the limit lifts', async () => {
+      const accepted = await segmentDriver.requestDeletion(ctx());
+      fake.state.throttleNext = 1;
+      fake.state.retryAfter = '20';
+      const error = await segmentDriver.checkStatus!(
+        ctx(accepted.kind === 'accepted' ? accepted.trackingId : ''),
+      ).catch((e: unknown) => e);
+      fake.state.retryAfter = '0';
+      expect(error).toBeInstanceOf(TransientError);
+      expect((error as TransientError).retryAfterMs).toBeGreaterThanOrEqual(20_000);
+    });
   });
 });

@@ -1,9 +1,20 @@
 import type { SegmentConfig } from '@shared/integrations';
-import { destinationMessage, isSuccessStatus, outcomeForHttpError } from '../runtime/http-client';
-import type { Driver, DriverContext } from '../types';
-import { credential, jsonBody, queuedByRateLimit, rateLimitError, retryAfterMs } from '../runtime/vendor-http';
+import { destinationMessage, isSuccessStatus, outcomeForHttpError, type HttpResponse } from '../runtime/http-client';
+import { TransientError, type Driver, type DriverContext, type Outcome } from '../types';
+import { credential, jsonBody } from '../runtime/vendor-http';
 import { segmentClient } from './client';
+import { segmentWaitMs } from './rate-limit';
 import { segmentStatusOutcome } from './status';
+
+/** A 429 on a deletion: queued until Segment's limit lifts, without using an attempt. */
+function queuedBySegment(response: HttpResponse, now: Date): Outcome {
+  const waitMs = segmentWaitMs(response, now.getTime());
+  return {
+    kind: 'deferred',
+    until: new Date(now.getTime() + waitMs),
+    message: `Segment rate limit (HTTP 429); queued for ${Math.ceil(waitMs / 1000)} s`,
+  };
+}
 
 const clientFor = (ctx: Pick<DriverContext<SegmentConfig>, 'http' | 'config' | 'secrets'>) =>
   segmentClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
@@ -17,7 +28,7 @@ export const segmentDriver: Driver<SegmentConfig> = {
 
   async requestDeletion(ctx) {
     const response = await clientFor(ctx).createRegulation(ctx.identifier);
-    if (response.status === 429) return queuedByRateLimit('Segment', response, ctx.now);
+    if (response.status === 429) return queuedBySegment(response, ctx.now);
     if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
     const regulateId = (jsonBody(response) as { data?: { regulateId?: unknown } } | undefined)?.data?.regulateId;
     if (typeof regulateId !== 'string' || regulateId === '')
@@ -33,7 +44,8 @@ export const segmentDriver: Driver<SegmentConfig> = {
   async checkStatus(ctx) {
     const regulateId = ctx.trackingId!;
     const response = await clientFor(ctx).getRegulation(regulateId);
-    if (response.status === 429) throw rateLimitError('Segment', response);
+    if (response.status === 429)
+      throw new TransientError(`Segment rate limit: ${destinationMessage(response)}`, segmentWaitMs(response));
     if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
     const regulation = (jsonBody(response) as { data?: { regulation?: Record<string, unknown> } } | undefined)?.data
       ?.regulation;
@@ -49,7 +61,7 @@ export const segmentDriver: Driver<SegmentConfig> = {
       if (response.status === 429)
         return {
           canceled: false,
-          message: `Segment rate limit: ${destinationMessage(response)}; try again after ${Math.ceil(retryAfterMs(response, 1_000) / 1000)} s`,
+          message: `Segment rate limit: ${destinationMessage(response)}; try again after ${Math.ceil(segmentWaitMs(response) / 1000)} s`,
         };
       return {
         canceled: false,

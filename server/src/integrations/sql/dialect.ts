@@ -6,6 +6,8 @@ export interface ColumnInfo {
   maxLength?: number;
   /** A primary key or unique index on this column alone. */
   unique?: boolean;
+  /** The text column's character set, where the database reports one per column (MySQL/MariaDB). */
+  charset?: string;
 }
 /** Columns of one table by name. */
 export type TableColumns = Map<string, ColumnInfo>;
@@ -60,6 +62,8 @@ export interface SqlDialect {
   isText(dataType: string): boolean;
   isBoolean(dataType: string): boolean;
   isTimestamp(dataType: string): boolean;
+  /** Whether a column of this character set can hold the value at all (databases with a character set per column). */
+  charsetCanHold?(charset: string, value: string): boolean;
 }
 
 /** A string literal with quotes doubled; only for the constants of this module, never for user data. */

@@ -1,6 +1,6 @@
 import { HASH_PREFIX, LEGACY_HASH_PREFIX, MASK_VALUE, type PostgresRule } from '@shared/integrations/postgres';
 import { hashOrMaskProblem } from '@shared/integrations/sql-columns';
-import { literal, type SqlDialect, type Statement, type TableColumns } from './dialect';
+import { literal, type ColumnInfo, type SqlDialect, type Statement, type TableColumns } from './dialect';
 import { hmacPads } from './keyed-hash';
 import type { ConfigIssue, DiscoveredTable } from '../types';
 
@@ -22,8 +22,13 @@ const PG_INTEGER_MAX: Record<string, bigint> = {
   bigint: 9_223_372_036_854_775_807n,
 };
 
-/** Whether `identifier` can equal a value of this column type at all (no cast errors, no `'abc' = 0` in MySQL, no full scans). */
-function comparable(dialect: SqlDialect, dataType: string, identifier: string): boolean {
+/**
+ * Whether `identifier` can equal a value of this column at all (no cast errors, no `'abc' = 0`
+ * in MySQL, no comparison with a character set that cannot hold it, no full scans).
+ */
+function comparable(dialect: SqlDialect, column: ColumnInfo | undefined, identifier: string): boolean {
+  const dataType = column?.dataType ?? 'text';
+  if (column?.charset && dialect.charsetCanHold && !dialect.charsetCanHold(column.charset, identifier)) return false;
   if (dialect.isNumeric(dataType)) {
     if (!CANONICAL_NUMBER.test(identifier)) return false;
     const max = dialect.name === 'postgres' ? PG_INTEGER_MAX[dataType] : undefined;
@@ -50,9 +55,7 @@ export function matchClause(
   identifier: string,
   paramOffset = 0,
 ): Statement | null {
-  const usable = rule.identifierColumns.filter((c) =>
-    comparable(dialect, columns.get(c)?.dataType ?? 'text', identifier),
-  );
+  const usable = rule.identifierColumns.filter((c) => comparable(dialect, columns.get(c), identifier));
   if (usable.length === 0 || (rule.match === 'all' && usable.length < rule.identifierColumns.length)) return null;
   const values: string[] = [];
   const next = () => {

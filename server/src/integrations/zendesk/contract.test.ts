@@ -41,6 +41,7 @@ describe('Zendesk contract (node-zendesk)', () => {
     });
     expect(ours.map((c) => `${c.method} ${c.path}`)).toEqual([
       'GET /api/v2/users/search.json',
+      'GET /api/v2/deleted_users.json',
       `DELETE /api/v2/users/${user.id}.json`,
       `DELETE /api/v2/deleted_users/${user.id}.json`,
       `GET /api/v2/deleted_users/${user.id}.json`,
@@ -73,8 +74,28 @@ describe('Zendesk contract (node-zendesk)', () => {
     );
     const id = (call: (typeof ours)[number], n: number) => ({ ...call, path: call.path.replace(String(n), '{id}') });
     expectSameRequest(ours[0], sdkSearch);
-    expectSameRequest(id(ours[1]!, user.id), id(sdkDelete!, other.id));
-    expectSameRequest(id(ours[2]!, user.id), id(sdkPermanent!, other.id));
+    expectSameRequest(id(ours[2]!, user.id), id(sdkDelete!, other.id));
+    expectSameRequest(id(ours[3]!, user.id), id(sdkPermanent!, other.id));
+  });
+
+  it('permanently deletes a user soft-deleted earlier, whom the search no longer finds, on every page of deleted users', async () => {
+    const softDeletedEarlier = fake.addUser('left-earlier@example.com');
+    const others = Array.from({ length: 105 }, (_, i) => fake.addUser(`someone-${i}@example.com`));
+    for (const u of [softDeletedEarlier, ...others]) {
+      fake.state.users.delete(u.id);
+      fake.state.deletedUsers.set(u.id, { ...u, active: false });
+    }
+    const calls = await callsDuring(fake, async () => {
+      expect(await zendeskDriver.requestDeletion(ctx('Left-Earlier@example.com'))).toMatchObject({
+        kind: 'success',
+        evidence: { userIds: [String(softDeletedEarlier.id)], verifiedGone: true },
+      });
+    });
+    expect(calls.filter((c) => c.path === '/api/v2/deleted_users.json').map((c) => c.query.get('page[after]'))).toEqual(
+      [null, expect.any(String)],
+    );
+    expect(fake.state.erased).toContain(softDeletedEarlier.id);
+    expect(others.every((u) => fake.state.deletedUsers.has(u.id))).toBe(true);
   });
 
   it('deletes by user id; no such user is nothing to delete', async () => {

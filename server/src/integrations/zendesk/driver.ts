@@ -37,6 +37,13 @@ export function zendeskClient(http: HttpClient, config: ZendeskConfig, apiToken:
     /** Permanent delete (GDPR) of a soft-deleted user. */
     permanentlyDelete: (id: string) =>
       http.request({ method: 'DELETE', url: `${base}/deleted_users/${encodeURIComponent(id)}.json`, headers }),
+    /** One cursor page (100) of deleted users, soft-deleted ones with their email, permanently deleted ones without. */
+    listDeleted: (after?: string) =>
+      http.request({
+        method: 'GET',
+        url: `${base}/deleted_users.json?${new URLSearchParams({ 'page[size]': '100', ...(after ? { 'page[after]': after } : {}) })}`,
+        headers,
+      }),
     showDeleted: (id: string) =>
       http.request({ method: 'GET', url: `${base}/deleted_users/${encodeURIComponent(id)}.json`, headers }),
     me: () => http.request({ method: 'GET', url: `${base}/users/me.json`, headers }),
@@ -49,14 +56,17 @@ const clientFor = (ctx: Pick<DriverContext<ZendeskConfig>, 'http' | 'config' | '
 /** Pages of search results read at most (Zendesk answers 100 a page). */
 const MAX_SEARCH_PAGES = 20;
 
+/** Pages of deleted users read at most (100 a page). */
+const MAX_DELETED_PAGES = 50;
+
 /**
  * The users of a search page whose email is the identifier (ignoring case, as email
  * addresses are compared). Zendesk's search is not a lookup: `email:jo@acme.co` also finds
  * jo@acme.com (a term matches the start of a longer value), and a user found that way must
  * never be deleted.
  */
-const matchingIds = (body: unknown, email: string) =>
-  ((body as { users?: { id?: unknown; email?: unknown }[] } | undefined)?.users ?? [])
+const matchingIds = (body: unknown, email: string, key: 'users' | 'deleted_users' = 'users') =>
+  ((body as Record<string, { id?: unknown; email?: unknown }[] | undefined> | undefined)?.[key] ?? [])
     .filter((u) => typeof u.email === 'string' && u.email.toLowerCase() === email.toLowerCase())
     .map((u) => (typeof u.id === 'number' || typeof u.id === 'string' ? String(u.id) : ''))
     .filter(Boolean);
@@ -87,7 +97,22 @@ export const zendeskDriver: Driver<ZendeskConfig> = {
         },
       );
       if (!Array.isArray(found)) return found;
-      ids = found;
+      // The search finds active users only; a user soft-deleted earlier keeps their data until
+      // permanently deleted, so deleted users with this email are erased too.
+      const deleted = await collectPages<string>(
+        MAX_DELETED_PAGES,
+        `Zendesk lists more than ${MAX_DELETED_PAGES * 100} deleted users to look through; delete by user id instead`,
+        async (after) => {
+          const response = await client.listDeleted(after);
+          if (!isSuccessStatus(response.status)) return { failure: deletionFailure(style, response, ctx.now) };
+          const body = jsonBody(response) as { meta?: { has_more?: unknown; after_cursor?: unknown } } | undefined;
+          const next = body?.meta?.has_more === true ? str(body.meta.after_cursor) : undefined;
+          return { ids: matchingIds(body, ctx.identifier, 'deleted_users'), next };
+        },
+        found,
+      );
+      if (!Array.isArray(deleted)) return deleted;
+      ids = deleted;
     } else {
       ids = [ctx.identifier];
     }

@@ -5,7 +5,7 @@ import { CSV_REPLAY_WINDOW_MS } from './import-csv';
 import { CSV_IMPORT_BODY_LIMIT_BYTES } from '../../http/body-limits';
 import type { AppRouter } from '../../routers/root';
 import { createWorkspace } from '../../services/workspaces/workspaces';
-import { createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
+import { createTestEnv, seedOrganization, callerFor, startTestServer, type TestEnv } from '../../test/harness';
 import { expectError, restClient } from '../../test/rest';
 
 let env: TestEnv;
@@ -201,10 +201,45 @@ describe('CSV import over REST', () => {
     ]);
   });
 
+  it('takes one column per identifier type: each row a person with several identifiers; a value its type refuses refuses the row', async () => {
+    const typed = await seedOrganization(env.deps, 'csv-typed');
+    await callerFor(env.deps, { pat: typed.pat }).caller.identities.createType({ name: 'stripe_customer_id' });
+    const res = await importCsv(
+      {
+        csv: [
+          'email,user_id,stripe_customer_id,phone',
+          'ann@example.com,u_1,cus_1,',
+          'bob@example.com,,,020 7946 0018',
+          ',u_3,,+44 20 7946 0958',
+        ].join('\n'),
+        workspaceId: typed.workspace.id,
+      },
+      typed.pat,
+    );
+    const report = await res.json();
+    expect(report.rows.map((r: { result: string }) => r.result)).toEqual(['created', 'error', 'created']);
+    expect(report.rows[1].message).toMatch(/phone: the value is not a phone number in E\.164 form/);
+    expect(report.rows[1].message).not.toContain('7946');
+    const identifiers = (id: string) =>
+      env.deps.prisma.requestIdentifier
+        .findMany({ where: { deletionRequestId: id }, orderBy: [{ primary: 'desc' }, { type: 'asc' }] })
+        .then((rows) => rows.map((r) => [r.type, r.value, r.primary]));
+    expect(await identifiers(report.rows[0].deletionRequestId)).toEqual([
+      ['email', 'ann@example.com', true],
+      ['stripe_customer_id', 'cus_1', false],
+      ['user_id', 'u_1', false],
+    ]);
+    // No "identifier" column: the first filled type column is the primary identifier; phones in E.164.
+    expect(await identifiers(report.rows[2].deletionRequestId)).toEqual([
+      ['user_id', 'u_3', true],
+      ['phone', '+442079460958', false],
+    ]);
+  });
+
   it('refuses whole-file problems with a clear 4xx and creates nothing', async () => {
     const before = await env.deps.prisma.deletionRequest.count();
     await expectError(
-      await importCsv({ csv: 'email\nann@example.com\n', workspaceId: org.workspace.id }),
+      await importCsv({ csv: 'mail\nann@example.com\n', workspaceId: org.workspace.id }),
       400,
       'BAD_REQUEST',
     );
@@ -215,7 +250,7 @@ describe('CSV import over REST', () => {
       'BAD_REQUEST',
     );
     expect(headless.message).toBe(
-      'Line 1 must name the columns (identifier, workspace, regulation, receivedAt); column 2 of line 1 is not one of them',
+      'Line 1 must name the columns (identifier, workspace, regulation, receivedAt, or an identifier type: email, phone, user_id); column 2 of line 1 is not one of them',
     );
     await expectError(await importCsv({ csv: 'identifier\nann@example.com\n' }), 400, 'BAD_REQUEST');
     const broken = await expectError(

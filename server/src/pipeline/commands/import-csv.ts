@@ -10,7 +10,7 @@ import { regulationNameSchema } from '@shared/deadlines';
 import type { Db } from '../../db/client';
 import { CsvSyntaxError, parseCsv } from '../../lib/csv';
 import { identifierHmac, type Keyring } from '../../lib/crypto';
-import { organizationIdentifierTypes } from './request-identifiers';
+import { organizationIdentifierTypes } from '../../services/identities/identifier-values';
 import { AppError } from '../../lib/errors';
 import { mayUseWorkspace, type Actor } from '../../services/auth/actor';
 import { recordAudit } from '../../services/audit/record-audit';

@@ -1,35 +1,15 @@
 import {
-  BUILT_IN_IDENTIFIER_TYPES,
-  identifierMatchKey,
   inferPrimaryType,
   MAX_IDENTIFIERS_PER_REQUEST,
   normaliseIdentifier,
   type RequestIdentifierInput,
 } from '@shared/identifiers';
-import { hotQuery, type DbOrTx } from '../../db/client';
-import { identifierHmac, type Keyring } from '../../lib/crypto';
+import type { DbOrTx } from '../../db/client';
+import type { Keyring } from '../../lib/crypto';
+import { identifierHashes, organizationIdentifierTypes } from '../../services/identities/identifier-values';
 import { AppError } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import type { NewRequestIdentifier } from '../store/fan-out';
-
-/** The identifier types an organization's requests may carry: the built-in ones and its own. */
-export async function organizationIdentifierTypes(db: DbOrTx, organizationId: string): Promise<string[]> {
-  const own = await hotQuery<{ name: string }>(
-    db,
-    `SELECT name FROM "IdentifierType" WHERE "organizationId" = $1 ORDER BY name`,
-    [organizationId],
-  );
-  return [...BUILT_IN_IDENTIFIER_TYPES, ...own.map((row) => row.name)];
-}
-
-/** The keyed hashes of one identifier: by type and value (de-duplication), and by value alone (search). */
-export function identifierHashes(keyring: Keyring, type: string | null, value: string) {
-  const key = identifierMatchKey(type, value);
-  return {
-    valueHmac: identifierHmac(keyring, `identifier\n${type ?? ''}\n${key}`),
-    matchHmac: identifierHmac(keyring, key),
-  };
-}
 
 const badRequest = (path: (string | number)[], message: string) =>
   new AppError('BAD_REQUEST', `${path.join('.')}: ${message}`, { issues: [{ path, message }] });

@@ -11,7 +11,11 @@ import { PermanentError, TransientError, type Exchange, type Outcome } from '../
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { openAccount } from '../../services/accounts/secrets';
 import { openSecret } from '../../services/keys/secret-store';
-import { identifierHashes, organizationIdentifierTypes } from '../commands/request-identifiers';
+import {
+  identifierHashes,
+  organizationIdentifierTypes,
+  webhookLookupSecretContext,
+} from '../../services/identities/identifier-values';
 import type { Claimed } from '../store/claim';
 import {
   leaseIdentityLookups,
@@ -28,8 +32,6 @@ import type { EngineDeps } from './deps';
 const LOOKUP_LEASE_MS = 5 * 60_000;
 /** How soon a step waiting for another step's lookups looks again (no attempt is used). */
 const WAIT_FOR_LOOKUPS_MS = 1_000;
-
-export const webhookLookupSecretContext = (lookupId: string) => `identity-lookup:${lookupId}`;
 
 /**
  * Runs the workspace's identity lookups before the first step of a request sends anything:

@@ -1,13 +1,12 @@
 import type { CreateIdentityLookupInput, IdentityLookupDto } from '@shared/schemas/identity-lookups';
-import { generateCallbackSecret } from '../../callbacks/signing';
+import { generateCallbackSecret } from '../../lib/webhook-signing';
 import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import { LookupConfigError, validateLookupConfig, type IdentityLookupConfig } from '../../identity-lookups/run-lookup';
 import { AppError, notFound } from '../../lib/errors';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { assertUrlAllowed, type OutboundPolicy } from '../../lib/ssrf';
-import { organizationIdentifierTypes } from '../../pipeline/commands/request-identifiers';
-import { webhookLookupSecretContext } from '../../pipeline/worker/identities';
+import { organizationIdentifierTypes, webhookLookupSecretContext } from './identifier-values';
 import { assertWorkspaceAllowed, type Actor } from '../auth/actor';
 import { recordAudit } from '../audit/record-audit';
 import { sealSecret } from '../keys/secret-store';
@@ -75,7 +74,8 @@ export async function createIdentityLookup(
       where: { id: input.accountId, organizationId: actor.organizationId },
       select: { id: true, integrationType: true },
     });
-    if (!account) throw new AppError('BAD_REQUEST', 'accountId: no such account in the organization');
+    // Another organization's account, like an unknown one, is a 404.
+    if (!account) throw notFound('Account');
     const dialect = DIALECT_OF[account.integrationType as keyof typeof DIALECT_OF];
     if (!dialect)
       throw new AppError('BAD_REQUEST', 'accountId: a SQL lookup needs a PostgreSQL or MySQL/MariaDB account');

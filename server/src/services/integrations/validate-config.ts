@@ -1,4 +1,5 @@
 /** An integration's configuration checked at save time: its schema, its outbound URLs, its account, and the destination itself. */
+import type { z } from 'zod';
 import { integrationTypeInfo } from '@shared/integrations';
 import type { IntegrationType } from '@shared/statuses';
 import type { WebhookConfig } from '@shared/integrations/webhook';
@@ -9,6 +10,7 @@ import { driverFor } from '../../integrations/registry';
 import type { Actor } from '../auth/actor';
 import type { AccountDeps } from '../accounts/accounts';
 import { withAccount } from './with-account';
+import { outboundUrlsOf } from './outbound-urls';
 import { PLACEHOLDER } from '../../integrations/runtime/templating';
 
 export interface IntegrationInput {
@@ -29,22 +31,13 @@ export function parseConfig(type: IntegrationType, config: unknown) {
   return { info, config: parsed.data as Record<string, unknown> };
 }
 
-/** URLs in a configuration that calls will go to (placeholders filled with a harmless value). */
-function outboundUrls(value: unknown, path: (string | number)[] = []): { url: string; path: (string | number)[] }[] {
-  const key = String(path.at(-1) ?? '');
-  if (typeof value === 'string')
-    return /url$/i.test(key) && /^https?:\/\//i.test(value)
-      ? [{ url: value.replace(/\{\{[^}]*\}\}/g, 'placeholder'), path }]
-      : [];
-  if (Array.isArray(value)) return value.flatMap((v, i) => outboundUrls(v, [...path, i]));
-  if (value && typeof value === 'object')
-    return Object.entries(value).flatMap(([k, v]) => outboundUrls(v, [...path, k]));
-  return [];
-}
-
 /** Every URL the configuration would call passes the SSRF policy; a refused one is reported on its own field. */
-async function assertOutboundUrlsAllowed(config: unknown, policy: AccountDeps['policy']): Promise<void> {
-  for (const { url, path } of outboundUrls(config)) {
+async function assertOutboundUrlsAllowed(
+  schema: z.ZodType,
+  config: unknown,
+  policy: AccountDeps['policy'],
+): Promise<void> {
+  for (const { url, path } of outboundUrlsOf(schema, config)) {
     try {
       await assertUrlAllowed(url, policy);
     } catch (error) {
@@ -122,7 +115,7 @@ export async function validateForSave(deps: AccountDeps, actor: Actor, input: In
     const issues = webhookPlaceholderIssues(config as WebhookConfig, accountKeys);
     if (issues.length > 0) throw new AppError('BAD_REQUEST', issues[0]!.message, { issues });
   }
-  await assertOutboundUrlsAllowed(config, deps.policy);
+  await assertOutboundUrlsAllowed(info.configSchema, config, deps.policy);
   // Checks against the destination itself (a database's live schema), when the driver has them.
   const driver = driverFor(input.type);
   if (driver.validateConfig && accountId) {

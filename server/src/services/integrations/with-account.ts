@@ -1,21 +1,16 @@
 import { AppError } from '../../lib/errors';
 import { driverFor } from '../../integrations/registry';
 import { adminContext } from '../../integrations/runtime/driver-context';
-import {
-  PermanentError,
-  TransientError,
-  type AdminContext,
-  type Driver,
-  type Exchange,
-} from '../../integrations/types';
+import { PermanentError, type AdminContext, type Driver, type Exchange } from '../../integrations/types';
 import type { Actor } from '../auth/actor';
 import type { AccountDeps } from '../accounts/accounts';
 import { openAccount } from '../accounts/secrets';
+import { destinationFailure } from './destination-failure';
 
 /**
  * Runs a driver's admin operation with an account of the actor's organization (another
  * organization's, or a deleted, account is "not found", as everywhere else). A problem
- * reaching the destination is the user's to fix: a 400 with its reason.
+ * reaching the destination is the user's to fix: a 422 naming the destination and its reason.
  */
 export async function withAccount<T>(
   deps: AccountDeps,
@@ -39,8 +34,6 @@ export async function withAccount<T>(
     const ctx = adminContext(deps, { driver: used, config, secrets: opened.secrets, accountType: opened.type }, trail);
     return { result: await run(ctx, used), trail };
   } catch (error) {
-    if (error instanceof PermanentError || error instanceof TransientError)
-      throw new AppError('BAD_REQUEST', error.message);
-    throw error;
+    throw destinationFailure(error, opened.secrets);
   }
 }

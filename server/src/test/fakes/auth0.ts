@@ -18,6 +18,8 @@ export interface Auth0FakeState {
   tokensIssued: number;
   users: Map<string, Auth0User>;
   throttleNext: number;
+  /** Token requests to answer 429 (the Authentication API's own limit). */
+  throttleTokenNext: number;
   resetInSeconds: number;
 }
 
@@ -30,7 +32,8 @@ const auth0Error = (statusCode: number, error: string, message: string, errorCod
  * Auth0: POST /oauth/token (client_credentials, form or JSON) → {access_token, expires_in,
  * token_type}; Management API v2: GET /api/v2/users-by-email?email=, GET/DELETE
  * /api/v2/users/{id} (204; 404 inexistent_user), GET /api/v2/users. Bearer token; 429 with
- * x-ratelimit-reset.
+ * x-ratelimit-reset ("a UNIX timestamp of the expected time when the rate limit will reset"),
+ * from the token endpoint as well.
  */
 export async function startAuth0Fake(): Promise<
   FakeVendor<Auth0FakeState> & { addUser(email: string, connection?: string): Auth0User }
@@ -42,10 +45,23 @@ export async function startAuth0Fake(): Promise<
     tokensIssued: 0,
     users: new Map(),
     throttleNext: 0,
+    throttleTokenNext: 0,
     resetInSeconds: 4,
   };
   const server = await startFakeServer((call) => {
     if (call.path === '/oauth/token' && call.method === 'POST') {
+      if (state.throttleTokenNext > 0) {
+        state.throttleTokenNext--;
+        return {
+          status: 429,
+          headers: {
+            'x-ratelimit-limit': '30',
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset': String(Math.floor(call.at / 1000) + state.resetInSeconds),
+          },
+          body: { error: 'too_many_requests', error_description: 'Global limit has been reached' },
+        };
+      }
       const type = String(call.headers['content-type'] ?? '');
       const form = type.includes('json')
         ? new URLSearchParams(JSON.parse(call.body || '{}') as Record<string, string>)

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { bearerOf, startFakeServer, type FakeVendor } from './vendor-server';
+import { bearerOf, jsonOf, startFakeServer, type FakeVendor } from './vendor-server';
 
 export interface CustomerioPerson {
   cio_id: string;
@@ -16,11 +16,14 @@ export interface CustomerioFakeState {
   deleting: Map<string, number>;
   deleteLagMs: number;
   throttleNext: number;
+  /** Identifiers (id, email) of suppressed people: adding them again is ignored. */
+  suppressed: Set<string>;
 }
 
 /**
  * Customer.io. Track API (Basic site id : API key) under /api/v1: DELETE /customers/{identifier}
- * (id, email or cio_<cio_id>) → 200 {}, processed after a lag. App API (Bearer) under /v1:
+ * (id, email or cio_<cio_id>) and POST /customers/{identifier}/suppress → 200 {}, processed after a
+ * lag; PUT /customers/{id} (identify) adds a person again unless suppressed. App API (Bearer) under /v1:
  * GET /customers?email= → {results: [{id, email, cio_id}]}, GET /customers/{id}/attributes?id_type=
  * → {customer: {id, identifiers, attributes}} or 404.
  */
@@ -35,6 +38,12 @@ export async function startCustomerioFake(
     deleting: new Map(),
     deleteLagMs: options.deleteLagMs ?? 50,
     throttleNext: 0,
+    suppressed: new Set(),
+  };
+  const addPerson = (id: string | null, email: string | null): CustomerioPerson => {
+    const person: CustomerioPerson = { cio_id: randomBytes(6).toString('hex'), id, email };
+    state.people.set(person.cio_id, person);
+    return person;
   };
   const find = (identifier: string, idType: string) =>
     [...state.people.values()].find((p) =>
@@ -46,14 +55,26 @@ export async function startCustomerioFake(
       const expected = `Basic ${Buffer.from(`${state.siteId}:${state.trackApiKey}`).toString('base64')}`;
       if (call.headers.authorization !== expected)
         return { status: 401, body: { meta: { error: 'Unauthorized request' } } };
-      const match = /^\/api\/v1\/customers\/([^/]+)$/.exec(call.path);
-      if (match && call.method === 'DELETE') {
-        const identifier = decodeURIComponent(match[1]!);
-        const person = identifier.startsWith('cio_')
-          ? find(identifier.slice(4), 'cio_id')
-          : (find(identifier, 'id') ?? find(identifier, 'email'));
+      const match = /^\/api\/v1\/customers\/([^/]+)(\/suppress)?$/.exec(call.path);
+      const identifier = match ? decodeURIComponent(match[1]!) : '';
+      const person = identifier.startsWith('cio_')
+        ? find(identifier.slice(4), 'cio_id')
+        : (find(identifier, 'id') ?? find(identifier, 'email'));
+      if (match && (call.method === 'DELETE' || (call.method === 'POST' && match[2]))) {
         if (person && !state.deleting.has(person.cio_id))
           state.deleting.set(person.cio_id, call.at + state.deleteLagMs);
+        // "both the person's email and ID are suppressed" (Suppress a customer profile).
+        if (match[2])
+          for (const id of person ? [person.id, person.email] : [identifier]) if (id) state.suppressed.add(id);
+        return { status: 200, body: {} };
+      }
+      // Identify (add or update a person by id): recreates a deleted person, ignored for a suppressed one.
+      if (match && !match[2] && call.method === 'PUT') {
+        if (state.suppressed.has(identifier)) return { status: 200, body: {} };
+        const attributes = (jsonOf(call) ?? {}) as { email?: unknown };
+        const email = typeof attributes.email === 'string' ? attributes.email : null;
+        if (person && !state.deleting.has(person.cio_id)) person.email = email ?? person.email;
+        else if (!(email && state.suppressed.has(email))) addPerson(identifier, email);
         return { status: 200, body: {} };
       }
       return { status: 404, body: { meta: { error: 'Not found' } } };
@@ -104,13 +125,5 @@ export async function startCustomerioFake(
     }
     return { status: 404, body: { errors: [{ detail: 'Not found', status: '404' }] } };
   });
-  return {
-    ...server,
-    state,
-    addPerson(id, email) {
-      const person: CustomerioPerson = { cio_id: randomBytes(6).toString('hex'), id, email };
-      state.people.set(person.cio_id, person);
-      return person;
-    },
-  };
+  return { ...server, state, addPerson };
 }

@@ -21,6 +21,8 @@ export interface IntercomFakeState {
   resetInSeconds: number;
   /** Contacts on a search page when the request names no `pagination.per_page` (Intercom: 50). */
   perPage: number;
+  /** How long a new contact stays out of search results ("This delay can take a few minutes"). */
+  searchLagMs: number;
 }
 
 const errorList = (status: number, code: string, message: string) => ({
@@ -31,7 +33,8 @@ const errorList = (status: number, code: string, message: string) => ({
 /**
  * Intercom contacts API (2.x): POST /contacts/search {query: {field, operator, value}} →
  * {type: 'list', data, total_count, pages}, GET /contacts/{id}, DELETE /contacts/{id} →
- * {id, external_id, type: 'contact', deleted: true}, GET /contacts?per_page=. Bearer token.
+ * {id, external_id, type: 'contact', deleted: true}, GET /contacts?per_page=. Bearer token. A new
+ * contact joins search results only after `searchLagMs`, as Intercom warns it may.
  */
 export async function startIntercomFake(): Promise<
   FakeVendor<IntercomFakeState> & { addContact(email: string, externalId?: string): IntercomContact }
@@ -42,7 +45,10 @@ export async function startIntercomFake(): Promise<
     throttleNext: 0,
     resetInSeconds: 9,
     perPage: 50,
+    searchLagMs: 0,
   };
+  /** When each contact became searchable (created_at has whole seconds only). */
+  const searchableAt = new Map<string, number>();
   /** One page of `all` after the contact `startingAfter` names; `pages.next` names the next one (CursorPages). */
   const list = (all: IntercomContact[], perPage = state.perPage, startingAfter?: string) => {
     const from = startingAfter ? all.findIndex((c) => c.id === startingAfter) + 1 : 0;
@@ -84,7 +90,9 @@ export async function startIntercomFake(): Promise<
       const perPage = typeof pagination?.per_page === 'number' ? pagination.per_page : state.perPage;
       if (perPage < 1 || perPage > 150) return errorList(400, 'parameter_invalid', 'per_page must be 1 to 150');
       const after = typeof pagination?.starting_after === 'string' ? pagination.starting_after : undefined;
-      const matching = [...state.contacts.values()].filter((c) => c[field] === query.value);
+      const matching = [...state.contacts.values()].filter(
+        (c) => c[field] === query.value && (searchableAt.get(c.id) ?? 0) <= call.at,
+      );
       return { status: 200, body: list(matching, perPage, after) };
     }
     if (call.path === '/contacts' && call.method === 'GET')
@@ -123,6 +131,7 @@ export async function startIntercomFake(): Promise<
         updated_at: now,
       };
       state.contacts.set(contact.id, contact);
+      searchableAt.set(contact.id, Date.now() + state.searchLagMs);
       return contact;
     },
   };

@@ -30,6 +30,8 @@ export interface MixpanelFakeState {
   /** Requests answered 429 because of the limit. */
   rateLimited: number;
   lastRequestAt: Map<string, number>;
+  /** Whether a 409 names the open tasks (`conflicting_task_ids`) or only the distinct ids. */
+  conflictNamesTasks: boolean;
 }
 
 /**
@@ -49,7 +51,8 @@ export const MIXPANEL_REQUESTING_USER = 'privacy-team@example.com';
  * STAGING -> STARTED -> SUCCESS over time; NOT_FOUND for a task it does not know), DELETE revokes
  * a task before it has STARTED (204; 405 afterwards, as Mixpanel's reference page says). Bearer
  * token and ?token=<project token> are checked (401 `{error, status: "error"}`). Not in the
- * document: a create for a distinct_id with an open task is a 409 naming that task; one request
+ * document: a create for a distinct_id with an open task is a 409 naming it and the open tasks
+ * (`{status, error: {conflicting_distinct_ids, conflicting_task_ids, error}}`); one request
  * per second per project, faster ones get 429 with Retry-After. `contract.test.ts` of the
  * connector validates every request and answer against the document.
  */
@@ -67,6 +70,7 @@ export async function startMixpanelFake(
     retryAfter: options.retryAfter ?? '1',
     rateLimited: 0,
     lastRequestAt: new Map(),
+    conflictNamesTasks: true,
   };
   const statusOf = (task: MixpanelTask) =>
     task.revoked
@@ -118,20 +122,24 @@ export async function startMixpanelFake(
       const complianceType = body?.compliance_type ?? 'GDPR';
       if (complianceType !== 'GDPR' && complianceType !== 'CCPA')
         return error(400, 'compliance_type must be GDPR or CCPA');
-      // One open task per distinct_id and project: a second create is a 409 naming the open task.
-      const open = [...state.tasks.values()].find(
+      // One open task per distinct_id and project: a second create is a 409 naming the distinct ids
+      // and the open tasks, in the body Rudderstack reads from Mixpanel (rudder-transformer PR #5578).
+      const open = [...state.tasks.values()].filter(
         (t) =>
           t.projectToken === project &&
           !['SUCCESS', 'FAILURE', 'REVOKED'].includes(statusOf(t)) &&
           t.distinctIds.some((id) => (ids as string[]).includes(id)),
       );
-      if (open)
+      if (open.length)
         return {
           status: 409,
           body: {
             status: 'error',
-            error: 'A deletion task already exists for one or more of these distinct_ids',
-            results: { task_id: open.taskId },
+            error: {
+              conflicting_distinct_ids: (ids as string[]).filter((id) => open.some((t) => t.distinctIds.includes(id))),
+              ...(state.conflictNamesTasks ? { conflicting_task_ids: open.map((t) => t.taskId) } : {}),
+              error: 'Deletion tasks already exist for some of the distinct ids',
+            },
           },
         };
       const task: MixpanelTask = {

@@ -19,10 +19,12 @@ export interface SegmentFakeState {
   initializedMs: number;
   runningMs: number;
   finalStatus: SegmentRegulation['finalStatus'];
-  /** The next N requests are answered 429 with X-RateLimit-Reset (and no Retry-After). */
+  /** The next N requests are answered 429 with X-RateLimit-Reset and msBeforeNext (and no Retry-After). */
   throttleNext: number;
   /** Seconds from the 429 until the window resets. */
   retryAfter: string;
+  /** Which of Segment's two documented signals a 429 carries: the header's date, the body's milliseconds. */
+  throttleSignals: ('header' | 'body')[];
 }
 
 // CreateWorkspaceRegulationV1Input of @segment/public-api-sdk-typescript (Segment's own models).
@@ -34,7 +36,7 @@ const errors = (status: number, type: string, message: string) => ({ status, bod
  * Segment Public API workspace regulations: POST /regulations validates regulationType,
  * subjectType and subjectIds and answers {data: {regulateId}}; GET /regulations/{id} reports
  * INITIALIZED -> RUNNING -> FINISHED over time; DELETE /regulations/{id} withdraws one while
- * INITIALIZED. Bearer token; 429 with X-RateLimit-Reset (epoch ms) on demand.
+ * INITIALIZED. Bearer token; 429 with X-RateLimit-Reset (an RFC 5322 date) and msBeforeNext on demand.
  */
 export async function startSegmentFake(
   options: Partial<Pick<SegmentFakeState, 'initializedMs' | 'runningMs'>> = {},
@@ -48,6 +50,7 @@ export async function startSegmentFake(
     finalStatus: 'FINISHED',
     throttleNext: 0,
     retryAfter: '0',
+    throttleSignals: ['header', 'body'],
   };
   const view = (r: SegmentRegulation) => {
     const overallStatus = stepAt(
@@ -86,11 +89,25 @@ export async function startSegmentFake(
     if (!token || !state.tokens.has(token)) return errors(401, 'unauthorized', 'Unauthorized');
     if (state.throttleNext > 0) {
       state.throttleNext--;
-      const resetAt = call.at + Number(state.retryAfter) * 1000;
+      // docs.segmentapis.com "Rate Limits": X-RateLimit-Reset "a timestamp, in RFC 5322 format";
+      // the 429 body's errors[].data.msBeforeNext "A number of milliseconds before the rate limit is lifted".
+      const msBeforeNext = Number(state.retryAfter) * 1000;
+      const data = { remainingPoints: 0, msBeforeNext, consumedPoints: 21 };
+      const headers: Record<string, string> = {};
+      if (state.throttleSignals.includes('header'))
+        headers['x-ratelimit-reset'] = new Date(call.at + msBeforeNext).toUTCString();
       return {
         status: 429,
-        headers: { 'x-ratelimit-reset': String(resetAt) },
-        body: { errors: [{ type: 'too-many-requests', message: 'Too many requests' }] },
+        headers,
+        body: {
+          errors: [
+            {
+              type: 'RequestError',
+              message: 'Too many requests',
+              ...(state.throttleSignals.includes('body') ? { data } : {}),
+            },
+          ],
+        },
       };
     }
     if (call.path === '/regulations' && call.method === 'POST') {

@@ -87,7 +87,7 @@ export class VendorOpenApi {
   private validator(schema: object): ValidateFunction {
     let validate = this.validators.get(schema);
     if (!validate) {
-      validate = this.ajv.compile(schema);
+      validate = this.ajv.compile(nullableWithoutType(schema, new Map()) as object);
       this.validators.set(schema, validate);
     }
     return validate;
@@ -253,6 +253,25 @@ export class VendorOpenApi {
     }
     return seen;
   }
+}
+
+/**
+ * OpenAPI 3.0's `nullable` beside no `type` (next to a resolved $ref, as Klaviyo's documents have
+ * it), which ajv refuses, written as "this or null"; a copy, the document stays as published.
+ */
+function nullableWithoutType(schema: unknown, seen: Map<object, unknown>): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => nullableWithoutType(item, seen));
+  if (!schema || typeof schema !== 'object') return schema;
+  if (seen.has(schema)) return seen.get(schema);
+  const copy: Record<string, unknown> = {};
+  seen.set(schema, copy);
+  for (const [key, value] of Object.entries(schema)) copy[key] = nullableWithoutType(value, seen);
+  if (copy.nullable !== true || copy.type !== undefined) return copy;
+  delete copy.nullable;
+  const rest = { ...copy };
+  for (const key of Object.keys(copy)) delete copy[key];
+  copy.anyOf = [rest, { type: 'null' }];
+  return copy;
 }
 
 function escape(text: string): string {

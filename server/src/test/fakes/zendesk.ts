@@ -31,7 +31,8 @@ const notFound = { status: 404, body: { error: 'RecordNotFound', description: 'N
  * Zendesk Support API v2 users: GET /api/v2/users/search.json?query=email:…, GET
  * /api/v2/users/{id}.json, DELETE /api/v2/users/{id}.json (soft delete → the user,
  * active: false), DELETE /api/v2/deleted_users/{id}.json (permanent; only soft-deleted users),
- * GET /api/v2/deleted_users/{id}.json, GET /api/v2/users/me.json. Basic "{email}/token:{token}".
+ * GET /api/v2/deleted_users/{id}.json, GET /api/v2/deleted_users.json (cursor pages; permanently
+ * deleted users without email), GET /api/v2/users/me.json. Basic "{email}/token:{token}".
  */
 export async function startZendeskFake(): Promise<
   FakeVendor<ZendeskFakeState> & { addUser(email: string): ZendeskUser }
@@ -94,6 +95,28 @@ export async function startZendeskFake(): Promise<
         state.deletedUsers.set(id, deleted);
         return { status: 200, body: { user: deleted } };
       }
+    }
+    // Deleted users, soft and permanent (the latter without personal data), by cursor pages of at most 100.
+    if (call.path === '/api/v2/deleted_users.json' && call.method === 'GET') {
+      const all = [
+        ...[...state.deletedUsers.values()],
+        ...state.erased.map((id) => ({ id, name: 'Permanently Deleted User', email: null, active: false })),
+      ].sort((a, b) => a.id - b.id);
+      const size = Math.min(100, Number(call.query.get('page[size]') ?? 100));
+      const after = Number(call.query.get('page[after]') ?? 0);
+      const page = all.filter((u) => u.id > after).slice(0, size);
+      const hasMore = all.some((u) => u.id > (page.at(-1)?.id ?? after));
+      const cursor = String(page.at(-1)?.id ?? after);
+      return {
+        status: 200,
+        body: {
+          deleted_users: page,
+          meta: { has_more: hasMore, after_cursor: hasMore ? cursor : null, before_cursor: null },
+          links: {
+            next: hasMore ? `${base}/api/v2/deleted_users.json?page[size]=${size}&page[after]=${cursor}` : null,
+          },
+        },
+      };
     }
     const deletedUser = /^\/api\/v2\/deleted_users\/(\d+)\.json$/.exec(call.path);
     if (deletedUser) {

@@ -67,6 +67,15 @@ export async function startMariaDb() {
 
   return {
     port,
+    /** Statements as root (over the socket): users and grants a customer's administrator would set up. */
+    async asRoot(sql: string) {
+      const connection = await root();
+      try {
+        await connection.query(sql);
+      } finally {
+        await connection.end();
+      }
+    },
     /** A fresh database, with a pool for the test's own reads and writes. */
     async createDatabase(setup: string) {
       const name = `customer_${++databases}`;
