@@ -1,5 +1,6 @@
 import { ConsumesTypeCard } from '../components/identities/consumes-type-card';
 import { INTEGRATION_CATEGORIES, integrationCatalogue, integrationTypeInfo } from '@shared/integrations';
+import { usesHashKey } from '@shared/integrations/sql-columns';
 import { nameSchema } from '@shared/schemas/auth';
 import type { IntegrationType } from '@shared/statuses';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -7,6 +8,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { SelectField, TextField } from '../components/field';
 import { AccountChooser } from '../components/integrations/account-chooser';
+import { HashKeyRotation } from '../components/integrations/hash-key-rotation';
 import { ConcurrencyField, parseMaxConcurrency } from '../components/integrations/concurrency-field';
 import { configEditorFor } from '../components/integrations/config-editors';
 import { useMe } from '../components/me-context';
@@ -99,6 +101,7 @@ export function Component() {
     <>
       {header}
       <IntegrationForm key={integrationId ?? 'new'} existing={existing.data} />
+      {existing.data && usesHashKey(existing.data.type) ? <HashKeyRotation integrationId={existing.data.id} /> : null}
       {existing.data ? (
         <ConsumesTypeCard
           integrationId={existing.data.id}

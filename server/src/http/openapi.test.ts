@@ -45,6 +45,7 @@ describe('OpenAPI document', () => {
       'POST /deletion-requests/{deletionRequestId}/retry',
       'POST /erasure-checks',
       'POST /erasure-checks/batch',
+      'POST /integrations/{integrationId}/rotate-hash-key',
     ]);
     expect(document.servers?.[0]?.url).toBe('http://localhost:3000/api/public');
     expect(buildOpenApiDocument().servers?.[0]?.url).toBe('/api/public');

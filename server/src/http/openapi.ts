@@ -41,6 +41,10 @@ const TAGS = [
       'Ask whether a subject already has a deletion request, by identifier, without the identifier ever appearing in a URL.',
   },
   {
+    name: 'Integrations',
+    description: "The destinations a deletion request fans out to; here, their hash keys' rotation.",
+  },
+  {
     name: 'Callbacks',
     description: 'Endpoints that receive signed status events (Standard Webhooks), and their deliveries.',
   },

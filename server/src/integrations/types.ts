@@ -23,6 +23,11 @@ export interface DriverContext<Config = unknown> {
   config: Config;
   /** Decrypted account credentials, or null when the integration has no account. */
   secrets: Record<string, unknown> | null;
+  /**
+   * The integration's own key for keyed hashing in the customer's store (types with
+   * `usesHashKey`); null for other drivers, or when the integration was deleted. Never recorded or logged.
+   */
+  hashKey: Buffer | null;
   trackingId: string | null;
   /** SSRF-guarded HTTP that records every exchange into `trail`. */
   http: HttpClient;
@@ -54,7 +59,7 @@ export interface CancelResult {
 /** What a driver's admin operations (test connection, save-time validation, discover, dry run) get: no request. */
 export type AdminContext<Config = unknown> = Omit<
   DriverContext<Config>,
-  'identifier' | 'integrationRequestId' | 'deletionRequestId' | 'trackingId'
+  'identifier' | 'integrationRequestId' | 'deletionRequestId' | 'trackingId' | 'hashKey'
 >;
 
 /** A problem with a configuration found at save time; `path` is inside the configuration. */

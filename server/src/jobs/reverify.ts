@@ -37,6 +37,8 @@ interface Due {
   accountId: string | null;
   currentAccountId: string | null;
   hasIntegration: boolean;
+  /** Null when the integration was deleted. */
+  integrationId: string | null;
 }
 
 /**
@@ -61,7 +63,7 @@ export async function runReverification(
   for (;;) {
     const due: (Due & { cursorAt: string })[] = await query<Due & { cursorAt: string }>(
       `SELECT ir.id, ir."deletionRequestId", dr."organizationId", dr.identifier, ir."integrationType"::text AS "integrationType", ir."configSnapshot",
-              ir."accountId", i."accountId" AS "currentAccountId", i.id IS NOT NULL AS "hasIntegration", ir."completedAt"::text AS "cursorAt"
+              ir."accountId", i."accountId" AS "currentAccountId", i.id IS NOT NULL AS "hasIntegration", i.id AS "integrationId", ir."completedAt"::text AS "cursorAt"
          FROM "IntegrationRequest" ir
          JOIN "DeletionRequest" dr ON dr.id = ir."deletionRequestId"
          JOIN "Organization" o ON o.id = dr."organizationId"
@@ -103,6 +105,7 @@ async function reverifyOne(
       config: ir.configSnapshot,
       accountId: ir.hasIntegration ? ir.currentAccountId : ir.accountId,
       organizationId: ir.organizationId,
+      integration: ir.integrationId ? { id: ir.integrationId } : null,
     });
     redact = stepRedactor(destination, ir.identifier);
     const ctx = driverContext(

@@ -12,8 +12,8 @@ export interface RestOperation {
   tag: string;
   summary: string;
   description: string;
-  /** The token scope it needs (also checked by the procedure ladder). */
-  scope: TokenScope;
+  /** The token scope it needs (also checked by the procedure ladder); none: only a token without limits may call it. */
+  scope?: TokenScope;
   /** 200 unless the operation creates something (201). */
   successStatus?: 200 | 201;
   successDescription: string;
@@ -31,9 +31,11 @@ export interface BadRequestExample {
 }
 
 /** Descriptions every public operation shares. */
-const COMMON_ERRORS = (scope: TokenScope): Partial<Record<ErrorStatus, string>> => ({
+const COMMON_ERRORS = (scope: TokenScope | undefined): Partial<Record<ErrorStatus, string>> => ({
   401: 'Missing, invalid, revoked or expired personal access token.',
-  403: `The token lacks the "${scope}" scope, or is not allowed to act on the workspace named in the request.`,
+  403: scope
+    ? `The token lacks the "${scope}" scope, or is not allowed to act on the workspace named in the request.`
+    : "The token is limited to scopes or workspaces (this operation needs a token without limits), or its user's role is too low.",
   429: 'Too many requests from this token or address; retry after the number of seconds in `Retry-After`.',
   500: 'An internal error; nothing is leaked, and the request can be retried.',
 });

@@ -67,4 +67,4 @@ export const mysqlConfigSchema = sqlConfigSchema(mysqlRuleSchema);
 export type MysqlConfig = z.infer<typeof mysqlConfigSchema>;
 export type PostgresConfig = z.infer<typeof postgresConfigSchema>;
 
-export { HASH_PREFIX, MASK_VALUE } from './sql-columns';
+export { HASH_PREFIX, LEGACY_HASH_PREFIX, MASK_VALUE } from './sql-columns';

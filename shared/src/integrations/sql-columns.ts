@@ -21,8 +21,17 @@ export const isTextColumnType = (dataType: string): boolean =>
 export const isSoftDeleteColumnType = (dataType: string): boolean =>
   dataType === 'boolean' || dataType.startsWith('timestamp') || dataType === 'datetime';
 
-/** What the hash action writes: this prefix and the value's SHA-256 in hex. */
-export const HASH_PREFIX = 'sha256:';
+/**
+ * What the hash action writes: this prefix and the HMAC-SHA256 of the value, in hex, keyed with
+ * the integration's own secret. Short, so that it fits every column the unkeyed form fitted.
+ */
+export const HASH_PREFIX = 'hmac:';
+/** What the hash action wrote before it was keyed (the value's plain SHA-256): still counts as hashed. */
+export const LEGACY_HASH_PREFIX = 'sha256:';
+/** Integration types whose rules can hash (the SQL stores): each integration of them has its own hash key. */
+const KEYED_HASH_TYPES: ReadonlySet<string> = new Set(['POSTGRES', 'MYSQL']);
+export const usesHashKey = (integrationType: string): boolean => KEYED_HASH_TYPES.has(integrationType);
+
 /** What the mask action writes. */
 export const MASK_VALUE = '[masked]';
 const HASHED_LENGTH = HASH_PREFIX.length + 64;

@@ -41,7 +41,10 @@ export const mysqlDialect: SqlDialect = {
   asText: (column) => `CONVERT(${column} USING utf8mb4)`,
   startsWith: (column, prefix) => `${utf8Bytes(column)} LIKE BINARY '${prefix}%'`,
   differsFrom: (column, value) => `${utf8Bytes(column)} <> BINARY '${value}'`,
-  sha256Hex: (column) => `SHA2(CONVERT(${column} USING utf8mb4), 256)`,
+  // HMAC as RFC 2104 builds it from SHA-256: H((K ^ opad) || H((K ^ ipad) || m)), every part as bytes (no charset conversion).
+  hmacSha256Hex: (column, pad) =>
+    `SHA2(CONCAT(UNHEX(${pad('outer')}), UNHEX(SHA2(CONCAT(UNHEX(${pad('inner')}), ${utf8Bytes(column)}), 256))), 256)`,
+  unchangedAsHashText: (column) => `CONVERT(${column} USING utf8mb4)`,
   concat: (...parts) => `CONCAT(${parts.join(', ')})`,
   now: 'CURRENT_TIMESTAMP',
   countAs: (alias) => `COUNT(*) AS ${alias}`,

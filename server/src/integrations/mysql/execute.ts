@@ -20,6 +20,7 @@ import { discoverMysqlSchema } from './schema';
 import { withMysqlConnection } from './sessions';
 
 type MysqlContext = Pick<DriverContext<MysqlConfig>, 'resolveHost' | 'secrets' | 'config' | 'trail' | 'identifier'>;
+type MysqlDeletionContext = MysqlContext & Pick<DriverContext<MysqlConfig>, 'hashKey'>;
 
 async function run(
   connection: mysql.PoolConnection,
@@ -135,7 +136,7 @@ async function remainingRows(
  * row, so `users` before `orders` would fail), then, after the commit, the proof that no
  * matching row is left outside its target state. Any failing rule rolls every rule back.
  */
-export async function mysqlDeleteAndVerify(ctx: MysqlContext): Promise<Outcome> {
+export async function mysqlDeleteAndVerify(ctx: MysqlDeletionContext): Promise<Outcome> {
   return withMysqlConnection(ctx, ctx.config.statementTimeoutMs, async (connection) => {
     const tables = await rulesSchema(connection, ctx);
     const rules = foreignKeyOrder(resolvedRules(ctx.config, tables, databaseOf(ctx)), tables);
@@ -143,7 +144,7 @@ export async function mysqlDeleteAndVerify(ctx: MysqlContext): Promise<Outcome> 
     await connection.query('START TRANSACTION');
     try {
       for (const { rule, columns } of rules) {
-        const statement = actionStatement(mysqlDialect, rule, columns, ctx.identifier);
+        const statement = actionStatement(mysqlDialect, rule, columns, ctx.identifier, ctx.hashKey);
         const result = statement
           ? ((await run(connection, ctx.trail, statement, ctx.identifier)) as mysql.ResultSetHeader)
           : null;

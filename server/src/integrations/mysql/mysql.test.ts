@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mysqlConfigSchema } from '@shared/integrations/postgres';
 import { assertHostAllowed, policyFromConfig } from '../../lib/ssrf';
@@ -6,6 +6,7 @@ import { startMariaDb, type MariaDbServer } from '../../test/stores/mariadb';
 import { PermanentError, TransientError, type Exchange } from '../types';
 import { discoverMysql, mysqlDeleteAndVerify, mysqlDryRun, mysqlTestConnection, validateMysqlRules } from './execute';
 import { closeMysqlPools } from './sessions';
+import { TEST_HASH_KEY } from '../../test/driver-context';
 
 let server: MariaDbServer;
 let db: Awaited<ReturnType<MariaDbServer['createDatabase']>>;
@@ -40,6 +41,7 @@ const ctxFor = (rules: unknown[], identifier: string, extra: object = {}) => ({
   resolveHost,
   config: mysqlConfigSchema.parse({ rules, ...extra }),
   identifier,
+  hashKey: TEST_HASH_KEY,
   trail: [] as Exchange[],
 });
 
@@ -158,7 +160,7 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
       'Column total is decimal; only text columns can be hashed',
       'Column name must be boolean or a timestamp',
       'Column code holds at most 4 characters; the mask [masked] needs 8',
-      'Column phone holds at most 40 characters; a hash (sha256:…) needs 71',
+      'Column phone holds at most 40 characters; a hash (hmac:…) needs 69',
       'Column handle is a primary key or has a unique index of its own, and masking gives every row the same value; hash it instead',
     ]);
   });
@@ -271,7 +273,7 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
     const user = (rows as Record<string, unknown>[])[0]!;
     expect(user).toMatchObject({ phone: null, deleted: 1 });
     expect(user.deleted_at).not.toBeNull();
-    expect(user.name).toBe(`sha256:${createHash('sha256').update('Name').digest('hex')}`);
+    expect(user.name).toBe(`hmac:${createHmac('sha256', TEST_HASH_KEY).update('Name').digest('hex')}`);
     expect(
       await db.count(
         `SELECT COUNT(*) FROM orders WHERE customer_email = 'multi@example.com' AND shipping_address = '[masked]'`,
@@ -296,8 +298,17 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
     ).toMatchObject({ kind: 'success' });
     const [rows] = await db.pool.query(`SELECT name FROM users WHERE email = ?`, [email]);
     expect((rows as { name: string }[])[0]!.name).toBe(
-      `sha256:${createHash('sha256').update('Zoë 😀', 'utf8').digest('hex')}`,
+      `hmac:${createHmac('sha256', TEST_HASH_KEY).update('Zoë 😀', 'utf8').digest('hex')}`,
     );
+    // A latin1 column: the HMAC is still of the value's UTF-8 bytes, as on PostgreSQL.
+    await db.pool.query(`INSERT INTO contacts_latin1 (email, note) VALUES ('zoë@example.com', 'x')`);
+    const rule = { table: 'contacts_latin1', identifierColumns: ['email'], action: 'hash', columns: ['email'] };
+    expect(await mysqlDeleteAndVerify(ctxFor([rule], 'zoë@example.com'))).toMatchObject({ kind: 'success' });
+    expect(
+      await db.count(`SELECT COUNT(*) FROM contacts_latin1 WHERE email = ?`, [
+        `hmac:${createHmac('sha256', TEST_HASH_KEY).update('zoë@example.com', 'utf8').digest('hex')}`,
+      ]),
+    ).toBe(1);
   });
 
   it('an identifier a latin1 column cannot hold matches nothing there, and the other tables are still processed', async () => {

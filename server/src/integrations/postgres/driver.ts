@@ -164,7 +164,7 @@ async function runInOrder(
   try {
     await client.query('BEGIN');
     for (const { rule, columns } of rules) {
-      const statement = actionStatement(rule, columns, ctx.identifier);
+      const statement = actionStatement(rule, columns, ctx.identifier, ctx.hashKey);
       changed[ruleLabel(rule)] = statement
         ? ((await run(client, ctx.trail, statement, ctx.identifier)).rowCount ?? 0)
         : 0;
@@ -185,8 +185,9 @@ async function runAsOneStatement(
   rules: ResolvedRules,
 ): Promise<Record<string, number>> {
   const changed: Record<string, number> = {};
-  const counts = (await run(client, ctx.trail, combinedActionStatement(rules, ctx.identifier), ctx.identifier))
-    .rows[0] as Record<string, number>;
+  const counts = (
+    await run(client, ctx.trail, combinedActionStatement(rules, ctx.identifier, ctx.hashKey), ctx.identifier)
+  ).rows[0] as Record<string, number>;
   rules.forEach(({ rule }, i) => {
     changed[ruleLabel(rule)] = Number(counts[`r${i}`]);
   });

@@ -9,6 +9,8 @@ import {
   rulesOnDistinctTables,
   type TableColumns,
 } from './sql';
+import { hmacPads } from '../sql/keyed-hash';
+import { PermanentError } from '../types';
 
 const columns: TableColumns = new Map([
   ['id', { dataType: 'bigint', nullable: false }],
@@ -26,7 +28,12 @@ describe('PostgreSQL rule statements', () => {
 
   it('passes the identifier only as a parameter, whatever it contains', () => {
     const hostile = "x' OR '1'='1'; DROP TABLE users; --";
-    const statement = actionStatement(rule({ identifierColumns: ['email'], action: 'delete' }), columns, hostile)!;
+    const statement = actionStatement(
+      rule({ identifierColumns: ['email'], action: 'delete' }),
+      columns,
+      hostile,
+      null,
+    )!;
     expect(statement.text).toBe('DELETE FROM "public"."users" WHERE ("email" = $1)');
     expect(statement.values).toEqual([hostile]);
   });
@@ -49,7 +56,7 @@ describe('PostgreSQL rule statements', () => {
     ];
     expect(rulesOnDistinctTables(rules)).toBe(true);
     expect(rulesOnDistinctTables([...rules, rules[0]!])).toBe(false);
-    const statement = combinedActionStatement(rules, hostile);
+    const statement = combinedActionStatement(rules, hostile, null);
     expect(statement.text).toBe(
       'WITH r0 AS (DELETE FROM "public"."users" WHERE ("email" = $1) RETURNING 1), ' +
         'r1 AS (DELETE FROM "public"."orders" WHERE ("email" = $2) RETURNING 1), ' +
@@ -61,6 +68,7 @@ describe('PostgreSQL rule statements', () => {
     const none = combinedActionStatement(
       [{ rule: rule({ identifierColumns: ['id'], action: 'delete' }), columns }],
       'a@b.c',
+      null,
     );
     expect(none).toEqual({ text: 'SELECT 0 AS r0', values: [] });
   });
@@ -95,14 +103,19 @@ describe('PostgreSQL rule statements', () => {
 
   it('builds each action with its verification query', () => {
     expect(
-      actionStatement(rule({ identifierColumns: ['email'], action: 'set_null', columns: ['note'] }), columns, 'a')!
-        .text,
+      actionStatement(
+        rule({ identifierColumns: ['email'], action: 'set_null', columns: ['note'] }),
+        columns,
+        'a',
+        null,
+      )!.text,
     ).toBe('UPDATE "public"."users" SET "note" = NULL WHERE ("email" = $1) AND ("note" IS NOT NULL)');
     expect(
       actionStatement(
         rule({ identifierColumns: ['email'], action: 'soft_delete', softDeleteColumn: 'deleted' }),
         columns,
         'a',
+        null,
       )!.text,
     ).toBe('UPDATE "public"."users" SET "deleted" = TRUE WHERE ("email" = $1) AND "deleted" IS NOT TRUE');
     expect(
@@ -111,5 +124,21 @@ describe('PostgreSQL rule statements', () => {
     ).toBe(
       `SELECT count(*)::int AS n FROM "public"."users" WHERE ("email" = $1) AND (("note" IS NOT NULL AND "note"::text <> '[masked]'))`,
     );
+  });
+
+  it("hashes with the key's padded forms as parameters numbered before the identifier's, never in the text", () => {
+    const key = Buffer.alloc(32, 0xab);
+    const pads = hmacPads(key);
+    const hashing = rule({ identifierColumns: ['email'], action: 'hash', columns: ['note', 'email'] });
+    const statement = actionStatement(hashing, columns, 'a@b.c', key, 2)!;
+    expect(statement.values).toEqual([pads.outer, pads.inner, pads.outer, pads.inner, 'a@b.c']);
+    expect(statement.text).toContain(
+      `"note" = CASE WHEN "note" IS NULL OR ("note"::text LIKE 'hmac:%' OR "note"::text LIKE 'sha256:%') THEN "note" ELSE 'hmac:' || encode(sha256(decode($3, 'hex') || sha256(decode($4, 'hex') || convert_to("note"::text, 'UTF8'))), 'hex') END`,
+    );
+    expect(statement.text).toMatch(/WHERE \("email" = \$7\) AND /);
+    for (const form of [key.toString('hex'), pads.inner, pads.outer]) expect(statement.text).not.toContain(form);
+    // Without a key, a hash rule refuses to run rather than write an unkeyed hash.
+    expect(() => actionStatement(hashing, columns, 'a@b.c', null)).toThrow(PermanentError);
+    expect(() => actionStatement(hashing, columns, 'a@b.c', null)).toThrow(/no hash key/);
   });
 });

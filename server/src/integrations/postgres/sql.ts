@@ -22,7 +22,10 @@ export const postgresDialect: SqlDialect = {
   asText: (column) => `${column}::text`,
   startsWith: (column, prefix) => `${column}::text LIKE '${prefix}%'`,
   differsFrom: (column, value) => `${column}::text <> '${value}'`,
-  sha256Hex: (column) => `encode(sha256(convert_to(${column}::text, 'UTF8')), 'hex')`,
+  // HMAC as RFC 2104 builds it from SHA-256, in core PostgreSQL (pgcrypto's hmac() may not be installed).
+  hmacSha256Hex: (column, pad) =>
+    `encode(sha256(decode(${pad('outer')}, 'hex') || sha256(decode(${pad('inner')}, 'hex') || convert_to(${column}::text, 'UTF8'))), 'hex')`,
+  unchangedAsHashText: (column) => column,
   concat: (...parts) => parts.join(' || '),
   now: 'now()',
   countAs: (alias) => `count(*)::int AS ${alias}`,
@@ -36,8 +39,13 @@ export const tableRef = (rule: Pick<PostgresRule, 'schema' | 'table'>) => rules.
 
 export const matchClause = (rule: PostgresRule, columns: TableColumns, identifier: string, paramOffset = 0) =>
   rules.matchClause(postgresDialect, rule, columns, identifier, paramOffset);
-export const actionStatement = (rule: PostgresRule, columns: TableColumns, identifier: string, paramOffset = 0) =>
-  rules.actionStatement(postgresDialect, rule, columns, identifier, paramOffset);
+export const actionStatement = (
+  rule: PostgresRule,
+  columns: TableColumns,
+  identifier: string,
+  hashKey: Buffer | null,
+  paramOffset = 0,
+) => rules.actionStatement(postgresDialect, rule, columns, identifier, hashKey, paramOffset);
 export const pendingCountStatement = (rule: PostgresRule, columns: TableColumns, identifier: string, paramOffset = 0) =>
   rules.pendingCountStatement(postgresDialect, rule, columns, identifier, paramOffset);
 export const pendingCountsStatement = (
@@ -61,11 +69,12 @@ export function rulesOnDistinctTables(rules: { rule: PostgresRule }[]): boolean 
 export function combinedActionStatement(
   rules: { rule: PostgresRule; columns: TableColumns }[],
   identifier: string,
+  hashKey: Buffer | null,
 ): Statement {
   const values: string[] = [];
   const parts: string[] = [];
   const counts = rules.map(({ rule, columns }, i) => {
-    const statement = actionStatement(rule, columns, identifier, values.length);
+    const statement = actionStatement(rule, columns, identifier, hashKey, values.length);
     if (!statement) return `0 AS r${i}`;
     values.push(...statement.values);
     parts.push(`r${i} AS (${statement.text} RETURNING 1)`);

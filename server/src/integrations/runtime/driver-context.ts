@@ -12,6 +12,8 @@ export interface Destination {
   secrets: Record<string, unknown> | null;
   /** Which fields of `secrets` are secret is declared by the account type. */
   accountType: AccountType | null;
+  /** The integration's hash key (types with `usesHashKey`), else null. */
+  hashKey?: Buffer | null;
 }
 
 /** Everything a driver call needs for one integration request, with SSRF-guarded outbound tools recording into `trail`. */
@@ -25,7 +27,7 @@ export function driverContext(
   trail: Exchange[],
   now = new Date(),
 ): DriverContext {
-  return { ...request, ...adminContext(deps, destination, trail, now) };
+  return { ...request, hashKey: destination.hashKey ?? null, ...adminContext(deps, destination, trail, now) };
 }
 
 export function adminContext(

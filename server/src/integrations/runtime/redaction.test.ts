@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { identifierRedactor, redactOutcome } from './redaction';
+import { hmacPads } from '../sql/keyed-hash';
+import { destinationRedactor, identifierRedactor, redactOutcome } from './redaction';
 
 describe('redactOutcome', () => {
   it('blanks the identifier in the evidence, in keys as well as values', () => {
@@ -26,5 +27,15 @@ describe('redactOutcome', () => {
       },
     });
     expect(JSON.stringify(outcome).toLowerCase()).not.toContain('cus_subject123');
+  });
+});
+
+describe('destinationRedactor', () => {
+  it("blanks out an integration's hash key and its padded forms, should a database error quote them", () => {
+    const hashKey = Buffer.alloc(32, 0x5a);
+    const { inner, outer } = hmacPads(hashKey);
+    const redact = destinationRedactor({ accountType: null, secrets: null, hashKey });
+    const text = redact(`bad input "${inner}" near ${outer} for ${hashKey.toString('hex')}`);
+    for (const form of [inner, outer, hashKey.toString('hex')]) expect(text).not.toContain(form);
   });
 });

@@ -1,5 +1,6 @@
 import { isSecretAccountField, type AccountType } from '@shared/integrations/accounts';
 import type { Outcome } from '../types';
+import { hmacPads } from '../sql/keyed-hash';
 
 /**
  * The values to blank out of every recorded exchange (audit trail) and log line of a call
@@ -66,8 +67,13 @@ export function createRedactor(secrets: string[], placeholder = '[redacted]'): (
 export function destinationRedactor(destination: {
   accountType: AccountType | null;
   secrets: Record<string, unknown> | null;
+  hashKey?: Buffer | null;
 }): (text: string) => string {
-  return createRedactor(secretValues(destination.accountType, destination.secrets));
+  // The hash key travels only as bound parameters (its padded forms); blanked out should an error ever quote one.
+  const hashKeyForms = destination.hashKey
+    ? [destination.hashKey.toString('hex'), ...Object.values(hmacPads(destination.hashKey))]
+    : [];
+  return createRedactor([...secretValues(destination.accountType, destination.secrets), ...hashKeyForms]);
 }
 
 /**

@@ -14,6 +14,7 @@ export type TableColumns = Map<string, ColumnInfo>;
 
 export interface Statement {
   text: string;
+  /** Bound parameters: never recorded (the trail keeps `text` only), so they may carry key material. */
   values: string[];
 }
 
@@ -39,8 +40,17 @@ export interface SqlDialect {
   startsWith(column: string, prefix: string): string;
   /** `column` differs from `literal`, case-sensitively. */
   differsFrom(column: string, literal: string): string;
-  /** The SHA-256 of the column's UTF-8 text, lower-case hex. */
-  sha256Hex(column: string): string;
+  /**
+   * The HMAC-SHA256 of the column's UTF-8 text, lower-case hex, from the key's two padded forms:
+   * `pad` binds one (as hex text) and gives its placeholder, so the key is never in the SQL. It is
+   * called in the order the placeholders appear (MySQL's `?` are positional).
+   */
+  hmacSha256Hex(column: string, pad: (which: 'inner' | 'outer') => string): string;
+  /**
+   * The column's value unchanged, in the character set of the hash written beside it in one
+   * CASE (MySQL refuses to mix a latin1 column with the utf8mb4 hash there).
+   */
+  unchangedAsHashText(column: string): string;
   /** Concatenation of SQL expressions. */
   concat(...parts: string[]): string;
   /** The current time, for timestamp soft deletes. */

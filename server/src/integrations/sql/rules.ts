@@ -1,6 +1,7 @@
-import { HASH_PREFIX, MASK_VALUE, type PostgresRule } from '@shared/integrations/postgres';
+import { HASH_PREFIX, LEGACY_HASH_PREFIX, MASK_VALUE, type PostgresRule } from '@shared/integrations/postgres';
 import { hashOrMaskProblem } from '@shared/integrations/sql-columns';
 import { literal, type ColumnInfo, type SqlDialect, type Statement, type TableColumns } from './dialect';
+import { hmacPads } from './keyed-hash';
 import type { ConfigIssue, DiscoveredTable } from '../types';
 
 /** A deletion rule on one SQL table; the same shape for every dialect (for MySQL, `schema` is the database). */
@@ -76,6 +77,10 @@ function softDeleteIsBoolean(dialect: SqlDialect, rule: SqlRule, columns: TableC
   return dialect.isBoolean(columns.get(rule.softDeleteColumn!)?.dataType ?? '');
 }
 
+/** A value the hash action wrote: keyed, or in the unkeyed form of earlier versions (still done, never hashed again). */
+const hashed = (dialect: SqlDialect, column: string) =>
+  `(${dialect.startsWith(column, HASH_PREFIX)} OR ${dialect.startsWith(column, LEGACY_HASH_PREFIX)})`;
+
 /** Rows matching the identifier that are not yet in the rule's target state. */
 function pendingCondition(dialect: SqlDialect, rule: SqlRule, columns: TableColumns): string {
   const cols = rule.columns.map(dialect.quoteIdent);
@@ -85,7 +90,7 @@ function pendingCondition(dialect: SqlDialect, rule: SqlRule, columns: TableColu
     case 'set_null':
       return `(${cols.map((c) => `${c} IS NOT NULL`).join(' OR ')})`;
     case 'hash':
-      return `(${cols.map((c) => `(${c} IS NOT NULL AND NOT ${dialect.startsWith(c, HASH_PREFIX)})`).join(' OR ')})`;
+      return `(${cols.map((c) => `(${c} IS NOT NULL AND NOT ${hashed(dialect, c)})`).join(' OR ')})`;
     case 'mask':
       return `(${cols.map((c) => `(${c} IS NOT NULL AND ${dialect.differsFrom(c, MASK_VALUE)})`).join(' OR ')})`;
     case 'soft_delete': {
@@ -95,19 +100,44 @@ function pendingCondition(dialect: SqlDialect, rule: SqlRule, columns: TableColu
   }
 }
 
-/** The statement that carries out a rule (its parameters numbered after `paramOffset`), or null when no row can match. */
+/**
+ * The hash action's SET list: each column's HMAC-SHA256 under the integration's key, whose
+ * padded forms are bound parameters (`bind` numbers them), so neither the key nor anything
+ * derived from it is in the statement's text, which the audit trail records.
+ */
+function hashAssignments(dialect: SqlDialect, cols: string[], hashKey: Buffer | null, bind: (value: string) => string) {
+  const pads = hmacPads(hashKey);
+  return cols
+    .map((c) => {
+      const keyed = dialect.hmacSha256Hex(c, (which) => bind(pads[which]));
+      return `${c} = CASE WHEN ${c} IS NULL OR ${hashed(dialect, c)} THEN ${dialect.unchangedAsHashText(c)} ELSE ${dialect.concat(literal(HASH_PREFIX), keyed)} END`;
+    })
+    .join(', ');
+}
+
+/**
+ * The statement that carries out a rule (its parameters numbered after `paramOffset`), or null
+ * when no row can match. `hashKey`: the integration's key, which only the hash action uses.
+ */
 export function actionStatement(
   dialect: SqlDialect,
   rule: SqlRule,
   columns: TableColumns,
   identifier: string,
+  hashKey: Buffer | null,
   paramOffset = 0,
 ): Statement | null {
-  const match = matchClause(dialect, rule, columns, identifier, paramOffset);
-  if (!match) return null;
-  const where = `WHERE ${match.text} AND ${pendingCondition(dialect, rule, columns)}`;
   const table = tableRef(dialect, rule);
   const cols = rule.columns.map(dialect.quoteIdent);
+  const setValues: string[] = [];
+  const bind = (value: string) => {
+    setValues.push(value);
+    return dialect.param(paramOffset + setValues.length);
+  };
+  const hashSet = rule.action === 'hash' ? hashAssignments(dialect, cols, hashKey, bind) : '';
+  const match = matchClause(dialect, rule, columns, identifier, paramOffset + setValues.length);
+  if (!match) return null;
+  const where = `WHERE ${match.text} AND ${pendingCondition(dialect, rule, columns)}`;
   let text: string;
   switch (rule.action) {
     case 'delete':
@@ -117,12 +147,7 @@ export function actionStatement(
       text = `UPDATE ${table} SET ${cols.map((c) => `${c} = NULL`).join(', ')} ${where}`;
       break;
     case 'hash':
-      text = `UPDATE ${table} SET ${cols
-        .map(
-          (c) =>
-            `${c} = CASE WHEN ${c} IS NULL OR ${dialect.startsWith(c, HASH_PREFIX)} THEN ${c} ELSE ${dialect.concat(literal(HASH_PREFIX), dialect.sha256Hex(c))} END`,
-        )
-        .join(', ')} ${where}`;
+      text = `UPDATE ${table} SET ${hashSet} ${where}`;
       break;
     case 'mask':
       text = `UPDATE ${table} SET ${cols.map((c) => `${c} = CASE WHEN ${c} IS NULL THEN NULL ELSE ${literal(MASK_VALUE)} END`).join(', ')} ${where}`;
@@ -133,7 +158,7 @@ export function actionStatement(
       break;
     }
   }
-  return { text, values: match.values };
+  return { text, values: [...setValues, ...match.values] };
 }
 
 /** Counts rows still to be handled: the dry run before, and the verification proof after. */

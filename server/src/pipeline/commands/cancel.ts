@@ -52,6 +52,7 @@ export async function cancelIntegrationRequest(
         config: ir.configSnapshot,
         accountId: currentAccountId(ir),
         organizationId: actor.organizationId,
+        integration: ir.integration && ir.integrationId ? { id: ir.integrationId } : null,
       });
       redact = stepRedactor(destination, ir.deletionRequest.identifier);
       if (!destination.driver.canCancel(destination.config) || !destination.driver.cancel) {

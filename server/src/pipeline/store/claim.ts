@@ -31,7 +31,8 @@ export interface Claimed {
   /** The request's regulation ("GDPR", "CCPA" or a custom policy's name); null: none recorded. */
   regulation: string | null;
   organizationId: string;
-  integration: { accountId: string | null } | null;
+  /** The integration now (null when it was deleted): its account, and its sealed hash key (null until it has one). */
+  integration: { id: string; accountId: string | null; hashKeyCipher: string | null } | null;
   /** The sealed credentials of the account the step uses (null when it has none or it is gone). */
   secretCipher: string | null;
   /** The type of that account (which of its fields are secret), null like `secretCipher`. */
@@ -57,7 +58,13 @@ export interface ClaimResult {
  */
 async function claimDueSteps(query: Query, workerId: string, leaseMs: number, limit: number): Promise<ClaimResult> {
   const rows = await query<
-    Omit<Claimed, 'integration'> & { hasIntegration: boolean; integrationAccountId: string | null; examined: number }
+    Omit<Claimed, 'integration'> & {
+      integrationId: string;
+      hasIntegration: boolean;
+      integrationAccountId: string | null;
+      hashKeyCipher: string | null;
+      examined: number;
+    }
   >(
     `WITH limited AS (
        SELECT i.id, i."maxConcurrency" - (
@@ -88,7 +95,7 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
        RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."configSnapshot", ir."consumesType",
                  ir."accountId", ir."startedAt", ir."createdAt", allowed."nextAttemptAt" AS "dueAt", ir."deletionRequestId", ir."integrationId"
      )
-     SELECT c.*, CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", dr."lookupsPending", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", a."secretCipher", a.type::text AS "accountType",
+     SELECT c.*, CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", dr."lookupsPending", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", i."hashKeyCipher", a."secretCipher", a.type::text AS "accountType",
             (i."maxConcurrency" IS NOT NULL) AS limited, (SELECT count(*) FROM due)::int AS examined
        FROM claimed c
        JOIN "DeletionRequest" dr ON dr.id = c."deletionRequestId"
@@ -100,9 +107,9 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
   // no rows claimed means none were examined.
   return {
     examined: rows[0]?.examined ?? 0,
-    steps: rows.map(({ hasIntegration, integrationAccountId, examined: _, ...row }) => ({
+    steps: rows.map(({ hasIntegration, integrationId, integrationAccountId, hashKeyCipher, examined: _, ...row }) => ({
       ...row,
-      integration: hasIntegration ? { accountId: integrationAccountId } : null,
+      integration: hasIntegration ? { id: integrationId, accountId: integrationAccountId, hashKeyCipher } : null,
     })),
   };
 }

@@ -131,6 +131,7 @@ class Step {
       accountId: currentAccountId(ir),
       organizationId: ir.organizationId,
       sealed: { secretCipher: ir.secretCipher, type: ir.accountType },
+      integration: ir.integration,
     });
     this.redact = stepRedactor(destination, subject.redact);
     const call = (identifier: string, trackingId: string | null): Promise<Outcome> => {

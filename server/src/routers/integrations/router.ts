@@ -16,6 +16,7 @@ import {
 } from '../../services/integrations/integrations';
 import type { IntegrationInput } from '../../services/integrations/validate-config';
 import { discoverWithAccount, dryRunWithAccount } from '../../services/integrations/account-tools';
+import { rotateHashKey } from './rotate-hash-key';
 
 const integrationId = z.object({ integrationId: z.string().max(64) });
 const id = z.string().max(64);
@@ -67,6 +68,8 @@ export const integrationsRouter = router({
   testConnection: adminProcedure
     .input(integrationId)
     .mutation(({ ctx, input }) => testIntegrationConnection(ctx, ctx.actor, input.integrationId)),
+  /** A new secret key for the SQL `hash` action (owners and admins; also REST); never answered. */
+  rotateHashKey,
   /** Tables and columns a data store account can reach, for the rule builder (drivers with `discover`). */
   discoverSchema: adminProcedure
     .input(z.object({ accountId: id }))

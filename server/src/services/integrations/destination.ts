@@ -1,4 +1,5 @@
 import { integrationTypeInfo, type AccountType } from '@shared/integrations';
+import { usesHashKey } from '@shared/integrations/sql-columns';
 import type { IntegrationType } from '@shared/statuses';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/errors';
@@ -9,6 +10,7 @@ import type { Destination } from '../../integrations/runtime/driver-context';
 import { PermanentError } from '../../integrations/types';
 import { needsRefresh, refreshOAuthAccount } from '../accounts/oauth-refresh';
 import { openAccount } from '../accounts/secrets';
+import { integrationHashKey } from './hash-key';
 
 /**
  * The driver, validated configuration and credentials for an integration (or for the
@@ -23,6 +25,8 @@ export async function loadDestination(
     accountId: string | null;
     organizationId: string;
     sealed?: { secretCipher: string | null; type: AccountType | null };
+    /** The integration (null when it was deleted), whose hash key types with `usesHashKey` get; `hashKeyCipher` when already read. */
+    integration: { id: string; hashKeyCipher?: string | null } | null;
   },
 ): Promise<Destination> {
   const driver = driverFor(input.type);
@@ -33,14 +37,18 @@ export async function loadDestination(
       `The integration's configuration is invalid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
   if (!input.accountId && info.accountRequired) throw new PermanentError('This integration has no account');
-  if (!input.accountId) return { driver, config: parsed.data, secrets: null, accountType: null };
+  const hashKey =
+    usesHashKey(input.type) && input.integration
+      ? await integrationHashKey(deps, input.organizationId, input.integration.id, input.integration.hashKeyCipher)
+      : null;
+  if (!input.accountId) return { driver, config: parsed.data, secrets: null, accountType: null, hashKey };
   const { type, secrets: stored } = await openAccount(deps, input.organizationId, input.accountId, input.sealed);
   // An expired OAuth access token is refreshed (and stored) before any driver call uses it.
   const secrets =
     deps.config && needsRefresh(stored)
       ? await refreshOAuthAccount({ ...deps, config: deps.config }, input.organizationId, input.accountId)
       : stored;
-  return { driver, config: parsed.data, secrets, accountType: type };
+  return { driver, config: parsed.data, secrets, accountType: type, hashKey };
 }
 
 /** For API callers: a destination problem is the user's to fix, so it is a 400 with the reason. */

@@ -11,6 +11,8 @@ import type { AccountDeps } from '../accounts/accounts';
 import { loadDestinationForUser } from './destination';
 import { destinationRedactor } from '../../integrations/runtime/redaction';
 import { validateForSave, type IntegrationInput } from './validate-config';
+import { sealNewHashKey } from './hash-key';
+import { usesHashKey } from '@shared/integrations/sql-columns';
 
 export const integrationSelect = {
   id: true,
@@ -56,6 +58,10 @@ export async function createIntegration(
   const { config, accountId } = await validateForSave(deps, actor, input);
   const id = newId(ID_PREFIX.integration);
   return deps.prisma.$transaction(async (tx) => {
+    // Sealed in this transaction: an organization data key made on first use is stored with it.
+    const hashKeyCipher = usesHashKey(input.type)
+      ? await sealNewHashKey({ prisma: tx, keyring: deps.keyring }, actor.organizationId, id)
+      : null;
     const integration = await tx.integration.create({
       data: {
         id,
@@ -65,6 +71,7 @@ export async function createIntegration(
         config,
         accountId,
         enabled: input.enabled ?? true,
+        hashKeyCipher,
         maxConcurrency: input.maxConcurrency ?? null,
       },
       select: integrationSelect,
@@ -176,6 +183,7 @@ export async function testIntegrationConnection(deps: AccountDeps, actor: Actor,
     config: integration.config,
     accountId: integration.accountId,
     organizationId: actor.organizationId,
+    integration: null,
   });
   const trail: Exchange[] = [];
   const result = await destination.driver.testConnection(adminContext(deps, destination, trail));
