@@ -1,5 +1,6 @@
 import { sign } from 'node:crypto';
 import type { Db } from '../../db/client';
+import { identifierRedactor, redactDeep } from '../../integrations/runtime/redaction';
 import type { Keyring } from '../../lib/crypto';
 import { AppError, notFound } from '../../lib/errors';
 import { assertWorkspaceAllowed, type Actor } from '../auth/actor';
@@ -50,6 +51,7 @@ export async function buildCertificate(
     select: {
       id: true,
       status: true,
+      identifier: true,
       identifierHmac: true,
       purgedAt: true,
       regulation: true,
@@ -125,6 +127,9 @@ export async function buildCertificate(
     }),
   ]);
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  // What a destination returned (its task id, its evidence) can repeat the identifier it was
+  // sent: blanked out as in the audit trail's summaries, so the signed document never names the subject.
+  const redact = identifierRedactor(request.identifier);
   // A certificate of deletion only for a request that succeeded everywhere and whose data
   // re-verification has not found again; anything else is a signed deletion report.
   const dataReappeared = request.integrationRequests.some((ir) => ir.reappearedAt !== null);
@@ -162,14 +167,17 @@ export async function buildCertificate(
       name: ir.integrationName,
       type: ir.integrationType,
       finalStatus: ir.status,
-      vendorTaskId: ir.trackingId,
+      vendorTaskId: ir.trackingId === null ? null : redact(ir.trackingId),
       attempts: ir.attempts,
       requestedAt: ir.createdAt.toISOString(),
       startedAt: iso(ir.startedAt),
       completedAt: iso(ir.completedAt),
       reverifiedAt: iso(ir.reverifiedAt),
       reappearedAt: iso(ir.reappearedAt),
-      evidence: destinationEvidence(ir.integrationType, storedEvidence(ir.evidence) ?? fromAudit.get(ir.id) ?? null),
+      evidence: redactDeep(
+        destinationEvidence(ir.integrationType, storedEvidence(ir.evidence) ?? fromAudit.get(ir.id) ?? null),
+        redact,
+      ),
     })),
     auditChain: {
       head: head
