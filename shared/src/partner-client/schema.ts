@@ -528,6 +528,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/downloads/certificates/{deletionRequestId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the signed certificate of deletion of a finished request (JSON) */
+        get: operations["downloadCertificateJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/downloads/certificates/{deletionRequestId}.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the certificate of deletion as a PDF, the signed JSON attached */
+        get: operations["downloadCertificatePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/downloads/certificate-public-key.pem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's certificate-signing public key (PEM, SPKI) */
+        get: operations["downloadCertificatePublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/downloads/requests.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Requests list as CSV (RFC 4180), with the dashboard filters as query parameters */
+        get: operations["downloadRequestsCsv"];
+        put?: never;
+        /** The Requests list as CSV, with the filter in the body */
+        post: operations["searchRequestsCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/downloads/requests/{deletionRequestId}/audit-trail.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One request's whole audit trail as CSV, oldest first */
+        get: operations["downloadAuditTrailCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -918,6 +1004,130 @@ export interface components {
             createdAt: string;
             /** @description The exact JSON body that is signed and sent. */
             body: string;
+        };
+        /**
+         * Certificate of deletion
+         * @description `signature.value` is the base64 Ed25519 signature (RFC 8032) of the UTF-8 bytes of `certificate` in the JSON Canonicalization Scheme of RFC 8785 (JCS); nothing else is signed. Verify it with the organization's published public key, not only the `publicKey` the document carries.
+         */
+        Certificate: {
+            certificate: {
+                /**
+                 * @description A certificate of deletion only when every destination succeeded and no data was found again.
+                 * @enum {unknown}
+                 */
+                type: "certificate-of-deletion" | "deletion-report";
+                /** @constant */
+                dataReappeared?: true;
+                /** @constant */
+                version: 1;
+                /** Format: date-time */
+                issuedAt: string;
+                issuer: {
+                    organizationId: string;
+                    organizationName: string;
+                };
+                deletionRequest: {
+                    id: string;
+                    /** @enum {unknown} */
+                    status: "SUCCESS" | "FAILED" | "ERROR" | "CANCELED";
+                    workspace: {
+                        id: string;
+                        name: string;
+                    };
+                    /** @description The subject, only by the identifier's keyed hash, or the record that retention deleted it. */
+                    subject: {
+                        identifierHash: {
+                            /** @constant */
+                            algorithm: "HMAC-SHA256";
+                            /** @constant */
+                            keyedWith: "service identifier pepper";
+                            value: string;
+                        };
+                    } | {
+                        identifierRemoved: {
+                            /** @constant */
+                            by: "retention policy";
+                            /** Format: date-time */
+                            at: string;
+                        };
+                    };
+                    regulation: string | null;
+                    /** Format: date-time */
+                    receivedAt: string;
+                    /** Format: date-time */
+                    dueAt: string | null;
+                    /** Format: date-time */
+                    dueExtendedAt: string | null;
+                    /** Format: date-time */
+                    receiptConfirmBy: string | null;
+                    /** Format: date-time */
+                    receiptConfirmedAt: string | null;
+                    /** Format: date-time */
+                    completedAt: string | null;
+                };
+                destinations: {
+                    integrationRequestId: string;
+                    name: string;
+                    /** @description The destination type (POSTGRES, WEBHOOK, STRIPE, …). */
+                    type: string;
+                    /** @enum {unknown} */
+                    finalStatus: "SUCCESS" | "FAILED" | "ERROR" | "CANCELED";
+                    /** @description The destination's task or job id, the subject's identifier blanked out of it as [identifier]. */
+                    vendorTaskId: string | null;
+                    attempts: number;
+                    /** Format: date-time */
+                    requestedAt: string;
+                    /** Format: date-time */
+                    startedAt: string | null;
+                    /** Format: date-time */
+                    completedAt: string | null;
+                    /** Format: date-time */
+                    reverifiedAt: string | null;
+                    /** Format: date-time */
+                    reappearedAt: string | null;
+                    evidence: {
+                        /** @constant */
+                        recorded: false;
+                    } | {
+                        /** @constant */
+                        recorded: true;
+                        /** @description Rows changed per statement ("delete on public.orders": 2), as the store reported them. */
+                        rowsChanged: Record<string, never> | null;
+                        verification: {
+                            /** @description Rows still matching the identifier, per table or key. */
+                            remainingMatchingRows: Record<string, never>;
+                            /** @description No matching row remained after the deletion. */
+                            passed: boolean;
+                        };
+                    } | {
+                        /** @constant */
+                        recorded: true;
+                        /** @description What the vendor reported, identifier and secrets blanked out. */
+                        vendor: Record<string, never>;
+                    };
+                }[];
+                auditChain: {
+                    head: {
+                        chainSeq: string;
+                        hash: string;
+                        /** Format: date-time */
+                        sealedAt: string;
+                    } | null;
+                    lastEntryOfRequest: {
+                        chainSeq: string;
+                        hash: string;
+                    } | null;
+                };
+            };
+            signature: {
+                /** @constant */
+                algorithm: "Ed25519";
+                keyId: string;
+                /** @description The signing public key, SPKI DER in base64. */
+                publicKey: string;
+                /** @description The Ed25519 signature, base64. */
+                value: string;
+            };
         };
         Error: {
             /**
@@ -5813,6 +6023,478 @@ export interface operations {
                      * @example {
                      *       "code": "INTERNAL_SERVER_ERROR",
                      *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadCertificateJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deletionRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed certificate. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Certificate"];
+                };
+            };
+            /** @description No valid personal access token was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "No valid personal access token was sent"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `requests:read` scope or this workspace. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the requests:read scope or this workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such deletion request in this organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such deletion request in this organization"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is still running: a certificate is issued once it has finished. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "The request is still running: a certificate is issued once it has finished"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadCertificatePdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deletionRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description No valid personal access token was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "No valid personal access token was sent"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `requests:read` scope or this workspace. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the requests:read scope or this workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such deletion request in this organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such deletion request in this organization"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is still running: a certificate is issued once it has finished. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "The request is still running: a certificate is issued once it has finished"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadCertificatePublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The public key. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-pem-file": string;
+                };
+            };
+            /** @description No valid personal access token was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "No valid personal access token was sent"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `requests:read` scope or this workspace. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the requests:read scope or this workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadRequestsCsv: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                statuses?: string;
+                createdFrom?: string;
+                createdTo?: string;
+                createdByUserId?: string;
+                due?: string;
+                sort?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One line per request. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The filter is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "The filter is not valid",
+                     *       "issues": [
+                     *         {
+                     *           "code": "too_small",
+                     *           "path": [
+                     *             "identifier"
+                     *           ],
+                     *           "message": "identifier must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid personal access token was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "No valid personal access token was sent"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `requests:read` scope or this workspace. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the requests:read scope or this workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchRequestsCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    filter?: {
+                        workspaceId?: string;
+                        statuses?: ("STAGING" | "PENDING" | "PROCESSING" | "SUCCESS" | "CANCELED" | "FAILED" | "ERROR")[];
+                        /** Format: date-time */
+                        createdFrom?: string;
+                        /** Format: date-time */
+                        createdTo?: string;
+                        createdByUserId?: string;
+                        /**
+                         * @description The subject whose data is deleted (email, user id, distinct id...).
+                         * @example jane@example.com
+                         */
+                        identifier?: string;
+                        /** @enum {string} */
+                        due?: "overdue" | "due7" | "unconfirmed";
+                    };
+                    /** @enum {string} */
+                    sort?: "created" | "due";
+                };
+            };
+        };
+        responses: {
+            /** @description One line per request. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The filter is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "The filter is not valid",
+                     *       "issues": [
+                     *         {
+                     *           "code": "too_small",
+                     *           "path": [
+                     *             "identifier"
+                     *           ],
+                     *           "message": "identifier must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid personal access token was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "No valid personal access token was sent"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `requests:read` scope or this workspace. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the requests:read scope or this workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadAuditTrailCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deletionRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One line per audit entry. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description No valid personal access token was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "No valid personal access token was sent"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `requests:read` scope or this workspace. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the requests:read scope or this workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such deletion request in this organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such deletion request in this organization"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

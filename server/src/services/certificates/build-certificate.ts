@@ -4,7 +4,7 @@ import { identifierRedactor, redactDeep } from '../../integrations/runtime/redac
 import type { Keyring } from '../../lib/crypto';
 import { AppError, notFound } from '../../lib/errors';
 import { assertWorkspaceAllowed, type Actor } from '../auth/actor';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson, wellFormed } from './canonical-json';
 import { signingKeyFor } from './signing-key';
 import type { SignedCertificate } from './verify-certificate';
 
@@ -186,7 +186,9 @@ export async function buildCertificate(
       lastEntryOfRequest: lastOwn ? { chainSeq: lastOwn.chainSeq!.toString(), hash: lastOwn.hash } : null,
     },
   };
+  // RFC 8785 signs I-JSON only: a name or a destination's text cut inside an emoji is signed with U+FFFD there.
+  const signable = redactDeep(certificate, wellFormed) as typeof certificate;
   const key = await signingKeyFor(db, keyring, actor.organizationId);
-  const value = sign(null, Buffer.from(canonicalJson(certificate), 'utf8'), key.privateKey).toString('base64');
-  return { certificate, signature: { algorithm: 'Ed25519', keyId: key.id, publicKey: key.publicKey, value } };
+  const value = sign(null, Buffer.from(canonicalJson(signable), 'utf8'), key.privateKey).toString('base64');
+  return { certificate: signable, signature: { algorithm: 'Ed25519', keyId: key.id, publicKey: key.publicKey, value } };
 }
