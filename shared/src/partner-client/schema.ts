@@ -1172,7 +1172,7 @@ export interface operations {
                      */
                     identifier: string;
                     /**
-                     * @description When the subject's request was received, if earlier than now (the deadline runs from then): a date (the start of that day in UTC) or a date and time with its offset. Not in the future.
+                     * @description When the subject's request was received, if earlier than now (the deadline runs from then): a date (the start of that day in the organization's time zone) or a date and time with its offset. Not in the future.
                      * @example 2026-11-18T16:40:00Z
                      */
                     receivedAt?: string;
