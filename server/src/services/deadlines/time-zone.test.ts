@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirmReceipt } from '../../pipeline/commands/confirm-receipt';
 import { createDeletionRequest } from '../../pipeline/commands/create';
 import { extendDeadline } from '../../pipeline/commands/extend-deadline';
+import { buildDigest } from '../notifications/digest';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
 
 let env: TestEnv;
@@ -108,6 +109,14 @@ describe("an organization's time zone", () => {
       receivedAt: new Date('2025-03-31T00:00:00+09:00').toISOString(),
       dueAt: new Date('2025-04-30T23:59:59.999+09:00').toISOString(),
     });
+  });
+
+  it('the daily digest names each deadline by its day there (a receipt by its day in California)', async () => {
+    const { org, create } = await organizationIn('America/Los_Angeles');
+    const request = await create('digest@example.org', 'CCPA', '2025-11-24');
+    const digest = await buildDigest({ ...env.deps }, org.organization.id, new Date('2026-01-10T12:00:00-08:00'));
+    expect(digest?.text).toContain(`- ${request.id} (due 2026-01-08, 1 day(s) late)`);
+    expect(digest?.text).toContain(`- ${request.id} (due 2025-12-08, late)`);
   });
 
   it('requests already stored keep their deadlines when the zone changes', async () => {
