@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { addBusinessDays, businessDaysLeft, daysLeft } from './days-left';
 import { confirmedAtSchema } from './schemas/deletion-request';
-import { addMonthsToDay, DAY_MS, dayIn, endOfDayIn, isIanaTimeZone } from './zoned-days';
+import { addMonthsToDay, canonicalTimeZone, DAY_MS, dayIn, endOfDayIn, isIanaTimeZone } from './zoned-days';
 
 /**
  * Legal deadlines. GDPR Art. 12(3): one month from receipt, extendable by two further
@@ -145,4 +145,5 @@ export const timeZoneSchema = z
   .trim()
   .max(64, 'timeZone must be at most 64 characters')
   .refine(isIanaTimeZone, 'timeZone must be an IANA time zone name, such as Europe/Berlin or America/Los_Angeles')
+  .transform(canonicalTimeZone)
   .meta({ description: 'IANA time zone whose calendar days deadlines count.', example: 'Europe/Berlin' });

@@ -35,6 +35,10 @@ export function isIanaTimeZone(name: string): boolean {
   }
 }
 
+/** A known zone's name as the runtime spells it ("europe/berlin" is "Europe/Berlin"). */
+export const canonicalTimeZone = (name: string): string =>
+  new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+
 /** The wall-clock time of an instant in a zone, read as if it were UTC. */
 function wallClock(instant: number, timeZone: string): number {
   const parts = Object.fromEntries(

@@ -49,6 +49,9 @@ describe("an organization's time zone", () => {
         message: expect.stringContaining('timeZone'),
       });
     expect((await caller.deadlines.regulations()).timeZone).toBe('Europe/Berlin');
+    // Spelled in another case, it is stored as the zone's own name.
+    await caller.deadlines.setTimeZone({ timeZone: 'asia/tokyo' });
+    expect((await caller.deadlines.regulations()).timeZone).toBe('Asia/Tokyo');
     // Over the dashboard's HTTP channel too: a 400 with the field in the body.
     const org = await seedOrganization(env.deps);
     const answer = await fetch(`${server.baseUrl}/trpc/deadlines.setTimeZone`, {
