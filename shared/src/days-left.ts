@@ -1,44 +1,33 @@
-/** Day arithmetic of deadlines in UTC: zod-free, for the Requests page's first bundle. */
+/** Days left until deadlines: zod-free, for the Requests page's first bundle. */
+import { DAY_MS, dayIn, endOfDayIn } from './zoned-days';
 
-export const DAY_MS = 86_400_000;
+export { DAY_MS };
 
 /** Whole days until a deadline (negative once it has passed). */
 export function daysLeft(dueAt: Date, now: Date): number {
   return Math.ceil((dueAt.getTime() - now.getTime()) / DAY_MS);
 }
 
-/**
- * The calendar day an instant falls on in California (as the UTC midnight of that date): CCPA's
- * business days are counted on it. It is never later than the day anywhere else in the
- * contiguous United States, so a count from it never ends later than one from there.
- */
-const CALIFORNIA_DATE = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'America/Los_Angeles',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
-const californiaDay = (instant: Date) => Date.parse(`${CALIFORNIA_DATE.format(instant)}T00:00:00Z`);
+/** CCPA's business days are counted on California's calendar (the westernmost of the contiguous states). */
+const CALIFORNIA = 'America/Los_Angeles';
+const californiaDay = (instant: Date) => dayIn(instant, CALIFORNIA);
 const isWeekday = (utcMidnight: number) => {
   const weekday = new Date(utcMidnight).getUTCDay();
   return weekday !== 0 && weekday !== 6;
 };
 
 /**
- * `days` business days (Monday to Friday on California's calendar) after the day `date` falls
- * on there, at the same time as `date` (whole days later). Public holidays are counted as
- * business days, so the date is never later than the law's.
+ * The end of the day, in California, that is `days` business days (Monday to Friday there) after
+ * the day `date` falls on there, whatever the clocks did in between. Public holidays are counted
+ * as business days, so the date is never later than the law's.
  */
 export function addBusinessDays(date: Date, days: number): Date {
-  const start = californiaDay(date);
-  let day = start;
+  let day = californiaDay(date);
   for (let left = days; left > 0;) {
     day += DAY_MS;
     if (isWeekday(day)) left--;
   }
-  const due = new Date(date.getTime() + (day - start));
-  // Across the spring change of clocks, the same time whole days later is an hour later there.
-  return californiaDay(due) > day ? new Date(due.getTime() - 3_600_000) : due;
+  return endOfDayIn(day, CALIFORNIA);
 }
 
 /**

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addCalendarMonths,
   CCPA_RULE,
   daysLeft,
   dueAtFor,
@@ -12,38 +11,38 @@ import {
 
 const at = (iso: string) => new Date(iso);
 
-describe('GDPR: one calendar month, clamped at month ends', () => {
+describe('GDPR: one calendar month, clamped at month ends, to the end of the day (UTC)', () => {
   it.each([
-    ['2026-01-15T10:30:00.000Z', '2026-02-15T10:30:00.000Z'],
-    ['2026-01-31T09:00:00.000Z', '2026-02-28T09:00:00.000Z'],
-    ['2028-01-31T09:00:00.000Z', '2028-02-29T09:00:00.000Z'],
-    ['2026-03-31T23:59:59.000Z', '2026-04-30T23:59:59.000Z'],
-    ['2026-12-31T00:00:00.000Z', '2027-01-31T00:00:00.000Z'],
-    ['2026-02-28T12:00:00.000Z', '2026-03-28T12:00:00.000Z'],
+    ['2026-01-15T10:30:00.000Z', '2026-02-15T23:59:59.999Z'],
+    ['2026-01-31T09:00:00.000Z', '2026-02-28T23:59:59.999Z'],
+    ['2028-01-31T09:00:00.000Z', '2028-02-29T23:59:59.999Z'],
+    ['2026-03-31T23:59:59.000Z', '2026-04-30T23:59:59.999Z'],
+    ['2026-12-31T00:00:00.000Z', '2027-01-31T23:59:59.999Z'],
+    ['2026-02-28T12:00:00.000Z', '2026-03-28T23:59:59.999Z'],
   ])('received %s is due %s', (received, due) => {
     expect(dueAtFor(GDPR_RULE, at(received)).toISOString()).toBe(due);
   });
 
   it('extends by two further months counted from receipt, so a clamped end does not shorten it', () => {
-    expect(extendedDueAtFor(GDPR_RULE, at('2026-01-31T09:00:00.000Z'))?.toISOString()).toBe('2026-04-30T09:00:00.000Z');
-    expect(extendedDueAtFor(GDPR_RULE, at('2026-11-30T09:00:00.000Z'))?.toISOString()).toBe('2027-02-28T09:00:00.000Z');
-    expect(extendedDueAtFor(GDPR_RULE, at('2026-05-10T00:00:00.000Z'))?.toISOString()).toBe('2026-08-10T00:00:00.000Z');
+    expect(extendedDueAtFor(GDPR_RULE, at('2026-01-31T09:00:00.000Z'))?.toISOString()).toBe('2026-04-30T23:59:59.999Z');
+    expect(extendedDueAtFor(GDPR_RULE, at('2026-11-30T09:00:00.000Z'))?.toISOString()).toBe('2027-02-28T23:59:59.999Z');
+    expect(extendedDueAtFor(GDPR_RULE, at('2026-05-10T00:00:00.000Z'))?.toISOString()).toBe('2026-08-10T23:59:59.999Z');
   });
 
   it('adds months across years', () => {
-    expect(addCalendarMonths(at('2026-10-31T00:00:00.000Z'), 4).toISOString()).toBe('2027-02-28T00:00:00.000Z');
+    expect(extendedDueAtFor(GDPR_RULE, at('2026-10-31T00:00:00.000Z'))?.toISOString()).toBe('2027-01-31T23:59:59.999Z');
   });
 });
 
 describe('CCPA and custom policies: days', () => {
   it('is due 45 days after receipt and extends once by 45', () => {
-    expect(dueAtFor(CCPA_RULE, at('2026-01-31T09:00:00.000Z')).toISOString()).toBe('2026-03-17T09:00:00.000Z');
-    expect(extendedDueAtFor(CCPA_RULE, at('2026-01-31T09:00:00.000Z'))?.toISOString()).toBe('2026-05-01T09:00:00.000Z');
+    expect(dueAtFor(CCPA_RULE, at('2026-01-31T09:00:00.000Z')).toISOString()).toBe('2026-03-17T23:59:59.999Z');
+    expect(extendedDueAtFor(CCPA_RULE, at('2026-01-31T09:00:00.000Z'))?.toISOString()).toBe('2026-05-01T23:59:59.999Z');
   });
 
   it('custom: N days, no extension when it allows none', () => {
     const rule = { name: 'LGPD', kind: 'days' as const, days: 15, extensionDays: 0 };
-    expect(dueAtFor(rule, at('2026-12-20T00:00:00.000Z')).toISOString()).toBe('2027-01-04T00:00:00.000Z');
+    expect(dueAtFor(rule, at('2026-12-20T00:00:00.000Z')).toISOString()).toBe('2027-01-04T23:59:59.999Z');
     expect(extendedDueAtFor(rule, at('2026-12-20T00:00:00.000Z'))).toBeNull();
   });
 

@@ -1,12 +1,15 @@
 import { z } from 'zod';
-import { addBusinessDays, businessDaysLeft, DAY_MS, daysLeft } from './days-left';
+import { addBusinessDays, businessDaysLeft, daysLeft } from './days-left';
 import { confirmedAtSchema } from './schemas/deletion-request';
+import { addMonthsToDay, canonicalTimeZone, DAY_MS, dayIn, endOfDayIn, isIanaTimeZone } from './zoned-days';
 
 /**
  * Legal deadlines. GDPR Art. 12(3): one month from receipt, extendable by two further
  * months; CCPA/CPRA (Cal. Civ. Code 1798.130(a)(2)): 45 days, extendable once by 45 days.
  * Organizations may define their own policies of N days (extendable by M).
- * All arithmetic is in UTC.
+ * Counted in calendar days in the organization's time zone: the day of receipt there, plus the
+ * month (the same day-of-month, or the last day of a shorter month) or the days, and the deadline
+ * is the end of that last day there, whatever the clocks did in between.
  */
 export const BUILT_IN_REGULATIONS = ['GDPR', 'CCPA'] as const;
 export type BuiltInRegulation = (typeof BUILT_IN_REGULATIONS)[number];
@@ -28,35 +31,16 @@ export function builtInRule(name: BuiltInRegulation): RegulationRule {
   return name === 'GDPR' ? GDPR_RULE : CCPA_RULE;
 }
 
-/**
- * The same day-of-month `months` later, clamped to the last day of a shorter month
- * (31 January + 1 month = 28 or 29 February), keeping the time of day.
- */
-export function addCalendarMonths(date: Date, months: number): Date {
-  const year = date.getUTCFullYear();
-  const month = date.getUTCMonth() + months;
-  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  const day = Math.min(date.getUTCDate(), lastDay);
-  return new Date(
-    Date.UTC(
-      year,
-      month,
-      day,
-      date.getUTCHours(),
-      date.getUTCMinutes(),
-      date.getUTCSeconds(),
-      date.getUTCMilliseconds(),
-    ),
-  );
+/** The end, in `timeZone`, of the day that is `months` months and `days` days after the day of `receivedAt` there. */
+function endOfDayAfter(receivedAt: Date, timeZone: string, months: number, days: number): Date {
+  return endOfDayIn(addMonthsToDay(dayIn(receivedAt, timeZone), months) + days * DAY_MS, timeZone);
 }
 
-export function addDays(date: Date, days: number): Date {
-  return new Date(date.getTime() + days * DAY_MS);
-}
-
-/** The deadline of a request received at `receivedAt`. */
-export function dueAtFor(rule: RegulationRule, receivedAt: Date): Date {
-  return rule.kind === 'months' ? addCalendarMonths(receivedAt, rule.months) : addDays(receivedAt, rule.days);
+/** The deadline of a request received at `receivedAt`, counted in calendar days in `timeZone`. */
+export function dueAtFor(rule: RegulationRule, receivedAt: Date, timeZone = 'UTC'): Date {
+  return rule.kind === 'months'
+    ? endOfDayAfter(receivedAt, timeZone, rule.months, 0)
+    : endOfDayAfter(receivedAt, timeZone, 0, rule.days);
 }
 
 /**
@@ -64,10 +48,10 @@ export function dueAtFor(rule: RegulationRule, receivedAt: Date): Date {
  * clamped month end does not shorten it (31 Jan: due 28 Feb, extended to 30 Apr).
  * Null when the policy allows no extension.
  */
-export function extendedDueAtFor(rule: RegulationRule, receivedAt: Date): Date | null {
-  if (rule.kind === 'months') return addCalendarMonths(receivedAt, rule.months + rule.extensionMonths);
+export function extendedDueAtFor(rule: RegulationRule, receivedAt: Date, timeZone = 'UTC'): Date | null {
+  if (rule.kind === 'months') return endOfDayAfter(receivedAt, timeZone, rule.months + rule.extensionMonths, 0);
   if (rule.extensionDays <= 0) return null;
-  return addDays(receivedAt, rule.days + rule.extensionDays);
+  return endOfDayAfter(receivedAt, timeZone, 0, rule.days + rule.extensionDays);
 }
 
 /** Whole days until the deadline, rounded up (due later today: 1... overdue: 0 or less, e.g. -2 = two days late). */
@@ -154,3 +138,12 @@ export const correctReceiptInputSchema = z.object({
 
 /** Deadline filters of the Requests screen. */
 export { DUE_FILTERS } from './status-values';
+
+/** An organization's time zone: an IANA name ("Europe/Berlin", "America/Los_Angeles", "UTC"). */
+export const timeZoneSchema = z
+  .string()
+  .trim()
+  .max(64, 'timeZone must be at most 64 characters')
+  .refine(isIanaTimeZone, 'timeZone must be an IANA time zone name, such as Europe/Berlin or America/Los_Angeles')
+  .transform(canonicalTimeZone)
+  .meta({ description: 'IANA time zone whose calendar days deadlines count.', example: 'Europe/Berlin' });

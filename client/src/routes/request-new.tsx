@@ -125,7 +125,7 @@ export function Component() {
           ))}
         </SelectField>
         <TextField
-          label="Received on (UTC day)"
+          label="Received on (a day in the organization's time zone)"
           name="receivedAt"
           type="date"
           max={new Date().toISOString().slice(0, 10)}

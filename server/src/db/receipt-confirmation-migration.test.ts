@@ -3,6 +3,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { receiptConfirmByFor } from '@shared/deadlines';
+import { dateIn } from '@shared/zoned-days';
 import { createTestEnv, type TestEnv } from '../test/harness';
 
 const MIGRATION = path.resolve(
@@ -10,6 +11,7 @@ const MIGRATION = path.resolve(
   '../../../prisma/migrations/20261127160000_request_receipt_confirmation/migration.sql',
 );
 
+const CALIFORNIA = 'America/Los_Angeles';
 let env: TestEnv;
 beforeAll(async () => {
   env = await createTestEnv();
@@ -53,10 +55,12 @@ it('gives the CCPA requests stored before it whose 10 business days have not run
     const expected = Object.fromEntries(
       rows.map(([id, regulation, createdAt, receivedAt]) => {
         const by = receiptConfirmByFor(regulation ?? '', new Date(receivedAt ?? createdAt));
-        return [id, by && by.getTime() > now ? by.toISOString() : null];
+        return [id, by && by.getTime() > now ? dateIn(by, CALIFORNIA) : null];
       }),
     );
-    expect(Object.fromEntries(after.rows.map((r) => [r.id, r.by]))).toEqual(expected);
+    // The migration kept the time of receipt; new requests are due by the end of that day there: the same day.
+    const given = after.rows.map((r) => [r.id, r.by && dateIn(new Date(r.by), CALIFORNIA)]);
+    expect(Object.fromEntries(given)).toEqual(expected);
     expect(Object.values(expected).filter(Boolean)).toHaveLength(28);
     expect(expected['ccpa-long-ago']).toBeNull();
     expect(expected.gdpr).toBeNull();

@@ -24,6 +24,7 @@ import {
   registerPublicApiRateLimits,
   registerSecurityHeaders,
 } from './hardening';
+import { certificateJsonSchema } from '../services/certificates/certificate-schema';
 import { buildOpenApiDocument, PUBLIC_API_PREFIX } from './openapi';
 import { registerHttpMetrics } from '../metrics/http';
 import type { RouteResolver } from '../metrics/service-metrics';
@@ -128,6 +129,11 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
   } as never);
 
   app.get('/api/openapi.json', (_req, reply) => reply.send(openApiDocument));
+  app.get('/api/certificate.schema.json', (_req, reply) =>
+    reply
+      .type('application/schema+json')
+      .send({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...certificateJsonSchema }),
+  );
   await registerDocsPage(app);
   await (await import('./oauth')).registerOAuthRoutes(app, deps);
   registerDownloadRoutes(app, deps);

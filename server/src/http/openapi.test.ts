@@ -14,7 +14,9 @@ describe('OpenAPI document', () => {
 
   it('lists exactly the public paths of the interface', () => {
     const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
-      Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`),
+      Object.keys(item as object)
+        .filter((key) => key !== 'servers')
+        .map((m) => `${m.toUpperCase()} ${path}`),
     );
     expect(operations.sort()).toEqual([
       'DELETE /callback-endpoints/{endpointId}',
@@ -25,6 +27,11 @@ describe('OpenAPI document', () => {
       'GET /deletion-requests/workspace/{workspaceId}',
       'GET /deletion-requests/{deletionRequestId}',
       'GET /deletion-requests/{deletionRequestId}/audit-trail',
+      'GET /downloads/certificate-public-key.pem',
+      'GET /downloads/certificates/{deletionRequestId}.json',
+      'GET /downloads/certificates/{deletionRequestId}.pdf',
+      'GET /downloads/requests.csv',
+      'GET /downloads/requests/{deletionRequestId}/audit-trail.csv',
       'PATCH /callback-endpoints/{endpointId}',
       'POST /callback-deliveries/{deliveryId}/resend',
       'POST /callback-endpoints',
@@ -43,12 +50,20 @@ describe('OpenAPI document', () => {
       'POST /deletion-requests/{deletionRequestId}/integration-requests/{integrationRequestId}/check-status',
       'POST /deletion-requests/{deletionRequestId}/integration-requests/{integrationRequestId}/retry',
       'POST /deletion-requests/{deletionRequestId}/retry',
+      'POST /downloads/requests.csv',
       'POST /erasure-checks',
       'POST /erasure-checks/batch',
       'POST /integrations/{integrationId}/rotate-hash-key',
     ]);
     expect(document.servers?.[0]?.url).toBe('http://localhost:3000/api/public');
     expect(buildOpenApiDocument().servers?.[0]?.url).toBe('/api/public');
+    // Downloads are served under /api/downloads: their path items name that server.
+    expect((document.paths as any)['/downloads/requests.csv'].servers).toEqual([{ url: 'http://localhost:3000/api' }]);
+    expect(
+      (document.paths as any)['/downloads/certificates/{deletionRequestId}.json'].get.responses['200'].content[
+        'application/json'
+      ].schema,
+    ).toEqual({ $ref: '#/components/schemas/Certificate' });
   });
 
   it('documents create as 201 and every status with its own description and an example body', () => {
@@ -68,7 +83,8 @@ describe('OpenAPI document', () => {
     ]);
     const descriptions = new Map<string, Set<string>>();
     for (const [path, item] of Object.entries(document.paths ?? {})) {
-      for (const operation of Object.values(item as Record<string, any>)) {
+      const { servers: _servers, ...operations } = item as Record<string, any>;
+      for (const operation of Object.values(operations)) {
         for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
           expect(response.description, `${path} ${status}`).toBeTruthy();
           if (Number(status) >= 400) {
@@ -93,7 +109,8 @@ describe('OpenAPI document', () => {
       name: 'X-API-Key',
     });
     for (const item of Object.values(document.paths ?? {})) {
-      for (const operation of Object.values(item as Record<string, any>)) {
+      const { servers: _servers, ...operations } = item as Record<string, any>;
+      for (const operation of Object.values(operations)) {
         expect(operation.operationId).toBeTruthy();
         expect(document.tags?.map((t) => t.name)).toContain(operation.tags[0]);
         expect(operation.security).toEqual([{ ApiKey: [] }]);

@@ -5,6 +5,7 @@ import type { OperationObject, ResponseObject, SchemaObject } from 'openapi3-ts/
 import { ERROR_HTTP_STATUS, type ErrorCode } from '@shared/errors';
 import { appRouter } from '../routers/root';
 import { openApiExtras, type BadRequestExample } from '../routers/rest-meta';
+import { downloadPaths } from './openapi-downloads';
 
 export const PUBLIC_API_PREFIX = '/api/public';
 
@@ -47,6 +48,10 @@ const TAGS = [
   {
     name: 'Callbacks',
     description: 'Endpoints that receive signed status events (Standard Webhooks), and their deliveries.',
+  },
+  {
+    name: 'Downloads',
+    description: 'Files: certificates of deletion (JSON, PDF), the key that signs them, and CSV exports.',
   },
 ];
 
@@ -96,8 +101,9 @@ export function buildOpenApiDocument(publicUrl?: string): OpenAPIObject {
     },
   });
   document.info.license = { name: 'Apache-2.0', identifier: 'Apache-2.0' };
+  const downloads = downloadPaths(publicUrl, errorResponse);
   document.tags = TAGS.filter((tag) =>
-    Object.values(document.paths ?? {}).some((item) =>
+    [...Object.values(document.paths ?? {}), ...Object.values(downloads.paths)].some((item) =>
       Object.values(item as object).some((op: OperationObject) => op.tags?.includes(tag.name)),
     ),
   );
@@ -105,7 +111,7 @@ export function buildOpenApiDocument(publicUrl?: string): OpenAPIObject {
   const schemas = Object.fromEntries(
     Object.entries(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')),
   );
-  document.components = { ...document.components, schemas: { ...schemas, Error: errorBody } };
+  document.components = { ...document.components, schemas: { ...schemas, ...downloads.schemas, Error: errorBody } };
   for (const pathItem of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(pathItem as Record<string, OperationObject>)) {
       const extras = openApiExtras.get(operation.operationId ?? '');
@@ -122,6 +128,7 @@ export function buildOpenApiDocument(publicUrl?: string): OpenAPIObject {
       if (body?.required && !(body.content?.['application/json']?.schema?.required ?? []).length) body.required = false;
     }
   }
+  document.paths = { ...document.paths, ...downloads.paths };
   document.webhooks = identityLookupWebhooks(document);
   return document;
 }

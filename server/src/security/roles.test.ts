@@ -96,6 +96,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'deadlines.createPolicy': 'ADMIN',
   'deadlines.deletePolicy': 'ADMIN',
   'deadlines.setDefault': 'ADMIN',
+  'deadlines.setTimeZone': 'ADMIN',
   'deadlines.setWorkspaceRegulation': 'ADMIN',
   'deadlines.extend': 'MEMBER',
   'deadlines.confirmReceipt': 'MEMBER',

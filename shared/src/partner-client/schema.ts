@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Create a deletion request
-         * @description Records a request to delete the data of one subject from every enabled integration of the workspace that the Workspace API Key names. The subject may be named by several typed identifiers (`identifiers`): each integration receives the values of the identifier type it consumes, and the workspace's identity lookups may add more before the fan-out. Send an `Idempotency-Key` header to make retries safe: the same key with the same body returns the original request; with a different body it is a 422.
+         * @description Records a request to delete the data of one subject from every enabled integration of the workspace that the Workspace API Key names. Send an `Idempotency-Key` header to make retries safe: the same key with the same body returns the original request; with a different body it is a 422.
          */
         post: operations["createDeletionRequest"];
         delete?: never;
@@ -468,26 +468,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/integrations/{integrationId}/rotate-hash-key": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Rotate a SQL integration's hash key
-         * @description Replaces the secret key with which the integration's `hash` rules write HMAC-SHA256 values (`hmac:<hex>`) in the customer's database. Values hashed from now on differ from those hashed before, which stay as written and still count as hashed. The key is never returned by any operation; the organization audit log records the rotation (`integration.hash_key_rotated`). Owners and admins, with a token without scope or workspace limits. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
-         */
-        post: operations["rotateIntegrationHashKey"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/deletion-requests/{deletionRequestId}/extend-deadline": {
         parameters: {
             query?: never;
@@ -548,19 +528,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/downloads/certificates/{deletionRequestId}.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the signed certificate of deletion of a finished request (JSON) */
+        get: operations["downloadCertificateJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/downloads/certificates/{deletionRequestId}.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the certificate of deletion as a PDF, the signed JSON attached */
+        get: operations["downloadCertificatePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/downloads/certificate-public-key.pem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's certificate-signing public key (PEM, SPKI) */
+        get: operations["downloadCertificatePublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/downloads/requests.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Requests list as CSV (RFC 4180), with the dashboard filters as query parameters */
+        get: operations["downloadRequestsCsv"];
+        put?: never;
+        /** The Requests list as CSV, with the filter in the body */
+        post: operations["searchRequestsCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/downloads/requests/{deletionRequestId}/audit-trail.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One request's whole audit trail as CSV, oldest first */
+        get: operations["downloadAuditTrailCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description One identifier of the person, with its type. */
-        RequestIdentifierInput: {
-            /**
-             * @description An identifier type: email, phone, user_id or one of the organization’s own.
-             * @example user_id
-             */
-            type: string;
-            value: string;
-        };
         /**
          * @example {
          *       "id": "dr_01JDX4Q2W8E6R7T9Y3U5I1O0PA",
@@ -948,6 +1005,130 @@ export interface components {
             /** @description The exact JSON body that is signed and sent. */
             body: string;
         };
+        /**
+         * Certificate of deletion
+         * @description `signature.value` is the base64 Ed25519 signature (RFC 8032) of the UTF-8 bytes of `certificate` in the JSON Canonicalization Scheme of RFC 8785 (JCS); nothing else is signed. Verify it with the organization's published public key, not only the `publicKey` the document carries.
+         */
+        Certificate: {
+            certificate: {
+                /**
+                 * @description A certificate of deletion only when every destination succeeded and no data was found again.
+                 * @enum {unknown}
+                 */
+                type: "certificate-of-deletion" | "deletion-report";
+                /** @constant */
+                dataReappeared?: true;
+                /** @constant */
+                version: 1;
+                /** Format: date-time */
+                issuedAt: string;
+                issuer: {
+                    organizationId: string;
+                    organizationName: string;
+                };
+                deletionRequest: {
+                    id: string;
+                    /** @enum {unknown} */
+                    status: "SUCCESS" | "FAILED" | "ERROR" | "CANCELED";
+                    workspace: {
+                        id: string;
+                        name: string;
+                    };
+                    /** @description The subject, only by the identifier's keyed hash, or the record that retention deleted it. */
+                    subject: {
+                        identifierHash: {
+                            /** @constant */
+                            algorithm: "HMAC-SHA256";
+                            /** @constant */
+                            keyedWith: "service identifier pepper";
+                            value: string;
+                        };
+                    } | {
+                        identifierRemoved: {
+                            /** @constant */
+                            by: "retention policy";
+                            /** Format: date-time */
+                            at: string;
+                        };
+                    };
+                    regulation: string | null;
+                    /** Format: date-time */
+                    receivedAt: string;
+                    /** Format: date-time */
+                    dueAt: string | null;
+                    /** Format: date-time */
+                    dueExtendedAt: string | null;
+                    /** Format: date-time */
+                    receiptConfirmBy: string | null;
+                    /** Format: date-time */
+                    receiptConfirmedAt: string | null;
+                    /** Format: date-time */
+                    completedAt: string | null;
+                };
+                destinations: {
+                    integrationRequestId: string;
+                    name: string;
+                    /** @description The destination type (POSTGRES, WEBHOOK, STRIPE, …). */
+                    type: string;
+                    /** @enum {unknown} */
+                    finalStatus: "SUCCESS" | "FAILED" | "ERROR" | "CANCELED";
+                    /** @description The destination's task or job id, the subject's identifier blanked out of it as [identifier]. */
+                    vendorTaskId: string | null;
+                    attempts: number;
+                    /** Format: date-time */
+                    requestedAt: string;
+                    /** Format: date-time */
+                    startedAt: string | null;
+                    /** Format: date-time */
+                    completedAt: string | null;
+                    /** Format: date-time */
+                    reverifiedAt: string | null;
+                    /** Format: date-time */
+                    reappearedAt: string | null;
+                    evidence: {
+                        /** @constant */
+                        recorded: false;
+                    } | {
+                        /** @constant */
+                        recorded: true;
+                        /** @description Rows changed per statement ("delete on public.orders": 2), as the store reported them. */
+                        rowsChanged: Record<string, never> | null;
+                        verification: {
+                            /** @description Rows still matching the identifier, per table or key. */
+                            remainingMatchingRows: Record<string, never>;
+                            /** @description No matching row remained after the deletion. */
+                            passed: boolean;
+                        };
+                    } | {
+                        /** @constant */
+                        recorded: true;
+                        /** @description What the vendor reported, identifier and secrets blanked out. */
+                        vendor: Record<string, never>;
+                    };
+                }[];
+                auditChain: {
+                    head: {
+                        chainSeq: string;
+                        hash: string;
+                        /** Format: date-time */
+                        sealedAt: string;
+                    } | null;
+                    lastEntryOfRequest: {
+                        chainSeq: string;
+                        hash: string;
+                    } | null;
+                };
+            };
+            signature: {
+                /** @constant */
+                algorithm: "Ed25519";
+                keyId: string;
+                /** @description The signing public key, SPKI DER in base64. */
+                publicKey: string;
+                /** @description The Ed25519 signature, base64. */
+                value: string;
+            };
+        };
         Error: {
             /**
              * @description Stable error code, e.g. BAD_REQUEST, UNAUTHORIZED, NOT_FOUND.
@@ -991,26 +1172,7 @@ export interface operations {
                      */
                     identifier: string;
                     /**
-                     * @description The type of `identifier` (email, phone, user_id or a type of the organization). Absent: email when it reads as an email address, else untyped (it then reaches only integrations that take the primary identifier).
-                     * @example email
-                     */
-                    identifierType?: string;
-                    /**
-                     * @description Other identifiers of the same person, each with its type (email, phone, user_id or a type of the organization). Each integration receives the values of the type it consumes.
-                     * @example [
-                     *       {
-                     *         "type": "user_id",
-                     *         "value": "u_1842"
-                     *       },
-                     *       {
-                     *         "type": "stripe_customer_id",
-                     *         "value": "cus_NffrFeUfNV2Hib"
-                     *       }
-                     *     ]
-                     */
-                    identifiers?: components["schemas"]["RequestIdentifierInput"][];
-                    /**
-                     * @description When the subject's request was received, if earlier than now (the deadline runs from then): a date (the start of that day in UTC) or a date and time with its offset. Not in the future.
+                     * @description When the subject's request was received, if earlier than now (the deadline runs from then): a date (the start of that day in the organization's time zone) or a date and time with its offset. Not in the future.
                      * @example 2026-11-18T16:40:00Z
                      */
                     receivedAt?: string;
@@ -1034,7 +1196,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletionRequest"];
                 };
             };
-            /** @description Invalid body (missing or empty identifier, an unknown identifier type, a value its type refuses, a duplicate identifier, more than 50 identifiers, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long. */
+            /** @description Invalid body (missing or empty identifier, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1043,7 +1205,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "BAD_REQUEST",
-                     *       "message": "Invalid body (missing or empty identifier, an unknown identifier type, a value its type refuses, a duplicate identifier, more than 50 identifiers, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long",
+                     *       "message": "Invalid body (missing or empty identifier, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long",
                      *       "issues": [
                      *         {
                      *           "code": "too_small",
@@ -5255,198 +5417,6 @@ export interface operations {
             };
         };
     };
-    rotateIntegrationHashKey: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                integrationId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The integration and when its key was rotated. */
-            200: {
-                headers: {
-                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        integrationId: string;
-                        /** @description When the new key was stored (ISO 8601). */
-                        rotatedAt: string;
-                    };
-                };
-            };
-            /** @description A malformed integration id (over 64 characters), an integration type that writes no hashes (only PostgreSQL and MySQL/MariaDB do), or an Idempotency-Key longer than 255 characters. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "BAD_REQUEST",
-                     *       "message": "A malformed integration id (over 64 characters), an integration type that writes no hashes (only PostgreSQL and MySQL/MariaDB do), or an Idempotency-Key longer than 255 characters",
-                     *       "issues": [
-                     *         {
-                     *           "code": "invalid_format",
-                     *           "path": [
-                     *             "integrationId"
-                     *           ],
-                     *           "message": "Too big: expected string to have <=64 characters"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing, invalid, revoked or expired personal access token. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "UNAUTHORIZED",
-                     *       "message": "Missing, invalid, revoked or expired personal access token"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token is limited to scopes or workspaces (this operation needs a token without limits), or its user's role is too low. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "FORBIDDEN",
-                     *       "message": "The token is limited to scopes or workspaces (this operation needs a token without limits), or its user's role is too low"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No integration with this id in the token's organization. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "NOT_FOUND",
-                     *       "message": "No integration with this id in the token's organization"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An earlier call with the same Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "CONFLICT",
-                     *       "message": "An earlier call with the same Idempotency-Key is still running"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request body is larger than the service accepts. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "PAYLOAD_TOO_LARGE",
-                     *       "message": "The request body is larger than the service accepts"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request body is not JSON (send `Content-Type: application/json`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
-                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description This Idempotency-Key was already used with a different request. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "UNPROCESSABLE_CONTENT",
-                     *       "message": "This Idempotency-Key was already used with a different request"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before the next attempt. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "TOO_MANY_REQUESTS",
-                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An internal error; nothing is leaked, and the request can be retried. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "INTERNAL_SERVER_ERROR",
-                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     extendDeletionRequestDeadline: {
         parameters: {
             query?: never;
@@ -6053,6 +6023,478 @@ export interface operations {
                      * @example {
                      *       "code": "INTERNAL_SERVER_ERROR",
                      *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadCertificateJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deletionRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed certificate. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Certificate"];
+                };
+            };
+            /** @description No valid personal access token was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "No valid personal access token was sent"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `requests:read` scope or this workspace. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the requests:read scope or this workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such deletion request in this organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such deletion request in this organization"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is still running: a certificate is issued once it has finished. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "The request is still running: a certificate is issued once it has finished"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadCertificatePdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deletionRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description No valid personal access token was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "No valid personal access token was sent"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `requests:read` scope or this workspace. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the requests:read scope or this workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such deletion request in this organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such deletion request in this organization"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request is still running: a certificate is issued once it has finished. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "The request is still running: a certificate is issued once it has finished"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadCertificatePublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The public key. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-pem-file": string;
+                };
+            };
+            /** @description No valid personal access token was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "No valid personal access token was sent"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `requests:read` scope or this workspace. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the requests:read scope or this workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadRequestsCsv: {
+        parameters: {
+            query?: {
+                workspaceId?: string;
+                statuses?: string;
+                createdFrom?: string;
+                createdTo?: string;
+                createdByUserId?: string;
+                due?: string;
+                sort?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One line per request. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The filter is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "The filter is not valid",
+                     *       "issues": [
+                     *         {
+                     *           "code": "too_small",
+                     *           "path": [
+                     *             "identifier"
+                     *           ],
+                     *           "message": "identifier must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid personal access token was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "No valid personal access token was sent"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `requests:read` scope or this workspace. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the requests:read scope or this workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchRequestsCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    filter?: {
+                        workspaceId?: string;
+                        statuses?: ("STAGING" | "PENDING" | "PROCESSING" | "SUCCESS" | "CANCELED" | "FAILED" | "ERROR")[];
+                        /** Format: date-time */
+                        createdFrom?: string;
+                        /** Format: date-time */
+                        createdTo?: string;
+                        createdByUserId?: string;
+                        /**
+                         * @description The subject whose data is deleted (email, user id, distinct id...).
+                         * @example jane@example.com
+                         */
+                        identifier?: string;
+                        /** @enum {string} */
+                        due?: "overdue" | "due7" | "unconfirmed";
+                    };
+                    /** @enum {string} */
+                    sort?: "created" | "due";
+                };
+            };
+        };
+        responses: {
+            /** @description One line per request. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The filter is not valid. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "The filter is not valid",
+                     *       "issues": [
+                     *         {
+                     *           "code": "too_small",
+                     *           "path": [
+                     *             "identifier"
+                     *           ],
+                     *           "message": "identifier must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid personal access token was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "No valid personal access token was sent"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `requests:read` scope or this workspace. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the requests:read scope or this workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadAuditTrailCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deletionRequestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One line per audit entry. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="…" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description No valid personal access token was sent. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "No valid personal access token was sent"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the `requests:read` scope or this workspace. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the requests:read scope or this workspace"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such deletion request in this organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No such deletion request in this organization"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

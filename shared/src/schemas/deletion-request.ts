@@ -144,18 +144,21 @@ const instantText = z
     // A calendar date that does not exist (2026-02-30) is refused rather than rolled over.
     return !Number.isNaN(instant.getTime()) && (value.length !== 10 || instant.toISOString().startsWith(value));
   }, 'Not a date that exists');
-const instantSchema = instantText.transform(receivedInstant);
 
 /**
  * When the subject's request was received, if before it is entered here (a request by email, a
- * backlog): a date (`2026-11-20`, the start of that day in UTC) or a date and time with its
+ * backlog): a date (`2026-11-20`, kept as that date: the start of that day in the organization's
+ * time zone) or a date and time with its
  * offset. The deadline runs from it; a time in the future is refused.
  */
-export const receivedAtSchema = instantSchema.meta({
-  description:
-    "When the subject's request was received, if earlier than now (the deadline runs from then): a date (the start of that day in UTC) or a date and time with its offset. Not in the future.",
-  example: '2026-11-18T16:40:00Z',
-});
+export const receivedAtSchema = instantText
+  // A date alone stays a date: the start of that day in the organization's time zone, read where it is known.
+  .transform((value) => (value.length === 10 ? value : receivedInstant(value)))
+  .meta({
+    description:
+      "When the subject's request was received, if earlier than now (the deadline runs from then): a date (the start of that day in the organization's time zone) or a date and time with its offset. Not in the future.",
+    example: '2026-11-18T16:40:00Z',
+  });
 
 /**
  * When the subject was told their request was received, if not now (a confirmation sent earlier).

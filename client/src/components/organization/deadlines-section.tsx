@@ -16,6 +16,7 @@ export function DeadlinesSection({ canEdit }: { canEdit: boolean }) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.deadlines.regulations.queryKey() });
   const setDefault = useMutation(trpc.deadlines.setDefault.mutationOptions({ onSuccess: refresh }));
   const setWorkspace = useMutation(trpc.deadlines.setWorkspaceRegulation.mutationOptions({ onSuccess: refresh }));
+  const setTimeZone = useMutation(trpc.deadlines.setTimeZone.mutationOptions({ onSuccess: refresh }));
   const createPolicy = useMutation(trpc.deadlines.createPolicy.mutationOptions({ onSuccess: refresh }));
   const [deleting, setDeleting] = useState<{ id: string; name: string } | null>(null);
   const deletePolicy = useMutation(
@@ -27,7 +28,9 @@ export function DeadlinesSection({ canEdit }: { canEdit: boolean }) {
   const data = regulations.data;
   const names = ['GDPR', 'CCPA', ...data.policies.map((p) => p.name)];
   // One message for the section: the last change's. A deletion's shows in its dialog.
-  const changes = [setDefault, setWorkspace, createPolicy];
+  const changes = [setDefault, setTimeZone, setWorkspace, createPolicy];
+  // The zones this browser knows, and the organization's own even if it does not.
+  const zones = [...new Set(['UTC', data.timeZone, ...Intl.supportedValuesOf('timeZone')])];
   const mutationError = changes.map((m) => m.error).find(Boolean);
   const serverError = mutationError ? toDisplayError(mutationError) : null;
   const clearErrors = () => changes.forEach((m) => m.reset());
@@ -36,7 +39,9 @@ export function DeadlinesSection({ canEdit }: { canEdit: boolean }) {
       <h2 id="org-deadlines">Legal deadlines</h2>
       <p className="muted">
         Each request is due by its regulation: GDPR one month (extendable by two), CCPA/CPRA 45 days (extendable by 45),
-        or a policy of your own. A request can name its regulation; otherwise its workspace's applies.
+        or a policy of your own. A request can name its regulation; otherwise its workspace's applies. Days are counted
+        on the calendar of the organization's time zone: a deadline ends at the end of its last day there, and a date of
+        receipt given alone is that day there (requests already stored keep their deadlines).
       </p>
       <div className="filters-grid">
         <SelectField
@@ -51,6 +56,21 @@ export function DeadlinesSection({ canEdit }: { canEdit: boolean }) {
           {names.map((n) => (
             <option key={n} value={n}>
               {n}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Time zone"
+          value={data.timeZone}
+          disabled={!canEdit}
+          onChange={(e) => {
+            clearErrors();
+            setTimeZone.mutate({ timeZone: e.target.value });
+          }}
+        >
+          {zones.map((zone) => (
+            <option key={zone} value={zone}>
+              {zone}
             </option>
           ))}
         </SelectField>

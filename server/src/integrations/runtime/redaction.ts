@@ -104,7 +104,7 @@ export function stepRedactor(
 }
 
 /** Every string inside a value (evidence a driver recorded), keys included, redacted. */
-function redactDeep(value: unknown, redact: (text: string) => string): unknown {
+export function redactDeep(value: unknown, redact: (text: string) => string): unknown {
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, redact));
   // A key can be the identifier too (a proof per customer id, when the customer id is the identifier).

@@ -1,4 +1,5 @@
 import { businessDaysLeft } from '@shared/deadlines';
+import { dateIn } from '@shared/zoned-days';
 import type { Db, Tx } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
 import { assertWorkspaceAllowed, type Actor } from '../../services/auth/actor';
@@ -49,7 +50,8 @@ function timing(row: ReceiptRow, confirmedAt: Date): { onTime: boolean; text: st
   return { onTime: late <= 0, text };
 }
 
-const day = (date: Date) => date.toISOString().slice(0, 10);
+// The receipt's business days are California's: its due date is the day there.
+const day = (date: Date) => dateIn(date, 'America/Los_Angeles');
 
 /**
  * Records that the subject was told their request was received (CCPA asks for it within 10

@@ -8,6 +8,7 @@ import type { IntegrationType } from '@shared/statuses';
 import { assertWorkspaceAllowed, type Actor } from '../../services/auth/actor';
 import { auditActor } from '../../services/audit/record-audit';
 import { dueAtFor, receiptConfirmByFor } from '@shared/deadlines';
+import { calendarDay, startOfDayIn } from '@shared/zoned-days';
 import { resolveRegulation, storedRegulationRule } from '../../services/deadlines/regulations';
 import {
   deletionRequestSelect,
@@ -30,8 +31,11 @@ export interface CreateDeletionRequestInput {
   idempotencyKey?: string;
   /** "GDPR", "CCPA" or a custom policy name; when absent, the workspace's (or the organization's default). */
   regulation?: string;
-  /** When the subject's request was received, if before now (an email, a backlog): the deadline runs from then. */
-  receivedAt?: Date;
+  /**
+   * When the subject's request was received, if before now (an email, a backlog): the deadline runs
+   * from then. A date alone ("2026-11-20") is the start of that day in the organization's time zone.
+   */
+  receivedAt?: Date | string;
   /** The primary identifier's type (absent: email when it reads as one, else untyped). */
   identifierType?: string;
   /** The person's other identifiers, typed. */
@@ -55,6 +59,8 @@ type WorkspaceRow = {
   organizationId: string;
   /** The workspace's regulation, else the organization's default. */
   regulationName: string;
+  /** The organization's IANA time zone, whose calendar days deadlines count. */
+  timeZone: string;
   /** That regulation's policy when it is one of the organization's own. */
   policyDays: number | null;
   policyExtensionDays: number | null;
@@ -68,7 +74,7 @@ type WorkspaceRow = {
 // and its enabled integrations: everything a create reads, in one statement.
 const WORKSPACE_WITH_INTEGRATIONS = (where: string) =>
   `SELECT w.id AS "workspaceId", w."organizationId",
-          COALESCE(w.regulation, o."defaultRegulation") AS "regulationName",
+          COALESCE(w.regulation, o."defaultRegulation") AS "regulationName", o."timeZone",
           p.days AS "policyDays", p."extensionDays" AS "policyExtensionDays",
           EXISTS (SELECT 1 FROM "IdentityLookup" l WHERE l."workspaceId" = w.id AND l.enabled) AS "hasLookups",
           i.id, i.name, i.type::text AS type, i.config, i."accountId", i."consumesType"
@@ -115,6 +121,7 @@ async function resolveWorkspace(db: Db, actor: Actor, ref: WorkspaceRef) {
     integrations,
     hasLookups: first.hasLookups,
     regulationName: first.regulationName,
+    timeZone: first.timeZone,
     regulation: storedRegulationRule(first.regulationName, policy),
   };
 }
@@ -162,11 +169,15 @@ export async function createDeletionRequest(
   now = new Date(),
 ) {
   const db = deps.prisma;
-  if (input.receivedAt && input.receivedAt.getTime() > now.getTime() + CLOCK_SKEW_MS)
+  const workspace = await resolveWorkspace(db, actor, input.workspace);
+  const given =
+    typeof input.receivedAt === 'string'
+      ? startOfDayIn(calendarDay(input.receivedAt), workspace.timeZone)
+      : input.receivedAt;
+  if (given && given.getTime() > now.getTime() + CLOCK_SKEW_MS)
     throw new AppError('BAD_REQUEST', 'receivedAt is in the future; give the time the request was received');
   // Received now (or a moment ahead by the caller's clock): the same as not saying.
-  const receivedAt = input.receivedAt && input.receivedAt.getTime() < now.getTime() ? input.receivedAt : null;
-  const workspace = await resolveWorkspace(db, actor, input.workspace);
+  const receivedAt = given && given.getTime() < now.getTime() ? given : null;
   // The override is resolved (a custom name is looked up); the workspace's was read with it. A
   // name that no longer resolves (a policy removed since) may still replay an earlier request.
   const named = input.regulation
@@ -181,7 +192,7 @@ export async function createDeletionRequest(
   // guessing. Requests stored before it was keyed have the plain one, and those stored before
   // the name was resolved have the regulation as it was spelled.
   // A time of receipt is part of the body too (absent: as before).
-  const received = input.receivedAt ? `\nreceived ${input.receivedAt.toISOString()}` : '';
+  const received = given ? `\nreceived ${given.toISOString()}` : '';
   const identifiers = await requestIdentifiers(
     deps,
     actor.organizationId,
@@ -208,7 +219,7 @@ export async function createDeletionRequest(
     (input.regulation
       ? await resolveRegulation(db, actor.organizationId, input.regulation)
       : (workspace.regulation ?? (await resolveRegulation(db, actor.organizationId, workspace.regulationName))));
-  const dueAt = dueAtFor(rule, receivedAt ?? now);
+  const dueAt = dueAtFor(rule, receivedAt ?? now, workspace.timeZone);
   const receiptConfirmBy = receiptConfirmByFor(rule.name, receivedAt ?? now);
   // Nothing to run: the outcome is explicit at once instead of a request that never moves.
   const empty = workspace.integrations.length === 0;

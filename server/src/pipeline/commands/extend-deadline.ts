@@ -1,4 +1,5 @@
 import { extendedDueAtFor, extensionLabel } from '@shared/deadlines';
+import { dateIn } from '@shared/zoned-days';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
 import { assertWorkspaceAllowed, type Actor } from '../../services/auth/actor';
@@ -50,7 +51,11 @@ export async function extendDeadline(
     if (CLOSED.includes(row.status))
       throw new AppError('CONFLICT', `The request has ended (${row.status}); there is no deadline left to extend`);
     const rule = await resolveRegulation(tx, actor.organizationId, row.regulation);
-    const dueAt = extendedDueAtFor(rule, row.receivedAt ?? row.createdAt);
+    const { timeZone } = await tx.organization.findUniqueOrThrow({
+      where: { id: actor.organizationId },
+      select: { timeZone: true },
+    });
+    const dueAt = extendedDueAtFor(rule, row.receivedAt ?? row.createdAt, timeZone);
     if (!dueAt) throw new AppError('CONFLICT', `The ${rule.name} policy allows no extension`);
     await tx.deletionRequest.update({
       where: { id: row.id },
@@ -61,7 +66,7 @@ export async function extendDeadline(
       organizationId: actor.organizationId,
       deletionRequestId: row.id,
       action: 'request.deadline_extended',
-      summary: `Deadline extended by ${extensionLabel(rule)} (${rule.name}) to ${dueAt.toISOString().slice(0, 10)}`,
+      summary: `Deadline extended by ${extensionLabel(rule)} (${rule.name}) to ${dateIn(dueAt, timeZone)}`,
       details: {
         regulation: rule.name,
         previousDueAt: row.dueAt.toISOString(),

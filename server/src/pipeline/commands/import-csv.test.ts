@@ -146,11 +146,11 @@ describe('CSV import over REST', () => {
     const row = (n: number) => byId.get(report.rows[n].deletionRequestId)!;
     expect(row(0)).toMatchObject({
       receivedAt: new Date('2026-11-02T00:00:00Z'),
-      dueAt: new Date('2026-12-02T00:00:00Z'),
+      dueAt: new Date('2026-12-02T23:59:59.999Z'),
     });
     expect(row(1)).toMatchObject({
       receivedAt: new Date('2026-11-03T14:30:00Z'),
-      dueAt: new Date('2026-12-03T14:30:00Z'),
+      dueAt: new Date('2026-12-03T23:59:59.999Z'),
     });
     expect(row(2).receivedAt).toBeNull();
     // The same rows with another time of receipt are another body under the same batch key.

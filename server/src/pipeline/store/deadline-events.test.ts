@@ -79,7 +79,7 @@ it('records deletion_request.overdue once per request past its deadline, and .at
   expect(atRisk).toMatchObject({
     type: 'deletion_request.at_risk',
     data: {
-      deletionRequest: { id: risky.id, dueAt: '2026-03-15T00:00:00.000Z', status: 'STAGING' },
+      deletionRequest: { id: risky.id, dueAt: '2026-03-15T23:59:59.999Z', status: 'STAGING' },
       reasons: ['CRM takes about 20 days: at risk'],
     },
   });
@@ -140,7 +140,7 @@ it('records deletion_request.receipt_overdue once per receipt still to confirm p
   const { org, endpoint, create } = await organizationAtRisk('receipt-events', 'Helpdesk', [
     'deletion_request.receipt_overdue',
   ]);
-  // Received Monday 2 March: the receipt is to be confirmed by Monday 16 March.
+  // Received Monday 2 March: the receipt is to be confirmed by the end of Monday 16 March in California.
   const received = new Date('2026-03-02T09:00:00.000Z');
   const unconfirmed = await create('unconfirmed@example.com', received, 'CCPA');
   const confirmed = await create('confirmed@example.com', received, 'CCPA');
@@ -170,12 +170,12 @@ it('records deletion_request.receipt_overdue once per receipt still to confirm p
 
   // Not before its date.
   expect(await recordDeadlineEvents(env.deps.prisma, new Date('2026-03-16T08:00:00.000Z'))).toBe(0);
-  await recordDeadlineEvents(env.deps.prisma, new Date('2026-03-17T00:00:00.000Z'));
+  await recordDeadlineEvents(env.deps.prisma, new Date('2026-03-17T08:00:00.000Z'));
   const first = await deliveries();
   expect(first.map((d) => [d.type, d.request])).toEqual([['deletion_request.receipt_overdue', unconfirmed.id]]);
   expect(first[0]!.body).toMatchObject({
     type: 'deletion_request.receipt_overdue',
-    data: { deletionRequest: { id: unconfirmed.id, receiptConfirmBy: '2026-03-16T09:00:00.000Z' }, reasons: [] },
+    data: { deletionRequest: { id: unconfirmed.id, receiptConfirmBy: '2026-03-17T06:59:59.999Z' }, reasons: [] },
   });
   expect(JSON.stringify(first)).not.toMatch(/@example\.com/);
   expect([confirmed.id, canceled.id, gdpr.id, withdrawn.id].some((id) => first.some((d) => d.request === id))).toBe(

@@ -1,4 +1,5 @@
 import type { DbOrTx } from '../../db/client';
+import { identifierRedactor } from '../../integrations/runtime/redaction';
 import { dbQuery } from './sql';
 
 /** A hashed identifier: its keyed hash (HMAC-SHA256 with the service pepper) behind this prefix. */
@@ -18,8 +19,9 @@ export async function dueForRetention(db: DbOrTx, organizationId: string, cutoff
 /**
  * Removes a request's identifier (purge: the identifier itself, keeping only the skeleton;
  * otherwise: replaced by its keyed hash) and what could carry it: the hash of the body it was
- * created with (an Idempotency-Key then replays by the key alone), its other identifiers, its integration requests'
- * last errors and its audit payloads. Run inside the caller's transaction. The request must
+ * created with (an Idempotency-Key then replays by the key alone), its other identifiers, its
+ * integration requests' last errors, the identifiers wherever a destination's task id repeats
+ * them, and its audit payloads. Run inside the caller's transaction. The request must
  * still be due under the row lock this takes: one retried since it was picked (no longer
  * finished) is left alone, and the answer is false.
  */
@@ -32,6 +34,11 @@ export async function removeIdentifier(
 ): Promise<boolean> {
   const query = dbQuery(tx);
   const stillDue = `"completedAt" <= ($3::timestamptz AT TIME ZONE 'UTC') AND "purgedAt" IS NULL`;
+  // Read before it goes: a task id that embeds it ("erase:jane@example.org") is blanked with it.
+  const [current] = await query<{ identifier: string | null; hashed: boolean }>(
+    `SELECT identifier, hashed FROM "DeletionRequest" WHERE id = $1 FOR UPDATE`,
+    [request.id],
+  );
   const changed = purge
     ? await query(
         `UPDATE "DeletionRequest" SET identifier = NULL, "identifierHmac" = $2, "requestHash" = NULL, hashed = false, "purgedAt" = ($4::timestamptz AT TIME ZONE 'UTC'), "updatedAt" = (now() AT TIME ZONE 'UTC')
@@ -44,6 +51,14 @@ export async function removeIdentifier(
         [request.id, `${HASHED_PREFIX}${request.identifierHmac}`, cutoff.toISOString()],
       );
   if (changed.length === 0) return false;
+  if (current?.identifier && !current.hashed) {
+    // Every identifier of the person, the ones lookups found included, before their values go.
+    const others = await query<{ value: string }>(
+      `SELECT value FROM "RequestIdentifier" WHERE "deletionRequestId" = $1 AND value IS NOT NULL`,
+      [request.id],
+    );
+    await redactTrackingIds(tx, request.id, [current.identifier, ...others.map((row) => row.value)]);
+  }
   await query(
     `UPDATE "IntegrationRequest" SET "lastError" = NULL, "updatedAt" = (now() AT TIME ZONE 'UTC') WHERE "deletionRequestId" = $1`,
     [request.id],
@@ -59,4 +74,19 @@ export async function removeIdentifier(
     request.id,
   ]);
   return true;
+}
+
+/** Each of the request's destination task ids with the identifiers blanked out of it. */
+async function redactTrackingIds(tx: DbOrTx, deletionRequestId: string, identifiers: string[]) {
+  const query = dbQuery(tx);
+  const redact = identifierRedactor(identifiers);
+  const rows = await query<{ id: string; trackingId: string }>(
+    `SELECT id, "trackingId" FROM "IntegrationRequest" WHERE "deletionRequestId" = $1 AND "trackingId" IS NOT NULL`,
+    [deletionRequestId],
+  );
+  for (const row of rows) {
+    const redacted = redact(row.trackingId);
+    if (redacted !== row.trackingId)
+      await query(`UPDATE "IntegrationRequest" SET "trackingId" = $2 WHERE id = $1`, [row.id, redacted]);
+  }
 }

@@ -5,6 +5,7 @@ import {
   extendDeadlineInputSchema,
   regulationNameSchema,
   regulationPolicyInputSchema,
+  timeZoneSchema,
 } from '@shared/deadlines';
 import { router } from '../../trpc/init';
 import { adminProcedure, memberProcedure } from '../../trpc/procedures';
@@ -15,6 +16,7 @@ import {
   deleteRegulationPolicy,
   listRegulations,
   setDefaultRegulation,
+  setOrganizationTimeZone,
   setWorkspaceRegulation,
 } from '../../services/deadlines/regulations';
 import { idempotencyRequestHeaders, idempotencyResponseHeaders, TAG } from '../deletion-requests/shared-meta';
@@ -65,6 +67,10 @@ export const deadlinesRouter = router({
   setDefault: adminProcedure
     .input(z.object({ regulation: regulationNameSchema }))
     .mutation(({ ctx, input }) => setDefaultRegulation(ctx.prisma, ctx.actor, input.regulation)),
+  /** The IANA time zone whose calendar days new deadlines count; anything else is a 400 naming `timeZone`. */
+  setTimeZone: adminProcedure
+    .input(z.object({ timeZone: timeZoneSchema }))
+    .mutation(({ ctx, input }) => setOrganizationTimeZone(ctx.prisma, ctx.actor, input.timeZone)),
   /** null: the workspace follows the organization's default. */
   setWorkspaceRegulation: adminProcedure
     .input(z.object({ workspaceId: z.string().max(64), regulation: regulationNameSchema.nullable() }))

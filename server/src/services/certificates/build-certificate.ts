@@ -1,10 +1,11 @@
 import { NO_IDENTIFIER_OF_TYPE } from '@shared/identifiers';
 import { sign } from 'node:crypto';
 import type { Db } from '../../db/client';
+import { identifierRedactor, redactDeep } from '../../integrations/runtime/redaction';
 import type { Keyring } from '../../lib/crypto';
 import { AppError, notFound } from '../../lib/errors';
 import { assertWorkspaceAllowed, type Actor } from '../auth/actor';
-import { canonicalJson } from './canonical-json';
+import { canonicalJson, wellFormed } from './canonical-json';
 import { signingKeyFor } from './signing-key';
 import type { SignedCertificate } from './verify-certificate';
 
@@ -51,6 +52,7 @@ export async function buildCertificate(
     select: {
       id: true,
       status: true,
+      identifier: true,
       identifierHmac: true,
       purgedAt: true,
       regulation: true,
@@ -85,7 +87,7 @@ export async function buildCertificate(
       identifiers: {
         where: { primary: false },
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        select: { type: true, source: true, matchHmac: true },
+        select: { type: true, source: true, matchHmac: true, value: true },
       },
     },
   });
@@ -133,6 +135,12 @@ export async function buildCertificate(
     }),
   ]);
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  // What a destination returned (its task id, its evidence) can repeat the identifier it was
+  // sent: blanked out as in the audit trail's summaries, so the signed document never names the subject.
+  const redact = identifierRedactor([
+    ...(request.identifier ? [request.identifier] : []),
+    ...request.identifiers.flatMap((identifier) => (identifier.value ? [identifier.value] : [])),
+  ]);
   // A certificate of deletion only for a request that succeeded everywhere and whose data
   // re-verification has not found again; anything else is a signed deletion report.
   const dataReappeared = request.integrationRequests.some((ir) => ir.reappearedAt !== null);
@@ -187,14 +195,17 @@ export async function buildCertificate(
       finalStatus: ir.status,
       // Nothing was sent: the request had no identifier of the type this destination takes.
       ...(ir.lastError?.startsWith(NO_IDENTIFIER_OF_TYPE) ? { noIdentifierOfType: ir.consumesType } : {}),
-      vendorTaskId: ir.trackingId,
+      vendorTaskId: ir.trackingId === null ? null : redact(ir.trackingId),
       attempts: ir.attempts,
       requestedAt: ir.createdAt.toISOString(),
       startedAt: iso(ir.startedAt),
       completedAt: iso(ir.completedAt),
       reverifiedAt: iso(ir.reverifiedAt),
       reappearedAt: iso(ir.reappearedAt),
-      evidence: destinationEvidence(ir.integrationType, storedEvidence(ir.evidence) ?? fromAudit.get(ir.id) ?? null),
+      evidence: redactDeep(
+        destinationEvidence(ir.integrationType, storedEvidence(ir.evidence) ?? fromAudit.get(ir.id) ?? null),
+        redact,
+      ),
     })),
     auditChain: {
       head: head
@@ -203,7 +214,9 @@ export async function buildCertificate(
       lastEntryOfRequest: lastOwn ? { chainSeq: lastOwn.chainSeq!.toString(), hash: lastOwn.hash } : null,
     },
   };
+  // RFC 8785 signs I-JSON only: a name or a destination's text cut inside an emoji is signed with U+FFFD there.
+  const signable = redactDeep(certificate, wellFormed) as typeof certificate;
   const key = await signingKeyFor(db, keyring, actor.organizationId);
-  const value = sign(null, Buffer.from(canonicalJson(certificate), 'utf8'), key.privateKey).toString('base64');
-  return { certificate, signature: { algorithm: 'Ed25519', keyId: key.id, publicKey: key.publicKey, value } };
+  const value = sign(null, Buffer.from(canonicalJson(signable), 'utf8'), key.privateKey).toString('base64');
+  return { certificate: signable, signature: { algorithm: 'Ed25519', keyId: key.id, publicKey: key.publicKey, value } };
 }

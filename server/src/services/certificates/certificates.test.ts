@@ -3,6 +3,8 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { PDFDocument, PDFName, PDFDict, PDFArray, PDFRawStream, decodePDFRawStream } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../generated/prisma/client';
@@ -13,6 +15,7 @@ import { startTestWorker, waitForRequest } from '../../test/engine';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
 import { buildCertificate } from './build-certificate';
 import { canonicalJson } from './canonical-json';
+import { certificateJsonSchema } from './certificate-schema';
 import { renderCertificatePdf } from './render-pdf';
 import { publicKeyPem, signingKeyFor } from './signing-key';
 import { verifyCertificate, type SignedCertificate } from './verify-certificate';
@@ -71,6 +74,11 @@ describe('certificate of deletion', () => {
     });
     expect(c.auditChain.head).toMatchObject({ chainSeq: head.chainSeq!.toString(), hash: head.hash });
     expect(JSON.stringify(signed)).not.toContain(identifier);
+    // A store's evidence as the published JSON Schema describes it.
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    (addFormats as unknown as (instance: Ajv2020) => void)(ajv);
+    const validate = ajv.compile(certificateJsonSchema);
+    expect(validate(signed), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it('verifies, and rejects any change, a foreign key, or a different published key', async () => {

@@ -38,22 +38,22 @@ const create = (identifier: string, now: Date, regulation?: string) =>
 describe('deadlines on create', () => {
   it('GDPR by default: one calendar month, clamped at the month end', async () => {
     const request = await create('jan31@example.com', new Date('2026-01-31T09:00:00.000Z'));
-    expect(request).toMatchObject({ regulation: 'GDPR', dueAt: '2026-02-28T09:00:00.000Z', dueExtendedAt: null });
+    expect(request).toMatchObject({ regulation: 'GDPR', dueAt: '2026-02-28T23:59:59.999Z', dueExtendedAt: null });
     const stored = await env.deps.prisma.deletionRequest.findUniqueOrThrow({
       where: { id: request.id },
       select: { dueAt: true, regulation: true },
     });
-    expect(stored).toEqual({ dueAt: new Date('2026-02-28T09:00:00.000Z'), regulation: 'GDPR' });
+    expect(stored).toEqual({ dueAt: new Date('2026-02-28T23:59:59.999Z'), regulation: 'GDPR' });
   });
 
   it('a per-request override, the workspace choice and custom policies; anything else is a 400 over REST', async () => {
     expect((await create('ccpa@example.com', new Date('2026-01-31T09:00:00.000Z'), 'CCPA')).dueAt).toBe(
-      '2026-03-17T09:00:00.000Z',
+      '2026-03-17T23:59:59.999Z',
     );
     await owner().deadlines.createPolicy({ name: 'LGPD', days: 15, extensionDays: 0 });
     await owner().deadlines.setWorkspaceRegulation({ workspaceId: org.workspace.id, regulation: 'LGPD' });
     const viaWorkspace = await create('lgpd@example.com', new Date('2026-12-20T00:00:00.000Z'));
-    expect(viaWorkspace).toMatchObject({ regulation: 'LGPD', dueAt: '2027-01-04T00:00:00.000Z' });
+    expect(viaWorkspace).toMatchObject({ regulation: 'LGPD', dueAt: '2027-01-04T23:59:59.999Z' });
     await owner().deadlines.setWorkspaceRegulation({ workspaceId: org.workspace.id, regulation: null });
     await expect(
       owner().deadlines.deletePolicy({ policyId: (await owner().deadlines.regulations()).policies[0]!.id }),
@@ -76,7 +76,10 @@ describe('deadlines on create', () => {
     expect(ok.status).toBe(201);
     const created = await ok.json();
     expect(created.regulation).toBe('CCPA');
-    expect(new Date(created.dueAt).getTime() - new Date(created.createdAt).getTime()).toBe(45 * 86_400_000);
+    // The end of the 45th day after the day it was created (the organization's zone: UTC).
+    const fortyFiveDaysOn = new Date(new Date(created.createdAt).getTime() + 45 * 86_400_000);
+    fortyFiveDaysOn.setUTCHours(23, 59, 59, 999);
+    expect(created.dueAt).toBe(fortyFiveDaysOn.toISOString());
     const listed = await (
       await fetch(`${server.baseUrl}/api/public/deletion-requests/organization?limit=100`, {
         headers: { 'x-api-key': org.pat },
@@ -103,6 +106,7 @@ describe('deadlines on create', () => {
     expect(answer.status).toBe(201);
     const created = await answer.json();
     const monthOn = new Date(receivedAt);
+    monthOn.setUTCHours(23, 59, 59, 999); // to the end of the day (the organization's zone: UTC)
     monthOn.setUTCMonth(monthOn.getUTCMonth() + 1);
     if (monthOn.getUTCDate() !== receivedAt.getUTCDate()) monthOn.setUTCDate(0); // clamped at the month's end
     expect(created).toMatchObject({ receivedAt: receivedAt.toISOString(), dueAt: monthOn.toISOString() });
@@ -125,11 +129,12 @@ describe('deadlines on create', () => {
       reason: 'Several archived mailboxes have to be restored first',
     });
     const threeMonthsOn = new Date(receivedAt);
+    threeMonthsOn.setUTCHours(23, 59, 59, 999);
     threeMonthsOn.setUTCMonth(threeMonthsOn.getUTCMonth() + 3);
     if (threeMonthsOn.getUTCDate() !== receivedAt.getUTCDate()) threeMonthsOn.setUTCDate(0);
     expect(extended.dueAt).toBe(threeMonthsOn.toISOString());
 
-    // A date alone is the start of that day in UTC; the future, a day that does not exist, or prose are a 400.
+    // A date alone is the start of that day in the organization's time zone (UTC here); the future, a day that does not exist, or prose are a 400.
     const day = receivedAt.toISOString().slice(0, 10);
     const byDay = await (await post({ identifier: 'by-day@example.com', receivedAt: day })).json();
     expect(byDay.receivedAt).toBe(`${day}T00:00:00.000Z`);
@@ -158,7 +163,7 @@ describe('extensions', () => {
       extendedAt,
     );
     expect(result).toMatchObject({
-      dueAt: '2026-04-30T09:00:00.000Z',
+      dueAt: '2026-04-30T23:59:59.999Z',
       dueExtendedAt: extendedAt.toISOString(),
       regulation: 'GDPR',
     });
@@ -170,8 +175,8 @@ describe('extensions', () => {
     });
     expect(audit.details).toMatchObject({
       reason,
-      previousDueAt: '2026-02-28T09:00:00.000Z',
-      dueAt: '2026-04-30T09:00:00.000Z',
+      previousDueAt: '2026-02-28T23:59:59.999Z',
+      dueAt: '2026-04-30T23:59:59.999Z',
     });
     expect(audit.actorId).toBe(org.user.id);
   });
@@ -187,7 +192,9 @@ describe('extensions', () => {
       deletionRequestId: request.id,
       reason: 'Identity verification still pending with the subject',
     });
-    expect(result.dueAt).toBe(new Date(receivedAt.getTime() + 90 * 86_400_000).toISOString());
+    const ninetyDaysOn = new Date(receivedAt.getTime() + 90 * 86_400_000);
+    ninetyDaysOn.setUTCHours(23, 59, 59, 999);
+    expect(result.dueAt).toBe(ninetyDaysOn.toISOString());
   });
 
   it('a FAILED or ERROR request is still unfulfilled and can be extended while it is retried; a SUCCESS one cannot', async () => {
@@ -218,7 +225,7 @@ describe('extensions', () => {
       ),
     ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('passed on 2026-02-28') });
     const stored = await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: request.id } });
-    expect(stored).toMatchObject({ dueExtendedAt: null, dueAt: new Date('2026-02-28T09:00:00.000Z') });
+    expect(stored).toMatchObject({ dueExtendedAt: null, dueAt: new Date('2026-02-28T23:59:59.999Z') });
   });
 
   it('a token limited to another workspace cannot extend a request of this one', async () => {
@@ -345,6 +352,6 @@ describe('the list, sorted and filtered by deadline', () => {
     expect(projected?.riskReasons).toEqual([`${integration.name} takes about 20 days: at risk`]);
     expect(later.atRisk.map((r) => r.id)).not.toContain(safe.id);
     const detail = await owner().dashboard.requestDetail({ deletionRequestId: risky.id });
-    expect(detail).toMatchObject({ regulation: 'Ten days', dueAt: '2026-03-15T00:00:00.000Z' });
+    expect(detail).toMatchObject({ regulation: 'Ten days', dueAt: '2026-03-15T23:59:59.999Z' });
   });
 });

@@ -28,20 +28,20 @@ describe('the day a confirmation was sent', () => {
 });
 
 describe('business days', () => {
-  it("counts Monday to Friday on California's calendar, from the day after receipt there, keeping the time of day", () => {
+  it("counts Monday to Friday on California's calendar, from the day after receipt there, to the end of the day there", () => {
     // Friday 27 November 2026: ten business days later is Friday 11 December.
-    expect(addBusinessDays(new Date('2026-11-27T10:00:00Z'), 10).toISOString()).toBe('2026-12-11T10:00:00.000Z');
+    expect(addBusinessDays(new Date('2026-11-27T10:00:00Z'), 10).toISOString()).toBe('2026-12-12T07:59:59.999Z');
     // Received on a Saturday or a Sunday: the count starts on Monday.
-    expect(addBusinessDays(new Date('2026-11-28T10:00:00Z'), 10).toISOString()).toBe('2026-12-11T10:00:00.000Z');
-    expect(addBusinessDays(new Date('2026-11-29T23:30:00Z'), 10).toISOString()).toBe('2026-12-11T23:30:00.000Z');
+    expect(addBusinessDays(new Date('2026-11-28T10:00:00Z'), 10).toISOString()).toBe('2026-12-12T07:59:59.999Z');
+    expect(addBusinessDays(new Date('2026-11-29T23:30:00Z'), 10).toISOString()).toBe('2026-12-12T07:59:59.999Z');
     // Sunday evening in California is Monday in UTC: counted from Sunday, due on Friday 11 December there.
-    expect(addBusinessDays(new Date('2026-11-30T03:00:00Z'), 10).toISOString()).toBe('2026-12-12T03:00:00.000Z');
-    // Across the spring change of clocks: 23:30 on Thursday 5 March there, due by 23:30 on Thursday 19 March there.
-    expect(addBusinessDays(new Date('2026-03-06T07:30:00Z'), 10).toISOString()).toBe('2026-03-20T06:30:00.000Z');
+    expect(addBusinessDays(new Date('2026-11-30T03:00:00Z'), 10).toISOString()).toBe('2026-12-12T07:59:59.999Z');
+    // Across the spring change of clocks: 23:30 on Thursday 5 March there, due by the end of Thursday 19 March there.
+    expect(addBusinessDays(new Date('2026-03-06T07:30:00Z'), 10).toISOString()).toBe('2026-03-20T06:59:59.999Z');
     // Monday: the Monday two weeks later.
-    expect(addBusinessDays(new Date('2026-11-30T08:00:00Z'), 10).toISOString()).toBe('2026-12-14T08:00:00.000Z');
+    expect(addBusinessDays(new Date('2026-11-30T08:00:00Z'), 10).toISOString()).toBe('2026-12-15T07:59:59.999Z');
     expect(receiptConfirmByFor('CCPA', new Date('2026-11-30T08:00:00Z'))?.toISOString()).toBe(
-      '2026-12-14T08:00:00.000Z',
+      '2026-12-15T07:59:59.999Z',
     );
     expect(receiptConfirmByFor('GDPR', new Date('2026-11-30T08:00:00Z'))).toBeNull();
     expect(receiptConfirmByFor('LGPD', new Date('2026-11-30T08:00:00Z'))).toBeNull();
@@ -94,7 +94,7 @@ const confirmations = (id: string, action = 'request.receipt_confirmed') =>
 describe('confirming receipt to the subject', () => {
   it('a CCPA request is due a confirmation 10 business days after receipt; a GDPR one is not', async () => {
     const ccpa = await create('ccpa-receipt@example.com', new Date('2026-11-30T08:00:00Z'), 'CCPA');
-    expect(ccpa).toMatchObject({ receiptConfirmBy: '2026-12-14T08:00:00.000Z', receiptConfirmedAt: null });
+    expect(ccpa).toMatchObject({ receiptConfirmBy: '2026-12-15T07:59:59.999Z', receiptConfirmedAt: null });
     // From the day it was received, when that was earlier.
     const late = await create(
       'ccpa-by-post@example.com',
@@ -102,7 +102,7 @@ describe('confirming receipt to the subject', () => {
       'CCPA',
       new Date('2026-11-20T00:00:00Z'),
     );
-    expect(late.receiptConfirmBy).toBe('2026-12-04T00:00:00.000Z');
+    expect(late.receiptConfirmBy).toBe('2026-12-04T07:59:59.999Z');
     const gdpr = await create('gdpr-receipt@example.com', new Date('2026-11-30T08:00:00Z'));
     expect(gdpr).toMatchObject({ receiptConfirmBy: null, receiptConfirmedAt: null });
     // The same fields in every shape: the detail and the public lists.
@@ -113,7 +113,7 @@ describe('confirming receipt to the subject', () => {
       await api.get(`/api/public/deletion-requests/organization?limit=100`, { 'X-API-Key': org.pat })
     ).json()) as { id: string; receiptConfirmBy: string | null; receivedAt: string }[];
     expect(listed.find((r) => r.id === late.id)).toMatchObject({
-      receiptConfirmBy: '2026-12-04T00:00:00.000Z',
+      receiptConfirmBy: '2026-12-04T07:59:59.999Z',
       receivedAt: '2026-11-20T00:00:00.000Z',
     });
   });
@@ -142,7 +142,7 @@ describe('confirming receipt to the subject', () => {
     );
     expect(first).toEqual({
       deletionRequestId: onTime.id,
-      receiptConfirmBy: '2026-12-14T08:00:00.000Z',
+      receiptConfirmBy: '2026-12-15T07:59:59.999Z',
       receiptConfirmedAt: now.toISOString(),
       onTime: true,
     });
@@ -230,7 +230,7 @@ describe('confirming receipt to the subject', () => {
 
     expect(await correct(new Date('2026-11-13T10:00:00Z'))).toEqual({
       deletionRequestId: request.id,
-      receiptConfirmBy: '2026-11-16T08:00:00.000Z',
+      receiptConfirmBy: '2026-11-17T07:59:59.999Z',
       receiptConfirmedAt: '2026-11-13T10:00:00.000Z',
       previousConfirmedAt: '2026-11-20T16:00:00.000Z',
       onTime: true,

@@ -48,7 +48,10 @@ export function storedRegulationRule(
 
 export async function listRegulations(db: Db, actor: Actor) {
   const [organization, policies, workspaces] = await Promise.all([
-    db.organization.findUniqueOrThrow({ where: { id: actor.organizationId }, select: { defaultRegulation: true } }),
+    db.organization.findUniqueOrThrow({
+      where: { id: actor.organizationId },
+      select: { defaultRegulation: true, timeZone: true },
+    }),
     db.regulationPolicy.findMany({
       where: { organizationId: actor.organizationId },
       select: { id: true, name: true, days: true, extensionDays: true, createdAt: true },
@@ -62,6 +65,7 @@ export async function listRegulations(db: Db, actor: Actor) {
   ]);
   return {
     defaultRegulation: organization.defaultRegulation,
+    timeZone: organization.timeZone,
     builtIn: [
       { name: 'GDPR', description: 'One month from receipt (Art. 12(3)), extendable by two further months' },
       { name: 'CCPA', description: '45 days from receipt (covers CPRA), extendable once by 45 days' },
@@ -135,6 +139,19 @@ export async function setDefaultRegulation(db: Db, actor: Actor, regulation: str
       summary: `Default regulation set to ${rule.name}`,
     });
     return { defaultRegulation: rule.name };
+  });
+}
+
+/** The time zone whose calendar days the organization's new deadlines count (existing ones keep theirs). */
+export async function setOrganizationTimeZone(db: Db, actor: Actor, timeZone: string) {
+  return db.$transaction(async (tx) => {
+    await tx.organization.update({ where: { id: actor.organizationId }, data: { timeZone } });
+    await recordAudit(tx, actor, {
+      organizationId: actor.organizationId,
+      action: 'organization.time_zone_changed',
+      summary: `Deadlines counted in the time zone ${timeZone}`,
+    });
+    return { timeZone };
   });
 }
 

@@ -1,10 +1,13 @@
 import { businessDaysLeft, DAY_MS } from '@shared/days-left';
+import { dateIn, dayIn, endOfDayIn } from '@shared/zoned-days';
 import type { Config } from '../../config';
 import { atRiskRequests, type AtRiskRequest } from '../deadlines/at-risk';
 import { receiptToConfirmWhere, unfulfilledWhere } from '../deadlines/pending';
 import type { Notice, NotifyDeps } from './notify';
 
 const DIGEST_LIST_MAX = 20;
+/** CCPA receipts are due by days on California's calendar. */
+const CALIFORNIA = 'America/Los_Angeles';
 /** Requests with a deadline ahead the digest reads at most to count those at risk. */
 const DIGEST_AT_RISK_MAX = 5_000;
 
@@ -22,13 +25,14 @@ export async function buildDigest(
   atRiskMax = DIGEST_AT_RISK_MAX,
 ): Promise<Notice | null> {
   const unfulfilled = { organizationId, ...unfulfilledWhere };
-  // CCPA confirmations of receipt due by this time tomorrow or already late, not recorded.
+  // CCPA confirmations of receipt due by the end of tomorrow in California or already late, not recorded.
   const receiptsDue = {
     organizationId,
     ...receiptToConfirmWhere,
-    receiptConfirmBy: { not: null, lte: new Date(now.getTime() + DAY_MS) },
+    receiptConfirmBy: { not: null, lte: endOfDayIn(dayIn(now, CALIFORNIA) + DAY_MS, CALIFORNIA) },
   };
-  const [overdueTotal, overdue, receiptTotal, receipts] = await Promise.all([
+  const [{ timeZone }, overdueTotal, overdue, receiptTotal, receipts] = await Promise.all([
+    deps.prisma.organization.findUniqueOrThrow({ where: { id: organizationId }, select: { timeZone: true } }),
     deps.prisma.deletionRequest.count({ where: { ...unfulfilled, dueAt: { lte: now } } }),
     deps.prisma.deletionRequest.findMany({
       where: { ...unfulfilled, dueAt: { lte: now } },
@@ -55,7 +59,8 @@ export async function buildDigest(
   }
   if (overdueTotal === 0 && atRiskTotal === 0 && receiptTotal === 0) return null;
   const atRiskCount = `${atRiskTotal}${next.value.capped ? '+' : ''}`;
-  const day = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : '');
+  // A deadline's day where it is counted: the organization's zone, California's for a receipt.
+  const day = (d: Date | null, zone = timeZone) => (d ? dateIn(d, zone) : '');
   const lines = [`${overdueTotal} request(s) overdue, ${atRiskCount} at risk.`];
   if (overdue.length)
     lines.push(
@@ -80,7 +85,7 @@ export async function buildDigest(
       `Receipt to confirm to the subject (CCPA), due by tomorrow or late: ${receiptTotal}`,
       ...receipts.map(
         (r) =>
-          `- ${r.id} (due ${day(r.receiptConfirmBy)}${businessDaysLeft(r.receiptConfirmBy!, now) < 0 ? ', late' : ''}) ${requestLink(deps.config, r.id)}`,
+          `- ${r.id} (due ${day(r.receiptConfirmBy, CALIFORNIA)}${businessDaysLeft(r.receiptConfirmBy!, now) < 0 ? ', late' : ''}) ${requestLink(deps.config, r.id)}`,
       ),
     );
   }
