@@ -11,6 +11,7 @@ import { printComparison, type Comparison } from './lib/report';
 import { createScenario } from './scenarios/create';
 import { listScenario } from './scenarios/list';
 import { pipelineScenario } from './scenarios/pipeline';
+import { lookupsScenario } from './scenarios/lookups';
 import { dashboardScenario } from './scenarios/dashboard';
 import { exportScenario } from './scenarios/export';
 import { readSettings } from './settings';
@@ -37,6 +38,7 @@ try {
     ['create', () => createScenario(cluster, settings)],
     ['list', () => listScenario(cluster, settings)],
     ['pipeline', () => pipelineScenario(cluster, settings)],
+    ['lookups', () => lookupsScenario(cluster, settings)],
     ['dashboard', () => dashboardScenario(cluster, settings, notes)],
     ['export', () => exportScenario(cluster, settings)],
   ];

@@ -10,6 +10,8 @@ export interface BenchSettings {
   pipelineRequests: number;
   /** Worker process counts the pipeline runs with (BENCH_PIPELINE_WORKERS, default 1,4). */
   pipelineWorkers: number[];
+  /** Requests per case of the lookups scenario, each timed alone (BENCH_LOOKUP_REQUESTS). */
+  lookupRequests: number;
   scenarios: Set<string>;
 }
 
@@ -25,6 +27,7 @@ export function readSettings(argv: string[]): BenchSettings {
     listRequests: smoke ? 2_000 : 100_000,
     pipelineRequests: smoke ? 100 : 2_000,
     pipelineWorkers: (process.env.BENCH_PIPELINE_WORKERS ?? '1,4').split(',').map(Number),
-    scenarios: new Set((only ?? 'create,list,pipeline,dashboard,export').split(',')),
+    lookupRequests: smoke ? 10 : Number(process.env.BENCH_LOOKUP_REQUESTS ?? 200),
+    scenarios: new Set((only ?? 'create,list,pipeline,lookups,dashboard,export').split(',')),
   };
 }

@@ -3,8 +3,8 @@ import type { LoadResult } from './load';
 export interface Comparison {
   scenario: string;
   case: string;
-  service: LoadResult | TimedResult;
-  baseline: LoadResult | TimedResult;
+  service: LoadResult | TimedResult | LatencyResult;
+  baseline: LoadResult | TimedResult | LatencyResult;
   /** service / baseline throughput, or baseline p99 / service p99 multiples, as the target defines. */
   ratio: number;
   target: string;
@@ -19,9 +19,17 @@ export interface TimedResult {
   items: number;
 }
 
+/** Latencies of requests measured one at a time. */
+export interface LatencyResult {
+  samples: number;
+  p50Ms: number;
+  p90Ms: number;
+}
+
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
-export function describe(result: LoadResult | TimedResult): string {
+export function describe(result: LoadResult | TimedResult | LatencyResult): string {
+  if ('samples' in result) return `p50 ${result.p50Ms} ms  p90 ${result.p90Ms} ms  (${result.samples} requests)`;
   if ('seconds' in result)
     return `${result.itemsPerSecond.toFixed(0)}/s (${result.items} in ${result.seconds.toFixed(2)} s, peak RSS ${result.peakRssMb} MB)`;
   return `${result.requestsPerSecond.toFixed(0)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  RSS ${result.peakRssMb} MB${result.failures ? `  FAILURES ${result.failures}` : ''}`;

@@ -154,8 +154,20 @@ export const CUSTOMER_RULES = [
 
 /** A PostgreSQL integration deleting a subject's rows from the customer database at `customerUrl`. */
 export async function addPostgresIntegration(org: SeededOrganization, workspaceId: string, customerUrl: string) {
+  const account = await addPostgresAccount(org, customerUrl);
+  return org.caller.integrations.create({
+    workspaceId,
+    name: 'App database',
+    type: 'POSTGRES',
+    accountId: account.id,
+    config: { rules: CUSTOMER_RULES },
+  });
+}
+
+/** The organization's database account for the customer database at `customerUrl`. */
+export async function addPostgresAccount(org: SeededOrganization, customerUrl: string) {
   const url = new URL(customerUrl);
-  const account = await org.caller.accounts.create({
+  return org.caller.accounts.create({
     name: 'App database',
     integrationType: 'POSTGRES',
     type: 'DATABASE',
@@ -167,13 +179,6 @@ export async function addPostgresIntegration(org: SeededOrganization, workspaceI
       password: decodeURIComponent(url.password),
       sslMode: 'disable',
     },
-  });
-  return org.caller.integrations.create({
-    workspaceId,
-    name: 'App database',
-    type: 'POSTGRES',
-    accountId: account.id,
-    config: { rules: CUSTOMER_RULES },
   });
 }
 

@@ -1,13 +1,18 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** A zero-latency webhook receiver on loopback that counts calls per Idempotency-Key. */
-export async function startWebhookSink() {
+/**
+ * A zero-latency webhook receiver on loopback that counts calls per Idempotency-Key;
+ * `onCall` gets each call's body as it arrives.
+ */
+export async function startWebhookSink(onCall?: (body: string) => void) {
   const callsByKey = new Map<string, number>();
   let calls = 0;
   const server = http.createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => onCall && chunks.push(chunk));
     req.on('end', () => {
+      onCall?.(Buffer.concat(chunks).toString('utf8'));
       calls++;
       const key = String(req.headers['idempotency-key'] ?? '');
       callsByKey.set(key, (callsByKey.get(key) ?? 0) + 1);

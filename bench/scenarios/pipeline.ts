@@ -1,6 +1,7 @@
 import http from 'node:http';
 import pg from 'pg';
 import type { BenchCluster } from '../lib/database';
+import { postJson } from '../lib/post-json';
 import { startService, type Child } from '../lib/processes';
 import type { Comparison, TimedResult } from '../lib/report';
 import {
@@ -17,31 +18,6 @@ const CREATE_CONCURRENCY = 16;
 const DEADLINE_MS = 240_000;
 
 const subjectsFor = (n: number) => Array.from({ length: n }, (_, i) => `subject-${i}@customer.example`);
-
-async function postJson(
-  url: string,
-  headers: Record<string, string>,
-  body: unknown,
-  agent: http.Agent,
-): Promise<number> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...headers },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 /** The service: `workers` worker processes and one API process, from the first create to the last SUCCESS. */
 async function runService(
