@@ -443,6 +443,11 @@ describe('an owner connects destinations and tracks deletions through them', () 
     // Promoted by the owner, the member gets the admin screens.
     await page.reload();
     await page.getByLabel(`Role of ${invitee.name}`).selectOption('ADMIN');
+    await page
+      .getByRole('dialog', { name: `Make ${invitee.name} an admin?` })
+      .getByRole('button', { name: 'Make an admin' })
+      .click();
+    await page.getByRole('status').getByText(`${invitee.name} is now an admin.`).waitFor();
     await expect
       .poll(
         async () => {
