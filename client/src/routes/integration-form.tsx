@@ -157,7 +157,8 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
     const nameCheck = nameSchema.safeParse(nameValue);
     if (!nameCheck.success) next.name = nameCheck.error.issues[0]!.message;
     if (!existing && !workspaceId) next.workspaceId = 'Choose a workspace';
-    if (!existing && info.accountRequired && !accountId) next.accountId = 'Choose an account, or save the new one with “Save account” first';
+    if (!existing && info.accountRequired && !accountId)
+      next.accountId = 'Choose an account, or save the new one with “Save account” first';
     return next;
   };
   // After a failed submit, messages follow the edits instead of going stale.
