@@ -291,7 +291,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel many deletion requests
-         * @description Cancels every integration request that has not finished, as the single cancel does (here when not sent yet; at the destination when it supports cancel; otherwise the reason is given). A finished request is skipped. Name the requests in `deletionRequestIds` (at most 500) or give a `filter` (at most 500 may match). Each request gets its own outcome in `items`, with the reason when it was skipped; each is audited as the single action is, and the bulk action once more as a whole. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         * @description Cancels every integration request that has not finished, as the single cancel does (here when not sent yet; at the destination when it supports cancel; otherwise the reason is given). A finished request is skipped. The optional `reason` (and `note`, required with `other`) is recorded on every request canceled, as for the single cancel. Name the requests in `deletionRequestIds` (at most 500) or give a `filter` (at most 500 may match). Each request gets its own outcome in `items`, with the reason when it was skipped; each is audited as the single action is, and the bulk action once more as a whole. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
          */
         post: operations["bulkCancelDeletionRequests"];
         delete?: never;
@@ -3449,6 +3449,13 @@ export interface operations {
                         /** @enum {string} */
                         due?: "overdue" | "due7" | "unconfirmed";
                     };
+                    /**
+                     * @description Why the request is closed without being fulfilled: `withdrawn` (by the person), `identity_not_verified`, `legal_exemption`, `duplicate`, or `other` (then `note` is required).
+                     * @enum {string}
+                     */
+                    reason?: "withdrawn" | "identity_not_verified" | "legal_exemption" | "duplicate" | "other";
+                    /** @description Words to go with the reason; required when the reason is `other`. */
+                    note?: string;
                 };
             };
         };

@@ -138,6 +138,20 @@ describe('cancel with a reason', () => {
     expect(canceled.deletionRequest.statusReason).toBe('Closed — not fulfilled (Other: moved abroad)');
   });
 
+  it('bulk cancel records the reason on every request it cancels, and refuses "other" without a note', async () => {
+    const ids = [await create('bulk-1@example.com'), await create('bulk-2@example.com')];
+    await expect(owner().deletionRequests.bulkCancel({ deletionRequestIds: ids, reason: 'other' })).rejects.toThrow(
+      /note/,
+    );
+    const result = await owner().deletionRequests.bulkCancel({ deletionRequestIds: ids, reason: 'legal_exemption' });
+    expect(result.succeeded).toBe(2);
+    for (const id of ids)
+      expect(await owner().deletionRequests.get({ deletionRequestId: id })).toMatchObject({
+        cancelReason: 'legal_exemption',
+        statusReason: 'Closed — not fulfilled (Legal exemption)',
+      });
+  });
+
   it('keeps the reason the request had when nothing could be canceled', async () => {
     const id = await create('finished@example.com');
     await owner().deletionRequests.cancel({ deletionRequestId: id, reason: 'identity_not_verified' });
