@@ -219,13 +219,24 @@ describe('bulk actions on the Requests screen', () => {
     await dialog.waitFor({ state: 'hidden' });
     for (const id of running) await waitForStatus(id, ['STAGING', 'PENDING', 'PROCESSING']);
     await bar.getByRole('button', { name: 'Cancel…' }).click();
-    await dialog.getByRole('button', { name: 'Cancel 4 requests', exact: true }).click();
+    // Closed without being fulfilled: the dialog asks why, once for all of them.
+    const confirm = dialog.getByRole('button', { name: 'Cancel 4 requests', exact: true });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Reason').selectOption({ label: 'Legal exemption' });
+    await confirm.click();
 
     const result = page.getByRole('region', { name: 'Result of the bulk action' });
     await result.getByText('3 requests canceled, 1 skipped.').waitFor();
     const canceled = result.locator('li[data-outcome="canceled"]');
     expect((await canceled.getByRole('link').allTextContents()).sort()).toEqual(busy.map(maskIdentifier).sort());
     expect(await canceled.locator('.badge').allTextContents()).toEqual(['Canceled', 'Canceled', 'Canceled']);
+    for (const identifier of busy) {
+      const { body } = await publicApi('GET', `/deletion-requests/${ids.get(identifier)}`, pat);
+      expect(body).toMatchObject({
+        cancelReason: 'legal_exemption',
+        statusReason: 'Closed — not fulfilled (Legal exemption)',
+      });
+    }
     const skipped = result.locator('li[data-outcome="skipped"]');
     expect(await skipped.getByRole('link').textContent()).toBe(maskIdentifier(fine));
     await skipped.getByText('This request has finished; nothing to cancel').waitFor();

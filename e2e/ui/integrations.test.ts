@@ -362,6 +362,7 @@ describe('an owner connects destinations and tracks deletions through them', () 
     await page.goto(`/requests/${id}`);
     await page.locator('article[aria-label="Customer DB"][data-status="PENDING"]').waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Cancel request' }).click();
+    await page.getByRole('dialog').getByLabel('Reason').selectOption({ label: 'Withdrawn by the person' });
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel request' }).click();
     await page.locator('article[aria-label="Customer DB"][data-status="CANCELED"]').waitFor();
     await page.locator('.summary-card .badge', { hasText: 'Canceled' }).waitFor();
@@ -443,6 +444,11 @@ describe('an owner connects destinations and tracks deletions through them', () 
     // Promoted by the owner, the member gets the admin screens.
     await page.reload();
     await page.getByLabel(`Role of ${invitee.name}`).selectOption('ADMIN');
+    await page
+      .getByRole('dialog', { name: `Make ${invitee.name} an admin?` })
+      .getByRole('button', { name: 'Make an admin' })
+      .click();
+    await page.getByRole('status').getByText(`${invitee.name} is now an admin.`).waitFor();
     await expect
       .poll(
         async () => {

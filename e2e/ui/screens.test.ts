@@ -425,6 +425,7 @@ describe('actions that cannot be undone ask first', () => {
     await screenshot(page, 'request-detail-running-1440');
 
     await page.getByRole('button', { name: 'Cancel request', exact: true }).click();
+    await dialog.getByLabel('Reason').selectOption({ label: 'Duplicate request' });
     await dialog.getByRole('button', { name: 'Cancel request' }).click();
     await page.locator('article[aria-label="Archive"][data-status="CANCELED"]').waitFor();
     expect((await recorded(id)).statuses).toEqual(['CANCELED', 'SUCCESS']);

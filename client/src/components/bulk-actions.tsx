@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { BULK_OUTCOME_LABEL, bulkConfirmation, selectionLabel, type BulkAction } from '../lib/bulk';
 import { toDisplayError } from '../lib/errors';
 import { useTRPC } from '../trpc';
+import { CancelReasonFields, chosenCancelReason, NO_CANCEL_REASON } from './cancel-request-dialog';
 import { ConfirmDialog } from './dialog';
 import { SelectField } from './field';
 
@@ -51,12 +52,15 @@ export function BulkActionBar(props: {
   };
   const retry = useMutation(trpc.deletionRequests.bulkRetry.mutationOptions({ onSuccess: done }));
   const cancel = useMutation(trpc.deletionRequests.bulkCancel.mutationOptions({ onSuccess: done }));
+  const [cancelReason, setCancelReason] = useState(NO_CANCEL_REASON);
   const pending = retry.isPending || cancel.isPending;
   const mutation = confirming === 'cancel' ? cancel : retry;
 
   const count = selection.allMatching ? (matching.data?.count ?? 0) : selection.ids.size;
   const target = selection.allMatching ? { filter } : { deletionRequestIds: [...selection.ids] };
-  const act = () => (confirming === 'cancel' ? cancel.mutate(target) : retry.mutate({ ...target, configuration }));
+  const why = chosenCancelReason(cancelReason);
+  const act = () =>
+    confirming === 'cancel' ? why && cancel.mutate({ ...target, ...why }) : retry.mutate({ ...target, configuration });
   const confirmation = confirming ? bulkConfirmation(confirming, count) : null;
   const tooMany = matching.data?.more ?? false;
 
@@ -111,6 +115,7 @@ export function BulkActionBar(props: {
         cancelLabel={confirmation?.cancelLabel}
         destructive={confirming === 'cancel'}
         busy={pending}
+        confirmDisabled={confirming === 'cancel' && !why}
         error={mutation.error ? toDisplayError(mutation.error).message : null}
         onCancel={() => setConfirming(null)}
         onConfirm={act}
@@ -126,6 +131,7 @@ export function BulkActionBar(props: {
             <option value="current">Each integration&apos;s current configuration</option>
           </SelectField>
         ) : null}
+        {confirming === 'cancel' ? <CancelReasonFields value={cancelReason} onChange={setCancelReason} /> : null}
       </ConfirmDialog>
     </>
   );

@@ -10,6 +10,9 @@ import { ConfirmDialog } from './dialog';
 import { useMe } from './me-context';
 import { ReceiptCorrectionDialog } from './receipt-correction-dialog';
 
+/** The server's minimum for an extension's reason (extendDeadlineInputSchema), said before the button is pressed. */
+const EXTENSION_REASON_MIN = 10;
+
 interface DeadlineRequest {
   id: string;
   status: string;
@@ -34,6 +37,7 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
+  const reasonShort = Math.max(0, EXTENSION_REASON_MIN - reason.trim().length);
   const extend = useMutation(
     trpc.deadlines.extend.mutationOptions({
       onSuccess: async () => {
@@ -208,7 +212,7 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
         confirmLabel="Extend"
         busy={extend.isPending}
         error={extend.error ? toDisplayError(extend.error).message : null}
-        confirmDisabled={reason.trim().length < 10}
+        confirmDisabled={reasonShort > 0}
         onConfirm={() => extend.mutate({ deletionRequestId: request.id, reason })}
         onCancel={() => {
           setOpen(false);
@@ -231,9 +235,15 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
             value={reason}
             onChange={(e) => setReason(e.target.value)}
             maxLength={1000}
+            aria-describedby="extension-reason-hint"
             required
           />
         </label>
+        <p className="hint" id="extension-reason-hint" aria-live="polite">
+          {reasonShort > 0
+            ? `"Extend" is available once the reason has at least ${EXTENSION_REASON_MIN} characters (${reasonShort} more).`
+            : 'The reason is long enough.'}
+        </p>
       </ConfirmDialog>
     </section>
   );

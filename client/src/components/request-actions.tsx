@@ -4,6 +4,7 @@ import { toDisplayError } from '../lib/errors';
 import { isActive } from '../lib/status';
 import type { RequestStatus } from '@shared/statuses';
 import { useTRPC } from '../trpc';
+import { CancelRequestDialog } from './cancel-request-dialog';
 import { ConfirmDialog } from './dialog';
 
 const isRetryable = (status: RequestStatus) => status === 'FAILED' || status === 'ERROR';
@@ -115,22 +116,13 @@ export function RequestActions({
         ) : null}
       </div>
       <ActionMessage error={retry.error} done={done} />
-      <ConfirmDialog
+      <CancelRequestDialog
         open={confirmCancel}
-        title="Cancel this deletion request?"
-        confirmLabel="Cancel request"
-        cancelLabel="Keep request"
-        destructive
         busy={cancel.isPending}
         error={cancel.error ? toDisplayError(cancel.error).message : null}
         onCancel={() => setConfirmCancel(false)}
-        onConfirm={() => cancel.mutate({ deletionRequestId: request.id })}
-      >
-        <p>
-          Integrations that have not finished are asked to stop. Some destinations cannot cancel a deletion they have
-          accepted; those keep going and are listed with the reason.
-        </p>
-      </ConfirmDialog>
+        onConfirm={(why) => cancel.mutate({ deletionRequestId: request.id, ...why })}
+      />
     </div>
   );
 }

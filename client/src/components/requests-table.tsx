@@ -126,6 +126,7 @@ export function RequestsTable({
                     status={row.status}
                     regulation={row.regulation}
                     receipt={{ confirmBy: row.receiptConfirmBy, confirmedAt: row.receiptConfirmedAt }}
+                    canceled={{ reason: row.cancelReason, note: row.cancelNote }}
                   />
                 </td>
                 <td data-label="Workspace">{row.workspaceName}</td>

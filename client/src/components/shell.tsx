@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorCode } from '../lib/errors';
 import { setTimeZoneChoice } from '../lib/time-zone';
@@ -28,6 +28,7 @@ export function Component() {
   }
   return (
     <MeContext value={me.data}>
+      <FocusStart />
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -40,6 +41,23 @@ export function Component() {
       </div>
     </MeContext>
   );
+}
+
+/**
+ * Where the next Tab starts when a screen replaced the element that had focus (the sign-in
+ * button, a page reloaded): at the top, so the first Tab reaches "Skip to content", not
+ * whatever now sits where that element was.
+ */
+function FocusStart() {
+  const location = useLocation();
+  const start = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    // Kept there (an empty, unlabelled stop outside the Tab order): a blur would hand the start back to the browser.
+    start.current?.focus({ preventScroll: true });
+  }, [location.pathname]);
+  return <span ref={start} tabIndex={-1} className="focus-start" />;
 }
 
 function Header() {

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { toDisplayError } from '../lib/errors';
 
@@ -31,6 +31,17 @@ export function ErrorState({
   title?: string;
 }) {
   const { code, message } = toDisplayError(error);
+  const root = useRef<HTMLDivElement>(null);
+  // The error and its button give way to the content: focus goes to the part of the screen that
+  // reloads, not to the page's body once the button is gone.
+  const retry = () => {
+    const region = root.current?.parentElement?.closest<HTMLElement>('section, main, [role="region"], .card');
+    if (region) {
+      if (!region.hasAttribute('tabindex')) region.tabIndex = -1;
+      region.focus({ preventScroll: true });
+    }
+    onRetry?.();
+  };
   const text =
     code === 'NOT_FOUND'
       ? `${message}. It may have been deleted, or it belongs to another organization.`
@@ -38,11 +49,11 @@ export function ErrorState({
         ? `${message}. Ask an owner or admin of the organization.`
         : message;
   return (
-    <div className="state state-error" role="alert">
+    <div className="state state-error" role="alert" ref={root}>
       <p className="state-title">{title}</p>
       <p>{text}</p>
       {onRetry && code !== 'NOT_FOUND' && code !== 'FORBIDDEN' ? (
-        <button type="button" className="button" onClick={onRetry}>
+        <button type="button" className="button" onClick={retry}>
           Try again
         </button>
       ) : null}

@@ -12,4 +12,11 @@ describe('deadlineLabel', () => {
     });
     expect(deadlineLabel('2026-03-07T11:00:00.000Z', 'SUCCESS', now)).toEqual({ text: 'fulfilled', tone: 'done' });
   });
+
+  it('says a canceled request was closed without being fulfilled, not "fulfilled"', () => {
+    expect(deadlineLabel('2026-03-20T12:00:00.000Z', 'CANCELED', now)).toEqual({
+      text: 'Closed — not fulfilled',
+      tone: 'done',
+    });
+  });
 });

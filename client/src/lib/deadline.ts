@@ -1,15 +1,16 @@
+import { CLOSED_NOT_FULFILLED } from '@shared/cancel-reasons';
 import { businessDaysLeft, daysLeft } from '@shared/days-left';
 
-const FULFILLED = new Set(['SUCCESS', 'CANCELED']);
-
-/** How a deadline reads in a list: "in 5 days", "due today", "3 days overdue"; fulfilled requests only show the date. */
+/** How a deadline reads in a list: "in 5 days", "due today", "3 days overdue"; finished requests say how they ended. */
 export function deadlineLabel(
   dueAt: string | null,
   status: string,
   now = new Date(),
 ): { text: string; tone: 'ok' | 'soon' | 'overdue' | 'done' } {
   if (!dueAt) return { text: 'no deadline', tone: 'done' };
-  if (FULFILLED.has(status)) return { text: 'fulfilled', tone: 'done' };
+  if (status === 'SUCCESS') return { text: 'fulfilled', tone: 'done' };
+  // Canceled: nothing was deleted, so nothing was fulfilled.
+  if (status === 'CANCELED') return { text: CLOSED_NOT_FULFILLED, tone: 'done' };
   const due = new Date(dueAt);
   if (due.getTime() <= now.getTime()) {
     const late = Math.floor((now.getTime() - due.getTime()) / 86_400_000);

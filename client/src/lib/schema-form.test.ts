@@ -27,6 +27,13 @@ describe('forms rendered from the integration schemas', () => {
     expect(fieldKind(props(webhook, 'status', 'successValues'))).toBe('string-list');
     expect(fieldKind(props(webhook, 'timeoutMs'))).toBe('number');
     expect(fieldKind(formSchemaOf(accountSecretSchemas.KEY_VALUE))).toBe('record');
+    // GA4's property id is text or a number: typed as text, so `properties/123` can be pasted.
+    const ga4 = formSchemaOf(integrationTypeInfo.GOOGLE_ANALYTICS!.configSchema);
+    expect(fieldKind(props(ga4, 'propertyId'))).toBe('string');
+    expect(validateForm(integrationTypeInfo.GOOGLE_ANALYTICS!.configSchema, { propertyId: 'properties/123' }).ok).toBe(
+      true,
+    );
+    expect(labelFor('tls')).toBe('TLS');
     expect(fieldKind(props(formSchemaOf(integrationTypeInfo.POSTGRES!.configSchema), 'rules'))).toBe('object-list');
   });
 

@@ -75,11 +75,18 @@ export function variantOf(union: NonNullable<ReturnType<typeof unionOf>>, value:
   return union.variants.find((v) => v.value === chosen) ?? union.variants[0]!;
 }
 
+const SCALAR_TYPES = new Set(['string', 'number', 'integer']);
+
 /** Which widget a schema node gets. Anything this renderer does not know is edited as JSON. */
 export function fieldKind(raw: JsonSchema): FieldKind {
   const node = unwrap(raw);
   if (node.enum) return 'enum';
   if (unionOf(node)) return 'union';
+  // A value given as text or a number (an id such as GA4's property id) is typed as text.
+  // (JSON Schema writes it as a list of types, which the JsonSchema type here does not declare.)
+  const types: unknown = node.type;
+  if (Array.isArray(types) && types.includes('string') && types.every((t) => SCALAR_TYPES.has(String(t))))
+    return 'string';
   switch (node.type) {
     case 'string':
       return (node.maxLength ?? 0) > 2000 ? 'text' : 'string';
@@ -119,6 +126,7 @@ const LABEL_WORDS: Record<string, string> = {
   utc: '(UTC)',
   json: 'JSON',
   ssl: 'SSL',
+  tls: 'TLS',
   api: 'API',
 };
 

@@ -26,12 +26,12 @@ export function Component() {
       <form className="card narrow auth-card" noValidate onSubmit={onSubmit}>
         <h1>Reset your password</h1>
         {capabilities.data && !capabilities.data.emailEnabled ? (
+          // Without SMTP nothing can be mailed: say only that, and who can help.
           <p className="form-error" role="alert">
-            This server sends no email (SMTP is not configured), so it cannot mail a reset link. Ask an administrator of
-            your organization.
+            This server sends no email (SMTP is not configured), so it cannot mail a reset link. Whoever runs the server
+            can set a new password with <code>npm run cli -- user:reset-password</code>.
           </p>
-        ) : null}
-        {request.isSuccess ? (
+        ) : request.isSuccess ? (
           <p role="status">
             If an account uses this address, we have sent it a link to choose a new password. It works once, for one
             hour.

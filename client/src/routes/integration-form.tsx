@@ -170,7 +170,8 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
     const nameCheck = nameSchema.safeParse(nameValue);
     if (!nameCheck.success) next.name = nameCheck.error.issues[0]!.message;
     if (!existing && !workspaceId) next.workspaceId = 'Choose a workspace';
-    if (!existing && info.accountRequired && !accountId) next.accountId = 'Choose or create an account';
+    if (!existing && info.accountRequired && !accountId)
+      next.accountId = 'Choose an account, or save the new one with “Save account” first';
     const limit = parseMaxConcurrency(concurrency);
     if ('error' in limit) next.maxConcurrency = limit.error;
     return next;

@@ -13,6 +13,7 @@ import { createLogger, type Logger } from '../lib/logger';
 import { policyFromConfig } from '../lib/ssrf';
 import { runReverification } from '../jobs/reverify';
 import type { Actor } from '../services/auth/actor';
+import { setUserPassword } from '../services/auth/set-password';
 import { createUserWithOrganization } from '../services/auth/sign-up';
 import { sealAuditChain, verifyAuditChain } from '../services/audit/audit-chain';
 import { keyStatus, loadKeyring, rotateMasterKey } from '../services/keys/master-key';
@@ -32,6 +33,9 @@ Commands:
   db:migration:create --name <name>            write a new migration from prisma/schema.prisma changes since the last commit
   user:create --email <e> --password <p> [--name <n>] --org <organization name>
                                                create a user who owns a new organization
+  user:reset-password --email <e> [--password <p>]
+                                               set a new password (read from stdin without --password) and sign
+                                               the user out everywhere; for a server that cannot mail reset links
   workspace:create --org <organizationId> --name <name>
                                                create a workspace; prints its id and API key
   pat:create --email <e> [--org <organizationId>] --name <name> [--expires-days <n>]
@@ -141,6 +145,13 @@ const commands: Record<string, (tools: Tools, flags: Flags) => Promise<unknown>>
       organizationName: required(flags, 'org'),
     });
     return { userId: user.id, email: user.email, organizationId: organization.id, organizationName: organization.name };
+  },
+  async 'user:reset-password'({ db }, flags) {
+    const given =
+      typeof flags.password === 'string' ? flags.password : fs.readFileSync(0, 'utf8').replace(/\r?\n$/, '');
+    const password = passwordSchema.safeParse(given);
+    if (!password.success) throw new UsageError(`the new password: ${password.error.issues[0]?.message}`);
+    return setUserPassword(db, { email: required(flags, 'email'), password: password.data });
   },
   async 'invite:create'({ db }, flags) {
     const input = inviteMemberInputSchema.safeParse({

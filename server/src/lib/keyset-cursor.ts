@@ -33,22 +33,30 @@ export function decodeKeysetCursor(cursor: string): { createdAt: Date; id: strin
   return { createdAt, id };
 }
 
-/** Keyset cursor on (dueAt, id) for the nearest-deadline-first order; requests without a deadline come last. */
-export function encodeDueCursor(dueAt: Date | null, id: string): string {
-  return Buffer.from(`due|${dueAt ? dueAt.toISOString() : ''}|${id}`).toString('base64url');
+/**
+ * Keyset cursor on (dueAt, id) for the nearest-deadline-first order, in one of its two parts:
+ * open requests first, then finished ones (`finished`); requests without a deadline come last in each.
+ */
+export function encodeDueCursor(dueAt: Date | null, id: string, finished = false): string {
+  return Buffer.from(`${finished ? DUE_FINISHED : DUE_OPEN}|${dueAt ? dueAt.toISOString() : ''}|${id}`).toString(
+    'base64url',
+  );
 }
 
+const DUE_OPEN = 'due';
+const DUE_FINISHED = 'due-finished';
+
 /** Reads a due-date cursor this service wrote (as strictly as `decodeKeysetCursor`), 400 otherwise. */
-export function decodeDueCursor(cursor: string): { dueAt: Date | null; id: string } {
+export function decodeDueCursor(cursor: string): { dueAt: Date | null; id: string; finished: boolean } {
   const parts = /^[A-Za-z0-9_-]{1,200}$/.test(cursor)
     ? Buffer.from(cursor, 'base64url').toString('utf8').split('|')
     : [];
   const [tag = '', at = '', id = ''] = parts;
   const dueAt = at ? new Date(at) : null;
   const validInstant = !at || (ISO_INSTANT.test(at) && !Number.isNaN(dueAt!.getTime()) && dueAt!.toISOString() === at);
-  if (parts.length !== 3 || tag !== 'due' || !validInstant || !ROW_ID.test(id))
+  if (parts.length !== 3 || (tag !== DUE_OPEN && tag !== DUE_FINISHED) || !validInstant || !ROW_ID.test(id))
     throw new AppError('BAD_REQUEST', 'Invalid cursor');
-  return { dueAt, id };
+  return { dueAt, id, finished: tag === DUE_FINISHED };
 }
 
 /** The largest value of a PostgreSQL bigint, which audit log ids are. */

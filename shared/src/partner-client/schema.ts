@@ -231,7 +231,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a deletion request
-         * @description Cancels every integration request that has not finished: one not sent yet is canceled here; one a destination has accepted is canceled there when the destination supports it; the others are listed in `refused` with the reason. Finished ones are never touched. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         * @description Cancels every integration request that has not finished: one not sent yet is canceled here; one a destination has accepted is canceled there when the destination supports it; the others are listed in `refused` with the reason. Finished ones are never touched. A canceled request reads "Closed — not fulfilled" with the `reason` given (optional here; `note` is required with `other`), which the request, its certificate, the CSV export and the callbacks carry as `cancelReason` and `cancelNote`. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
          */
         post: operations["cancelDeletionRequest"];
         delete?: never;
@@ -291,7 +291,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel many deletion requests
-         * @description Cancels every integration request that has not finished, as the single cancel does (here when not sent yet; at the destination when it supports cancel; otherwise the reason is given). A finished request is skipped. Name the requests in `deletionRequestIds` (at most 500) or give a `filter` (at most 500 may match). Each request gets its own outcome in `items`, with the reason when it was skipped; each is audited as the single action is, and the bulk action once more as a whole. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         * @description Cancels every integration request that has not finished, as the single cancel does (here when not sent yet; at the destination when it supports cancel; otherwise the reason is given). A finished request is skipped. The optional `reason` (and `note`, required with `other`) is recorded on every request canceled, as for the single cancel. Name the requests in `deletionRequestIds` (at most 500) or give a `filter` (at most 500 may match). Each request gets its own outcome in `items`, with the reason when it was skipped; each is audited as the single action is, and the bulk action once more as a whole. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
          */
         post: operations["bulkCancelDeletionRequests"];
         delete?: never;
@@ -638,6 +638,8 @@ export interface components {
          *       "dueExtendedAt": null,
          *       "receiptConfirmBy": null,
          *       "receiptConfirmedAt": null,
+         *       "cancelReason": null,
+         *       "cancelNote": null,
          *       "integrationRequests": [
          *         {
          *           "id": "ir_01JDX4Q2W8E6R7T9Y3U5I1O0PB",
@@ -684,6 +686,10 @@ export interface components {
             receiptConfirmBy: string | null;
             /** @description When the confirmation of receipt was sent to the subject, as recorded; null until it is. */
             receiptConfirmedAt: string | null;
+            /** @description Why the request was canceled (closed without being fulfilled), as given on cancel; null when none was given or it was not canceled. */
+            cancelReason: ("withdrawn" | "identity_not_verified" | "legal_exemption" | "duplicate" | "other") | null;
+            /** @description The words given with the cancel reason (always for `other`). */
+            cancelNote: string | null;
             integrationRequests?: components["schemas"]["IntegrationRequest"][];
         };
         /**
@@ -782,6 +788,8 @@ export interface components {
          *         "dueExtendedAt": null,
          *         "receiptConfirmBy": null,
          *         "receiptConfirmedAt": null,
+         *         "cancelReason": null,
+         *         "cancelNote": null,
          *         "completedAt": null,
          *         "integrationRequests": [
          *           {
@@ -3024,7 +3032,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Why the request is closed without being fulfilled: `withdrawn` (by the person), `identity_not_verified`, `legal_exemption`, `duplicate`, or `other` (then `note` is required).
+                     * @enum {string}
+                     */
+                    reason?: "withdrawn" | "identity_not_verified" | "legal_exemption" | "duplicate" | "other";
+                    /** @description Words to go with the reason; required when the reason is `other`. */
+                    note?: string;
+                };
+            };
+        };
         responses: {
             /** @description What was canceled, what could not be (with the reason), and the request as it is now. */
             200: {
@@ -3639,6 +3659,13 @@ export interface operations {
                         /** @enum {string} */
                         due?: "overdue" | "due7" | "unconfirmed";
                     };
+                    /**
+                     * @description Why the request is closed without being fulfilled: `withdrawn` (by the person), `identity_not_verified`, `legal_exemption`, `duplicate`, or `other` (then `note` is required).
+                     * @enum {string}
+                     */
+                    reason?: "withdrawn" | "identity_not_verified" | "legal_exemption" | "duplicate" | "other";
+                    /** @description Words to go with the reason; required when the reason is `other`. */
+                    note?: string;
                 };
             };
         };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requestSearchFilterSchema } from './dashboard';
-import { deletionRequestIdSchema, retryConfigurationSchema } from './deletion-request';
+import { cancelBody, deletionRequestIdSchema, requireNoteForOther, retryConfigurationSchema } from './deletion-request';
 
 /** How many deletion requests one bulk action may act on (named one by one, or matched by a filter). */
 export const BULK_ACTION_MAX = 500;
@@ -23,7 +23,8 @@ const bulkTargetSchema = z
     message: 'Give either deletionRequestIds or filter (one of them)',
   });
 
-export const bulkCancelInputSchema = bulkTargetSchema;
+/** The reason is the single cancel's (`cancelBody`), given once for every request canceled. */
+export const bulkCancelInputSchema = bulkTargetSchema.safeExtend(cancelBody).superRefine(requireNoteForOther);
 export const bulkRetryInputSchema = bulkTargetSchema.safeExtend({
   configuration: retryConfigurationSchema.default('submitted'),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { integrationTypeSchema, requestChannelSchema, requestStatusSchema } from '../statuses';
+import { CANCEL_REASONS } from '../cancel-reasons';
 
 export const IDENTIFIER_MAX_LENGTH = 512;
 export const REDACTED_IDENTIFIER = '[redacted]';
@@ -87,6 +88,14 @@ export const deletionRequestSchema = z
     receiptConfirmedAt: z.string().nullable().meta({
       description: 'When the confirmation of receipt was sent to the subject, as recorded; null until it is.',
     }),
+    cancelReason: z.enum(CANCEL_REASONS).nullable().meta({
+      description:
+        'Why the request was canceled (closed without being fulfilled), as given on cancel; null when none was given or it was not canceled.',
+    }),
+    cancelNote: z
+      .string()
+      .nullable()
+      .meta({ description: 'The words given with the cancel reason (always for `other`).' }),
     integrationRequests: z.array(integrationRequestSchema).optional(),
   })
   .meta({
@@ -110,6 +119,8 @@ export const deletionRequestSchema = z
       dueExtendedAt: null,
       receiptConfirmBy: null,
       receiptConfirmedAt: null,
+      cancelReason: null,
+      cancelNote: null,
       integrationRequests: [
         {
           id: 'ir_01JDX4Q2W8E6R7T9Y3U5I1O0PB',
@@ -230,6 +241,32 @@ export const retryConfigurationSchema = z.enum(['submitted', 'current']).meta({
 });
 export type RetryConfiguration = z.infer<typeof retryConfigurationSchema>;
 
+export const CANCEL_NOTE_MAX_LENGTH = 500;
+
+/**
+ * Why a request is canceled. Optional over the API (callers written before it keep working; the
+ * request then reads "Closed — not fulfilled" without a reason); the dashboard always asks.
+ */
+export const cancelBody = {
+  reason: z.enum(CANCEL_REASONS).optional().meta({
+    description:
+      'Why the request is closed without being fulfilled: `withdrawn` (by the person), `identity_not_verified`, `legal_exemption`, `duplicate`, or `other` (then `note` is required).',
+  }),
+  note: z
+    .string()
+    .trim()
+    .min(1, 'note must not be empty')
+    .max(CANCEL_NOTE_MAX_LENGTH, `note must be at most ${CANCEL_NOTE_MAX_LENGTH} characters`)
+    .optional()
+    .meta({ description: 'Words to go with the reason; required when the reason is `other`.' }),
+};
+
+/** `other` says nothing by itself: its note is required. */
+export function requireNoteForOther(input: { reason?: string; note?: string }, ctx: z.RefinementCtx) {
+  if (input.reason === 'other' && !input.note)
+    ctx.addIssue({ code: 'custom', path: ['note'], message: 'say why in note when the reason is other' });
+}
+
 /** What an action on a deletion request did, with the request as it is afterwards. */
 export const deletionRequestActionResultSchema = z
   .object({
@@ -266,6 +303,8 @@ export const deletionRequestActionResultSchema = z
         dueExtendedAt: null,
         receiptConfirmBy: null,
         receiptConfirmedAt: null,
+        cancelReason: null,
+        cancelNote: null,
         completedAt: null,
         integrationRequests: [
           {

@@ -64,6 +64,9 @@ export function AccountChooser(props: {
       {showForm ? (
         <div className="card inset">
           <h3>New {info?.label ?? ''} account</h3>
+          <p className="muted small">
+            Save the account here first (“Save account”): it is then selected, and the integration uses it.
+          </p>
           <AccountForm
             integrationType={props.integrationType}
             onSaved={(account) => {

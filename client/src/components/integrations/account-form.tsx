@@ -41,9 +41,17 @@ const SECRET_HINTS: Partial<Record<AccountType, Record<string, string>>> = {
   },
   REDIS: { database: 'The logical database number (SELECT), 0 when empty.' },
   AWS: {
-    endpoint: 'Only for S3-compatible stores (MinIO, Cloudflare R2...) or a private endpoint; empty for AWS itself.',
+    endpoint:
+      'Only for S3-compatible stores (MinIO, Cloudflare R2...) or a private endpoint of S3; empty for AWS itself.',
   },
 };
+
+/** The AWS account's endpoint hint speaks of the store it is for. */
+const DYNAMODB_HINTS = {
+  endpoint: 'Only for DynamoDB Local or a private (VPC) endpoint of DynamoDB; empty for AWS itself.',
+};
+const hintsFor = (type: AccountType, integrationType: IntegrationType) =>
+  type === 'AWS' && integrationType === 'DYNAMODB' ? DYNAMODB_HINTS : SECRET_HINTS[type];
 
 /** Public fields (host, user...) are plain inputs; everything else is typed as a password. */
 const isSecretFor = (type: AccountType) => (path: Path) => {
@@ -210,8 +218,8 @@ export function AccountForm(props: {
             path={['secrets']}
             options={{
               isSecret: isSecretFor(type),
-              hints: SECRET_HINTS[type],
-              labels: { apiKey: 'API key', secretKey: 'Secret key', sslMode: 'SSL mode' },
+              hints: hintsFor(type, props.integrationType),
+              labels: { apiKey: 'API key', secretKey: 'Secret key', sslMode: 'SSL mode', tls: 'TLS' },
             }}
           />
           <FormError

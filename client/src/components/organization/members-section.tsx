@@ -21,14 +21,22 @@ const ROLE_TEXT: Record<Role, string> = {
   MEMBER: 'Member: create and view requests',
 };
 
+/** "an owner", "an admin", "a member". */
+const roleName = (role: Role) => (role === 'MEMBER' ? 'a member' : `an ${role.toLowerCase()}`);
+
 /** Members and roles; owners invite with a one-time link, change roles and remove members. */
 export function MembersSection() {
   const trpc = useTRPC();
   const me = useMe();
   const members = useQuery(trpc.members.list.queryOptions());
+  // What the last confirmed change did, said here: a removed member's row is gone.
+  const [done, setDone] = useState<string | null>(null);
   return (
     <section className="card" aria-labelledby="org-members">
       <h2 id="org-members">Members</h2>
+      <p className="muted small" role="status">
+        {done}
+      </p>
       {members.isPending ? (
         <Loading />
       ) : members.isError ? (
@@ -42,6 +50,7 @@ export function MembersSection() {
               isSelf={m.id === me.user.id}
               canManage={me.isOwner}
               onlyOwner={m.role === 'OWNER' && members.data.filter((other) => other.role === 'OWNER').length === 1}
+              onDone={setDone}
             />
           ))}
         </ul>
@@ -57,24 +66,43 @@ function MemberRow({
   isSelf,
   canManage,
   onlyOwner,
+  onDone,
 }: {
   member: Member;
   isSelf: boolean;
   canManage: boolean;
   onlyOwner: boolean;
+  /** Says what a confirmed change did ("Ada Lovelace is now an admin."). */
+  onDone: (message: string) => void;
 }) {
   const zone = useTimeZoneChoice();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [confirm, setConfirm] = useState(false);
+  // The role chosen in the select, applied only once confirmed (an arrow key while tabbing must not promote anyone).
+  const [newRole, setNewRole] = useState<Role | null>(null);
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
     await queryClient.invalidateQueries({ queryKey: trpc.dashboard.members.queryKey() });
     if (isSelf) await queryClient.invalidateQueries({ queryKey: trpc.auth.session.queryKey() });
   };
-  const changeRole = useMutation(trpc.members.changeRole.mutationOptions({ onSuccess: refresh }));
+  const changeRole = useMutation(
+    trpc.members.changeRole.mutationOptions({
+      onSuccess: async (_, { role }) => {
+        setNewRole(null);
+        onDone(`${member.name} is now ${roleName(role)}.`);
+        await refresh();
+      },
+    }),
+  );
   const remove = useMutation(
-    trpc.members.remove.mutationOptions({ onSuccess: async () => (setConfirm(false), await refresh()) }),
+    trpc.members.remove.mutationOptions({
+      onSuccess: async () => {
+        setConfirm(false);
+        onDone(`${member.name} was removed from the organization.`);
+        await refresh();
+      },
+    }),
   );
   return (
     <li className="list-row member-row" aria-label={member.name}>
@@ -86,10 +114,13 @@ function MemberRow({
       {canManage && !onlyOwner ? (
         <SelectField
           label={`Role of ${member.name}`}
-          value={member.role}
+          value={newRole ?? member.role}
           disabled={changeRole.isPending}
-          error={changeRole.error ? toDisplayError(changeRole.error).message : undefined}
-          onChange={(e) => changeRole.mutate({ userId: member.id, role: e.target.value as Role })}
+          onChange={(e) => {
+            const role = e.target.value as Role;
+            changeRole.reset();
+            setNewRole(role === member.role ? null : role);
+          }}
         >
           {ROLES.map((r) => (
             <option key={r} value={r}>
@@ -127,6 +158,21 @@ function MemberRow({
           {member.email} loses access to this organization at once and their access tokens for it are revoked. Requests
           they created stay.
         </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={newRole !== null}
+        title={newRole ? `Make ${member.name} ${roleName(newRole)}?` : ''}
+        confirmLabel={newRole ? `Make ${roleName(newRole)}` : 'Change role'}
+        cancelLabel={`Keep ${roleName(member.role)}`}
+        busy={changeRole.isPending}
+        error={changeRole.error ? toDisplayError(changeRole.error).message : null}
+        onCancel={() => (changeRole.reset(), setNewRole(null))}
+        onConfirm={() => newRole && changeRole.mutate({ userId: member.id, role: newRole })}
+      >
+        <p>
+          {member.email} is {roleName(member.role)} now.
+        </p>
+        {newRole ? <p>{ROLE_TEXT[newRole]}.</p> : null}
       </ConfirmDialog>
     </li>
   );

@@ -12,6 +12,12 @@ import { useTRPC } from '../../trpc';
 import { TextField } from '../field';
 import { ErrorState, FormError, Loading } from '../states';
 
+/** "Sent on 2 channels.", "Sent on 1 channel.", or that no channel can deliver. */
+const sentOnChannels = (sent: number) =>
+  sent === 0
+    ? 'Nothing was sent: no channel can deliver yet (save a Slack webhook, or email recipients on a server with SMTP).'
+    : `Sent on ${sent} channel${sent === 1 ? '' : 's'}.`;
+
 /** Who gets told what, by email and Slack (admins). */
 export function NotificationsSection() {
   const trpc = useTRPC();
@@ -134,7 +140,7 @@ export function NotificationsSection() {
           <button type="submit" className="button button-primary" disabled={update.isPending}>
             {update.isPending ? 'Saving…' : 'Save notifications'}
           </button>
-          {test.isSuccess ? <span role="status">Sent on {test.data.sent} channel(s).</span> : null}
+          {test.isSuccess ? <span role="status">{sentOnChannels(test.data.sent)}</span> : null}
           {update.isSuccess ? <span role="status">Saved</span> : null}
         </div>
       </form>

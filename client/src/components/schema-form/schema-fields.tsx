@@ -98,7 +98,18 @@ function SchemaNode(props: NodeProps) {
         </>
       );
     case 'text':
-      return (
+      // A long secret (an API key, a token) is still a secret: typed into a password field, never shown.
+      return props.options.isSecret?.(props.path) ? (
+        <TextField
+          label={labelText}
+          type="password"
+          autoComplete="new-password"
+          value={typeof props.value === 'string' ? props.value : ''}
+          error={error}
+          hint={hint}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+      ) : (
         <TextAreaField
           label={labelText}
           value={typeof props.value === 'string' ? props.value : ''}

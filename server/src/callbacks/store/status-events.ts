@@ -1,11 +1,20 @@
+import { CANCEL_REASON_LABELS, CLOSED_NOT_FULFILLED } from '@shared/cancel-reasons';
 import type { Query } from '../../db/query';
 
 /** A stored UTC timestamp as ISO 8601, as the API writes dates. */
 const iso = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const NOW_ISO = iso(`(now() AT TIME ZONE 'UTC')`);
 
+/** A canceled request's reason as the API words it (`closedNotFulfilled`): "Closed — not fulfilled (Duplicate request)". */
+const REASON_LABEL = `CASE d."cancelReason" ${Object.entries(CANCEL_REASON_LABELS)
+  .map(([reason, label]) => `WHEN '${reason}' THEN '${label}'`)
+  .join(' ')} END`;
+const STATUS_REASON = `COALESCE(d."statusReason", CASE WHEN d.status = 'CANCELED'
+  THEN '${CLOSED_NOT_FULFILLED}' || COALESCE(' (' || NULLIF(concat_ws(': ', ${REASON_LABEL}, d."cancelNote"), '') || ')', '') END)`;
+
 /** The `data.deletionRequest` of every event about a request: ids, statuses and times, never the identifier. */
-const REQUEST_JSON = `jsonb_build_object('id', d.id, 'workspaceId', d."workspaceId", 'status', d.status::text, 'statusReason', d."statusReason",
+const REQUEST_JSON = `jsonb_build_object('id', d.id, 'workspaceId', d."workspaceId", 'status', d.status::text, 'statusReason', ${STATUS_REASON},
+  'cancelReason', d."cancelReason", 'cancelNote', d."cancelNote",
   'channel', d.channel::text, 'createdAt', ${iso('d."createdAt"')}, 'completedAt', ${iso('d."completedAt"')},
   'integrationRequests', COALESCE((SELECT jsonb_agg(jsonb_build_object('id', ir.id, 'integrationId', ir."integrationId", 'name', ir."integrationName",
       'type', ir."integrationType"::text, 'status', ir.status::text, 'attempts', ir.attempts) ORDER BY ir."createdAt", ir.id)

@@ -7,7 +7,7 @@ import { assertWorkspaceAllowed, type Actor } from '../../services/auth/actor';
 import { recordAudit } from '../../services/audit/record-audit';
 import { requestSearchWhere } from '../../services/dashboard/search-deletion-requests';
 import { getWorkspace } from '../../services/workspaces/workspaces';
-import { cancelDeletionRequest } from './cancel';
+import { cancelDeletionRequest, type CancelReasonInput } from './cancel';
 import { retryDeletionRequest } from './retry';
 
 export type BulkTarget =
@@ -188,11 +188,16 @@ export async function bulkRetry(
 }
 
 /** Cancels the unfinished integrations of every request named (or matched); a finished request is skipped with the reason. */
-export async function bulkCancel(deps: BulkDeps, actor: Actor, target: BulkTarget): Promise<BulkActionResult> {
+export async function bulkCancel(
+  deps: BulkDeps,
+  actor: Actor,
+  target: BulkTarget,
+  why: CancelReasonInput = {},
+): Promise<BulkActionResult> {
   const resolved = await resolveTarget(deps, actor, target);
   const items = await eachRequest(resolved.ids, async (id): Promise<Item> => {
     try {
-      const { canceled, refused } = await cancelDeletionRequest(deps, actor, id);
+      const { canceled, refused } = await cancelDeletionRequest(deps, actor, id, why);
       const reason = refused.length ? refused.map((r) => r.reason).join('; ') : null;
       if (canceled.length === 0)
         return { deletionRequestId: id, outcome: 'skipped', integrationRequestIds: [], reason };

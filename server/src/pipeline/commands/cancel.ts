@@ -1,3 +1,4 @@
+import { cancelReasonText, type CancelReason } from '@shared/cancel-reasons';
 import { AppError, notFound } from '../../lib/errors';
 import { driverContext } from '../../integrations/runtime/driver-context';
 import { identifierRedactor, stepRedactor } from '../../integrations/runtime/redaction';
@@ -122,11 +123,32 @@ export async function cancelIntegrationRequest(
   return { id: ir.id, status: 'CANCELED' as const, message };
 }
 
-/** Cancels every unfinished integration request that can be; reports those that cannot. */
-export async function cancelDeletionRequest(deps: AccountDeps, actor: Actor, deletionRequestId: string) {
+/** Why a request is closed without being fulfilled, as given on cancel (both optional over the API). */
+export interface CancelReasonInput {
+  reason?: CancelReason;
+  note?: string;
+}
+
+/**
+ * Cancels every unfinished integration request that can be; reports those that cannot. The
+ * reason is stored first, so the callbacks of the cancel that finishes the request carry it;
+ * when nothing could be canceled, the reason the request had before is put back.
+ */
+export async function cancelDeletionRequest(
+  deps: AccountDeps,
+  actor: Actor,
+  deletionRequestId: string,
+  why: CancelReasonInput = {},
+) {
   const dr = await deletionRequestOf(deps.prisma, actor, deletionRequestId);
   const active = dr.integrationRequests.filter((ir) => isActive(ir.status));
   if (active.length === 0) throw new AppError('CONFLICT', 'This request has finished; nothing to cancel');
+  const before = await deps.prisma.deletionRequest.findUniqueOrThrow({
+    where: { id: dr.id },
+    select: { cancelReason: true, cancelNote: true },
+  });
+  const reason = { cancelReason: why.reason ?? null, cancelNote: why.note ?? null };
+  await deps.prisma.deletionRequest.update({ where: { id: dr.id }, data: reason });
   const canceled: string[] = [];
   const refused: { id: string; reason: string }[] = [];
   for (const ir of active) {
@@ -137,12 +159,14 @@ export async function cancelDeletionRequest(deps: AccountDeps, actor: Actor, del
       refused.push({ id: ir.id, reason: (error as Error).message });
     }
   }
+  if (canceled.length === 0) await deps.prisma.deletionRequest.update({ where: { id: dr.id }, data: before });
+  const given = cancelReasonText(reason.cancelReason, reason.cancelNote);
   await recordAudit(deps.prisma, actor, {
     organizationId: actor.organizationId,
     deletionRequestId: dr.id,
     action: 'request.canceled',
-    summary: `Cancel requested: ${canceled.length} canceled, ${refused.length} could not be`,
-    details: { canceled, refused },
+    summary: `Cancel requested${given ? ` (${given})` : ''}: ${canceled.length} canceled, ${refused.length} could not be`,
+    details: { canceled, refused, ...reason },
   });
   return { canceled, refused };
 }

@@ -315,6 +315,8 @@ function asWritten(row: NewDeletionRequest) {
     dueExtendedAt: null,
     receiptConfirmBy: row.receiptConfirmBy,
     receiptConfirmedAt: null,
+    cancelReason: null,
+    cancelNote: null,
     integrationRequests: row.integrationRequests.map((ir) => ({
       id: ir.id,
       integrationId: ir.integrationId,

@@ -85,14 +85,17 @@ export const bulkCancel = memberProcedure
       operationId: 'bulkCancelDeletionRequests',
       summary: 'Cancel many deletion requests',
       description:
-        'Cancels every integration request that has not finished, as the single cancel does (here when not sent yet; at the destination when it supports cancel; otherwise the reason is given). A finished request is skipped.',
+        'Cancels every integration request that has not finished, as the single cancel does (here when not sent yet; at the destination when it supports cancel; otherwise the reason is given). A finished request is skipped. ' +
+        'The optional `reason` (and `note`, required with `other`) is recorded on every request canceled, as for the single cancel.',
       conflict: `More than ${BULK_ACTION_MAX} requests match the filter.`,
     }),
   )
   .input(bulkCancelInputSchema)
   .output(bulkActionResultSchema)
   .mutation(({ ctx, input }) =>
-    idempotentCall(ctx, 'bulkCancelDeletionRequests', input, () => cancelEach(ctx, ctx.actor, targetOf(input))),
+    idempotentCall(ctx, 'bulkCancelDeletionRequests', input, () =>
+      cancelEach(ctx, ctx.actor, targetOf(input), { reason: input.reason, note: input.note }),
+    ),
   );
 
 /**

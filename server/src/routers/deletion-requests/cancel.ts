@@ -1,4 +1,4 @@
-import { deletionRequestActionResultSchema } from '@shared/schemas/deletion-request';
+import { cancelBody, deletionRequestActionResultSchema, requireNoteForOther } from '@shared/schemas/deletion-request';
 import { memberProcedure } from '../../trpc/procedures';
 import { cancelDeletionRequest, cancelIntegrationRequest } from '../../pipeline/commands/cancel';
 import {
@@ -22,17 +22,21 @@ export const cancel = memberProcedure
       operationId: 'cancelDeletionRequest',
       summary: 'Cancel a deletion request',
       description:
-        'Cancels every integration request that has not finished: one not sent yet is canceled here; one a destination has accepted is canceled there when the destination supports it; the others are listed in `refused` with the reason. Finished ones are never touched.',
+        'Cancels every integration request that has not finished: one not sent yet is canceled here; one a destination has accepted is canceled there when the destination supports it; the others are listed in `refused` with the reason. Finished ones are never touched. ' +
+        'A canceled request reads "Closed — not fulfilled" with the `reason` given (optional here; `note` is required with `other`), which the request, its certificate, the CSV export and the callbacks carry as `cancelReason` and `cancelNote`.',
       successDescription: 'What was canceled, what could not be (with the reason), and the request as it is now.',
       conflict: 'The request has finished: nothing to cancel.',
       notFound: REQUEST_NOT_FOUND,
     }),
   )
-  .input(onRequest)
+  .input(onRequest.extend(cancelBody).superRefine(requireNoteForOther))
   .output(deletionRequestActionResultSchema)
   .mutation(({ ctx, input }) =>
     idempotently(ctx, 'cancelDeletionRequest', input, async () => {
-      const { canceled, refused } = await cancelDeletionRequest(ctx, ctx.actor, input.deletionRequestId);
+      const { canceled, refused } = await cancelDeletionRequest(ctx, ctx.actor, input.deletionRequestId, {
+        reason: input.reason,
+        note: input.note,
+      });
       const message = `${count(canceled.length)} canceled${refused.length ? `, ${refused.length} could not be` : ''}`;
       return actionResult(
         ctx,

@@ -1,5 +1,6 @@
 import { NO_IDENTIFIER_OF_TYPE } from '@shared/identifiers';
 import { sign } from 'node:crypto';
+import { cancelReasonText, CLOSED_NOT_FULFILLED } from '@shared/cancel-reasons';
 import type { Db } from '../../db/client';
 import { identifierRedactor, redactDeep } from '../../integrations/runtime/redaction';
 import type { Keyring } from '../../lib/crypto';
@@ -60,6 +61,8 @@ export async function buildCertificate(
       dueExtendedAt: true,
       receiptConfirmBy: true,
       receiptConfirmedAt: true,
+      cancelReason: true,
+      cancelNote: true,
       createdAt: true,
       receivedAt: true,
       completedAt: true,
@@ -186,6 +189,16 @@ export async function buildCertificate(
       receiptConfirmBy: iso(request.receiptConfirmBy),
       receiptConfirmedAt: iso(request.receiptConfirmedAt),
       completedAt: iso(request.completedAt),
+      // A canceled request was closed without being fulfilled: the certificate says so, with why.
+      ...(request.status === 'CANCELED'
+        ? {
+            closed: {
+              outcome: CLOSED_NOT_FULFILLED,
+              reason: request.cancelReason,
+              reasonText: cancelReasonText(request.cancelReason, request.cancelNote),
+            },
+          }
+        : {}),
     },
     destinations: request.integrationRequests.map((ir) => ({
       integrationRequestId: ir.id,

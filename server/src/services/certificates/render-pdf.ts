@@ -67,7 +67,9 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<U
       ? 'Certificate of deletion'
       : c.dataReappeared
         ? 'Deletion report (re-verification found data again)'
-        : 'Deletion report (not every destination succeeded)',
+        : c.deletionRequest.closed
+          ? 'Deletion report (closed, not fulfilled)'
+          : 'Deletion report (not every destination succeeded)',
     bold,
     20,
   );
@@ -78,6 +80,9 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<U
   const r = c.deletionRequest;
   line(`Id: ${r.id}    Status: ${r.status}    Workspace: ${r.workspace.name}`);
   line(`Received: ${r.receivedAt}    Completed: ${r.completedAt ?? '-'}`);
+  // The standard fonts have no em dash of their own here: a plain one reads the same.
+  if (r.closed)
+    line(`${r.closed.outcome.replace(/\u2014/g, '-')}${r.closed.reasonText ? `: ${r.closed.reasonText}` : ''}`, bold);
   line(
     `Regulation: ${r.regulation ?? '-'}    Due: ${r.dueAt ?? '-'}${r.dueExtendedAt ? ` (extended ${r.dueExtendedAt})` : ''}`,
   );

@@ -59,10 +59,17 @@ describe('CSV export', () => {
     const records = parseCsv(await res.text());
     const [header, ...rows] = records.map((r) => r.cells);
     expect(header?.slice(0, 5)).toEqual(['id', 'workspace', 'workspaceId', 'maskedIdentifier', 'status']);
-    expect(header?.slice(-4)).toEqual(['integrations', 'receivedAt', 'receiptConfirmBy', 'receiptConfirmedAt']);
+    expect(header?.slice(-6)).toEqual([
+      'integrations',
+      'receivedAt',
+      'receiptConfirmBy',
+      'receiptConfirmedAt',
+      'cancelReason',
+      'cancelNote',
+    ]);
     expect(rows.map((r) => r[0]).sort()).toEqual([...ids].sort());
     // Each request's time of receipt (its creation here); no confirmation of receipt is due under GDPR.
-    for (const row of rows) expect(row.slice(-3)).toEqual([row[header!.indexOf('createdAt')], '', '']);
+    for (const row of rows) expect(row.slice(-5)).toEqual([row[header!.indexOf('createdAt')], '', '', '', '']);
     const workspaces = rows.map((r) => r[1]!);
     for (const cell of [...workspaces, ...rows.map((r) => r[3]!)]) expect(cell).not.toMatch(/^[=+\-@]/);
     expect(workspaces).toContain(`'=cmd|' /C calc'!A0`);

@@ -24,6 +24,8 @@ export const REQUEST_CSV_COLUMNS = [
   'receivedAt',
   'receiptConfirmBy',
   'receiptConfirmedAt',
+  'cancelReason',
+  'cancelNote',
 ] as const;
 
 /**
@@ -70,6 +72,8 @@ export async function* exportRequestsCsv(
         r.receivedAt,
         r.receiptConfirmBy,
         r.receiptConfirmedAt,
+        r.cancelReason,
+        r.cancelNote,
       ]);
     }
     if (chunk) yield chunk;

@@ -72,13 +72,15 @@ export async function searchDeletionRequests(
           { organizationId: actor.organizationId, workspaceIds: actor.workspaceIds },
           { limit: input.limit, cursor: input.cursor ?? undefined },
         )
-      : await filteredPage(
-          db,
-          requestSearchWhere(keyring, actor, input.filter, now),
-          input.limit,
-          input.cursor,
-          byDue ? deadline : null,
-        );
+      : byDue
+        ? await deadlinePage(
+            db,
+            requestSearchWhere(keyring, actor, input.filter, now),
+            input.limit,
+            input.cursor,
+            deadline,
+          )
+        : await filteredPage(db, requestSearchWhere(keyring, actor, input.filter, now), input.limit, input.cursor);
   const { integrationRequests, names } = await pageDetails(db, page);
   return {
     items: page.map((row) => ({
@@ -102,23 +104,15 @@ const isUnfiltered = (filter: RequestSearchFilter) =>
   !filter.createdTo &&
   !filter.due;
 
-/** A page of the requests `where` selects, newest first, or nearest `deadline` first. */
+/** A page of the requests `where` selects, newest first. */
 async function filteredPage(
   db: Db,
   where: ReturnType<typeof requestSearchWhere>,
   limit: number,
   cursor: string | null | undefined,
-  deadline: 'dueAt' | 'receiptConfirmBy' | null,
 ) {
   const and = [...(where.AND ?? [])];
-  if (cursor && deadline) {
-    const { dueAt: at, id } = decodeDueCursor(cursor);
-    and.push(
-      at
-        ? { OR: [{ [deadline]: { gt: at } }, { [deadline]: at, id: { gt: id } }, { [deadline]: null }] }
-        : { [deadline]: null, id: { gt: id } },
-    );
-  } else if (cursor) {
+  if (cursor) {
     const { createdAt, id } = decodeKeysetCursor(cursor);
     // The plain bound lets the index scan start at the cursor (a deep page costs what the first does).
     and.push(
@@ -128,21 +122,58 @@ async function filteredPage(
   }
   const rows = await db.deletionRequest.findMany({
     where: and.length ? { ...where, AND: and } : where,
-    orderBy: deadline
-      ? [{ [deadline]: { sort: 'asc', nulls: 'last' } }, { id: 'asc' }]
-      : [{ createdAt: 'desc' }, { id: 'desc' }],
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: limit + 1,
     select: deletionRequestSelect,
   });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  const nextCursor =
-    rows.length > limit && last
-      ? deadline
-        ? encodeDueCursor(last[deadline], last.id)
-        : encodeKeysetCursor(last.createdAt, last.id)
-      : null;
-  return { page, nextCursor };
+  return { page, nextCursor: rows.length > limit && last ? encodeKeysetCursor(last.createdAt, last.id) : null };
+}
+
+/** What a deadline no longer asks anything of: fulfilled or closed. */
+const FINISHED_STATUSES = ['SUCCESS', 'CANCELED'] as const;
+const finishedWhere = { status: { in: [...FINISHED_STATUSES] } } satisfies Prisma.DeletionRequestWhereInput;
+
+/**
+ * "Nearest deadline first": the open requests (still owing the subject an answer) by `deadline`,
+ * then the finished ones by theirs; a page may end the first part and start the second.
+ */
+async function deadlinePage(
+  db: Db,
+  where: ReturnType<typeof requestSearchWhere>,
+  limit: number,
+  cursor: string | null | undefined,
+  deadline: 'dueAt' | 'receiptConfirmBy',
+) {
+  const position = cursor ? decodeDueCursor(cursor) : null;
+  const part = async (status: Prisma.DeletionRequestWhereInput, after: typeof position, take: number) => {
+    const and = [...(where.AND ?? []), status];
+    if (after) {
+      const { dueAt: at, id } = after;
+      and.push(
+        at
+          ? { OR: [{ [deadline]: { gt: at } }, { [deadline]: at, id: { gt: id } }, { [deadline]: null }] }
+          : { [deadline]: null, id: { gt: id } },
+      );
+    }
+    return db.deletionRequest.findMany({
+      where: { ...where, AND: and },
+      orderBy: [{ [deadline]: { sort: 'asc', nulls: 'last' } }, { id: 'asc' }],
+      take,
+      select: deletionRequestSelect,
+    });
+  };
+  const rows = position?.finished ? [] : await part(unfulfilledWhere, position, limit + 1);
+  if (rows.length <= limit)
+    rows.push(...(await part(finishedWhere, position?.finished ? position : null, limit + 1 - rows.length)));
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const finished = (status: string) => (FINISHED_STATUSES as readonly string[]).includes(status);
+  return {
+    page,
+    nextCursor: rows.length > limit && last ? encodeDueCursor(last[deadline], last.id, finished(last.status)) : null,
+  };
 }
 
 type IntegrationRequestRow = Prisma.IntegrationRequestGetPayload<{ select: typeof integrationRequestSelect }>;

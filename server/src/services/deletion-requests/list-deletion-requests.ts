@@ -48,7 +48,7 @@ export async function deletionRequestPage(
     db,
     `SELECT id, "organizationId", "workspaceId", identifier, hashed, status::text AS status, "statusReason", channel::text AS channel,
             "createdByUserId", "createdAt", "receivedAt", "updatedAt", "completedAt", regulation, "dueAt", "dueExtendedAt",
-            "receiptConfirmBy", "receiptConfirmedAt"
+            "receiptConfirmBy", "receiptConfirmedAt", "cancelReason", "cancelNote"
        FROM "DeletionRequest" WHERE ${conditions.join(' AND ')}
       ORDER BY "createdAt" DESC, id DESC LIMIT $1`,
     values,

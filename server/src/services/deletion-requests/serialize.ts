@@ -3,6 +3,7 @@ import {
   type DeletionRequestDto,
   type IntegrationRequestDto,
 } from '@shared/schemas/deletion-request';
+import { CANCEL_REASONS, closedNotFulfilled, type CancelReason } from '@shared/cancel-reasons';
 import type { Prisma } from '../../generated/prisma/client';
 
 export const integrationRequestSelect = {
@@ -39,12 +40,18 @@ export const deletionRequestSelect = {
   dueExtendedAt: true,
   receiptConfirmBy: true,
   receiptConfirmedAt: true,
+  cancelReason: true,
+  cancelNote: true,
 } satisfies Prisma.DeletionRequestSelect;
 
 type IntegrationRequestRow = Prisma.IntegrationRequestGetPayload<{ select: typeof integrationRequestSelect }>;
 type DeletionRequestRow = Prisma.DeletionRequestGetPayload<{ select: typeof deletionRequestSelect }> & {
   integrationRequests?: IntegrationRequestRow[];
 };
+
+// The column's CHECK constraint holds the same list; this narrows the type.
+const isCancelReason = (value: string | null): value is CancelReason =>
+  (CANCEL_REASONS as readonly (string | null)[]).includes(value);
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -79,7 +86,9 @@ export function toDeletionRequestDto(
     identifier,
     hashed: row.hashed,
     status: row.status,
-    statusReason: row.statusReason,
+    // A canceled request says it was closed without being fulfilled, and why.
+    statusReason:
+      row.statusReason ?? (row.status === 'CANCELED' ? closedNotFulfilled(row.cancelReason, row.cancelNote) : null),
     channel: row.channel,
     createdByUserId: row.createdByUserId,
     createdAt: row.createdAt.toISOString(),
@@ -91,6 +100,8 @@ export function toDeletionRequestDto(
     dueExtendedAt: iso(row.dueExtendedAt),
     receiptConfirmBy: iso(row.receiptConfirmBy),
     receiptConfirmedAt: iso(row.receiptConfirmedAt),
+    cancelReason: isCancelReason(row.cancelReason) ? row.cancelReason : null,
+    cancelNote: row.cancelNote,
     ...(row.integrationRequests ? { integrationRequests: row.integrationRequests.map(toIntegrationRequestDto) } : {}),
   };
 }
