@@ -149,10 +149,21 @@ function identityLookupWebhooks(document: OpenAPIObject): OpenAPIObject['webhook
     document.components!.schemas = { ...document.components!.schemas, ...json.$defs };
     return { $ref: json.$ref! };
   };
+  document.components!.securitySchemes = {
+    ...document.components!.securitySchemes,
+    WebhookSignature: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'webhook-signature',
+      description:
+        'Standard Webhooks: `v1,` + base64(HMAC-SHA256(secret, "<webhook-id>.<webhook-timestamp>.<body>")), with the lookup\'s signing secret; verify it before answering.',
+    },
+  };
   return {
     identityLookup: {
       post: {
         operationId: 'identityLookup',
+        security: [{ WebhookSignature: [] }],
         summary: 'Identity lookup (sent by the service to your endpoint)',
         description:
           "Sent once per deletion request, before it is sent to any integration, to a workspace's webhook identity lookup: the person's identifiers known so far. " +

@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Create a deletion request
-         * @description Records a request to delete the data of one subject from every enabled integration of the workspace that the Workspace API Key names. Send an `Idempotency-Key` header to make retries safe: the same key with the same body returns the original request; with a different body it is a 422.
+         * @description Records a request to delete the data of one subject from every enabled integration of the workspace that the Workspace API Key names. The subject may be named by several typed identifiers (`identifiers`): each integration receives the values of the identifier type it consumes, and the workspace's identity lookups may add more before the fan-out. Send an `Idempotency-Key` header to make retries safe: the same key with the same body returns the original request; with a different body it is a 422.
          */
         post: operations["createDeletionRequest"];
         delete?: never;
@@ -468,6 +468,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/integrations/{integrationId}/rotate-hash-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a SQL integration's hash key
+         * @description Replaces the secret key with which the integration's `hash` rules write HMAC-SHA256 values (`hmac:<hex>`) in the customer's database. Values hashed from now on differ from those hashed before, which stay as written and still count as hashed. The key is never returned by any operation; the organization audit log records the rotation (`integration.hash_key_rotated`). Owners and admins, with a token without scope or workspace limits. Send an `Idempotency-Key` header to make retries safe: the same key with the same request answers the first answer again; with another request it is a 422.
+         */
+        post: operations["rotateIntegrationHashKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/deletion-requests/{deletionRequestId}/extend-deadline": {
         parameters: {
             query?: never;
@@ -615,9 +635,39 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    identityLookup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Identity lookup (sent by the service to your endpoint)
+         * @description Sent once per deletion request, before it is sent to any integration, to a workspace's webhook identity lookup: the person's identifiers known so far. Signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the secret shown when the lookup was created. Answer 2xx with the other identifiers you know the person by (an empty list when none); a 5xx or 429 is tried again later, any other status fails the lookup.
+         */
+        post: operations["identityLookup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /** @description One identifier of the person, with its type. */
+        RequestIdentifierInput: {
+            /**
+             * @description An identifier type: email, phone, user_id or one of the organization’s own.
+             * @example user_id
+             */
+            type: string;
+            value: string;
+        };
         /**
          * @example {
          *       "id": "dr_01JDX4Q2W8E6R7T9Y3U5I1O0PA",
@@ -1148,6 +1198,36 @@ export interface components {
             /** @description Validation issues, when the input was invalid. */
             issues?: Record<string, never>[];
         };
+        IdentityLookupRequest: {
+            /** @description Every identifier the request knows so far. */
+            identifiers: {
+                /**
+                 * @description The identifier type, as the organization names it.
+                 * @example user_id
+                 */
+                type: string;
+                /**
+                 * @description The identifier.
+                 * @example usr_4821
+                 */
+                value: string;
+            }[];
+        };
+        IdentityLookupAnswer: {
+            /** @description Identifiers of the same person; empty values and ones already known are ignored. */
+            identifiers: {
+                /**
+                 * @description The identifier type, as the organization names it.
+                 * @example user_id
+                 */
+                type: string;
+                /**
+                 * @description The identifier.
+                 * @example usr_4821
+                 */
+                value: string;
+            }[];
+        };
     };
     responses: never;
     parameters: never;
@@ -1180,6 +1260,25 @@ export interface operations {
                      */
                     identifier: string;
                     /**
+                     * @description The type of `identifier` (email, phone, user_id or a type of the organization). Absent: email when it reads as an email address, else untyped (it then reaches only integrations that take the primary identifier).
+                     * @example email
+                     */
+                    identifierType?: string;
+                    /**
+                     * @description Other identifiers of the same person, each with its type (email, phone, user_id or a type of the organization). Each integration receives the values of the type it consumes.
+                     * @example [
+                     *       {
+                     *         "type": "user_id",
+                     *         "value": "u_1842"
+                     *       },
+                     *       {
+                     *         "type": "stripe_customer_id",
+                     *         "value": "cus_NffrFeUfNV2Hib"
+                     *       }
+                     *     ]
+                     */
+                    identifiers?: components["schemas"]["RequestIdentifierInput"][];
+                    /**
                      * @description When the subject's request was received, if earlier than now (the deadline runs from then): a date (the start of that day in the organization's time zone) or a date and time with its offset. Not in the future.
                      * @example 2026-11-18T16:40:00Z
                      */
@@ -1204,7 +1303,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletionRequest"];
                 };
             };
-            /** @description Invalid body (missing or empty identifier, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long. */
+            /** @description Invalid body (missing or empty identifier, an unknown identifier type, a value its type refuses, a duplicate identifier, more than 50 identifiers, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1213,7 +1312,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "BAD_REQUEST",
-                     *       "message": "Invalid body (missing or empty identifier, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long",
+                     *       "message": "Invalid body (missing or empty identifier, an unknown identifier type, a value its type refuses, a duplicate identifier, more than 50 identifiers, unknown regulation, a receivedAt that is not a date or is in the future, malformed JSON) or Idempotency-Key too long",
                      *       "issues": [
                      *         {
                      *           "code": "too_small",
@@ -5444,6 +5543,198 @@ export interface operations {
             };
         };
     };
+    rotateIntegrationHashKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, up to 255 characters, kept 24 hours: a repeated call with the same key and request answers the first answer instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                integrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration and when its key was rotated. */
+            200: {
+                headers: {
+                    /** @description Present when this is the answer of an earlier call with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        integrationId: string;
+                        /** @description When the new key was stored (ISO 8601). */
+                        rotatedAt: string;
+                    };
+                };
+            };
+            /** @description A malformed integration id (over 64 characters), an integration type that writes no hashes (only PostgreSQL and MySQL/MariaDB do), or an Idempotency-Key longer than 255 characters. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "A malformed integration id (over 64 characters), an integration type that writes no hashes (only PostgreSQL and MySQL/MariaDB do), or an Idempotency-Key longer than 255 characters",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "integrationId"
+                     *           ],
+                     *           "message": "Too big: expected string to have <=64 characters"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is limited to scopes or workspaces (this operation needs a token without limits), or its user's role is too low. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token is limited to scopes or workspaces (this operation needs a token without limits), or its user's role is too low"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No integration with this id in the token's organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No integration with this id in the token's organization"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An earlier call with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "message": "An earlier call with the same Idempotency-Key is still running"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the service accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The request body is larger than the service accepts"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (send `Content-Type: application/json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The request body is not JSON (send Content-Type: application/json)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNPROCESSABLE_CONTENT",
+                     *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     extendDeletionRequestDeadline: {
         parameters: {
             query?: never;
@@ -6525,6 +6816,30 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    identityLookup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentityLookupRequest"];
+            };
+        };
+        responses: {
+            /** @description The person's other identifiers, each with its type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityLookupAnswer"];
                 };
             };
         };

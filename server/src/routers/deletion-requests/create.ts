@@ -22,7 +22,7 @@ export const create = memberProcedure
       summary: 'Create a deletion request',
       description:
         'Records a request to delete the data of one subject from every enabled integration of the workspace that the Workspace API Key names. ' +
-        'The subject may be named by several typed identifiers (`identifiers`): each integration receives the values of the identifier type it consumes, and the workspace\'s identity lookups may add more before the fan-out. ' +
+        "The subject may be named by several typed identifiers (`identifiers`): each integration receives the values of the identifier type it consumes, and the workspace's identity lookups may add more before the fan-out. " +
         'Send an `Idempotency-Key` header to make retries safe: the same key with the same body returns the original request; with a different body it is a 422.',
       successStatus: 201,
       successDescription:
