@@ -232,6 +232,7 @@ function attempts(): Attempt[] {
     { path: 'integrations.setEnabled', input: { integrationId: A.integrationId, enabled: false } },
     { path: 'integrations.delete', input: { integrationId: A.integrationId } },
     { path: 'integrations.testConnection', input: { integrationId: A.integrationId } },
+    { path: 'integrations.rotateHashKey', input: { integrationId: A.integrationId } },
     { path: 'integrations.discoverSchema', input: { accountId: A.accountId } },
     {
       path: 'integrations.dryRun',
@@ -417,6 +418,8 @@ describe('cross-tenant: organization B against organization A', () => {
               : {};
           // A correction says what the record should be (here: withdrawn).
           const correction = template.endsWith('/correct-receipt-confirmation') ? { confirmedAt: null } : {};
+          // A cancel names one of its reasons.
+          const cancel = template.endsWith('/cancel') ? { reason: 'duplicate' } : {};
           const body = !operation.requestBody
             ? undefined
             : template === '/downloads/requests.csv'
@@ -430,6 +433,7 @@ describe('cross-tenant: organization B against organization A', () => {
                     ...csvImport,
                     ...callback,
                     ...correction,
+                    ...cancel,
                   });
           const response = await fetch(`${base}${path}`, {
             method: method.toUpperCase(),

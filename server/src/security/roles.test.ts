@@ -79,6 +79,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'integrations.setEnabled': 'ADMIN',
   'integrations.delete': 'ADMIN',
   'integrations.testConnection': 'ADMIN',
+  'integrations.rotateHashKey': 'ADMIN',
   'integrations.discoverSchema': 'ADMIN',
   'integrations.dryRun': 'ADMIN',
 
