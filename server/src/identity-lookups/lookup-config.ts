@@ -15,7 +15,9 @@ export type IdentityLookupConfig =
       timeoutMs: number;
       maxRows: number;
     }
-  | { kind: 'webhook'; url: string; timeoutMs: number; maxIdentifiers: number };
+  | { kind: 'webhook'; url: string; timeoutMs: number; maxIdentifiers: number }
+  /** Stripe customers by email (a STRIPE account), their ids as `identifierType`. */
+  | { kind: 'stripe'; baseUrl?: string; identifierType: string; maxIdentifiers: number };
 
 export const LOOKUP_TIMEOUT_MS = { min: 100, max: 60_000 } as const;
 export const LOOKUP_MAX_ROWS = 100;
@@ -55,6 +57,20 @@ export const identityLookupConfigSchema = z.discriminatedUnion('kind', [
       .min(1, 'must be at least 1')
       .max(LOOKUP_MAX_IDENTIFIERS, `must be at most ${LOOKUP_MAX_IDENTIFIERS}`),
   }),
+  z.object({
+    kind: z.literal('stripe'),
+    baseUrl: z
+      .string()
+      .url('Enter an http(s) URL')
+      .refine((url) => /^https?:$/.test(new URL(url).protocol), 'Enter an http(s) URL')
+      .optional(),
+    identifierType: z.string().min(1, 'Choose the identifier type of a customer id'),
+    maxIdentifiers: z
+      .number()
+      .int()
+      .min(1, 'must be at least 1')
+      .max(LOOKUP_MAX_IDENTIFIERS, `must be at most ${LOOKUP_MAX_IDENTIFIERS}`),
+  }),
 ]) satisfies z.ZodType<IdentityLookupConfig>;
 
 /**
@@ -70,6 +86,11 @@ export function validateLookupConfig(config: IdentityLookupConfig, knownTypes: s
     throw new LookupConfigError(field, `${field}: ${issue.message}`);
   }
   const valid = parsed.data;
+  if (valid.kind === 'stripe' && !knownTypes.includes(valid.identifierType))
+    throw new LookupConfigError(
+      'identifierType',
+      `identifierType: ${valid.identifierType} is no identifier type of the organization`,
+    );
   if (valid.kind !== 'sql') return;
   prepareSelect(valid.query, valid.dialect, knownTypes);
   const mapped = Object.entries(valid.columns);

@@ -3,17 +3,18 @@ import { LookupError } from './errors';
 import { identityLookupConfigSchema, type FoundIdentifier, type IdentityLookupConfig } from './lookup-config';
 import { runSqlLookup } from './sql-lookup';
 import { runWebhookLookup } from './webhook-lookup';
+import { runStripeLookup } from './stripe-lookup';
 
 export { LookupConfigError, LookupError } from './errors';
 export { validateLookupConfig, type FoundIdentifier, type IdentityLookupConfig } from './lookup-config';
 export { identityLookupAnswerSchema, identityLookupRequestSchema } from './webhook-lookup';
 
 export interface IdentityLookupEnv {
-  /** SQL: the decrypted secrets of the PostgreSQL or MySQL/MariaDB account the query runs on. */
+  /** SQL and Stripe: the decrypted secrets of the account (PostgreSQL, MySQL/MariaDB or Stripe). */
   secrets?: Record<string, unknown> | null;
   /** SQL: resolves the database host through the SSRF policy. */
   resolveHost?: (host: string) => Promise<string>;
-  /** Webhook: the SSRF-guarded HTTP client (it records the exchange in its trail). */
+  /** Webhook and Stripe: the SSRF-guarded HTTP client (it records the exchange in its trail). */
   http?: HttpClient;
   /** Webhook: the Standard Webhooks secrets that sign the call, as callbacks are signed. */
   signingSecrets?: string[];
@@ -36,5 +37,7 @@ export async function runIdentityLookup(
       transient: false,
     });
   const valid = parsed.data;
-  return valid.kind === 'sql' ? runSqlLookup(valid, known, env) : runWebhookLookup(valid, known, env);
+  if (valid.kind === 'sql') return runSqlLookup(valid, known, env);
+  if (valid.kind === 'stripe') return runStripeLookup(valid, known, env);
+  return runWebhookLookup(valid, known, env);
 }

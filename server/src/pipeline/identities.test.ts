@@ -306,6 +306,59 @@ describe('one person, every identifier', () => {
     ).toBeGreaterThan(0);
   });
 
+  it("a Stripe lookup finds the person's customers by email (as written and in lower case); Stripe then deletes them by id", async () => {
+    const org = await seedOrganization(env.deps);
+    const { caller } = callerFor(env.deps, { pat: org.pat });
+    await caller.identities.createType({ name: 'stripe_customer_id' });
+    const account = await caller.accounts.create({
+      name: 'stripe',
+      integrationType: 'STRIPE',
+      type: 'API_KEY',
+      secrets: { apiKey: 'sk_test_identities' },
+    });
+    await caller.identities.createLookup({
+      workspaceId: org.workspace.id,
+      kind: 'stripe',
+      name: 'stripe customers',
+      accountId: account.id,
+      identifierType: 'stripe_customer_id',
+      baseUrl: stripe.url,
+      maxIdentifiers: 5,
+    });
+    const byId = await caller.integrations.create({
+      workspaceId: org.workspace.id,
+      name: 'Stripe by customer id',
+      type: 'STRIPE',
+      accountId: account.id,
+      config: { baseUrl: stripe.url, identifierType: 'customer_id' },
+    });
+    await caller.identities.setIntegrationType({ integrationId: byId.id, consumesType: 'stripe_customer_id' });
+    const email = `stripe-${Date.now()}@example.com`;
+    const person = stripe.addCustomer(email);
+    const other = stripe.addCustomer(`x${email}`);
+    const created = await createOverRest(org, { identifier: email.replace('stripe-', 'Stripe-') });
+    const done = await waitForRequest(env, created.body.id as string);
+    expect(done.integrationRequests.map((ir) => [ir.status, ir.lastError])).toEqual([['SUCCESS', null]]);
+    expect(stripe.state.deleted.has(person.id)).toBe(true);
+    expect(stripe.state.deleted.has(other.id)).toBe(false);
+    const identifiers = await caller.identities.requestIdentifiers({ deletionRequestId: done.id });
+    expect(identifiers.map((i) => [i.type, i.source])).toEqual([
+      ['email', 'request'],
+      ['stripe_customer_id', 'stripe customers'],
+    ]);
+    // A Stripe lookup needs a Stripe account and a type of the organization.
+    await expect(
+      caller.identities.createLookup({
+        workspaceId: org.workspace.id,
+        kind: 'stripe',
+        name: 'wrong type',
+        accountId: account.id,
+        identifierType: 'shoe_size',
+        maxIdentifiers: 5,
+      }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^identifierType: /) });
+  });
+
   it('bad identifiers are a 400 naming the field, and nothing is written', async () => {
     const org = await seedOrganization(env.deps);
     const before = await env.db.prisma.deletionRequest.count({ where: { organizationId: org.organization.id } });

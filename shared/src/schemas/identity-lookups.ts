@@ -4,7 +4,7 @@ import { identifierTypeNameSchema } from '../identifiers';
 const name = z.string().trim().min(1, 'Give the lookup a name').max(80);
 const timeoutMs = z.number().int().min(100).max(30_000).default(5_000);
 
-/** A lookup that finds a person's other identifiers before the fan-out: SQL on a customer database, or a webhook. */
+/** A lookup that finds a person's other identifiers before the fan-out: SQL on a customer database, Stripe customers by email, or a webhook. */
 export const createIdentityLookupInputSchema = z.discriminatedUnion('kind', [
   z.object({
     workspaceId: z.string().max(64),
@@ -22,6 +22,15 @@ export const createIdentityLookupInputSchema = z.discriminatedUnion('kind', [
       .meta({ description: 'Result column → identifier type.', example: { user_id: 'user_id' } }),
     timeoutMs,
     maxRows: z.number().int().min(1).max(100).default(10),
+  }),
+  z.object({
+    workspaceId: z.string().max(64),
+    kind: z.literal('stripe'),
+    name,
+    accountId: z.string().max(64).meta({ description: 'A Stripe account (its API key reads customers).' }),
+    identifierType: identifierTypeNameSchema.meta({ description: 'The identifier type the customer ids found are.' }),
+    baseUrl: z.string().trim().url().max(2_000).optional(),
+    maxIdentifiers: z.number().int().min(1).max(50).default(20),
   }),
   z.object({
     workspaceId: z.string().max(64),

@@ -6,6 +6,13 @@ import { FormError } from '../states';
 import { toDisplayError } from '../../lib/errors';
 import { useTRPC } from '../../trpc';
 
+type Kind = 'sql' | 'stripe' | 'webhook';
+const KIND_LABEL: Record<string, string> = {
+  sql: 'SQL on one of your databases',
+  stripe: 'Stripe customers by email',
+  webhook: 'Webhook',
+};
+
 /** "user_id=user_id, stripe_customer_id=stripe_customer_id" → a column → type map; null when a pair is malformed. */
 export function parseColumnMap(text: string): Record<string, string> | null {
   const pairs = text
@@ -30,7 +37,8 @@ export function IdentityLookupsPanel({ workspaceId, workspaceName }: { workspace
   const queryClient = useQueryClient();
   const lookups = useQuery(trpc.identities.listLookups.queryOptions({ workspaceId }));
   const accounts = useQuery(trpc.accounts.list.queryOptions({}));
-  const [kind, setKind] = useState<'sql' | 'webhook'>('sql');
+  const [kind, setKind] = useState<Kind>('sql');
+  const types = useQuery(trpc.identities.listTypes.queryOptions());
   const [secret, setSecret] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const refresh = () =>
@@ -47,6 +55,7 @@ export function IdentityLookupsPanel({ workspaceId, workspaceName }: { workspace
   const databaseAccounts = (accounts.data ?? []).filter(
     (account) => account.integrationType === 'POSTGRES' || account.integrationType === 'MYSQL',
   );
+  const stripeAccounts = (accounts.data ?? []).filter((account) => account.integrationType === 'STRIPE');
   const serverError = create.error ? toDisplayError(create.error) : null;
   return (
     <section className="api-key" aria-label={`Identity lookups of ${workspaceName}`}>
@@ -60,7 +69,7 @@ export function IdentityLookupsPanel({ workspaceId, workspaceName }: { workspace
           {lookups.data.map((lookup) => (
             <li key={lookup.id}>
               <strong>{lookup.name}</strong>{' '}
-              <span className="muted small">{lookup.config.kind === 'sql' ? 'SQL' : 'webhook'}</span>{' '}
+              <span className="muted small">{KIND_LABEL[String(lookup.config.kind)] ?? 'lookup'}</span>{' '}
               <button
                 type="button"
                 className="link-button small"
@@ -105,7 +114,16 @@ export function IdentityLookupsPanel({ workspaceId, workspaceName }: { workspace
               timeoutMs: 5_000,
               maxRows: 10,
             });
-          } else
+          } else if (kind === 'stripe')
+            create.mutate({
+              workspaceId,
+              kind,
+              name: text('name'),
+              accountId: text('accountId'),
+              identifierType: text('identifierType'),
+              maxIdentifiers: 20,
+            });
+          else
             create.mutate({
               workspaceId,
               kind,
@@ -116,9 +134,10 @@ export function IdentityLookupsPanel({ workspaceId, workspaceName }: { workspace
             });
         }}
       >
-        <SelectField label="Kind" value={kind} onChange={(e) => setKind(e.target.value as 'sql' | 'webhook')}>
-          <option value="sql">SQL on one of your databases</option>
-          <option value="webhook">Webhook</option>
+        <SelectField label="Kind" value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
+          <option value="sql">{KIND_LABEL.sql}</option>
+          <option value="stripe">{KIND_LABEL.stripe}</option>
+          <option value="webhook">{KIND_LABEL.webhook}</option>
         </SelectField>
         <TextField label="Name" name="name" required error={serverError?.fieldErrors.name} />
         {kind === 'sql' ? (
@@ -143,6 +162,27 @@ export function IdentityLookupsPanel({ workspaceId, workspaceName }: { workspace
               placeholder="user_id=user_id"
               hint="Each result column and the identifier type it holds, separated by commas."
             />
+          </>
+        ) : kind === 'stripe' ? (
+          <>
+            <SelectField label="Stripe account" name="accountId" error={serverError?.fieldErrors.accountId}>
+              {stripeAccounts.map((account) => (
+                <option key={account.id} value={account.id}>
+                  {account.name}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              label="Customer ids are of type"
+              name="identifierType"
+              hint="Add a type such as stripe_customer_id in the organization's settings first."
+            >
+              {(types.data ?? []).map((type) => (
+                <option key={type.name} value={type.name}>
+                  {type.name}
+                </option>
+              ))}
+            </SelectField>
           </>
         ) : (
           <TextField

@@ -14,6 +14,14 @@ import type { Keyring } from '../../lib/crypto';
 
 type Deps = { prisma: Db; keyring: Keyring; policy: OutboundPolicy };
 
+async function assertAllowed(field: string, url: string, policy: OutboundPolicy): Promise<void> {
+  try {
+    await assertUrlAllowed(url, policy);
+  } catch (error) {
+    throw new AppError('BAD_REQUEST', `${field}: refused: ${(error as Error).message}`);
+  }
+}
+
 const DIALECT_OF = { POSTGRES: 'postgres', MYSQL: 'mysql' } as const;
 
 type LookupRow = Prisma.IdentityLookupGetPayload<object>;
@@ -51,8 +59,8 @@ export async function listIdentityLookups(db: Db, actor: Actor, workspaceId: str
 /**
  * Adds a lookup at the end of the workspace's order. Checked when saved: a SQL lookup needs a
  * PostgreSQL or MySQL/MariaDB account of the organization and one parameterised SELECT whose
- * placeholders and columns name known identifier types; a webhook lookup a URL the outbound
- * policy allows. A webhook lookup's signing secret is in this answer only.
+ * placeholders and columns name known identifier types; a Stripe lookup a Stripe account and
+ * the identifier type its customer ids are; a webhook lookup a URL the outbound policy allows. A webhook lookup's signing secret is in this answer only.
  */
 export async function createIdentityLookup(
   deps: Deps,
@@ -88,12 +96,24 @@ export async function createIdentityLookup(
       timeoutMs: input.timeoutMs,
       maxRows: input.maxRows,
     };
+  } else if (input.kind === 'stripe') {
+    const account = await db.account.findFirst({
+      where: { id: input.accountId, organizationId: actor.organizationId },
+      select: { id: true, integrationType: true },
+    });
+    if (!account) throw notFound('Account');
+    if (account.integrationType !== 'STRIPE')
+      throw new AppError('BAD_REQUEST', 'accountId: a Stripe lookup needs a Stripe account');
+    if (input.baseUrl) await assertAllowed('baseUrl', input.baseUrl, deps.policy);
+    accountId = account.id;
+    config = {
+      kind: 'stripe',
+      ...(input.baseUrl ? { baseUrl: input.baseUrl } : {}),
+      identifierType: input.identifierType,
+      maxIdentifiers: input.maxIdentifiers,
+    };
   } else {
-    try {
-      await assertUrlAllowed(input.url, deps.policy);
-    } catch (error) {
-      throw new AppError('BAD_REQUEST', `url: refused: ${(error as Error).message}`);
-    }
+    await assertAllowed('url', input.url, deps.policy);
     config = { kind: 'webhook', url: input.url, timeoutMs: input.timeoutMs, maxIdentifiers: input.maxIdentifiers };
   }
   try {
