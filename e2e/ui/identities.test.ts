@@ -113,8 +113,8 @@ describe('one person, every identifier, in the dashboard', () => {
     await page.goto('/requests/new');
     await page.getByLabel('Identifier', { exact: true }).fill(email);
     await page.getByRole('button', { name: 'Add identifier' }).click();
-    await page.getByLabel('Other type 1').selectOption('user_id');
-    await page.getByLabel('Other value 1').fill(userId);
+    await page.getByLabel('Other type 1', { exact: true }).selectOption('user_id');
+    await page.getByLabel('Other value 1', { exact: true }).fill(userId);
     await page.getByRole('button', { name: 'Create request' }).click();
 
     const section = page.getByRole('region', { name: 'Identifiers' });

@@ -3,9 +3,11 @@ import { DAY_MS, dayIn, endOfDayIn } from './zoned-days';
 
 export { DAY_MS };
 
-/** Whole days until a deadline (negative once it has passed). */
+/** Whole days until a deadline (negative once it has passed; -1 the day after it). */
 export function daysLeft(dueAt: Date, now: Date): number {
-  return Math.ceil((dueAt.getTime() - now.getTime()) / DAY_MS);
+  // Deadlines end at the end of a day: the whole days after today until it, 0 on the day itself.
+  const days = (dueAt.getTime() - now.getTime()) / DAY_MS;
+  return days >= 0 ? Math.floor(days) : Math.ceil(days);
 }
 
 /** CCPA's business days are counted on California's calendar (the westernmost of the contiguous states). */

@@ -53,10 +53,13 @@ describe('CCPA and custom policies: days', () => {
 });
 
 describe('days left', () => {
-  it('counts whole days up, and is overdue at or after the deadline', () => {
+  it('counts the whole days before the deadline (0 on its last day), and is overdue at or after it', () => {
     const due = at('2026-02-15T10:00:00.000Z');
     expect(daysLeft(due, at('2026-02-08T10:00:00.000Z'))).toBe(7);
-    expect(daysLeft(due, at('2026-02-15T09:00:00.000Z'))).toBe(1);
+    expect(daysLeft(due, at('2026-02-08T11:00:00.000Z'))).toBe(6);
+    expect(daysLeft(due, at('2026-02-15T09:00:00.000Z'))).toBe(0);
+    // A deadline at the end of a day: received on the 28th with 45 days, 45 days left that day.
+    expect(daysLeft(at('2027-01-12T23:59:59.999Z'), at('2026-11-28T01:23:00.000Z'))).toBe(45);
     expect(daysLeft(due, at('2026-02-17T11:00:00.000Z'))).toBe(-2);
     expect(isOverdue(due, at('2026-02-15T09:59:59.000Z'))).toBe(false);
     expect(isOverdue(due, at('2026-02-15T10:00:00.000Z'))).toBe(true);
