@@ -174,6 +174,7 @@ describe('roles and members', () => {
     await context.close();
 
     await nav(page, 'Organization').click();
+    await page.getByRole('heading', { name: 'Organization', level: 1 }).waitFor();
     await page.reload();
     const role = page.getByLabel(`Role of ${teammate.name}`);
     await role.selectOption('OWNER');
