@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 export const baseUrl = () => inject('baseUrl');
@@ -29,4 +30,21 @@ export async function publicApi(method: string, pathname: string, pat: string, b
   });
   const text = await response.text();
   return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
+}
+
+/** A tRPC mutation from a signed-in page, as the dashboard makes it (its session cookie). */
+export async function pageMutation<T>(page: Page, procedure: string, input: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ procedure, input }) => {
+      const response = await fetch(`/trpc/${procedure}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(input),
+      });
+      const answer = (await response.json()) as { result?: { data: unknown }; error?: unknown };
+      if (!answer.result) throw new Error(JSON.stringify(answer.error));
+      return answer.result.data;
+    },
+    { procedure, input },
+  ) as Promise<T>;
 }

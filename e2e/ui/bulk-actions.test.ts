@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { maskIdentifier } from '@shared/mask-identifier';
-import { baseUrl, connectAppDatabase, publicApi } from '../support/app';
+import { baseUrl, connectAppDatabase, publicApi, pageMutation } from '../support/app';
 import { launchBrowser, newPage, screenshot } from '../support/browser';
 import { nav, signUp } from '../support/onboarding';
 
@@ -60,22 +60,8 @@ afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
 });
 
-/** A tRPC mutation from the signed-in page, as the dashboard makes it. */
-async function trpc<T>(path: string, input: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ path, input }) => {
-      const response = await fetch(`/trpc/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(input),
-      });
-      const answer = (await response.json()) as { result?: { data: unknown }; error?: unknown };
-      if (!answer.result) throw new Error(JSON.stringify(answer.error));
-      return answer.result.data;
-    },
-    { path, input },
-  ) as Promise<T>;
-}
+/** A tRPC mutation from the signed-in page. */
+const trpc = <T>(procedure: string, input: unknown) => pageMutation<T>(page, procedure, input);
 
 async function waitForStatus(id: string, statuses: string[]) {
   const deadline = Date.now() + 30_000;

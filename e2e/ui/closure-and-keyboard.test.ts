@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, publicApi } from '../support/app';
+import { baseUrl, publicApi, pageMutation } from '../support/app';
 import { launchBrowser, newPage, screenshot, WIDTHS } from '../support/browser';
 import { nav, PASSWORD, signUp } from '../support/onboarding';
 
@@ -44,22 +44,8 @@ afterAll(async () => {
   await new Promise((resolve) => destination.close(resolve));
 });
 
-/** A tRPC mutation from the signed-in page, as the dashboard makes it. */
-async function trpc<T>(path: string, input: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ path, input }) => {
-      const response = await fetch(`/trpc/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(input),
-      });
-      const answer = (await response.json()) as { result?: { data: unknown }; error?: unknown };
-      if (!answer.result) throw new Error(JSON.stringify(answer.error));
-      return answer.result.data;
-    },
-    { path, input },
-  ) as Promise<T>;
-}
+/** A tRPC mutation from the signed-in page. */
+const trpc = <T>(procedure: string, input: unknown) => pageMutation<T>(page, procedure, input);
 
 const focusedText = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
 const focusedTag = () => page.evaluate(() => document.activeElement?.tagName ?? '');

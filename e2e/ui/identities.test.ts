@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl } from '../support/app';
+import { baseUrl, pageMutation } from '../support/app';
 import { launchBrowser, newPage, screenshot } from '../support/browser';
 import { createWorkspace, nav, signUp } from '../support/onboarding';
 
@@ -56,21 +56,8 @@ afterAll(async () => {
   await Promise.all([hook, destination].map((s) => new Promise((resolve) => s.close(resolve))));
 });
 
-async function trpc<T>(path: string, input: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ path, input }) => {
-      const response = await fetch(`/trpc/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(input),
-      });
-      const answer = (await response.json()) as { result?: { data: unknown }; error?: unknown };
-      if (!answer.result) throw new Error(JSON.stringify(answer.error));
-      return answer.result.data;
-    },
-    { path, input },
-  ) as Promise<T>;
-}
+/** A tRPC mutation from the signed-in page. */
+const trpc = <T>(procedure: string, input: unknown) => pageMutation<T>(page, procedure, input);
 
 describe('one person, every identifier, in the dashboard', () => {
   it('sets up an identifier type and an identity lookup', async () => {
