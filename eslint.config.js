@@ -52,4 +52,22 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  {
+    // The dashboard reaches the server through the API package's types (`@api`) only.
+    files: ['client/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', '@shared/../../server/**'],
+              message:
+                "The dashboard imports the API's types from '@api' (server/src/api-types.ts), never server code.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -3,7 +3,7 @@ import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Route, Routes, StaticRouter } from 'react-router';
-import type { AppRouter } from '../../server/src/api-types';
+import type { AppRouter } from '@api';
 import { Component as Shell } from './components/shell';
 import { seedEarlyAnswers } from './lib/early-answers';
 import type { EarlyAnswers } from '@shared/early-requests';

@@ -1,5 +1,5 @@
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
-import type { AppRouter } from '../../server/src/api-types';
+import type { AppRouter } from '@api';
 import { seedEarlyAnswers } from './lib/early-answers';
 import { takeEarlyRequestsData } from './lib/early-data';
 import { createQueryClient, createTrpcClient, SESSION_QUERY_OPTIONS } from './trpc';

@@ -1,7 +1,7 @@
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink, splitLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
-import type { AppRouter, RouterInputs, RouterOutputs } from '../../server/src/api-types';
+import type { AppRouter, RouterInputs, RouterOutputs } from '@api';
 import { errorCode } from './lib/errors';
 import { trpcFetch } from './lib/trpc-fetch';
 

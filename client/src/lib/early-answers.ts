@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { TRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import { EARLY_PROCEDURES, type EarlyAnswers } from '@shared/early-requests';
-import type { AppRouter } from '../../../server/src/api-types';
+import type { AppRouter } from '@api';
 import type { EarlyRequestsData } from './early-data';
 
 /**

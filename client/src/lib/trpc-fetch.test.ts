@@ -1,6 +1,6 @@
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AppRouter } from '../../../server/src/api-types';
+import type { AppRouter } from '@api';
 import { toDisplayError } from './errors';
 import { trpcFetch } from './trpc-fetch';
 
