@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auth0ConfigSchema } from '@shared/integrations';
 import { LookupConfigError } from './errors';
 import { prepareSelect } from './sql-guard';
 
@@ -17,7 +18,11 @@ export type IdentityLookupConfig =
     }
   | { kind: 'webhook'; url: string; timeoutMs: number; maxIdentifiers: number }
   /** Stripe customers by email (a STRIPE account), their ids as `identifierType`. */
-  | { kind: 'stripe'; baseUrl?: string; identifierType: string; maxIdentifiers: number };
+  | { kind: 'stripe'; baseUrl?: string; identifierType: string; maxIdentifiers: number }
+  /** Auth0 users by email (an AUTH0 account, the tenant's own domain), their user_ids as `identifierType`. */
+  | { kind: 'auth0'; domain: string; baseUrl?: string; identifierType: string; maxIdentifiers: number }
+  /** HubSpot contacts by email (a HUBSPOT account), their record ids as `identifierType`. */
+  | { kind: 'hubspot'; baseUrl?: string; identifierType: string; maxIdentifiers: number };
 
 export const LOOKUP_TIMEOUT_MS = { min: 100, max: 60_000 } as const;
 export const LOOKUP_MAX_ROWS = 100;
@@ -29,6 +34,19 @@ const timeoutMs = z
   .int()
   .min(LOOKUP_TIMEOUT_MS.min, `must be at least ${LOOKUP_TIMEOUT_MS.min} ms`)
   .max(LOOKUP_TIMEOUT_MS.max, `must be at most ${LOOKUP_TIMEOUT_MS.max} ms`);
+
+const maxIdentifiers = z
+  .number()
+  .int()
+  .min(1, 'must be at least 1')
+  .max(LOOKUP_MAX_IDENTIFIERS, `must be at most ${LOOKUP_MAX_IDENTIFIERS}`);
+/** A connector lookup's vendor address (a stand-in or a regional host); the vendor's own when absent. */
+const baseUrl = z
+  .string()
+  .url('Enter an http(s) URL')
+  .refine((url) => /^https?:$/.test(new URL(url).protocol), 'Enter an http(s) URL')
+  .optional();
+const identifierType = z.string().min(1, 'Choose the identifier type of the ids found');
 
 /** The shape of a lookup's settings; `validateLookupConfig` adds what needs the organization's identifier types. */
 export const identityLookupConfigSchema = z.discriminatedUnion('kind', [
@@ -51,26 +69,17 @@ export const identityLookupConfigSchema = z.discriminatedUnion('kind', [
       .refine((url) => /^https?:$/.test(new URL(url).protocol), 'Enter an http(s) URL')
       .refine((url) => !new URL(url).username && !new URL(url).password, 'Credentials do not belong in the URL'),
     timeoutMs,
-    maxIdentifiers: z
-      .number()
-      .int()
-      .min(1, 'must be at least 1')
-      .max(LOOKUP_MAX_IDENTIFIERS, `must be at most ${LOOKUP_MAX_IDENTIFIERS}`),
+    maxIdentifiers,
   }),
+  z.object({ kind: z.literal('stripe'), baseUrl, identifierType, maxIdentifiers }),
   z.object({
-    kind: z.literal('stripe'),
-    baseUrl: z
-      .string()
-      .url('Enter an http(s) URL')
-      .refine((url) => /^https?:$/.test(new URL(url).protocol), 'Enter an http(s) URL')
-      .optional(),
-    identifierType: z.string().min(1, 'Choose the identifier type of a customer id'),
-    maxIdentifiers: z
-      .number()
-      .int()
-      .min(1, 'must be at least 1')
-      .max(LOOKUP_MAX_IDENTIFIERS, `must be at most ${LOOKUP_MAX_IDENTIFIERS}`),
+    kind: z.literal('auth0'),
+    domain: auth0ConfigSchema.shape.domain,
+    baseUrl,
+    identifierType,
+    maxIdentifiers,
   }),
+  z.object({ kind: z.literal('hubspot'), baseUrl, identifierType, maxIdentifiers }),
 ]) satisfies z.ZodType<IdentityLookupConfig>;
 
 /**
@@ -86,7 +95,7 @@ export function validateLookupConfig(config: IdentityLookupConfig, knownTypes: s
     throw new LookupConfigError(field, `${field}: ${issue.message}`);
   }
   const valid = parsed.data;
-  if (valid.kind === 'stripe' && !knownTypes.includes(valid.identifierType))
+  if ('identifierType' in valid && !knownTypes.includes(valid.identifierType))
     throw new LookupConfigError(
       'identifierType',
       `identifierType: ${valid.identifierType} is no identifier type of the organization`,

@@ -1,4 +1,7 @@
 import type { HttpClient } from '../integrations/runtime/http-client';
+import type { Exchange } from '../integrations/types';
+import { runAuth0Lookup } from './auth0-lookup';
+import { runHubspotLookup } from './hubspot-lookup';
 import { LookupError } from './errors';
 import { identityLookupConfigSchema, type FoundIdentifier, type IdentityLookupConfig } from './lookup-config';
 import { runSqlLookup } from './sql-lookup';
@@ -10,12 +13,14 @@ export { validateLookupConfig, type FoundIdentifier, type IdentityLookupConfig }
 export { identityLookupAnswerSchema, identityLookupRequestSchema } from './webhook-lookup';
 
 export interface IdentityLookupEnv {
-  /** SQL and Stripe: the decrypted secrets of the account (PostgreSQL, MySQL/MariaDB or Stripe). */
+  /** SQL and connectors: the decrypted secrets of the account (PostgreSQL, MySQL/MariaDB, Stripe, Auth0 or HubSpot). */
   secrets?: Record<string, unknown> | null;
   /** SQL: resolves the database host through the SSRF policy. */
   resolveHost?: (host: string) => Promise<string>;
-  /** Webhook and Stripe: the SSRF-guarded HTTP client (it records the exchange in its trail). */
+  /** Webhook and connectors: the SSRF-guarded HTTP client (it records the exchange in its trail). */
   http?: HttpClient;
+  /** Auth0: the trail that HTTP client records into, so the granted access token is withheld from it. */
+  trail?: Exchange[];
   /** Webhook: the Standard Webhooks secrets that sign the call, as callbacks are signed. */
   signingSecrets?: string[];
 }
@@ -38,6 +43,14 @@ export async function runIdentityLookup(
     });
   const valid = parsed.data;
   if (valid.kind === 'sql') return runSqlLookup(valid, known, env);
-  if (valid.kind === 'stripe') return runStripeLookup(valid, known, env);
-  return runWebhookLookup(valid, known, env);
+  if (valid.kind === 'webhook') return runWebhookLookup(valid, known, env);
+  const run: Record<
+    typeof valid.kind,
+    (config: never, known: FoundIdentifier[], env: IdentityLookupEnv) => Promise<FoundIdentifier[]>
+  > = {
+    stripe: runStripeLookup,
+    auth0: runAuth0Lookup,
+    hubspot: runHubspotLookup,
+  };
+  return run[valid.kind](valid as never, known, env);
 }

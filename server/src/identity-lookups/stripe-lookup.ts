@@ -1,24 +1,15 @@
 import type { StripeConfig } from '@shared/integrations';
 import { stripeClient } from '../integrations/stripe/driver';
 import { parseRetryAfter, type HttpClient, type HttpResponse } from '../integrations/runtime/http-client';
-import { TransientError } from '../integrations/types';
 import { LookupError } from './errors';
 import { identifierCollector, lookupRedactor } from './found-identifiers';
 import type { FoundIdentifier, IdentityLookupConfig } from './lookup-config';
+import { answerFailure, thrownFailure } from './vendor-failure';
 
 type StripeLookupConfig = Extract<IdentityLookupConfig, { kind: 'stripe' }>;
 
 /** Pages of 100 customers read at most per email. */
 const MAX_PAGES = 5;
-
-function failure(response: HttpResponse): LookupError {
-  const transient = response.status === 429 || response.status >= 500;
-  const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
-  return new LookupError(`Stripe lookup: answered HTTP ${response.status}`, {
-    transient,
-    ...(transient && retryAfterMs !== undefined ? { retryAfterMs } : {}),
-  });
-}
 
 /**
  * A connector that looks a person up cheaply: the Stripe customers whose email is one the
@@ -44,11 +35,10 @@ export async function runStripeLookup(
       try {
         response = await client.listByEmail(email, after);
       } catch (error) {
-        throw new LookupError(`Stripe lookup: ${redact((error as Error).message)}`, {
-          transient: error instanceof TransientError,
-        });
+        throw thrownFailure('Stripe', error, redact);
       }
-      if (response.status !== 200) throw failure(response);
+      if (response.status !== 200)
+        throw answerFailure('Stripe', response, parseRetryAfter(response.headers['retry-after']));
       const body = response.json() as { data?: { id?: unknown }[]; has_more?: unknown };
       const ids = (body.data ?? []).flatMap((customer) => (typeof customer.id === 'string' ? [customer.id] : []));
       for (const id of ids) collector.add(config.identifierType, id, 'Stripe lookup: a customer id');

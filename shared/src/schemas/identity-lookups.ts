@@ -4,7 +4,7 @@ import { identifierTypeNameSchema } from '../identifiers';
 const name = z.string().trim().min(1, 'Give the lookup a name').max(80);
 const timeoutMs = z.number().int().min(100).max(30_000).default(5_000);
 
-/** A lookup that finds a person's other identifiers before the fan-out: SQL on a customer database, Stripe customers by email, or a webhook. */
+/** A lookup that finds a person's other identifiers before the fan-out: SQL on a customer database, Stripe customers, Auth0 users or HubSpot contacts by email, or a webhook. */
 export const createIdentityLookupInputSchema = z.discriminatedUnion('kind', [
   z.object({
     workspaceId: z.string().max(64),
@@ -29,6 +29,31 @@ export const createIdentityLookupInputSchema = z.discriminatedUnion('kind', [
     name,
     accountId: z.string().max(64).meta({ description: 'A Stripe account (its API key reads customers).' }),
     identifierType: identifierTypeNameSchema.meta({ description: 'The identifier type the customer ids found are.' }),
+    baseUrl: z.string().trim().url().max(2_000).optional(),
+    maxIdentifiers: z.number().int().min(1).max(50).default(20),
+  }),
+  z.object({
+    workspaceId: z.string().max(64),
+    kind: z.literal('auth0'),
+    name,
+    accountId: z
+      .string()
+      .max(64)
+      .meta({ description: 'An Auth0 account (a machine-to-machine application that may read users).' }),
+    domain: z.string().trim().max(253).meta({
+      description: "The tenant's own domain, as for the Auth0 integration (not a custom login domain).",
+      example: 'acme.eu.auth0.com',
+    }),
+    identifierType: identifierTypeNameSchema.meta({ description: 'The identifier type the Auth0 user ids found are.' }),
+    baseUrl: z.string().trim().url().max(2_000).optional(),
+    maxIdentifiers: z.number().int().min(1).max(50).default(20),
+  }),
+  z.object({
+    workspaceId: z.string().max(64),
+    kind: z.literal('hubspot'),
+    name,
+    accountId: z.string().max(64).meta({ description: 'A HubSpot account (its access token reads contacts).' }),
+    identifierType: identifierTypeNameSchema.meta({ description: 'The identifier type the contact ids found are.' }),
     baseUrl: z.string().trim().url().max(2_000).optional(),
     maxIdentifiers: z.number().int().min(1).max(50).default(20),
   }),

@@ -11,7 +11,7 @@ import { credential, jsonBody, retryAfterMs } from '../runtime/vendor-http';
  * top of the next hour (every time zone's midnight is within an hour of one): the deletion goes
  * out within an hour of the reset, not up to a day after it.
  */
-function hubspotWaitMs(response: HttpResponse, now: number): number | undefined {
+export function hubspotWaitMs(response: HttpResponse, now: number): number | undefined {
   const policy = (jsonBody(response) as { policyName?: unknown } | undefined)?.policyName;
   if (policy === 'DAILY') {
     const nextHour = new Date(now);

@@ -90,11 +90,11 @@ async function runLookups(
     running(lookup.name);
     const config = lookup.config as unknown as IdentityLookupConfig;
     const env: Parameters<typeof runIdentityLookup>[2] = {};
-    if (config.kind === 'sql' || config.kind === 'stripe') {
+    if (config.kind !== 'webhook') {
       if (!lookup.accountId) throw new PermanentError('it has no account');
       const account = await openAccount(deps, lease.organizationId, lookup.accountId);
       const tools = outboundTools(deps.policy, trail, secretValues(account.type, account.secrets));
-      Object.assign(env, { secrets: account.secrets, resolveHost: tools.resolveHost, http: tools.http });
+      Object.assign(env, { secrets: account.secrets, resolveHost: tools.resolveHost, http: tools.http, trail });
     } else {
       const secret = lookup.secretCipher
         ? await openSecret(deps, lease.organizationId, lookup.secretCipher, webhookLookupSecretContext(lookup.id))

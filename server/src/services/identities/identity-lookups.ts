@@ -24,6 +24,13 @@ async function assertAllowed(field: string, url: string, policy: OutboundPolicy)
 
 const DIALECT_OF = { POSTGRES: 'postgres', MYSQL: 'mysql' } as const;
 
+/** The account a connector lookup reads with: the same integration's credentials. */
+const CONNECTOR_ACCOUNT: Record<'stripe' | 'auth0' | 'hubspot', { type: string; label: string }> = {
+  stripe: { type: 'STRIPE', label: 'a Stripe' },
+  auth0: { type: 'AUTH0', label: 'an Auth0' },
+  hubspot: { type: 'HUBSPOT', label: 'a HubSpot' },
+};
+
 type LookupRow = Prisma.IdentityLookupGetPayload<object>;
 
 function toDto(row: LookupRow): IdentityLookupDto {
@@ -59,8 +66,8 @@ export async function listIdentityLookups(db: Db, actor: Actor, workspaceId: str
 /**
  * Adds a lookup at the end of the workspace's order. Checked when saved: a SQL lookup needs a
  * PostgreSQL or MySQL/MariaDB account of the organization and one parameterised SELECT whose
- * placeholders and columns name known identifier types; a Stripe lookup a Stripe account and
- * the identifier type its customer ids are; a webhook lookup a URL the outbound policy allows. A webhook lookup's signing secret is in this answer only.
+ * placeholders and columns name known identifier types; a Stripe, Auth0 or HubSpot lookup an
+ * account of that integration and the identifier type the ids it finds are; a webhook lookup a URL the outbound policy allows. A webhook lookup's signing secret is in this answer only.
  */
 export async function createIdentityLookup(
   deps: Deps,
@@ -96,22 +103,24 @@ export async function createIdentityLookup(
       timeoutMs: input.timeoutMs,
       maxRows: input.maxRows,
     };
-  } else if (input.kind === 'stripe') {
+  } else if (input.kind !== 'webhook') {
+    const needed = CONNECTOR_ACCOUNT[input.kind];
     const account = await db.account.findFirst({
       where: { id: input.accountId, organizationId: actor.organizationId },
       select: { id: true, integrationType: true },
     });
     if (!account) throw notFound('Account');
-    if (account.integrationType !== 'STRIPE')
-      throw new AppError('BAD_REQUEST', 'accountId: a Stripe lookup needs a Stripe account');
+    if (account.integrationType !== needed.type)
+      throw new AppError('BAD_REQUEST', `accountId: ${needed.label} lookup needs ${needed.label} account`);
     if (input.baseUrl) await assertAllowed('baseUrl', input.baseUrl, deps.policy);
     accountId = account.id;
     config = {
-      kind: 'stripe',
+      kind: input.kind,
+      ...(input.kind === 'auth0' ? { domain: input.domain } : {}),
       ...(input.baseUrl ? { baseUrl: input.baseUrl } : {}),
       identifierType: input.identifierType,
       maxIdentifiers: input.maxIdentifiers,
-    };
+    } as IdentityLookupConfig;
   } else {
     await assertAllowed('url', input.url, deps.policy);
     config = { kind: 'webhook', url: input.url, timeoutMs: input.timeoutMs, maxIdentifiers: input.maxIdentifiers };
