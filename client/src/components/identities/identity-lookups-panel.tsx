@@ -6,12 +6,28 @@ import { FormError } from '../states';
 import { toDisplayError } from '../../lib/errors';
 import { useTRPC } from '../../trpc';
 
-type Kind = 'sql' | 'stripe' | 'webhook';
-const KIND_LABEL: Record<string, string> = {
+type Kind = 'sql' | 'stripe' | 'auth0' | 'hubspot' | 'webhook';
+const KIND_LABEL: Record<Kind, string> = {
   sql: 'SQL on one of your databases',
   stripe: 'Stripe customers by email',
+  auth0: 'Auth0 users by email',
+  hubspot: 'HubSpot contacts by email',
   webhook: 'Webhook',
 };
+
+type ConnectorKind = 'stripe' | 'auth0' | 'hubspot';
+/** A connector lookup reads with an account of the same integration and finds one kind of id. */
+const CONNECTOR: Record<ConnectorKind, { integrationType: string; account: string; ids: string; example: string }> = {
+  stripe: { integrationType: 'STRIPE', account: 'Stripe account', ids: 'Customer ids', example: 'stripe_customer_id' },
+  auth0: { integrationType: 'AUTH0', account: 'Auth0 account', ids: 'User ids', example: 'auth0_user_id' },
+  hubspot: {
+    integrationType: 'HUBSPOT',
+    account: 'HubSpot account',
+    ids: 'Contact ids',
+    example: 'hubspot_contact_id',
+  },
+};
+const isConnector = (kind: Kind): kind is ConnectorKind => kind in CONNECTOR;
 
 /** "user_id=user_id, stripe_customer_id=stripe_customer_id" → a column → type map; null when a pair is malformed. */
 export function parseColumnMap(text: string): Record<string, string> | null {
@@ -30,7 +46,7 @@ export function parseColumnMap(text: string): Record<string, string> | null {
 
 /**
  * A workspace's identity lookups: run in order before the fan-out, each finds more of the
- * person's identifiers (a SELECT on one of your databases, or a webhook of yours).
+ * person's identifiers (a SELECT on one of your databases, a connector's search by email, or a webhook of yours).
  */
 export function IdentityLookupsPanel({ workspaceId, workspaceName }: { workspaceId: string; workspaceName: string }) {
   const trpc = useTRPC();
@@ -55,7 +71,9 @@ export function IdentityLookupsPanel({ workspaceId, workspaceName }: { workspace
   const databaseAccounts = (accounts.data ?? []).filter(
     (account) => account.integrationType === 'POSTGRES' || account.integrationType === 'MYSQL',
   );
-  const stripeAccounts = (accounts.data ?? []).filter((account) => account.integrationType === 'STRIPE');
+  const connectorAccounts = isConnector(kind)
+    ? (accounts.data ?? []).filter((account) => account.integrationType === CONNECTOR[kind].integrationType)
+    : [];
   const serverError = create.error ? toDisplayError(create.error) : null;
   return (
     <section className="api-key" aria-label={`Identity lookups of ${workspaceName}`}>
@@ -69,7 +87,7 @@ export function IdentityLookupsPanel({ workspaceId, workspaceName }: { workspace
           {lookups.data.map((lookup) => (
             <li key={lookup.id}>
               <strong>{lookup.name}</strong>{' '}
-              <span className="muted small">{KIND_LABEL[String(lookup.config.kind)] ?? 'lookup'}</span>{' '}
+              <span className="muted small">{KIND_LABEL[String(lookup.config.kind) as Kind] ?? 'lookup'}</span>{' '}
               <button
                 type="button"
                 className="link-button small"
@@ -114,16 +132,16 @@ export function IdentityLookupsPanel({ workspaceId, workspaceName }: { workspace
               timeoutMs: 5_000,
               maxRows: 10,
             });
-          } else if (kind === 'stripe')
-            create.mutate({
+          } else if (isConnector(kind)) {
+            const common = {
               workspaceId,
-              kind,
               name: text('name'),
               accountId: text('accountId'),
               identifierType: text('identifierType'),
               maxIdentifiers: 20,
-            });
-          else
+            };
+            create.mutate(kind === 'auth0' ? { ...common, kind, domain: text('domain') } : { ...common, kind });
+          } else
             create.mutate({
               workspaceId,
               kind,
@@ -137,6 +155,8 @@ export function IdentityLookupsPanel({ workspaceId, workspaceName }: { workspace
         <SelectField label="Kind" value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
           <option value="sql">{KIND_LABEL.sql}</option>
           <option value="stripe">{KIND_LABEL.stripe}</option>
+          <option value="auth0">{KIND_LABEL.auth0}</option>
+          <option value="hubspot">{KIND_LABEL.hubspot}</option>
           <option value="webhook">{KIND_LABEL.webhook}</option>
         </SelectField>
         <TextField label="Name" name="name" required error={serverError?.fieldErrors.name} />
@@ -163,19 +183,29 @@ export function IdentityLookupsPanel({ workspaceId, workspaceName }: { workspace
               hint="Each result column and the identifier type it holds, separated by commas."
             />
           </>
-        ) : kind === 'stripe' ? (
+        ) : isConnector(kind) ? (
           <>
-            <SelectField label="Stripe account" name="accountId" error={serverError?.fieldErrors.accountId}>
-              {stripeAccounts.map((account) => (
+            <SelectField label={CONNECTOR[kind].account} name="accountId" error={serverError?.fieldErrors.accountId}>
+              {connectorAccounts.map((account) => (
                 <option key={account.id} value={account.id}>
                   {account.name}
                 </option>
               ))}
             </SelectField>
+            {kind === 'auth0' ? (
+              <TextField
+                label="Tenant domain"
+                name="domain"
+                placeholder="acme.eu.auth0.com"
+                hint="The tenant's own domain, not a custom login domain."
+                error={serverError?.fieldErrors.domain}
+              />
+            ) : null}
             <SelectField
-              label="Customer ids are of type"
+              label={`${CONNECTOR[kind].ids} are of type`}
               name="identifierType"
-              hint="Add a type such as stripe_customer_id in the organization's settings first."
+              hint={`Add a type such as ${CONNECTOR[kind].example} in the organization's settings first.`}
+              error={serverError?.fieldErrors.identifierType}
             >
               {(types.data ?? []).map((type) => (
                 <option key={type.name} value={type.name}>
