@@ -144,9 +144,21 @@ describe('a new owner sets up and tracks a deletion request', () => {
     // The search is in the history entry's state and a POST body, never in the address bar.
     expect(page.url()).not.toContain(encodeURIComponent(identifier));
     expect(page.url()).not.toContain(identifier);
-    await page.getByLabel('Identifier (exact match)').fill(identifier.slice(0, 8));
-    await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByText('No request matches these filters').waitFor();
+    // Typed and searched again if a live refresh of the list lands between the typing and the click.
+    await expect
+      .poll(
+        async () => {
+          await page.getByLabel('Identifier (exact match)').fill(identifier.slice(0, 8));
+          await page.getByRole('button', { name: 'Search' }).click();
+          return page
+            .getByText('No request matches these filters')
+            .waitFor({ timeout: 4_000 })
+            .then(() => true)
+            .catch(() => false);
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
     await page.getByRole('button', { name: 'Clear the filters' }).click();
     await page.locator(`tr[data-request-id="${requestId}"]`).waitFor();
   });

@@ -117,7 +117,8 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
 /**
  * `claimDueSteps` in a transaction under one advisory lock, so claims of all worker processes
  * run one after the other and each counts the leases the one before took (within a single
- * statement, two claims would both see the same free slot of a destination).
+ * statement, two claims would both see the same free slot of a destination). The lock is taken
+ * only while some integration has a `maxConcurrency`: without one, claims never wait for each other.
  */
 export async function claimDueStepsInTurn(
   pool: pg.Pool,
@@ -128,7 +129,10 @@ export async function claimDueStepsInTurn(
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.claims})`);
+    // Only while some destination has a limit: otherwise claims need not wait for each other.
+    await client.query(
+      `BEGIN; SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.claims}) WHERE EXISTS (SELECT 1 FROM "Integration" WHERE "maxConcurrency" IS NOT NULL)`,
+    );
     const result = await claimDueSteps(pgQuery(client), workerId, leaseMs, limit);
     await client.query('COMMIT');
     return result;
