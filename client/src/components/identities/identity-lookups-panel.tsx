@@ -162,13 +162,11 @@ export function IdentityLookupsPanel({ workspaceId, workspaceName }: { workspace
         <TextField label="Name" name="name" required error={serverError?.fieldErrors.name} />
         {kind === 'sql' ? (
           <>
-            <SelectField label="Database account" name="accountId" error={serverError?.fieldErrors.accountId}>
-              {databaseAccounts.map((account) => (
-                <option key={account.id} value={account.id}>
-                  {account.name}
-                </option>
-              ))}
-            </SelectField>
+            <AccountSelect
+              label="Database account"
+              accounts={databaseAccounts}
+              error={serverError?.fieldErrors.accountId}
+            />
             <TextField
               label="Query"
               name="query"
@@ -185,13 +183,11 @@ export function IdentityLookupsPanel({ workspaceId, workspaceName }: { workspace
           </>
         ) : isConnector(kind) ? (
           <>
-            <SelectField label={CONNECTOR[kind].account} name="accountId" error={serverError?.fieldErrors.accountId}>
-              {connectorAccounts.map((account) => (
-                <option key={account.id} value={account.id}>
-                  {account.name}
-                </option>
-              ))}
-            </SelectField>
+            <AccountSelect
+              label={CONNECTOR[kind].account}
+              accounts={connectorAccounts}
+              error={serverError?.fieldErrors.accountId}
+            />
             {kind === 'auth0' ? (
               <TextField
                 label="Tenant domain"
@@ -231,5 +227,26 @@ export function IdentityLookupsPanel({ workspaceId, workspaceName }: { workspace
         </div>
       </form>
     </section>
+  );
+}
+
+/** The account a lookup runs with, among those of the integration type it needs. */
+function AccountSelect({
+  label,
+  accounts,
+  error,
+}: {
+  label: string;
+  accounts: { id: string; name: string }[];
+  error?: string;
+}) {
+  return (
+    <SelectField label={label} name="accountId" error={error}>
+      {accounts.map((account) => (
+        <option key={account.id} value={account.id}>
+          {account.name}
+        </option>
+      ))}
+    </SelectField>
   );
 }

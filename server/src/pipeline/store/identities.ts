@@ -1,24 +1,20 @@
 import { AUDIT_COLUMNS, NOW_UTC, type Query } from './sql';
 import type { NewRequestIdentifier } from './fan-out';
 
-/** The values of one identifier type a request carries (the primary one first), for the steps that consume that type. */
-export async function identifierValuesOfType(query: Query, deletionRequestId: string, type: string): Promise<string[]> {
-  const rows = await query<{ value: string }>(
-    `SELECT value FROM "RequestIdentifier"
-      WHERE "deletionRequestId" = $1 AND type = $2 AND value IS NOT NULL
+/**
+ * A request's identifier values with their types (the primary one first): a step sends those
+ * of the type it consumes and blanks all of them out of what the destination says.
+ */
+export function requestIdentifierValues(
+  query: Query,
+  deletionRequestId: string,
+): Promise<{ type: string | null; value: string }[]> {
+  return query<{ type: string | null; value: string }>(
+    `SELECT type, value FROM "RequestIdentifier"
+      WHERE "deletionRequestId" = $1 AND value IS NOT NULL
       ORDER BY "primary" DESC, "createdAt", id`,
-    [deletionRequestId, type],
-  );
-  return rows.map((row) => row.value);
-}
-
-/** Every identifier value of a request (what the step's redaction blanks out of what destinations say). */
-export async function allIdentifierValues(query: Query, deletionRequestId: string): Promise<string[]> {
-  const rows = await query<{ value: string }>(
-    `SELECT value FROM "RequestIdentifier" WHERE "deletionRequestId" = $1 AND value IS NOT NULL`,
     [deletionRequestId],
   );
-  return rows.map((row) => row.value);
 }
 
 export interface LookupLease {

@@ -12,7 +12,7 @@ import type { EngineDeps } from './deps';
 import { assertTransition, isActive } from './state-machine';
 import { errorForLog } from '../../lib/logger';
 import { NO_IDENTIFIER_OF_TYPE } from '@shared/identifiers';
-import { allIdentifierValues, identifierValuesOfType } from '../store/identities';
+import { requestIdentifierValues } from '../store/identities';
 import { pgQuery } from '../store/sql';
 import { forEachIdentifier } from './each-identifier';
 import { ensureIdentities } from './identities';
@@ -166,10 +166,8 @@ class Step {
     const ir = this.ir;
     if (ir.consumesType === null) return { values: [ir.identifier!], redact: [ir.identifier!] };
     const query = pgQuery(this.deps.pool);
-    const [values, every] = await Promise.all([
-      identifierValuesOfType(query, ir.deletionRequestId, ir.consumesType),
-      allIdentifierValues(query, ir.deletionRequestId),
-    ]);
+    const every = await requestIdentifierValues(query, ir.deletionRequestId);
+    const values = every.filter((identifier) => identifier.type === ir.consumesType).map((i) => i.value);
     if (values.length === 0)
       return {
         outcome: {
@@ -177,7 +175,7 @@ class Step {
           reason: `${NO_IDENTIFIER_OF_TYPE} ${ir.consumesType} in this request: nothing was sent to this destination. Add one to a new request, or an identity lookup that finds it.`,
         },
       };
-    return { values, redact: every };
+    return { values, redact: every.map((identifier) => identifier.value) };
   }
 
   /** Writes the outcome (its new state, audit entries, the parent's roll-up); `forceStatus` for an internal error. */
