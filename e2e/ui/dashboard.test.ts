@@ -187,7 +187,10 @@ describe('a new owner sets up and tracks a deletion request', () => {
     await page.getByRole('button', { name: 'Create request' }).click();
     await page.getByText('Enter an identifier').waitFor();
     // Focus lands on the field to fix.
-    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name)).toBe('identifier');
+    // Focus moves on the next animation frame after the errors render: wait for it.
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name))
+      .toBe('identifier');
     await page.getByLabel('Identifier').fill(`user-${suffix}`);
     await page.getByRole('button', { name: 'Create request' }).click();
     await page.getByRole('heading', { name: maskIdentifier(`user-${suffix}`) }).waitFor();
