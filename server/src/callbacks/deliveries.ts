@@ -5,7 +5,7 @@ import type { Actor } from '../services/auth/actor';
 import { recordAudit } from '../services/audit/record-audit';
 import { findCallbackEndpoint } from './endpoints';
 import { enqueueCallbackEvent } from './store/enqueue';
-import { wakeCallbackDispatchers } from './wake-up';
+import { wakeCallbackDispatchers } from '../queue/wake-up';
 
 export const DELIVERY_PAGE = 50;
 

@@ -18,9 +18,8 @@ import {
 import { insertDeletionRequest, type NewDeletionRequest } from '../store/fan-out';
 import type { RequestIdentifierInput } from '@shared/identifiers';
 import { requestIdentifiers } from './request-identifiers';
-import { NO_INTEGRATIONS_REASON } from '../worker/state-machine';
-import { wakeWorkers } from '../worker/wake-up';
-import { wakeCallbackDispatchers } from '../../callbacks/wake-up';
+import { NO_INTEGRATIONS_REASON } from '../state-machine';
+import { wakeCallbackDispatchers, wakeWorkers } from '../../queue/wake-up';
 
 /** The workspace a request is for: named by its Workspace API Key (public API) or by id (dashboard). */
 export type WorkspaceRef = { apiKey: string } | { id: string };

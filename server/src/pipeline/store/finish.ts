@@ -4,7 +4,7 @@ import { storableJson } from '../../db/storable';
 import type { RequestStatus } from '@shared/statuses';
 import { rollUpChange, writeRollUps, type ChildState, type LockedParent, type RollUpChange } from './roll-up';
 import { enqueueIntegrationFailedEvents } from '../../callbacks/store/status-events';
-import { wakeCallbackDispatchers } from '../../callbacks/wake-up';
+import { wakeCallbackDispatchers } from '../../queue/wake-up';
 import { AUDIT_COLUMNS, NOW_UTC, pgQuery, utc, type AuditRow, type Query } from './sql';
 
 /** The columns a step may change. */

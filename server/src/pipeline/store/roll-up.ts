@@ -1,6 +1,6 @@
 import type { RequestStatus } from '@shared/statuses';
 import { NOW_UTC, utc, type Query } from './sql';
-import { isTerminal, NO_INTEGRATIONS_REASON, rollUpStatus } from '../worker/state-machine';
+import { isTerminal, NO_INTEGRATIONS_REASON, rollUpStatus } from '../state-machine';
 import { enqueueRequestFinishedEvents } from '../../callbacks/store/status-events';
 
 export interface LockedParent {

@@ -9,7 +9,7 @@ import type { FinishingStep, StepUpdate } from '../store/finish';
 import type { AuditRow } from '../store/sql';
 import { pollDelayMs, retryDelayMs } from './backoff';
 import type { EngineDeps } from './deps';
-import { assertTransition, isActive } from './state-machine';
+import { assertTransition, isActive } from '../state-machine';
 import { errorForLog } from '../../lib/logger';
 import { NO_IDENTIFIER_OF_TYPE } from '@shared/identifiers';
 import { requestIdentifierValues } from '../store/identities';
