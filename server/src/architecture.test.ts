@@ -104,4 +104,17 @@ describe('architecture', () => {
     );
     expect(listens.map((f) => path.relative(SRC, f))).toEqual(['queue/runner.ts']);
   });
+
+  it('writes CallbackDelivery rows only in server/src/callbacks/store', () => {
+    const writes =
+      /(INSERT INTO|UPDATE|DELETE FROM)\s+"CallbackDelivery"|\.callbackDelivery\.(create|createMany|update|updateMany|upsert)\(/;
+    const outside = [...graph.keys()].filter(
+      (file) =>
+        !file.startsWith(path.join(SRC, 'callbacks', 'store') + path.sep) && writes.test(fs.readFileSync(file, 'utf8')),
+    );
+    expect(outside.map((f) => path.relative(SRC, f))).toEqual([]);
+    // The payload of a request's events is written once.
+    const payloads = [...graph.keys()].filter((file) => /'integrationRequests',/.test(fs.readFileSync(file, 'utf8')));
+    expect(payloads.map((f) => path.relative(SRC, f))).toEqual(['callbacks/store/events.ts']);
+  });
 });

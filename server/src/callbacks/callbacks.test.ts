@@ -4,7 +4,7 @@ import { dbQuery } from '../pipeline/store/sql';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../test/harness';
 import { startCallbackReceiver } from '../test/fakes/callback-receiver';
 import { CallbackDispatcher } from './dispatcher';
-import { enqueueCallbackEvent } from './store/enqueue';
+import { enqueueCallbackEvent } from './store/events';
 
 let env: TestEnv;
 let org: Awaited<ReturnType<typeof seedOrganization>>;

@@ -3,7 +3,7 @@ import { checkOut } from '../../db/connections';
 import { storableJson } from '../../db/storable';
 import type { RequestStatus } from '@shared/statuses';
 import { rollUpChange, writeRollUps, type ChildState, type LockedParent, type RollUpChange } from './roll-up';
-import { enqueueIntegrationFailedEvents } from '../../callbacks/store/status-events';
+import { enqueueIntegrationFailedEvents } from '../../callbacks/store/events';
 import { wakeCallbackDispatchers } from '../../queue/wake-up';
 import { AUDIT_COLUMNS, NOW_UTC, pgQuery, utc, type AuditRow, type Query } from './sql';
 
