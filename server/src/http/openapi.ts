@@ -118,6 +118,8 @@ export function buildOpenApiDocument(publicUrl?: string): OpenAPIObject {
       if (!extras) throw new Error(`Public operation ${operation.operationId} has no restMeta`);
       const responses: Record<string, ResponseObject> = {};
       const success = operation.responses?.['200'] as ResponseObject;
+      if (extras.otherSuccess)
+        responses[String(extras.otherSuccess.status)] = { ...success, description: extras.otherSuccess.description };
       responses[String(extras.successStatus)] = success;
       for (const [status, description] of Object.entries(extras.errors))
         responses[status] = errorResponse(Number(status), description!, extras.badRequestExample);
