@@ -189,7 +189,10 @@ describe("a person's page", () => {
       workspaceId: secondWorkspace.id,
       identifier: 'grouped.person@EXAMPLE.com',
     });
-    await owner().deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier: 'stranger@example.com' });
+    await owner().deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'stranger@example.com',
+    });
     const foreign = await callerFor(env.deps, { pat: other.pat }).caller.deletionRequests.createInWorkspace({
       workspaceId: other.workspace.id,
       identifier: 'grouped.person@example.com',

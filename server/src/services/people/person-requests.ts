@@ -33,7 +33,8 @@ export async function getPersonRequests(db: Db, keyring: Keyring, actor: Actor, 
   // Its own hash finds the request itself even once purged (then "purged:<id>", like its identifiers').
   const hashes = new Set([anchor.identifierHmac, ...anchor.identifiers.map((i) => i.matchHmac)]);
   // A request stored before typed identifiers has only its own: matched as a search for it would be.
-  if (anchor.identifier && !anchor.hashed) for (const hash of searchHashes(keyring, anchor.identifier)) hashes.add(hash);
+  if (anchor.identifier && !anchor.hashed)
+    for (const hash of searchHashes(keyring, anchor.identifier)) hashes.add(hash);
   const rows = await matchingRequests(db, actor, [...hashes], { openOnly: false, limit: PERSON_REQUESTS_LIMIT + 1 });
   const requests = rows.slice(0, PERSON_REQUESTS_LIMIT);
   return {
