@@ -25,14 +25,13 @@ const MATCHED = `SELECT r."deletionRequestId" AS id FROM "RequestIdentifier" r W
    UNION
    SELECT id FROM "DeletionRequest" WHERE "organizationId" = $1 AND "identifierHmac" = ANY($2::text[])`;
 
+/** $1: the organization, $2: the hashes (its plan is read in matching-indexes.test.ts). */
+export const MATCHING_REQUEST_IDS = `SELECT d.id FROM (${MATCHED}) m JOIN "DeletionRequest" d ON d.id = m.id WHERE d."organizationId" = $1`;
+
 /** The ids of the organization's requests that carry any of these keyed hashes. */
 export async function requestIdsMatching(db: DbOrTx, organizationId: string, hashes: string[]): Promise<string[]> {
   if (hashes.length === 0) return [];
-  const rows = await hotQuery<{ id: string }>(
-    db,
-    `SELECT d.id FROM (${MATCHED}) m JOIN "DeletionRequest" d ON d.id = m.id WHERE d."organizationId" = $1`,
-    [organizationId, hashes],
-  );
+  const rows = await hotQuery<{ id: string }>(db, MATCHING_REQUEST_IDS, [organizationId, hashes]);
   return rows.map((row) => row.id);
 }
 
