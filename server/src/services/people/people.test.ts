@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPersonalAccessToken } from '../tokens/personal-access-tokens';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
 
 // One person, several requests: found by any identifier as its type compares it, warned of
@@ -139,6 +140,25 @@ describe('creating a request for a person with one still open', () => {
       onDuplicate: 'return_existing',
     });
     expect(here.status).toBe(201);
+  });
+
+  it('a token limited to workspaces neither sees nor answers an open request of another workspace', async () => {
+    const elsewhere = await postCreate(org.pat, {
+      workspaceApiKey: org.workspaceApiKey,
+      identifier: 'limited@example.com',
+    });
+    expect(elsewhere.status).toBe(201);
+    const limited = await createPersonalAccessToken(env.deps.prisma, org.actor, {
+      name: 'second workspace only',
+      workspaceIds: [secondWorkspace.id],
+    });
+    const answer = await postCreate(limited.token, {
+      workspaceApiKey: secondWorkspace.apiKey,
+      identifier: 'limited@example.com',
+      onDuplicate: 'return_existing',
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body.id).not.toBe(elsewhere.body.id);
   });
 
   it('the create form’s check names the open requests sharing any identifier, masked, and none of another organization', async () => {
