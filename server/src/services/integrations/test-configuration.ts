@@ -15,7 +15,7 @@ import type { AdminContext, Driver, DryRunResult, Exchange } from '../../integra
 import type { Actor } from '../auth/actor';
 import { assertAccountFits, validateSecrets, type AccountDeps } from '../accounts/accounts';
 import { destinationHost } from './destination-failure';
-import { outboundUrlsOf } from './outbound-urls';
+import { hostOfUrls } from './outbound-urls';
 import { assertOutboundUrlsAllowed, parseConfig } from './validate-config';
 import { withAccount } from './with-account';
 
@@ -90,12 +90,6 @@ export async function testUnsavedConfiguration(
   const trail: Exchange[] = [];
   const ctx = adminContext(deps, { driver, config, secrets, accountType }, trail);
   return runTest(deps, driver, ctx, accountType, input.trialIdentifier ?? null, urlHost);
-}
-
-/** The host of the first URL the configuration calls (webhooks, SaaS endpoints), for the result's wording. */
-function hostOfUrls(schema: Parameters<typeof outboundUrlsOf>[0], config: unknown): string | null {
-  const first = outboundUrlsOf(schema, config)[0];
-  return first && URL.canParse(first.url) ? new URL(first.url).host : null;
 }
 
 async function runTest(
