@@ -96,6 +96,20 @@ describe('testing an unsaved integration', () => {
     expect(await stored()).toEqual(before);
   });
 
+  it('connects a data store with credentials alone before any rule is written; a trial run needs the rules', async () => {
+    const account = { type: 'DATABASE' as const, secrets: customer.credentials };
+    const result = await caller.integrations.testConfiguration({ type: 'POSTGRES', config: { rules: [] }, account });
+    expect(result).toMatchObject({ ok: true, message: expect.stringContaining('Connected: PostgreSQL') });
+    await expect(
+      caller.integrations.testConfiguration({
+        type: 'POSTGRES',
+        config: { rules: [] },
+        account,
+        trialIdentifier: 'someone@example.com',
+      }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
   it('a trial run counts what a deletion would change for a test identifier, changes nothing and records no identifier', async () => {
     const identifier = 'trial-subject@example.com';
     await customer.seedUser(identifier, { orders: 2, events: 3 });

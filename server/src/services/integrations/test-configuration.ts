@@ -4,7 +4,7 @@
  * destination's dry run for a test identifier. Nothing is written, and the test identifier
  * is neither stored nor logged: it is blanked out of everything answered.
  */
-import type { AccountType } from '@shared/integrations';
+import { integrationTypeInfo, type AccountType } from '@shared/integrations';
 import type { IntegrationType } from '@shared/statuses';
 import { AppError } from '../../lib/errors';
 import { errorForLog } from '../../lib/logger';
@@ -48,10 +48,10 @@ export async function testUnsavedConfiguration(
   actor: Actor,
   input: UnsavedConfigurationTest,
 ): Promise<ConfigurationTestResult> {
-  const { info, config } = parseConfig(input.type, input.config);
+  const driver = driverFor(input.type);
+  const { info, config } = configToTest(driver, input);
   // The URLs the form holds pass the same outbound policy as at save time (and each call is checked again).
   await assertOutboundUrlsAllowed(info.configSchema, config, deps.policy);
-  const driver = driverFor(input.type);
   const urlHost = hostOfUrls(info.configSchema, config);
   if (input.accountId) {
     const account = await deps.prisma.account.findFirst({
@@ -90,6 +90,20 @@ export async function testUnsavedConfiguration(
   const trail: Exchange[] = [];
   const ctx = adminContext(deps, { driver, config, secrets, accountType }, trail);
   return runTest(deps, driver, ctx, accountType, input.trialIdentifier ?? null, urlHost);
+}
+
+/**
+ * The configuration to test with. Data stores (drivers that discover what an account reaches)
+ * connect with the account alone: before any rule is written (the rule builder needs a saved
+ * account), their connection is tested all the same; a trial run needs valid rules.
+ */
+function configToTest(driver: Driver, input: UnsavedConfigurationTest) {
+  try {
+    return parseConfig(input.type, input.config);
+  } catch (error) {
+    if (!driver.discover || input.trialIdentifier) throw error;
+    return { info: integrationTypeInfo[input.type], config: null };
+  }
 }
 
 async function runTest(
