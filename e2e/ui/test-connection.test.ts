@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl } from '../support/app';
+import { appDatabasePort, baseUrl } from '../support/app';
 import { launchBrowser, newPage, screenshot } from '../support/browser';
 import { createWorkspace, nav, signUp } from '../support/onboarding';
 
@@ -84,8 +84,34 @@ describe('testing a connection before the integration is saved', () => {
     await screenshot(page, '71-test-connection-fail');
   });
 
+  it('tests database credentials typed in the new-account form, before saving them', async () => {
+    await page.getByLabel('Type', { exact: true }).selectOption({ label: 'PostgreSQL' });
+    // No PostgreSQL account yet: the new-account form is open; its fields are filled, not saved.
+    await page.getByLabel('Account name').fill('Probe DB');
+    await page.getByLabel('Host', { exact: true }).fill('127.0.0.1');
+    await page.getByLabel(/^Port/).fill(String(refusedPort));
+    await page.getByLabel('Database', { exact: true }).fill('postgres');
+    await page.getByLabel('User', { exact: true }).fill('postgres');
+    await page.getByLabel('Password', { exact: true }).fill('postgres');
+    await page.getByLabel('SSL mode').selectOption('disable');
+    await page.getByRole('button', { name: 'Test connection', exact: true }).click();
+    const failed = page.getByRole('alert').filter({ hasText: 'Connection failed' });
+    await failed.waitFor();
+    await expect(failed.textContent()).resolves.toContain(`(127.0.0.1:${refusedPort})`);
+    await expect(failed.textContent()).resolves.not.toContain('postgres@');
+
+    await page.getByLabel(/^Port/).fill(String(appDatabasePort()));
+    await page.getByRole('button', { name: 'Test connection', exact: true }).click();
+    const passed = page.getByRole('status').filter({ hasText: 'Connection works' });
+    await passed.waitFor();
+    await expect(passed.textContent()).resolves.toContain('Connected: PostgreSQL');
+  });
+
   it('saved nothing: the integration exists only once "Connect integration" is pressed', async () => {
     await nav(page, 'Integrations').click();
     await page.getByText('No integrations yet').waitFor();
+    await nav(page, 'Accounts').click();
+    await page.getByRole('heading', { name: 'Accounts', level: 1 }).waitFor();
+    expect(await page.getByText('Probe DB').count()).toBe(0);
   });
 });
