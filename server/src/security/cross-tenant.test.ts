@@ -242,6 +242,15 @@ function attempts(): Attempt[] {
         identifier: 'x@b.example',
       },
     },
+    {
+      path: 'integrations.testConfiguration',
+      input: {
+        type: 'WEBHOOK',
+        accountId: A.accountId,
+        config: { initiate: { url: 'http://127.0.0.1:1/erase' } },
+        trialIdentifier: 'x@b.example',
+      },
+    },
     { path: 'members.changeRole', input: { userId: A.user.id, role: 'MEMBER' } },
     { path: 'members.remove', input: { userId: A.user.id } },
     { path: 'members.revokeInvitation', input: { invitationId: A.invitationId } },

@@ -800,7 +800,9 @@ export interface components {
          *           }
          *         ]
          *       },
-         *       "createdAt": "2026-11-20T09:14:05.120Z"
+         *       "createdAt": "2026-11-20T09:14:05.120Z",
+         *       "repeatCount": 1,
+         *       "lastRepeatedAt": null
          *     }
          */
         AuditEntry: {
@@ -816,7 +818,12 @@ export interface components {
             summary: string;
             /** @description What was recorded: HTTP exchanges (secrets redacted, bodies truncated at 4 KB), SQL statements and row counts, evidence. null when nothing was recorded or retention removed it. */
             details: unknown;
+            /** @description When it happened; for folded status checks, the first of them. */
             createdAt: string;
+            /** @description How many identical status checks this entry stands for (1: just itself). Repeats are counted on the entry instead of adding one per check; the count is not covered by the audit hash chain. */
+            repeatCount: number;
+            /** @description When the last status check folded into this entry ran; null when none was. */
+            lastRepeatedAt: string | null;
         };
         /**
          * @example {

@@ -13,6 +13,9 @@ import { destinationRedactor } from '../../integrations/runtime/redaction';
 import { validateForSave, type IntegrationInput } from './validate-config';
 import { sealNewHashKey } from './hash-key';
 import { usesHashKey } from '@shared/integrations/sql-columns';
+import { integrationTypeInfo } from '@shared/integrations';
+import { destinationHost } from './destination-failure';
+import { hostOfUrls } from './outbound-urls';
 
 export const integrationSelect = {
   id: true,
@@ -187,5 +190,8 @@ export async function testIntegrationConnection(deps: AccountDeps, actor: Actor,
   });
   const trail: Exchange[] = [];
   const result = await destination.driver.testConnection(adminContext(deps, destination, trail));
-  return { ...result, message: destinationRedactor(destination)(result.message), exchanges: trail };
+  const host =
+    destinationHost(destination.secrets) ??
+    hostOfUrls(integrationTypeInfo[integration.type].configSchema, destination.config);
+  return { ...result, host, message: destinationRedactor(destination)(result.message), exchanges: trail };
 }
