@@ -80,7 +80,9 @@ describe('keyboard', () => {
     await retry.focus();
     await page.keyboard.press('Enter');
     await page.getByRole('listitem', { name: 'Cleo Closer' }).waitFor();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-labelledby'))).toBe('org-members');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-labelledby')))
+      .toBe('org-members');
     expect(await focusedTag()).not.toBe('BODY');
   });
 });
