@@ -82,6 +82,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'integrations.rotateHashKey': 'ADMIN',
   'integrations.discoverSchema': 'ADMIN',
   'integrations.dryRun': 'ADMIN',
+  'integrations.foreignKeyGraph': 'ADMIN',
 
   'dashboard.overview': 'MEMBER',
   'dashboard.searchRequests': 'MEMBER',
