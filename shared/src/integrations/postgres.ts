@@ -102,7 +102,7 @@ const sqlConfigSchema = <R extends z.ZodType<PostgresRule, any>, S extends z.Zod
   });
 
 export const postgresConfigSchema = sqlConfigSchema(postgresRuleSchema, postgresSchemaName);
-/** MySQL and MariaDB: the same rules; rules run in foreign-key order (children first) in one transaction. */
+/** MySQL and MariaDB: the same rules; like PostgreSQL's, they run in foreign-key order (children first) in one transaction. */
 export const mysqlConfigSchema = sqlConfigSchema(mysqlRuleSchema, mysqlDatabaseName);
 export type MysqlConfig = z.infer<typeof mysqlConfigSchema>;
 export type PostgresConfig = z.infer<typeof postgresConfigSchema>;

@@ -36,7 +36,7 @@ export function useDiscoveredSchema(accountId: string | null) {
 /** What the rule builder says about the order of rules and identifier matching, by SQL dialect. */
 export const SQL_DIALECT_NOTES = {
   postgres:
-    'Rules run in this order, in one transaction: put child tables (such as orders) before the tables they reference (such as users).',
+    'Rules run in one transaction; tables that reference others (such as orders) go before the tables they reference (such as users), found from the foreign keys.',
   mysql:
     'Rules run in one transaction; tables that reference others (such as orders) go before the tables they reference (such as users), found from the foreign keys. Identifiers match exactly: case, accents and trailing spaces count.',
 } as const;
