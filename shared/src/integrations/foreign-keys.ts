@@ -3,7 +3,7 @@
  * and the rules proposed for them: shared by the server (the rule builder's procedure, the
  * save-time check) and the dashboard's rule builder. Plain values, no zod.
  */
-import type { KeyStep, PostgresRule } from './postgres';
+import type { KeyStep } from './postgres';
 
 /** What the database does to referencing rows when a referenced row is deleted. */
 export type OnDelete = 'CASCADE' | 'SET NULL' | 'SET DEFAULT' | 'RESTRICT' | 'NO ACTION';
@@ -134,20 +134,3 @@ export function proposeRules(tables: GraphTable[], graph: ReferencingTable[]): P
 /** A key chain written as one string, to compare chains. */
 export const chainKey = (via: KeyStep[]) =>
   via.map((s) => `${s.references.schema}.${s.references.table}(${s.columns.join(',')})`).join('>');
-
-/** The rule a proposal stands for, matched through its key chain with the chosen rule's identifier columns. */
-export function proposedRule(
-  proposal: ProposedRule,
-  root: Pick<PostgresRule, 'identifierColumns' | 'match'>,
-): PostgresRule | null {
-  if (proposal.action === 'keep') return null;
-  return {
-    schema: proposal.referencing.schema,
-    table: proposal.referencing.table,
-    via: proposal.referencing.via,
-    identifierColumns: root.identifierColumns,
-    match: root.match,
-    action: proposal.action,
-    columns: proposal.columns,
-  };
-}

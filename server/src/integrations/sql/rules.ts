@@ -237,8 +237,6 @@ export const ruleLabel = (rule: SqlRule) =>
   `${rule.action} on ${rule.schema}.${rule.table}` +
   (rule.via?.length ? ` via ${rule.via.map((s) => `${s.references.schema}.${s.references.table}`).join(', ')}` : '');
 
-export const tableKey = (t: { schema: string; table: string }) => `${t.schema}.${t.table}`;
-
 export function findTable(
   tables: DiscoveredTable[],
   rule: Pick<SqlRule, 'schema' | 'table'>,
