@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { ForeignKey } from '@shared/integrations/foreign-keys';
 import type { DiscoveredTable } from '../types';
 import { blockingForeignKeyIssues, foreignKeyOrder } from './foreign-keys';
-import type { SqlRule } from './rules';
+import { actionStatement, pendingCountStatement, type SqlRule } from './rules';
+import { postgresDialect } from '../postgres/sql';
+import { mysqlDialect } from '../mysql/dialect';
 
 const key = (name: string, column: string, table: string, onDelete: ForeignKey['onDelete']): ForeignKey => ({
   name,
@@ -76,5 +78,33 @@ describe('the save-time foreign key check', () => {
       'users/1',
       'users/0',
     ]);
+  });
+});
+
+describe('rules matched through a key chain', () => {
+  const text = { dataType: 'text', nullable: false };
+  const chainRule = rule('order"items', {
+    via: [
+      { columns: ['order_id', 'line'], references: { schema: 's', table: 'orders', columns: ['id', 'line'] } },
+      ...through('user_id', 'users'),
+    ],
+  });
+  const columns = Object.assign(new Map([['order_id', text]]), { anchor: new Map([['email', text]]) });
+
+  it('binds the identifier once, on the last table, and quotes every name (PostgreSQL)', () => {
+    const statement = actionStatement(postgresDialect, chainRule, columns, "x' OR 1=1 --", null)!;
+    expect(statement).toEqual({
+      text: 'DELETE FROM "s"."order""items" WHERE (("order_id", "line") IN (SELECT k1."id", k1."line" FROM "s"."orders" k1 WHERE k1."user_id" IN (SELECT k2."id" FROM "s"."users" k2 WHERE (k2."email" = $1))))',
+      values: ["x' OR 1=1 --"],
+    });
+  });
+
+  it('materializes the outer subquery on MySQL, which refuses one on the table it changes', () => {
+    const statement = pendingCountStatement(mysqlDialect, chainRule, columns, 'a@example.com')!;
+    expect(statement.text).toMatch(
+      /^SELECT COUNT\(\*\) AS n FROM `s`\.`order"items` WHERE \(\(`order_id`, `line`\) IN \(SELECT \* FROM \(SELECT k1\.`id`, k1\.`line` FROM `s`\.`orders` k1 WHERE k1\.`user_id` IN \(SELECT k2\.`id` FROM `s`\.`users` k2 WHERE /,
+    );
+    expect(statement.text).not.toContain('a@example.com');
+    expect(statement.values).toEqual(['a@example.com', 'a@example.com']);
   });
 });
