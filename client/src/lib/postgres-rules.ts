@@ -1,3 +1,4 @@
+import type { ForeignKey } from '@shared/integrations/foreign-keys';
 import type { PostgresConfig, PostgresRule } from '@shared/integrations/postgres';
 import { hashOrMaskProblem, isSoftDeleteColumnType, isTextColumnType } from '@shared/integrations/sql-columns';
 
@@ -17,6 +18,8 @@ export interface DiscoveredTable {
   columns: DiscoveredColumn[];
   /** Key-value tables (DynamoDB): the secondary indexes a rule can query by. */
   indexes?: { name: string }[];
+  /** SQL databases: the table's foreign keys, with their ON DELETE behaviour. */
+  foreignKeys?: ForeignKey[];
 }
 
 export type RuleDraft = Omit<PostgresRule, 'columns' | 'match' | 'schema'> & {
@@ -78,7 +81,8 @@ export function normalizeRule(rule: RuleDraft, table: DiscoveredTable | undefine
   const soft = new Set(softDeleteColumns(table.columns).map((c) => c.name));
   return {
     ...rule,
-    identifierColumns: rule.identifierColumns.filter((c) => names.has(c)),
+    // Through a key chain, the identifier columns are the chain's last table's, not this one's.
+    identifierColumns: rule.via?.length ? rule.identifierColumns : rule.identifierColumns.filter((c) => names.has(c)),
     columns: rule.columns.filter((c) => eligible.has(c)),
     softDeleteColumn:
       rule.action === 'soft_delete' && rule.softDeleteColumn && soft.has(rule.softDeleteColumn)
@@ -94,13 +98,16 @@ export function describeRule(rule: RuleDraft): string {
     ? rule.identifierColumns.join(rule.match === 'all' ? ' and ' : ' or ') + ' = identifier'
     : 'no identifier column yet';
   const target = `${rule.schema}.${rule.table}`;
+  const through = rule.via?.length
+    ? `whose ${rule.via.map((s) => `${s.references.schema}.${s.references.table}`).join(' → ')} row has `
+    : 'where ';
   switch (rule.action) {
     case 'delete':
-      return `Delete rows of ${target} where ${where}`;
+      return `Delete rows of ${target} ${through}${where}`;
     case 'soft_delete':
-      return `Mark rows of ${target} deleted (${rule.softDeleteColumn ?? 'no column yet'}) where ${where}`;
+      return `Mark rows of ${target} deleted (${rule.softDeleteColumn ?? 'no column yet'}) ${through}${where}`;
     default:
-      return `${ACTION_LABEL[rule.action]} (${rule.columns.join(', ') || 'no column yet'}) in ${target} where ${where}`;
+      return `${ACTION_LABEL[rule.action]} (${rule.columns.join(', ') || 'no column yet'}) in ${target} ${through}${where}`;
   }
 }
 

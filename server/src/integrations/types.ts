@@ -1,4 +1,5 @@
 import type { IntegrationType } from '@shared/statuses';
+import type { ForeignKey } from '@shared/integrations/foreign-keys';
 import type { Logger } from '../lib/logger';
 import type { HttpClient } from './runtime/http-client';
 
@@ -85,6 +86,8 @@ export interface DiscoveredTable {
   }[];
   /** Tables (`schema.table`) whose rows reference this table's rows through a foreign key (databases that report them). */
   referencedBy?: string[];
+  /** This table's foreign keys, each with its columns in key order and its ON DELETE behaviour (SQL databases). */
+  foreignKeys?: ForeignKey[];
   /** Key-value tables (DynamoDB): the key attributes, and the secondary indexes a rule can query by. */
   keys?: { partitionKey: string; sortKey?: string };
   indexes?: { name: string; kind: 'global' | 'local'; partitionKey: string; sortKey?: string }[];

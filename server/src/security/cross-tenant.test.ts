@@ -234,6 +234,7 @@ function attempts(): Attempt[] {
     { path: 'integrations.testConnection', input: { integrationId: A.integrationId } },
     { path: 'integrations.rotateHashKey', input: { integrationId: A.integrationId } },
     { path: 'integrations.discoverSchema', input: { accountId: A.accountId } },
+    { path: 'integrations.foreignKeyGraph', input: { accountId: A.accountId, schema: 'public', table: 'users' } },
     {
       path: 'integrations.dryRun',
       input: {

@@ -83,6 +83,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'integrations.discoverSchema': 'ADMIN',
   'integrations.dryRun': 'ADMIN',
   'integrations.testConfiguration': 'ADMIN',
+  'integrations.foreignKeyGraph': 'ADMIN',
 
   'dashboard.overview': 'MEMBER',
   'dashboard.searchRequests': 'MEMBER',

@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
 import {
   ACTION_LABEL,
   describeRule,
@@ -9,12 +8,13 @@ import {
   normalizeRule,
   softDeleteColumns,
   tableKey,
-  type DiscoveredColumn,
   type DiscoveredTable,
   type PostgresDraft,
   type RuleDraft,
 } from '../../lib/postgres-rules';
 import { useTRPCClient } from '../../trpc';
+import { ColumnChecklist } from './column-checklist';
+import { ForeignKeyPanel, KeptTables } from './foreign-key-panel';
 import { SelectField, TextField } from '../field';
 import { CheckboxField } from '../schema-form/input-fields';
 import { ErrorState, FormError, Loading } from '../states';
@@ -36,7 +36,7 @@ export function useDiscoveredSchema(accountId: string | null) {
 /** What the rule builder says about the order of rules and identifier matching, by SQL dialect. */
 export const SQL_DIALECT_NOTES = {
   postgres:
-    'Rules run in this order, in one transaction: put child tables (such as orders) before the tables they reference (such as users).',
+    'Rules run in one transaction; tables that reference others (such as orders) go before the tables they reference (such as users), found from the foreign keys.',
   mysql:
     'Rules run in one transaction; tables that reference others (such as orders) go before the tables they reference (such as users), found from the foreign keys. Identifiers match exactly: case, accents and trailing spaces count.',
 } as const;
@@ -106,9 +106,30 @@ export function PostgresRulesEditor(props: {
               onMove={(to) => setRules(moveItem(rules, index, to))}
               onRemove={() => setRules(rules.filter((_, i) => i !== index))}
             />
+            {rule.table && !rule.via?.length ? (
+              <ForeignKeyPanel
+                rule={rule}
+                ruleNumber={index + 1}
+                tables={tables}
+                rules={rules}
+                kept={props.value.keep ?? []}
+                onAdd={(added, kept) =>
+                  props.onChange({
+                    ...props.value,
+                    rules: [...rules, ...added],
+                    keep: [...(props.value.keep ?? []), ...kept],
+                  })
+                }
+              />
+            ) : null}
           </li>
         ))}
       </ol>
+      <KeptTables
+        kept={props.value.keep ?? []}
+        errors={props.errors}
+        onChange={(keep) => props.onChange({ ...props.value, keep: keep.length ? keep : undefined })}
+      />
       <button
         type="button"
         className="button"
@@ -216,6 +237,9 @@ function RuleEditor(props: {
   const err = (field: string) => props.errors[`config.rules.${index}.${field}`];
   const table = props.tables.find((t) => tableKey(t) === tableKey(rule));
   const columns = table?.columns ?? [];
+  const last = rule.via?.at(-1)?.references;
+  // Through a key chain, the identifier is compared on the chain's last table.
+  const identifierTable = last ? props.tables.find((t) => tableKey(t) === tableKey(last)) : table;
   const update = (patch: Partial<RuleDraft>) =>
     props.onChange(
       normalizeRule(
@@ -265,7 +289,7 @@ function RuleEditor(props: {
           error={err('table') ?? err('schema')}
           onChange={(e) => {
             const picked = props.tables.find((t) => tableKey(t) === e.target.value);
-            if (picked) update({ schema: picked.schema, table: picked.table });
+            if (picked) update({ schema: picked.schema, table: picked.table, via: undefined });
           }}
         >
           <option value="" disabled>
@@ -293,8 +317,12 @@ function RuleEditor(props: {
       </div>
       <ColumnChecklist
         legend={`Identifier columns (rule ${n})`}
-        hint="Compared with the request's identifier."
-        columns={columns}
+        hint={
+          last
+            ? `Compared with the request's identifier on ${tableKey(last)}, reached through the foreign keys.`
+            : "Compared with the request's identifier."
+        }
+        columns={identifierTable?.columns ?? []}
         selected={rule.identifierColumns}
         error={err('identifierColumns')}
         onChange={(identifierColumns) => update({ identifierColumns })}
@@ -339,50 +367,5 @@ function RuleEditor(props: {
         </SelectField>
       ) : null}
     </section>
-  );
-}
-
-function ColumnChecklist(props: {
-  legend: string;
-  hint: string;
-  columns: DiscoveredColumn[];
-  selected: string[];
-  error?: string;
-  onChange: (selected: string[]) => void;
-}) {
-  const id = useId();
-  return (
-    <fieldset className="column-checklist" aria-describedby={props.error ? `${id}-error` : `${id}-hint`}>
-      <legend>{props.legend}</legend>
-      <p className="hint" id={`${id}-hint`}>
-        {props.hint}
-      </p>
-      {props.columns.length === 0 ? <p className="muted small">No column of this table fits.</p> : null}
-      <div className="chips">
-        {props.columns.map((c) => (
-          <label key={c.name} className="chip">
-            <input
-              type="checkbox"
-              checked={props.selected.includes(c.name)}
-              onChange={(e) =>
-                props.onChange(
-                  e.target.checked ? [...props.selected, c.name] : props.selected.filter((s) => s !== c.name),
-                )
-              }
-            />
-            {c.name}{' '}
-            <span className="muted small">
-              {c.dataType}
-              {c.nullable ? '' : ', not null'}
-            </span>
-          </label>
-        ))}
-      </div>
-      {props.error ? (
-        <p className="field-error" id={`${id}-error`} role="alert">
-          {props.error}
-        </p>
-      ) : null}
-    </fieldset>
   );
 }

@@ -54,4 +54,5 @@ export const mysqlDialect: SqlDialect = {
   isBoolean: (t) => t === 'boolean',
   isTimestamp: (t) => t === 'datetime' || t === 'timestamp',
   charsetCanHold,
+  keyChainSubquery: (select) => `SELECT * FROM (${select}) AS key_chain`,
 };

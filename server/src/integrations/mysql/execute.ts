@@ -6,12 +6,13 @@ import type { Statement } from '../sql/dialect';
 import {
   actionStatement,
   columnsOf,
-  foreignKeyOrder,
   pendingCountsStatement,
   pendingCountStatement,
+  ruleLabel,
   validateRules,
   type DiscoveredTable,
 } from '../sql/rules';
+import { foreignKeyOrder } from '../sql/foreign-keys';
 import { reverification, stillMatching } from '../stores/verification';
 import { identifierRedactor } from '../runtime/redaction';
 import { mysqlDialect } from './dialect';
@@ -45,26 +46,41 @@ async function run(
   }
 }
 
-/** Rules with their table's columns; an empty `schema` means the account's own database. */
+/** A rule with an empty `schema` (in its key chain too) given the account's own database. */
+const inDatabase = (rule: PostgresRule, database: string): PostgresRule => ({
+  ...rule,
+  schema: rule.schema || database,
+  ...(rule.via
+    ? {
+        via: rule.via.map((step) => ({
+          ...step,
+          references: { ...step.references, schema: step.references.schema || database },
+        })),
+      }
+    : {}),
+});
+
+/** Rules with their table's columns, in the order they run (children first); an empty `schema` means the account's own database. */
 function resolvedRules(config: MysqlConfig, tables: DiscoveredTable[], database: string) {
-  return config.rules.map((given) => {
-    const rule: PostgresRule = { ...given, schema: given.schema || database };
+  const resolved = config.rules.map((given) => {
+    const rule = inDatabase(given, database);
     const columns = columnsOf(tables, rule);
     if (!columns)
       throw new PermanentError(`Table ${rule.schema}.${rule.table} no longer exists or is not visible to this user`);
     return { rule, columns };
   });
+  return foreignKeyOrder(resolved, tables);
 }
-
-const ruleLabel = (rule: PostgresRule) => `${rule.action} on ${rule.schema}.${rule.table}`;
 const databaseOf = (ctx: Pick<DriverContext, 'secrets'>) =>
   String((ctx.secrets as { database?: string } | null)?.database ?? '');
 
 /** The tables of the databases the rules name: what a dry run, a deletion or its proof needs. */
-const rulesSchema = (connection: mysql.PoolConnection, ctx: MysqlContext) =>
-  discoverMysqlSchema(connection, [...new Set(ctx.config.rules.map((r) => r.schema || databaseOf(ctx)))]).catch((e) =>
+const rulesSchema = (connection: mysql.PoolConnection, ctx: MysqlContext) => {
+  const named = ctx.config.rules.flatMap((r) => [r.schema, ...(r.via ?? []).map((s) => s.references.schema)]);
+  return discoverMysqlSchema(connection, [...new Set(named.map((s) => s || databaseOf(ctx)))]).catch((e) =>
     Promise.reject(classifyMysqlError(e)),
   );
+};
 
 /** Tables, columns and foreign keys of the account's database. */
 export async function discoverMysql(ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>): Promise<DiscoveredTable[]> {
@@ -79,8 +95,9 @@ export async function validateMysqlRules(ctx: Pick<DriverContext<MysqlConfig>, '
   const database = databaseOf(ctx);
   return validateRules(
     mysqlDialect,
-    ctx.config.rules.map((r) => ({ ...r, schema: r.schema || database })),
+    ctx.config.rules.map((r) => inDatabase(r, database)),
     tables,
+    (ctx.config.keep ?? []).map((k) => ({ ...k, schema: k.schema || database })),
   );
 }
 
@@ -89,7 +106,7 @@ export async function mysqlDryRun(ctx: MysqlContext) {
   return withMysqlConnection(ctx, ctx.config.statementTimeoutMs, async (connection) => {
     await connection.query('START TRANSACTION READ ONLY');
     try {
-      const rules = foreignKeyOrder(resolvedRules(ctx.config, await rulesSchema(connection, ctx), databaseOf(ctx)), []);
+      const rules = resolvedRules(ctx.config, await rulesSchema(connection, ctx), databaseOf(ctx));
       const results = [];
       for (const { rule, columns } of rules) {
         const statement = pendingCountStatement(mysqlDialect, rule, columns, ctx.identifier);
@@ -139,7 +156,7 @@ async function remainingRows(
 export async function mysqlDeleteAndVerify(ctx: MysqlDeletionContext): Promise<Outcome> {
   return withMysqlConnection(ctx, ctx.config.statementTimeoutMs, async (connection) => {
     const tables = await rulesSchema(connection, ctx);
-    const rules = foreignKeyOrder(resolvedRules(ctx.config, tables, databaseOf(ctx)), tables);
+    const rules = resolvedRules(ctx.config, tables, databaseOf(ctx));
     const changed: Record<string, number> = {};
     await connection.query('START TRANSACTION');
     try {

@@ -1,4 +1,5 @@
 import type mysql from 'mysql2/promise';
+import type { OnDelete } from '@shared/integrations/foreign-keys';
 import type { DiscoveredTable } from '../sql/rules';
 
 /** The server's own databases, never a customer's data. */
@@ -8,7 +9,8 @@ const SYSTEM_DATABASES = `('information_schema', 'mysql', 'performance_schema', 
  * Tables, columns (with their length limits, character sets and unique keys) and foreign keys of
  * every database the user can see, the server's own excepted, through information_schema (which
  * shows only what the user has privileges on). `tinyint(1)` (MySQL's BOOLEAN) is reported as
- * boolean; `referencedBy` lets rules run children first.
+ * boolean; `foreignKeys` (composite ones in key order, each with its ON DELETE rule) and
+ * `referencedBy` let rules run children first and be checked against the keys when saved.
  */
 export async function discoverMysqlSchema(
   connection: mysql.Connection | mysql.PoolConnection,
@@ -32,10 +34,15 @@ export async function discoverMysqlSchema(
       ORDER BY c.TABLE_SCHEMA = DATABASE() DESC, c.TABLE_SCHEMA, c.TABLE_NAME, c.ORDINAL_POSITION`,
     values,
   );
+  // One row per column of each foreign key, in key order; REFERENTIAL_CONSTRAINTS adds its ON DELETE rule.
   const [references] = await connection.query<mysql.RowDataPacket[]>(
-    `SELECT TABLE_SCHEMA AS s, TABLE_NAME AS t, REFERENCED_TABLE_SCHEMA AS rs, REFERENCED_TABLE_NAME AS rt
-       FROM information_schema.KEY_COLUMN_USAGE
-      WHERE TABLE_SCHEMA ${where} AND REFERENCED_TABLE_NAME IS NOT NULL`,
+    `SELECT k.CONSTRAINT_NAME AS name, k.TABLE_SCHEMA AS s, k.TABLE_NAME AS t, k.COLUMN_NAME AS c,
+            k.REFERENCED_TABLE_SCHEMA AS rs, k.REFERENCED_TABLE_NAME AS rt, k.REFERENCED_COLUMN_NAME AS rc, r.DELETE_RULE AS on_delete
+       FROM information_schema.KEY_COLUMN_USAGE k
+       JOIN information_schema.REFERENTIAL_CONSTRAINTS r
+         ON r.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA AND r.CONSTRAINT_NAME = k.CONSTRAINT_NAME AND r.TABLE_NAME = k.TABLE_NAME
+      WHERE k.TABLE_SCHEMA ${where} AND k.REFERENCED_TABLE_NAME IS NOT NULL
+      ORDER BY k.TABLE_SCHEMA, k.TABLE_NAME, k.CONSTRAINT_NAME, k.ORDINAL_POSITION`,
     values,
   );
   const tables = new Map<string, DiscoveredTable>();
@@ -58,8 +65,23 @@ export async function discoverMysqlSchema(
   }
   for (const ref of references) {
     const parent = tables.get(`${ref.rs}.${ref.rt}`);
-    const child = `${ref.s}.${ref.t}`;
-    if (parent && !parent.referencedBy!.includes(child)) parent.referencedBy!.push(child);
+    const child = tables.get(`${ref.s}.${ref.t}`);
+    if (!parent || !child) continue;
+    const keys = (child.foreignKeys ??= []);
+    let key = keys.find((k) => k.name === ref.name);
+    if (!key)
+      keys.push(
+        (key = {
+          name: String(ref.name),
+          columns: [],
+          references: { schema: String(ref.rs), table: String(ref.rt), columns: [] },
+          onDelete: String(ref.on_delete).toUpperCase() as OnDelete,
+        }),
+      );
+    key.columns.push(String(ref.c));
+    key.references.columns.push(String(ref.rc));
+    const referrer = `${child.schema}.${child.table}`;
+    if (!parent.referencedBy!.includes(referrer)) parent.referencedBy!.push(referrer);
   }
   return [...tables.values()];
 }

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { AccountSecretsByType } from '@shared/integrations/accounts';
-import type { PostgresConfig, PostgresRule } from '@shared/integrations/postgres';
+import type { PostgresConfig } from '@shared/integrations/postgres';
 import type { AdminContext, Driver, DriverContext, DryRunResult, Exchange, Outcome, DiscoveredTable } from '../types';
 import { PermanentError, TransientError } from '../types';
 import { columnsOf, discoverSchema, validateRules } from './schema';
@@ -13,6 +13,8 @@ import {
   type Statement,
 } from './sql';
 import { closeSessions, connectionConfig, withSession } from './sessions';
+import { foreignKeyOrder } from '../sql/foreign-keys';
+import { ruleLabel } from '../sql/rules';
 import { reverification, stillMatching } from '../stores/verification';
 import { identifierRedactor } from '../runtime/redaction';
 import { inMaintenanceWindow } from '../stores/trail';
@@ -102,19 +104,18 @@ async function run(
   }
 }
 
+/** The rules with their tables' columns, in the order they run: tables that reference others first. */
 function resolvedRules(config: PostgresConfig, tables: DiscoveredTable[]) {
-  return config.rules.map((rule) => {
+  const resolved = config.rules.map((rule) => {
     const columns = columnsOf(tables, rule);
     if (!columns)
       throw new PermanentError(`Table ${rule.schema}.${rule.table} no longer exists or is not visible to this user`);
     return { rule, columns };
   });
+  return foreignKeyOrder(resolved, tables);
 }
 
-const ruleLabel = (rule: PostgresRule) => `${rule.action} on ${rule.schema}.${rule.table}`;
-
-/** Rows each rule would change for this identifier, read-only: the dry run. */
-/** How many rows each rule would change for `identifier`, read-only (a transaction that is rolled back). */
+/** How many rows each rule would change for `identifier`, read-only (a transaction that is rolled back), in the order they run. */
 async function dryRun(ctx: AdminContext<PostgresConfig> & { identifier: string }): Promise<DryRunResult> {
   const client = await connect(ctx, { statementTimeoutMs: ctx.config.statementTimeoutMs });
   try {
@@ -214,7 +215,9 @@ async function deleteAndVerify(
 ): Promise<Outcome> {
   const rules = resolvedRules(ctx.config, tables);
   let changed: Record<string, number>;
-  if (!rulesOnDistinctTables(rules)) changed = await runInOrder(client, ctx, rules);
+  // A key chain reads the rows of tables other rules change: the rules run one after the other, children first.
+  if (!rulesOnDistinctTables(rules) || rules.some(({ rule }) => rule.via?.length))
+    changed = await runInOrder(client, ctx, rules);
   else {
     try {
       changed = await runAsOneStatement(client, ctx, rules);
@@ -271,7 +274,7 @@ export const postgresDriver: Driver<PostgresConfig> = {
     ),
 
   async validateConfig(ctx) {
-    return validateRules(ctx.config.rules, await withClient(ctx, 30_000, discoverSchema));
+    return validateRules(ctx.config.rules, await withClient(ctx, 30_000, discoverSchema), ctx.config.keep);
   },
 
   discover: (ctx) => withClient(ctx, 30_000, discoverSchema),

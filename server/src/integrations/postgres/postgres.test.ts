@@ -199,7 +199,13 @@ describe('PostgreSQL integration', () => {
     const before = await customer.count('SELECT count(*) FROM users');
     const hostile = "' OR '1'='1";
     await customer.pool.query(`INSERT INTO users (email) VALUES ($1)`, [hostile]);
-    const done = await runWith([{ table: 'users', identifierColumns: ['email', 'id'], action: 'delete' }], hostile);
+    const done = await runWith(
+      [
+        { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },
+        { table: 'users', identifierColumns: ['email', 'id'], action: 'delete' },
+      ],
+      hostile,
+    );
     expect(done.status).toBe('SUCCESS');
     expect(await customer.count('SELECT count(*) FROM users')).toBe(before);
     expect(await customer.count(`SELECT count(*) FROM users WHERE email = 'victim@example.com'`)).toBe(1);
@@ -219,7 +225,14 @@ describe('PostgreSQL integration', () => {
 
   it('a foreign key violation fails the whole transaction: nothing is half-deleted', async () => {
     await customer.seedUser('fk@example.com', { orders: 2 });
-    const done = await runWith([{ table: 'users', identifierColumns: ['email'], action: 'delete' }], 'fk@example.com');
+    // The orders rule satisfies the save-time check but matches none of the subject's orders.
+    const done = await runWith(
+      [
+        { table: 'orders', identifierColumns: ['shipping_address'], action: 'delete' },
+        { table: 'users', identifierColumns: ['email'], action: 'delete' },
+      ],
+      'fk@example.com',
+    );
     expect(done.status).toBe('FAILED');
     expect(done.integrationRequests[0]!.lastError).toMatch(/foreign key/);
     expect(done.integrationRequests[0]!.attempts).toBe(1);
@@ -281,7 +294,7 @@ describe('PostgreSQL integration', () => {
     });
   });
 
-  it('rules that share a table run one after the other, in their order, in one transaction', async () => {
+  it("rules that share a table run one after the other in one transaction, children first, each table's rules in their order", async () => {
     await customer.seedUser('shared@example.com', { orders: 1, events: 0 });
     const done = await runWith(
       [
@@ -297,12 +310,15 @@ describe('PostgreSQL integration', () => {
     const statements = (
       step.details as { exchanges: { kind: string; statement: string; rowCount: number }[] }
     ).exchanges.filter((x) => x.kind === 'sql');
-    expect(statements.map((x) => [x.statement.slice(0, 6), x.rowCount])).toEqual([
-      ['UPDATE', 1],
-      ['UPDATE', 1],
-      ['DELETE', 1],
-      ['SELECT', 1],
+    const head = (statement: string) => statement.split(' ').slice(0, statement.startsWith('DELETE') ? 3 : 2);
+    expect(statements.map((x) => [...head(x.statement), x.rowCount])).toEqual([
+      ['DELETE', 'FROM', '"public"."orders"', 1],
+      ['UPDATE', '"public"."users"', 1],
+      ['UPDATE', '"public"."users"', 1],
+      ['SELECT', '(SELECT', 1],
     ]);
+    expect(statements[1]!.statement).toContain('"name" = CASE');
+    expect(statements[2]!.statement).toContain('"phone" = NULL');
   });
 
   it("falls back to one rule at a time when a trigger of the customer's changes a row another rule changes", async () => {
@@ -318,6 +334,7 @@ describe('PostgreSQL integration', () => {
       await customer.pool.query(`INSERT INTO profiles (email, bio) VALUES ('trigger@example.com', 'likes hiking')`);
       const done = await runWith(
         [
+          { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },
           { table: 'users', identifierColumns: ['email'], action: 'delete' },
           { table: 'profiles', identifierColumns: ['email'], action: 'mask', columns: ['bio'] },
         ],
@@ -338,6 +355,7 @@ describe('PostgreSQL integration', () => {
       expect(statements.map((x) => [x.statement.slice(0, 6), x.error ? 'error' : 'ok'])).toEqual([
         ['WITH r', 'error'],
         ['DELETE', 'ok'],
+        ['DELETE', 'ok'],
         ['UPDATE', 'ok'],
         ['SELECT', 'ok'],
       ]);
@@ -348,10 +366,12 @@ describe('PostgreSQL integration', () => {
 
   it('a failing rule in a combined statement changes nothing', async () => {
     await customer.seedUser('atomic@example.com', { orders: 1, events: 2 });
-    // events are deleted by the first part, but the users part violates the orders foreign key.
+    // events are deleted by the first part, but the users part violates the orders foreign key
+    // (the orders rule satisfies the save-time check but matches none of the subject's orders).
     const done = await runWith(
       [
         { table: 'events', identifierColumns: ['distinct_id'], action: 'delete' },
+        { table: 'orders', identifierColumns: ['shipping_address'], action: 'delete' },
         { table: 'users', identifierColumns: ['email'], action: 'delete' },
       ],
       'atomic@example.com',
@@ -384,7 +404,10 @@ describe('PostgreSQL integration', () => {
       type: 'POSTGRES',
       accountId,
       config: {
-        rules: [{ table: 'users', identifierColumns: ['email'], action: 'delete' }],
+        rules: [
+          { table: 'orders', identifierColumns: ['customer_email'], action: 'delete' },
+          { table: 'users', identifierColumns: ['email'], action: 'delete' },
+        ],
         maintenanceWindow: closed,
       },
     });
@@ -404,7 +427,7 @@ describe('PostgreSQL integration', () => {
       name: 'db',
       type: 'POSTGRES',
       accountId,
-      config: { rules: [{ table: 'users', identifierColumns: ['email'], action: 'delete' }] },
+      config: { rules: [{ table: 'users', identifierColumns: ['email'], action: 'hash', columns: ['name'] }] },
     });
     expect(await caller.integrations.testConnection({ integrationId: integration.id })).toMatchObject({
       ok: true,
@@ -440,7 +463,7 @@ describe('PostgreSQL integration', () => {
         type: 'POSTGRES',
         accountId: account.id,
         config: {
-          rules: [{ table: 'users', identifierColumns: ['email'], action: 'delete' }],
+          rules: [{ table: 'users', identifierColumns: ['email'], action: 'hash', columns: ['name'] }],
           maintenanceWindow: { startHourUtc: (hour + 2) % 24, endHourUtc: (hour + 3) % 24 },
         },
       });

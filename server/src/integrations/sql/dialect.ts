@@ -9,8 +9,11 @@ export interface ColumnInfo {
   /** The text column's character set, where the database reports one per column (MySQL/MariaDB). */
   charset?: string;
 }
-/** Columns of one table by name. */
-export type TableColumns = Map<string, ColumnInfo>;
+/**
+ * Columns of one table by name; for a rule matched through a key chain, `anchor` holds the
+ * columns of the chain's last table, where its identifier columns are.
+ */
+export type TableColumns = Map<string, ColumnInfo> & { anchor?: Map<string, ColumnInfo> };
 
 export interface Statement {
   text: string;
@@ -62,6 +65,11 @@ export interface SqlDialect {
   isText(dataType: string): boolean;
   isBoolean(dataType: string): boolean;
   isTimestamp(dataType: string): boolean;
+  /**
+   * The subquery of a key chain as the rule's statement may read it: MySQL refuses a subquery
+   * on the table a DELETE or UPDATE changes (a self-reference) unless it is materialized first.
+   */
+  keyChainSubquery?(select: string): string;
   /** Whether a column of this character set can hold the value at all (databases with a character set per column). */
   charsetCanHold?(charset: string, value: string): boolean;
 }

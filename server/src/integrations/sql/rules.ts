@@ -3,6 +3,7 @@ import { hashOrMaskProblem } from '@shared/integrations/sql-columns';
 import { literal, type ColumnInfo, type SqlDialect, type Statement, type TableColumns } from './dialect';
 import { hmacPads } from './keyed-hash';
 import type { ConfigIssue, DiscoveredTable } from '../types';
+import { blockingForeignKeyIssues, keyChainIssues, type KeptTable } from './foreign-keys';
 
 /** A deletion rule on one SQL table; the same shape for every dialect (for MySQL, `schema` is the database). */
 export type SqlRule = PostgresRule;
@@ -45,15 +46,17 @@ export const tableRef = (dialect: SqlDialect, rule: Pick<SqlRule, 'schema' | 'ta
   rule.schema ? `${dialect.quoteIdent(rule.schema)}.${dialect.quoteIdent(rule.table)}` : dialect.quoteIdent(rule.table);
 
 /**
- * `WHERE` for a rule: each identifier column compared exactly with its own parameter (so each
- * keeps its type and its index). Parameters are numbered after `paramOffset`. Null when no row can match.
+ * The identifier compared with the identifier columns of `columns`' table (qualified with
+ * `alias` when given), each column exactly with its own parameter (so each keeps its type and
+ * its index). Parameters are numbered after `paramOffset`. Null when no row can match.
  */
-export function matchClause(
+function identifierMatch(
   dialect: SqlDialect,
-  rule: SqlRule,
-  columns: TableColumns,
+  rule: Pick<SqlRule, 'identifierColumns' | 'match'>,
+  columns: Map<string, ColumnInfo>,
   identifier: string,
-  paramOffset = 0,
+  paramOffset: number,
+  alias: string | null,
 ): Statement | null {
   const usable = rule.identifierColumns.filter((c) => comparable(dialect, columns.get(c), identifier));
   if (usable.length === 0 || (rule.match === 'all' && usable.length < rule.identifierColumns.length)) return null;
@@ -62,15 +65,46 @@ export function matchClause(
     values.push(identifier);
     return dialect.param(paramOffset + values.length);
   };
+  const column = (c: string) => (alias ? `${alias}.${dialect.quoteIdent(c)}` : dialect.quoteIdent(c));
   // A number or a UUID column compares by value (exactly), and its text form need not be the
   // identifier's (a DECIMAL prints 42.00, MariaDB's UUID prints in lower case): no byte check there.
   const byValue = (type: string) => dialect.isNumeric(type) || type === 'uuid';
   const parts = usable.map((c) =>
-    byValue(columns.get(c)?.dataType ?? 'text')
-      ? `${dialect.quoteIdent(c)} = ${next()}`
-      : dialect.exactEquals(dialect.quoteIdent(c), next),
+    byValue(columns.get(c)?.dataType ?? 'text') ? `${column(c)} = ${next()}` : dialect.exactEquals(column(c), next),
   );
   return { text: `(${parts.join(rule.match === 'all' ? ' AND ' : ' OR ')})`, values };
+}
+
+/**
+ * `WHERE` for a rule: its identifier columns compared with the identifier, on its own table or,
+ * for a rule with a key chain, on the chain's last table, reached through one `IN (SELECT …)`
+ * per key (order_items whose order's user matches). Parameters are numbered after
+ * `paramOffset`. Null when no row can match.
+ */
+export function matchClause(
+  dialect: SqlDialect,
+  rule: SqlRule,
+  columns: TableColumns,
+  identifier: string,
+  paramOffset = 0,
+): Statement | null {
+  const chain = rule.via ?? [];
+  if (chain.length === 0) return identifierMatch(dialect, rule, columns, identifier, paramOffset, null);
+  if (!columns.anchor) throw new Error(`The columns of ${rule.table}'s key chain were not resolved`);
+  const anchor = identifierMatch(dialect, rule, columns.anchor, identifier, paramOffset, `k${chain.length}`);
+  if (!anchor) return null;
+  const tuple = (parts: string[]) => (parts.length === 1 ? parts[0]! : `(${parts.join(', ')})`);
+  let condition = anchor.text;
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const step = chain[i]!;
+    const alias = `k${i + 1}`;
+    const from = step.columns.map((c) => (i === 0 ? dialect.quoteIdent(c) : `k${i}.${dialect.quoteIdent(c)}`));
+    const to = step.references.columns.map((c) => `${alias}.${dialect.quoteIdent(c)}`);
+    let select = `SELECT ${to.join(', ')} FROM ${tableRef(dialect, step.references)} ${alias} WHERE ${condition}`;
+    if (i === 0 && dialect.keyChainSubquery) select = dialect.keyChainSubquery(select);
+    condition = `${tuple(from)} IN (${select})`;
+  }
+  return { text: `(${condition})`, values: anchor.values };
 }
 
 function softDeleteIsBoolean(dialect: SqlDialect, rule: SqlRule, columns: TableColumns): boolean {
@@ -195,7 +229,13 @@ export function pendingCountsStatement(
 
 export type { DiscoveredTable };
 
-export const tableKey = (t: { schema: string; table: string }) => `${t.schema}.${t.table}`;
+/**
+ * A rule as the dry run, the evidence and the trail name it: its action and table, and for a
+ * rule reached through keys, the tables on the way (`delete on public.order_items via public.orders, public.users`).
+ */
+export const ruleLabel = (rule: SqlRule) =>
+  `${rule.action} on ${rule.schema}.${rule.table}` +
+  (rule.via?.length ? ` via ${rule.via.map((s) => `${s.references.schema}.${s.references.table}`).join(', ')}` : '');
 
 export function findTable(
   tables: DiscoveredTable[],
@@ -204,17 +244,33 @@ export function findTable(
   return tables.find((t) => t.schema === rule.schema && t.table === rule.table);
 }
 
-export function columnsOf(tables: DiscoveredTable[], rule: Pick<SqlRule, 'schema' | 'table'>): TableColumns | null {
+/** The columns of a rule's table, and of its key chain's last table as `anchor`; null when either is missing. */
+export function columnsOf(
+  tables: DiscoveredTable[],
+  rule: Pick<SqlRule, 'schema' | 'table'> & Partial<Pick<SqlRule, 'via'>>,
+): TableColumns | null {
   const table = findTable(tables, rule);
   if (!table) return null;
-  return new Map(table.columns.map((c) => [c.name, c]));
+  const columns: TableColumns = new Map(table.columns.map((c) => [c.name, c]));
+  const last = rule.via?.at(-1);
+  if (last) {
+    const anchor = findTable(tables, last.references);
+    if (!anchor) return null;
+    columns.anchor = new Map(anchor.columns.map((c) => [c.name, c]));
+  }
+  return columns;
 }
 
 /** Problems with rules against the discovered schema, as zod-like issues for the form. */
-export function validateRules(dialect: SqlDialect, rules: SqlRule[], tables: DiscoveredTable[]): ConfigIssue[] {
+export function validateRules(
+  dialect: SqlDialect,
+  rules: SqlRule[],
+  tables: DiscoveredTable[],
+  kept: KeptTable[] = [],
+): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   rules.forEach((rule, i) => {
-    const columns = columnsOf(tables, rule);
+    const columns = columnsOf(tables, { schema: rule.schema, table: rule.table });
     if (!columns) {
       issues.push({
         path: ['rules', i, 'table'],
@@ -222,8 +278,12 @@ export function validateRules(dialect: SqlDialect, rules: SqlRule[], tables: Dis
       });
       return;
     }
+    const chainIssues = keyChainIssues(rule, tables);
+    issues.push(...chainIssues.map((issue) => ({ ...issue, path: ['rules', i, ...issue.path] })));
+    if (chainIssues.length > 0) return;
+    const identifierTable = columnsOf(tables, rule)?.anchor ?? columns;
     for (const c of rule.identifierColumns)
-      if (!columns.has(c))
+      if (!identifierTable.has(c))
         issues.push({ path: ['rules', i, 'identifierColumns'], message: `Column ${c} does not exist` });
     for (const c of rule.columns) {
       const info = columns.get(c);
@@ -254,28 +314,6 @@ export function validateRules(dialect: SqlDialect, rules: SqlRule[], tables: Dis
         });
     }
   });
+  if (issues.length === 0) issues.push(...blockingForeignKeyIssues(rules, tables, kept));
   return issues;
-}
-
-/**
- * The rules in an order in which foreign keys checked row by row (MySQL/InnoDB) cannot trip:
- * a rule on a table comes after the rules on tables that reference it (orders before users).
- * Rules on the same table, and on unrelated tables, keep the order they were given in.
- */
-export function foreignKeyOrder<T extends { rule: SqlRule }>(rules: T[], tables: DiscoveredTable[]): T[] {
-  const referrers = new Map(tables.map((t) => [tableKey(t), new Set(t.referencedBy ?? [])]));
-  const keys = rules.map(({ rule }) => tableKey(rule));
-  const placed: T[] = [];
-  const done = new Set<number>();
-  // Repeatedly take the first rule whose table no remaining rule's table references (cycles: first remaining).
-  while (placed.length < rules.length) {
-    const remaining = rules.map((_, i) => i).filter((i) => !done.has(i));
-    const free = remaining.find(
-      (i) => !remaining.some((j) => j !== i && keys[j] !== keys[i] && referrers.get(keys[i]!)?.has(keys[j]!)),
-    );
-    const pick = free ?? remaining[0]!;
-    done.add(pick);
-    placed.push(rules[pick]!);
-  }
-  return placed;
 }

@@ -187,9 +187,10 @@ describe('data stores on the connector registry', () => {
       ],
     };
     const preview = await caller.integrations.dryRun({ accountId: account.id, identifier: 'jane@example.com', config });
+    // The dry run counts in the order the deletion runs.
     expect(preview.rules.map((r) => [r.table, r.rows])).toEqual([
-      [`${db.name}.users`, 1],
       [`${db.name}.orders`, 2],
+      [`${db.name}.users`, 1],
     ]);
     expect(preview.statements.join('\n')).not.toContain('jane@example.com');
     expect(await db.count('SELECT COUNT(*) FROM orders')).toBe(3);

@@ -15,7 +15,11 @@ import {
   updateIntegration,
 } from '../../services/integrations/integrations';
 import type { IntegrationInput } from '../../services/integrations/validate-config';
-import { discoverWithAccount, dryRunWithAccount } from '../../services/integrations/account-tools';
+import {
+  discoverWithAccount,
+  dryRunWithAccount,
+  foreignKeyGraphWithAccount,
+} from '../../services/integrations/account-tools';
 import { testUnsavedConfiguration } from '../../services/integrations/test-configuration';
 import { rotateHashKey } from './rotate-hash-key';
 
@@ -95,4 +99,8 @@ export const integrationsRouter = router({
   dryRun: adminProcedure
     .input(z.object({ accountId: id, config: z.unknown(), identifier: identifierSchema }))
     .mutation(({ ctx, input }) => dryRunWithAccount(ctx, ctx.actor, input)),
+  /** The tables that reference a table through foreign keys, recursively, with a rule proposed for each (SQL databases). */
+  foreignKeyGraph: adminProcedure
+    .input(z.object({ accountId: id, schema: z.string().max(128), table: z.string().min(1).max(128) }))
+    .mutation(({ ctx, input }) => foreignKeyGraphWithAccount(ctx, ctx.actor, input)),
 });
