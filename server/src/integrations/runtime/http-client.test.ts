@@ -69,4 +69,34 @@ describe('outbound HTTP', () => {
     const answer = await client.request({ method: 'GET', url, timeoutMs: 5_000 });
     expect(answer.text).toBe('.'.repeat(40));
   });
+
+  it('sends a call once more on a new connection when the kept-alive one it reused was closed before any answer', async () => {
+    // The destination answers the first call on a connection and drops the connection on the
+    // next one it reads there, as a server whose keep-alive timeout ended as the call arrived.
+    const callsBySocket = new Map<unknown, number>();
+    let answered = 0;
+    const flaky = http.createServer((req, res) => {
+      const n = (callsBySocket.get(req.socket) ?? 0) + 1;
+      callsBySocket.set(req.socket, n);
+      if (n > 1) {
+        req.socket.destroy();
+        return;
+      }
+      answered++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    try {
+      const target = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/delete`;
+      const client = createHttpClient({ trail: [], secrets: [] });
+      expect((await client.request({ method: 'POST', url: target, body: '{}' })).status).toBe(200);
+      // The second call reuses the kept-alive connection, which is dropped: it is sent again on a new one.
+      expect((await client.request({ method: 'POST', url: target, body: '{}' })).status).toBe(200);
+      expect(answered).toBe(2);
+      expect(callsBySocket.size).toBe(2);
+    } finally {
+      flaky.closeAllConnections();
+      await new Promise((resolve) => flaky.close(resolve));
+    }
+  });
 });

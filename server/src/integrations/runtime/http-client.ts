@@ -111,7 +111,31 @@ const agents = {
   'https:': new https.Agent({ keepAlive: true, maxSockets: Infinity }),
 };
 
-function send(
+/** Marks an error as a reused keep-alive connection the destination had closed before the call. */
+const STALE_SOCKET = Symbol('staleSocket');
+
+/**
+ * One call. A reused keep-alive connection may have been closed by the destination while it
+ * sat idle (its keep-alive timeout ended as the call started): the call then fails with
+ * ECONNRESET or EPIPE before any answer, the destination never having read it. That call is
+ * sent once more, on a new connection, as Node's documentation advises (`request.reusedSocket`),
+ * rather than costing the step an attempt.
+ */
+async function send(
+  url: URL,
+  req: HttpRequest,
+  headers: Record<string, string>,
+  options: HttpClientOptions,
+): Promise<HttpResponse> {
+  try {
+    return await sendOnce(url, req, headers, options);
+  } catch (error) {
+    if ((error as { [STALE_SOCKET]?: boolean })[STALE_SOCKET]) return sendOnce(url, req, headers, options);
+    throw error;
+  }
+}
+
+function sendOnce(
   url: URL,
   req: HttpRequest,
   headers: Record<string, string>,
@@ -131,10 +155,12 @@ function send(
       clearTimeout(deadline);
       fail(error);
     };
+    let answered = false;
     const request = transport.request(
       url,
       { method: req.method, headers, timeout: timeoutMs, agent, ...(options.lookup ? { lookup: options.lookup } : {}) },
       (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
@@ -164,7 +190,11 @@ function send(
       },
     );
     request.on('timeout', () => request.destroy(new TransientError(`no response within ${timeoutMs} ms`)));
-    request.on('error', reject);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (request.reusedSocket && !answered && (error.code === 'ECONNRESET' || error.code === 'EPIPE'))
+        Object.assign(error, { [STALE_SOCKET]: true });
+      reject(error);
+    });
     if (req.body !== undefined) request.write(req.body);
     request.end();
   });

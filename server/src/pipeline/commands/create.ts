@@ -15,7 +15,7 @@ import {
   integrationRequestSelect,
   toDeletionRequestDto,
 } from '../../services/deletion-requests/serialize';
-import { insertDeletionRequest, type NewDeletionRequest } from '../store/fan-out';
+import { insertDeletionRequest, writtenRequest, type NewDeletionRequest } from '../store/fan-out';
 import type { RequestIdentifierInput } from '@shared/identifiers';
 import type { OnDuplicate } from '@shared/schemas/person';
 import { matchingRequests } from '../../services/people/matching-requests';
@@ -301,7 +301,7 @@ export async function createDeletionRequest(
   }
   if (!empty) wakeWorkers(db);
   if (callbacks > 0) wakeCallbackDispatchers(db);
-  return { deletionRequest: toDeletionRequestDto(asWritten(row)), replayed: false, existing: false };
+  return { deletionRequest: toDeletionRequestDto(writtenRequest(row)), replayed: false, existing: false };
 }
 
 /**
@@ -313,46 +313,6 @@ async function openRequestOf(db: Db, actor: Actor, hashes: string[]) {
   if (!open) return null;
   const row = await db.deletionRequest.findUnique({ where: { id: open.id }, select });
   return row ? toDeletionRequestDto(row) : null;
-}
-
-/** The new request as a stored row, for the answer (nothing is read back). */
-function asWritten(row: NewDeletionRequest) {
-  return {
-    id: row.id,
-    organizationId: row.organizationId,
-    workspaceId: row.workspaceId,
-    identifier: row.identifier,
-    hashed: false,
-    status: row.status,
-    statusReason: row.statusReason,
-    channel: row.channel,
-    createdByUserId: row.createdByUserId,
-    createdAt: row.createdAt,
-    receivedAt: row.receivedAt,
-    updatedAt: row.createdAt,
-    completedAt: row.completed ? row.createdAt : null,
-    regulation: row.regulation,
-    dueAt: row.dueAt,
-    dueExtendedAt: null,
-    receiptConfirmBy: row.receiptConfirmBy,
-    receiptConfirmedAt: null,
-    cancelReason: null,
-    cancelNote: null,
-    integrationRequests: row.integrationRequests.map((ir) => ({
-      id: ir.id,
-      integrationId: ir.integrationId,
-      integrationName: ir.integrationName,
-      integrationType: ir.integrationType,
-      status: 'STAGING' as const,
-      attempts: 0,
-      trackingId: null,
-      lastError: null,
-      nextAttemptAt: row.createdAt,
-      createdAt: row.createdAt,
-      updatedAt: row.createdAt,
-      completedAt: null,
-    })),
-  };
 }
 
 /** `requestHashes`: the body's keyed hash, then its plain hash (requests stored before the hash was keyed). */
