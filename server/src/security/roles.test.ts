@@ -87,6 +87,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'dashboard.searchRequests': 'MEMBER',
   'dashboard.requestDetail': 'MEMBER',
   'dashboard.revealIdentifier': 'MEMBER',
+  'dashboard.revealAuditTrail': 'MEMBER',
   'dashboard.members': 'MEMBER',
   'dashboard.workspaceUsage': 'MEMBER',
   'dashboard.auditLog': 'ADMIN',

@@ -3,6 +3,7 @@ import { auditLog, auditLogActions } from './audit-log';
 import { members } from './members';
 import { overview } from './overview';
 import { requestDetail } from './request-detail';
+import { revealAuditTrail } from './reveal-audit-trail';
 import { revealIdentifier } from './reveal-identifier';
 import { searchRequests } from './search-requests';
 import { verifyAuditChain } from './verify-audit-chain';
@@ -14,6 +15,7 @@ export const dashboardRouter = router({
   searchRequests,
   requestDetail,
   revealIdentifier,
+  revealAuditTrail,
   auditLog,
   auditLogActions,
   verifyAuditChain,
