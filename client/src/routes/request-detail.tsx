@@ -71,7 +71,12 @@ export function Component() {
           request.maskedIdentifier === null ? (
             '(identifier deleted by retention)'
           ) : (
-            <RevealableIdentifier requestId={request.id} masked={request.maskedIdentifier} hashed={request.hashed} />
+            <RevealableIdentifier
+              requestId={request.id}
+              masked={request.maskedIdentifier}
+              tag={request.identifierTag}
+              hashed={request.hashed}
+            />
           )
         }
       />

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
+import type { Keyring } from '../../lib/crypto';
 import { notFound } from '../../lib/errors';
 import type { Actor } from '../auth/actor';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
@@ -34,7 +35,13 @@ const detailSelect = {
  * audit trail (oldest first, as a timeline reads), every identifier of the request masked in
  * it. Another organization's is "not found".
  */
-export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionRequestId: string, now = new Date()) {
+export async function getDeletionRequestDetail(
+  db: Db,
+  keyring: Keyring,
+  actor: Actor,
+  deletionRequestId: string,
+  now = new Date(),
+) {
   const row = await db.deletionRequest.findFirst({
     where: { id: deletionRequestId, organizationId: actor.organizationId },
     select: detailSelect,
@@ -60,7 +67,7 @@ export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionReq
   const extra = new Map(integrationRequests.map((ir) => [ir.id, ir]));
   const dto = toDeletionRequestDto({ ...request, integrationRequests });
   return {
-    ...withMaskedIdentifier(dto),
+    ...withMaskedIdentifier(dto, keyring),
     workspaceName: workspace.name,
     createdByName: createdBy ? createdBy.name || createdBy.email : null,
     createdWithToken: createdByTokenId !== null,
