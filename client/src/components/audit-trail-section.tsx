@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { AuditEntryBody } from './audit-entry';
 import { toDisplayError } from '../lib/errors';
 import { useTRPC, type RouterOutputs } from '../trpc';
@@ -12,7 +12,16 @@ type Detail = RouterOutputs['dashboard']['requestDetail'];
  */
 export function AuditTrailSection({ request }: { request: Detail }) {
   const trpc = useTRPC();
-  const reveal = useMutation(trpc.dashboard.revealAuditTrail.mutationOptions());
+  const queryClient = useQueryClient();
+  const reveal = useMutation(
+    trpc.dashboard.revealAuditTrail.mutationOptions({
+      // The reveal is in the request's audit trail now.
+      onSuccess: () =>
+        queryClient.invalidateQueries({
+          queryKey: trpc.dashboard.requestDetail.queryKey({ deletionRequestId: request.id }),
+        }),
+    }),
+  );
   const revealed = new Map((reveal.data?.entries ?? []).map((entry) => [entry.id, entry]));
   const namesById = new Map(request.integrationRequests.map((ir) => [ir.id, ir.name]));
   return (
