@@ -165,6 +165,7 @@ function BulkResult({
               <Link to={`/requests/${item.deletionRequestId}`} className="mono truncate">
                 {labels.get(item.deletionRequestId) ?? item.deletionRequestId}
               </Link>
+              <span className="mono muted small">{item.deletionRequestId}</span>
               {item.reason ? <span className="muted small">{item.reason}</span> : null}
             </li>
           ))}

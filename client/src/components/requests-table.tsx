@@ -76,6 +76,7 @@ export function RequestsTable({
               <SelectPage rows={rows} selection={selection} onSelectionChange={onSelectionChange} />
             </th>
             <th scope="col">Identifier</th>
+            <th scope="col">Request id</th>
             <th scope="col">Status</th>
             <th scope="col">Progress</th>
             <th scope="col">Due</th>
@@ -106,10 +107,14 @@ export function RequestsTable({
                     <RevealableIdentifier
                       requestId={row.id}
                       masked={row.maskedIdentifier}
+                      tag={row.identifierTag}
                       hashed={row.hashed}
                       linkToRequest
                     />
                   )}
+                </td>
+                <td data-label="Request id" className="mono small nowrap">
+                  {row.id}
                 </td>
                 <td data-label="Status">
                   <StatusBadge status={row.status} />

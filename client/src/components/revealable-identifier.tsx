@@ -4,18 +4,21 @@ import { toDisplayError } from '../lib/errors';
 import { useTRPC } from '../trpc';
 
 /**
- * A subject identifier as the dashboard shows it: masked (`j***@example.com`) until the
- * viewer presses "Reveal", which asks the server for it (and the server records who did in
- * the audit trail). "Hide" masks it again.
+ * A subject identifier as the dashboard shows it: masked (`pa***er@e***e.com`, with the
+ * server's keyed tag that tells alike-looking ones apart) until the viewer presses "Reveal",
+ * which asks the server for it (and the server records who did in the audit trail). "Hide"
+ * masks it again.
  */
 export function RevealableIdentifier({
   requestId,
   masked,
+  tag = null,
   hashed = false,
   linkToRequest = false,
 }: {
   requestId: string;
   masked: string;
+  tag?: string | null;
   hashed?: boolean;
   linkToRequest?: boolean;
 }) {
@@ -43,6 +46,7 @@ export function RevealableIdentifier({
       ) : (
         <span className="mono">{shown}</span>
       )}
+      {tag && !revealed ? <IdentifierTag tag={tag} /> : null}
       {hashed ? null : revealed ? (
         <button type="button" className="link-button small" onClick={() => reveal.reset()}>
           Hide
@@ -67,6 +71,18 @@ export function RevealableIdentifier({
           The identifier is no longer stored (retention policy)
         </span>
       ) : null}
+    </span>
+  );
+}
+
+/** The keyed tag beside a masked identifier: the same tag, the same person (without showing who). */
+function IdentifierTag({ tag }: { tag: string }) {
+  return (
+    <span
+      className="mono muted small nowrap"
+      title="Tag of the identifier: the same identifier always has the same tag"
+    >
+      #{tag}
     </span>
   );
 }

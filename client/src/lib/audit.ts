@@ -2,6 +2,7 @@
 const ACTION_LABEL: Record<string, string> = {
   'request.created': 'Request created',
   'request.identifier_revealed': 'Identifier revealed',
+  'request.exchanges_revealed': 'Exchanges shown unmasked',
   'request.canceled': 'Request canceled',
   'request.deadline_extended': 'Deadline extended',
   'request.receipt_confirmed': 'Receipt confirmed',

@@ -93,8 +93,9 @@ function OverviewBody({ data }: { data: Overview }) {
               <li key={request.id} className="list-row">
                 <StatusBadge status={request.status} />
                 <Link to={`/requests/${request.id}`} className="mono truncate">
-                  {request.id}
+                  {request.maskedIdentifier ?? '(deleted by retention)'}
                 </Link>
+                <span className="mono muted small">{request.id}</span>
                 <span className="muted truncate">
                   {request.atRisk ? request.riskReasons.join('; ') : request.workspaceName}
                 </span>

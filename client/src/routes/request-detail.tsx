@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { AuditEntryBody } from '../components/audit-entry';
+import { AuditTrailSection } from '../components/audit-trail-section';
 import { CopyButton } from '../components/copy-button';
 import { DeadlinePanel } from '../components/deadline-panel';
 import { ReappearedPanel } from '../components/reappeared-panel';
@@ -60,7 +60,6 @@ export function Component() {
   const request = detail.data;
   const integrationRequests = inDisplayOrder(request.integrationRequests);
   const statuses = request.integrationRequests.map((ir) => ir.status);
-  const namesById = new Map(request.integrationRequests.map((ir) => [ir.id, ir.name]));
   return (
     <>
       <p className="breadcrumb">
@@ -72,7 +71,12 @@ export function Component() {
           request.maskedIdentifier === null ? (
             '(identifier deleted by retention)'
           ) : (
-            <RevealableIdentifier requestId={request.id} masked={request.maskedIdentifier} hashed={request.hashed} />
+            <RevealableIdentifier
+              requestId={request.id}
+              masked={request.maskedIdentifier}
+              tag={request.identifierTag}
+              hashed={request.hashed}
+            />
           )
         }
       />
@@ -152,31 +156,7 @@ export function Component() {
         )}
       </section>
 
-      <section aria-labelledby="timeline-heading" className="stack">
-        <h2 id="timeline-heading">Audit trail</h2>
-        <p className="small">
-          <a href={`/api/downloads/requests/${request.id}/audit-trail.csv`} download>
-            Download the whole audit trail (CSV)
-          </a>
-        </p>
-        {request.auditTrail.length === 0 ? (
-          <p className="muted">Nothing recorded yet.</p>
-        ) : (
-          <ol className="timeline">
-            {request.auditTrail.map((entry) => (
-              <li key={entry.id} className="timeline-item">
-                <AuditEntryBody
-                  entry={entry}
-                  context={entry.integrationRequestId ? namesById.get(entry.integrationRequestId) : undefined}
-                />
-              </li>
-            ))}
-          </ol>
-        )}
-        {request.auditTrailTruncated ? (
-          <p className="muted small">Only the first 500 entries are shown; the CSV download has them all.</p>
-        ) : null}
-      </section>
+      <AuditTrailSection request={request} />
     </>
   );
 }

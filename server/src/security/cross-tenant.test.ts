@@ -273,6 +273,7 @@ function attempts(): Attempt[] {
     { path: 'deadlines.setWorkspaceRegulation', input: { workspaceId: A.workspace.id, regulation: 'CCPA' } },
     { path: 'dashboard.revealIdentifier', input: { deletionRequestId: A.deletionRequestId } },
     { path: 'dashboard.personRequests', input: { deletionRequestId: A.deletionRequestId } },
+    { path: 'dashboard.revealAuditTrail', input: { deletionRequestId: A.deletionRequestId } },
     { path: 'identities.listLookups', input: { workspaceId: A.workspace.id } },
     {
       path: 'identities.createLookup',

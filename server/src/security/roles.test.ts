@@ -91,6 +91,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'dashboard.revealIdentifier': 'MEMBER',
   'dashboard.personRequests': 'MEMBER',
   'dashboard.openDuplicates': 'MEMBER',
+  'dashboard.revealAuditTrail': 'MEMBER',
   'dashboard.members': 'MEMBER',
   'dashboard.workspaceUsage': 'MEMBER',
   'dashboard.auditLog': 'ADMIN',

@@ -38,6 +38,7 @@ export function RequestIdentifiers({ deletionRequestId }: { deletionRequestId: s
                     deletionRequestId={deletionRequestId}
                     identifierId={identifier.id}
                     masked={identifier.maskedValue}
+                    tag={identifier.tag}
                     what={identifier.type ?? 'untyped identifier'}
                   />
                 </td>
@@ -55,11 +56,13 @@ function RevealableValue({
   deletionRequestId,
   identifierId,
   masked,
+  tag,
   what,
 }: {
   deletionRequestId: string;
   identifierId: string;
   masked: string | null;
+  tag: string | null;
   what: string;
 }) {
   const trpc = useTRPC();
@@ -77,6 +80,7 @@ function RevealableValue({
   return (
     <span className="identifier-cell">
       <span className="mono">{revealed ?? masked}</span>
+      {tag && !revealed ? <span className="mono muted small nowrap">#{tag}</span> : null}
       {revealed ? (
         <button
           type="button"

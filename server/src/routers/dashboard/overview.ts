@@ -5,4 +5,4 @@ import { getOverview } from '../../services/dashboard/get-overview';
 /** Charts of the Overview screen. */
 export const overview = memberProcedure
   .input(overviewInputSchema)
-  .query(({ ctx, input }) => getOverview(ctx.prisma, ctx.actor, input));
+  .query(({ ctx, input }) => getOverview(ctx.prisma, ctx.keyring, ctx.actor, input));

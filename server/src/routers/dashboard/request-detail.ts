@@ -5,4 +5,4 @@ import { getDeletionRequestDetail } from '../../services/dashboard/get-deletion-
 /** One request with its integration requests and audit timeline. */
 export const requestDetail = memberProcedure
   .input(requestDetailInputSchema)
-  .query(({ ctx, input }) => getDeletionRequestDetail(ctx.prisma, ctx.actor, input.deletionRequestId));
+  .query(({ ctx, input }) => getDeletionRequestDetail(ctx.prisma, ctx.keyring, ctx.actor, input.deletionRequestId));

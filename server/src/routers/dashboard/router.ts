@@ -5,6 +5,7 @@ import { openDuplicates } from './open-duplicates';
 import { overview } from './overview';
 import { personRequests } from './person-requests';
 import { requestDetail } from './request-detail';
+import { revealAuditTrail } from './reveal-audit-trail';
 import { revealIdentifier } from './reveal-identifier';
 import { searchRequests } from './search-requests';
 import { verifyAuditChain } from './verify-audit-chain';
@@ -18,6 +19,7 @@ export const dashboardRouter = router({
   revealIdentifier,
   personRequests,
   openDuplicates,
+  revealAuditTrail,
   auditLog,
   auditLogActions,
   verifyAuditChain,

@@ -39,7 +39,7 @@ export const identitiesRouter = router({
   requestIdentifiers: memberProcedure
     .meta({ scope: 'requests:read' })
     .input(z.object({ deletionRequestId: z.string().max(64) }))
-    .query(({ ctx, input }) => listRequestIdentifiers(ctx.prisma, ctx.actor, input.deletionRequestId)),
+    .query(({ ctx, input }) => listRequestIdentifiers(ctx.prisma, ctx.keyring, ctx.actor, input.deletionRequestId)),
   /** One of them in full; every reveal is audited. */
   revealRequestIdentifier: memberProcedure
     .meta({ scope: 'requests:read' })

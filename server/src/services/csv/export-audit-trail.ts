@@ -3,6 +3,7 @@ import { csvLine } from '../../lib/csv';
 import { notFound } from '../../lib/errors';
 import { assertWorkspaceAllowed, type Actor } from '../auth/actor';
 import { namesOf, readAuditTrail } from '../audit/audit-entry';
+import { maskAuditEntry, requestIdentifierMasker } from '../audit/mask-exchanges';
 import { EXPORT_PAGE_SIZE } from './export-requests';
 
 export const AUDIT_CSV_COLUMNS = [
@@ -21,7 +22,8 @@ export const AUDIT_CSV_COLUMNS = [
 /**
  * One request's audit trail, oldest first, as CSV lines: every entry (no 500-entry cap as on
  * screen), paged by the entry id. `details` is the recorded JSON (secrets were redacted when
- * it was written). Another organization's request is "not found".
+ * it was written), with every identifier of the request masked in it and in the summary, as
+ * the list export masks them. Another organization's request is "not found".
  */
 export async function* exportAuditTrailCsv(db: Db, actor: Actor, deletionRequestId: string): AsyncGenerator<string> {
   const request = await db.deletionRequest.findFirst({
@@ -31,6 +33,7 @@ export async function* exportAuditTrailCsv(db: Db, actor: Actor, deletionRequest
   if (!request) throw notFound('Deletion request');
   assertWorkspaceAllowed(actor, request.workspaceId);
   const integrationNames = new Map(request.integrationRequests.map((ir) => [ir.id, ir.integrationName]));
+  const mask = await requestIdentifierMasker(db, deletionRequestId);
   yield csvLine(AUDIT_CSV_COLUMNS);
   let afterId: bigint | undefined;
   for (;;) {
@@ -45,7 +48,8 @@ export async function* exportAuditTrailCsv(db: Db, actor: Actor, deletionRequest
       entries.map((e) => e.actorId),
     );
     let chunk = '';
-    for (const e of entries) {
+    for (const recorded of entries) {
+      const e = maskAuditEntry(recorded, mask);
       chunk += csvLine([
         e.id.toString(),
         e.createdAt,

@@ -1,13 +1,15 @@
 import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
+import type { Keyring } from '../../lib/crypto';
 import { notFound } from '../../lib/errors';
 import type { Actor } from '../auth/actor';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
 import { completionProfiles, projectRisk } from '../deadlines/at-risk';
 import { namesOf, readAuditTrail, toAuditEntryDto } from '../audit/audit-entry';
+import { maskAuditEntry, requestIdentifierMasker } from '../audit/mask-exchanges';
 import { withMaskedIdentifier } from './masked-identifier';
 
-const AUDIT_TRAIL_LIMIT = 500;
+export const AUDIT_TRAIL_LIMIT = 500;
 
 const detailSelect = {
   ...deletionRequestSelect,
@@ -30,9 +32,16 @@ const detailSelect = {
 
 /**
  * One deletion request of the actor's organization with its integration requests and its
- * audit trail (oldest first, as a timeline reads). Another organization's is "not found".
+ * audit trail (oldest first, as a timeline reads), every identifier of the request masked in
+ * it. Another organization's is "not found".
  */
-export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionRequestId: string, now = new Date()) {
+export async function getDeletionRequestDetail(
+  db: Db,
+  keyring: Keyring,
+  actor: Actor,
+  deletionRequestId: string,
+  now = new Date(),
+) {
   const row = await db.deletionRequest.findFirst({
     where: { id: deletionRequestId, organizationId: actor.organizationId },
     select: detailSelect,
@@ -41,12 +50,13 @@ export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionReq
   const { rows: audit, more } = await readAuditTrail(db, actor.organizationId, deletionRequestId, {
     limit: AUDIT_TRAIL_LIMIT,
   });
-  const [actorNames, profiles] = await Promise.all([
+  const [actorNames, profiles, mask] = await Promise.all([
     namesOf(
       db,
       audit.map((entry) => entry.actorId),
     ),
     completionProfiles(db, actor.organizationId, now),
+    requestIdentifierMasker(db, row.id),
   ]);
   const { workspace, createdBy, createdByTokenId, dueExtensionReason, integrationRequests, ...request } = row;
   const risk = projectRisk(
@@ -57,7 +67,7 @@ export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionReq
   const extra = new Map(integrationRequests.map((ir) => [ir.id, ir]));
   const dto = toDeletionRequestDto({ ...request, integrationRequests });
   return {
-    ...withMaskedIdentifier(dto),
+    ...withMaskedIdentifier(dto, keyring),
     workspaceName: workspace.name,
     createdByName: createdBy ? createdBy.name || createdBy.email : null,
     createdWithToken: createdByTokenId !== null,
@@ -74,7 +84,8 @@ export async function getDeletionRequestDetail(db: Db, actor: Actor, deletionReq
       reverifiedAt: extra.get(ir.id)?.reverifiedAt?.toISOString() ?? null,
       reappearedAt: extra.get(ir.id)?.reappearedAt?.toISOString() ?? null,
     })),
-    auditTrail: audit.map((entry) => toAuditEntryDto(entry, actorNames)),
+    // Recorded exchanges repeat what a destination was sent: shown unmasked only through `revealAuditTrail`.
+    auditTrail: audit.map((entry) => maskAuditEntry(toAuditEntryDto(entry, actorNames), mask)),
     auditTrailTruncated: more,
   };
 }

@@ -7,6 +7,7 @@ import { completionProfiles, projectRisk } from '../deadlines/at-risk';
 import { receiptToConfirmWhere, unfulfilledWhere } from '../deadlines/pending';
 import { deletionRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
 import { failuresOf } from './attention';
+import type { Keyring } from '../../lib/crypto';
 import { withMaskedIdentifier } from './masked-identifier';
 
 const DAY_MS = 86_400_000;
@@ -47,7 +48,13 @@ export function dayKeys(now: Date, days: number, timeZone: string): string[] {
  * requests per day by status (days cut in the viewer's time zone), success rate and median
  * time to completion per integration, and the latest requests that need attention.
  */
-export async function getOverview(db: Db, actor: Actor, input: { days: number; timeZone: string }, now = new Date()) {
+export async function getOverview(
+  db: Db,
+  keyring: Keyring,
+  actor: Actor,
+  input: { days: number; timeZone: string },
+  now = new Date(),
+) {
   assertTimeZone(input.timeZone);
   const days = dayKeys(now, input.days, input.timeZone);
   // From the start of the oldest local day: at most one extra day, then filtered by key.
@@ -153,7 +160,7 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
       now,
     );
     return {
-      ...toDeletionRequestDto(row),
+      ...withMaskedIdentifier(toDeletionRequestDto(row), keyring),
       workspaceName: workspace.name,
       atRisk: risk.atRisk,
       riskReasons: risk.reasons,
@@ -184,7 +191,7 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
     }),
     // Which integrations failed and why, so the list says more than a count.
     needsAttention: attentionRows.map(({ workspace, integrationRequests, ...row }) => ({
-      ...withMaskedIdentifier(toDeletionRequestDto(row)),
+      ...withMaskedIdentifier(toDeletionRequestDto(row), keyring),
       workspaceName: workspace.name,
       failures: failuresOf(integrationRequests),
     })),

@@ -5,6 +5,7 @@ import { Prisma } from '../../generated/prisma/client';
 import { decodeBigintCursor } from '../../lib/keyset-cursor';
 import type { Actor } from '../auth/actor';
 import { auditEntrySelect, namesOf, toAuditEntryDto } from '../audit/audit-entry';
+import { identifierMasker, identifiersOfRequests, maskAuditEntry } from '../audit/mask-exchanges';
 
 /**
  * The filter as SQL over "AuditLog" a (and its request d, for the workspace): one statement, so a
@@ -33,7 +34,8 @@ function conditionsOf(organizationId: string, filter: AuditLogFilter, before: bi
 /**
  * The organization's audit log, newest first, narrowed by action, scope, actor, workspace,
  * request id and date; the cursor is the last entry's id. Each entry names the request and the
- * integration it concerns (ids and integration names only: never a subject identifier).
+ * integration it concerns (ids and integration names only: never a subject identifier, and
+ * every identifier of a request masked in its entries' summaries and recorded exchanges).
  */
 export async function listAuditLog(
   db: Db,
@@ -57,7 +59,8 @@ export async function listAuditLog(
   const integrationRequestIds = [
     ...new Set(page.map((row) => row.integrationRequestId).filter((id): id is string => !!id)),
   ];
-  const [actorNames, integrationRequests] = await Promise.all([
+  const requestIds = [...new Set(page.map((row) => row.deletionRequestId).filter((id): id is string => !!id))];
+  const [actorNames, integrationRequests, identifiers] = await Promise.all([
     namesOf(
       db,
       page.map((row) => row.actorId),
@@ -68,14 +71,19 @@ export async function listAuditLog(
           select: { id: true, integrationName: true, integrationId: true },
         })
       : Promise.resolve([]),
+    identifiersOfRequests(db, requestIds),
   ]);
+  const maskers = new Map([...identifiers].map(([id, values]) => [id, identifierMasker(values)]));
   const integrationOf = new Map(integrationRequests.map((ir) => [ir.id, ir]));
   const last = page[page.length - 1];
   return {
     items: page.map((row) => {
       const integration = row.integrationRequestId ? integrationOf.get(row.integrationRequestId) : undefined;
+      const mask = row.deletionRequestId ? maskers.get(row.deletionRequestId) : undefined;
+      const entry = toAuditEntryDto(row, actorNames);
       return {
-        ...toAuditEntryDto(row, actorNames),
+        // A request's recorded exchanges carry its identifiers: masked here as on its detail.
+        ...(mask ? maskAuditEntry(entry, mask) : entry),
         integrationName: integration?.integrationName ?? null,
         integrationId: integration?.integrationId ?? null,
       };

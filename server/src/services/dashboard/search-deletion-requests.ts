@@ -101,6 +101,7 @@ export async function searchDeletionRequests(
     items: page.map((row) => ({
       ...withMaskedIdentifier(
         toDeletionRequestDto({ ...row, integrationRequests: integrationRequests.get(row.id) ?? [] }),
+        keyring,
       ),
       workspaceName: names.get(row.workspaceId) ?? '',
       createdByName: row.createdByUserId ? (names.get(row.createdByUserId) ?? null) : null,

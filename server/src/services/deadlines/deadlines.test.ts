@@ -337,10 +337,12 @@ describe('the list, sorted and filtered by deadline', () => {
 
   it('the overview counts overdue and due-this-week requests and projects the ones at risk', async () => {
     const now = new Date('2026-03-10T00:00:00.000Z');
-    const overview = await getOverview(env.deps.prisma, org.actor, { days: 7, timeZone: 'UTC' }, now);
+    const overview = await getOverview(env.deps.prisma, env.deps.keyring, org.actor, { days: 7, timeZone: 'UTC' }, now);
     expect(overview.overdueTotal).toBeGreaterThan(0);
     expect(overview.dueThisWeekTotal).toBe(1);
-    expect(overview.dueThisWeek[0]?.identifier).toBe('soon@example.com');
+    // Masked like every list of the dashboard: the full identifier is never in the answer.
+    expect(overview.dueThisWeek[0]?.maskedIdentifier).toBe(maskIdentifier('soon@example.com'));
+    expect(JSON.stringify(overview)).not.toContain('soon@example.com');
 
     // Earlier deletions through the integration took 20 days each: its median.
     const integration = await env.deps.prisma.integration.findFirstOrThrow({
@@ -353,7 +355,7 @@ describe('the list, sorted and filtered by deadline', () => {
     await owner().deadlines.createPolicy({ name: 'Ten days', days: 10, extensionDays: 0 });
     const risky = await create('risky@example.com', new Date('2026-03-05T00:00:00.000Z'), 'Ten days');
     const safe = await create('safe@example.com', new Date('2026-03-05T00:00:00.000Z'));
-    const later = await getOverview(env.deps.prisma, org.actor, { days: 7, timeZone: 'UTC' }, now);
+    const later = await getOverview(env.deps.prisma, env.deps.keyring, org.actor, { days: 7, timeZone: 'UTC' }, now);
     const projected = later.atRisk.find((r) => r.id === risky.id);
     expect(projected?.riskReasons).toEqual([`${integration.name} takes about 20 days: at risk`]);
     expect(later.atRisk.map((r) => r.id)).not.toContain(safe.id);

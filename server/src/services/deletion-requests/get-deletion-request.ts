@@ -2,6 +2,7 @@ import type { AuditEntryDto } from '@shared/schemas/deletion-request';
 import type { Db } from '../../db/client';
 import { notFound } from '../../lib/errors';
 import { readAuditTrail } from '../audit/audit-entry';
+import { maskAuditEntry, requestIdentifierMasker } from '../audit/mask-exchanges';
 import { assertWorkspaceAllowed, type Actor } from '../auth/actor';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from './serialize';
 
@@ -36,7 +37,9 @@ export interface AuditTrailPage {
 /**
  * The request's audit trail, oldest first: every attempt, status check, cancel and
  * completion. Keyset-paginated on the entry id (`cursor` = the last id of the previous page).
- * Recorded exchanges never hold account secrets: they are redacted when recorded.
+ * Recorded exchanges never hold account secrets: they are redacted when recorded. An API token
+ * gets them as recorded (its caller submitted the identifier and reads it back in the request);
+ * a dashboard session gets every identifier of the request masked in them, as the detail does.
  */
 export async function getAuditTrail(
   db: Db,
@@ -55,11 +58,15 @@ export async function getAuditTrail(
     limit,
     afterId: page.cursor ? BigInt(page.cursor) : undefined,
   });
-  const entries = rows.map(({ deletionRequestId: _request, ...e }) => ({
-    ...e,
-    id: e.id.toString(),
-    createdAt: e.createdAt.toISOString(),
-    lastRepeatedAt: e.lastRepeatedAt?.toISOString() ?? null,
-  }));
+  const mask = actor.via === 'session' ? await requestIdentifierMasker(db, deletionRequestId) : null;
+  const entries = rows.map(({ deletionRequestId: _request, ...e }) => {
+    const entry = {
+      ...e,
+      id: e.id.toString(),
+      createdAt: e.createdAt.toISOString(),
+      lastRepeatedAt: e.lastRepeatedAt?.toISOString() ?? null,
+    };
+    return mask ? maskAuditEntry(entry, mask) : entry;
+  });
   return { entries, nextCursor: more ? entries.at(-1)!.id : null };
 }

@@ -1,14 +1,18 @@
 import { maskIdentifier } from '@shared/mask-identifier';
 import type { Db } from '../../db/client';
+import type { Keyring } from '../../lib/crypto';
 import { notFound } from '../../lib/errors';
 import { mayUseWorkspace, type Actor } from '../auth/actor';
 import { recordAudit } from '../audit/record-audit';
+import { identifierTag } from '../dashboard/masked-identifier';
 
 export interface MaskedRequestIdentifier {
   id: string;
   type: string | null;
   /** Masked as the dashboard masks the primary identifier; null once retention removed it. */
   maskedValue: string | null;
+  /** The keyed tag the lists show beside a masked identifier; null with the value. */
+  tag: string | null;
   primary: boolean;
   /** "request", or the identity lookup that found it. */
   source: string;
@@ -27,6 +31,7 @@ async function findRequest(db: Db, actor: Actor, deletionRequestId: string) {
 /** A request's identifiers, masked, with where each came from (given with the request, or which lookup found it). */
 export async function listRequestIdentifiers(
   db: Db,
+  keyring: Keyring,
   actor: Actor,
   deletionRequestId: string,
 ): Promise<MaskedRequestIdentifier[]> {
@@ -39,6 +44,7 @@ export async function listRequestIdentifiers(
     id: row.id,
     type: row.type,
     maskedValue: row.value === null || request.hashed ? null : maskIdentifier(row.value),
+    tag: row.value === null || request.hashed ? null : identifierTag(keyring, row.value),
     primary: row.primary,
     source: row.source,
     createdAt: row.createdAt.toISOString(),

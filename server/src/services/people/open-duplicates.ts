@@ -30,10 +30,21 @@ export async function findOpenDuplicates(
   });
   hashes.push(identifierHmac(deps.keyring, input.identifier));
   const rows = await matchingRequests(deps.prisma, actor, hashes, { openOnly: true, limit: DUPLICATES_SHOWN });
-  return rows.map(toOpenRequestDto);
+  return rows.map((row) => toOpenRequestDto(row, deps.keyring));
 }
 
-const toOpenRequestDto = (row: MatchingRequestRow) => {
-  const { id, workspaceId, workspaceName, status, maskedIdentifier, createdAt } = withMaskedIdentifier(row);
-  return { id, workspaceId, workspaceName, status, maskedIdentifier, createdAt: createdAt.toISOString() };
+const toOpenRequestDto = (row: MatchingRequestRow, keyring: Keyring) => {
+  const { id, workspaceId, workspaceName, status, maskedIdentifier, identifierTag, createdAt } = withMaskedIdentifier(
+    row,
+    keyring,
+  );
+  return {
+    id,
+    workspaceId,
+    workspaceName,
+    status,
+    maskedIdentifier,
+    identifierTag,
+    createdAt: createdAt.toISOString(),
+  };
 };

@@ -45,7 +45,7 @@ export async function getPersonRequests(db: Db, keyring: Keyring, actor: Actor, 
       primary: identifier.primary,
     })),
     requests: requests.map((row) => ({
-      ...withMaskedIdentifier(row),
+      ...withMaskedIdentifier(row, keyring),
       createdAt: row.createdAt.toISOString(),
       receivedAt: (row.receivedAt ?? row.createdAt).toISOString(),
       completedAt: row.completedAt?.toISOString() ?? null,
