@@ -89,6 +89,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'dashboard.revealIdentifier': 'MEMBER',
   'dashboard.members': 'MEMBER',
   'dashboard.workspaceUsage': 'MEMBER',
+  'dashboard.setupProgress': 'MEMBER',
   'dashboard.auditLog': 'ADMIN',
   'dashboard.auditLogActions': 'ADMIN',
   'dashboard.verifyAuditChain': 'ADMIN',

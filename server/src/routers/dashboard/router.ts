@@ -5,6 +5,7 @@ import { overview } from './overview';
 import { requestDetail } from './request-detail';
 import { revealIdentifier } from './reveal-identifier';
 import { searchRequests } from './search-requests';
+import { setupProgress } from './setup-progress';
 import { verifyAuditChain } from './verify-audit-chain';
 import { workspaceUsage } from './workspace-usage';
 
@@ -19,4 +20,5 @@ export const dashboardRouter = router({
   verifyAuditChain,
   members,
   workspaceUsage,
+  setupProgress,
 });
