@@ -62,7 +62,7 @@ describe('keyboard', () => {
     await page.keyboard.press('Tab');
     expect(await focusedText()).toBe('Skip to content');
     await page.reload();
-    await page.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
     await page.keyboard.press('Tab');
     expect(await focusedText()).toBe('Skip to content');
   });
@@ -80,7 +80,9 @@ describe('keyboard', () => {
     await retry.focus();
     await page.keyboard.press('Enter');
     await page.getByRole('listitem', { name: 'Cleo Closer' }).waitFor();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-labelledby'))).toBe('org-members');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-labelledby')))
+      .toBe('org-members');
     expect(await focusedTag()).not.toBe('BODY');
   });
 });
