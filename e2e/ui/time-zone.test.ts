@@ -195,6 +195,8 @@ describe('a viewer in Tokyo picks the day a request was received', () => {
     const tokyo = await context.newPage();
     tokyo.setDefaultTimeout(15_000);
     if (time) await tokyo.clock.setFixedTime(time);
+    // Times (and days) in the viewer's own zone, whatever the earlier tests left chosen.
+    await tokyo.addInitScript(() => localStorage.removeItem('dds.timeZone'));
     return { context, tokyo };
   }
 

@@ -3,6 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTRPC, type RouterOutputs } from '../trpc';
 import { useMe } from './me-context';
+import './setup-checklist.css';
 
 type SetupProgress = RouterOutputs['dashboard']['setupProgress'];
 
