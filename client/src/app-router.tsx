@@ -44,6 +44,7 @@ export function createAppRouter() {
             { path: 'requests/new', lazy: () => import('./routes/request-new') },
             { path: 'requests/import', lazy: () => import('./routes/request-import') },
             { path: 'requests/:requestId', lazy: () => import('./routes/request-detail') },
+            { path: 'requests/:requestId/person', lazy: () => import('./routes/person') },
             { path: 'workspaces', lazy: () => import('./routes/workspaces') },
             { path: 'integrations', lazy: () => import('./routes/integrations') },
             { path: 'integrations/new', lazy: () => import('./routes/integration-form') },

@@ -13,7 +13,11 @@ export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRou
 export const SESSION_QUERY_OPTIONS = { retry: false, staleTime: 60_000 } as const;
 
 /** Queries whose input can hold a subject identifier: sent as POST, so it is in no URL (and no server or proxy log). */
-const POST_QUERIES = new Set(['dashboard.searchRequests', 'deletionRequests.countMatching']);
+const POST_QUERIES = new Set([
+  'dashboard.searchRequests',
+  'deletionRequests.countMatching',
+  'dashboard.openDuplicates',
+]);
 
 export function createTrpcClient() {
   return createTRPCClient<AppRouter>({

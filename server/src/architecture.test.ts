@@ -86,4 +86,35 @@ describe('architecture', () => {
     );
     expect(outside.map((f) => path.relative(SRC, f))).toEqual([]);
   });
+
+  it('keeps the queue mechanics in server/src/queue, below the queues that use them', () => {
+    // The pipeline's store and commands never reach up into the worker; the queue module imports no queue of its own.
+    const inside = (file: string, dir: string) => file.startsWith(path.join(SRC, dir) + path.sep);
+    const upward = [...graph]
+      .filter(([from]) => inside(from, 'pipeline/store') || inside(from, 'pipeline/commands'))
+      .flatMap(([from, targets]) =>
+        targets.filter((to) => inside(to, 'pipeline/worker')).map(() => path.relative(SRC, from)),
+      );
+    expect(upward).toEqual([]);
+    expect([...(edges.get('queue') ?? [])].filter((to) => ['pipeline', 'callbacks', 'jobs'].includes(to))).toEqual([]);
+    // The queues' LISTEN is written once (the PAT cache's invalidation channel is not a queue).
+    const queues = ['pipeline', 'callbacks', 'jobs', 'queue'];
+    const listens = [...graph.keys()].filter(
+      (file) => queues.includes(room(file)) && /\bLISTEN \$\{/.test(fs.readFileSync(file, 'utf8')),
+    );
+    expect(listens.map((f) => path.relative(SRC, f))).toEqual(['queue/runner.ts']);
+  });
+
+  it('writes CallbackDelivery rows only in server/src/callbacks/store', () => {
+    const writes =
+      /(INSERT INTO|UPDATE|DELETE FROM)\s+"CallbackDelivery"|\.callbackDelivery\.(create|createMany|update|updateMany|upsert)\(/;
+    const outside = [...graph.keys()].filter(
+      (file) =>
+        !file.startsWith(path.join(SRC, 'callbacks', 'store') + path.sep) && writes.test(fs.readFileSync(file, 'utf8')),
+    );
+    expect(outside.map((f) => path.relative(SRC, f))).toEqual([]);
+    // The payload of a request's events is written once.
+    const payloads = [...graph.keys()].filter((file) => /'integrationRequests',/.test(fs.readFileSync(file, 'utf8')));
+    expect(payloads.map((f) => path.relative(SRC, f))).toEqual(['callbacks/store/events.ts']);
+  });
 });

@@ -122,7 +122,7 @@ async function main(): Promise<void> {
 
   try {
     await worker?.start();
-    callbacks?.start();
+    await callbacks?.start();
     scheduler?.start();
     await app?.listen({ port: config.PORT, host: config.HOST });
     if (config.METRICS_PORT !== undefined)

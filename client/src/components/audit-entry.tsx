@@ -20,6 +20,9 @@ export interface AuditEntryView {
   actorName: string | null;
   createdAt: string;
   details: unknown;
+  /** Identical status checks this entry stands for (folded into it), and when the last ran. */
+  repeatCount?: number;
+  lastRepeatedAt?: string | null;
 }
 
 interface SqlExchange {
@@ -62,7 +65,7 @@ export function AuditEntryBody({ entry, context }: { entry: AuditEntryView; cont
   return (
     <div className="audit-entry">
       <div className="audit-head">
-        <strong>{actionLabel(entry.action)}</strong>
+        <strong>{actionLabel(entry.action, entry.outcome)}</strong>
         {entry.outcome ? (
           <span className={`outcome outcome-${entry.outcome.toLowerCase()}`}>{entry.outcome}</span>
         ) : null}
@@ -71,7 +74,16 @@ export function AuditEntryBody({ entry, context }: { entry: AuditEntryView; cont
           {formatDateTime(entry.createdAt, zone)}
         </time>
       </div>
-      <p className="audit-summary">{entry.summary}</p>
+      <p className="audit-summary">
+        {entry.summary}
+        {entry.repeatCount && entry.repeatCount > 1 ? (
+          <span className="muted" data-repeat-count={entry.repeatCount}>
+            {' '}
+            ×{entry.repeatCount}, first {formatDateTime(entry.createdAt, zone)}
+            {entry.lastRepeatedAt ? `, last ${formatDateTime(entry.lastRepeatedAt, zone)}` : ''}
+          </span>
+        ) : null}
+      </p>
       <p className="muted small">By {actorLabel(entry)}</p>
       {facts.length ? (
         <dl className="facts">

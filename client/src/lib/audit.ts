@@ -19,7 +19,16 @@ const ACTION_LABEL: Record<string, string> = {
   'integration.connection_tested': 'Connection tested',
 };
 
-export function actionLabel(action: string): string {
+/** How an integration request ended, by its outcome: "Deletion failed", not "Deletion completed FAILED". */
+const COMPLETION_LABEL: Record<string, string> = {
+  SUCCESS: 'Deletion completed',
+  FAILED: 'Deletion failed',
+  ERROR: 'Deletion stopped by an internal error',
+  CANCELED: 'Deletion canceled',
+};
+
+export function actionLabel(action: string, outcome?: string | null): string {
+  if (action === 'deletion.completed' && outcome && COMPLETION_LABEL[outcome]) return COMPLETION_LABEL[outcome];
   if (ACTION_LABEL[action]) return ACTION_LABEL[action];
   const words = action.replace(/[._]/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);

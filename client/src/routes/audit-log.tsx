@@ -15,8 +15,12 @@ import { dayEnd, dayStart } from '../lib/request-filters';
 import type { TimeZoneChoice } from '../lib/time-zone';
 import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { useTRPC, type RouterInputs } from '../trpc';
+import { AUDIT_PEOPLE_ACTORS } from '@shared/schemas/dashboard';
 
 type AuditFilter = NonNullable<RouterInputs['dashboard']['auditLog']['filter']>;
+
+/** What people did, first: the service's own entries (status checks, retention) are one choice of "Actor" away. */
+const DEFAULT_VALUES: Record<string, string> = { actorId: AUDIT_PEOPLE_ACTORS };
 
 /**
  * The form's values (strings) as the server's filter; dates are calendar days in `zone` (UTC days
@@ -45,7 +49,7 @@ export function Component() {
   const me = useMe();
   const zone = useTimeZoneChoice();
   // The applied form values: their days become instants in the zone chosen now, and again after a switch.
-  const [applied, setApplied] = useState<Record<string, string>>({});
+  const [applied, setApplied] = useState<Record<string, string>>(DEFAULT_VALUES);
   const { filter } = toAuditFilter(applied, zone);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const log = useInfiniteQuery(
@@ -58,7 +62,10 @@ export function Component() {
   const members = useQuery(trpc.dashboard.members.queryOptions(undefined, { enabled: me.isAdmin }));
   const workspaces = useQuery(trpc.workspaces.list.queryOptions(undefined, { enabled: me.isAdmin }));
   const header = (
-    <PageHeader title="Audit log" description="Who did what and when in this organization, newest first." />
+    <PageHeader
+      title="Audit log"
+      description="Who did what and when in this organization, newest first: people's actions unless you choose another actor."
+    />
   );
   if (!me.isAdmin)
     return (
@@ -68,7 +75,7 @@ export function Component() {
       </>
     );
   const entries = log.data?.pages.flatMap((p) => p.items) ?? [];
-  const filtered = Object.keys(filter).length > 0;
+  const filtered = Object.entries(filter).some(([key, value]) => !(key === 'actorId' && value === AUDIT_PEOPLE_ACTORS));
   const apply = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
@@ -89,7 +96,7 @@ export function Component() {
         aria-label="Filter the audit log"
         noValidate
         onSubmit={apply}
-        onReset={() => (setErrors({}), setApplied({}))}
+        onReset={() => (setErrors({}), setApplied(DEFAULT_VALUES))}
       >
         <div className="filters-grid">
           <SelectField label="Kind" name="scope" defaultValue="all">
@@ -105,8 +112,9 @@ export function Component() {
               </option>
             ))}
           </SelectField>
-          <SelectField label="Actor" name="actorId" defaultValue="">
-            <option value="">Anyone</option>
+          <SelectField label="Actor" name="actorId" defaultValue={AUDIT_PEOPLE_ACTORS}>
+            <option value={AUDIT_PEOPLE_ACTORS}>People (members, tokens, CLI)</option>
+            <option value="">Anyone, the service included</option>
             <option value="SYSTEM">The service (workers, retention)</option>
             {(members.data ?? []).map((m) => (
               <option key={m.id} value={m.id}>
@@ -156,7 +164,9 @@ export function Component() {
       ) : log.isError ? (
         <ErrorState error={log.error} onRetry={() => void log.refetch()} />
       ) : entries.length === 0 ? (
-        <Empty title={filtered ? 'No entry matches these filters' : 'Nothing recorded yet'} />
+        <Empty title={filtered ? 'No entry matches these filters' : 'No one has acted yet'}>
+          {filtered ? null : <p>The service’s own entries are shown with “Anyone” or “The service” as actor.</p>}
+        </Empty>
       ) : (
         <>
           <ol className="timeline">

@@ -9,6 +9,8 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { SelectField, TextField } from '../components/field';
 import { AccountChooser } from '../components/integrations/account-chooser';
 import { HashKeyRotation } from '../components/integrations/hash-key-rotation';
+import { ConnectionTest, type DraftAccount } from '../components/integrations/connection-test';
+import { SwapAccount } from '../components/integrations/swap-account';
 import { ConcurrencyField, parseMaxConcurrency } from '../components/integrations/concurrency-field';
 import { configEditorFor } from '../components/integrations/config-editors';
 import { useMe } from '../components/me-context';
@@ -133,6 +135,7 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const [name, setName] = useState(existing?.name ?? '');
   const [concurrency, setConcurrency] = useState(existing?.maxConcurrency?.toString() ?? '');
   const [accountId, setAccountId] = useState<string | null>(existing?.accountId ?? null);
+  const [draftAccount, setDraftAccount] = useState<DraftAccount | null>(null);
   const [config, setConfig] = useState<unknown>(() => existing?.config ?? editor.initial(schema));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [typeQuery, setTypeQuery] = useState('');
@@ -309,6 +312,7 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
                 setErrors(({ accountId: _cleared, ...rest }) => rest);
               }}
               error={allErrors.accountId}
+              onDraft={setDraftAccount}
             />
           </>
         )}
@@ -325,6 +329,13 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
       </section>
 
       {editor.preview?.({ accountId, config: configToSend, onIssues: setIssuesFromDryRun }) ?? null}
+      <ConnectionTest
+        type={type}
+        accountId={accountId}
+        draftAccount={draftAccount}
+        config={configToSend}
+        onIssues={setIssuesFromDryRun}
+      />
 
       <FormError
         message={
@@ -349,52 +360,5 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
         </button>
       </div>
     </form>
-  );
-}
-
-/** Credential rotation: point the integration at another account of its type (or a new one). */
-function SwapAccount({ integration, onSwapped }: { integration: Integration; onSwapped: (accountId: string) => void }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const [target, setTarget] = useState<string | null>(integration.accountId);
-  const swap = useMutation(
-    trpc.integrations.swapAccount.mutationOptions({
-      onSuccess: async (updated) => {
-        onSwapped(updated.accountId!);
-        await queryClient.invalidateQueries({
-          queryKey: trpc.integrations.get.queryKey({ integrationId: integration.id }),
-        });
-        await queryClient.invalidateQueries({ queryKey: trpc.integrations.list.queryKey() });
-      },
-    }),
-  );
-  const error = swap.error ? toDisplayError(swap.error) : null;
-  return (
-    <div>
-      <p>
-        Uses <strong>{integration.account?.name ?? 'no account'}</strong>. Swapping applies to requests in flight too.
-      </p>
-      <AccountChooser
-        integrationType={integration.type}
-        value={target}
-        onChange={setTarget}
-        label="Swap to account"
-        error={error?.fieldErrors.accountId}
-      />
-      <button
-        type="button"
-        className="button"
-        disabled={!target || target === integration.accountId || swap.isPending}
-        onClick={() => target && swap.mutate({ integrationId: integration.id, accountId: target })}
-      >
-        {swap.isPending ? 'Swapping…' : 'Swap account'}
-      </button>
-      <FormError message={error && !error.fieldErrors.accountId ? error.message : null} />
-      {swap.isSuccess ? (
-        <p role="status" className="muted small">
-          Now using {swap.data.account?.name}.
-        </p>
-      ) : null}
-    </div>
   );
 }

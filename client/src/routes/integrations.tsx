@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../components/dialog';
+import { ConnectionResult } from '../components/integrations/connection-result';
 import { useMe } from '../components/me-context';
 import { PageHeader } from '../components/shell';
 import { Empty, ErrorState, Loading } from '../components/states';
@@ -88,7 +89,6 @@ function IntegrationCard({ integration, canManage }: { integration: Integration;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [tested, setTested] = useState<string | null>(null);
   // Accounts show which integrations use them; a workspace's usage counts them.
   const refresh = () =>
     Promise.all([
@@ -97,20 +97,11 @@ function IntegrationCard({ integration, canManage }: { integration: Integration;
       queryClient.invalidateQueries({ queryKey: trpc.dashboard.workspaceUsage.queryKey() }),
     ]);
   const setEnabled = useMutation(trpc.integrations.setEnabled.mutationOptions({ onSuccess: refresh }));
-  const test = useMutation(
-    trpc.integrations.testConnection.mutationOptions({
-      onSuccess: (result) =>
-        setTested(
-          typeof result === 'object' && result && 'message' in result
-            ? String((result as { message: unknown }).message)
-            : 'Connection works.',
-        ),
-    }),
-  );
+  const test = useMutation(trpc.integrations.testConnection.mutationOptions());
   const remove = useMutation(
     trpc.integrations.delete.mutationOptions({ onSuccess: async () => (setConfirmDelete(false), await refresh()) }),
   );
-  const error = setEnabled.error ?? test.error;
+  const error = setEnabled.error;
   return (
     <article className="card" aria-label={integration.name}>
       <header className="row space-between">
@@ -161,7 +152,7 @@ function IntegrationCard({ integration, canManage }: { integration: Integration;
             type="button"
             className="button button-small"
             disabled={test.isPending}
-            onClick={() => (setTested(null), test.mutate({ integrationId: integration.id }))}
+            onClick={() => test.mutate({ integrationId: integration.id })}
           >
             {test.isPending ? 'Testing…' : 'Test connection'}
           </button>
@@ -178,10 +169,11 @@ function IntegrationCard({ integration, canManage }: { integration: Integration;
         <p className="form-error" role="alert">
           {toDisplayError(error).message}
         </p>
-      ) : tested ? (
-        <p className="muted small" role="status">
-          {tested}
-        </p>
+      ) : null}
+      {test.error ? (
+        <ConnectionResult result={{ ok: false, message: toDisplayError(test.error).message }} />
+      ) : test.data && !test.isPending ? (
+        <ConnectionResult result={test.data} />
       ) : null}
       <ConfirmDialog
         open={confirmDelete}

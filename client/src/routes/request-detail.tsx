@@ -93,6 +93,12 @@ export function Component() {
             </dd>
           </div>
           <div>
+            <dt>Person</dt>
+            <dd>
+              <Link to={`/requests/${request.id}/person`}>All requests for this person</Link>
+            </dd>
+          </div>
+          <div>
             <dt>Workspace</dt>
             <dd>{request.workspaceName}</dd>
           </div>

@@ -9,9 +9,13 @@ import { PageHeader } from '../components/shell';
 import { Empty, ErrorState, FormError, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
 import { useFormSubmit } from '../lib/use-form-submit';
-import { useTRPC } from '../trpc';
+import { useTRPC, type RouterInputs, type RouterOutputs } from '../trpc';
+import { DuplicateWarning } from '../components/duplicate-warning';
 import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { startOfViewerDay, viewerToday } from '../lib/viewer-days';
+
+type CreateInput = RouterInputs['deletionRequests']['createInWorkspace'];
+type OpenDuplicates = RouterOutputs['dashboard']['openDuplicates'];
 
 export function Component() {
   const trpc = useTRPC();
@@ -31,10 +35,29 @@ export function Component() {
       },
     }),
   );
+  // The person's open requests found when the form was sent, and what it would create: shown
+  // until the form changes, so a duplicate is created only when asked for.
+  const [warning, setWarning] = useState<{ duplicates: OpenDuplicates; payload: CreateInput } | null>(null);
+  const [checking, setChecking] = useState<{ error: unknown } | 'busy' | null>(null);
+  const checkThenCreate = async (payload: CreateInput) => {
+    setChecking('busy');
+    try {
+      const { identifier, identifierType, identifiers } = payload;
+      const duplicates = await queryClient.fetchQuery({
+        ...trpc.dashboard.openDuplicates.queryOptions({ identifier, identifierType, identifiers }),
+        staleTime: 0,
+      });
+      setChecking(null);
+      if (duplicates.length > 0) setWarning({ duplicates, payload });
+      else create.mutate(payload);
+    } catch (error) {
+      setChecking({ error });
+    }
+  };
   const { errors, onSubmit, onInput } = useFormSubmit(
     createRequestFormSchema,
     ({ identifierType, ...data }) =>
-      create.mutate({
+      void checkThenCreate({
         ...data,
         // The day picked is the viewer's day: sent as the instant it starts in their zone.
         ...(data.receivedAt ? { receivedAt: startOfViewerDay(data.receivedAt, zone) } : {}),
@@ -48,7 +71,9 @@ export function Component() {
       ...(receivedAt ? { receivedAt } : {}),
     }),
   );
-  const serverError = create.error ? toDisplayError(create.error) : null;
+  const failure = create.error ?? (checking !== null && checking !== 'busy' ? checking.error : null);
+  const serverError = failure ? toDisplayError(failure) : null;
+  const busy = create.isPending || checking === 'busy';
   const fieldError = (name: string) => errors[name] ?? serverError?.fieldErrors[name];
 
   let body;
@@ -65,7 +90,16 @@ export function Component() {
     );
   else
     body = (
-      <form className="card form narrow-form" noValidate onSubmit={onSubmit} onInput={onInput}>
+      <form
+        className="card form narrow-form"
+        noValidate
+        onSubmit={onSubmit}
+        onInput={(event) => {
+          setWarning(null);
+          onInput(event);
+        }}
+        onChange={() => setWarning(null)}
+      >
         <SelectField
           label="Workspace"
           name="workspaceId"
@@ -110,7 +144,10 @@ export function Component() {
             ]
           }
           rows={others}
-          onChange={setOthers}
+          onChange={(rows) => {
+            setWarning(null);
+            setOthers(rows);
+          }}
           errors={serverError?.fieldErrors ?? {}}
         />
         <SelectField
@@ -138,14 +175,22 @@ export function Component() {
           error={fieldError('receivedAt')}
         />
         <FormError message={serverError && !Object.keys(serverError.fieldErrors).length ? serverError.message : null} />
-        <div className="form-actions">
-          <Link to="/requests" className="button">
-            Cancel
-          </Link>
-          <button type="submit" className="button button-primary" disabled={create.isPending}>
-            {create.isPending ? 'Creating…' : 'Create request'}
-          </button>
-        </div>
+        {warning ? (
+          <DuplicateWarning
+            duplicates={warning.duplicates}
+            creating={create.isPending}
+            onCreateAnyway={() => create.mutate(warning.payload)}
+          />
+        ) : (
+          <div className="form-actions">
+            <Link to="/requests" className="button">
+              Cancel
+            </Link>
+            <button type="submit" className="button button-primary" disabled={busy}>
+              {busy ? 'Creating…' : 'Create request'}
+            </button>
+          </div>
+        )}
       </form>
     );
 

@@ -160,7 +160,8 @@ export function Component({ firstRows }: { firstRows?: number } = {}) {
           hasFilters(filters) ? (
             <Empty title="No request matches these filters">
               <p>
-                The identifier search is exact (after trimming spaces).{' '}
+                The identifier search matches a whole identifier of a request (emails without regard to case, phone
+                numbers however spaced).{' '}
                 <button type="button" className="link-button" onClick={() => setFilters({})}>
                   Clear the filters
                 </button>
@@ -177,6 +178,11 @@ export function Component({ firstRows }: { firstRows?: number } = {}) {
         ) : (
           <>
             <LiveIndicator query={requests} intervalMs={LIVE_REFRESH_MS} />
+            {filters.identifier && rows[0] ? (
+              <p className="small">
+                <Link to={`/requests/${rows[0].id}/person`}>All requests for this person</Link>
+              </p>
+            ) : null}
             <RequestsTable rows={drawn} selection={selection} onSelectionChange={setSelection} />
             <div className="pager">
               {drawn.length < rows.length ? (

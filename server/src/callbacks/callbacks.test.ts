@@ -4,7 +4,7 @@ import { dbQuery } from '../pipeline/store/sql';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../test/harness';
 import { startCallbackReceiver } from '../test/fakes/callback-receiver';
 import { CallbackDispatcher } from './dispatcher';
-import { enqueueCallbackEvent } from './store/enqueue';
+import { enqueueCallbackEvent } from './store/events';
 
 let env: TestEnv;
 let org: Awaited<ReturnType<typeof seedOrganization>>;
@@ -29,7 +29,7 @@ afterAll(async () => {
 
 const admin = () => callerFor(env.deps, { pat: org.pat }).caller;
 
-function startDispatcher(overrides: Partial<ConstructorParameters<typeof CallbackDispatcher>[1]> = {}) {
+async function startDispatcher(overrides: Partial<ConstructorParameters<typeof CallbackDispatcher>[1]> = {}) {
   dispatcher = new CallbackDispatcher(
     { ...env.deps, pool: env.db.pool },
     {
@@ -43,7 +43,7 @@ function startDispatcher(overrides: Partial<ConstructorParameters<typeof Callbac
       ...overrides,
     },
   );
-  dispatcher.start();
+  await dispatcher.start();
   return dispatcher;
 }
 
@@ -67,7 +67,7 @@ describe('status callbacks', () => {
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
     expect(JSON.stringify(await admin().callbacks.list())).not.toContain(endpoint.secret);
     const { id } = await admin().callbacks.sendTest({ endpointId: endpoint.id });
-    startDispatcher();
+    await startDispatcher();
     const [call] = await eventually(() => (expect(receiver.received).toHaveLength(1), receiver.received));
     expect(call!.headers['webhook-id']).toBe(id);
     const payload = new Webhook(endpoint.secret).verify(call!.body, call!.headers) as {
@@ -87,7 +87,7 @@ describe('status callbacks', () => {
   it('wakes an idle dispatcher: a test event, a resend and a status event go out long before its next poll', async () => {
     const endpoint = await admin().callbacks.create({ url: receiver.url, events: ['deletion_request.created'] });
     // A poll interval the test would time out waiting for: only the wake-up can deliver in time.
-    startDispatcher({ pollIntervalMs: 60_000 });
+    await startDispatcher({ pollIntervalMs: 60_000 });
     await eventually(async () =>
       expect(
         (await env.db.pool.query(`SELECT 1 FROM pg_stat_activity WHERE query = 'LISTEN callback_work'`)).rowCount,
@@ -115,7 +115,7 @@ describe('status callbacks', () => {
     expect(rotated.secret).not.toBe(endpoint.secret);
     expect(Date.parse(rotated.previousSecretExpiresAt!)).toBeGreaterThan(Date.now());
     await admin().callbacks.sendTest({ endpointId: endpoint.id });
-    startDispatcher();
+    await startDispatcher();
     const [during] = await eventually(() => (expect(receiver.received).toHaveLength(1), receiver.received));
     expect(during!.headers['webhook-signature']!.split(' ')).toHaveLength(2);
     expect(new Webhook(endpoint.secret).verify(during!.body, during!.headers)).toMatchObject({ type: 'callback.test' });
@@ -132,7 +132,7 @@ describe('status callbacks', () => {
     const endpoint = await admin().callbacks.create({ url: receiver.url, events: ['deletion_request.created'] });
     receiver.state.statuses = [500, 503];
     const { id } = await admin().callbacks.sendTest({ endpointId: endpoint.id });
-    startDispatcher();
+    await startDispatcher();
     await eventually(async () => expect(await delivery(id)).toMatchObject({ status: 'DELIVERED', attempts: 3 }));
     expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([id, id, id]);
 
@@ -160,7 +160,7 @@ describe('status callbacks', () => {
     receiver.state.retryAfter = '99999999';
     try {
       const { id } = await admin().callbacks.sendTest({ endpointId: endpoint.id });
-      startDispatcher();
+      await startDispatcher();
       await eventually(async () => expect(await delivery(id)).toMatchObject({ status: 'DELIVERED', attempts: 2 }));
     } finally {
       receiver.state.retryAfter = null;
@@ -277,7 +277,7 @@ describe('status callbacks', () => {
       data: { url: 'http://169.254.169.254/latest' },
     });
     const { id } = await admin().callbacks.sendTest({ endpointId: endpoint.id });
-    startDispatcher();
+    await startDispatcher();
     await eventually(async () => expect(await delivery(id)).toMatchObject({ status: 'FAILED', attempts: 1 }));
     expect(receiver.received).toHaveLength(0);
   });

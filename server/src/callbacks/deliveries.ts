@@ -4,8 +4,9 @@ import { AppError, notFound } from '../lib/errors';
 import type { Actor } from '../services/auth/actor';
 import { recordAudit } from '../services/audit/record-audit';
 import { findCallbackEndpoint } from './endpoints';
-import { enqueueCallbackEvent } from './store/enqueue';
-import { wakeCallbackDispatchers } from './wake-up';
+import { enqueueCallbackEvent } from './store/events';
+import { requeueDelivery } from './store/queue';
+import { wakeCallbackDispatchers } from '../queue/wake-up';
 
 export const DELIVERY_PAGE = 50;
 
@@ -79,10 +80,8 @@ export async function resendCallbackDelivery(db: Db, actor: Actor, deliveryId: s
   if (!delivery) throw notFound('Delivery');
   await findCallbackEndpoint(db, actor, delivery.endpointId);
   const resent = await db.$transaction(async (tx) => {
-    const updated = await tx.$executeRaw`
-      UPDATE "CallbackDelivery" SET status = 'PENDING', attempts = 0, "nextAttemptAt" = (now() AT TIME ZONE 'UTC'), "updatedAt" = (now() AT TIME ZONE 'UTC')
-       WHERE id = ${delivery.id} AND ("lockedUntil" IS NULL OR "lockedUntil" < (now() AT TIME ZONE 'UTC'))`;
-    if (updated === 0) throw new AppError('CONFLICT', 'This delivery is being sent right now; try again in a moment');
+    if (!(await requeueDelivery(dbQuery(tx), delivery.id)))
+      throw new AppError('CONFLICT', 'This delivery is being sent right now; try again in a moment');
     await recordAudit(tx, actor, {
       organizationId: actor.organizationId,
       action: 'callback_delivery.resent',

@@ -66,9 +66,12 @@ describe('OpenAPI document', () => {
     ).toEqual({ $ref: '#/components/schemas/Certificate' });
   });
 
-  it('documents create as 201 and every status with its own description and an example body', () => {
+  it('documents create as 201 (200 for onDuplicate return_existing) and every status with its own description and an example body', () => {
     const create = (document.paths as any)['/deletion-requests'].post;
+    expect(create.responses['200'].description).toMatch(/return_existing/);
+    expect(create.responses['200'].content).toEqual(create.responses['201'].content);
     expect(Object.keys(create.responses).sort()).toEqual([
+      '200',
       '201',
       '400',
       '401',

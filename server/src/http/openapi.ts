@@ -118,6 +118,12 @@ export function buildOpenApiDocument(publicUrl?: string): OpenAPIObject {
       if (!extras) throw new Error(`Public operation ${operation.operationId} has no restMeta`);
       const responses: Record<string, ResponseObject> = {};
       const success = operation.responses?.['200'] as ResponseObject;
+      if (extras.otherSuccess)
+        // The same body, without the success's headers (an Idempotency-Key replay answers the first status).
+        responses[String(extras.otherSuccess.status)] = {
+          description: extras.otherSuccess.description,
+          content: success.content,
+        };
       responses[String(extras.successStatus)] = success;
       for (const [status, description] of Object.entries(extras.errors))
         responses[status] = errorResponse(Number(status), description!, extras.badRequestExample);

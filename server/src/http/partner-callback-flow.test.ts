@@ -90,7 +90,7 @@ beforeAll(async () => {
       timeoutMs: 2_000,
     },
   );
-  dispatcher.start();
+  await dispatcher.start();
 });
 afterAll(async () => {
   await dispatcher?.stop(1_000);

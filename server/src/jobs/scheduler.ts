@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Db } from '../db/client';
 import { ADVISORY_LOCKS } from '../db/advisory-locks';
-import { checkOut } from '../db/connections';
+import { every, runExclusively } from '../queue/exclusive';
 import type { Logger } from '../lib/logger';
 import { sealAuditChain } from '../services/audit/audit-chain';
 import { applyRetention } from '../pipeline/commands/apply-retention';
@@ -48,20 +48,12 @@ export class Scheduler {
   start(): void {
     void this.runRetention();
     this.scheduleMidnight();
-    const seal = setInterval(() => void this.seal(), this.sealIntervalMs);
-    seal.unref();
-    this.timers.push(seal);
-    const deadlines = setInterval(() => void this.deadlineEvents(), DEADLINE_EVENTS_INTERVAL_MS);
-    deadlines.unref();
-    this.timers.push(deadlines);
+    this.timers.push(every(this.sealIntervalMs, () => this.seal()));
+    this.timers.push(every(DEADLINE_EVENTS_INTERVAL_MS, () => this.deadlineEvents()));
     if (this.notifyDeps) {
-      const notify = setInterval(() => void this.notify(), this.notifyDeps.config.NOTIFY_INTERVAL_MS);
-      notify.unref();
-      this.timers.push(notify);
+      this.timers.push(every(this.notifyDeps.config.NOTIFY_INTERVAL_MS, () => this.notify()));
       void this.reverify();
-      const reverify = setInterval(() => void this.reverify(), REVERIFY_INTERVAL_MS);
-      reverify.unref();
-      this.timers.push(reverify);
+      this.timers.push(every(REVERIFY_INTERVAL_MS, () => this.reverify()));
     }
   }
 
@@ -94,30 +86,8 @@ export class Scheduler {
     });
   }
 
-  /**
-   * Runs a job under a session-level advisory lock on one dedicated connection, so that one
-   * worker runs it at a time: a worker that finds the lock held skips this turn. Failures are
-   * logged; the next turn tries again.
-   */
-  private async exclusively(lock: number, what: string, run: () => Promise<void>): Promise<void> {
-    try {
-      const held = await checkOut(this.pool);
-      try {
-        const { rows } = await held.client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
-          lock,
-        ]);
-        if (!rows[0]?.locked) return;
-        try {
-          await run();
-        } finally {
-          await held.client.query('SELECT pg_advisory_unlock($1)', [lock]);
-        }
-      } finally {
-        held.release();
-      }
-    } catch (error) {
-      this.log.error({ err: error }, `${what} failed`);
-    }
+  private exclusively(lock: number, what: string, run: () => Promise<void>): Promise<void> {
+    return runExclusively(this.pool, this.log, lock, what, run);
   }
 
   stop(): void {

@@ -319,6 +319,23 @@ describe('deletion engine, end to end', () => {
       lastError: expect.stringContaining('Gave up after 4 attempts'),
     });
     expect(hooks.callsTo('POST /down')).toHaveLength(4);
+    // The last attempt's entry says it gave up (not "retry"), and the end says what happened, where.
+    const trail = await env.db.prisma.auditLog.findMany({
+      where: { deletionRequestId: created.id, action: { in: ['deletion.requested', 'deletion.completed'] } },
+      orderBy: { id: 'asc' },
+      select: { action: true, summary: true, details: true },
+    });
+    const attempts = trail.filter((e) => e.action === 'deletion.requested');
+    expect(attempts.map((e) => (e.details as { result: string }).result)).toEqual([
+      'retry',
+      'retry',
+      'retry',
+      'gave up after 4 attempts',
+    ]);
+    expect(trail.at(-1)).toMatchObject({
+      action: 'deletion.completed',
+      summary: expect.stringMatching(/^Deletion failed at /),
+    });
   });
 
   it('treats a network error as transient', async () => {

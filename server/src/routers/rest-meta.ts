@@ -17,6 +17,8 @@ export interface RestOperation {
   /** 200 unless the operation creates something (201). */
   successStatus?: 200 | 201;
   successDescription: string;
+  /** A second success the operation may answer instead (a create that finds the thing already there: 200). */
+  otherSuccess?: { status: 200; description: string };
   /** The statuses only this operation answers, each with its own description; 401, 403, 429 and 500 are added for all. */
   errors: Partial<Record<ErrorStatus, string>>;
   requestHeaders?: z.ZodObject;
@@ -59,6 +61,7 @@ export function restMeta(operation: RestOperation): AppMeta {
   };
   openApiExtras.set(operation.operationId, {
     successStatus: operation.successStatus ?? 200,
+    otherSuccess: operation.otherSuccess,
     errors,
     badRequestExample: operation.badRequestExample,
   });
@@ -83,5 +86,10 @@ export function restMeta(operation: RestOperation): AppMeta {
 /** Per operationId, what the document builder adds to trpc-to-openapi's output. */
 export const openApiExtras = new Map<
   string,
-  { successStatus: 200 | 201; errors: Partial<Record<ErrorStatus, string>>; badRequestExample?: BadRequestExample }
+  {
+    successStatus: 200 | 201;
+    otherSuccess?: { status: 200; description: string };
+    errors: Partial<Record<ErrorStatus, string>>;
+    badRequestExample?: BadRequestExample;
+  }
 >();

@@ -242,6 +242,15 @@ function attempts(): Attempt[] {
         identifier: 'x@b.example',
       },
     },
+    {
+      path: 'integrations.testConfiguration',
+      input: {
+        type: 'WEBHOOK',
+        accountId: A.accountId,
+        config: { initiate: { url: 'http://127.0.0.1:1/erase' } },
+        trialIdentifier: 'x@b.example',
+      },
+    },
     { path: 'members.changeRole', input: { userId: A.user.id, role: 'MEMBER' } },
     { path: 'members.remove', input: { userId: A.user.id } },
     { path: 'members.revokeInvitation', input: { invitationId: A.invitationId } },
@@ -262,6 +271,7 @@ function attempts(): Attempt[] {
     { path: 'deadlines.deletePolicy', input: { policyId: A.policyId } },
     { path: 'deadlines.setWorkspaceRegulation', input: { workspaceId: A.workspace.id, regulation: 'CCPA' } },
     { path: 'dashboard.revealIdentifier', input: { deletionRequestId: A.deletionRequestId } },
+    { path: 'dashboard.personRequests', input: { deletionRequestId: A.deletionRequestId } },
     { path: 'identities.listLookups', input: { workspaceId: A.workspace.id } },
     {
       path: 'identities.createLookup',

@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Create a deletion request
-         * @description Records a request to delete the data of one subject from every enabled integration of the workspace that the Workspace API Key names. The subject may be named by several typed identifiers (`identifiers`): each integration receives the values of the identifier type it consumes, and the workspace's identity lookups may add more before the fan-out. Send an `Idempotency-Key` header to make retries safe: the same key with the same body returns the original request; with a different body it is a 422.
+         * @description Records a request to delete the data of one subject from every enabled integration of the workspace that the Workspace API Key names. The subject may be named by several typed identifiers (`identifiers`): each integration receives the values of the identifier type it consumes, and the workspace's identity lookups may add more before the fan-out. Send an `Idempotency-Key` header to make retries safe: the same key with the same body returns the original request; with a different body it is a 422. With `onDuplicate: "return_existing"`, a person who already has an open request in the organization (any identifier equal as its type compares them: emails without case, phones in E.164) gets that request back with 200, and nothing is recorded.
          */
         post: operations["createDeletionRequest"];
         delete?: never;
@@ -800,7 +800,9 @@ export interface components {
          *           }
          *         ]
          *       },
-         *       "createdAt": "2026-11-20T09:14:05.120Z"
+         *       "createdAt": "2026-11-20T09:14:05.120Z",
+         *       "repeatCount": 1,
+         *       "lastRepeatedAt": null
          *     }
          */
         AuditEntry: {
@@ -816,7 +818,12 @@ export interface components {
             summary: string;
             /** @description What was recorded: HTTP exchanges (secrets redacted, bodies truncated at 4 KB), SQL statements and row counts, evidence. null when nothing was recorded or retention removed it. */
             details: unknown;
+            /** @description When it happened; for folded status checks, the first of them. */
             createdAt: string;
+            /** @description How many identical status checks this entry stands for (1: just itself). Repeats are counted on the entry instead of adding one per check; the count is not covered by the audit hash chain. */
+            repeatCount: number;
+            /** @description When the last status check folded into this entry ran; null when none was. */
+            lastRepeatedAt: string | null;
         };
         /**
          * @example {
@@ -1288,10 +1295,25 @@ export interface operations {
                      * @example GDPR
                      */
                     regulation?: string;
+                    /**
+                     * @description When the person (any identifier, emails without case, phones in E.164) already has an open request in the organization: `create` (default) records a new one anyway; `return_existing` answers the most recent open request instead (HTTP 200 rather than 201) and records nothing.
+                     * @example return_existing
+                     * @enum {string}
+                     */
+                    onDuplicate?: "create" | "return_existing";
                 };
             };
         };
         responses: {
+            /** @description With `onDuplicate: "return_existing"`: the person's most recent open request, already recorded; nothing new was created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionRequest"];
+                };
+            };
             /** @description The created deletion request, or the original one when an Idempotency-Key is replayed (header `Idempotent-Replayed: true`). */
             201: {
                 headers: {

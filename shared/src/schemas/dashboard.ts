@@ -56,8 +56,9 @@ export const overviewInputSchema = z.object({
     .default('UTC'),
 });
 
-/** Who acted: a member's user id, or SYSTEM for the service itself (workers, retention). */
+/** Who acted: a member's user id, SYSTEM for the service itself (workers, retention), or PEOPLE for any member. */
 export const AUDIT_SYSTEM_ACTOR = 'SYSTEM';
+export const AUDIT_PEOPLE_ACTORS = 'PEOPLE';
 
 /** Filters of the organization audit log; they combine with AND. */
 export const auditLogFilterSchema = z

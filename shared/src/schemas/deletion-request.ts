@@ -346,7 +346,15 @@ export const auditEntrySchema = z
       description:
         'What was recorded: HTTP exchanges (secrets redacted, bodies truncated at 4 KB), SQL statements and row counts, evidence. null when nothing was recorded or retention removed it.',
     }),
-    createdAt: z.string(),
+    createdAt: z.string().meta({ description: 'When it happened; for folded status checks, the first of them.' }),
+    repeatCount: z.number().int().min(1).meta({
+      description:
+        'How many identical status checks this entry stands for (1: just itself). Repeats are counted on the entry instead of adding one per check; the count is not covered by the audit hash chain.',
+    }),
+    lastRepeatedAt: z
+      .string()
+      .nullable()
+      .meta({ description: 'When the last status check folded into this entry ran; null when none was.' }),
   })
   .meta({
     id: 'AuditEntry',
@@ -367,6 +375,8 @@ export const auditEntrySchema = z
         ],
       },
       createdAt: '2026-11-20T09:14:05.120Z',
+      repeatCount: 1,
+      lastRepeatedAt: null,
     },
   });
 export type AuditEntryDto = z.infer<typeof auditEntrySchema>;

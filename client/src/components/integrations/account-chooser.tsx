@@ -6,6 +6,7 @@ import { useTRPC } from '../../trpc';
 import { SelectField } from '../field';
 import { ErrorState, Loading } from '../states';
 import { ACCOUNT_TYPE_LABEL, AccountForm, type Account } from './account-form';
+import type { DraftAccount } from './connection-test';
 
 const NEW = '__new__';
 
@@ -24,6 +25,8 @@ export function AccountChooser(props: {
   onChange: (accountId: string | null) => void;
   error?: string;
   label?: string;
+  /** The credentials typed in the new-account form, not saved yet (null when it is closed). */
+  onDraft?: (draft: DraftAccount | null) => void;
 }) {
   const trpc = useTRPC();
   const info = integrationTypeInfo[props.integrationType];
@@ -76,6 +79,7 @@ export function AccountChooser(props: {
             onCancel={
               accounts.data.length > 0 || info?.accountRequired === false ? () => setCreating(false) : undefined
             }
+            onDraft={props.onDraft}
           />
         </div>
       ) : null}

@@ -9,7 +9,7 @@ import {
 import { nameSchema } from '@shared/schemas/auth';
 import type { IntegrationType } from '@shared/statuses';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useLocation } from 'react-router';
 import { toDisplayError } from '../../lib/errors';
 import { focusFirstInvalid, validateForm } from '../../lib/form';
@@ -116,6 +116,8 @@ export function AccountForm(props: {
   replace?: Account;
   onSaved: (account: Account) => void;
   onCancel?: () => void;
+  /** Follows the credentials as typed (a connection test can use them before they are saved); null once the form closes. */
+  onDraft?: (draft: { type: AccountType; secrets: unknown } | null) => void;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -137,6 +139,11 @@ export function AccountForm(props: {
   const serverError = mutation.error ? toDisplayError(mutation.error) : null;
   const allErrors = { ...serverError?.fieldErrors, ...errors };
   const oauthByFlow = type === 'OAUTH' && Boolean(OAUTH_PROVIDER_BY_TYPE[props.integrationType]);
+  const { onDraft } = props;
+  useEffect(() => {
+    onDraft?.(oauthByFlow ? null : { type, secrets: pruneEmpty(schema, secrets) });
+  }, [onDraft, oauthByFlow, type, schema, secrets]);
+  useEffect(() => () => onDraft?.(null), [onDraft]);
 
   const save = () => {
     const values = pruneEmpty(schema, secrets);

@@ -100,3 +100,14 @@ export async function releaseDeliveries(query: Query, dispatcherId: string, ids:
     [dispatcherId, ids],
   );
 }
+
+/** Makes a delivery due again at once with its attempts reset (a resend); false while an attempt holds its lease. */
+export async function requeueDelivery(query: Query, id: string): Promise<boolean> {
+  const rows = await query(
+    `UPDATE "CallbackDelivery" SET status = 'PENDING', attempts = 0, "nextAttemptAt" = ${NOW_UTC}, "updatedAt" = ${NOW_UTC}
+      WHERE id = $1 AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC})
+    RETURNING id`,
+    [id],
+  );
+  return rows.length > 0;
+}

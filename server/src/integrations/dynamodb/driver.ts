@@ -1,6 +1,6 @@
 import type { DynamoConfig } from '@shared/integrations/object-stores';
-import type { DiscoveredTable, Driver, Outcome } from '../types';
-import { nextWindowOpening, statementsOf } from '../stores/trail';
+import type { DiscoveredTable, Driver } from '../types';
+import { inMaintenanceWindow, statementsOf } from '../stores/trail';
 import {
   closeDynamoClients,
   discoverDynamo,
@@ -47,16 +47,7 @@ export const dynamoDriver: Driver<DynamoConfig> = {
   async: false,
   canCancel: () => false,
   expectedCompletion: 'seconds to minutes, or at the next maintenance window',
-  async requestDeletion(ctx): Promise<Outcome> {
-    const opens = nextWindowOpening(ctx.config.maintenanceWindow, ctx.now);
-    if (opens)
-      return {
-        kind: 'deferred',
-        until: opens,
-        message: `Scheduled for the maintenance window at ${opens.toISOString()}`,
-      };
-    return dynamoDeleteAndVerify(ctx);
-  },
+  requestDeletion: (ctx) => inMaintenanceWindow(ctx, () => dynamoDeleteAndVerify(ctx)),
   validateConfig: (ctx) => validateDynamoConfig(ctx),
   discover: async (ctx) => (await discoverDynamo(ctx)).map(asDiscoveredTable),
   dryRun: async (ctx) => ({ rules: await dynamoDryRun(ctx), statements: statementsOf(ctx.trail) }),

@@ -11,8 +11,7 @@ import {
 import type { DynamoConfig, DynamoRule } from '@shared/integrations/object-stores';
 import type { ConfigIssue, DriverContext, Outcome, ReverifyResult } from '../types';
 import { PermanentError, TransientError } from '../types';
-import { awsSecretsOf, checkEndpoint, classifyAwsError, guardedRequestHandler } from '../stores/aws';
-import { IdleCache } from '../stores/idle-cache';
+import { awsClients } from '../stores/aws';
 import { MatchBudget } from '../stores/match-budget';
 import { recordCall } from '../stores/trail';
 import { reverification, stillMatching } from '../stores/verification';
@@ -23,32 +22,8 @@ type Key = Record<string, AttributeValue>;
 const BATCH = 25; // BatchWriteItem's limit
 const UNPROCESSED_ATTEMPTS = 8;
 
-const clients = new IdleCache<DynamoDBClient>((client) => client.destroy(), 10_000);
-
-async function withDynamo<T>(
-  ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
-  use: (client: DynamoDBClient) => Promise<T>,
-): Promise<T> {
-  const secrets = awsSecretsOf(ctx);
-  await checkEndpoint(secrets, ctx.resolveHost);
-  const create = () =>
-    new DynamoDBClient({
-      region: secrets.region || 'us-east-1',
-      credentials: {
-        accessKeyId: secrets.accessKeyId,
-        secretAccessKey: secrets.secretAccessKey,
-        sessionToken: secrets.sessionToken || undefined,
-      },
-      endpoint: secrets.endpoint || undefined,
-      requestHandler: guardedRequestHandler(ctx.resolveHost),
-      maxAttempts: 3,
-    });
-  try {
-    return await clients.with(IdleCache.key([secrets]), create, use);
-  } catch (error) {
-    throw classifyAwsError(error, 'DynamoDB');
-  }
-}
+/** SDK clients per account and endpoint. */
+const withDynamo = awsClients('DynamoDB', (options) => new DynamoDBClient(options));
 
 /** A table's keys and secondary indexes, as discovery shows them. */
 export interface DynamoTableInfo {
@@ -315,4 +290,4 @@ export async function dynamoTestConnection(
   }
 }
 
-export const closeDynamoClients = () => clients.closeAll();
+export const closeDynamoClients = () => withDynamo.closeAll();

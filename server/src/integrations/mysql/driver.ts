@@ -1,6 +1,6 @@
 import type { MysqlConfig } from '@shared/integrations/postgres';
-import type { Driver, Outcome } from '../types';
-import { nextWindowOpening, statementsOf } from '../stores/trail';
+import type { Driver } from '../types';
+import { inMaintenanceWindow, statementsOf } from '../stores/trail';
 import {
   discoverMysql,
   mysqlDeleteAndVerify,
@@ -17,16 +17,7 @@ export const mysqlDriver: Driver<MysqlConfig> = {
   async: false,
   canCancel: () => false,
   expectedCompletion: 'seconds, or at the next maintenance window',
-  async requestDeletion(ctx): Promise<Outcome> {
-    const opens = nextWindowOpening(ctx.config.maintenanceWindow, ctx.now);
-    if (opens)
-      return {
-        kind: 'deferred',
-        until: opens,
-        message: `Scheduled for the maintenance window at ${opens.toISOString()}`,
-      };
-    return mysqlDeleteAndVerify(ctx);
-  },
+  requestDeletion: (ctx) => inMaintenanceWindow(ctx, () => mysqlDeleteAndVerify(ctx)),
   validateConfig: (ctx) => validateMysqlRules(ctx),
   discover: (ctx) => discoverMysql(ctx),
   dryRun: async (ctx) => ({ rules: await mysqlDryRun(ctx), statements: statementsOf(ctx.trail) }),

@@ -15,6 +15,7 @@ import {
 import { closeSessions, connectionConfig, withSession } from './sessions';
 import { reverification, stillMatching } from '../stores/verification';
 import { identifierRedactor } from '../runtime/redaction';
+import { inMaintenanceWindow } from '../stores/trail';
 
 type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 
@@ -137,18 +138,6 @@ async function dryRun(ctx: AdminContext<PostgresConfig> & { identifier: string }
   }
 }
 
-/** The next time the daily UTC window is open, or null when it is open now. */
-export function nextWindowStart(window: PostgresConfig['maintenanceWindow'], now: Date): Date | null {
-  if (!window) return null;
-  const hour = now.getUTCHours();
-  const { startHourUtc: start, endHourUtc: end } = window;
-  const open = start < end ? hour >= start && hour < end : hour >= start || hour < end;
-  if (open) return null;
-  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), start));
-  if (next <= now) next.setUTCDate(next.getUTCDate() + 1);
-  return next;
-}
-
 /** triggered_data_change_violation: a trigger changed a row that another part of the same statement changes too. */
 const TRIGGERED_DATA_CHANGE = '27000';
 
@@ -267,25 +256,19 @@ export const postgresDriver: Driver<PostgresConfig> = {
   canCancel: () => false,
   expectedCompletion: 'seconds, or at the next maintenance window',
 
-  async requestDeletion(ctx): Promise<Outcome> {
-    const windowStart = nextWindowStart(ctx.config.maintenanceWindow, ctx.now);
-    if (windowStart)
-      return {
-        kind: 'deferred',
-        until: windowStart,
-        message: `Scheduled for the maintenance window at ${windowStart.toISOString()}`,
-      };
-    return withSession(ctx, ctx.config.statementTimeoutMs, classifyDatabaseError, async (session) => {
-      const first = await session.schema();
-      try {
-        return await deleteAndVerify(session.client, ctx, first.tables);
-      } catch (error) {
-        // The schema may have changed since it was cached (a table renamed, a column added): look again once.
-        if (!first.cached || error instanceof TransientError) throw error;
-        return deleteAndVerify(session.client, ctx, (await session.schema(true)).tables);
-      }
-    });
-  },
+  requestDeletion: (ctx) =>
+    inMaintenanceWindow(ctx, () =>
+      withSession(ctx, ctx.config.statementTimeoutMs, classifyDatabaseError, async (session) => {
+        const first = await session.schema();
+        try {
+          return await deleteAndVerify(session.client, ctx, first.tables);
+        } catch (error) {
+          // The schema may have changed since it was cached (a table renamed, a column added): look again once.
+          if (!first.cached || error instanceof TransientError) throw error;
+          return deleteAndVerify(session.client, ctx, (await session.schema(true)).tables);
+        }
+      }),
+    ),
 
   async validateConfig(ctx) {
     return validateRules(ctx.config.rules, await withClient(ctx, 30_000, discoverSchema));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomerDatabase, type CustomerDatabase } from '../../test/customer-db';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../../test/engine';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
-import { nextWindowStart } from './driver';
+import { nextWindowOpening } from '../stores/trail';
 import { closeSessions, openSessions } from './sessions';
 
 let env: TestEnv;
@@ -364,10 +364,12 @@ describe('PostgreSQL integration', () => {
 
   it('waits for the maintenance window', () => {
     const at = (h: number) => new Date(Date.UTC(2026, 0, 1, h, 30));
-    expect(nextWindowStart({ startHourUtc: 2, endHourUtc: 4 }, at(3))).toBeNull();
-    expect(nextWindowStart({ startHourUtc: 2, endHourUtc: 4 }, at(5))?.toISOString()).toBe('2026-01-02T02:00:00.000Z');
-    expect(nextWindowStart({ startHourUtc: 22, endHourUtc: 2 }, at(23))).toBeNull();
-    expect(nextWindowStart({ startHourUtc: 22, endHourUtc: 2 }, at(12))?.toISOString()).toBe(
+    expect(nextWindowOpening({ startHourUtc: 2, endHourUtc: 4 }, at(3))).toBeNull();
+    expect(nextWindowOpening({ startHourUtc: 2, endHourUtc: 4 }, at(5))?.toISOString()).toBe(
+      '2026-01-02T02:00:00.000Z',
+    );
+    expect(nextWindowOpening({ startHourUtc: 22, endHourUtc: 2 }, at(23))).toBeNull();
+    expect(nextWindowOpening({ startHourUtc: 22, endHourUtc: 2 }, at(12))?.toISOString()).toBe(
       '2026-01-01T22:00:00.000Z',
     );
   });

@@ -1,6 +1,6 @@
 import type { S3Config } from '@shared/integrations/object-stores';
-import type { Driver, Outcome } from '../types';
-import { nextWindowOpening, statementsOf } from '../stores/trail';
+import type { Driver } from '../types';
+import { inMaintenanceWindow, statementsOf } from '../stores/trail';
 import {
   closeS3Clients,
   s3DeleteAndVerify,
@@ -17,16 +17,7 @@ export const s3Driver: Driver<S3Config> = {
   async: false,
   canCancel: () => false,
   expectedCompletion: 'seconds to minutes, or at the next maintenance window',
-  async requestDeletion(ctx): Promise<Outcome> {
-    const opens = nextWindowOpening(ctx.config.maintenanceWindow, ctx.now);
-    if (opens)
-      return {
-        kind: 'deferred',
-        until: opens,
-        message: `Scheduled for the maintenance window at ${opens.toISOString()}`,
-      };
-    return s3DeleteAndVerify(ctx);
-  },
+  requestDeletion: (ctx) => inMaintenanceWindow(ctx, () => s3DeleteAndVerify(ctx)),
   validateConfig: (ctx) => validateS3Config(ctx),
   // The buckets these credentials can list, each as a "table" without columns.
   discover: async (ctx) => (await s3ListBuckets(ctx)).map((bucket) => ({ schema: '', table: bucket, columns: [] })),

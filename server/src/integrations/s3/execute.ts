@@ -11,43 +11,18 @@ import {
 import { OBJECT_STORE_IDENTIFIER, type S3Config, type S3Rule } from '@shared/integrations/object-stores';
 import type { ConfigIssue, DriverContext, Outcome, ReverifyResult } from '../types';
 import { PermanentError } from '../types';
-import { awsSecretsOf, checkEndpoint, classifyAwsError, guardedRequestHandler } from '../stores/aws';
-import { IdleCache } from '../stores/idle-cache';
+import { awsClients, classifyAwsError } from '../stores/aws';
 import { MatchBudget } from '../stores/match-budget';
 import { recordCall } from '../stores/trail';
 import { reverification, stillMatching } from '../stores/verification';
 
 type S3Context = Pick<DriverContext<S3Config>, 'resolveHost' | 'secrets' | 'config' | 'trail' | 'identifier'>;
 
-/** SDK clients per account and endpoint, destroyed (sockets closed) after 10 s without use. */
-const clients = new IdleCache<S3Client>((client) => client.destroy(), 10_000);
-
-async function withS3<T>(
-  ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
-  use: (client: S3Client) => Promise<T>,
-): Promise<T> {
-  const secrets = awsSecretsOf(ctx);
-  await checkEndpoint(secrets, ctx.resolveHost);
-  const create = () =>
-    new S3Client({
-      region: secrets.region || 'us-east-1',
-      credentials: {
-        accessKeyId: secrets.accessKeyId,
-        secretAccessKey: secrets.secretAccessKey,
-        sessionToken: secrets.sessionToken || undefined,
-      },
-      endpoint: secrets.endpoint || undefined,
-      // S3-compatible stores by endpoint are addressed by path (bucket-one.127.0.0.1 resolves nowhere).
-      forcePathStyle: Boolean(secrets.endpoint),
-      requestHandler: guardedRequestHandler(ctx.resolveHost),
-      maxAttempts: 3,
-    });
-  try {
-    return await clients.with(IdleCache.key([secrets]), create, use);
-  } catch (error) {
-    throw classifyAwsError(error, 'S3');
-  }
-}
+/** SDK clients per account and endpoint; S3-compatible stores by endpoint are addressed by path (bucket-one.127.0.0.1 resolves nowhere). */
+const withS3 = awsClients(
+  'S3',
+  (options, secrets) => new S3Client({ ...options, forcePathStyle: Boolean(secrets.endpoint) }),
+);
 
 /** The prefix or key of a rule with the identifier in place; an identifier holding the prefix's separator could reach another subject's objects. */
 function target(rule: S3Rule, identifier: string): { prefix: string; exact: boolean } {
@@ -265,4 +240,4 @@ export async function s3TestConnection(
   }
 }
 
-export const closeS3Clients = () => clients.closeAll();
+export const closeS3Clients = () => withS3.closeAll();

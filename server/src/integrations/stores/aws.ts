@@ -4,6 +4,7 @@ import net from 'node:net';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { DriverContext } from '../types';
 import { PermanentError, TransientError } from '../types';
+import { IdleCache } from './idle-cache';
 
 /** Credentials of an AWS account (see accountSecretSchemas.AWS); `endpoint` for S3-compatible stores and emulators. */
 export interface AwsSecrets {
@@ -89,4 +90,54 @@ export function classifyAwsError(error: unknown, what: string): TransientError |
     return new TransientError(message);
   }
   return new PermanentError(message);
+}
+
+/** What every AWS SDK client of a store is built with: the account's credentials, region and endpoint, the guarded handler. */
+export interface AwsClientOptions {
+  region: string;
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  endpoint?: string;
+  requestHandler: NodeHttpHandler;
+  maxAttempts: number;
+}
+
+/**
+ * A store's way to its AWS service: an SDK client per account and endpoint (built by `make`
+ * from the common options), kept while in use and destroyed, sockets closed, after 10 s idle;
+ * the endpoint checked by the SSRF policy first; the SDK's errors classified as `service`'s.
+ */
+export function awsClients<C extends { destroy(): void }>(
+  service: string,
+  make: (options: AwsClientOptions, secrets: AwsSecrets) => C,
+) {
+  const clients = new IdleCache<C>((client) => client.destroy(), 10_000);
+  async function withClient<T>(
+    ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
+    use: (client: C) => Promise<T>,
+  ): Promise<T> {
+    const secrets = awsSecretsOf(ctx);
+    await checkEndpoint(secrets, ctx.resolveHost);
+    const create = () =>
+      make(
+        {
+          region: secrets.region || 'us-east-1',
+          credentials: {
+            accessKeyId: secrets.accessKeyId,
+            secretAccessKey: secrets.secretAccessKey,
+            sessionToken: secrets.sessionToken || undefined,
+          },
+          endpoint: secrets.endpoint || undefined,
+          requestHandler: guardedRequestHandler(ctx.resolveHost),
+          maxAttempts: 3,
+        },
+        secrets,
+      );
+    try {
+      return await clients.with(IdleCache.key([secrets]), create, use);
+    } catch (error) {
+      throw classifyAwsError(error, service);
+    }
+  }
+  /** `closeAll` destroys every client (the driver's close). */
+  return Object.assign(withClient, { closeAll: () => clients.closeAll() });
 }

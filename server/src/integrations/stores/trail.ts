@@ -1,4 +1,4 @@
-import type { Exchange } from '../types';
+import type { Exchange, Outcome } from '../types';
 
 /**
  * Runs one call to a data store and records it in the trail by its shape only (command and
@@ -38,6 +38,23 @@ export function nextWindowOpening(
   const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), start));
   if (next <= now) next.setUTCDate(next.getUTCDate() + 1);
   return next;
+}
+
+/**
+ * A store's deletion, held to its maintenance window: outside it the step is deferred to the
+ * window's next opening (no attempt used), inside it `run` deletes.
+ */
+export function inMaintenanceWindow(
+  ctx: { config: { maintenanceWindow?: { startHourUtc: number; endHourUtc: number } }; now: Date },
+  run: () => Promise<Outcome>,
+): Promise<Outcome> {
+  const opens = nextWindowOpening(ctx.config.maintenanceWindow, ctx.now);
+  if (!opens) return run();
+  return Promise.resolve({
+    kind: 'deferred',
+    until: opens,
+    message: `Scheduled for the maintenance window at ${opens.toISOString()}`,
+  });
 }
 
 /** The statements (or commands) a dry run sent, as its result shows them: shapes only, never the identifier. */

@@ -68,7 +68,7 @@ async function filterWhere(deps: BulkDeps, actor: Actor, filter: RequestSearchFi
     await getWorkspace(deps.prisma, actor, filter.workspaceId);
     assertWorkspaceAllowed(actor, filter.workspaceId);
   }
-  const where = requestSearchWhere(deps.keyring, actor, filter);
+  const where = await requestSearchWhere(deps.prisma, deps.keyring, actor, filter);
   if (actor.workspaceIds && !filter.workspaceId) where.workspaceId = { in: [...actor.workspaceIds] };
   return where;
 }

@@ -7,12 +7,13 @@ import type { Actor } from '../../services/auth/actor';
 import type { AccountDeps } from '../../services/accounts/accounts';
 import { recordAudit } from '../../services/audit/record-audit';
 import { currentAccountId, loadDestination } from '../../services/integrations/destination';
-import { wakeCallbackDispatchers } from '../../callbacks/wake-up';
-import { handBackLeases, newLeaseOwner, takeLease } from '../store/leases';
+import { wakeCallbackDispatchers } from '../../queue/wake-up';
+import { handBackLeases, takeLease } from '../store/leases';
+import { newLeaseOwner } from '../../queue/runner';
 import { markCanceled } from '../store/reschedule';
 import { lockDeletionRequest, rollUpDeletionRequest } from '../store/roll-up';
 import { dbQuery } from '../store/sql';
-import { assertTransition, isActive } from '../worker/state-machine';
+import { assertTransition, isActive } from '../state-machine';
 import { deletionRequestOf, integrationRequestOf } from './lookup';
 
 /**

@@ -4,8 +4,8 @@ import type { Actor } from '../../services/auth/actor';
 import { recordAudit } from '../../services/audit/record-audit';
 import { dueNow } from '../store/reschedule';
 import { dbQuery } from '../store/sql';
-import { isActive } from '../worker/state-machine';
-import { wakeWorkers } from '../worker/wake-up';
+import { isActive } from '../state-machine';
+import { wakeWorkers } from '../../queue/wake-up';
 import { deletionRequestOf, integrationRequestOf } from './lookup';
 
 type Checkable = { id: string; status: Parameters<typeof isActive>[0]; trackingId: string | null };

@@ -17,10 +17,11 @@ import {
 } from '../../services/deletion-requests/serialize';
 import { insertDeletionRequest, type NewDeletionRequest } from '../store/fan-out';
 import type { RequestIdentifierInput } from '@shared/identifiers';
+import type { OnDuplicate } from '@shared/schemas/person';
+import { matchingRequests } from '../../services/people/matching-requests';
 import { requestIdentifiers } from './request-identifiers';
-import { NO_INTEGRATIONS_REASON } from '../worker/state-machine';
-import { wakeWorkers } from '../worker/wake-up';
-import { wakeCallbackDispatchers } from '../../callbacks/wake-up';
+import { NO_INTEGRATIONS_REASON } from '../state-machine';
+import { wakeCallbackDispatchers, wakeWorkers } from '../../queue/wake-up';
 
 /** The workspace a request is for: named by its Workspace API Key (public API) or by id (dashboard). */
 export type WorkspaceRef = { apiKey: string } | { id: string };
@@ -40,6 +41,8 @@ export interface CreateDeletionRequestInput {
   identifierType?: string;
   /** The person's other identifiers, typed. */
   identifiers?: RequestIdentifierInput[];
+  /** The person already has an open request in the organization: create another (default), or answer that one. */
+  onDuplicate?: OnDuplicate;
 }
 
 /** A clock a little ahead of ours may say "now" a moment later than we do: a time given as past may be this far ahead. */
@@ -212,7 +215,14 @@ export async function createDeletionRequest(
   const sameBody = [requestHash, identifierHmac(deps.keyring, `request-body\n${spelled}`), sha256Hex(spelled)];
   if (input.idempotencyKey) {
     const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, sameBody);
-    if (earlier) return { deletionRequest: earlier, replayed: true };
+    if (earlier) return { deletionRequest: earlier, replayed: true, existing: false };
+  }
+  if (input.onDuplicate === 'return_existing') {
+    const open = await openRequestOf(db, actor, [
+      identifierHmac(deps.keyring, input.identifier),
+      ...identifiers.map((i) => i.matchHmac),
+    ]);
+    if (open) return { deletionRequest: open, replayed: false, existing: true };
   }
   const rule =
     named ??
@@ -277,7 +287,7 @@ export async function createDeletionRequest(
     // Two concurrent calls with one Idempotency-Key: the loser answers with the winner's request.
     if (input.idempotencyKey && isUniqueViolation(error)) {
       const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, sameBody);
-      if (earlier) return { deletionRequest: earlier, replayed: true };
+      if (earlier) return { deletionRequest: earlier, replayed: true, existing: false };
     }
     // An integration deleted between reading the workspace and writing the snapshot: nothing
     // was written (one statement), and the caller can simply send the request again.
@@ -291,7 +301,18 @@ export async function createDeletionRequest(
   }
   if (!empty) wakeWorkers(db);
   if (callbacks > 0) wakeCallbackDispatchers(db);
-  return { deletionRequest: toDeletionRequestDto(asWritten(row)), replayed: false };
+  return { deletionRequest: toDeletionRequestDto(asWritten(row)), replayed: false, existing: false };
+}
+
+/**
+ * The person's most recent open request (not SUCCESS or CANCELED) in the actor's organization
+ * (its token's workspaces), matched by any identifier's keyed match hash; null when none.
+ */
+async function openRequestOf(db: Db, actor: Actor, hashes: string[]) {
+  const [open] = await matchingRequests(db, actor, hashes, { openOnly: true, limit: 1 });
+  if (!open) return null;
+  const row = await db.deletionRequest.findUnique({ where: { id: open.id }, select });
+  return row ? toDeletionRequestDto(row) : null;
 }
 
 /** The new request as a stored row, for the answer (nothing is read back). */

@@ -9,8 +9,8 @@ import { countIntegrationRequests } from '../store/lookup';
 import { requeueForRetry } from '../store/reschedule';
 import { lockDeletionRequest, rollUpDeletionRequest } from '../store/roll-up';
 import { dbQuery } from '../store/sql';
-import { assertTransition, isRetryable } from '../worker/state-machine';
-import { wakeWorkers } from '../worker/wake-up';
+import { assertTransition, isRetryable } from '../state-machine';
+import { wakeWorkers } from '../../queue/wake-up';
 import { enabledIntegrations } from './create';
 import { deletionRequestOf, integrationRequestOf } from './lookup';
 

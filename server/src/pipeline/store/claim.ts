@@ -16,6 +16,8 @@ export interface Claimed {
   configTakenAt: Date | null;
   trackingId: string | null;
   integrationType: IntegrationType;
+  /** The integration's name when the request was sent (or retried with the current configuration). */
+  integrationName: string;
   configSnapshot: unknown;
   /** The identifier type it consumes; null: the request's primary identifier. */
   consumesType: string | null;
@@ -92,7 +94,7 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
               attempts = ir.attempts + CASE WHEN ir."trackingId" IS NULL OR ir.status = 'STAGING' THEN 1 ELSE 0 END,
               "startedAt" = COALESCE(ir."startedAt", ${NOW_UTC})
          FROM allowed WHERE ir.id = allowed.id
-       RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."configSnapshot", ir."consumesType",
+       RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."integrationName", ir."configSnapshot", ir."consumesType",
                  ir."accountId", ir."startedAt", ir."createdAt", allowed."nextAttemptAt" AS "dueAt", ir."deletionRequestId", ir."integrationId"
      )
      SELECT c.*, CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", dr."lookupsPending", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", i."hashKeyCipher", a."secretCipher", a.type::text AS "accountType",

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
-import { enqueueDeadlineEvents } from '../../callbacks/store/status-events';
-import { wakeCallbackDispatchers } from '../../callbacks/wake-up';
+import { enqueueDeadlineEvents } from '../../callbacks/store/events';
+import { wakeCallbackDispatchers } from '../../queue/wake-up';
 import { atRiskRequests } from '../../services/deadlines/at-risk';
 import { dbQuery, utc } from './sql';
 

@@ -1,5 +1,6 @@
 import type { IntegrationType, RequestStatus } from '@shared/statuses';
 import { hotQuery, type DbOrTx } from '../../db/client';
+import { eventBody, insertDeliveries, integrationRequestJson, isoAt, requestJson } from '../../callbacks/store/events';
 
 /** One integration request to be written: a snapshot of its integration, due at once. */
 export interface NewIntegrationRequest {
@@ -83,6 +84,21 @@ const fanOutValues = (rows: NewIntegrationRequest[]) => [
   rows.map((r) => r.consumesType),
 ];
 
+/** The payload of the request being created, from the create statement's parameters (it cannot read its own rows). */
+const CREATED_REQUEST_JSON = requestJson({
+  id: 'request.id',
+  workspaceId: '$3',
+  status: '$6',
+  statusReason: '$7',
+  cancelReason: 'NULL',
+  cancelNote: 'NULL',
+  channel: '$8',
+  createdAt: isoAt('$13'),
+  completedAt: `CASE WHEN $14::boolean THEN ${isoAt('$13')} END`,
+  integrationRequests: `(SELECT COALESCE(jsonb_agg(${integrationRequestJson({ id: 'w.id', integrationId: 'w.integration_id', name: 'w.name', type: 'w.type', status: "'STAGING'", attempts: '0' })}), '[]'::jsonb)
+    FROM unnest($15::text[], $16::text[], $17::text[], $18::text[]) AS w(id, integration_id, name, type))`,
+});
+
 /** The request, its integration requests and its audit entry in one atomic statement (values: `insertRequestValues`). */
 export const INSERT_REQUEST = `
   WITH request AS (
@@ -107,21 +123,12 @@ export const INSERT_REQUEST = `
   ), callbacks AS (
     -- Status callbacks: deletion_request.created (and, for a request with nothing to run,
     -- .completed and .failed at once) for every subscribed endpoint, in this same statement.
-    INSERT INTO "CallbackDelivery" (id, "organizationId", "endpointId", "eventType", "deletionRequestId", body, "nextAttemptAt", "createdAt", "updatedAt")
-    SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), $2, e.id, t.type, request.id,
-           jsonb_build_object('type', t.type, 'timestamp', to_char($13::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-             'data', jsonb_build_object('deletionRequest', jsonb_build_object('id', request.id, 'workspaceId', $3, 'status', $6, 'statusReason', $7,
-               'channel', $8, 'createdAt', to_char($13::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-               'completedAt', CASE WHEN $14::boolean THEN to_char($13::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') END,
-               'integrationRequests', (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', w.id, 'integrationId', w.integration_id, 'name', w.name,
-                   'type', w.type, 'status', 'STAGING', 'attempts', 0)), '[]'::jsonb)
-                 FROM unnest($15::text[], $16::text[], $17::text[], $18::text[]) AS w(id, integration_id, name, type)))))::text,
-           ($13::timestamptz AT TIME ZONE 'UTC'), ($13::timestamptz AT TIME ZONE 'UTC'), ($13::timestamptz AT TIME ZONE 'UTC')
-      FROM request
-      JOIN "CallbackEndpoint" e ON e."organizationId" = $2 AND e.enabled AND (e."workspaceId" IS NULL OR e."workspaceId" = $3)
-      CROSS JOIN LATERAL (VALUES ('deletion_request.created'), ('deletion_request.completed'), ('deletion_request.failed')) AS t(type)
-     WHERE t.type = ANY(e.events) AND (t.type = 'deletion_request.created' OR $14::boolean)
-    RETURNING 1
+    ${insertDeliveries(
+      `SELECT request.id, $2::text AS "organizationId", $3::text AS "workspaceId", t.type, ${eventBody('t.type', isoAt('$13'), `jsonb_build_object('deletionRequest', ${CREATED_REQUEST_JSON})`)} AS body
+         FROM request CROSS JOIN LATERAL (VALUES ('deletion_request.created'), ('deletion_request.completed'), ('deletion_request.failed')) AS t(type)
+        WHERE t.type = 'deletion_request.created' OR $14::boolean`,
+      { now: at('$13') },
+    )}
   )
   SELECT (SELECT count(*) FROM work)::int AS queued, (SELECT count(*) FROM identifiers)::int AS identifiers, (SELECT count(*) FROM callbacks)::int AS callbacks`;
 

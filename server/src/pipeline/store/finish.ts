@@ -3,8 +3,8 @@ import { checkOut } from '../../db/connections';
 import { storableJson } from '../../db/storable';
 import type { RequestStatus } from '@shared/statuses';
 import { rollUpChange, writeRollUps, type ChildState, type LockedParent, type RollUpChange } from './roll-up';
-import { enqueueIntegrationFailedEvents } from '../../callbacks/store/status-events';
-import { wakeCallbackDispatchers } from '../../callbacks/wake-up';
+import { enqueueIntegrationFailedEvents } from '../../callbacks/store/events';
+import { wakeCallbackDispatchers } from '../../queue/wake-up';
 import { AUDIT_COLUMNS, NOW_UTC, pgQuery, utc, type AuditRow, type Query } from './sql';
 
 /** The columns a step may change. */
@@ -100,7 +100,10 @@ interface SiblingRow extends ChildState {
 
 /**
  * In one statement: writes each step's new state and releases its lease (only where this
- * worker still holds it), appends the audit entries of the steps it wrote, and returns
+ * worker still holds it), appends the audit entries of the steps it wrote (a status poll that
+ * says what the integration request's latest entry says folds into it: see `AuditRow.foldRepeats`;
+ * the parents' row locks, held since `beginAndLockParents`, keep two workers from both reading
+ * the same latest entry), and returns
  * every integration request of the steps' parents as it now is. A key absent from a step's
  * `set` leaves that column as it is. The ids are also given as an array ($5): a join with
  * a JSON input alone is planned as if it had 100 rows, which on a small table means a
@@ -109,8 +112,14 @@ interface SiblingRow extends ChildState {
 async function writeSteps(query: Query, workerId: string, steps: FinishingStep[]): Promise<SiblingRow[]> {
   const updates = steps.map((s) => ({ id: s.id, set: s.data }));
   const entries = steps.flatMap((s) =>
-    s.entries.map((e) => ({ ...e, integrationRequestId: e.integrationRequestId ?? s.id, outcome: e.outcome ?? null })),
+    s.entries.map((e) => ({
+      ...e,
+      integrationRequestId: e.integrationRequestId ?? s.id,
+      outcome: e.outcome ?? null,
+      foldRepeats: e.foldRepeats ?? false,
+    })),
   );
+  const entryColumns = `a("organizationId" text, "deletionRequestId" text, "integrationRequestId" text, action text, outcome text, summary text, details jsonb, "foldRepeats" boolean)`;
   const column = (name: string, value: string) =>
     `"${name}" = CASE WHEN i.s ? '${name}' THEN ${value} ELSE ir."${name}" END`;
   return query<SiblingRow>(
@@ -128,13 +137,24 @@ async function writeSteps(query: Query, workerId: string, steps: FinishingStep[]
               ${column('evidence', `i.s->'evidence'`)}
          FROM input i WHERE ir.id = ANY($5::text[]) AND ir.id = i.id AND ir."lockedBy" = $2
        RETURNING ir.id, ir.status::text AS status, ir."completedAt"
+     ), entry AS (
+       SELECT n.ord, a.* FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS n(v, ord), jsonb_to_record(n.v) AS ${entryColumns}
+        WHERE a."integrationRequestId" IN (SELECT id FROM step)
+     ), folded AS (
+       UPDATE "AuditLog" latest
+          SET "repeatCount" = latest."repeatCount" + 1, "lastRepeatedAt" = ${NOW_UTC}
+         FROM entry e
+        WHERE e."foldRepeats"
+          AND latest.id = (SELECT max(l.id) FROM "AuditLog" l WHERE l."integrationRequestId" = e."integrationRequestId")
+          AND latest.action = e.action AND latest.outcome IS NOT DISTINCT FROM e.outcome AND latest.summary = e.summary
+          AND latest.details->>'result' IS NOT DISTINCT FROM e.details->>'result'
+       RETURNING e.ord
      ), audit AS (
        INSERT INTO "AuditLog" (${AUDIT_COLUMNS})
-       SELECT a."organizationId", a."deletionRequestId", a."integrationRequestId", 'system', NULL, a.action, a.outcome, a.summary, a.details, ${NOW_UTC}
-         FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS n(v, ord),
-              jsonb_to_record(n.v) AS a("organizationId" text, "deletionRequestId" text, "integrationRequestId" text, action text, outcome text, summary text, details jsonb)
-        WHERE a."integrationRequestId" IN (SELECT id FROM step)
-        ORDER BY n.ord
+       SELECT e."organizationId", e."deletionRequestId", e."integrationRequestId", 'system', NULL, e.action, e.outcome, e.summary, e.details, ${NOW_UTC}
+         FROM entry e
+        WHERE e.ord NOT IN (SELECT ord FROM folded)
+        ORDER BY e.ord
        RETURNING 1
      )
      SELECT sibling.id, sibling."deletionRequestId", COALESCE(step.status, sibling.status::text) AS status,

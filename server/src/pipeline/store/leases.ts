@@ -1,5 +1,3 @@
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { NOW_UTC, type Query } from './sql';
 
 /**
@@ -8,11 +6,6 @@ import { NOW_UTC, type Query } from './sql';
  * single request with `takeLease`. Either way the holder renews it while it works, writes
  * its outcome only while it still holds it, and hands it back when done.
  */
-
-/** A lease holder's id: host, process and a random suffix, unique per worker or cancel. */
-export function newLeaseOwner(): string {
-  return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-}
 
 /** Takes the lease of one active integration request still in `status` when nobody holds it; false when someone does. */
 export async function takeLease(

@@ -9,7 +9,7 @@ import type { FinishingStep, StepUpdate } from '../store/finish';
 import type { AuditRow } from '../store/sql';
 import { pollDelayMs, retryDelayMs } from './backoff';
 import type { EngineDeps } from './deps';
-import { assertTransition, isActive } from './state-machine';
+import { assertTransition, isActive } from '../state-machine';
 import { errorForLog } from '../../lib/logger';
 import { NO_IDENTIFIER_OF_TYPE } from '@shared/identifiers';
 import { requestIdentifierValues } from '../store/identities';
@@ -192,6 +192,11 @@ class Step {
       : nextState(this.deps, this, outcome, now);
     assertTransition(ir.status, next.status);
     const evidence = outcome.kind === 'success' ? outcome.evidence : undefined;
+    // A transient problem on the last attempt ends the request: the entry says it gave up, not "retry".
+    const result =
+      outcome.kind === 'retry' && !isActive(next.status)
+        ? `gave up after ${ir.priorAttempts + this.attempt} attempts`
+        : outcome.kind;
     const entries: AuditRow[] = [
       {
         organizationId: ir.organizationId,
@@ -205,12 +210,14 @@ class Step {
         details: {
           attempt: ir.priorAttempts + this.attempt,
           configuration: configurationUsed(ir),
-          result: outcome.kind,
+          result,
           from: ir.status,
           to: next.status,
           exchanges: this.trail,
           evidence,
         },
+        // Polls that keep getting the same answer ("Status 'queued'") count on one entry.
+        foldRepeats: this.phase === 'check' && isActive(next.status),
       },
     ];
     if (!isActive(next.status)) {
@@ -220,7 +227,7 @@ class Step {
         integrationRequestId: ir.id,
         action: 'deletion.completed',
         outcome: next.status,
-        summary: `Completed with status ${next.status}`,
+        summary: completionSummary(next.status, ir.integrationName),
       });
     }
     return this.finish({
@@ -231,6 +238,14 @@ class Step {
       entries,
     });
   }
+}
+
+/** What the end of an integration request means, in words: "Deletion failed at CRM". */
+function completionSummary(status: RequestStatus, integrationName: string): string {
+  if (status === 'SUCCESS') return `Deleted at ${integrationName}`;
+  if (status === 'CANCELED') return `Deletion canceled at ${integrationName}`;
+  if (status === 'ERROR') return `Deletion stopped by an internal error at ${integrationName}`;
+  return `Deletion failed at ${integrationName}`;
 }
 
 /** "as submitted", or "current at retry, <when>" after a retry with the current configuration. */

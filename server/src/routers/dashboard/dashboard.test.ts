@@ -242,6 +242,11 @@ describe('dashboard.auditLog', () => {
     expect(future.items).toEqual([]);
     const system = await owner().dashboard.auditLog({ limit: 100, filter: { actorId: 'SYSTEM' } });
     expect(system.items.every((e) => e.actorId === null)).toBe(true);
+    // People's actions (the dashboard's default): every entry names a member, and together with the service's they are all.
+    const people = await owner().dashboard.auditLog({ limit: 100, filter: { actorId: 'PEOPLE' } });
+    expect(people.items.length).toBeGreaterThan(0);
+    expect(people.items.every((e) => e.actorId !== null)).toBe(true);
+    expect(people.items.length + system.items.length).toBe(all.items.length);
     const request = await env.deps.prisma.deletionRequest.findUniqueOrThrow({
       where: { id: withRequest!.deletionRequestId! },
       select: { workspaceId: true },

@@ -1,7 +1,9 @@
 import { router } from '../../trpc/init';
 import { auditLog, auditLogActions } from './audit-log';
 import { members } from './members';
+import { openDuplicates } from './open-duplicates';
 import { overview } from './overview';
+import { personRequests } from './person-requests';
 import { requestDetail } from './request-detail';
 import { revealIdentifier } from './reveal-identifier';
 import { searchRequests } from './search-requests';
@@ -15,6 +17,8 @@ export const dashboardRouter = router({
   searchRequests,
   requestDetail,
   revealIdentifier,
+  personRequests,
+  openDuplicates,
   auditLog,
   auditLogActions,
   verifyAuditChain,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { deletionRequestSchema, identifierSchema, receivedAtSchema } from '@shared/schemas/deletion-request';
 import { regulationNameSchema } from '@shared/deadlines';
 import { identifierTypeNameSchema, requestIdentifiersInputSchema } from '@shared/identifiers';
+import { onDuplicateSchema } from '@shared/schemas/person';
 import { memberProcedure } from '../../trpc/procedures';
 import { createDeletionRequest } from '../../pipeline/commands/create';
 
@@ -20,6 +21,7 @@ export const createInWorkspace = memberProcedure
       identifiers: requestIdentifiersInputSchema.optional(),
       regulation: regulationNameSchema.optional(),
       receivedAt: receivedAtSchema.optional(),
+      onDuplicate: onDuplicateSchema.optional(),
     }),
   )
   .output(deletionRequestSchema)
@@ -33,6 +35,7 @@ export const createInWorkspace = memberProcedure
           identifiers: input.identifiers,
           regulation: input.regulation,
           receivedAt: input.receivedAt,
+          onDuplicate: input.onDuplicate,
         })
       ).deletionRequest,
   );

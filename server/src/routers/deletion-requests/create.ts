@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { deletionRequestSchema, identifierSchema, receivedAtSchema } from '@shared/schemas/deletion-request';
 import { regulationNameSchema } from '@shared/deadlines';
 import { identifierTypeNameSchema, requestIdentifiersInputSchema } from '@shared/identifiers';
+import { onDuplicateSchema } from '@shared/schemas/person';
 import { AppError } from '../../lib/errors';
 import { memberProcedure } from '../../trpc/procedures';
 import { createDeletionRequest } from '../../pipeline/commands/create';
@@ -23,10 +24,16 @@ export const create = memberProcedure
       description:
         'Records a request to delete the data of one subject from every enabled integration of the workspace that the Workspace API Key names. ' +
         "The subject may be named by several typed identifiers (`identifiers`): each integration receives the values of the identifier type it consumes, and the workspace's identity lookups may add more before the fan-out. " +
-        'Send an `Idempotency-Key` header to make retries safe: the same key with the same body returns the original request; with a different body it is a 422.',
+        'Send an `Idempotency-Key` header to make retries safe: the same key with the same body returns the original request; with a different body it is a 422. ' +
+        'With `onDuplicate: "return_existing"`, a person who already has an open request in the organization (any identifier equal as its type compares them: emails without case, phones in E.164) gets that request back with 200, and nothing is recorded.',
       successStatus: 201,
       successDescription:
         'The created deletion request, or the original one when an Idempotency-Key is replayed (header `Idempotent-Replayed: true`).',
+      otherSuccess: {
+        status: 200,
+        description:
+          'With `onDuplicate: "return_existing"`: the person\'s most recent open request, already recorded; nothing new was created.',
+      },
       requestHeaders: z.object({ 'Idempotency-Key': z.string().max(IDEMPOTENCY_KEY_MAX).optional() }),
       responseHeaders: z.object({
         'Idempotent-Replayed': z
@@ -61,6 +68,7 @@ export const create = memberProcedure
           "The regulation whose deadline applies (GDPR, CCPA or a custom policy of the organization); by default the workspace's.",
         example: 'GDPR',
       }),
+      onDuplicate: onDuplicateSchema.optional(),
     }),
   )
   .output(deletionRequestSchema)
@@ -77,8 +85,10 @@ export const create = memberProcedure
       idempotencyKey,
       regulation: input.regulation,
       receivedAt: input.receivedAt,
+      onDuplicate: input.onDuplicate,
     });
-    ctx.response.status = 201;
+    // 201: recorded now (or by the call an Idempotency-Key replays); 200: the open request that was already there.
+    ctx.response.status = result.existing ? 200 : 201;
     if (result.replayed) ctx.response.headers['Idempotent-Replayed'] = 'true';
     return result.deletionRequest;
   });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { identifierSchema } from '@shared/schemas/deletion-request';
 import { nameSchema } from '@shared/schemas/auth';
 import { maxConcurrencySchema } from '@shared/schemas/integration-settings';
-import { integrationTypeSchema } from '@shared/statuses';
+import { accountTypeSchema, integrationTypeSchema } from '@shared/statuses';
 import { router } from '../../trpc/init';
 import { adminProcedure, memberProcedure } from '../../trpc/procedures';
 import {
@@ -16,6 +16,7 @@ import {
 } from '../../services/integrations/integrations';
 import type { IntegrationInput } from '../../services/integrations/validate-config';
 import { discoverWithAccount, dryRunWithAccount } from '../../services/integrations/account-tools';
+import { testUnsavedConfiguration } from '../../services/integrations/test-configuration';
 import { rotateHashKey } from './rotate-hash-key';
 
 const integrationId = z.object({ integrationId: z.string().max(64) });
@@ -68,6 +69,22 @@ export const integrationsRouter = router({
   testConnection: adminProcedure
     .input(integrationId)
     .mutation(({ ctx, input }) => testIntegrationConnection(ctx, ctx.actor, input.integrationId)),
+  /**
+   * "Test connection" before saving: the form's configuration with a saved account or credentials
+   * not saved yet, and a trial run (the driver's dry run, counts only) for a test identifier.
+   * Writes nothing; the test identifier is never stored, logged or answered.
+   */
+  testConfiguration: adminProcedure
+    .input(
+      z.object({
+        type: integrationTypeSchema,
+        config: z.unknown(),
+        accountId: id.nullish(),
+        account: z.object({ type: accountTypeSchema, secrets: z.unknown() }).nullish(),
+        trialIdentifier: identifierSchema.nullish(),
+      }),
+    )
+    .mutation(({ ctx, input }) => testUnsavedConfiguration(ctx, ctx.actor, input)),
   /** A new secret key for the SQL `hash` action (owners and admins; also REST); never answered. */
   rotateHashKey,
   /** Tables and columns a data store account can reach, for the rule builder (drivers with `discover`). */

@@ -52,7 +52,7 @@ async function assertAllowed(field: string, check: () => Promise<unknown>): Prom
 }
 
 /** Validates credentials for the account type; the hosts and URLs it declares pass the SSRF policy at save time. */
-async function validateSecrets(deps: AccountDeps, type: AccountType, secrets: unknown) {
+export async function validateSecrets(deps: AccountDeps, type: AccountType, secrets: unknown) {
   const parsed = accountSecretSchemas[type].safeParse(secrets);
   if (!parsed.success) {
     throw new AppError('BAD_REQUEST', 'Invalid credentials', {
@@ -82,7 +82,7 @@ function hintsFor(type: AccountType, secrets: Record<string, unknown>): Record<s
   return hints;
 }
 
-function assertAccountFits(integrationType: IntegrationType, type: AccountType) {
+export function assertAccountFits(integrationType: IntegrationType, type: AccountType) {
   const info = integrationTypeInfo[integrationType];
   if (!info)
     throw new AppError('BAD_REQUEST', `Integrations of type ${integrationType} are not supported by this version`);

@@ -9,7 +9,10 @@ import type { Db } from '../../db/client';
  * hash chain (chainSeq, prevHash, hash) under one advisory lock. The chain covers the
  * digest of `details`, not `details` itself, so retention can remove the personal payload
  * and the chain still verifies. The trigger refuses any other change and any delete
- * (except together with the organization).
+ * (except together with the organization). Identical status polls fold into one entry
+ * (`repeatCount`, `lastRepeatedAt`, see pipeline/store/finish.ts): those two columns stay
+ * outside the hash, so an entry can count more polls after it is sealed; the trigger lets
+ * them only grow, and what the entry says and when it was first written stay chained.
  */
 
 const SEAL_LOCK = ADVISORY_LOCKS.auditSeal;

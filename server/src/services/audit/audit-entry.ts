@@ -12,6 +12,8 @@ export const auditEntrySelect = {
   summary: true,
   details: true,
   createdAt: true,
+  repeatCount: true,
+  lastRepeatedAt: true,
 } satisfies Prisma.AuditLogSelect;
 
 type AuditRow = Prisma.AuditLogGetPayload<{ select: typeof auditEntrySelect }>;
@@ -30,6 +32,8 @@ export function toAuditEntryDto(row: AuditRow, actorNames: Map<string, string>) 
     summary: row.summary,
     details: (row.details ?? null) as Prisma.JsonValue,
     createdAt: row.createdAt.toISOString(),
+    repeatCount: row.repeatCount,
+    lastRepeatedAt: row.lastRepeatedAt?.toISOString() ?? null,
   };
 }
 

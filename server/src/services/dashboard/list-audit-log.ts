@@ -1,5 +1,5 @@
 import type { AuditLogFilter } from '@shared/schemas/dashboard';
-import { AUDIT_SYSTEM_ACTOR } from '@shared/schemas/dashboard';
+import { AUDIT_PEOPLE_ACTORS, AUDIT_SYSTEM_ACTOR } from '@shared/schemas/dashboard';
 import type { Db } from '../../db/client';
 import { Prisma } from '../../generated/prisma/client';
 import { decodeBigintCursor } from '../../lib/keyset-cursor';
@@ -17,6 +17,7 @@ function conditionsOf(organizationId: string, filter: AuditLogFilter, before: bi
   if (filter.scope === 'admin') conditions.push(Prisma.sql`a."deletionRequestId" IS NULL`);
   if (filter.scope === 'requests') conditions.push(Prisma.sql`a."deletionRequestId" IS NOT NULL`);
   if (filter.actorId === AUDIT_SYSTEM_ACTOR) conditions.push(Prisma.sql`a."actorId" IS NULL`);
+  else if (filter.actorId === AUDIT_PEOPLE_ACTORS) conditions.push(Prisma.sql`a."actorId" IS NOT NULL`);
   else if (filter.actorId) conditions.push(Prisma.sql`a."actorId" = ${filter.actorId}`);
   if (filter.deletionRequestId) conditions.push(Prisma.sql`a."deletionRequestId" = ${filter.deletionRequestId}`);
   if (filter.createdFrom) conditions.push(Prisma.sql`a."createdAt" >= ${new Date(filter.createdFrom)}`);

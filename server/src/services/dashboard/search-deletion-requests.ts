@@ -2,12 +2,13 @@ import type { z } from 'zod';
 import type { requestSearchInputSchema, RequestSearchFilter } from '@shared/schemas/dashboard';
 import { hotQuery, selectedColumns, type Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
-import { identifierHmac, type Keyring } from '../../lib/crypto';
+import type { Keyring } from '../../lib/crypto';
 import { mayUseWorkspace, type Actor } from '../auth/actor';
 import { receiptToConfirmWhere, unfulfilledWhere } from '../deadlines/pending';
 import { deletionRequestPage } from '../deletion-requests/list-deletion-requests';
 import { deletionRequestSelect, integrationRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
 import { decodeDueCursor, decodeKeysetCursor, encodeDueCursor, encodeKeysetCursor } from '../../lib/keyset-cursor';
+import { requestIdsMatching, searchHashes } from '../people/matching-requests';
 import { withMaskedIdentifier } from './masked-identifier';
 
 const DAY_MS = 86_400_000;
@@ -16,9 +17,17 @@ export type RequestSearchInput = z.output<typeof requestSearchInputSchema>;
 
 /**
  * The organization's deletion requests that `filter` matches (the Requests screen's filters,
- * also what a bulk action "on every request matching this filter" acts on).
+ * also what a bulk action "on every request matching this filter" acts on). An identifier
+ * matches any identifier of a request, as its type compares them (emails without case, phones
+ * in E.164): the few matching ids are looked up first through the identifiers' hash index.
  */
-export function requestSearchWhere(keyring: Keyring, actor: Actor, filter: RequestSearchFilter, now = new Date()) {
+export async function requestSearchWhere(
+  db: Db,
+  keyring: Keyring,
+  actor: Actor,
+  filter: RequestSearchFilter,
+  now = new Date(),
+) {
   const where: Prisma.DeletionRequestWhereInput & { AND?: Prisma.DeletionRequestWhereInput[] } = {
     organizationId: actor.organizationId,
   };
@@ -32,7 +41,8 @@ export function requestSearchWhere(keyring: Keyring, actor: Actor, filter: Reque
       : { in: [...actor.workspaceIds] };
   if (filter.statuses?.length) where.status = { in: filter.statuses };
   if (filter.createdByUserId) where.createdByUserId = filter.createdByUserId;
-  if (filter.identifier) where.identifierHmac = identifierHmac(keyring, filter.identifier);
+  if (filter.identifier)
+    where.id = { in: await requestIdsMatching(db, actor.organizationId, searchHashes(keyring, filter.identifier)) };
   if (filter.createdFrom || filter.createdTo) {
     where.createdAt = {
       ...(filter.createdFrom ? { gte: new Date(filter.createdFrom) } : {}),
@@ -50,8 +60,8 @@ export function requestSearchWhere(keyring: Keyring, actor: Actor, filter: Reque
 
 /**
  * The Requests screen: the organization's deletion requests, newest first, narrowed by
- * workspace, statuses, creation date range, creator and an exact identifier. The identifier
- * is matched through its keyed hash, so hashed (retained) requests are found too.
+ * workspace, statuses, creation date range, creator and an identifier (any of a request's).
+ * The identifier is matched through its keyed hashes, so hashed (retained) requests are found too.
  */
 export async function searchDeletionRequests(
   db: Db,
@@ -75,12 +85,17 @@ export async function searchDeletionRequests(
       : byDue
         ? await deadlinePage(
             db,
-            requestSearchWhere(keyring, actor, input.filter, now),
+            await requestSearchWhere(db, keyring, actor, input.filter, now),
             input.limit,
             input.cursor,
             deadline,
           )
-        : await filteredPage(db, requestSearchWhere(keyring, actor, input.filter, now), input.limit, input.cursor);
+        : await filteredPage(
+            db,
+            await requestSearchWhere(db, keyring, actor, input.filter, now),
+            input.limit,
+            input.cursor,
+          );
   const { integrationRequests, names } = await pageDetails(db, page);
   return {
     items: page.map((row) => ({
@@ -107,7 +122,7 @@ const isUnfiltered = (filter: RequestSearchFilter) =>
 /** A page of the requests `where` selects, newest first. */
 async function filteredPage(
   db: Db,
-  where: ReturnType<typeof requestSearchWhere>,
+  where: Awaited<ReturnType<typeof requestSearchWhere>>,
   limit: number,
   cursor: string | null | undefined,
 ) {
@@ -141,7 +156,7 @@ const finishedWhere = { status: { in: [...FINISHED_STATUSES] } } satisfies Prism
  */
 async function deadlinePage(
   db: Db,
-  where: ReturnType<typeof requestSearchWhere>,
+  where: Awaited<ReturnType<typeof requestSearchWhere>>,
   limit: number,
   cursor: string | null | undefined,
   deadline: 'dueAt' | 'receiptConfirmBy',

@@ -57,10 +57,11 @@ function humanDuration(ms: number): string {
 
 /**
  * At risk: an integration still working on the request usually takes longer than what is
- * left before the deadline (its start plus its median time to SUCCESS falls after dueAt).
+ * left before the deadline (its start plus its median time to SUCCESS falls after dueAt). A
+ * request past its deadline is overdue, which says more: it is not also "at risk".
  */
 export function projectRisk(request: RiskInput, profiles: Map<string, CompletionProfile>, now: Date): RiskProjection {
-  if (!request.dueAt) return { atRisk: false, reasons: [] };
+  if (!request.dueAt || request.dueAt.getTime() <= now.getTime()) return { atRisk: false, reasons: [] };
   const reasons: string[] = [];
   for (const ir of request.integrationRequests) {
     if (!ACTIVE.has(ir.status) || !ir.integrationId) continue;

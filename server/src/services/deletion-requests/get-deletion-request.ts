@@ -59,6 +59,7 @@ export async function getAuditTrail(
     ...e,
     id: e.id.toString(),
     createdAt: e.createdAt.toISOString(),
+    lastRepeatedAt: e.lastRepeatedAt?.toISOString() ?? null,
   }));
   return { entries, nextCursor: more ? entries.at(-1)!.id : null };
 }

@@ -6,7 +6,7 @@ import { PermanentError, TransientError } from '../../integrations/types';
 const CONNECTION_CODES = /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)$/;
 
 /** Where an account makes the service connect, as people know it: host and port, or the endpoint's host. */
-function destinationHost(secrets: Record<string, unknown> | null): string | null {
+export function destinationHost(secrets: Record<string, unknown> | null): string | null {
   const { host, port, endpoint, region } = (secrets ?? {}) as Partial<
     AccountSecretsByType['DATABASE'] & AccountSecretsByType['AWS']
   >;

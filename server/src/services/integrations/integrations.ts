@@ -14,6 +14,9 @@ import { validateForSave, type IntegrationInput } from './validate-config';
 import { sealNewHashKey } from './hash-key';
 import { usesHashKey } from '@shared/integrations/sql-columns';
 import { CONNECTION_TESTED_ACTION } from '../dashboard/get-setup-progress';
+import { integrationTypeInfo } from '@shared/integrations';
+import { destinationHost } from './destination-failure';
+import { hostOfUrls } from './outbound-urls';
 
 export const integrationSelect = {
   id: true,
@@ -196,5 +199,8 @@ export async function testIntegrationConnection(deps: AccountDeps, actor: Actor,
     summary: `Connection test of integration "${integration.name}" ${result.ok ? 'passed' : 'failed'}`,
     details: { integrationId: integration.id },
   });
-  return { ...result, message: destinationRedactor(destination)(result.message), exchanges: trail };
+  const host =
+    destinationHost(destination.secrets) ??
+    hostOfUrls(integrationTypeInfo[integration.type].configSchema, destination.config);
+  return { ...result, host, message: destinationRedactor(destination)(result.message), exchanges: trail };
 }

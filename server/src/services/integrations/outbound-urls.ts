@@ -80,3 +80,9 @@ export function outboundUrlsOf(schema: z.ZodType, config: unknown): Found[] {
     byPath.set(JSON.stringify(found.path), { ...found, url: found.url.replace(/\{\{[^}]*\}\}/g, 'placeholder') });
   return [...byPath.values()];
 }
+
+/** The host of the first URL a configuration calls (webhooks, SaaS endpoints): where a connection test went. */
+export function hostOfUrls(schema: z.ZodType, config: unknown): string | null {
+  const first = outboundUrlsOf(schema, config)[0];
+  return first && URL.canParse(first.url) ? new URL(first.url).host : null;
+}

@@ -32,7 +32,7 @@ export function parseConfig(type: IntegrationType, config: unknown) {
 }
 
 /** Every URL the configuration would call passes the SSRF policy; a refused one is reported on its own field. */
-async function assertOutboundUrlsAllowed(
+export async function assertOutboundUrlsAllowed(
   schema: z.ZodType,
   config: unknown,
   policy: AccountDeps['policy'],

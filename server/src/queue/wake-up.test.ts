@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestEnv, callerFor, seedOrganization, type TestEnv } from '../../test/harness';
-import { startTestWorker, waitForRequest } from '../../test/engine';
-import { startWebhookServer, type WebhookServer } from '../../test/fakes/webhook-server';
-import { WORK_CHANNEL, wakeWorkers } from './wake-up';
+import { createTestEnv, callerFor, seedOrganization, type TestEnv } from '../test/harness';
+import { startTestWorker, waitForRequest } from '../test/engine';
+import { startWebhookServer, type WebhookServer } from '../test/fakes/webhook-server';
+import { CHANNELS, wakeWorkers } from './wake-up';
 
 let env: TestEnv;
 let hooks: WebhookServer;
@@ -25,7 +25,7 @@ describe('waking workers', () => {
     await listener.connect();
     const received: number[] = [];
     listener.on('notification', () => received.push(Date.now()));
-    await listener.query(`LISTEN ${WORK_CHANNEL}`);
+    await listener.query(`LISTEN ${CHANNELS.deletions}`);
     try {
       await sleep(50);
       for (let i = 0; i < 100; i++) wakeWorkers(env.db.prisma);

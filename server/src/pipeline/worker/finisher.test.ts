@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
-import { StepFinisher } from '../worker/finisher';
-import { finishSteps, type FinishingStep } from './finish';
+import { StepFinisher } from './finisher';
+import { finishSteps, type FinishingStep } from '../store/finish';
 
 let env: TestEnv;
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { REQUEST_STATUSES, type RequestStatus } from '@shared/statuses';
-import { retryDelayMs, pollDelayMs } from './backoff';
+import { retryDelayMs, pollDelayMs } from '../lib/backoff';
 import { ACTIVE_STATUSES, canTransition, isActive, rollUpStatus, TRANSITIONS } from './state-machine';
 
 const status = fc.constantFrom(...REQUEST_STATUSES);

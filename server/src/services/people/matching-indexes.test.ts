@@ -1,0 +1,85 @@
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestEnv, type TestEnv } from '../../test/harness';
+import { MATCHING_REQUEST_IDS } from './matching-requests';
+
+/**
+ * A search by identifier (and a person's page, and the duplicate check) finds a person's few
+ * requests through the identifiers' hash index and the requests' (organization, hash) index,
+ * never by reading the organization's whole history. The plans are read on the tables with
+ * their indexes (from the migrations), filled as a year of requests with two identifiers each.
+ */
+let env: TestEnv;
+let client: pg.Client;
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  client = new pg.Client({ connectionString: env.db.url });
+  await client.connect();
+  await client.query(`CREATE SCHEMA history; SET search_path TO history, public`);
+  for (const table of ['DeletionRequest', 'RequestIdentifier'])
+    await client.query(`CREATE TABLE "${table}" (LIKE public."${table}" INCLUDING DEFAULTS INCLUDING INDEXES)`);
+  // 20,000 requests in two organizations; each has its primary identifier and a user id.
+  await client.query(
+    `INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", "identifierHmac", channel, "updatedAt", status, "createdAt")
+     SELECT 'dr_' || n, CASE WHEN n % 2 = 0 THEN 'org_x' ELSE 'org_y' END, 'ws_x', 'raw-' || (n / 2), 'API',
+            now(), 'SUCCESS', now() - n * interval '20 minutes'
+       FROM generate_series(1, 20000) AS n`,
+  );
+  await client.query(
+    `INSERT INTO "RequestIdentifier" (id, "deletionRequestId", type, "valueHmac", "matchHmac", "primary", source)
+     SELECT 'ri_' || n || '_' || k, 'dr_' || n, CASE k WHEN 0 THEN 'email' ELSE 'user_id' END,
+            'v-' || k || '-' || (n / 2), 'm-' || k || '-' || (n / 2), k = 0, 'request'
+       FROM generate_series(1, 20000) AS n, generate_series(0, 1) AS k`,
+  );
+  await client.query('ANALYZE "DeletionRequest"; ANALYZE "RequestIdentifier"');
+}, 120_000);
+afterAll(async () => {
+  await client?.end();
+  await env?.close();
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}
+
+async function rowsRead(sql: string, values: unknown[]) {
+  const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+    `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
+    values,
+  );
+  let read = 0;
+  let seqScan = false;
+  const visit = (node: PlanNode) => {
+    if (node['Node Type'].includes('Scan') && node['Node Type'] !== 'Bitmap Index Scan') {
+      read += (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops'];
+      seqScan ||= node['Node Type'] === 'Seq Scan';
+    }
+    for (const child of node.Plans ?? []) visit(child);
+  };
+  visit(rows[0]!['QUERY PLAN'][0].Plan);
+  return { read, seqScan, plan: JSON.stringify(rows[0]!['QUERY PLAN'][0].Plan) };
+}
+
+it("finds a person's requests by any identifier without reading the organization's history", async () => {
+  // The person of requests 4242 and 4243 (one in each organization), by their user id's hash and a raw primary one.
+  const { rows } = await client.query(MATCHING_REQUEST_IDS, ['org_x', ['m-1-2121', 'raw-2121']]);
+  expect(rows.map((row: { id: string }) => row.id)).toEqual(['dr_4242']);
+  const { read, seqScan, plan } = await rowsRead(MATCHING_REQUEST_IDS, ['org_x', ['m-1-2121', 'raw-2121']]);
+  expect(seqScan, plan).toBe(false);
+  expect(read, plan).toBeLessThan(20);
+});
+
+it('then lists those few requests, newest first, by their ids', async () => {
+  const { read, seqScan, plan } = await rowsRead(
+    `SELECT id FROM "DeletionRequest" WHERE "organizationId" = $1 AND id IN ($2, $3)
+      ORDER BY "createdAt" DESC, id DESC LIMIT 26`,
+    ['org_x', 'dr_4242', 'dr_4244'],
+  );
+  expect(seqScan, plan).toBe(false);
+  expect(read, plan).toBeLessThan(20);
+});
