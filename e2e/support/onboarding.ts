@@ -13,7 +13,7 @@ export interface NewOwner {
   org: string;
 }
 
-/** Signs up as the owner of a new organization, which lands on the Workspaces screen. */
+/** Signs up as the owner of a new organization, which lands on the Overview with its setup checklist. */
 export async function signUp(page: Page, owner: NewOwner, password = PASSWORD): Promise<void> {
   await page.goto('/sign-up');
   await page.getByLabel('Your name').fill(owner.name);
@@ -21,11 +21,17 @@ export async function signUp(page: Page, owner: NewOwner, password = PASSWORD): 
   await page.getByLabel('Password').fill(password);
   await page.getByLabel('Organization name').fill(owner.org);
   await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+  await page.getByRole('region', { name: 'Get started' }).waitFor();
 }
 
-/** Creates a workspace from the Workspaces screen and waits for its card. */
+/** Creates a workspace from the Workspaces screen (opened from the navigation if elsewhere) and waits for its card. */
 export async function createWorkspace(page: Page, name: string): Promise<void> {
+  const heading = page.getByRole('heading', { name: 'Workspaces', level: 1 });
+  if (!(await heading.isVisible())) {
+    await nav(page, 'Workspaces').click();
+    await heading.waitFor();
+  }
   await page.getByLabel('Workspace name').fill(name);
   await page.getByRole('button', { name: 'Create workspace' }).click();
   await page.getByRole('article', { name }).waitFor();

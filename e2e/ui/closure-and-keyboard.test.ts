@@ -62,7 +62,7 @@ describe('keyboard', () => {
     await page.keyboard.press('Tab');
     expect(await focusedText()).toBe('Skip to content');
     await page.reload();
-    await page.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
     await page.keyboard.press('Tab');
     expect(await focusedText()).toBe('Skip to content');
   });

@@ -71,6 +71,9 @@ describe('a new owner sets up and tracks a deletion request', () => {
 
   it('signs up and creates a workspace, then reveals its key', async () => {
     await signUp(page, owner);
+    // The Overview's setup checklist leads to each first step.
+    await page.getByRole('region', { name: 'Get started' }).getByRole('link', { name: 'Create a workspace' }).click();
+    await page.getByRole('heading', { name: 'Workspaces', level: 1 }).waitFor();
     await page.getByLabel('Workspace name').fill('Production');
     await page.getByRole('button', { name: 'Create workspace' }).click();
     const card = page.getByRole('article', { name: 'Production' });

@@ -181,3 +181,58 @@ describe('the viewer switches between local times and UTC', () => {
     await expect.poll(() => lastBar.textContent()).toMatch(new RegExp(`^${utcToday}: [1-9]`));
   });
 });
+
+describe('a viewer in Tokyo picks the day a request was received', () => {
+  /** A page in Tokyo, signed in as the owner, its clock at `time` (the real one when absent). */
+  async function tokyoPage(time?: Date) {
+    const context = await browser.newContext({
+      baseURL: baseUrl(),
+      viewport: LAPTOP,
+      timezoneId: 'Asia/Tokyo',
+      storageState: await page.context().storageState(),
+    });
+    recordVisitedUrls(context);
+    const tokyo = await context.newPage();
+    tokyo.setDefaultTimeout(15_000);
+    if (time) await tokyo.clock.setFixedTime(time);
+    // Times (and days) in the viewer's own zone, whatever the earlier tests left chosen.
+    await tokyo.addInitScript(() => localStorage.removeItem('dds.timeZone'));
+    return { context, tokyo };
+  }
+
+  it("offers Tokyo's date as the latest day on the morning of 28 November, when it is still the 27th in UTC", async () => {
+    const { context, tokyo } = await tokyoPage(new Date('2026-11-27T23:30:00Z'));
+    try {
+      await tokyo.goto('/requests/new');
+      const received = tokyo.getByLabel(/^Received on/);
+      await received.waitFor();
+      expect(await received.getAttribute('max')).toBe('2026-11-28');
+      expect(await tokyo.getByText('Received on (a day in your time zone)').count()).toBe(1);
+      // Times shown in UTC: the days are UTC's too.
+      await tokyo.getByRole('button', { name: /^Times: / }).click();
+      await tokyo.getByRole('button', { name: 'Times: UTC' }).waitFor();
+      await expect.poll(() => received.getAttribute('max')).toBe('2026-11-27');
+      await tokyo.getByRole('button', { name: 'Times: UTC' }).click();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("takes today's date in Tokyo as received today, not as a day still to come", async () => {
+    const { context, tokyo } = await tokyoPage();
+    try {
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tokyo' }).format(new Date());
+      await tokyo.goto('/requests/new');
+      await tokyo.getByLabel('Identifier', { exact: true }).fill(`tokyo-${suffix}@example.com`);
+      await tokyo.getByLabel(/^Received on/).fill(today);
+      await tokyo.getByRole('button', { name: 'Create request' }).click();
+      await tokyo.waitForURL(/\/requests\/dr_/);
+      const id = new URL(tokyo.url()).pathname.split('/').pop()!;
+      const { body } = await publicApi('GET', `/deletion-requests/${id}`, pat);
+      // The start of that day in Tokyo: 15:00 UTC the day before.
+      expect(body?.receivedAt).toBe(new Date(`${today}T00:00:00+09:00`).toISOString());
+    } finally {
+      await context.close();
+    }
+  });
+});

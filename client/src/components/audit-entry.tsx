@@ -1,4 +1,12 @@
-import { actionLabel, actorLabel, humanizeKey, splitDetails, type JsonValue } from '../lib/audit';
+import {
+  actionLabel,
+  actorLabel,
+  detailsBlockText,
+  humanizeKey,
+  isIsoInstant,
+  splitDetails,
+  type JsonValue,
+} from '../lib/audit';
 import { formatDateTime } from '../lib/format';
 import { useTimeZoneChoice } from '../lib/use-time-zone';
 
@@ -82,7 +90,13 @@ export function AuditEntryBody({ entry, context }: { entry: AuditEntryView; cont
           {facts.map(([key, value]) => (
             <div key={key}>
               <dt>{humanizeKey(key)}</dt>
-              <dd className="mono">{value}</dd>
+              {isIsoInstant(value) ? (
+                <dd>
+                  <time dateTime={value}>{formatDateTime(value, zone)}</time>
+                </dd>
+              ) : (
+                <dd className="mono">{value}</dd>
+              )}
             </div>
           ))}
         </dl>
@@ -91,7 +105,9 @@ export function AuditEntryBody({ entry, context }: { entry: AuditEntryView; cont
         <details key={key} className="audit-block">
           <summary>{humanizeKey(key)}</summary>
           <pre className="code-block">
-            {typeof value === 'string' ? value : (sqlText(value) ?? JSON.stringify(value, null, 2))}
+            {typeof value === 'string'
+              ? value
+              : (sqlText(value) ?? detailsBlockText(key, value, (iso) => formatDateTime(iso, zone)))}
           </pre>
         </details>
       ))}

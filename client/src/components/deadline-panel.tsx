@@ -6,6 +6,7 @@ import { toDisplayError } from '../lib/errors';
 import { formatDateTime } from '../lib/format';
 import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { useTRPC } from '../trpc';
+import { endOfViewerDay, viewerToday } from '../lib/viewer-days';
 import { ConfirmDialog } from './dialog';
 import { useMe } from './me-context';
 import { ReceiptCorrectionDialog } from './receipt-correction-dialog';
@@ -161,7 +162,7 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
         onConfirm={() =>
           confirm.mutate({
             deletionRequestId: request.id,
-            ...(confirmedOn ? { confirmedAt: confirmedOn } : {}),
+            ...(confirmedOn ? { confirmedAt: endOfViewerDay(confirmedOn, zone) } : {}),
             ...(note.trim() ? { note: note.trim() } : {}),
           })
         }
@@ -182,7 +183,7 @@ export function DeadlinePanel({ request }: { request: DeadlineRequest }) {
             type="date"
             name="confirmedOn"
             value={confirmedOn}
-            max={new Date().toISOString().slice(0, 10)}
+            max={viewerToday(zone)}
             onChange={(e) => setConfirmedOn(e.target.value)}
           />
         </label>

@@ -4,6 +4,7 @@ import { toDisplayError } from '../lib/errors';
 import { formatDateTime } from '../lib/format';
 import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { useTRPC } from '../trpc';
+import { endOfViewerDay, viewerToday } from '../lib/viewer-days';
 import { ConfirmDialog } from './dialog';
 
 /**
@@ -51,7 +52,11 @@ export function ReceiptCorrectionDialog({
       error={correct.error ? toDisplayError(correct.error).message : null}
       confirmDisabled={(!notSent && !sentOn) || !reason.trim()}
       onConfirm={() =>
-        correct.mutate({ deletionRequestId, confirmedAt: notSent ? null : sentOn, reason: reason.trim() })
+        correct.mutate({
+          deletionRequestId,
+          confirmedAt: notSent ? null : endOfViewerDay(sentOn, zone),
+          reason: reason.trim(),
+        })
       }
       onCancel={() => {
         correct.reset();
@@ -74,7 +79,7 @@ export function ReceiptCorrectionDialog({
             type="date"
             name="sentOn"
             value={sentOn}
-            max={new Date().toISOString().slice(0, 10)}
+            max={viewerToday(zone)}
             onChange={(e) => setSentOn(e.target.value)}
             required
           />

@@ -17,6 +17,7 @@ const ACTION_LABEL: Record<string, string> = {
   'pat.created': 'Access token created',
   'pat.revoked': 'Access token revoked',
   'organization.renamed': 'Organization renamed',
+  'integration.connection_tested': 'Connection tested',
 };
 
 /** How an integration request ended, by its outcome: "Deletion failed", not "Deletion completed FAILED". */
@@ -65,4 +66,22 @@ export function splitDetails(details: JsonValue): { facts: [string, string][]; b
 export function humanizeKey(key: string): string {
   const spaced = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]/g, ' ');
   return spaced.charAt(0).toUpperCase() + spaced.slice(1).toLowerCase();
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+
+/** Whether a recorded value is an instant (ISO 8601 with its offset): shown as a time in the viewer's zone. */
+export const isIsoInstant = (text: string): boolean => ISO_INSTANT.test(text) && !Number.isNaN(Date.parse(text));
+
+/**
+ * A details block as indented JSON, each recorded instant written by `formatInstant` (the times
+ * the page shows), except in recorded exchanges: what was sent and answered is shown as it was.
+ */
+export function detailsBlockText(key: string, value: JsonValue, formatInstant: (iso: string) => string): string {
+  if (key === 'exchanges') return JSON.stringify(value, null, 2);
+  return JSON.stringify(
+    value,
+    (_key, v: unknown) => (typeof v === 'string' && isIsoInstant(v) ? formatInstant(v) : v),
+    2,
+  );
 }

@@ -16,6 +16,7 @@ import { REQUEST_STATUSES, STATUS_COLOR, STATUS_LABEL } from '../lib/status';
 import { useTRPC, type RouterOutputs } from '../trpc';
 import { integrationTypeLabel } from '@shared/integrations/labels';
 import { useMe } from '../components/me-context';
+import { SetupChecklist } from '../components/setup-checklist';
 
 type Overview = RouterOutputs['dashboard']['overview'];
 type Window = (typeof OVERVIEW_WINDOWS)[number];
@@ -32,10 +33,11 @@ export function Component() {
   const days = (OVERVIEW_WINDOWS as readonly number[]).includes(Number(params.get('days')))
     ? (Number(params.get('days')) as Window)
     : 30;
+  // Asked again on every visit (staleTime 0): requests that came in through the API since the last one count at once.
   const overview = useQuery(
     trpc.dashboard.overview.queryOptions(
       { days, timeZone },
-      { refetchInterval: 15_000, placeholderData: (previous) => previous },
+      { refetchInterval: 15_000, staleTime: 0, placeholderData: (previous) => previous },
     ),
   );
   return (
@@ -59,6 +61,7 @@ export function Component() {
           </div>
         }
       />
+      <SetupChecklist />
       {overview.isPending ? (
         <Loading />
       ) : overview.isError ? (
@@ -90,7 +93,7 @@ function OverviewBody({ data }: { data: Overview }) {
               ...data.dueThisWeek,
               ...data.atRisk.filter((r) => !data.dueThisWeek.some((d) => d.id === r.id)),
             ].map((request) => (
-              <li key={request.id} className="list-row">
+              <li key={request.id} className="list-row deadline-row">
                 <StatusBadge status={request.status} />
                 <Link to={`/requests/${request.id}`} className="mono truncate">
                   {request.maskedIdentifier ?? '(deleted by retention)'}
@@ -107,12 +110,7 @@ function OverviewBody({ data }: { data: Overview }) {
       ) : null}
 
       {data.total === 0 && data.needsAttentionTotal === 0 ? (
-        <Empty title={`No requests in the last ${data.days} days`}>
-          <p>
-            Create one from <Link to="/requests/new">Requests → Create request</Link>, or through the public API with a{' '}
-            <Link to="/settings/tokens">personal access token</Link>.
-          </p>
-        </Empty>
+        <EmptyOverview days={data.days} />
       ) : (
         <div className="grid-2">
           <section className="card" aria-labelledby="per-day">
@@ -171,6 +169,27 @@ function OverviewBody({ data }: { data: Overview }) {
         ) : null}
       </section>
     </div>
+  );
+}
+
+/** No request yet: what to do first, which depends on whether there is a workspace to send requests to. */
+function EmptyOverview({ days }: { days: number }) {
+  const trpc = useTRPC();
+  const progress = useQuery(trpc.dashboard.setupProgress.queryOptions());
+  return (
+    <Empty title={`No requests in the last ${days} days`}>
+      {progress.data && !progress.data.workspaceCreated ? (
+        <p>
+          Requests are sent to the integrations of a workspace. Start by{' '}
+          <Link to="/workspaces">creating a workspace</Link>, then connect the systems that hold personal data to it.
+        </p>
+      ) : progress.data ? (
+        <p>
+          Create one with <Link to="/requests/new">Create request</Link>, or send one through the public API with a{' '}
+          <Link to="/settings/tokens">personal access token</Link>.
+        </p>
+      ) : null}
+    </Empty>
   );
 }
 

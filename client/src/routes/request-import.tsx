@@ -97,7 +97,7 @@ export function Component() {
           <p role="status">
             {report.created} created, {report.existing} already existed, {report.errors} with errors.
           </p>
-          <table className="table">
+          <table className="table import-report">
             <thead>
               <tr>
                 <th scope="col">Line</th>

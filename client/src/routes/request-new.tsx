@@ -11,6 +11,8 @@ import { toDisplayError } from '../lib/errors';
 import { useFormSubmit } from '../lib/use-form-submit';
 import { useTRPC, type RouterInputs, type RouterOutputs } from '../trpc';
 import { DuplicateWarning } from '../components/duplicate-warning';
+import { useTimeZoneChoice } from '../lib/use-time-zone';
+import { startOfViewerDay, viewerToday } from '../lib/viewer-days';
 
 type CreateInput = RouterInputs['deletionRequests']['createInWorkspace'];
 type OpenDuplicates = RouterOutputs['dashboard']['openDuplicates'];
@@ -24,6 +26,7 @@ export function Component() {
   const regulations = useQuery(trpc.deadlines.regulations.queryOptions());
   const identifierTypes = useQuery(trpc.identities.listTypes.queryOptions());
   const [others, setOthers] = useState<RequestIdentifierInput[]>([]);
+  const zone = useTimeZoneChoice();
   const create = useMutation(
     trpc.deletionRequests.createInWorkspace.mutationOptions({
       onSuccess: async (request) => {
@@ -56,6 +59,8 @@ export function Component() {
     ({ identifierType, ...data }) =>
       void checkThenCreate({
         ...data,
+        // The day picked is the viewer's day: sent as the instant it starts in their zone.
+        ...(data.receivedAt ? { receivedAt: startOfViewerDay(data.receivedAt, zone) } : {}),
         ...(identifierType ? { identifierType } : {}),
         ...(others.length > 0 ? { identifiers: others.map((o) => ({ type: o.type, value: o.value.trim() })) } : {}),
       }),
@@ -162,10 +167,10 @@ export function Component() {
           ))}
         </SelectField>
         <TextField
-          label="Received on (a day in the organization's time zone)"
+          label={`Received on (a day in ${zone === 'UTC' ? 'UTC' : 'your time zone'})`}
           name="receivedAt"
           type="date"
-          max={new Date().toISOString().slice(0, 10)}
+          max={viewerToday(zone)}
           hint="When the subject's request reached you, if before today (by email, by post): the deadline runs from that day."
           error={fieldError('receivedAt')}
         />

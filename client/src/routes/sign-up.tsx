@@ -17,7 +17,7 @@ export function Component() {
     signUp.mutate(data, {
       onSuccess: async () => {
         queryClient.clear();
-        await navigate('/workspaces', { replace: true });
+        await navigate('/', { replace: true });
       },
     }),
   );

@@ -8,6 +8,8 @@ import { renderCertificatePdf } from '../services/certificates/render-pdf';
 import { publicKeyPem, signingKeyFor } from '../services/certificates/signing-key';
 import type { ServiceDeps } from '../services/deps';
 import { SESSION_COOKIE } from '../trpc/context';
+import { VIEWER_ZONE_COOKIE } from '@shared/early-requests';
+import { isIanaTimeZone } from '@shared/zoned-days';
 import { sendError } from './errors';
 
 const REQUEST_ID = /^dr_[0-9a-z]{1,60}$/;
@@ -28,6 +30,14 @@ export async function actorOf(deps: ServiceDeps, request: FastifyRequest): Promi
   ];
   if (session) return authenticateSession(deps.prisma, session);
   throw new AppError('UNAUTHORIZED', 'Sign in, or send a personal access token in X-API-Key');
+}
+
+/** The zone the dashboard shows this browser's times in (its cookie), for the PDF's times; UTC for other callers. */
+function viewerTimeZone(request: FastifyRequest): string {
+  const zone = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[
+    VIEWER_ZONE_COOKIE
+  ];
+  return zone && zone.length <= 64 && isIanaTimeZone(zone) ? zone : 'UTC';
 }
 
 function download(reply: FastifyReply, type: string, filename: string, body: string | Buffer) {
@@ -66,7 +76,7 @@ export function registerDownloadRoutes(app: FastifyInstance, deps: ServiceDeps):
         reply,
         'application/pdf',
         `certificate-${match[1]}.pdf`,
-        Buffer.from(await renderCertificatePdf(signed)),
+        Buffer.from(await renderCertificatePdf(signed, viewerTimeZone(request))),
       );
     }),
   );

@@ -94,6 +94,7 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'dashboard.revealAuditTrail': 'MEMBER',
   'dashboard.members': 'MEMBER',
   'dashboard.workspaceUsage': 'MEMBER',
+  'dashboard.setupProgress': 'MEMBER',
   'dashboard.auditLog': 'ADMIN',
   'dashboard.auditLogActions': 'ADMIN',
   'dashboard.verifyAuditChain': 'ADMIN',

@@ -94,7 +94,7 @@ export const createRequestFormSchema = z.object({
   identifierType: identifierTypeNameSchema.optional(),
   /** Empty: the workspace's regulation. */
   regulation: regulationNameSchema.optional(),
-  /** Empty: received now. A day (its start in UTC): the server refuses one in the future. */
+  /** Empty: received now. A day in the viewer's zone, sent as the instant it starts there (client/src/lib/viewer-days.ts). */
   receivedAt: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter a date, or leave it empty if the request came in today')

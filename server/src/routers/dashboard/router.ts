@@ -8,6 +8,7 @@ import { requestDetail } from './request-detail';
 import { revealAuditTrail } from './reveal-audit-trail';
 import { revealIdentifier } from './reveal-identifier';
 import { searchRequests } from './search-requests';
+import { setupProgress } from './setup-progress';
 import { verifyAuditChain } from './verify-audit-chain';
 import { workspaceUsage } from './workspace-usage';
 
@@ -25,4 +26,5 @@ export const dashboardRouter = router({
   verifyAuditChain,
   members,
   workspaceUsage,
+  setupProgress,
 });

@@ -13,11 +13,38 @@ interface Cursor {
 const printable = (text: string) => text.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
 
 /**
+ * An instant as "2026-11-28 08:30:00 UTC+9": its wall-clock time in `timeZone`, with that
+ * zone's offset at the instant, so each time stands on its own.
+ */
+export function pdfTime(iso: string | null | undefined, timeZone: string): string {
+  if (!iso) return '-';
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZoneName: 'shortOffset',
+    })
+      .formatToParts(new Date(iso))
+      .map((part) => [part.type, part.value]),
+  );
+  const offset = (parts.timeZoneName ?? 'GMT').replace(/^GMT(\+0)?$/, 'GMT').replace(/^GMT/, 'UTC');
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${offset}`;
+}
+
+/**
  * The human-readable certificate, rendered from the signed JSON document (which is embedded
  * in the PDF as an attachment, so the PDF carries its own proof). The JSON is what
- * `certificate:verify` checks; the PDF shows the same facts.
+ * `certificate:verify` checks; the PDF shows the same facts, its times in `timeZone` (an IANA
+ * zone: the viewer's, as the dashboard shows them), which it names.
  */
-export async function renderCertificatePdf(signed: SignedCertificate): Promise<Uint8Array> {
+export async function renderCertificatePdf(signed: SignedCertificate, timeZone = 'UTC'): Promise<Uint8Array> {
+  const at = (iso: string | null | undefined) => pdfTime(iso, timeZone);
   const pdf = await PDFDocument.create();
   const c = signed.certificate as any;
   const isCertificate = c.type === 'certificate-of-deletion';
@@ -74,27 +101,28 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<U
     20,
   );
   gap();
-  line(`Issued ${c.issuedAt} by ${c.issuer.organizationName} (${c.issuer.organizationId})`);
+  line(`Issued ${at(c.issuedAt)} by ${c.issuer.organizationName} (${c.issuer.organizationId})`);
+  line(`Times are in the time zone ${timeZone}; the attached certificate.json gives them in UTC.`, regular, 9);
   gap(12);
   line('Request', bold, 13);
   const r = c.deletionRequest;
   line(`Id: ${r.id}    Status: ${r.status}    Workspace: ${r.workspace.name}`);
-  line(`Received: ${r.receivedAt}    Completed: ${r.completedAt ?? '-'}`);
+  line(`Received: ${at(r.receivedAt)}    Completed: ${at(r.completedAt)}`);
   // The standard fonts have no em dash of their own here: a plain one reads the same.
   if (r.closed)
     line(`${r.closed.outcome.replace(/\u2014/g, '-')}${r.closed.reasonText ? `: ${r.closed.reasonText}` : ''}`, bold);
   line(
-    `Regulation: ${r.regulation ?? '-'}    Due: ${r.dueAt ?? '-'}${r.dueExtendedAt ? ` (extended ${r.dueExtendedAt})` : ''}`,
+    `Regulation: ${r.regulation ?? '-'}    Due: ${at(r.dueAt)}${r.dueExtendedAt ? ` (extended ${at(r.dueExtendedAt)})` : ''}`,
   );
   if (r.receiptConfirmBy || r.receiptConfirmedAt)
     line(
-      `Receipt confirmed to the subject: ${r.receiptConfirmedAt ?? 'not recorded'}${r.receiptConfirmBy ? `    Due by: ${r.receiptConfirmBy}` : ''}`,
+      `Receipt confirmed to the subject: ${r.receiptConfirmedAt ? at(r.receiptConfirmedAt) : 'not recorded'}${r.receiptConfirmBy ? `    Due by: ${at(r.receiptConfirmBy)}` : ''}`,
     );
   if (r.subject.identifierHash) {
     line(`Subject (keyed hash, ${r.subject.identifierHash.algorithm}):`);
     line(r.subject.identifierHash.value, mono, 9, 12);
   } else {
-    line(`Subject: identifier and its hash deleted by the retention policy on ${r.subject.identifierRemoved.at}`);
+    line(`Subject: identifier and its hash deleted by the retention policy on ${at(r.subject.identifierRemoved.at)}`);
   }
   gap(12);
   line('Destinations', bold, 13);
@@ -102,14 +130,14 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<U
     gap(4);
     line(`${d.name} (${d.type}): ${d.finalStatus}`, bold, 11);
     line(
-      `Requested ${d.requestedAt}; completed ${d.completedAt ?? '-'}; attempts ${d.attempts}${d.vendorTaskId ? `; vendor task id ${d.vendorTaskId}` : ''}`,
+      `Requested ${at(d.requestedAt)}; completed ${at(d.completedAt)}; attempts ${d.attempts}${d.vendorTaskId ? `; vendor task id ${d.vendorTaskId}` : ''}`,
       regular,
       9,
       12,
     );
     if (d.reverifiedAt)
       line(
-        `Re-verified ${d.reverifiedAt}${d.reappearedAt ? `; data REAPPEARED ${d.reappearedAt}` : '; nothing reappeared'}`,
+        `Re-verified ${at(d.reverifiedAt)}${d.reappearedAt ? `; data REAPPEARED ${at(d.reappearedAt)}` : '; nothing reappeared'}`,
         regular,
         9,
         12,
@@ -129,7 +157,7 @@ export async function renderCertificatePdf(signed: SignedCertificate): Promise<U
   gap(12);
   line('Audit chain', bold, 13);
   const head = c.auditChain.head;
-  line(head ? `Head #${head.chainSeq} sealed ${head.sealedAt}:` : 'Not sealed yet.');
+  line(head ? `Head #${head.chainSeq} sealed ${at(head.sealedAt)}:` : 'Not sealed yet.');
   if (head) line(head.hash, mono, 9, 12);
   gap(12);
   line('Signature', bold, 13);
