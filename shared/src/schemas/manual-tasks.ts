@@ -20,8 +20,7 @@ export const manualTaskIdSchema = z
   .meta({ description: "The manual task's id.", example: 'mt_01jdx4q2w8e6r7t9y3u7' });
 
 /** An owner's or member's answer; the evidence file travels base64-encoded in the JSON body. */
-export const manualTaskAnswerSchema = z
-  .object({
+const answerFields = z.object({
     answer: z.enum(MANUAL_ANSWERS).meta({
       description: '`done` (deleted: say what in `note`), `not_found` (the system holds nothing of the subject) or `cannot` (say why in `note`).',
     }),
@@ -34,14 +33,22 @@ export const manualTaskAnswerSchema = z
       })
       .optional()
       .meta({ description: `Optional with \`done\`: a ${EVIDENCE_TYPES_TEXT} file of up to 10 MB (413 when larger, 415 for another type).` }),
-  })
-  .superRefine((input, ctx) => {
-    if (input.answer === 'cannot' && !input.note)
-      ctx.addIssue({ code: 'custom', path: ['note'], message: 'Say why it cannot be done' });
-    if (input.evidence && input.answer !== 'done')
-      ctx.addIssue({ code: 'custom', path: ['evidence'], message: 'An evidence file goes with a "done" answer only' });
-  });
-export type ManualTaskAnswerInput = z.infer<typeof manualTaskAnswerSchema>;
+});
+
+export type ManualTaskAnswerInput = z.infer<typeof answerFields>;
+
+/** An answer checked as a whole: a reason with "cannot", a file only with "done". */
+function checkAnswer(input: ManualTaskAnswerInput, ctx: z.RefinementCtx) {
+  if (input.answer === 'cannot' && !input.note)
+    ctx.addIssue({ code: 'custom', path: ['note'], message: 'Say why it cannot be done' });
+  if (input.evidence && input.answer !== 'done')
+    ctx.addIssue({ code: 'custom', path: ['evidence'], message: 'An evidence file goes with a "done" answer only' });
+}
+
+/** The answer by a task's id (members, the REST API). */
+export const answerByIdSchema = answerFields.extend({ id: manualTaskIdSchema }).superRefine(checkAnswer);
+/** The answer through a task link (the owner's page). */
+export const answerByLinkSchema = answerFields.extend({ token: z.string().min(1).max(200) }).superRefine(checkAnswer);
 
 export const taskTokenInputSchema = z.object({ token: z.string().min(1).max(200) });
 
