@@ -6413,6 +6413,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
+                        organizationId: string;
                         workspaceId: string;
                         deletionRequestId: string;
                         integrationRequestId: string;

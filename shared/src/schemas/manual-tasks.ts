@@ -55,6 +55,7 @@ export const taskTokenInputSchema = z.object({ token: z.string().min(1).max(200)
 /** An open task, as the REST list and the dashboard show it (the identifier masked). */
 export const manualTaskSchema = z.object({
   id: z.string(),
+  organizationId: z.string(),
   workspaceId: z.string(),
   deletionRequestId: z.string(),
   integrationRequestId: z.string(),

@@ -121,7 +121,7 @@ describe('manual integrations', () => {
     expect(answered).toMatchObject({ actorType: 'task_link', outcome: 'done' });
     expect(answered.details).toMatchObject({ by: OWNER, from: '127.0.0.1', via: 'link' });
     const { certificate } = await buildCertificate(env.db.prisma, env.deps.keyring, org.actor, requestId);
-    const confirmation = JSON.stringify(certificate.destinations[0]!.evidence);
+    const confirmation = JSON.stringify((certificate.destinations as { evidence: unknown }[])[0]!.evidence);
     expect(confirmation).toContain('confirmed by a person');
     expect(confirmation).not.toMatch(/verif/i);
     // The link is spent: the page says so and shows nothing of the request.

@@ -47,6 +47,7 @@ export async function listOpenTasks(
     take: page.limit + 1,
     select: {
       id: true,
+      organizationId: true,
       workspaceId: true,
       deletionRequestId: true,
       integrationRequestId: true,
@@ -62,6 +63,7 @@ export async function listOpenTasks(
   return {
     items: items.map((t) => ({
       id: t.id,
+      organizationId: t.organizationId,
       workspaceId: t.workspaceId,
       deletionRequestId: t.deletionRequestId,
       integrationRequestId: t.integrationRequestId,
