@@ -4,7 +4,9 @@ import { buildCertificate } from '../../services/certificates/build-certificate'
 import { TASK_LINK_GONE } from '../../services/manual-tasks/task-page';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForIntegrationRequest, waitForRequest } from '../../test/engine';
 import { startSmtpSink, toAddresses } from '../../test/fakes/smtp-sink';
-import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
+import { runManualTaskReminders } from '../../services/manual-tasks/reminders';
+import { NOTICE_SETTLE_MS, runNotifications } from '../../services/notifications/notify';
 
 let env: TestEnv;
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
@@ -202,5 +204,111 @@ describe('manual integrations', () => {
     });
     const stored = await env.db.prisma.manualTaskEvidence.findUniqueOrThrow({ where: { taskId: ir.trackingId! } });
     expect(stored.contentType).toBe('text/csv');
+  });
+});
+
+const DAY_MS = 86_400_000;
+
+describe('reminders and escalation on a moved clock', () => {
+  it('reminds the owners every N days, and tells the admins once the task is past its days to complete', async () => {
+    const { ir } = await openTask('heidi@example.com');
+    const task = await env.db.prisma.manualTask.findUniqueOrThrow({ where: { id: ir.trackingId! } });
+    const deps = env.deps;
+    const reminders = () =>
+      smtp.messages.filter((m) => m.subject?.startsWith('Reminder:') && toAddresses(m).includes(OWNER)).length;
+    const before = reminders();
+    // A day in: nothing due yet (every 2 days by default).
+    await runManualTaskReminders(deps, new Date(task.createdAt.getTime() + DAY_MS));
+    expect(reminders()).toBe(before);
+    const twoDays = new Date(task.createdAt.getTime() + 2 * DAY_MS + 1000);
+    // (Tasks of the tests above are still open too: each gets its own reminder.)
+    const { reminded } = await runManualTaskReminders(deps, twoDays);
+    expect(reminded).toBeGreaterThanOrEqual(1);
+    await expect.poll(reminders, { timeout: 10_000 }).toBe(before + reminded);
+    expect((await env.db.prisma.manualTask.findUniqueOrThrow({ where: { id: task.id } })).lastRemindedAt).toEqual(twoDays);
+    // An hour later nothing more is sent.
+    expect((await runManualTaskReminders(deps, new Date(twoDays.getTime() + 3_600_000))).reminded).toBe(0);
+    const reminder = smtp.messages.filter((m) => m.subject?.startsWith('Reminder:')).at(-1)!;
+    expect(reminder.text).not.toContain('heidi');
+
+    // Five days to complete: on day 5 the task is escalated once, and the notifier mails the admins.
+    // The notifier starts reading an organization's log from its first run on.
+    await runNotifications(deps);
+    const dayFive = new Date(task.createdAt.getTime() + 5 * DAY_MS + 1000);
+    const first = await runManualTaskReminders(deps, dayFive);
+    expect(first.escalated).toBeGreaterThanOrEqual(1);
+    expect((await runManualTaskReminders(deps, new Date(dayFive.getTime() + 60_000))).escalated).toBe(0);
+    const escalations = await env.db.prisma.auditLog.findMany({
+      where: { integrationRequestId: ir.id, action: 'manual_task.escalated' },
+    });
+    expect(escalations).toHaveLength(1);
+    await runNotifications(deps, new Date(Date.now() + NOTICE_SETTLE_MS + 1000));
+    const notice = await smtp.waitFor(
+      (m) => m.subject === `Manual task overdue: ${ir.deletionRequestId}` && toAddresses(m).includes(org.email),
+    );
+    expect(notice.text).toContain('Legacy CRM');
+    expect(notice.text).not.toContain('heidi');
+  });
+});
+
+describe('REST for ticketing systems', () => {
+  it('lists open tasks of the workspace its key names, answers one, and another organization sees and answers nothing', async () => {
+    const server = await startTestServer(env.deps);
+    try {
+      const { requestId, ir } = await openTask('ivan@example.com');
+      const headers = { 'x-api-key': org.pat, 'x-workspace-api-key': org.workspaceApiKey };
+      const listed = await fetch(`${server.baseUrl}/api/public/manual-tasks?limit=100`, { headers });
+      expect(listed.status).toBe(200);
+      const tasks = (await listed.json()) as { id: string; maskedIdentifier: string }[];
+      const mine = tasks.find((t) => t.id === ir.trackingId);
+      expect(mine).toBeDefined();
+      expect(JSON.stringify(tasks)).not.toContain('ivan@example.com');
+
+      const other = await seedOrganization(env.deps, 'manual-other');
+      const otherList = await fetch(`${server.baseUrl}/api/public/manual-tasks`, { headers: { 'x-api-key': other.pat } });
+      expect(await otherList.json()).toEqual([]);
+      const foreign = await fetch(`${server.baseUrl}/api/public/manual-tasks/${ir.trackingId}/answer`, {
+        method: 'POST',
+        headers: { 'x-api-key': other.pat, 'content-type': 'application/json' },
+        body: JSON.stringify({ answer: 'done' }),
+      });
+      expect(foreign.status).toBe(404);
+
+      const post = (body: unknown) =>
+        fetch(`${server.baseUrl}/api/public/manual-tasks/${ir.trackingId}/answer`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const tooBig = await post({
+        answer: 'done',
+        evidence: { fileName: 'big.pdf', contentBase64: Buffer.alloc(10 * 1024 * 1024 + 1, 0x25).toString('base64') },
+      });
+      expect(tooBig.status).toBe(413);
+      expect((await tooBig.json()).message).toContain('10 MB');
+      const wrongType = await post({
+        answer: 'done',
+        evidence: { fileName: 'tool.exe', contentBase64: Buffer.from('MZ\x90\x00').toString('base64') },
+      });
+      expect(wrongType.status).toBe(415);
+      expect((await wrongType.json()).message).toContain('PDF, PNG, JPEG, CSV or TXT');
+
+      const answered = await post({ answer: 'done', note: 'Removed from the ledger' });
+      expect(answered.status).toBe(200);
+      expect((await waitForRequest(env, requestId)).status).toBe('SUCCESS');
+      const entry = await env.db.prisma.auditLog.findFirstOrThrow({
+        where: { integrationRequestId: ir.id, action: 'manual_task.answered' },
+      });
+      expect(entry).toMatchObject({ actorType: 'user:pat', actorId: org.user.id });
+      expect(entry.details).toMatchObject({ via: 'api', by: org.email });
+      // Answered: the task is no longer listed, and a second answer is a 404.
+      const after = (await (await fetch(`${server.baseUrl}/api/public/manual-tasks?limit=100`, { headers })).json()) as {
+        id: string;
+      }[];
+      expect(after.some((t) => t.id === ir.trackingId)).toBe(false);
+      expect((await post({ answer: 'not_found' })).status).toBe(404);
+    } finally {
+      await server.close();
+    }
   });
 });
