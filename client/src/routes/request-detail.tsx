@@ -7,6 +7,7 @@ import { ReappearedPanel } from '../components/reappeared-panel';
 import { IntegrationRequestActions, RequestActions } from '../components/request-actions';
 import { RevealableIdentifier } from '../components/revealable-identifier';
 import { RequestIdentifiers } from '../components/identities/request-identifiers';
+import { RequestManualTasks } from '../components/manual-tasks/request-tasks';
 import { PageHeader } from '../components/shell';
 import { ErrorState, Loading } from '../components/states';
 import { SegmentedStatusBar, StatusBadge } from '../components/status';
@@ -145,6 +146,8 @@ export function Component() {
           </div>
         )}
       </section>
+
+      <RequestManualTasks deletionRequestId={request.id} />
 
       <section aria-labelledby="timeline-heading" className="stack">
         <h2 id="timeline-heading">Audit trail</h2>
