@@ -7,6 +7,7 @@ import { completionProfiles, projectRisk } from '../deadlines/at-risk';
 import { receiptToConfirmWhere, unfulfilledWhere } from '../deadlines/pending';
 import { deletionRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
 import { failuresOf } from './attention';
+import { tasksLateForDeadline } from '../manual-tasks/list-tasks';
 import { withMaskedIdentifier } from './masked-identifier';
 
 const DAY_MS = 86_400_000;
@@ -197,5 +198,7 @@ export async function getOverview(db: Db, actor: Actor, input: { days: number; t
       .filter((r) => r.dueAt && new Date(r.dueAt) > now && new Date(r.dueAt) <= weekAhead)
       .slice(0, ATTENTION_LIMIT),
     atRisk: deadlines.filter((r) => r.atRisk && r.dueAt && new Date(r.dueAt) > now).slice(0, ATTENTION_LIMIT),
+    // Manual tasks that will be late for their request's legal deadline.
+    lateManualTasks: await tasksLateForDeadline(db, organizationId, now, ATTENTION_LIMIT),
   };
 }

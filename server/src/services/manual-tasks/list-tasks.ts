@@ -126,3 +126,32 @@ export async function tasksOfRequest(db: Db, actor: Actor, deletionRequestId: st
       ir.trackingId === task.id,
   }));
 }
+
+/**
+ * Open manual tasks that will be late for their request's legal deadline (due after it, or
+ * still open past it): the overview's "Needs attention" and the daily digest list them.
+ */
+export async function tasksLateForDeadline(db: Db, organizationId: string, now = new Date(), take = 20) {
+  const rows = await db.manualTask.findMany({
+    where: { organizationId, ...waitingWhere, deletionRequest: { dueAt: { not: null } } },
+    orderBy: [{ dueAt: 'asc' }, { id: 'asc' }],
+    take: 500,
+    select: {
+      id: true,
+      deletionRequestId: true,
+      integrationName: true,
+      dueAt: true,
+      deletionRequest: { select: { dueAt: true } },
+    },
+  });
+  return rows
+    .filter((t) => lateForDeadline(t, t.deletionRequest.dueAt, now))
+    .slice(0, take)
+    .map((t) => ({
+      taskId: t.id,
+      deletionRequestId: t.deletionRequestId,
+      integrationName: t.integrationName,
+      dueAt: t.dueAt.toISOString(),
+      requestDueAt: t.deletionRequest.dueAt!.toISOString(),
+    }));
+}
