@@ -58,9 +58,7 @@ describe('manual integrations', () => {
 
     // The owner's email reaches the loopback SMTP server, with a link and no identifier.
     const mailFile = inject('mailFile');
-    await expect
-      .poll(() => sentMails(mailFile).some((m) => m.to.includes(owner)), { timeout: 30_000 })
-      .toBe(true);
+    await expect.poll(() => sentMails(mailFile).some((m) => m.to.includes(owner)), { timeout: 30_000 }).toBe(true);
     const mail = sentMails(mailFile).find((m) => m.to.includes(owner))!;
     expect(mail.subject).toBe('Deletion task: Legacy CRM');
     expect(mail.text).not.toContain(subject);
@@ -75,7 +73,9 @@ describe('manual integrations', () => {
     await ownerPage.getByText(`Find ${subject} in the CRM and delete the contact.`).waitFor();
     await ownerPage.getByLabel('Done', { exact: true }).check();
     await ownerPage.getByLabel('What was deleted').fill('Contact and its notes deleted');
-    await ownerPage.locator('input[type=file]').setInputFiles({ name: 'deletion.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await ownerPage
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'deletion.pdf', mimeType: 'application/pdf', buffer: PDF });
     await ownerPage.getByRole('button', { name: 'Send answer' }).click();
     await ownerPage.getByText('your answer was recorded').waitFor();
     await ownerContext.close();
@@ -92,7 +92,10 @@ describe('manual integrations', () => {
       )
       .toBeGreaterThan(0);
     await expect.poll(() => member.getByText('Success').first().isVisible(), { timeout: 30_000 }).toBe(true);
-    await member.getByText(/Done: confirmed by a person/).first().waitFor();
+    await member
+      .getByText(/Done: confirmed by a person/)
+      .first()
+      .waitFor();
     const requestId = requestUrl.split('/').pop()!;
     const certificate = await member.evaluate(async (id) => {
       const response = await fetch(`/api/downloads/certificates/${id}.json`);

@@ -7,7 +7,8 @@ import { errorCode, toDisplayError } from '../lib/errors';
 import { tokenFromHash } from '../lib/link-token';
 import { useTRPC } from '../trpc';
 
-const GONE = 'This task link no longer opens: it was answered or withdrawn, it has expired, or it is not a link we sent.';
+const GONE =
+  'This task link no longer opens: it was answered or withdrawn, it has expired, or it is not a link we sent.';
 
 /** Fills the instructions' placeholders with each identifier as shown (masked until revealed). */
 function fillInstructions(text: string, page: TaskPage, revealed: Record<string, string>): string {
@@ -32,7 +33,6 @@ export function Component() {
     // The token has been read: keep it out of the history.
     if (window.location.hash) window.history.replaceState(null, '', window.location.pathname);
     if (token) open.mutate({ token });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   const page = open.data;
   const gone = !token || errorCode(open.error) === 'NOT_FOUND' || errorCode(answer.error) === 'NOT_FOUND';
@@ -55,8 +55,8 @@ export function Component() {
         ) : (
           <div className="stack">
             <p>
-              {page.organizationName} asks you to delete a person&apos;s data from <strong>{page.integrationName}</strong>{' '}
-              by {page.dueAt.slice(0, 10)}.
+              {page.organizationName} asks you to delete a person&apos;s data from{' '}
+              <strong>{page.integrationName}</strong> by {page.dueAt.slice(0, 10)}.
             </p>
             <h2>Who</h2>
             <ul>

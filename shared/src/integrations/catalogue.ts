@@ -236,7 +236,7 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
   },
   MANUAL: {
     category: 'Custom',
-    deletes: "whatever its owners delete by hand (a legacy CRM, a spreadsheet, a vendor reached by email)",
+    deletes: 'whatever its owners delete by hand (a legacy CRM, a spreadsheet, a vendor reached by email)',
     credentials: 'none: owners (members or outside addresses) get a task link by email',
     capabilities: { status: true, cancel: true, verify: false },
     notes:

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 
 /** An owner of a manual integration's tasks: a member's address or an outside one (a vendor's privacy desk). */
-const ownerEmail = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.email('Each owner must be an email address').max(254));
+const ownerEmail = z.string().trim().toLowerCase().pipe(z.email('Each owner must be an email address').max(254));
 
 /**
  * A system without an API: each deletion request opens a task that its owners answer by hand.

@@ -21,18 +21,26 @@ export const manualTaskIdSchema = z
 
 /** An owner's or member's answer; the evidence file travels base64-encoded in the JSON body. */
 const answerFields = z.object({
-    answer: z.enum(MANUAL_ANSWERS).meta({
-      description: '`done` (deleted: say what in `note`), `not_found` (the system holds nothing of the subject) or `cannot` (say why in `note`).',
+  answer: z.enum(MANUAL_ANSWERS).meta({
+    description:
+      '`done` (deleted: say what in `note`), `not_found` (the system holds nothing of the subject) or `cannot` (say why in `note`).',
+  }),
+  note: z
+    .string()
+    .trim()
+    .max(5_000)
+    .optional()
+    .meta({ description: 'What was deleted (done), or why it cannot be (cannot).' }),
+  evidence: z
+    .object({
+      fileName: z.string().trim().min(1).max(255),
+      // Up to 10 MB once decoded (checked after decoding: 413); the body limit bounds the rest.
+      contentBase64: z.string().max(32_000_000),
+    })
+    .optional()
+    .meta({
+      description: `Optional with \`done\`: a ${EVIDENCE_TYPES_TEXT} file of up to 10 MB (413 when larger, 415 for another type).`,
     }),
-    note: z.string().trim().max(5_000).optional().meta({ description: 'What was deleted (done), or why it cannot be (cannot).' }),
-    evidence: z
-      .object({
-        fileName: z.string().trim().min(1).max(255),
-        // Up to 10 MB once decoded (checked after decoding: 413); the body limit bounds the rest.
-        contentBase64: z.string().max(32_000_000),
-      })
-      .optional()
-      .meta({ description: `Optional with \`done\`: a ${EVIDENCE_TYPES_TEXT} file of up to 10 MB (413 when larger, 415 for another type).` }),
 });
 
 export type ManualTaskAnswerInput = z.infer<typeof answerFields>;
@@ -73,7 +81,11 @@ export type ManualTask = z.infer<typeof manualTaskSchema>;
 
 export const manualTaskListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50).meta({ description: 'Page size (1-100).' }),
-  cursor: z.string().max(200).optional().meta({ description: 'Opaque cursor from the previous page\'s Link rel="next" header.' }),
+  cursor: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: 'Opaque cursor from the previous page\'s Link rel="next" header.' }),
 });
 
 export const manualTaskAnswerResultSchema = z.object({

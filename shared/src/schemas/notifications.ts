@@ -18,7 +18,7 @@ export const NOTIFICATION_EVENT_LABEL: Record<NotificationEvent, string> = {
   deadline_digest: 'Daily digest of overdue and at-risk requests',
   request_completed: 'A request completed (optional)',
   data_reappeared: 'Deleted data reappeared at re-verification',
-  manual_task_overdue: "A manual task is past its days to complete (escalation to admins)",
+  manual_task_overdue: 'A manual task is past its days to complete (escalation to admins)',
 };
 
 const channelsSchema = z.object({ email: z.boolean(), slack: z.boolean() });

@@ -33,8 +33,9 @@ export function RequestManualTasks({ deletionRequestId }: { deletionRequestId: s
           </p>
           {task.answeredAt && task.answer ? (
             <p>
-              <strong>Confirmed by a person</strong>: {MANUAL_ANSWER_LABEL[task.answer as ManualAnswerKind] ?? task.answer}{' '}
-              by {task.answeredBy} through {VIA[task.answeredVia ?? ''] ?? task.answeredVia}, from {task.answeredFrom},{' '}
+              <strong>Confirmed by a person</strong>:{' '}
+              {MANUAL_ANSWER_LABEL[task.answer as ManualAnswerKind] ?? task.answer} by {task.answeredBy} through{' '}
+              {VIA[task.answeredVia ?? ''] ?? task.answeredVia}, from {task.answeredFrom},{' '}
               {formatDateTime(task.answeredAt)}
               {task.answerNote ? ` — “${task.answerNote}”` : ''}
               {task.evidence ? ` · evidence: ${task.evidence.fileName} (${task.evidence.sizeBytes} bytes)` : ''}

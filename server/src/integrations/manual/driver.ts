@@ -52,7 +52,8 @@ export const manualDriver: Driver<ManualConfig> = {
   async checkStatus(ctx) {
     if (!ctx.trackingId) return { kind: 'failed', reason: 'This manual integration request has no task' };
     const answer = await portOf(ctx).answerOf(ctx.trackingId);
-    if (!answer) return { kind: 'pending', status: 'PENDING', message: 'Waiting for an owner to answer', pollAfterMs: RECHECK_MS };
+    if (!answer)
+      return { kind: 'pending', status: 'PENDING', message: 'Waiting for an owner to answer', pollAfterMs: RECHECK_MS };
     return answerOutcome(answer);
   },
 

@@ -60,7 +60,10 @@ export async function answerManualTask(
 ) {
   const file = input.evidence ? readEvidence(input.evidence) : null;
   const answered = await deps.prisma.$transaction(async (tx) => {
-    const task = 'token' in answerer ? await taskOfLink(tx, answerer.token, now) : await taskById(tx, answerer.actor, answerer.taskId);
+    const task =
+      'token' in answerer
+        ? await taskOfLink(tx, answerer.token, now)
+        : await taskById(tx, answerer.actor, answerer.taskId);
     const via = 'token' in answerer ? 'link' : answerer.via;
     const by =
       'token' in answerer
@@ -80,7 +83,8 @@ export async function answerManualTask(
         tokenRevokedAt: now,
       },
     });
-    if (count !== 1) throw new AppError('NOT_FOUND', 'token' in answerer ? 'This task was answered already' : NO_OPEN_TASK);
+    if (count !== 1)
+      throw new AppError('NOT_FOUND', 'token' in answerer ? 'This task was answered already' : NO_OPEN_TASK);
     if (file) await storeEvidence(tx, deps.keyring, task.organizationId, task.id, file);
     const actor = 'token' in answerer ? { actorType: 'task_link', actorId: task.id } : auditActor(answerer.actor);
     await tx.auditLog.create({
@@ -99,7 +103,14 @@ export async function answerManualTask(
           by,
           from,
           answeredAt: now.toISOString(),
-          file: file ? { fileName: file.fileName, contentType: file.contentType, sizeBytes: file.bytes.length, sha256: file.sha256 } : null,
+          file: file
+            ? {
+                fileName: file.fileName,
+                contentType: file.contentType,
+                sizeBytes: file.bytes.length,
+                sha256: file.sha256,
+              }
+            : null,
         },
       }),
     });

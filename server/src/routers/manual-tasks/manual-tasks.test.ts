@@ -7,6 +7,7 @@ import { startSmtpSink, toAddresses } from '../../test/fakes/smtp-sink';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
 import { runManualTaskReminders } from '../../services/manual-tasks/reminders';
 import { NOTICE_SETTLE_MS, runNotifications } from '../../services/notifications/notify';
+import { buildDigest } from '../../services/notifications/digest';
 
 let env: TestEnv;
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
@@ -31,7 +32,11 @@ beforeAll(async () => {
     workspaceId: org.workspace.id,
     name: 'Legacy CRM',
     type: 'MANUAL',
-    config: { owners: [OWNER], instructions: 'Search the CRM for {{email}} and delete the contact.', daysToComplete: 5 },
+    config: {
+      owners: [OWNER],
+      instructions: 'Search the CRM for {{email}} and delete the contact.',
+      daysToComplete: 5,
+    },
   });
   worker = await startTestWorker(env);
 });
@@ -148,10 +153,16 @@ describe('manual integrations', () => {
     expect((await waitForRequest(env, notFound.requestId)).status).toBe('SUCCESS');
 
     const cannot = await openTask('erin@example.com');
-    await expect(publicCaller().manualTasks.answerOnTask({ token: cannot.token, answer: 'cannot' })).rejects.toMatchObject({
+    await expect(
+      publicCaller().manualTasks.answerOnTask({ token: cannot.token, answer: 'cannot' }),
+    ).rejects.toMatchObject({
       code: 'BAD_REQUEST',
     });
-    await publicCaller().manualTasks.answerOnTask({ token: cannot.token, answer: 'cannot', note: 'Archive is offsite' });
+    await publicCaller().manualTasks.answerOnTask({
+      token: cannot.token,
+      answer: 'cannot',
+      note: 'Archive is offsite',
+    });
     const failed = await waitForRequest(env, cannot.requestId);
     expect(failed.status).toBe('FAILED');
     expect(failed.integrationRequests[0]!.lastError).toContain('Archive is offsite');
@@ -160,7 +171,11 @@ describe('manual integrations', () => {
     await caller.deletionRequests.retry({ deletionRequestId: cannot.requestId });
     await expect.poll(() => smtp.messages.length, { timeout: 10_000 }).toBeGreaterThan(before);
     const again = await waitForIntegrationRequest(env, cannot.ir.id, ['PENDING']);
-    await expect.poll(async () => (await env.db.prisma.integrationRequest.findUniqueOrThrow({ where: { id: again.id } })).trackingId).not.toBe(cannot.ir.trackingId);
+    await expect
+      .poll(
+        async () => (await env.db.prisma.integrationRequest.findUniqueOrThrow({ where: { id: again.id } })).trackingId,
+      )
+      .not.toBe(cannot.ir.trackingId);
     const newToken = linkToken(smtp.messages[smtp.messages.length - 1]!.text ?? '');
     expect(newToken).not.toBe(cannot.token);
     await expectGone(publicCaller().manualTasks.openTask({ token: cannot.token }));
@@ -192,8 +207,14 @@ describe('manual integrations', () => {
         answer: 'done',
         evidence: { fileName: 'proof.pdf', contentBase64: Buffer.from('MZ\x90\x00binary').toString('base64') },
       }),
-    ).rejects.toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringContaining('PDF, PNG, JPEG, CSV or TXT') });
-    const task = await env.db.prisma.manualTask.findUniqueOrThrow({ where: { id: ir.trackingId! }, include: { evidence: true } });
+    ).rejects.toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: expect.stringContaining('PDF, PNG, JPEG, CSV or TXT'),
+    });
+    const task = await env.db.prisma.manualTask.findUniqueOrThrow({
+      where: { id: ir.trackingId! },
+      include: { evidence: true },
+    });
     expect(task.answeredAt).toBeNull();
     expect(task.evidence).toBeNull();
     // A CSV by its content and name is taken.
@@ -225,7 +246,9 @@ describe('reminders and escalation on a moved clock', () => {
     const { reminded } = await runManualTaskReminders(deps, twoDays);
     expect(reminded).toBeGreaterThanOrEqual(1);
     await expect.poll(reminders, { timeout: 10_000 }).toBe(before + reminded);
-    expect((await env.db.prisma.manualTask.findUniqueOrThrow({ where: { id: task.id } })).lastRemindedAt).toEqual(twoDays);
+    expect((await env.db.prisma.manualTask.findUniqueOrThrow({ where: { id: task.id } })).lastRemindedAt).toEqual(
+      twoDays,
+    );
     // An hour later nothing more is sent.
     expect((await runManualTaskReminders(deps, new Date(twoDays.getTime() + 3_600_000))).reminded).toBe(0);
     const reminder = smtp.messages.filter((m) => m.subject?.startsWith('Reminder:')).at(-1)!;
@@ -265,7 +288,9 @@ describe('REST for ticketing systems', () => {
       expect(JSON.stringify(tasks)).not.toContain('ivan@example.com');
 
       const other = await seedOrganization(env.deps, 'manual-other');
-      const otherList = await fetch(`${server.baseUrl}/api/public/manual-tasks`, { headers: { 'x-api-key': other.pat } });
+      const otherList = await fetch(`${server.baseUrl}/api/public/manual-tasks`, {
+        headers: { 'x-api-key': other.pat },
+      });
       expect(await otherList.json()).toEqual([]);
       const foreign = await fetch(`${server.baseUrl}/api/public/manual-tasks/${ir.trackingId}/answer`, {
         method: 'POST',
@@ -302,7 +327,9 @@ describe('REST for ticketing systems', () => {
       expect(entry).toMatchObject({ actorType: 'user:pat', actorId: org.user.id });
       expect(entry.details).toMatchObject({ via: 'api', by: org.email });
       // Answered: the task is no longer listed, and a second answer is a 404.
-      const after = (await (await fetch(`${server.baseUrl}/api/public/manual-tasks?limit=100`, { headers })).json()) as {
+      const after = (await (
+        await fetch(`${server.baseUrl}/api/public/manual-tasks?limit=100`, { headers })
+      ).json()) as {
         id: string;
       }[];
       expect(after.some((t) => t.id === ir.trackingId)).toBe(false);
@@ -310,5 +337,22 @@ describe('REST for ticketing systems', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('tasks late for the legal deadline', () => {
+  it('appear in the overview and the daily digest', async () => {
+    const { requestId, ir } = await openTask('judy@example.com');
+    // The request is due in a day; its task (five days to complete) will be late.
+    await env.db.prisma.deletionRequest.update({
+      where: { id: requestId },
+      data: { dueAt: new Date(Date.now() + 86_400_000) },
+    });
+    const overview = await caller.dashboard.overview({ days: 7, timeZone: 'UTC' });
+    expect(overview.lateManualTasks.map((t) => t.taskId)).toContain(ir.trackingId);
+    const digest = await buildDigest(env.deps, org.organization.id, new Date());
+    expect(digest?.text).toContain('Manual tasks late for the legal deadline');
+    expect(digest?.text).toContain(requestId);
+    expect(digest?.text).not.toContain('judy');
   });
 });

@@ -41,7 +41,10 @@ export const list = memberProcedure
       successDescription: 'One page of open manual tasks (an empty array when there are none).',
       requestHeaders: listRequestHeaders,
       responseHeaders: listResponseHeaders,
-      errors: { 400: 'Invalid query parameter (limit, cursor).', 404: 'The X-Workspace-Api-Key header names no workspace of this organization.' },
+      errors: {
+        400: 'Invalid query parameter (limit, cursor).',
+        404: 'The X-Workspace-Api-Key header names no workspace of this organization.',
+      },
     }),
   )
   .input(manualTaskListQuerySchema)

@@ -40,13 +40,19 @@ export function readEvidence(input: { fileName: string; contentBase64: string })
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(base64))
     throw new AppError('BAD_REQUEST', 'The evidence file must be base64-encoded');
   // Refused before decoding: the encoded length says the size.
-  if (Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0) > EVIDENCE_MAX_BYTES)
+  if (
+    Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0) >
+    EVIDENCE_MAX_BYTES
+  )
     throw new AppError('PAYLOAD_TOO_LARGE', TOO_LARGE);
   const bytes = Buffer.from(base64, base64.includes('-') || base64.includes('_') ? 'base64url' : 'base64');
   if (bytes.length > EVIDENCE_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', TOO_LARGE);
   const contentType = sniff(bytes, input.fileName);
   if (!contentType)
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `The evidence file must be a ${EVIDENCE_TYPES_TEXT} file (its content, not only its name)`);
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `The evidence file must be a ${EVIDENCE_TYPES_TEXT} file (its content, not only its name)`,
+    );
   return { fileName: input.fileName, contentType, bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 

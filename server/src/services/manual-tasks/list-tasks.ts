@@ -36,10 +36,7 @@ export async function listOpenTasks(
           : {}),
       ...(after
         ? {
-            OR: [
-              { createdAt: { lt: after.createdAt } },
-              { createdAt: after.createdAt, id: { lt: after.id } },
-            ],
+            OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
           }
         : {}),
     },

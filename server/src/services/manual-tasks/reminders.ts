@@ -67,7 +67,9 @@ export async function runManualTaskReminders(
             integrationRequestId: task.integrationRequestId,
             actorType: 'system',
             action: 'manual_task.reminded',
-            summary: sent ? `Reminder mailed to the owners of ${task.integrationName}` : 'Reminder due (email is not configured)',
+            summary: sent
+              ? `Reminder mailed to the owners of ${task.integrationName}`
+              : 'Reminder due (email is not configured)',
           },
         });
         if (sent) reminded++;
@@ -75,7 +77,8 @@ export async function runManualTaskReminders(
         deps.log.warn({ taskId: task.id, err: (error as Error).message }, 'manual task reminder failed');
       }
     }
-    const escalate = (task.integrationRequest.configSnapshot as { escalateToAdmins?: unknown } | null)?.escalateToAdmins;
+    const escalate = (task.integrationRequest.configSnapshot as { escalateToAdmins?: unknown } | null)
+      ?.escalateToAdmins;
     if (!task.escalatedAt && task.dueAt <= now) {
       await deps.prisma.manualTask.update({ where: { id: task.id }, data: { escalatedAt: now } });
       await deps.prisma.auditLog.create({

@@ -35,7 +35,13 @@ export function manualTaskPort(
         select: {
           integrationName: true,
           deletionRequest: {
-            select: { id: true, organizationId: true, workspaceId: true, dueAt: true, organization: { select: { name: true } } },
+            select: {
+              id: true,
+              organizationId: true,
+              workspaceId: true,
+              dueAt: true,
+              organization: { select: { name: true } },
+            },
           },
         },
       });
