@@ -24,5 +24,3 @@ export const manualConfigSchema = z.object({
 });
 export type ManualConfig = z.infer<typeof manualConfigSchema>;
 
-/** The identifier placeholders an instruction text may hold: {{identifier}} (the value this integration receives) and {{<type>}}. */
-export const INSTRUCTION_PLACEHOLDER = /\{\{\s*([a-z][a-z0-9_]{0,63})\s*\}\}/gi;
