@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { startMailSink } from './support/mail-sink';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -66,6 +67,9 @@ export default async function setup({ provide }: { provide: (key: string, value:
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let log = '';
+  // The app's outgoing mail (manual task links, notifications) lands in a loopback SMTP server the suites read.
+  const mailFile = path.join(dataDir, 'mail.jsonl');
+  const mailSink = await startMailSink(mailFile);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
@@ -78,6 +82,9 @@ export default async function setup({ provide }: { provide: (key: string, value:
     AUDIT_SEAL_INTERVAL_MS: '1000',
     // The suites' destinations (a webhook receiver, a customer database) are on loopback.
     OUTBOUND_ALLOWLIST: '127.0.0.0/8,localhost',
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(mailSink.port),
+    SMTP_FROM: 'Deletion Service <no-reply@e2e.test>',
     // Asynchronous vendors' fakes finish their jobs in a fraction of a second: poll every second.
     ASYNC_POLL_INTERVAL_MS: '1000',
   };
@@ -106,6 +113,7 @@ export default async function setup({ provide }: { provide: (key: string, value:
   }
   provide('baseUrl', baseUrl);
   provide('dataDir', dataDir);
+  provide('mailFile', mailFile);
 
   return async () => {
     if (child.exitCode === null) {
@@ -117,6 +125,7 @@ export default async function setup({ provide }: { provide: (key: string, value:
     child.stdout?.destroy();
     child.stderr?.destroy();
     logFile.end();
+    await mailSink.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }
@@ -125,5 +134,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     dataDir: string;
+    mailFile: string;
   }
 }

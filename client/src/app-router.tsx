@@ -31,6 +31,7 @@ export function createAppRouter() {
         { path: '/reset-password', lazy: () => import('./routes/reset-password') },
         { path: '/verify-email', lazy: () => import('./routes/verify-email') },
         { path: '/invite/:token', lazy: () => import('./routes/accept-invitation') },
+        { path: '/task', lazy: () => import('./routes/task') },
         {
           path: '/',
           lazy: () => import('./components/shell'),

@@ -167,6 +167,23 @@ function OverviewBody({ data }: { data: Overview }) {
             <Link to={requestsLink({ statuses: ['FAILED', 'ERROR'] })}>See all {data.needsAttentionTotal}</Link>
           </p>
         ) : null}
+        {data.lateManualTasks.length > 0 ? (
+          <>
+            <h3>Manual tasks late for the legal deadline</h3>
+            <ul className="list">
+              {data.lateManualTasks.map((task) => (
+                <li key={task.taskId} className="list-row attention-row">
+                  <Link to={`/requests/${task.deletionRequestId}`} className="mono truncate">
+                    {task.integrationName}
+                  </Link>
+                  <span className="muted nowrap">
+                    task due {task.dueAt.slice(0, 10)}, request due {task.requestDueAt.slice(0, 10)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
       </section>
     </div>
   );

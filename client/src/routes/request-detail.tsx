@@ -7,6 +7,7 @@ import { ReappearedPanel } from '../components/reappeared-panel';
 import { IntegrationRequestActions, RequestActions } from '../components/request-actions';
 import { RevealableIdentifier } from '../components/revealable-identifier';
 import { RequestIdentifiers } from '../components/identities/request-identifiers';
+import { RequestManualTasks } from '../components/manual-tasks/request-tasks';
 import { PageHeader } from '../components/shell';
 import { ErrorState, Loading } from '../components/states';
 import { SegmentedStatusBar, StatusBadge } from '../components/status';
@@ -155,6 +156,8 @@ export function Component() {
           </div>
         )}
       </section>
+
+      <RequestManualTasks deletionRequestId={request.id} />
 
       <AuditTrailSection request={request} />
     </>

@@ -18,4 +18,6 @@ export const ADVISORY_LOCKS = {
   deadlineEvents: 727279,
   /** Workers leasing due steps, one claim at a time (transaction lock, waits). */
   claims: 727280,
+  /** Manual task reminders and escalations (session lock, skipped when held). */
+  manualTaskReminders: 727281,
 } as const;

@@ -13,15 +13,30 @@ export const LARGE_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
  */
 export const CSV_IMPORT_BODY_LIMIT_BYTES = 2 * CSV_IMPORT_MAX_BYTES + 4096;
 
+/**
+ * A manual task's answer carries its evidence file (up to 10 MB) base64-encoded; the body may be
+ * larger, so that a file just over 10 MB meets the answer's own 413 naming the file's limit.
+ */
+const TASK_ANSWER_BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+const TASK_ANSWER_PATH = new RegExp(`^${PUBLIC_API_PREFIX}/manual-tasks/[^/]+/answer$`);
+
 /** Public paths that take more than BODY_LIMIT_BYTES: the erasure check's batch form and the CSV import. */
 const PUBLIC_PATH_LIMITS = new Map([
   [`${PUBLIC_API_PREFIX}/erasure-checks/batch`, LARGE_BODY_LIMIT_BYTES],
   [`${PUBLIC_API_PREFIX}/deletion-requests/import`, CSV_IMPORT_BODY_LIMIT_BYTES],
 ]);
 /** The dashboard's procedures that take more than BODY_LIMIT_BYTES: the CSV import. */
-const TRPC_PROCEDURE_LIMITS = new Map([['deletionRequests.importCsv', CSV_IMPORT_BODY_LIMIT_BYTES]]);
+const TRPC_PROCEDURE_LIMITS = new Map([
+  ['deletionRequests.importCsv', CSV_IMPORT_BODY_LIMIT_BYTES],
+  ['manualTasks.answer', TASK_ANSWER_BODY_LIMIT_BYTES],
+  ['manualTasks.answerOnTask', TASK_ANSWER_BODY_LIMIT_BYTES],
+]);
 
-const LARGEST_LIMIT = Math.max(...PUBLIC_PATH_LIMITS.values(), ...TRPC_PROCEDURE_LIMITS.values());
+const LARGEST_LIMIT = Math.max(
+  ...PUBLIC_PATH_LIMITS.values(),
+  ...TRPC_PROCEDURE_LIMITS.values(),
+  TASK_ANSWER_BODY_LIMIT_BYTES,
+);
 
 function tooLarge(): Error {
   return Object.assign(new Error('Request body is too large'), { statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' });
@@ -29,6 +44,7 @@ function tooLarge(): Error {
 
 /** The body limit of one request's path, or undefined for paths that keep Fastify's own (BODY_LIMIT_BYTES). */
 function limitOf(path: string, bodyLimit: number): number | undefined {
+  if (TASK_ANSWER_PATH.test(path)) return Math.max(bodyLimit, TASK_ANSWER_BODY_LIMIT_BYTES);
   if (path.startsWith(`${PUBLIC_API_PREFIX}/`)) return Math.max(bodyLimit, PUBLIC_PATH_LIMITS.get(path) ?? 0);
   if (path.startsWith('/trpc/')) {
     // A batch (`/trpc/a,b`) may carry a CSV import: each procedure's input schema bounds its own part.

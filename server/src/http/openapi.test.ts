@@ -32,6 +32,7 @@ describe('OpenAPI document', () => {
       'GET /downloads/certificates/{deletionRequestId}.pdf',
       'GET /downloads/requests.csv',
       'GET /downloads/requests/{deletionRequestId}/audit-trail.csv',
+      'GET /manual-tasks',
       'PATCH /callback-endpoints/{endpointId}',
       'POST /callback-deliveries/{deliveryId}/resend',
       'POST /callback-endpoints',
@@ -54,6 +55,7 @@ describe('OpenAPI document', () => {
       'POST /erasure-checks',
       'POST /erasure-checks/batch',
       'POST /integrations/{integrationId}/rotate-hash-key',
+      'POST /manual-tasks/{id}/answer',
     ]);
     expect(document.servers?.[0]?.url).toBe('http://localhost:3000/api/public');
     expect(buildOpenApiDocument().servers?.[0]?.url).toBe('/api/public');

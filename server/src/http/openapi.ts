@@ -50,6 +50,11 @@ const TAGS = [
     description: 'Endpoints that receive signed status events (Standard Webhooks), and their deliveries.',
   },
   {
+    name: 'Manual tasks',
+    description:
+      'Tasks of manual integrations (systems without an API), for ticketing systems: the open ones, and their answers.',
+  },
+  {
     name: 'Downloads',
     description: 'Files: certificates of deletion (JSON, PDF), the key that signs them, and CSV exports.',
   },

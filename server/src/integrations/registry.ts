@@ -21,6 +21,7 @@ import { zendeskDriver } from './zendesk/driver';
 import { hubspotDriver } from './hubspot/driver';
 import type { Driver } from './types';
 import { webhookDriver } from './webhook/driver';
+import { manualDriver } from './manual/driver';
 
 /** Every destination the engine can drive, by integration type: a connector is its folder and one line here. */
 const drivers: Record<IntegrationType, Driver> = {
@@ -45,6 +46,7 @@ const drivers: Record<IntegrationType, Driver> = {
   REDIS: redisDriver,
   S3: s3Driver,
   DYNAMODB: dynamoDriver,
+  MANUAL: manualDriver,
 };
 
 export function driverFor(type: IntegrationType): Driver {

@@ -1,6 +1,7 @@
 import type { IntegrationType } from '@shared/statuses';
 import type { ForeignKey } from '@shared/integrations/foreign-keys';
 import type { Logger } from '../lib/logger';
+import type { ManualTaskPort } from './manual/port';
 import type { HttpClient } from './runtime/http-client';
 
 /** One recorded step of talking to a destination, for the audit trail (secrets already redacted). */
@@ -38,6 +39,8 @@ export interface DriverContext<Config = unknown> {
   resolveHost(host: string): Promise<string>;
   log: Logger;
   now: Date;
+  /** The manual tasks of this request (the `MANUAL` driver's only way to the service); absent in admin operations. */
+  manualTasks?: ManualTaskPort;
 }
 
 /**
@@ -60,7 +63,7 @@ export interface CancelResult {
 /** What a driver's admin operations (test connection, save-time validation, discover, dry run) get: no request. */
 export type AdminContext<Config = unknown> = Omit<
   DriverContext<Config>,
-  'identifier' | 'integrationRequestId' | 'deletionRequestId' | 'trackingId' | 'hashKey'
+  'identifier' | 'integrationRequestId' | 'deletionRequestId' | 'trackingId' | 'hashKey' | 'manualTasks'
 >;
 
 /** A problem with a configuration found at save time; `path` is inside the configuration. */

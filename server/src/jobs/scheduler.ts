@@ -9,6 +9,7 @@ import { runNotifications, type NotifyDeps } from '../services/notifications/not
 import { pruneIdempotencyKeys } from '../services/idempotency/idempotency-keys';
 import { recordDeadlineEvents } from '../pipeline/store/deadline-events';
 import { runReverification } from './reverify';
+import { runManualTaskReminders } from '../services/manual-tasks/reminders';
 
 const RETENTION_LOCK = ADVISORY_LOCKS.retention;
 const NOTIFY_LOCK = ADVISORY_LOCKS.notifications;
@@ -17,6 +18,8 @@ const REVERIFY_LOCK = ADVISORY_LOCKS.reverification;
 const DEADLINE_EVENTS_INTERVAL_MS = 60_000;
 /** Re-verification looks for due integration requests this often (and once at start). */
 const REVERIFY_INTERVAL_MS = 3_600_000;
+/** Manual task reminders and escalations are looked for this often. */
+const MANUAL_TASKS_INTERVAL_MS = 15 * 60_000;
 
 /** Milliseconds until the next midnight UTC. */
 export function msUntilMidnightUtc(now = new Date()): number {
@@ -54,6 +57,7 @@ export class Scheduler {
       this.timers.push(every(this.notifyDeps.config.NOTIFY_INTERVAL_MS, () => this.notify()));
       void this.reverify();
       this.timers.push(every(REVERIFY_INTERVAL_MS, () => this.reverify()));
+      this.timers.push(every(MANUAL_TASKS_INTERVAL_MS, () => this.manualTaskReminders()));
     }
   }
 
@@ -74,6 +78,16 @@ export class Scheduler {
     await this.exclusively(NOTIFY_LOCK, 'notification run', async () => {
       const result = await runNotifications(deps);
       if (result.sent) this.log.info(result, 'notifications sent');
+    });
+  }
+
+  /** Reminders to manual tasks' owners, and escalations of overdue tasks to the admins; one worker at a time. */
+  async manualTaskReminders(): Promise<void> {
+    const deps = this.notifyDeps;
+    if (!deps || this.stopped) return;
+    await this.exclusively(ADVISORY_LOCKS.manualTaskReminders, 'manual task reminders', async () => {
+      const result = await runManualTaskReminders(deps);
+      if (result.reminded || result.escalated) this.log.info(result, 'manual task reminders sent');
     });
   }
 

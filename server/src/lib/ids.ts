@@ -27,4 +27,5 @@ export const ID_PREFIX = {
   requestIdentifier: 'rid',
   identifierType: 'idt',
   identityLookup: 'lkp',
+  manualTask: 'mt',
 } as const;

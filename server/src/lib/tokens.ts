@@ -7,6 +7,7 @@ export const TOKEN_PREFIX = {
   personalAccessToken: 'dds_pat_',
   workspaceApiKey: 'dds_wsk_',
   invitation: 'dds_inv_',
+  manualTask: 'dds_task_',
 } as const;
 export type TokenKind = keyof typeof TOKEN_PREFIX;
 

@@ -13,6 +13,7 @@ import { workspacesRouter } from './workspaces/router';
 import { deadlinesRouter } from './deadlines/router';
 import { notificationsRouter } from './notifications/router';
 import { identitiesRouter } from './identities/router';
+import { manualTasksRouter } from './manual-tasks/router';
 
 export const appRouter = router({
   auth: authRouter,
@@ -29,6 +30,7 @@ export const appRouter = router({
   deadlines: deadlinesRouter,
   notifications: notificationsRouter,
   identities: identitiesRouter,
+  manualTasks: manualTasksRouter,
 });
 
 export type AppRouter = typeof appRouter;

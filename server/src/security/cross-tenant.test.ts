@@ -4,6 +4,7 @@ import { buildOpenApiDocument } from '../http/openapi';
 import { ID_PREFIX, newId } from '../lib/ids';
 import { identifierHmac } from '../lib/crypto';
 import { appRouter } from '../routers/root';
+import { newTaskToken } from '../services/manual-tasks/task-links';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../test/harness';
 
 /**
@@ -104,7 +105,30 @@ async function seed(label: string, secret: string) {
       source: 'request',
     },
   });
+  // An open manual task on the request (its integration request waits for it), with its link's token.
+  const manualTaskId = newId(ID_PREFIX.manualTask);
+  const task = newTaskToken();
+  await env.db.prisma.manualTask.create({
+    data: {
+      id: manualTaskId,
+      organizationId: org.organization.id,
+      workspaceId: org.workspace.id,
+      deletionRequestId,
+      integrationRequestId,
+      integrationName: integration.name,
+      owners: [`owner-${label}@example.com`],
+      tokenHash: task.tokenHash,
+      tokenExpiresAt: new Date(Date.now() + 30 * 86_400_000),
+      dueAt: new Date(Date.now() + 7 * 86_400_000),
+    },
+  });
+  await env.db.prisma.integrationRequest.update({
+    where: { id: integrationRequestId },
+    data: { trackingId: manualTaskId },
+  });
   return {
+    manualTaskId,
+    manualTaskToken: task.token,
     lookupId: lookup.id,
     requestIdentifierId,
     ...org,
@@ -154,6 +178,7 @@ const markersOfA = () => [
   'tenant-a hooks account',
   'tenant-a CRM',
   'tenant-a workspace',
+  'owner-tenant-a@example.com',
 ];
 
 function expectNothingOfA(text: string, what: string) {
@@ -326,6 +351,10 @@ function attempts(): Attempt[] {
     { path: 'dashboard.auditLog', input: { filter: { workspaceId: A.workspace.id } } },
     { path: 'dashboard.auditLog', input: { filter: { actorId: A.user.id } } },
     { path: 'dashboard.auditLog', input: { filter: { deletionRequestId: A.deletionRequestId } } },
+    { path: 'manualTasks.ofRequest', input: { deletionRequestId: A.deletionRequestId } },
+    { path: 'manualTasks.answer', input: { id: A.manualTaskId, answer: 'not_found' } },
+    // B's own task link cannot reveal an identifier of A's request.
+    { path: 'manualTasks.revealOnTask', input: { token: B.manualTaskToken, identifierId: A.requestIdentifierId } },
   ];
 }
 
@@ -394,6 +423,7 @@ describe('cross-tenant: organization B against organization A', () => {
       integrationRequestId: A.integrationRequestId,
       endpointId: A.endpointId,
       deliveryId: A.deliveryId,
+      id: A.manualTaskId,
     };
     const before = await snapshot();
     let calls = 0;
@@ -432,6 +462,8 @@ describe('cross-tenant: organization B against organization A', () => {
           const correction = template.endsWith('/correct-receipt-confirmation') ? { confirmedAt: null } : {};
           // A cancel names one of its reasons.
           const cancel = template.endsWith('/cancel') ? { reason: 'duplicate' } : {};
+          // An answer names what it is.
+          const answer = template.endsWith('/answer') ? { answer: 'not_found' } : {};
           const body = !operation.requestBody
             ? undefined
             : template === '/downloads/requests.csv'
@@ -446,6 +478,7 @@ describe('cross-tenant: organization B against organization A', () => {
                     ...callback,
                     ...correction,
                     ...cancel,
+                    ...answer,
                   });
           const response = await fetch(`${base}${path}`, {
             method: method.toUpperCase(),

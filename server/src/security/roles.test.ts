@@ -142,6 +142,14 @@ const MINIMUM_ROLE: Record<string, 'PUBLIC' | 'SELF' | Role> = {
   'members.acceptInvitation': 'PUBLIC',
   'members.changeRole': 'OWNER',
   'members.remove': 'OWNER',
+
+  'manualTasks.list': 'MEMBER',
+  'manualTasks.answer': 'MEMBER',
+  'manualTasks.ofRequest': 'MEMBER',
+  // The owner's task page: the emailed link's token is the only credential.
+  'manualTasks.openTask': 'PUBLIC',
+  'manualTasks.revealOnTask': 'PUBLIC',
+  'manualTasks.answerOnTask': 'PUBLIC',
 };
 
 const RANK = { PUBLIC: 0, SELF: 1, MEMBER: 1, ADMIN: 2, OWNER: 3 } as const;

@@ -234,6 +234,16 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     completion: 'seconds to minutes',
     docsUrl: 'https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html',
   },
+  MANUAL: {
+    category: 'Custom',
+    deletes: 'whatever its owners delete by hand (a legacy CRM, a spreadsheet, a vendor reached by email)',
+    credentials: 'none: owners (members or outside addresses) get a task link by email',
+    capabilities: { status: true, cancel: true, verify: false },
+    notes:
+      'a task per request, PENDING until an owner answers Done (optional evidence file), Not found or Cannot; reminders, escalation to admins; confirmed by a person, not verified',
+    completion: 'the days to complete you set',
+    docsUrl: '',
+  },
 };
 
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');

@@ -21,6 +21,7 @@ import { klaviyoConfigSchema } from './klaviyo';
 import { customerioConfigSchema } from './customerio';
 import { stripeConfigSchema } from './stripe';
 import { webhookConfigSchema } from './webhook';
+import { manualConfigSchema } from './manual';
 
 export * from './accounts';
 export * from './postgres';
@@ -46,6 +47,7 @@ export * from './hubspot';
 export * from './redis';
 export * from './object-stores';
 export * from './labels';
+export * from './manual';
 
 /**
  * Static facts about each integration type, for forms and for the engine. Adding a
@@ -215,5 +217,13 @@ export const integrationTypeInfo: Record<IntegrationType, IntegrationTypeInfo> =
     accountTypes: ['AWS'],
     accountRequired: true,
     configSchema: dynamoConfigSchema,
+  },
+  // No credentials: its owners answer by hand through an emailed task link or the dashboard.
+  MANUAL: {
+    type: 'MANUAL',
+    label: LABEL.MANUAL,
+    accountTypes: [],
+    accountRequired: false,
+    configSchema: manualConfigSchema,
   },
 };

@@ -548,6 +548,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/manual-tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List open manual tasks
+         * @description The manual tasks still waiting for an answer, of the workspace the X-Workspace-Api-Key header names (or of every workspace the token may use), newest first. Identifiers are masked: a ticket names the request, and the task's owners see the identifiers on the task page. Paginated with `limit` and `cursor`; the next page is announced in the `Link` header.
+         */
+        get: operations["listManualTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manual-tasks/{id}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a manual task
+         * @description Records that a person did the deletion (`done`, with an optional evidence file), found nothing (`not_found`) or cannot do it (`cannot`, with the reason). The integration request then finishes SUCCESS (done, not found) or FAILED (cannot); the audit trail records who answered, when and from which address, and the certificate says "confirmed by a person". The task's link stops working.
+         */
+        post: operations["answerManualTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/downloads/certificates/{deletionRequestId}.json": {
         parameters: {
             query?: never;
@@ -764,7 +804,7 @@ export interface components {
             integrationId: string | null;
             name: string;
             /** @enum {string} */
-            type: "WEBHOOK" | "POSTGRES" | "MIXPANEL" | "AMPLITUDE" | "SEGMENT" | "POSTHOG" | "GOOGLE_ANALYTICS" | "STRIPE" | "HUBSPOT" | "ZENDESK" | "INTERCOM" | "MAILCHIMP" | "SENDGRID" | "AUTH0" | "BRAZE" | "KLAVIYO" | "CUSTOMERIO" | "MYSQL" | "REDIS" | "S3" | "DYNAMODB";
+            type: "WEBHOOK" | "POSTGRES" | "MIXPANEL" | "AMPLITUDE" | "SEGMENT" | "POSTHOG" | "GOOGLE_ANALYTICS" | "STRIPE" | "HUBSPOT" | "ZENDESK" | "INTERCOM" | "MAILCHIMP" | "SENDGRID" | "AUTH0" | "BRAZE" | "KLAVIYO" | "CUSTOMERIO" | "MYSQL" | "REDIS" | "S3" | "DYNAMODB" | "MANUAL";
             /** @enum {string} */
             status: "STAGING" | "PENDING" | "PROCESSING" | "SUCCESS" | "CANCELED" | "FAILED" | "ERROR";
             attempts: number;
@@ -6331,6 +6371,329 @@ export interface operations {
                      * @example {
                      *       "code": "UNPROCESSABLE_CONTENT",
                      *       "message": "This Idempotency-Key was already used with a different request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listManualTasks: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: {
+                /** @description Optional. When given it must be valid, and it narrows the list to its workspace. It may be sent instead as `{"workspaceApiKey": "…"}` in the request body. */
+                "X-Workspace-Api-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of open manual tasks (an empty array when there are none). */
+            200: {
+                headers: {
+                    /** @description Present when there is a next page: `<url>; rel="next"`. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        organizationId: string;
+                        workspaceId: string;
+                        deletionRequestId: string;
+                        integrationRequestId: string;
+                        integrationName: string;
+                        owners: string[];
+                        maskedIdentifier: string | null;
+                        createdAt: string;
+                        dueAt: string;
+                        requestDueAt: string | null;
+                        lateForDeadline: boolean;
+                    }[];
+                };
+            };
+            /** @description Invalid query parameter (limit, cursor). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "Invalid query parameter (limit, cursor)",
+                     *       "issues": [
+                     *         {
+                     *           "code": "too_small",
+                     *           "path": [
+                     *             "identifier"
+                     *           ],
+                     *           "message": "identifier must not be empty"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "requests:read" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"requests:read\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The X-Workspace-Api-Key header names no workspace of this organization. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "The X-Workspace-Api-Key header names no workspace of this organization"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this token or address; retry after the number of seconds in `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before the next attempt. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TOO_MANY_REQUESTS",
+                     *       "message": "Too many requests from this token or address; retry after the number of seconds in Retry-After"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error; nothing is leaked, and the request can be retried. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL_SERVER_ERROR",
+                     *       "message": "An internal error; nothing is leaked, and the request can be retried"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    answerManualTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. When given it must be valid, and it narrows the list to its workspace. It may be sent instead as `{"workspaceApiKey": "…"}` in the request body. */
+                "X-Workspace-Api-Key"?: string;
+            };
+            path: {
+                /** @description The manual task's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `done` (deleted: say what in `note`), `not_found` (the system holds nothing of the subject) or `cannot` (say why in `note`).
+                     * @enum {string}
+                     */
+                    answer: "done" | "not_found" | "cannot";
+                    /** @description What was deleted (done), or why it cannot be (cannot). */
+                    note?: string;
+                    /** @description Optional with `done`: a PDF, PNG, JPEG, CSV or TXT file of up to 10 MB (413 when larger, 415 for another type). */
+                    evidence?: {
+                        fileName: string;
+                        contentBase64: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The answer as recorded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        answer: "done" | "not_found" | "cannot";
+                        answeredAt: string;
+                        integrationRequestId: string;
+                        deletionRequestId: string;
+                    };
+                };
+            };
+            /** @description Invalid answer (a `cannot` without a note, an evidence file with another answer, a file that is not base64). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "BAD_REQUEST",
+                     *       "message": "Invalid answer (a cannot without a note, an evidence file with another answer, a file that is not base64)",
+                     *       "issues": [
+                     *         {
+                     *           "code": "invalid_format",
+                     *           "path": [
+                     *             "note"
+                     *           ],
+                     *           "message": "Say why it cannot be done"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired personal access token. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "Missing, invalid, revoked or expired personal access token"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the "requests:write" scope, or is not allowed to act on the workspace named in the request. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "The token lacks the \"requests:write\" scope, or is not allowed to act on the workspace named in the request"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No open manual task with this id in this organization (answered, withdrawn, or another workspace than the X-Workspace-Api-Key names). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "No open manual task with this id in this organization (answered, withdrawn, or another workspace than the X-Workspace-Api-Key names)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The evidence file is larger than 10 MB (or the body larger than the service accepts). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "message": "The evidence file is larger than 10 MB (or the body larger than the service accepts)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The evidence file is not a PDF, PNG, JPEG, CSV or TXT file (by its content), or the body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "message": "The evidence file is not a PDF, PNG, JPEG, CSV or TXT file (by its content), or the body is not JSON"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

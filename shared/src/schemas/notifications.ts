@@ -8,6 +8,7 @@ export const NOTIFICATION_EVENTS = [
   'deadline_digest',
   'request_completed',
   'data_reappeared',
+  'manual_task_overdue',
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
@@ -17,6 +18,7 @@ export const NOTIFICATION_EVENT_LABEL: Record<NotificationEvent, string> = {
   deadline_digest: 'Daily digest of overdue and at-risk requests',
   request_completed: 'A request completed (optional)',
   data_reappeared: 'Deleted data reappeared at re-verification',
+  manual_task_overdue: 'A manual task is past its days to complete (escalation to admins)',
 };
 
 const channelsSchema = z.object({ email: z.boolean(), slack: z.boolean() });
@@ -29,14 +31,17 @@ export const DEFAULT_NOTIFICATION_EVENTS: Record<NotificationEvent, Notification
   deadline_digest: { email: true, slack: true },
   request_completed: { email: false, slack: false },
   data_reappeared: { email: true, slack: true },
+  manual_task_overdue: { email: true, slack: true },
 };
 
 export const notificationSettingsInputSchema = z.object({
+  // Events added later may be left out (a client that does not know them yet): they keep their defaults.
   events: z.object(
-    Object.fromEntries(NOTIFICATION_EVENTS.map((e) => [e, channelsSchema])) as Record<
-      NotificationEvent,
-      typeof channelsSchema
-    >,
+    Object.fromEntries(
+      NOTIFICATION_EVENTS.map((e) => [e, e === 'manual_task_overdue' ? channelsSchema.optional() : channelsSchema]),
+    ) as Record<Exclude<NotificationEvent, 'manual_task_overdue'>, typeof channelsSchema> & {
+      manual_task_overdue: z.ZodOptional<typeof channelsSchema>;
+    },
   ),
   /** Empty: the organization's owners and admins. */
   emailRecipients: z.array(emailSchema).max(20),

@@ -22,7 +22,13 @@ export function driverContext(
   destination: Destination,
   request: Pick<
     DriverContext,
-    'integrationType' | 'integrationRequestId' | 'deletionRequestId' | 'identifier' | 'trackingId' | 'regulation'
+    | 'integrationType'
+    | 'integrationRequestId'
+    | 'deletionRequestId'
+    | 'identifier'
+    | 'trackingId'
+    | 'regulation'
+    | 'manualTasks'
   >,
   trail: Exchange[],
   now = new Date(),

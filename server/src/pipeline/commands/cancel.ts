@@ -7,6 +7,7 @@ import type { Actor } from '../../services/auth/actor';
 import type { AccountDeps } from '../../services/accounts/accounts';
 import { recordAudit } from '../../services/audit/record-audit';
 import { currentAccountId, loadDestination } from '../../services/integrations/destination';
+import { manualTaskPort } from '../../services/manual-tasks/task-port';
 import { wakeCallbackDispatchers } from '../../queue/wake-up';
 import { handBackLeases, takeLease } from '../store/leases';
 import { newLeaseOwner } from '../../queue/runner';
@@ -73,6 +74,7 @@ export async function cancelIntegrationRequest(
             deletionRequestId: ir.deletionRequest.id,
             identifier: ir.deletionRequest.identifier ?? '',
             trackingId: ir.trackingId,
+            manualTasks: manualTaskPort(deps, ir.id),
           },
           trail,
         ),

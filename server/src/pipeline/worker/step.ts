@@ -4,6 +4,7 @@ import { driverContext } from '../../integrations/runtime/driver-context';
 import { identifierRedactor, redactOutcome, stepRedactor } from '../../integrations/runtime/redaction';
 import { PermanentError, TransientError, type Exchange, type Outcome } from '../../integrations/types';
 import { currentAccountId, loadDestination } from '../../services/integrations/destination';
+import { manualTaskPort } from '../../services/manual-tasks/task-port';
 import type { Claimed } from '../store/claim';
 import type { FinishingStep, StepUpdate } from '../store/finish';
 import type { AuditRow } from '../store/sql';
@@ -145,6 +146,7 @@ class Step {
           identifier,
           regulation: ir.regulation,
           trackingId,
+          manualTasks: manualTaskPort(this.deps, ir.id),
         },
         this.trail,
         this.startedAt,

@@ -152,6 +152,11 @@ export async function renderCertificatePdf(signed: SignedCertificate, timeZone =
         8,
         12,
       );
+    } else if (d.type === 'MANUAL') {
+      // A person's word, not a check the service made: the certificate never calls it verified.
+      const answer = e.vendor as { answer?: string; answeredAt?: string; note?: string };
+      line(`Confirmed by a person: ${answer.answer ?? '-'} at ${answer.answeredAt ?? '-'}`, regular, 9, 12);
+      if (answer.note) line(`Their note: ${answer.note}`, regular, 9, 12);
     } else line(`Vendor evidence: ${JSON.stringify(e.vendor)}`, mono, 8, 12);
   }
   gap(12);

@@ -8,6 +8,7 @@ import { receiptToConfirmWhere, unfulfilledWhere } from '../deadlines/pending';
 import { deletionRequestSelect, toDeletionRequestDto } from '../deletion-requests/serialize';
 import { failuresOf } from './attention';
 import type { Keyring } from '../../lib/crypto';
+import { tasksLateForDeadline } from '../manual-tasks/list-tasks';
 import { withMaskedIdentifier } from './masked-identifier';
 
 const DAY_MS = 86_400_000;
@@ -204,5 +205,7 @@ export async function getOverview(
       .filter((r) => r.dueAt && new Date(r.dueAt) > now && new Date(r.dueAt) <= weekAhead)
       .slice(0, ATTENTION_LIMIT),
     atRisk: deadlines.filter((r) => r.atRisk && r.dueAt && new Date(r.dueAt) > now).slice(0, ATTENTION_LIMIT),
+    // Manual tasks that will be late for their request's legal deadline.
+    lateManualTasks: await tasksLateForDeadline(db, organizationId, now, ATTENTION_LIMIT),
   };
 }

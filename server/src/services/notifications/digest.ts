@@ -3,6 +3,7 @@ import { dateIn, dayIn, endOfDayIn } from '@shared/zoned-days';
 import type { Config } from '../../config';
 import { atRiskRequests, type AtRiskRequest } from '../deadlines/at-risk';
 import { receiptToConfirmWhere, unfulfilledWhere } from '../deadlines/pending';
+import { tasksLateForDeadline } from '../manual-tasks/list-tasks';
 import type { Notice, NotifyDeps } from './notify';
 
 const DIGEST_LIST_MAX = 20;
@@ -57,7 +58,8 @@ export async function buildDigest(
     atRiskTotal += next.value.length;
     atRisk.push(...next.value.slice(0, DIGEST_LIST_MAX - atRisk.length));
   }
-  if (overdueTotal === 0 && atRiskTotal === 0 && receiptTotal === 0) return null;
+  const lateTasks = await tasksLateForDeadline(deps.prisma, organizationId, now, DIGEST_LIST_MAX);
+  if (overdueTotal === 0 && atRiskTotal === 0 && receiptTotal === 0 && lateTasks.length === 0) return null;
   const atRiskCount = `${atRiskTotal}${next.value.capped ? '+' : ''}`;
   // A deadline's day where it is counted: the organization's zone, California's for a receipt.
   const day = (d: Date | null, zone = timeZone) => (d ? dateIn(d, zone) : '');
@@ -89,6 +91,15 @@ export async function buildDigest(
       ),
     );
   }
+  if (lateTasks.length)
+    lines.push(
+      '',
+      'Manual tasks late for the legal deadline:',
+      ...lateTasks.map(
+        (t) =>
+          `- ${t.integrationName} for ${t.deletionRequestId} (task due ${day(new Date(t.dueAt))}, request due ${day(new Date(t.requestDueAt))}) ${requestLink(deps.config, t.deletionRequestId)}`,
+      ),
+    );
   const receiptPart = receiptTotal ? `, ${receiptTotal} receipt(s) to confirm` : '';
   return {
     subject: `Deadlines: ${overdueTotal} overdue, ${atRiskCount} at risk${receiptPart}`,

@@ -31,7 +31,7 @@ export interface Notice {
 }
 
 /** Audit actions that may become a notice. */
-const WATCHED_ACTIONS = ['deletion.completed', 'request.completed', 'request.reappeared'];
+const WATCHED_ACTIONS = ['deletion.completed', 'request.completed', 'request.reappeared', 'manual_task.escalated'];
 /**
  * How old an audit entry must be before the notifier reads it. Entries are numbered as they
  * are written and seen as they commit, so entry N can commit after N+1 (two workers finishing
@@ -162,6 +162,12 @@ async function noticeFor(
         subject: `Deletion request ${entry.deletionRequestId} completed`,
         text: `Every destination confirmed the deletion.\n${link}`,
       },
+    };
+  }
+  if (entry.action === 'manual_task.escalated') {
+    return {
+      event: 'manual_task_overdue',
+      notice: { subject: `Manual task overdue: ${entry.deletionRequestId}`, text: `${entry.summary}.\n${link}` },
     };
   }
   if (entry.action === 'request.reappeared') {

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { createClient } from 'redis';
@@ -22,6 +23,17 @@ describe('stand-in destinations', () => {
         } finally {
           await connection.end();
         }
+      } else if (standIn.url.startsWith('smtp://')) {
+        const { hostname, port } = new URL(standIn.url);
+        const greeting = await new Promise<string>((resolve, reject) => {
+          const socket = net.connect(Number(port), hostname);
+          socket.once('data', (data) => {
+            socket.end();
+            resolve(data.toString());
+          });
+          socket.once('error', reject);
+        });
+        expect(greeting.startsWith('220')).toBe(true);
       } else if (standIn.url.startsWith('redis://')) {
         const client = createClient({ url: standIn.url });
         await client.connect();

@@ -20,6 +20,7 @@ import { startDynalite } from '../stores/dynalite';
 import { startMariaDb } from '../stores/mariadb';
 import { startRedis } from '../stores/redis';
 import { startS3rver } from '../stores/s3rver';
+import { startSmtpSink } from './smtp-sink';
 
 /** A destination for tests: where it listens (an http URL, or a postgres:, mysql: or redis: connection string) and how to stop it. */
 export interface StandIn {
@@ -74,5 +75,10 @@ export const standIns: Record<IntegrationType, () => Promise<StandIn>> = {
   DYNAMODB: async () => {
     const server = await startDynalite();
     return { url: server.endpoint, close: () => server.stop() };
+  },
+  // A manual integration's owners are reached by email: a real SMTP server on loopback.
+  MANUAL: async () => {
+    const sink = await startSmtpSink();
+    return { url: `smtp://127.0.0.1:${sink.port}`, close: sink.close };
   },
 };
