@@ -9,6 +9,7 @@ import {
 } from '../lib/audit';
 import { formatDateTime } from '../lib/format';
 import { useTimeZoneChoice } from '../lib/use-time-zone';
+import './audit-entry.css';
 
 export interface AuditEntryView {
   id: string;

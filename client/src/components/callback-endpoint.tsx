@@ -11,6 +11,7 @@ import { toDisplayError } from '../lib/errors';
 import { formatDateTime } from '../lib/format';
 import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { useTRPC, type RouterOutputs } from '../trpc';
+import './callback-endpoint.css';
 
 type Endpoint = RouterOutputs['callbacks']['list'][number];
 type Delivery = RouterOutputs['callbacks']['deliveries']['items'][number];

@@ -16,6 +16,7 @@ import type { TimeZoneChoice } from '../lib/time-zone';
 import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { useTRPC, type RouterInputs } from '../trpc';
 import { AUDIT_PEOPLE_ACTORS } from '@shared/schemas/dashboard';
+import './audit-log.css';
 
 type AuditFilter = NonNullable<RouterInputs['dashboard']['auditLog']['filter']>;
 

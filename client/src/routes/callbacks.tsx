@@ -14,6 +14,7 @@ import { toDisplayError } from '../lib/errors';
 import { useFormSubmit } from '../lib/use-form-submit';
 import { useTRPC } from '../trpc';
 import { EndpointCard, NewSecret } from '../components/callback-endpoint';
+import './tokens.css';
 
 export function Component() {
   const trpc = useTRPC();

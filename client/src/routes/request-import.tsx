@@ -7,6 +7,7 @@ import { PageHeader } from '../components/shell';
 import { ErrorState, FormError, Loading } from '../components/states';
 import { toDisplayError } from '../lib/errors';
 import { useTRPC } from '../trpc';
+import './request-import.css';
 
 const RESULT_LABEL = { created: 'Created', existing: 'Already existed', error: 'Error' } as const;
 

@@ -14,6 +14,7 @@ import { formatDate, formatDateTime, formatRelative } from '../lib/format';
 import { useTimeZoneChoice } from '../lib/use-time-zone';
 import { tokenState } from '../lib/tokens';
 import { useTRPC, type RouterOutputs } from '../trpc';
+import './tokens.css';
 
 type Token = RouterOutputs['tokens']['list'][number];
 

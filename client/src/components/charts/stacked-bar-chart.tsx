@@ -1,3 +1,4 @@
+import './charts.css';
 import { useEffect, useRef, useState } from 'react';
 import { niceScale, stackBars } from '../../lib/chart';
 

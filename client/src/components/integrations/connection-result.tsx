@@ -1,3 +1,5 @@
+import './connection-result.css';
+
 /** What a connection test answered, where it connected; whether it passed is its icon and colour too. */
 export interface ConnectionOutcome {
   ok: boolean;
