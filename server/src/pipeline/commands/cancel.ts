@@ -1,3 +1,4 @@
+import { storedIntegrationType } from '@shared/integrations/connectors';
 import { cancelReasonText, type CancelReason } from '@shared/cancel-reasons';
 import { AppError, notFound } from '../../lib/errors';
 import { driverContext } from '../../integrations/runtime/driver-context';
@@ -51,7 +52,7 @@ export async function cancelIntegrationRequest(
   try {
     if (ir.trackingId) {
       const destination = await loadDestination(deps, {
-        type: ir.integrationType,
+        type: storedIntegrationType(ir.integrationType),
         config: ir.configSnapshot,
         accountId: currentAccountId(ir),
         organizationId: actor.organizationId,
@@ -69,7 +70,7 @@ export async function cancelIntegrationRequest(
           deps,
           destination,
           {
-            integrationType: ir.integrationType,
+            integrationType: storedIntegrationType(ir.integrationType),
             integrationRequestId: ir.id,
             deletionRequestId: ir.deletionRequest.id,
             identifier: ir.deletionRequest.identifier ?? '',
