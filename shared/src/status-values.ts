@@ -14,9 +14,6 @@ export const UNFULFILLED_STATUSES: RequestStatus[] = REQUEST_STATUSES.filter(
   (status) => status !== 'SUCCESS' && status !== 'CANCELED',
 );
 
-/** The integration types (a type only: the list is `INTEGRATION_TYPES` of `integrations/connectors.ts`, which loads zod). */
-export type { IntegrationType } from './integrations/connectors';
-
 /**
  * The list's deadline filters: overdue, due within 7 days, or receipt still to be confirmed to
  * the subject (CCPA) (plain values, like the statuses).
