@@ -38,7 +38,17 @@ async function columnBytes(db: pg.Client, count: number): Promise<Record<string,
     );
     sizes.push([`${table}.${column}`, Math.round(Number(rows[0]!.bytes ?? 0) / count)]);
   }
-  return Object.fromEntries(sizes.sort((a, b) => b[1] - a[1]).slice(0, 8));
+  // What the audit details hold, by key (uncompressed; the column above is as stored).
+  const { rows: keys } = await db.query<{ key: string; bytes: string }>(
+    `SELECT d.key, sum(pg_column_size(d.value)) AS bytes
+       FROM "AuditLog" a, jsonb_each(CASE WHEN jsonb_typeof(a.details) = 'object' THEN a.details END) d GROUP BY d.key`,
+  );
+  const detailKeys = keys
+    .map((k) => [`AuditLog.details.${k.key} (uncompressed)`, Math.round(Number(k.bytes) / count)] as [string, number])
+    .filter(([, bytes]) => bytes > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4);
+  return Object.fromEntries([...sizes.sort((a, b) => b[1] - a[1]).slice(0, 8), ...detailKeys]);
 }
 
 /** Bytes per integration request: what each table grew by since `empty`, largest first. */
