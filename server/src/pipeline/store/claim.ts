@@ -68,8 +68,9 @@ export interface ClaimResult {
  * runs out of attempts. An integration with `maxConcurrency` gets no more leases than it has
  * free slots (its leased requests counted): a slow destination holds only its own slots, and
  * the due rows behind it go to the others. An integration with `maxRequestsPerSecond` gets the
- * slots of the next `RATE_HORIZON_MS`, one every 1 / rate seconds from its `nextSlotAt`, which moves
- * past the last one handed out; its call waits for its slot (`notBefore`). An integration whose
+ * slots before `RATE_HORIZON_MS` from now, one every 1 / rate seconds from its `nextSlotAt` (a
+ * second's worth at most, what a vendor's bucket holds), which moves past the last one handed
+ * out; its call waits for its slot (`notBefore`). An integration whose
  * `nextSlotAt` lies beyond that (slots taken, or a 429's Retry-After) is skipped: its due rows stay
  * unleased and count no attempt. Run it under `CLAIM_LOCK` so that two claims do not both count
  * the same free slot.
@@ -95,7 +96,7 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
                 CASE
                   WHEN GREATEST(i."nextSlotAt", clock.now) > clock.horizon THEN 0
                   WHEN i."maxRequestsPerSecond" IS NOT NULL THEN
-                    floor(extract(epoch FROM clock.horizon - GREATEST(i."nextSlotAt", clock.now)) * i."maxRequestsPerSecond") + 1
+                    ceil(extract(epoch FROM clock.horizon - GREATEST(i."nextSlotAt", clock.now)) * i."maxRequestsPerSecond")
                   WHEN i."nextSlotAt" > clock.now THEN 0
                 END
               ) AS free
