@@ -15,6 +15,7 @@ import { lookupsScenario } from './scenarios/lookups';
 import { dashboardScenario } from './scenarios/dashboard';
 import { exportScenario } from './scenarios/export';
 import { storageScenario } from './scenarios/storage';
+import { backlogScenario } from './scenarios/backlog';
 import { readSettings } from './settings';
 
 const settings = readSettings(process.argv.slice(2));
@@ -43,6 +44,7 @@ try {
     ['dashboard', () => dashboardScenario(cluster, settings, notes)],
     ['export', () => exportScenario(cluster, settings)],
     ['storage', () => storageScenario(cluster, settings)],
+    ['backlog', () => backlogScenario(cluster, settings, notes)],
   ];
   for (const [name, run] of scenarios) {
     if (!settings.scenarios.has(name)) continue;

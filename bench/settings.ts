@@ -14,6 +14,10 @@ export interface BenchSettings {
   pipelineWorkers: number[];
   /** Requests per case of the lookups scenario, each timed alone (BENCH_LOOKUP_REQUESTS). */
   lookupRequests: number;
+  /** Deletion requests of the backlog scenario, imported by CSV (BENCH_BACKLOG_REQUESTS, default 20,000). */
+  backlogRequests: number;
+  /** WORKER_CONCURRENCY of the backlog scenario's worker process (BENCH_BACKLOG_CONCURRENCY, default 256). */
+  backlogConcurrency: number;
   scenarios: Set<string>;
 }
 
@@ -31,6 +35,8 @@ export function readSettings(argv: string[]): BenchSettings {
     storageRequests: smoke ? 30 : Number(process.env.BENCH_STORAGE_REQUESTS ?? 300),
     pipelineWorkers: (process.env.BENCH_PIPELINE_WORKERS ?? '1,4').split(',').map(Number),
     lookupRequests: smoke ? 10 : Number(process.env.BENCH_LOOKUP_REQUESTS ?? 200),
-    scenarios: new Set((only ?? 'create,list,pipeline,lookups,dashboard,export,storage').split(',')),
+    backlogRequests: Number(process.env.BENCH_BACKLOG_REQUESTS ?? (smoke ? 100 : 20_000)),
+    backlogConcurrency: Number(process.env.BENCH_BACKLOG_CONCURRENCY ?? 256),
+    scenarios: new Set((only ?? 'create,list,pipeline,lookups,dashboard,export,storage,backlog').split(',')),
   };
 }

@@ -462,6 +462,19 @@ describe('an owner connects destinations and tracks deletions through them', () 
     await context.close();
   });
 
+  it("starts a new integration at its vendor's documented rate, which an admin may change or clear", async () => {
+    await page.goto('/integrations/new?type=STRIPE');
+    const rate = page.getByLabel('Calls per second', { exact: true });
+    await expect.poll(() => rate.inputValue()).toBe('25');
+    await expect.poll(() => page.getByText('The vendor documents 25 per second.').count()).toBe(1);
+    await page.goto('/integrations/new?type=WEBHOOK');
+    await expect.poll(() => rate.inputValue()).toBe('');
+    await expect.poll(() => page.getByText('The vendor documents no single rate.').count()).toBe(1);
+    await rate.fill('0');
+    await page.getByRole('button', { name: 'Connect integration', exact: true }).click();
+    await expect.poll(() => page.getByText('At least 0.01').count()).toBe(1);
+  });
+
   it('reads the integration form at phone width', async () => {
     const phone = await browser.newContext({
       baseURL: baseUrl(),

@@ -11,7 +11,13 @@ import { AccountChooser } from '../components/integrations/account-chooser';
 import { HashKeyRotation } from '../components/integrations/hash-key-rotation';
 import { ConnectionTest, type DraftAccount } from '../components/integrations/connection-test';
 import { SwapAccount } from '../components/integrations/swap-account';
-import { ConcurrencyField, parseMaxConcurrency } from '../components/integrations/concurrency-field';
+import {
+  ConcurrencyField,
+  parseMaxConcurrency,
+  parseMaxRequestsPerSecond,
+  RateField,
+  vendorRateText,
+} from '../components/integrations/call-limit-fields';
 import { configEditorFor } from '../components/integrations/config-editors';
 import { useMe } from '../components/me-context';
 import { PageHeader } from '../components/shell';
@@ -134,6 +140,8 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
   const workspaceId = chosenWorkspaceId || workspaces.data?.[0]?.id || '';
   const [name, setName] = useState(existing?.name ?? '');
   const [concurrency, setConcurrency] = useState(existing?.maxConcurrency?.toString() ?? '');
+  // A new integration starts at its vendor's documented rate.
+  const [rate, setRate] = useState(existing ? (existing.maxRequestsPerSecond?.toString() ?? '') : vendorRateText(type));
   const [accountId, setAccountId] = useState<string | null>(existing?.accountId ?? null);
   const [draftAccount, setDraftAccount] = useState<DraftAccount | null>(null);
   const [config, setConfig] = useState<unknown>(() => existing?.config ?? editor.initial(schema));
@@ -156,6 +164,7 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
 
   const chooseType = (next: IntegrationType) => {
     setType(next);
+    setRate(vendorRateText(next));
     setAccountId(null);
     setConfig(configEditorFor(next).initial(formSchemaOf(integrationTypeInfo[next].configSchema)));
     setErrors({});
@@ -177,6 +186,8 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
       next.accountId = 'Choose an account, or save the new one with “Save account” first';
     const limit = parseMaxConcurrency(concurrency);
     if ('error' in limit) next.maxConcurrency = limit.error;
+    const rateLimit = parseMaxRequestsPerSecond(rate);
+    if ('error' in rateLimit) next.maxRequestsPerSecond = rateLimit.error;
     return next;
   };
   // After a failed submit, messages follow the edits instead of going stale.
@@ -202,8 +213,11 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
     }
     const limit = parseMaxConcurrency(concurrency);
     const maxConcurrency = 'value' in limit ? limit.value : null;
-    if (existing) update.mutate({ integrationId: existing.id, name: name.trim(), config: configValue, maxConcurrency });
-    else create.mutate({ workspaceId, name: name.trim(), type, accountId, config: configValue, maxConcurrency });
+    const rateLimit = parseMaxRequestsPerSecond(rate);
+    const maxRequestsPerSecond = 'value' in rateLimit ? rateLimit.value : null;
+    const limits = { maxConcurrency, maxRequestsPerSecond };
+    if (existing) update.mutate({ integrationId: existing.id, name: name.trim(), config: configValue, ...limits });
+    else create.mutate({ workspaceId, name: name.trim(), type, accountId, config: configValue, ...limits });
   };
 
   if (workspaces.isPending) return <Loading />;
@@ -291,6 +305,7 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
           onChange={(e) => onNameChange(e.target.value)}
         />
         <ConcurrencyField value={concurrency} error={allErrors.maxConcurrency} onChange={setConcurrency} />
+        <RateField value={rate} type={type} error={allErrors.maxRequestsPerSecond} onChange={setRate} />
       </section>
 
       <section className="card" aria-labelledby="integration-account">

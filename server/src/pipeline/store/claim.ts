@@ -39,9 +39,21 @@ export interface Claimed {
   secretCipher: string | null;
   /** The type of that account (which of its fields are secret), null like `secretCipher`. */
   accountType: AccountType | null;
-  /** Its integration has a `maxConcurrency`: when the step ends, a slot other due rows may wait for is free. */
+  /** Its integration has a `maxConcurrency` or a rate: when the step ends, a slot other due rows may wait for is free. */
   limited: boolean;
+  /** Its slot under the integration's `maxRequestsPerSecond`: the call starts no earlier (null: at once). */
+  notBefore: Date | null;
 }
+
+/**
+ * How far ahead a claim hands out slots of a rate-limited destination: a call waits at most this
+ * long for its slot, holding a place of its worker meanwhile, and claims coming back this often
+ * (a step's end, the poll) keep the destination at its rate.
+ */
+export const RATE_HORIZON_MS = 1_000;
+
+/** The database's clock as it ticks (not the transaction's start, which a claim waiting for its turn would lag). */
+const CLOCK_UTC = `(clock_timestamp() AT TIME ZONE 'UTC')`;
 
 /** What one claim took, and how many due rows it looked at (all of `limit`: more may be due). */
 export interface ClaimResult {
@@ -55,8 +67,13 @@ export interface ClaimResult {
  * that sends a deletion counts its attempt here, before the call, so a crash loop still
  * runs out of attempts. An integration with `maxConcurrency` gets no more leases than it has
  * free slots (its leased requests counted): a slow destination holds only its own slots, and
- * the due rows behind it go to the others. Run it under `CLAIM_LOCK` so that two claims do not
- * both count the same free slot.
+ * the due rows behind it go to the others. An integration with `maxRequestsPerSecond` gets the
+ * slots before `RATE_HORIZON_MS` from now, one every 1 / rate seconds from its `nextSlotAt` (a
+ * second's worth at most, what a vendor's bucket holds), which moves past the last one handed
+ * out; its call waits for its slot (`notBefore`). An integration whose
+ * `nextSlotAt` lies beyond that (slots taken, or a 429's Retry-After) is skipped: its due rows stay
+ * unleased and count no attempt. Run it under `CLAIM_LOCK` so that two claims do not both count
+ * the same free slot.
  */
 async function claimDueSteps(query: Query, workerId: string, leaseMs: number, limit: number): Promise<ClaimResult> {
   const rows = await query<
@@ -68,12 +85,23 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
       examined: number;
     }
   >(
-    `WITH limited AS (
-       SELECT i.id, i."maxConcurrency" - (
-                SELECT count(*) FROM "IntegrationRequest" l
-                 WHERE l."integrationId" = i.id AND l."lockedBy" IS NOT NULL AND l."lockedUntil" >= ${NOW_UTC}
+    `WITH clock AS (SELECT ${CLOCK_UTC} AS now, ${CLOCK_UTC} + make_interval(secs => $4) AS horizon
+     ), limited AS (
+       SELECT i.id, i."maxRequestsPerSecond" AS rate, GREATEST(i."nextSlotAt", clock.now) AS "firstSlot",
+              LEAST(
+                i."maxConcurrency" - (
+                  SELECT count(*) FROM "IntegrationRequest" l
+                   WHERE l."integrationId" = i.id AND l."lockedBy" IS NOT NULL AND l."lockedUntil" >= ${NOW_UTC}
+                ),
+                CASE
+                  WHEN GREATEST(i."nextSlotAt", clock.now) > clock.horizon THEN 0
+                  WHEN i."maxRequestsPerSecond" IS NOT NULL THEN
+                    ceil(extract(epoch FROM clock.horizon - GREATEST(i."nextSlotAt", clock.now)) * i."maxRequestsPerSecond")
+                  WHEN i."nextSlotAt" > clock.now THEN 0
+                END
               ) AS free
-         FROM "Integration" i WHERE i."maxConcurrency" IS NOT NULL
+         FROM "Integration" i, clock
+        WHERE i."maxConcurrency" IS NOT NULL OR i."maxRequestsPerSecond" IS NOT NULL OR i."nextSlotAt" > clock.now
      ), due AS (
        SELECT id, "nextAttemptAt", "integrationId" FROM "IntegrationRequest" ir
         WHERE "nextAttemptAt" <= ${NOW_UTC}
@@ -84,10 +112,24 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
         LIMIT $3
         FOR UPDATE SKIP LOCKED
      ), allowed AS (
-       SELECT d.id, d."nextAttemptAt" FROM (
-         SELECT due.*, row_number() OVER (PARTITION BY due."integrationId" ORDER BY due."nextAttemptAt") AS nth FROM due
-       ) d LEFT JOIN limited ON limited.id = d."integrationId"
+       SELECT d.id, d."nextAttemptAt", d."integrationId",
+              CASE WHEN limited.rate IS NOT NULL
+                   THEN limited."firstSlot" + make_interval(secs => (d.nth - 1) / limited.rate) END AS "notBefore"
+         FROM (
+           SELECT due.*, row_number() OVER (PARTITION BY due."integrationId" ORDER BY due."nextAttemptAt") AS nth FROM due
+         ) d LEFT JOIN limited ON limited.id = d."integrationId"
         WHERE limited.id IS NULL OR d.nth <= limited.free
+     ), slots AS (
+       -- The next free slot moves past the ones just handed out (never back: a 429 may have pushed it).
+       UPDATE "Integration" i
+          SET "nextSlotAt" = GREATEST(i."nextSlotAt", taken."firstSlot" + make_interval(secs => taken.count / taken.rate))
+         FROM (
+           SELECT limited.id, limited."firstSlot", limited.rate, count(*) AS count
+             FROM allowed JOIN limited ON limited.id = allowed."integrationId"
+            WHERE limited.rate IS NOT NULL
+            GROUP BY limited.id, limited."firstSlot", limited.rate
+         ) taken
+        WHERE i.id = taken.id
      ), claimed AS (
        UPDATE "IntegrationRequest" ir
           SET "lockedBy" = $1, "lockedUntil" = ${NOW_UTC} + make_interval(secs => $2),
@@ -95,15 +137,15 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
               "startedAt" = COALESCE(ir."startedAt", ${NOW_UTC})
          FROM allowed WHERE ir.id = allowed.id
        RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."integrationName", ir."configSnapshot", ir."consumesType",
-                 ir."accountId", ir."startedAt", ir."createdAt", allowed."nextAttemptAt" AS "dueAt", ir."deletionRequestId", ir."integrationId"
+                 ir."accountId", ir."startedAt", ir."createdAt", allowed."nextAttemptAt" AS "dueAt", allowed."notBefore", ir."deletionRequestId", ir."integrationId"
      )
      SELECT c.*, CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", dr."lookupsPending", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", i."hashKeyCipher", a."secretCipher", a.type::text AS "accountType",
-            (i."maxConcurrency" IS NOT NULL) AS limited, (SELECT count(*) FROM due)::int AS examined
+            (i."maxConcurrency" IS NOT NULL OR i."maxRequestsPerSecond" IS NOT NULL) AS limited, (SELECT count(*) FROM due)::int AS examined
        FROM claimed c
        JOIN "DeletionRequest" dr ON dr.id = c."deletionRequestId"
        LEFT JOIN "Integration" i ON i.id = c."integrationId"
        LEFT JOIN "Account" a ON a.id = CASE WHEN i.id IS NOT NULL THEN i."accountId" ELSE c."accountId" END AND a."organizationId" = dr."organizationId"`,
-    [workerId, leaseMs / 1000, limit],
+    [workerId, leaseMs / 1000, limit, RATE_HORIZON_MS / 1000],
   );
   // A due row is claimed unless its destination's slots are full, and then it is not counted:
   // no rows claimed means none were examined.
@@ -120,7 +162,8 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
  * `claimDueSteps` in a transaction under one advisory lock, so claims of all worker processes
  * run one after the other and each counts the leases the one before took (within a single
  * statement, two claims would both see the same free slot of a destination). The lock is taken
- * only while some integration has a `maxConcurrency`: without one, claims never wait for each other.
+ * only while some integration has a `maxConcurrency`, a rate or a pushed slot: without one, claims
+ * never wait for each other.
  */
 export async function claimDueStepsInTurn(
   pool: pg.Pool,
@@ -133,7 +176,7 @@ export async function claimDueStepsInTurn(
   try {
     // Only while some destination has a limit: otherwise claims need not wait for each other.
     await client.query(
-      `BEGIN; SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.claims}) WHERE EXISTS (SELECT 1 FROM "Integration" WHERE "maxConcurrency" IS NOT NULL)`,
+      `BEGIN; SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.claims}) WHERE EXISTS (SELECT 1 FROM "Integration" WHERE "maxConcurrency" IS NOT NULL OR "maxRequestsPerSecond" IS NOT NULL OR "nextSlotAt" > ${NOW_UTC})`,
     );
     const result = await claimDueSteps(pgQuery(client), workerId, leaseMs, limit);
     await client.query('COMMIT');

@@ -16,6 +16,8 @@ import { requestIdentifierValues } from '../store/identities';
 import { pgQuery } from '../store/sql';
 import { forEachIdentifier } from './each-identifier';
 import { ensureIdentities } from './identities';
+import { rateLimitedUntil } from './rate-slots';
+import { pushNextSlot } from '../store/slots';
 
 type Phase = 'initiate' | 'check';
 
@@ -106,10 +108,17 @@ class Step {
         return this.report('ERROR');
       }
     }
+    await this.holdBackOnRateLimit(outcome);
     const status = await this.record(outcome);
     return this.report(
       outcome.kind === 'retry' && status !== null && isActive(status) ? 'RETRY' : (status ?? ir.status),
     );
+  }
+
+  /** A 429 naming a wait pushes the integration's next slot there: the other workers' calls wait too. */
+  private async holdBackOnRateLimit(outcome: Outcome): Promise<void> {
+    const until = rateLimitedUntil(this.trail, outcome, new Date());
+    if (until && this.ir.integration) await pushNextSlot(pgQuery(this.deps.pool), this.ir.integration.id, until);
   }
 
   private report(status: StepReport['status']): StepReport {

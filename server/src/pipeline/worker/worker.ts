@@ -7,6 +7,7 @@ import { pgQuery } from '../store/sql';
 import type { EngineDeps } from './deps';
 import { StepFinisher } from './finisher';
 import { runStep, type StepReport } from './step';
+import { untilSlot } from './rate-slots';
 
 export interface WorkerOptions {
   concurrency: number;
@@ -27,7 +28,7 @@ export interface WorkerOptions {
  * (`nextAttemptAt`), run by the queue runner (`queue/runner.ts`: leases, LISTEN, heartbeat,
  * stop), so any number of worker processes share one PostgreSQL and each step runs once.
  * What is this queue's own: the claim (`claimDueStepsInTurn`, with each integration's
- * `maxConcurrency`) and the step.
+ * `maxConcurrency` and `maxRequestsPerSecond`) and the step.
  */
 export class Worker {
   private readonly runner: QueueRunner<Claimed>;
@@ -48,6 +49,8 @@ export class Worker {
       handBack: (owner, ids) => handBackLeases(query, owner, ids),
       run: async (claimed) => {
         const id = claimed.id;
+        // A rate-limited destination's call starts at its slot, handed out by the claim.
+        await untilSlot(claimed.notBefore);
         const started = Date.now();
         try {
           const report = await runStep(deps, claimed, finisher.finish);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { identifierSchema } from '@shared/schemas/deletion-request';
 import { nameSchema } from '@shared/schemas/auth';
-import { maxConcurrencySchema } from '@shared/schemas/integration-settings';
+import { maxConcurrencySchema, maxRequestsPerSecondSchema } from '@shared/schemas/integration-settings';
 import { accountTypeSchema, integrationTypeSchema } from '@shared/statuses';
 import { router } from '../../trpc/init';
 import { adminProcedure, memberProcedure } from '../../trpc/procedures';
@@ -27,6 +27,8 @@ const integrationId = z.object({ integrationId: z.string().max(64) });
 const id = z.string().max(64);
 /** Most calls to the destination in flight at once, across all worker processes; null: none of its own. */
 const maxConcurrency = maxConcurrencySchema.nullish();
+/** Most calls to the destination per second, across all worker processes; null: none; absent at creation: the vendor's documented rate. */
+const maxRequestsPerSecond = maxRequestsPerSecondSchema.nullish();
 
 export const integrationsRouter = router({
   list: memberProcedure
@@ -46,17 +48,29 @@ export const integrationsRouter = router({
         config: z.unknown(),
         enabled: z.boolean().optional(),
         maxConcurrency,
+        maxRequestsPerSecond,
       }),
     )
     .mutation(({ ctx, input }) =>
       createIntegration(
         ctx,
         ctx.actor,
-        input as IntegrationInput & { workspaceId: string; maxConcurrency?: number | null },
+        input as IntegrationInput & {
+          workspaceId: string;
+          maxConcurrency?: number | null;
+          maxRequestsPerSecond?: number | null;
+        },
       ),
     ),
   update: adminProcedure
-    .input(integrationId.extend({ name: nameSchema.optional(), config: z.unknown().optional(), maxConcurrency }))
+    .input(
+      integrationId.extend({
+        name: nameSchema.optional(),
+        config: z.unknown().optional(),
+        maxConcurrency,
+        maxRequestsPerSecond,
+      }),
+    )
     .mutation(({ ctx, input }) => updateIntegration(ctx, ctx.actor, input)),
   /** Credential rotation: point the integration at another account of its type. */
   swapAccount: adminProcedure

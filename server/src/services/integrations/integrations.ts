@@ -18,6 +18,13 @@ import { CONNECTION_TESTED_ACTION } from '../dashboard/get-setup-progress';
 import { integrationTypeInfo } from '@shared/integrations';
 import { destinationHost } from './destination-failure';
 import { hostOfUrls } from './outbound-urls';
+import { vendorRequestsPerSecond } from '@shared/integrations/rate-limits';
+
+/** How fast and how many at once the destination may be called; undefined: unchanged (at creation, the default). */
+interface CallLimits {
+  maxConcurrency?: number | null;
+  maxRequestsPerSecond?: number | null;
+}
 
 export const integrationSelect = {
   id: true,
@@ -28,6 +35,7 @@ export const integrationSelect = {
   enabled: true,
   consumesType: true,
   maxConcurrency: true,
+  maxRequestsPerSecond: true,
   accountId: true,
   createdAt: true,
   updatedAt: true,
@@ -58,9 +66,12 @@ export async function listIntegrations(db: Db, actor: Actor, filter: { workspace
 export async function createIntegration(
   deps: AccountDeps,
   actor: Actor,
-  input: IntegrationInput & { workspaceId: string; enabled?: boolean; maxConcurrency?: number | null },
+  input: IntegrationInput & { workspaceId: string; enabled?: boolean } & CallLimits,
 ) {
   await getWorkspace(deps.prisma, actor, input.workspaceId);
+  // Unless one is given (null: none), the vendor's documented rate.
+  const maxRequestsPerSecond =
+    input.maxRequestsPerSecond !== undefined ? input.maxRequestsPerSecond : vendorRequestsPerSecond(input.type);
   const { config, accountId } = await validateForSave(deps, actor, input);
   const id = newId(ID_PREFIX.integration);
   return deps.prisma.$transaction(async (tx) => {
@@ -79,6 +90,7 @@ export async function createIntegration(
         enabled: input.enabled ?? true,
         hashKeyCipher,
         maxConcurrency: input.maxConcurrency ?? null,
+        maxRequestsPerSecond,
       },
       select: integrationSelect,
     });
@@ -91,13 +103,14 @@ export async function createIntegration(
         workspaceId: input.workspaceId,
         accountId,
         maxConcurrency: input.maxConcurrency ?? null,
+        maxRequestsPerSecond,
       },
     });
     return integration;
   });
 }
 
-/** Changes name, configuration, concurrency and/or account; a new account is a credential swap, audited as such. */
+/** Changes name, configuration, call limits and/or account; a new account is a credential swap, audited as such. */
 export async function updateIntegration(
   deps: AccountDeps,
   actor: Actor,
@@ -106,8 +119,7 @@ export async function updateIntegration(
     name?: string;
     config?: unknown;
     accountId?: string | null;
-    maxConcurrency?: number | null;
-  },
+  } & CallLimits,
 ) {
   const current = await getIntegration(deps.prisma, actor, input.integrationId);
   const merged: IntegrationInput = {
@@ -125,6 +137,7 @@ export async function updateIntegration(
         config,
         accountId,
         ...(input.maxConcurrency !== undefined ? { maxConcurrency: input.maxConcurrency } : {}),
+        ...(input.maxRequestsPerSecond !== undefined ? { maxRequestsPerSecond: input.maxRequestsPerSecond } : {}),
       },
       select: integrationSelect,
     });
@@ -141,6 +154,12 @@ export async function updateIntegration(
         toAccountId: accountId,
         ...(input.maxConcurrency !== undefined
           ? { fromMaxConcurrency: current.maxConcurrency, toMaxConcurrency: input.maxConcurrency }
+          : {}),
+        ...(input.maxRequestsPerSecond !== undefined
+          ? {
+              fromMaxRequestsPerSecond: current.maxRequestsPerSecond,
+              toMaxRequestsPerSecond: input.maxRequestsPerSecond,
+            }
           : {}),
       },
     });
