@@ -194,6 +194,39 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     completion: 'seconds to minutes',
     docsUrl: 'https://docs.customer.io/integrations/api/track/tag/track-customers/suppress/',
   },
+  FULLSTORY: {
+    category: 'Analytics',
+    deletes:
+      'every Fullstory user with the uid (your id for the person, from FS.identify), or the user by Fullstory id, with its data',
+    credentials: 'API key with Admin or Architect permissions (Basic); another data center is a base URL',
+    capabilities: { status: true, cancel: false, verify: true },
+    notes:
+      'users listed by uid, deleted by uid, then GetUser is polled for each while is_being_deleted until it answers 404, the proof; a 429 waits for Retry-After, using no attempt',
+    completion: 'minutes to days',
+    docsUrl: 'https://developer.fullstory.com/server/v2/users/delete-user/',
+  },
+  HEAP: {
+    category: 'Analytics',
+    deletes: 'the user (by identity or Heap user id) and its data in every environment of the account',
+    credentials: "User Deletion API key; the Main Production environment's app id is configuration",
+    capabilities: { status: true, cancel: false, verify: false },
+    notes:
+      "a fresh auth token each step, a deletion request polled until Heap reports it complete (Heap's status is the evidence: no lookup exists); a 429 waits, using no attempt",
+    completion: 'days',
+    docsUrl: 'https://developers.heap.io/reference/user-deletion',
+  },
+  HOTJAR: {
+    category: 'Analytics',
+    deletes:
+      'what Hotjar links to the email (survey and feedback responses, the recordings they were connected to) or to the User ID on the configured sites; not personal data shown inside recordings or heatmaps',
+    credentials:
+      'API key: client ID + client secret (OAuth client credentials); the organization id is configuration; Observe or Ask Scale plans',
+    capabilities: { status: false, cancel: false, verify: false },
+    notes:
+      'one User Lookup with delete_all_hits across the organization; Hotjar offers no status or lookup, so its acceptance is the evidence',
+    completion: 'at once',
+    docsUrl: 'https://help.hotjar.com/hc/en-us/articles/12244109929751-Hotjar-API-Reference',
+  },
   MYSQL: {
     category: 'Database',
     deletes:

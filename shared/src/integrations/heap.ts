@@ -9,12 +9,7 @@ export const heapConfigSchema = z.object({
    * The environment id of the account's Main Production environment (Account → Manage → Privacy &
    * Security): the username of the token request. Not secret: it ships in the tracking snippet.
    */
-  appId: z
-    .string()
-    .trim()
-    .min(1, 'Required')
-    .max(40)
-    .regex(/^\d+$/, 'A Heap app id (environment id) is a number'),
+  appId: z.string().trim().min(1, 'Required').max(40).regex(/^\d+$/, 'A Heap app id (environment id) is a number'),
   /**
    * `user_identity`: the request identifier is the identity your code gave Heap (`heap.identify`);
    * `user_id`: it is Heap's own user id.

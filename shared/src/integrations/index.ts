@@ -19,6 +19,9 @@ import { auth0ConfigSchema } from './auth0';
 import { brazeConfigSchema } from './braze';
 import { klaviyoConfigSchema } from './klaviyo';
 import { customerioConfigSchema } from './customerio';
+import { fullstoryConfigSchema } from './fullstory';
+import { heapConfigSchema } from './heap';
+import { hotjarConfigSchema } from './hotjar';
 import { stripeConfigSchema } from './stripe';
 import { webhookConfigSchema } from './webhook';
 import { manualConfigSchema } from './manual';
@@ -36,6 +39,9 @@ export * from './oauth';
 export * from './catalogue';
 export * from './stripe';
 export * from './customerio';
+export * from './fullstory';
+export * from './heap';
+export * from './hotjar';
 export * from './klaviyo';
 export * from './braze';
 export * from './auth0';
@@ -195,6 +201,30 @@ export const integrationTypeInfo: Record<IntegrationType, IntegrationTypeInfo> =
     accountTypes: ['API_KEY_SECRET'],
     accountRequired: true,
     configSchema: customerioConfigSchema,
+  },
+  // A Fullstory API key with Admin or Architect permissions (its lookups retrieve data).
+  FULLSTORY: {
+    type: 'FULLSTORY',
+    label: LABEL.FULLSTORY,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: fullstoryConfigSchema,
+  },
+  // The User Deletion API key (Account → Manage → Privacy & Security); the app id is configuration.
+  HEAP: {
+    type: 'HEAP',
+    label: LABEL.HEAP,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: heapConfigSchema,
+  },
+  // A Hotjar API key: client ID (API key) and client secret (secret key).
+  HOTJAR: {
+    type: 'HOTJAR',
+    label: LABEL.HOTJAR,
+    accountTypes: ['API_KEY_SECRET'],
+    accountRequired: true,
+    configSchema: hotjarConfigSchema,
   },
   MYSQL: {
     type: 'MYSQL',

@@ -22,7 +22,7 @@ let contract: VendorOpenApi;
 
 beforeAll(async () => {
   const converted = join(tmpdir(), `fullstory-users-${process.pid}.openapi.json`);
-  writeFileSync(converted, JSON.stringify(swagger2ToOpenApi3(JSON.parse(readFileSync(DOCUMENT, "utf8"))), null, 2));
+  writeFileSync(converted, JSON.stringify(swagger2ToOpenApi3(JSON.parse(readFileSync(DOCUMENT, 'utf8'))), null, 2));
   contract = await VendorOpenApi.load(converted);
   fake = await startFullstoryFake();
   fake.state.apiKeys.add(KEY);
@@ -79,7 +79,11 @@ describe('Fullstory users API contract (vendor/users.sdk.swagger.json)', () => {
 
     const trackingId = accepted.kind === 'accepted' ? accepted.trackingId : '';
     const { result: pending } = await conforming(() => fullstoryDriver.checkStatus!(ctx('cust-42', { trackingId })));
-    expect(pending).toMatchObject({ kind: 'pending', status: 'PROCESSING', message: expect.stringMatching(/deleting 2/) });
+    expect(pending).toMatchObject({
+      kind: 'pending',
+      status: 'PROCESSING',
+      message: expect.stringMatching(/deleting 2/),
+    });
 
     fake.state.deleteAfterMs = 0;
     const { result: done } = await conforming(() => fullstoryDriver.checkStatus!(ctx('cust-42', { trackingId })));
@@ -93,9 +97,7 @@ describe('Fullstory users API contract (vendor/users.sdk.swagger.json)', () => {
 
   it('by Fullstory id: DeleteUser, then GetUser until 404; an id Fullstory does not have is nothing to delete', async () => {
     const user = fake.addUser('by-id', 'grace@example.com');
-    const { result: accepted } = await conforming(() =>
-      fullstoryDriver.requestDeletion(ctx(user.id, { byId: true })),
-    );
+    const { result: accepted } = await conforming(() => fullstoryDriver.requestDeletion(ctx(user.id, { byId: true })));
     expect(accepted).toMatchObject({ kind: 'accepted', trackingId: user.id });
     const { result: done } = await conforming(() =>
       fullstoryDriver.checkStatus!(ctx(user.id, { byId: true, trackingId: user.id })),
@@ -109,9 +111,7 @@ describe('Fullstory users API contract (vendor/users.sdk.swagger.json)', () => {
 
   it('asks again for a user Fullstory still lists as not being deleted', async () => {
     const user = fake.addUser('not-taken', 'lin@example.com');
-    const { result } = await conforming(() =>
-      fullstoryDriver.checkStatus!(ctx('not-taken', { trackingId: user.id })),
-    );
+    const { result } = await conforming(() => fullstoryDriver.checkStatus!(ctx('not-taken', { trackingId: user.id })));
     expect(result).toMatchObject({ kind: 'pending', message: expect.stringMatching(/asked again for 1/) });
     expect(fake.state.deleted.at(-1)).toEqual({ id: user.id, uid: 'not-taken', by: 'id' });
   });
@@ -126,12 +126,17 @@ describe('Fullstory users API contract (vendor/users.sdk.swagger.json)', () => {
     expect(contract.checkCalls(fake.calls.slice(before))).toEqual([]);
     expect(limited).toMatchObject({ kind: 'deferred', until: new Date(now.getTime() + 7_000) });
 
-    const { result: refused } = await conforming(() => fullstoryDriver.requestDeletion(ctx('limited', { key: 'nope' })));
+    const { result: refused } = await conforming(() =>
+      fullstoryDriver.requestDeletion(ctx('limited', { key: 'nope' })),
+    );
     expect(refused).toEqual({
       kind: 'failed',
       reason: 'Fullstory refused the credentials: HTTP 401: access is unauthorized (unauthorized)',
     });
-    expect(await fullstoryDriver.testConnection(ctx('x'))).toEqual({ ok: true, message: 'Fullstory accepted the API key' });
+    expect(await fullstoryDriver.testConnection(ctx('x'))).toEqual({
+      ok: true,
+      message: 'Fullstory accepted the API key',
+    });
   });
 
   it('the document refuses what Fullstory does not take, so these checks can fail', () => {
@@ -150,7 +155,10 @@ describe('Fullstory users API contract (vendor/users.sdk.swagger.json)', () => {
     expect(contract.checkRequest(call('DELETE', '/v2/users/1', ''))[0]).toMatch(/no security requirement/);
     expect(contract.checkRequest(call('POST', '/v2/operations/1', '', 'Basic k'))[0]).toMatch(/no such operation/);
     expect(
-      contract.checkResponse({ ...call('GET', '/v2/users/1', '', 'Basic k'), reply: { status: 200, body: { id: '1' } } }),
+      contract.checkResponse({
+        ...call('GET', '/v2/users/1', '', 'Basic k'),
+        reply: { status: 200, body: { id: '1' } },
+      }),
     ).toEqual([expect.stringMatching(/is_being_deleted/)]);
   });
 });

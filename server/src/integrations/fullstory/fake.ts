@@ -70,9 +70,14 @@ export async function startFullstoryFake(): Promise<
   const handle = (call: FakeCall): FakeReply => {
     if (state.rateLimitNext > 0) {
       state.rateLimitNext--;
-      return error(429, 'too_many_requests', 'Too many requests. Client has exceeded the rate limit for this endpoint.', {
-        'retry-after': state.retryAfter,
-      });
+      return error(
+        429,
+        'too_many_requests',
+        'Too many requests. Client has exceeded the rate limit for this endpoint.',
+        {
+          'retry-after': state.retryAfter,
+        },
+      );
     }
     const auth = typeof call.headers.authorization === 'string' ? call.headers.authorization : '';
     if (!auth.startsWith('Basic ') || !state.apiKeys.has(auth.slice(6)))

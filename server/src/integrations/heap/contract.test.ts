@@ -56,7 +56,10 @@ function heapRules(call: FakeCall): string[] {
     const problem = heapUsersProblem(jsonOf(call));
     if (problem) problems.push(`user_deletion body: ${problem}`);
     if (Object.keys((jsonOf(call) as object) ?? {}).join() !== 'users') problems.push('the body has only users');
-    if (reply.status === 200 && typeof (reply.body as { deletion_request_id?: unknown }).deletion_request_id !== 'string')
+    if (
+      reply.status === 200 &&
+      typeof (reply.body as { deletion_request_id?: unknown }).deletion_request_id !== 'string'
+    )
       problems.push('a 200 deletion answer carries deletion_request_id');
   } else if (call.path.startsWith('/api/public/v0/deletion_status/')) {
     if (call.method !== 'GET') problems.push('deletion_status is a GET');
@@ -106,7 +109,10 @@ describe("Heap User Deletion API contract (Heap's reference page, SOURCES.md)", 
       evidence: { heapDeletionRequestId: trackingId, heapStatus: 'complete' },
     });
     // Each step asks for its own token (Heap's expire after 5 minutes; a poll may come days later).
-    expect(last.map((c) => c.path)).toEqual(['/api/public/v0/auth_token', `/api/public/v0/deletion_status/${trackingId}`]);
+    expect(last.map((c) => c.path)).toEqual([
+      '/api/public/v0/auth_token',
+      `/api/public/v0/deletion_status/${trackingId}`,
+    ]);
     expect(fake.state.users.map((u) => u.identity)).toEqual(['ada@example.com.au', null]);
   });
 
@@ -143,11 +149,19 @@ describe("Heap User Deletion API contract (Heap's reference page, SOURCES.md)", 
   });
 
   it('the rules refuse what Heap does not take, and so does the fake', async () => {
-    const token = ((await (await fetch(`${fake.url}/api/public/v0/auth_token`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${APP_ID}:${KEY}`).toString('base64')}` },
-    })).json()) as { access_token: string }).access_token;
-    for (const body of [{ users: [] }, { users: [{ email: 'a@b.c' }] }, { users: [{ user_identity: 'a', user_id: 1 }] }]) {
+    const token = (
+      (await (
+        await fetch(`${fake.url}/api/public/v0/auth_token`, {
+          method: 'POST',
+          headers: { authorization: `Basic ${Buffer.from(`${APP_ID}:${KEY}`).toString('base64')}` },
+        })
+      ).json()) as { access_token: string }
+    ).access_token;
+    for (const body of [
+      { users: [] },
+      { users: [{ email: 'a@b.c' }] },
+      { users: [{ user_identity: 'a', user_id: 1 }] },
+    ]) {
       const before = fake.calls.length;
       const response = await fetch(`${fake.url}/api/public/v0/user_deletion`, {
         method: 'POST',

@@ -21,7 +21,10 @@ function statusOutcome(body: unknown, deletionRequestId: string): Outcome {
       evidence: { heapDeletionRequestId: deletionRequestId, heapStatus: status },
     };
   if (FAILED.includes(status))
-    return { kind: 'failed', reason: `Heap reports deletion request ${deletionRequestId} as ${status}; retry to ask again` };
+    return {
+      kind: 'failed',
+      reason: `Heap reports deletion request ${deletionRequestId} as ${status}; retry to ask again`,
+    };
   // pending, or a status Heap adds later: keep checking rather than guess an end.
   return {
     kind: 'pending',

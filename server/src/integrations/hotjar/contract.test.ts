@@ -44,7 +44,8 @@ function hotjarRules(call: FakeCall): string[] {
     const form = new URLSearchParams(call.body);
     if ([...form.keys()].sort().join() !== 'client_id,client_secret,grant_type')
       problems.push('the token request has exactly grant_type, client_id and client_secret');
-    if (form.get('grant_type') !== 'client_credentials') problems.push('"grant_type must be set to client_credentials"');
+    if (form.get('grant_type') !== 'client_credentials')
+      problems.push('"grant_type must be set to client_credentials"');
     if (call.headers.authorization !== undefined) problems.push('the credentials go in the form, not a header');
   } else if (/^\/v1\/organizations\/\d+\/user-lookup$/.test(call.path)) {
     if (call.method !== 'POST') problems.push('the user lookup is a POST');
@@ -93,11 +94,15 @@ describe("Hotjar API contract (Hotjar's API Reference, SOURCES.md)", () => {
     });
     expect(fake.state.hits).toContain(lookAlike);
     expect(fake.state.hits.some((h) => h.userId === 'u-42')).toBe(false);
-    expect(() => hotjarConfigSchema.parse({ organizationId: '1', identifierType: 'user_id' })).toThrow(/at least one site/);
+    expect(() => hotjarConfigSchema.parse({ organizationId: '1', identifierType: 'user_id' })).toThrow(
+      /at least one site/,
+    );
   });
 
   it('a refused secret or another organization fails with Hotjar’s words; a 429 waits without using an attempt', async () => {
-    const { result: refused } = await conforming(() => hotjarDriver.requestDeletion(ctx('a@example.com', { secret: 'x' })));
+    const { result: refused } = await conforming(() =>
+      hotjarDriver.requestDeletion(ctx('a@example.com', { secret: 'x' })),
+    );
     expect(refused).toEqual({
       kind: 'failed',
       reason: 'Hotjar refused the credentials: HTTP 401: Client authentication failed',
@@ -106,7 +111,10 @@ describe("Hotjar API contract (Hotjar's API Reference, SOURCES.md)", () => {
       hotjarDriver.requestDeletion(ctx('a@example.com', { organizationId: '999' })),
     );
     expect(elsewhere).toEqual({ kind: 'failed', reason: 'HTTP 404: Not Found' });
-    expect(await hotjarDriver.testConnection(ctx('-'))).toEqual({ ok: true, message: 'Hotjar issued a token for this API key' });
+    expect(await hotjarDriver.testConnection(ctx('-'))).toEqual({
+      ok: true,
+      message: 'Hotjar issued a token for this API key',
+    });
 
     const now = new Date();
     fake.state.rateLimitNext = 1;

@@ -36,8 +36,12 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** What the User Lookup takes (SOURCES.md): at least one of the email or the site→User ID map, `delete_all_hits` a boolean. */
 export function hotjarLookupProblem(body: unknown): string | null {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return 'the body is a JSON object';
-  const { data_subject_email: email, data_subject_site_id_to_user_id_map: map, delete_all_hits: remove, ...rest } =
-    body as Record<string, unknown>;
+  const {
+    data_subject_email: email,
+    data_subject_site_id_to_user_id_map: map,
+    delete_all_hits: remove,
+    ...rest
+  } = body as Record<string, unknown>;
   if (Object.keys(rest).length) return `unknown fields: ${Object.keys(rest).join(', ')}`;
   if (email === undefined && map === undefined)
     return 'one of data_subject_email or data_subject_site_id_to_user_id_map is required';
@@ -104,12 +108,20 @@ export async function startHotjarFake(): Promise<
     if (call.method === 'POST' && lookup) {
       const token = bearerOf(call);
       if (!token || !state.tokens.has(token)) return { status: 401, body: { message: 'Unauthorized' } };
-      if (decodeURIComponent(lookup[1]!) !== state.organizationId) return { status: 404, body: { message: 'Not Found' } };
+      if (decodeURIComponent(lookup[1]!) !== state.organizationId)
+        return { status: 404, body: { message: 'Not Found' } };
       const body = jsonOf(call);
       const problem = hotjarLookupProblem(body);
       if (problem) return { status: 400, body: { message: problem } };
-      const { data_subject_email: email, data_subject_site_id_to_user_id_map: map, delete_all_hits: remove } =
-        body as { data_subject_email?: string; data_subject_site_id_to_user_id_map?: Record<string, string>; delete_all_hits?: boolean };
+      const {
+        data_subject_email: email,
+        data_subject_site_id_to_user_id_map: map,
+        delete_all_hits: remove,
+      } = body as {
+        data_subject_email?: string;
+        data_subject_site_id_to_user_id_map?: Record<string, string>;
+        delete_all_hits?: boolean;
+      };
       const matches = (hit: HotjarHitRecord) =>
         (email !== undefined && hit.email?.toLowerCase() === email.toLowerCase()) ||
         (map !== undefined && hit.userId !== null && map[hit.siteId] === hit.userId);

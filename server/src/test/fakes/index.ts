@@ -16,6 +16,9 @@ import { startAuth0Fake } from './auth0';
 import { startBrazeFake } from './braze';
 import { startKlaviyoFake } from './klaviyo';
 import { startCustomerioFake } from './customerio';
+import { startFullstoryFake } from '../../integrations/fullstory/fake';
+import { startHeapFake } from '../../integrations/heap/fake';
+import { startHotjarFake } from '../../integrations/hotjar/fake';
 import { startDynalite } from '../stores/dynalite';
 import { startMariaDb } from '../stores/mariadb';
 import { startRedis } from '../stores/redis';
@@ -51,6 +54,9 @@ export const standIns: Record<IntegrationType, () => Promise<StandIn>> = {
   BRAZE: () => startBrazeFake(),
   KLAVIYO: () => startKlaviyoFake(),
   CUSTOMERIO: () => startCustomerioFake(),
+  FULLSTORY: () => startFullstoryFake(),
+  HEAP: () => startHeapFake(),
+  HOTJAR: () => startHotjarFake(),
   // Data stores: the real servers Debian packages (MariaDB, Redis) and the emulators on npm (s3rver, dynalite).
   MYSQL: async () => {
     const server = await startMariaDb();

@@ -12,7 +12,9 @@ export function swagger2ToOpenApi3(swagger: any): any {
     return Object.fromEntries(
       Object.entries(value).map(([key, inner]) => [
         key,
-        key === '$ref' && typeof inner === 'string' ? inner.replace('#/definitions/', '#/components/schemas/') : refs(inner),
+        key === '$ref' && typeof inner === 'string'
+          ? inner.replace('#/definitions/', '#/components/schemas/')
+          : refs(inner),
       ]),
     );
   };
@@ -41,9 +43,7 @@ export function swagger2ToOpenApi3(swagger: any): any {
       responses: Object.fromEntries(
         Object.entries<any>(responses).map(([status, { schema, ...response }]) => [
           status,
-          schema
-            ? { ...response, content: Object.fromEntries(produces.map((type) => [type, { schema }])) }
-            : response,
+          schema ? { ...response, content: Object.fromEntries(produces.map((type) => [type, { schema }])) } : response,
         ]),
       ),
     };
@@ -53,7 +53,11 @@ export function swagger2ToOpenApi3(swagger: any): any {
       path,
       Object.fromEntries(
         Object.entries<any>(item).map(([key, value]) =>
-          key === 'parameters' ? [key, value.map(parameter)] : key.startsWith('x-') ? [key, value] : [key, operation(value)],
+          key === 'parameters'
+            ? [key, value.map(parameter)]
+            : key.startsWith('x-')
+              ? [key, value]
+              : [key, operation(value)],
         ),
       ),
     ]),
