@@ -105,6 +105,13 @@ describe('Fullstory users API contract (vendor/users.sdk.swagger.json)', () => {
     expect(done).toMatchObject({ kind: 'success' });
     const { result: none } = await conforming(() => fullstoryDriver.requestDeletion(ctx('404404', { byId: true })));
     expect(none).toMatchObject({ kind: 'success', evidence: { userFound: false } });
+    const before = fake.calls.length;
+    for (const notAnId of ['..', '1/../2', 'a b'])
+      expect(await fullstoryDriver.requestDeletion(ctx(notAnId, { byId: true }))).toEqual({
+        kind: 'failed',
+        reason: 'The identifier is not a Fullstory user id (letters, digits, - and _)',
+      });
+    expect(fake.calls.length).toBe(before);
     const { result: noUid } = await conforming(() => fullstoryDriver.requestDeletion(ctx('nobody-has-this')));
     expect(noUid).toMatchObject({ kind: 'success', evidence: { userFound: false } });
   });

@@ -8,6 +8,9 @@ import { fullstoryClient, fullstoryStyle as style, usersOf } from './client';
 const clientFor = (ctx: Pick<DriverContext<FullstoryConfig>, 'http' | 'config' | 'secrets'>) =>
   fullstoryClient(ctx.http, ctx.config, credential(ctx, 'apiKey'));
 
+/** What a Fullstory-generated user id is made of (the document's example: "987654321"). */
+const FULLSTORY_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
 /** Pages of users with one uid read at most; more fails rather than follow part of them. */
 const MAX_PAGES = 20;
 
@@ -46,6 +49,9 @@ export const fullstoryDriver: Driver<FullstoryConfig> = {
   async requestDeletion(ctx) {
     const client = clientFor(ctx);
     if (ctx.config.identifierType === 'id') {
+      // Part of the path: a value like ".." would address another resource, so only an id's characters pass.
+      if (!FULLSTORY_ID.test(ctx.identifier))
+        return { kind: 'failed', reason: 'The identifier is not a Fullstory user id (letters, digits, - and _)' };
       const deleted = await client.deleteById(ctx.identifier);
       if (deleted.status === 404) return nothingToDelete('id');
       if (!isSuccessStatus(deleted.status)) return deletionFailure(style, deleted, ctx.now);
