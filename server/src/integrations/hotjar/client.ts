@@ -23,11 +23,11 @@ export function hotjarClient(http: HttpClient, config: HotjarConfig, clientId: s
         method: 'POST',
         url: `${api}/oauth/token`,
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: clientId,
-          client_secret: clientSecret,
-        }).toString(),
+        // encodeURIComponent rather than URLSearchParams: the same encoding the trail's redaction
+        // looks for, so a secret with spaces or ~!'() is blanked out of the recorded body too.
+        body: Object.entries({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret })
+          .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
+          .join('&'),
       });
     },
     /** POST /v1/organizations/{id}/user-lookup for the data subject, with `delete_all_hits: true`: deletes what it finds. */

@@ -123,6 +123,24 @@ describe("Hotjar API contract (Hotjar's API Reference, SOURCES.md)", () => {
     expect(limited).toMatchObject({ kind: 'deferred', until: new Date(now.getTime() + 20_000) });
   });
 
+  it('a client secret with characters forms encode keeps out of the recorded exchanges', async () => {
+    const secret = "s3cr3t ~!'()+/=& x";
+    fake.state.clients.set('odd-client', secret);
+    fake.addHit({ email: 'odd@example.com' });
+    const context = driverContext(
+      'HOTJAR',
+      hotjarConfigSchema.parse({ organizationId: fake.state.organizationId, baseUrl: fake.url }),
+      { apiKey: 'odd-client', secretKey: secret },
+      { identifier: 'odd@example.com' },
+    );
+    const { result } = await conforming(() => hotjarDriver.requestDeletion(context));
+    expect(result).toMatchObject({ kind: 'success' });
+    const recorded = JSON.stringify(context.trail);
+    expect(recorded).toContain('client_secret=[redacted]');
+    for (const form of [secret, encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)])
+      expect(recorded).not.toContain(form);
+  });
+
   it('the rules refuse what Hotjar does not take', () => {
     expect(hotjarLookupProblem({ delete_all_hits: true })).toMatch(/one of data_subject_email/);
     expect(hotjarLookupProblem({ data_subject_email: 'not-an-email' })).toMatch(/email address/);
