@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseUrlSchema } from './vendor';
+import { defineConnector } from './connector';
 
 /** Heap's public API host, for US and EU data centers alike (Heap's User Deletion page). */
 export const HEAP_API_HOST = 'https://heapanalytics.com';
@@ -19,3 +20,22 @@ export const heapConfigSchema = z.object({
   baseUrl: baseUrlSchema,
 });
 export type HeapConfig = z.infer<typeof heapConfigSchema>;
+
+export const heapConnector = defineConnector({
+  type: 'HEAP',
+  label: 'Heap',
+  // The User Deletion API key (Account → Manage → Privacy & Security); the app id is configuration.
+  accountTypes: ['API_KEY'],
+  accountRequired: true,
+  configSchema: heapConfigSchema,
+  catalogue: {
+    category: 'Analytics',
+    deletes: 'the user (by identity or Heap user id) and its data in every environment of the account',
+    credentials: "User Deletion API key; the Main Production environment's app id is configuration",
+    capabilities: { status: true, cancel: false, verify: false },
+    notes:
+      "a fresh auth token each step, a deletion request polled until Heap reports it complete (Heap's status is the evidence: no lookup exists); a 429 waits, using no attempt",
+    completion: 'days',
+    docsUrl: 'https://developers.heap.io/reference/user-deletion',
+  },
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseUrlSchema } from './vendor';
+import { defineConnector } from './connector';
 
 /** Hotjar's API host ("All API calls are made to the same base domain: https://api.hotjar.io"). */
 export const HOTJAR_API_HOST = 'https://api.hotjar.io';
@@ -33,3 +34,24 @@ export const hotjarConfigSchema = z
       });
   });
 export type HotjarConfig = z.infer<typeof hotjarConfigSchema>;
+
+export const hotjarConnector = defineConnector({
+  type: 'HOTJAR',
+  label: 'Hotjar',
+  // A Hotjar API key: client ID (API key) and client secret (secret key).
+  accountTypes: ['API_KEY_SECRET'],
+  accountRequired: true,
+  configSchema: hotjarConfigSchema,
+  catalogue: {
+    category: 'Analytics',
+    deletes:
+      'what Hotjar links to the email (survey and feedback responses, the recordings they were connected to) or to the User ID on the configured sites; not personal data shown inside recordings or heatmaps',
+    credentials:
+      'API key: client ID + client secret (OAuth client credentials); the organization id is configuration; Observe or Ask Scale plans',
+    capabilities: { status: false, cancel: false, verify: false },
+    notes:
+      'one User Lookup with delete_all_hits across the organization; Hotjar offers no status or lookup, so its acceptance is the evidence',
+    completion: 'at once',
+    docsUrl: 'https://help.hotjar.com/hc/en-us/articles/12244109929751-Hotjar-API-Reference',
+  },
+});
