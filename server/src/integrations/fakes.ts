@@ -16,6 +16,9 @@ import { startAuth0Fake } from './auth0/fake';
 import { startBrazeFake } from './braze/fake';
 import { startKlaviyoFake } from './klaviyo/fake';
 import { startCustomerioFake } from './customerio/fake';
+import { startFullstoryFake } from './fullstory/fake';
+import { startHeapFake } from './heap/fake';
+import { startHotjarFake } from './hotjar/fake';
 import { startDynalite } from '../test/stores/dynalite';
 import { startMariaDb } from '../test/stores/mariadb';
 import { startRedis } from '../test/stores/redis';
@@ -52,6 +55,9 @@ export const standIns: Record<IntegrationType, () => Promise<StandIn>> = {
   BRAZE: () => startBrazeFake(),
   KLAVIYO: () => startKlaviyoFake(),
   CUSTOMERIO: () => startCustomerioFake(),
+  FULLSTORY: () => startFullstoryFake(),
+  HEAP: () => startHeapFake(),
+  HOTJAR: () => startHotjarFake(),
   // Data stores: the real servers Debian packages (MariaDB, Redis) and the emulators on npm (s3rver, dynalite).
   MYSQL: async () => {
     const server = await startMariaDb();

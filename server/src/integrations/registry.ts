@@ -11,6 +11,9 @@ import { s3Driver } from './s3/driver';
 import { segmentDriver } from './segment/driver';
 import { stripeDriver } from './stripe/driver';
 import { customerioDriver } from './customerio/driver';
+import { fullstoryDriver } from './fullstory/driver';
+import { heapDriver } from './heap/driver';
+import { hotjarDriver } from './hotjar/driver';
 import { klaviyoDriver } from './klaviyo/driver';
 import { brazeDriver } from './braze/driver';
 import { auth0Driver } from './auth0/driver';
@@ -46,6 +49,9 @@ const drivers: Record<IntegrationType, Driver> = {
   BRAZE: brazeDriver,
   KLAVIYO: klaviyoDriver,
   CUSTOMERIO: customerioDriver,
+  FULLSTORY: fullstoryDriver,
+  HEAP: heapDriver,
+  HOTJAR: hotjarDriver,
   MYSQL: mysqlDriver,
   REDIS: redisDriver,
   S3: s3Driver,

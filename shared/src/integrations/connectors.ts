@@ -15,6 +15,9 @@ import { auth0Connector } from './auth0';
 import { brazeConnector } from './braze';
 import { klaviyoConnector } from './klaviyo';
 import { customerioConnector } from './customerio';
+import { fullstoryConnector } from './fullstory';
+import { heapConnector } from './heap';
+import { hotjarConnector } from './hotjar';
 import { redisConnector } from './redis';
 import { s3Connector, dynamodbConnector } from './object-stores';
 import { manualConnector } from './manual';
@@ -47,6 +50,9 @@ export const CONNECTORS = [
   redisConnector,
   s3Connector,
   dynamodbConnector,
+  fullstoryConnector,
+  heapConnector,
+  hotjarConnector,
   manualConnector,
 ] as const;
 
