@@ -194,6 +194,48 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     completion: 'seconds to minutes',
     docsUrl: 'https://docs.customer.io/integrations/api/track/tag/track-customers/suppress/',
   },
+  FRESHDESK: {
+    category: 'Customer support',
+    deletes: 'the contacts with the email (active and soft-deleted) or the contact id, hard-deleted with their tickets',
+    credentials: "an agent's API key (HTTP Basic); the helpdesk domain is configuration",
+    capabilities: { status: false, cancel: false, verify: true },
+    notes:
+      "hard delete with force=true (Freshdesk's permanent deletion for GDPR), then a 404 on viewing each contact is the proof; a 429 waits Retry-After",
+    completion: 'seconds',
+    docsUrl: 'https://developers.freshdesk.com/api/#hard_delete_contact',
+  },
+  PIPEDRIVE: {
+    category: 'CRM',
+    deletes: 'the persons holding the email (exact search), or the person id',
+    credentials: 'API token (x-api-token header)',
+    capabilities: { status: false, cancel: false, verify: true },
+    notes:
+      'delete, then fetching each person (404 or is_deleted) is the proof; Pipedrive removes deleted persons from its systems 30 days later; a 429 waits x-ratelimit-reset',
+    completion: 'seconds (purged by Pipedrive after 30 days)',
+    docsUrl: 'https://developers.pipedrive.com/docs/api/v1/Persons#deletePerson',
+  },
+  CHARGEBEE: {
+    category: 'Payments',
+    deletes:
+      'the customers with the email, or the customer id, with their subscriptions, invoices, credit notes and payment methods (removed from the gateway too)',
+    credentials: 'full-access API key (HTTP Basic); the site name is configuration',
+    capabilities: { status: true, cancel: false, verify: true },
+    notes:
+      'Chargebee schedules the deletion; retrieving each customer is polled until it answers 404; customers in an account hierarchy or with gift subscriptions are refused by Chargebee (FAILED with its message)',
+    completion: 'minutes',
+    docsUrl: 'https://apidocs.chargebee.com/docs/api/customers/delete-a-customer',
+  },
+  ONESIGNAL: {
+    category: 'Marketing',
+    deletes:
+      'the user named by an alias (external_id by default, onesignal_id or a custom alias) with all its subscriptions, properties and aliases',
+    credentials: "the app's REST API key (Authorization: Key); the App ID is configuration",
+    capabilities: { status: true, cancel: false, verify: true },
+    notes:
+      'look up, delete, then the lookup is polled until it answers 404; no lookup by an email that is not an alias; a 429 waits Retry-After, else 100 s',
+    completion: 'seconds',
+    docsUrl: 'https://documentation.onesignal.com/reference/delete-user',
+  },
   MYSQL: {
     category: 'Database',
     deletes:

@@ -19,6 +19,10 @@ import { auth0ConfigSchema } from './auth0';
 import { brazeConfigSchema } from './braze';
 import { klaviyoConfigSchema } from './klaviyo';
 import { customerioConfigSchema } from './customerio';
+import { freshdeskConfigSchema } from './freshdesk';
+import { pipedriveConfigSchema } from './pipedrive';
+import { chargebeeConfigSchema } from './chargebee';
+import { onesignalConfigSchema } from './onesignal';
 import { stripeConfigSchema } from './stripe';
 import { webhookConfigSchema } from './webhook';
 import { manualConfigSchema } from './manual';
@@ -48,6 +52,10 @@ export * from './redis';
 export * from './object-stores';
 export * from './labels';
 export * from './manual';
+export * from './freshdesk';
+export * from './pipedrive';
+export * from './chargebee';
+export * from './onesignal';
 
 /**
  * Static facts about each integration type, for forms and for the engine. Adding a
@@ -195,6 +203,38 @@ export const integrationTypeInfo: Record<IntegrationType, IntegrationTypeInfo> =
     accountTypes: ['API_KEY_SECRET'],
     accountRequired: true,
     configSchema: customerioConfigSchema,
+  },
+  // An agent's API key (Profile settings); the helpdesk's domain is configuration.
+  FRESHDESK: {
+    type: 'FRESHDESK',
+    label: LABEL.FRESHDESK,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: freshdeskConfigSchema,
+  },
+  // A user's personal API token (Personal preferences → API).
+  PIPEDRIVE: {
+    type: 'PIPEDRIVE',
+    label: LABEL.PIPEDRIVE,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: pipedriveConfigSchema,
+  },
+  // A full-access API key of the site; the site name is configuration.
+  CHARGEBEE: {
+    type: 'CHARGEBEE',
+    label: LABEL.CHARGEBEE,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: chargebeeConfigSchema,
+  },
+  // The app's REST API key; the App ID is configuration.
+  ONESIGNAL: {
+    type: 'ONESIGNAL',
+    label: LABEL.ONESIGNAL,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: onesignalConfigSchema,
   },
   MYSQL: {
     type: 'MYSQL',

@@ -15,7 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => fake?.close());
 
-const ctx = (identifier: string, config: Record<string, unknown> = {}, secrets: Record<string, unknown> = { apiKey: KEY }) =>
+const ctx = (
+  identifier: string,
+  config: Record<string, unknown> = {},
+  secrets: Record<string, unknown> = { apiKey: KEY },
+) =>
   driverContext('FRESHDESK', freshdeskConfigSchema.parse({ domain: 'acme', baseUrl: fake.url, ...config }), secrets, {
     identifier,
   });
@@ -52,9 +56,9 @@ describe('Freshdesk contract (API reference v2)', () => {
     expect(
       await freshdeskDriver.requestDeletion(ctx(String(contact.id), { identifierType: 'contact_id' })),
     ).toMatchObject({ kind: 'success', evidence: { contactIds: [String(contact.id)], verifiedGone: true } });
-    expect(await freshdeskDriver.requestDeletion(ctx(String(contact.id), { identifierType: 'contact_id' }))).toMatchObject(
-      { kind: 'success', evidence: { contactsFound: 0 } },
-    );
+    expect(
+      await freshdeskDriver.requestDeletion(ctx(String(contact.id), { identifierType: 'contact_id' })),
+    ).toMatchObject({ kind: 'success', evidence: { contactsFound: 0 } });
     expect(await freshdeskDriver.requestDeletion(ctx('nobody@example.com'))).toMatchObject({
       kind: 'success',
       evidence: { contactsFound: 0 },

@@ -101,7 +101,11 @@ export const freshdeskDriver: Driver<FreshdeskConfig> = {
       deletedIds.push(id);
     }
     if (deletedIds.length === 0)
-      return { kind: 'success', message: 'Freshdesk has no such contact: nothing to delete', evidence: { contactsFound: 0 } };
+      return {
+        kind: 'success',
+        message: 'Freshdesk has no such contact: nothing to delete',
+        evidence: { contactsFound: 0 },
+      };
     const proof: Record<string, string> = {};
     for (const id of deletedIds) {
       const after = await client.view(id);
@@ -113,7 +117,12 @@ export const freshdeskDriver: Driver<FreshdeskConfig> = {
     return {
       kind: 'success',
       message: `Hard-deleted ${deletedIds.length} Freshdesk contact(s) with their tickets`,
-      evidence: { contactsFound: deletedIds.length, contactIds: deletedIds, verifiedGone: true, lookupAfterDelete: proof },
+      evidence: {
+        contactsFound: deletedIds.length,
+        contactIds: deletedIds,
+        verifiedGone: true,
+        lookupAfterDelete: proof,
+      },
     };
   },
 

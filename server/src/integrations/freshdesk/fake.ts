@@ -67,7 +67,13 @@ export async function startFreshdeskFake(): Promise<
           status: 400,
           body: {
             description: 'Validation failed',
-            errors: [{ field: 'per_page', message: 'It should be a Positive Number less than or equal to 100', code: 'invalid_value' }],
+            errors: [
+              {
+                field: 'per_page',
+                message: 'It should be a Positive Number less than or equal to 100',
+                code: 'invalid_value',
+              },
+            ],
           },
         };
       const email = call.query.get('email')?.toLowerCase();

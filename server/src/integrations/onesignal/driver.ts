@@ -1,5 +1,5 @@
 import { ONESIGNAL_API_HOST, type OnesignalConfig } from '@shared/integrations/onesignal';
-import { isSuccessStatus, type HttpClient } from '../runtime/http-client';
+import { isSuccessStatus, type HttpClient, type HttpResponse } from '../runtime/http-client';
 import { connectionVerdict, deletionFailure, statusFailure, str, type VendorStyle } from '../saas';
 import type { Driver, DriverContext, Outcome } from '../types';
 import { credential, jsonBody } from '../runtime/vendor-http';
@@ -37,7 +37,10 @@ const onesignalIdOf = (body: unknown) =>
   str((body as { identity?: { onesignal_id?: unknown } } | undefined)?.identity?.onesignal_id);
 
 /** Looks the user up again: 404 is the proof. */
-async function proveGone(ctx: DriverContext<OnesignalConfig>, check: typeof statusFailure): Promise<Outcome> {
+async function proveGone(
+  ctx: DriverContext<OnesignalConfig>,
+  check: (style: VendorStyle, response: HttpResponse, now: Date) => Outcome,
+): Promise<Outcome> {
   const after = await clientFor(ctx).get(ctx.identifier);
   if (isSuccessStatus(after.status))
     return { kind: 'pending', status: 'PROCESSING', message: 'OneSignal still returns the user; checking again' };

@@ -60,7 +60,7 @@ export async function startOnesignalFake(
       state.throttleNext--;
       return {
         status: 429,
-        headers: state.retryAfter ? { 'retry-after': state.retryAfter } : {},
+        headers: state.retryAfter ? { 'retry-after': state.retryAfter } : ({} as Record<string, string>),
         body: { errors: ['API rate limit exceeded'], limit: 'per_app' },
       };
     }

@@ -16,6 +16,10 @@ import { startAuth0Fake } from './auth0';
 import { startBrazeFake } from './braze';
 import { startKlaviyoFake } from './klaviyo';
 import { startCustomerioFake } from './customerio';
+import { startFreshdeskFake } from '../../integrations/freshdesk/fake';
+import { startPipedriveFake } from '../../integrations/pipedrive/fake';
+import { startChargebeeFake } from '../../integrations/chargebee/fake';
+import { startOnesignalFake } from '../../integrations/onesignal/fake';
 import { startDynalite } from '../stores/dynalite';
 import { startMariaDb } from '../stores/mariadb';
 import { startRedis } from '../stores/redis';
@@ -51,6 +55,10 @@ export const standIns: Record<IntegrationType, () => Promise<StandIn>> = {
   BRAZE: () => startBrazeFake(),
   KLAVIYO: () => startKlaviyoFake(),
   CUSTOMERIO: () => startCustomerioFake(),
+  FRESHDESK: () => startFreshdeskFake(),
+  PIPEDRIVE: () => startPipedriveFake(),
+  CHARGEBEE: () => startChargebeeFake(),
+  ONESIGNAL: () => startOnesignalFake(),
   // Data stores: the real servers Debian packages (MariaDB, Redis) and the emulators on npm (s3rver, dynalite).
   MYSQL: async () => {
     const server = await startMariaDb();
