@@ -19,6 +19,10 @@ import { startCustomerioFake } from './customerio/fake';
 import { startFullstoryFake } from './fullstory/fake';
 import { startHeapFake } from './heap/fake';
 import { startHotjarFake } from './hotjar/fake';
+import { startFreshdeskFake } from './freshdesk/fake';
+import { startPipedriveFake } from './pipedrive/fake';
+import { startChargebeeFake } from './chargebee/fake';
+import { startOnesignalFake } from './onesignal/fake';
 import { startDynalite } from '../test/stores/dynalite';
 import { startMariaDb } from '../test/stores/mariadb';
 import { startRedis } from '../test/stores/redis';
@@ -58,6 +62,10 @@ export const standIns: Record<IntegrationType, () => Promise<StandIn>> = {
   FULLSTORY: () => startFullstoryFake(),
   HEAP: () => startHeapFake(),
   HOTJAR: () => startHotjarFake(),
+  FRESHDESK: () => startFreshdeskFake(),
+  PIPEDRIVE: () => startPipedriveFake(),
+  CHARGEBEE: () => startChargebeeFake(),
+  ONESIGNAL: () => startOnesignalFake(),
   // Data stores: the real servers Debian packages (MariaDB, Redis) and the emulators on npm (s3rver, dynalite).
   MYSQL: async () => {
     const server = await startMariaDb();

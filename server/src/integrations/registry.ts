@@ -22,6 +22,10 @@ import { mailchimpDriver } from './mailchimp/driver';
 import { intercomDriver } from './intercom/driver';
 import { zendeskDriver } from './zendesk/driver';
 import { hubspotDriver } from './hubspot/driver';
+import { freshdeskDriver } from './freshdesk/driver';
+import { pipedriveDriver } from './pipedrive/driver';
+import { chargebeeDriver } from './chargebee/driver';
+import { onesignalDriver } from './onesignal/driver';
 import type { Driver } from './types';
 import { webhookDriver } from './webhook/driver';
 import { manualDriver } from './manual/driver';
@@ -52,6 +56,10 @@ const drivers: Record<IntegrationType, Driver> = {
   FULLSTORY: fullstoryDriver,
   HEAP: heapDriver,
   HOTJAR: hotjarDriver,
+  FRESHDESK: freshdeskDriver,
+  PIPEDRIVE: pipedriveDriver,
+  CHARGEBEE: chargebeeDriver,
+  ONESIGNAL: onesignalDriver,
   MYSQL: mysqlDriver,
   REDIS: redisDriver,
   S3: s3Driver,

@@ -10,17 +10,24 @@ import { startMailchimpFake } from './mailchimp/fake';
 import { startSendgridFake } from './sendgrid/fake';
 import { startStripeFake } from './stripe/fake';
 import { startZendeskFake } from './zendesk/fake';
+import { startFreshdeskFake } from './freshdesk/fake';
+import { startPipedriveFake } from './pipedrive/fake';
+import { startChargebeeFake } from './chargebee/fake';
+import { startOnesignalFake } from './onesignal/fake';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../test/harness';
 
-// The ten SaaS connectors through the engine: accounts and integrations made through tRPC,
+// The SaaS connectors through the engine: accounts and integrations made through tRPC,
 // one request fanned out to all of them, proofs in the audit trail, secrets nowhere in it.
 let env: TestEnv;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let fakes: Awaited<ReturnType<typeof startFakes>>;
 
 async function startFakes() {
-  const [stripe, hubspot, zendesk, intercom, mailchimp, sendgrid, auth0, braze, klaviyo, customerio] =
-    await Promise.all([
+  const [
+    [stripe, hubspot, zendesk, intercom, mailchimp, sendgrid, auth0, braze, klaviyo, customerio],
+    [freshdesk, pipedrive, chargebee, onesignal],
+  ] = await Promise.all([
+    Promise.all([
       startStripeFake(),
       startHubspotFake(),
       startZendeskFake(),
@@ -31,8 +38,18 @@ async function startFakes() {
       startBrazeFake({ deleteLagMs: 50 }),
       startKlaviyoFake({ jobMs: 50 }),
       startCustomerioFake({ deleteLagMs: 50 }),
-    ]);
-  return { stripe, hubspot, zendesk, intercom, mailchimp, sendgrid, auth0, braze, klaviyo, customerio };
+    ]),
+    Promise.all([
+      startFreshdeskFake(),
+      startPipedriveFake(),
+      startChargebeeFake({ deleteLagMs: 50 }),
+      startOnesignalFake(),
+    ]),
+  ]);
+  return {
+    ...{ stripe, hubspot, zendesk, intercom, mailchimp, sendgrid, auth0, braze, klaviyo, customerio },
+    ...{ freshdesk, pipedrive, chargebee, onesignal },
+  };
 }
 
 const SECRETS = {
@@ -46,6 +63,10 @@ const SECRETS = {
   BRAZE: { apiKey: 'braze-engine-key' },
   KLAVIYO: { apiKey: 'pk_engine' },
   CUSTOMERIO: { apiKey: 'track-key-0123456789', secretKey: 'cio-app-engine' },
+  FRESHDESK: { apiKey: 'fd-engine-key' },
+  PIPEDRIVE: { apiKey: 'pd-engine-token' },
+  CHARGEBEE: { apiKey: 'test_cb_engine' },
+  ONESIGNAL: { apiKey: 'os_v2_app_engine' },
 } as const;
 type SaasType = keyof typeof SECRETS;
 
@@ -61,6 +82,10 @@ beforeAll(async () => {
   fakes.braze.state.apiKeys.add(SECRETS.BRAZE.apiKey);
   fakes.klaviyo.state.apiKeys.add(SECRETS.KLAVIYO.apiKey);
   fakes.customerio.state.appApiKeys.add(SECRETS.CUSTOMERIO.secretKey);
+  fakes.freshdesk.state.apiKeys.add(SECRETS.FRESHDESK.apiKey);
+  fakes.pipedrive.state.apiTokens.add(SECRETS.PIPEDRIVE.apiKey);
+  fakes.chargebee.state.apiKeys.add(SECRETS.CHARGEBEE.apiKey);
+  fakes.onesignal.state.apiKeys.add(SECRETS.ONESIGNAL.apiKey);
   env = await createTestEnv(FAST_ENGINE_CONFIG);
   worker = await startTestWorker(env, { concurrency: 10 });
 });
@@ -82,6 +107,10 @@ function configs(): Record<SaasType, Record<string, unknown>> {
     BRAZE: { restEndpoint: fakes.braze.url, identifierType: 'email' },
     KLAVIYO: { baseUrl: fakes.klaviyo.url },
     CUSTOMERIO: { siteId: fakes.customerio.state.siteId, baseUrl: fakes.customerio.url },
+    FRESHDESK: { domain: 'acme', baseUrl: fakes.freshdesk.url },
+    PIPEDRIVE: { baseUrl: fakes.pipedrive.url },
+    CHARGEBEE: { site: fakes.chargebee.state.site, baseUrl: fakes.chargebee.url },
+    ONESIGNAL: { appId: fakes.onesignal.state.appId, baseUrl: fakes.onesignal.url },
   };
 }
 
@@ -118,6 +147,10 @@ function seedSubject(email: string) {
   fakes.braze.addProfile(null, email);
   fakes.klaviyo.addProfile(email);
   fakes.customerio.addPerson(null, email);
+  fakes.freshdesk.addContact(email);
+  fakes.pipedrive.addPerson(email);
+  fakes.chargebee.addCustomer(email);
+  fakes.onesignal.addUser(email);
 }
 
 describe('SaaS connectors through the engine', () => {

@@ -20,6 +20,10 @@ import { heapConnector } from './heap';
 import { hotjarConnector } from './hotjar';
 import { redisConnector } from './redis';
 import { s3Connector, dynamodbConnector } from './object-stores';
+import { freshdeskConnector } from './freshdesk';
+import { pipedriveConnector } from './pipedrive';
+import { chargebeeConnector } from './chargebee';
+import { onesignalConnector } from './onesignal';
 import { manualConnector } from './manual';
 
 /**
@@ -53,6 +57,10 @@ export const CONNECTORS = [
   fullstoryConnector,
   heapConnector,
   hotjarConnector,
+  freshdeskConnector,
+  pipedriveConnector,
+  chargebeeConnector,
+  onesignalConnector,
   manualConnector,
 ] as const;
 

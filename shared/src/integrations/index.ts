@@ -30,6 +30,10 @@ export * from './redis';
 export * from './object-stores';
 export * from './labels';
 export * from './manual';
+export * from './freshdesk';
+export * from './pipedrive';
+export * from './chargebee';
+export * from './onesignal';
 
 /**
  * Static facts about each integration type, for forms and for the engine: each connector's
