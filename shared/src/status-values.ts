@@ -24,6 +24,7 @@ export const INTEGRATION_TYPES = [
   'POSTHOG',
   'GOOGLE_ANALYTICS',
   'STRIPE',
+  'ITERABLE',
   'HUBSPOT',
   'ZENDESK',
   'INTERCOM',

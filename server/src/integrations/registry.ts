@@ -10,6 +10,7 @@ import { redisDriver } from './redis/driver';
 import { s3Driver } from './s3/driver';
 import { segmentDriver } from './segment/driver';
 import { stripeDriver } from './stripe/driver';
+import { iterableDriver } from './iterable/driver';
 import { customerioDriver } from './customerio/driver';
 import { klaviyoDriver } from './klaviyo/driver';
 import { brazeDriver } from './braze/driver';
@@ -33,6 +34,7 @@ const drivers: Record<IntegrationType, Driver> = {
   POSTHOG: posthogDriver,
   GOOGLE_ANALYTICS: googleAnalyticsDriver,
   STRIPE: stripeDriver,
+  ITERABLE: iterableDriver,
   HUBSPOT: hubspotDriver,
   ZENDESK: zendeskDriver,
   INTERCOM: intercomDriver,

@@ -5,6 +5,7 @@ import { startBrazeFake } from '../test/fakes/braze';
 import { startCustomerioFake } from '../test/fakes/customerio';
 import { startHubspotFake } from '../test/fakes/hubspot';
 import { startIntercomFake } from '../test/fakes/intercom';
+import { startIterableFake } from './iterable/fake';
 import { startKlaviyoFake } from '../test/fakes/klaviyo';
 import { startMailchimpFake } from '../test/fakes/mailchimp';
 import { startSendgridFake } from '../test/fakes/sendgrid';
@@ -12,14 +13,14 @@ import { startStripeFake } from '../test/fakes/stripe';
 import { startZendeskFake } from '../test/fakes/zendesk';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../test/harness';
 
-// The ten SaaS connectors through the engine: accounts and integrations made through tRPC,
+// The SaaS connectors through the engine: accounts and integrations made through tRPC,
 // one request fanned out to all of them, proofs in the audit trail, secrets nowhere in it.
 let env: TestEnv;
 let worker: Awaited<ReturnType<typeof startTestWorker>>;
 let fakes: Awaited<ReturnType<typeof startFakes>>;
 
 async function startFakes() {
-  const [stripe, hubspot, zendesk, intercom, mailchimp, sendgrid, auth0, braze, klaviyo, customerio] =
+  const [stripe, hubspot, zendesk, intercom, mailchimp, sendgrid, auth0, braze, klaviyo, customerio, iterable] =
     await Promise.all([
       startStripeFake(),
       startHubspotFake(),
@@ -31,8 +32,9 @@ async function startFakes() {
       startBrazeFake({ deleteLagMs: 50 }),
       startKlaviyoFake({ jobMs: 50 }),
       startCustomerioFake({ deleteLagMs: 50 }),
+      startIterableFake({ forgetLagMs: 50 }),
     ]);
-  return { stripe, hubspot, zendesk, intercom, mailchimp, sendgrid, auth0, braze, klaviyo, customerio };
+  return { stripe, hubspot, zendesk, intercom, mailchimp, sendgrid, auth0, braze, klaviyo, customerio, iterable };
 }
 
 const SECRETS = {
@@ -46,6 +48,7 @@ const SECRETS = {
   BRAZE: { apiKey: 'braze-engine-key' },
   KLAVIYO: { apiKey: 'pk_engine' },
   CUSTOMERIO: { apiKey: 'track-key-0123456789', secretKey: 'cio-app-engine' },
+  ITERABLE: { apiKey: 'iterable-engine-key' },
 } as const;
 type SaasType = keyof typeof SECRETS;
 
@@ -61,6 +64,7 @@ beforeAll(async () => {
   fakes.braze.state.apiKeys.add(SECRETS.BRAZE.apiKey);
   fakes.klaviyo.state.apiKeys.add(SECRETS.KLAVIYO.apiKey);
   fakes.customerio.state.appApiKeys.add(SECRETS.CUSTOMERIO.secretKey);
+  fakes.iterable.state.apiKeys.add(SECRETS.ITERABLE.apiKey);
   env = await createTestEnv(FAST_ENGINE_CONFIG);
   worker = await startTestWorker(env, { concurrency: 10 });
 });
@@ -82,6 +86,7 @@ function configs(): Record<SaasType, Record<string, unknown>> {
     BRAZE: { restEndpoint: fakes.braze.url, identifierType: 'email' },
     KLAVIYO: { baseUrl: fakes.klaviyo.url },
     CUSTOMERIO: { siteId: fakes.customerio.state.siteId, baseUrl: fakes.customerio.url },
+    ITERABLE: { baseUrl: fakes.iterable.url },
   };
 }
 
@@ -118,6 +123,7 @@ function seedSubject(email: string) {
   fakes.braze.addProfile(null, email);
   fakes.klaviyo.addProfile(email);
   fakes.customerio.addPerson(null, email);
+  fakes.iterable.addUser(email);
 }
 
 describe('SaaS connectors through the engine', () => {

@@ -108,6 +108,16 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     completion: 'seconds',
     docsUrl: 'https://docs.stripe.com/api/customers/delete',
   },
+  ITERABLE: {
+    category: 'Marketing',
+    deletes: "the user (by email or userId) and their data in the key's project; the identifier is forgotten (GDPR)",
+    credentials: 'server-side API key of the project (Api-Key header); the data center (US or EU) is configuration',
+    capabilities: { status: true, cancel: false, verify: true },
+    notes:
+      'look up, POST users/forget (also for a user not found, so no data about them is collected again), then the lookup is polled until it finds no user; a 429 waits without using an attempt',
+    completion: 'up to ten minutes',
+    docsUrl: 'https://support.iterable.com/hc/en-us/articles/360029174171-Responding-to-GDPR-Requests',
+  },
   HUBSPOT: {
     category: 'CRM',
     deletes: 'the contact and its content (GDPR delete), by email or record id; the email is blocklisted',

@@ -20,6 +20,7 @@ import { brazeConfigSchema } from './braze';
 import { klaviyoConfigSchema } from './klaviyo';
 import { customerioConfigSchema } from './customerio';
 import { stripeConfigSchema } from './stripe';
+import { iterableConfigSchema } from './iterable';
 import { webhookConfigSchema } from './webhook';
 import { manualConfigSchema } from './manual';
 
@@ -35,6 +36,7 @@ export * from './google-analytics';
 export * from './oauth';
 export * from './catalogue';
 export * from './stripe';
+export * from './iterable';
 export * from './customerio';
 export * from './klaviyo';
 export * from './braze';
@@ -123,6 +125,14 @@ export const integrationTypeInfo: Record<IntegrationType, IntegrationTypeInfo> =
     accountTypes: ['API_KEY'],
     accountRequired: true,
     configSchema: stripeConfigSchema,
+  },
+  // A server-side API key of the project (each key belongs to one project and its data center).
+  ITERABLE: {
+    type: 'ITERABLE',
+    label: LABEL.ITERABLE,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: iterableConfigSchema,
   },
   // A private app access token with crm.objects.contacts.read/write.
   HUBSPOT: {

@@ -10,6 +10,7 @@ export const INTEGRATION_TYPE_LABELS: Record<IntegrationType, string> = {
   POSTHOG: 'PostHog',
   GOOGLE_ANALYTICS: 'Google Analytics 4',
   STRIPE: 'Stripe',
+  ITERABLE: 'Iterable',
   CUSTOMERIO: 'Customer.io',
   KLAVIYO: 'Klaviyo',
   BRAZE: 'Braze',

@@ -7,6 +7,7 @@ import { startPosthogFake } from './posthog';
 import { startSegmentFake } from './segment';
 import { startWebhookServer } from './webhook-server';
 import { startStripeFake } from './stripe';
+import { startIterableFake } from '../../integrations/iterable/fake';
 import { startHubspotFake } from './hubspot';
 import { startZendeskFake } from './zendesk';
 import { startIntercomFake } from './intercom';
@@ -42,6 +43,7 @@ export const standIns: Record<IntegrationType, () => Promise<StandIn>> = {
   POSTHOG: () => startPosthogFake(),
   GOOGLE_ANALYTICS: () => startGoogleFake(),
   STRIPE: () => startStripeFake(),
+  ITERABLE: () => startIterableFake(),
   HUBSPOT: () => startHubspotFake(),
   ZENDESK: () => startZendeskFake(),
   INTERCOM: () => startIntercomFake(),

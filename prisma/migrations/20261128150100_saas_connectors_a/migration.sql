@@ -1,0 +1,2 @@
+-- Iterable, Salesforce and Shopify connectors.
+ALTER TYPE "IntegrationType" ADD VALUE IF NOT EXISTS 'ITERABLE';
