@@ -25,6 +25,7 @@ export const INTEGRATION_TYPES = [
   'GOOGLE_ANALYTICS',
   'STRIPE',
   'ITERABLE',
+  'SHOPIFY',
   'HUBSPOT',
   'ZENDESK',
   'INTERCOM',

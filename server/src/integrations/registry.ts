@@ -11,6 +11,7 @@ import { s3Driver } from './s3/driver';
 import { segmentDriver } from './segment/driver';
 import { stripeDriver } from './stripe/driver';
 import { iterableDriver } from './iterable/driver';
+import { shopifyDriver } from './shopify/driver';
 import { customerioDriver } from './customerio/driver';
 import { klaviyoDriver } from './klaviyo/driver';
 import { brazeDriver } from './braze/driver';
@@ -35,6 +36,7 @@ const drivers: Record<IntegrationType, Driver> = {
   GOOGLE_ANALYTICS: googleAnalyticsDriver,
   STRIPE: stripeDriver,
   ITERABLE: iterableDriver,
+  SHOPIFY: shopifyDriver,
   HUBSPOT: hubspotDriver,
   ZENDESK: zendeskDriver,
   INTERCOM: intercomDriver,

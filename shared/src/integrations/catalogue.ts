@@ -118,6 +118,16 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     completion: 'up to ten minutes',
     docsUrl: 'https://support.iterable.com/hc/en-us/articles/360029174171-Responding-to-GDPR-Requests',
   },
+  SHOPIFY: {
+    category: 'Payments',
+    deletes: "the customer's personal data (by email or customer id); order facts without personal data stay",
+    credentials: 'Admin API access token with read_customers and write_customers; the shop domain is configuration',
+    capabilities: { status: false, cancel: false, verify: false },
+    notes:
+      "customers(query: email) then customerRequestDataErasure per customer: SUCCESS records Shopify's acceptance, not a verified erasure (Shopify erases later, held up to 180 days after a recent order, and reports no status); the query-cost throttle and 429 wait without using an attempt",
+    completion: 'accepted in seconds; erased by Shopify later',
+    docsUrl: 'https://shopify.dev/docs/api/admin-graphql/latest/mutations/customerRequestDataErasure',
+  },
   HUBSPOT: {
     category: 'CRM',
     deletes: 'the contact and its content (GDPR delete), by email or record id; the email is blocklisted',

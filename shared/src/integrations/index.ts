@@ -21,6 +21,7 @@ import { klaviyoConfigSchema } from './klaviyo';
 import { customerioConfigSchema } from './customerio';
 import { stripeConfigSchema } from './stripe';
 import { iterableConfigSchema } from './iterable';
+import { shopifyConfigSchema } from './shopify';
 import { webhookConfigSchema } from './webhook';
 import { manualConfigSchema } from './manual';
 
@@ -37,6 +38,7 @@ export * from './oauth';
 export * from './catalogue';
 export * from './stripe';
 export * from './iterable';
+export * from './shopify';
 export * from './customerio';
 export * from './klaviyo';
 export * from './braze';
@@ -133,6 +135,14 @@ export const integrationTypeInfo: Record<IntegrationType, IntegrationTypeInfo> =
     accountTypes: ['API_KEY'],
     accountRequired: true,
     configSchema: iterableConfigSchema,
+  },
+  // An Admin API access token (custom app) with read_customers and write_customers; the shop domain is configuration.
+  SHOPIFY: {
+    type: 'SHOPIFY',
+    label: LABEL.SHOPIFY,
+    accountTypes: ['API_KEY'],
+    accountRequired: true,
+    configSchema: shopifyConfigSchema,
   },
   // A private app access token with crm.objects.contacts.read/write.
   HUBSPOT: {

@@ -11,6 +11,7 @@ export const INTEGRATION_TYPE_LABELS: Record<IntegrationType, string> = {
   GOOGLE_ANALYTICS: 'Google Analytics 4',
   STRIPE: 'Stripe',
   ITERABLE: 'Iterable',
+  SHOPIFY: 'Shopify',
   CUSTOMERIO: 'Customer.io',
   KLAVIYO: 'Klaviyo',
   BRAZE: 'Braze',

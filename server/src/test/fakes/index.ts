@@ -8,6 +8,7 @@ import { startSegmentFake } from './segment';
 import { startWebhookServer } from './webhook-server';
 import { startStripeFake } from './stripe';
 import { startIterableFake } from '../../integrations/iterable/fake';
+import { startShopifyFake } from '../../integrations/shopify/fake';
 import { startHubspotFake } from './hubspot';
 import { startZendeskFake } from './zendesk';
 import { startIntercomFake } from './intercom';
@@ -44,6 +45,7 @@ export const standIns: Record<IntegrationType, () => Promise<StandIn>> = {
   GOOGLE_ANALYTICS: () => startGoogleFake(),
   STRIPE: () => startStripeFake(),
   ITERABLE: () => startIterableFake(),
+  SHOPIFY: () => startShopifyFake(),
   HUBSPOT: () => startHubspotFake(),
   ZENDESK: () => startZendeskFake(),
   INTERCOM: () => startIntercomFake(),
