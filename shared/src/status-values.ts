@@ -26,6 +26,7 @@ export const INTEGRATION_TYPES = [
   'STRIPE',
   'ITERABLE',
   'SHOPIFY',
+  'SALESFORCE',
   'HUBSPOT',
   'ZENDESK',
   'INTERCOM',

@@ -12,6 +12,7 @@ import { segmentDriver } from './segment/driver';
 import { stripeDriver } from './stripe/driver';
 import { iterableDriver } from './iterable/driver';
 import { shopifyDriver } from './shopify/driver';
+import { salesforceDriver } from './salesforce/driver';
 import { customerioDriver } from './customerio/driver';
 import { klaviyoDriver } from './klaviyo/driver';
 import { brazeDriver } from './braze/driver';
@@ -37,6 +38,7 @@ const drivers: Record<IntegrationType, Driver> = {
   STRIPE: stripeDriver,
   ITERABLE: iterableDriver,
   SHOPIFY: shopifyDriver,
+  SALESFORCE: salesforceDriver,
   HUBSPOT: hubspotDriver,
   ZENDESK: zendeskDriver,
   INTERCOM: intercomDriver,

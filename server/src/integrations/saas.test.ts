@@ -7,6 +7,7 @@ import { startHubspotFake } from '../test/fakes/hubspot';
 import { startIntercomFake } from '../test/fakes/intercom';
 import { startIterableFake } from './iterable/fake';
 import { startShopifyFake } from './shopify/fake';
+import { startSalesforceFake } from './salesforce/fake';
 import { startKlaviyoFake } from '../test/fakes/klaviyo';
 import { startMailchimpFake } from '../test/fakes/mailchimp';
 import { startSendgridFake } from '../test/fakes/sendgrid';
@@ -35,6 +36,7 @@ async function startFakes() {
     customerio,
     iterable,
     shopify,
+    salesforce,
   ] = await Promise.all([
     startStripeFake(),
     startHubspotFake(),
@@ -48,6 +50,7 @@ async function startFakes() {
     startCustomerioFake({ deleteLagMs: 50 }),
     startIterableFake({ forgetLagMs: 50 }),
     startShopifyFake(),
+    startSalesforceFake(),
   ]);
   return {
     stripe,
@@ -62,6 +65,7 @@ async function startFakes() {
     customerio,
     iterable,
     shopify,
+    salesforce,
   };
 }
 
@@ -78,6 +82,7 @@ const SECRETS = {
   CUSTOMERIO: { apiKey: 'track-key-0123456789', secretKey: 'cio-app-engine' },
   ITERABLE: { apiKey: 'iterable-engine-key' },
   SHOPIFY: { apiKey: 'shpat_engine_shopify' },
+  SALESFORCE: { apiKey: 'sf-engine-consumer-key', secretKey: 'sf-engine-consumer-secret' },
 } as const;
 type SaasType = keyof typeof SECRETS;
 
@@ -95,6 +100,7 @@ beforeAll(async () => {
   fakes.customerio.state.appApiKeys.add(SECRETS.CUSTOMERIO.secretKey);
   fakes.iterable.state.apiKeys.add(SECRETS.ITERABLE.apiKey);
   fakes.shopify.state.accessTokens.add(SECRETS.SHOPIFY.apiKey);
+  fakes.salesforce.state.clients.set(SECRETS.SALESFORCE.apiKey, SECRETS.SALESFORCE.secretKey);
   env = await createTestEnv(FAST_ENGINE_CONFIG);
   worker = await startTestWorker(env, { concurrency: 10 });
 });
@@ -118,6 +124,7 @@ function configs(): Record<SaasType, Record<string, unknown>> {
     CUSTOMERIO: { siteId: fakes.customerio.state.siteId, baseUrl: fakes.customerio.url },
     ITERABLE: { baseUrl: fakes.iterable.url },
     SHOPIFY: { shopDomain: 'acme.myshopify.com', baseUrl: fakes.shopify.url },
+    SALESFORCE: { myDomain: 'acme.my.salesforce.com', baseUrl: fakes.salesforce.url },
   };
 }
 
@@ -156,6 +163,8 @@ function seedSubject(email: string) {
   fakes.customerio.addPerson(null, email);
   fakes.iterable.addUser(email);
   fakes.shopify.addCustomer(email);
+  fakes.salesforce.addRecord('Contact', email);
+  fakes.salesforce.addRecord('Lead', email);
 }
 
 describe('SaaS connectors through the engine', () => {

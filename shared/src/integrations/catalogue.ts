@@ -128,6 +128,18 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     completion: 'accepted in seconds; erased by Shopify later',
     docsUrl: 'https://shopify.dev/docs/api/admin-graphql/latest/mutations/customerRequestDataErasure',
   },
+  SALESFORCE: {
+    category: 'CRM',
+    deletes:
+      'every Contact and Lead with the email (deleted records go to the Recycle Bin); Individual records are not deleted',
+    credentials:
+      "connected app consumer key + secret (OAuth client credentials flow); the org's My Domain (acme.my.salesforce.com) is configuration",
+    capabilities: { status: false, cancel: false, verify: true },
+    notes:
+      'SOQL query by email (the value escaped), DELETE per record, then the query again finding none is the proof; REQUEST_LIMIT_EXCEEDED (the daily API limit) waits an hour without using an attempt',
+    completion: 'seconds',
+    docsUrl: 'https://developer.salesforce.com/docs/atlas.en-us.api_rest.meta/api_rest/dome_delete_record.htm',
+  },
   HUBSPOT: {
     category: 'CRM',
     deletes: 'the contact and its content (GDPR delete), by email or record id; the email is blocklisted',

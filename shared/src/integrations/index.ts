@@ -22,6 +22,7 @@ import { customerioConfigSchema } from './customerio';
 import { stripeConfigSchema } from './stripe';
 import { iterableConfigSchema } from './iterable';
 import { shopifyConfigSchema } from './shopify';
+import { salesforceConfigSchema } from './salesforce';
 import { webhookConfigSchema } from './webhook';
 import { manualConfigSchema } from './manual';
 
@@ -39,6 +40,7 @@ export * from './catalogue';
 export * from './stripe';
 export * from './iterable';
 export * from './shopify';
+export * from './salesforce';
 export * from './customerio';
 export * from './klaviyo';
 export * from './braze';
@@ -143,6 +145,14 @@ export const integrationTypeInfo: Record<IntegrationType, IntegrationTypeInfo> =
     accountTypes: ['API_KEY'],
     accountRequired: true,
     configSchema: shopifyConfigSchema,
+  },
+  // A connected app with the client credentials flow enabled: consumer key (API key) and consumer secret (secret key).
+  SALESFORCE: {
+    type: 'SALESFORCE',
+    label: LABEL.SALESFORCE,
+    accountTypes: ['API_KEY_SECRET'],
+    accountRequired: true,
+    configSchema: salesforceConfigSchema,
   },
   // A private app access token with crm.objects.contacts.read/write.
   HUBSPOT: {

@@ -12,6 +12,7 @@ export const INTEGRATION_TYPE_LABELS: Record<IntegrationType, string> = {
   STRIPE: 'Stripe',
   ITERABLE: 'Iterable',
   SHOPIFY: 'Shopify',
+  SALESFORCE: 'Salesforce',
   CUSTOMERIO: 'Customer.io',
   KLAVIYO: 'Klaviyo',
   BRAZE: 'Braze',

@@ -9,6 +9,7 @@ import { startWebhookServer } from './webhook-server';
 import { startStripeFake } from './stripe';
 import { startIterableFake } from '../../integrations/iterable/fake';
 import { startShopifyFake } from '../../integrations/shopify/fake';
+import { startSalesforceFake } from '../../integrations/salesforce/fake';
 import { startHubspotFake } from './hubspot';
 import { startZendeskFake } from './zendesk';
 import { startIntercomFake } from './intercom';
@@ -46,6 +47,7 @@ export const standIns: Record<IntegrationType, () => Promise<StandIn>> = {
   STRIPE: () => startStripeFake(),
   ITERABLE: () => startIterableFake(),
   SHOPIFY: () => startShopifyFake(),
+  SALESFORCE: () => startSalesforceFake(),
   HUBSPOT: () => startHubspotFake(),
   ZENDESK: () => startZendeskFake(),
   INTERCOM: () => startIntercomFake(),
