@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../test/engine';
-import { startAuth0Fake } from '../test/fakes/auth0';
-import { startBrazeFake } from '../test/fakes/braze';
-import { startCustomerioFake } from '../test/fakes/customerio';
-import { startHubspotFake } from '../test/fakes/hubspot';
-import { startIntercomFake } from '../test/fakes/intercom';
+import { startAuth0Fake } from './auth0/fake';
+import { startBrazeFake } from './braze/fake';
+import { startCustomerioFake } from './customerio/fake';
+import { startHubspotFake } from './hubspot/fake';
+import { startIntercomFake } from './intercom/fake';
 import { startIterableFake } from './iterable/fake';
 import { startShopifyFake } from './shopify/fake';
 import { startSalesforceFake } from './salesforce/fake';
-import { startKlaviyoFake } from '../test/fakes/klaviyo';
-import { startMailchimpFake } from '../test/fakes/mailchimp';
-import { startSendgridFake } from '../test/fakes/sendgrid';
-import { startStripeFake } from '../test/fakes/stripe';
-import { startZendeskFake } from '../test/fakes/zendesk';
+import { startKlaviyoFake } from './klaviyo/fake';
+import { startMailchimpFake } from './mailchimp/fake';
+import { startSendgridFake } from './sendgrid/fake';
+import { startStripeFake } from './stripe/fake';
+import { startZendeskFake } from './zendesk/fake';
 import { integrationCatalogue } from '@shared/integrations';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../test/harness';
 
@@ -187,7 +187,8 @@ describe('SaaS connectors through the engine', () => {
         .filter((e) => e.integrationRequestId === ir.id)
         .map((e) => (e.details as { evidence?: { verifiedGone?: unknown } } | null)?.evidence?.verifiedGone);
       // Connectors whose vendor offers no lookup after the deletion (Shopify) record the acceptance, never a proof.
-      const verifies = integrationCatalogue[ir.integrationType].capabilities.verify;
+      const verifies =
+        integrationCatalogue[ir.integrationType as keyof typeof integrationCatalogue].capabilities.verify;
       expect([ir.integrationType, proof.includes(true)]).toEqual([ir.integrationType, verifies]);
     }
     const text = JSON.stringify(trail);
