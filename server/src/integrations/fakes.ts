@@ -7,6 +7,9 @@ import { startPosthogFake } from './posthog/fake';
 import { startSegmentFake } from './segment/fake';
 import { startWebhookServer } from '../test/fakes/webhook-server';
 import { startStripeFake } from './stripe/fake';
+import { startIterableFake } from './iterable/fake';
+import { startShopifyFake } from './shopify/fake';
+import { startSalesforceFake } from './salesforce/fake';
 import { startHubspotFake } from './hubspot/fake';
 import { startZendeskFake } from './zendesk/fake';
 import { startIntercomFake } from './intercom/fake';
@@ -50,6 +53,9 @@ export const standIns: Record<IntegrationType, () => Promise<StandIn>> = {
   POSTHOG: () => startPosthogFake(),
   GOOGLE_ANALYTICS: () => startGoogleFake(),
   STRIPE: () => startStripeFake(),
+  ITERABLE: () => startIterableFake(),
+  SHOPIFY: () => startShopifyFake(),
+  SALESFORCE: () => startSalesforceFake(),
   HUBSPOT: () => startHubspotFake(),
   ZENDESK: () => startZendeskFake(),
   INTERCOM: () => startIntercomFake(),

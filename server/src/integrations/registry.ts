@@ -10,6 +10,9 @@ import { redisDriver } from './redis/driver';
 import { s3Driver } from './s3/driver';
 import { segmentDriver } from './segment/driver';
 import { stripeDriver } from './stripe/driver';
+import { iterableDriver } from './iterable/driver';
+import { shopifyDriver } from './shopify/driver';
+import { salesforceDriver } from './salesforce/driver';
 import { customerioDriver } from './customerio/driver';
 import { fullstoryDriver } from './fullstory/driver';
 import { heapDriver } from './heap/driver';
@@ -44,6 +47,9 @@ const drivers: Record<IntegrationType, Driver> = {
   POSTHOG: posthogDriver,
   GOOGLE_ANALYTICS: googleAnalyticsDriver,
   STRIPE: stripeDriver,
+  ITERABLE: iterableDriver,
+  SHOPIFY: shopifyDriver,
+  SALESFORCE: salesforceDriver,
   HUBSPOT: hubspotDriver,
   ZENDESK: zendeskDriver,
   INTERCOM: intercomDriver,

@@ -6,6 +6,9 @@ import { segmentConnector } from './segment';
 import { posthogConnector } from './posthog';
 import { googleAnalyticsConnector } from './google-analytics';
 import { stripeConnector } from './stripe';
+import { iterableConnector } from './iterable';
+import { shopifyConnector } from './shopify';
+import { salesforceConnector } from './salesforce';
 import { hubspotConnector } from './hubspot';
 import { zendeskConnector } from './zendesk';
 import { intercomConnector } from './intercom';
@@ -41,6 +44,9 @@ export const CONNECTORS = [
   posthogConnector,
   googleAnalyticsConnector,
   stripeConnector,
+  iterableConnector,
+  shopifyConnector,
+  salesforceConnector,
   hubspotConnector,
   zendeskConnector,
   intercomConnector,

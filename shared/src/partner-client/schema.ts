@@ -804,7 +804,7 @@ export interface components {
             integrationId: string | null;
             name: string;
             /** @enum {string} */
-            type: "WEBHOOK" | "POSTGRES" | "MIXPANEL" | "AMPLITUDE" | "SEGMENT" | "POSTHOG" | "GOOGLE_ANALYTICS" | "STRIPE" | "HUBSPOT" | "ZENDESK" | "INTERCOM" | "MAILCHIMP" | "SENDGRID" | "AUTH0" | "BRAZE" | "KLAVIYO" | "CUSTOMERIO" | "MYSQL" | "REDIS" | "S3" | "DYNAMODB" | "FULLSTORY" | "HEAP" | "HOTJAR" | "FRESHDESK" | "PIPEDRIVE" | "CHARGEBEE" | "ONESIGNAL" | "MANUAL";
+            type: "WEBHOOK" | "POSTGRES" | "MIXPANEL" | "AMPLITUDE" | "SEGMENT" | "POSTHOG" | "GOOGLE_ANALYTICS" | "STRIPE" | "ITERABLE" | "SHOPIFY" | "SALESFORCE" | "HUBSPOT" | "ZENDESK" | "INTERCOM" | "MAILCHIMP" | "SENDGRID" | "AUTH0" | "BRAZE" | "KLAVIYO" | "CUSTOMERIO" | "MYSQL" | "REDIS" | "S3" | "DYNAMODB" | "FULLSTORY" | "HEAP" | "HOTJAR" | "FRESHDESK" | "PIPEDRIVE" | "CHARGEBEE" | "ONESIGNAL" | "MANUAL";
             /** @enum {string} */
             status: "STAGING" | "PENDING" | "PROCESSING" | "SUCCESS" | "CANCELED" | "FAILED" | "ERROR";
             attempts: number;
