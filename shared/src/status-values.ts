@@ -37,6 +37,7 @@ export const INTEGRATION_TYPES = [
   'REDIS',
   'S3',
   'DYNAMODB',
+  'SNOWFLAKE',
   'MANUAL',
 ] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];

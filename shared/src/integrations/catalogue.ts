@@ -194,6 +194,17 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     completion: 'seconds to minutes',
     docsUrl: 'https://docs.customer.io/integrations/api/track/tag/track-customers/suppress/',
   },
+  SNOWFLAKE: {
+    category: 'Database',
+    deletes:
+      'rows matched by the same rules as PostgreSQL (delete, set to NULL, keyed hash, mask); identifiers match exactly',
+    credentials: 'account identifier, user, private key (key-pair JWT), warehouse, database, role',
+    capabilities: { status: false, cancel: false, verify: true },
+    notes:
+      'SQL API v2 with bind variables, polled while running and cancelled on timeout; rows still matching are counted after the statements; deleted and overwritten values stay in Time Travel and Fail-safe for the period read from the warehouse, which the outcome states',
+    completion: 'seconds to minutes',
+    docsUrl: 'https://docs.snowflake.com/en/developer-guide/sql-api/index',
+  },
   MYSQL: {
     category: 'Database',
     deletes:

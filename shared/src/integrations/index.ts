@@ -22,9 +22,11 @@ import { customerioConfigSchema } from './customerio';
 import { stripeConfigSchema } from './stripe';
 import { webhookConfigSchema } from './webhook';
 import { manualConfigSchema } from './manual';
+import { snowflakeConfigSchema } from './snowflake';
 
 export * from './accounts';
 export * from './postgres';
+export * from './snowflake';
 export * from './webhook';
 export * from './vendor';
 export * from './mixpanel';
@@ -217,6 +219,14 @@ export const integrationTypeInfo: Record<IntegrationType, IntegrationTypeInfo> =
     accountTypes: ['AWS'],
     accountRequired: true,
     configSchema: dynamoConfigSchema,
+  },
+  // Key-pair authentication to the SQL API: account identifier, user, private key, warehouse, database, role.
+  SNOWFLAKE: {
+    type: 'SNOWFLAKE',
+    label: LABEL.SNOWFLAKE,
+    accountTypes: ['SNOWFLAKE'],
+    accountRequired: true,
+    configSchema: snowflakeConfigSchema,
   },
   // No credentials: its owners answer by hand through an emailed task link or the dashboard.
   MANUAL: {

@@ -23,6 +23,7 @@ export const INTEGRATION_TYPE_LABELS: Record<IntegrationType, string> = {
   REDIS: 'Redis',
   S3: 'Amazon S3',
   DYNAMODB: 'Amazon DynamoDB',
+  SNOWFLAKE: 'Snowflake',
   MANUAL: 'Manual (a system without an API)',
 };
 
