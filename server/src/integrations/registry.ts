@@ -22,6 +22,7 @@ import { hubspotDriver } from './hubspot/driver';
 import type { Driver } from './types';
 import { webhookDriver } from './webhook/driver';
 import { manualDriver } from './manual/driver';
+import { snowflakeDriver } from './snowflake/driver';
 
 /** Every destination the engine can drive, by integration type: a connector is its folder and one line here. */
 const drivers: Record<IntegrationType, Driver> = {
@@ -46,6 +47,7 @@ const drivers: Record<IntegrationType, Driver> = {
   REDIS: redisDriver,
   S3: s3Driver,
   DYNAMODB: dynamoDriver,
+  SNOWFLAKE: snowflakeDriver,
   MANUAL: manualDriver,
 };
 
