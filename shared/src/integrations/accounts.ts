@@ -64,6 +64,13 @@ export const accountSecretSchemas = {
     warehouse: z.string().trim().min(1, 'Required').max(255),
     database: z.string().trim().min(1, 'Required').max(255),
     role: z.string().trim().max(255).optional(),
+    /** Only for a private connectivity host or a test stand-in; empty: https://<account>.snowflakecomputing.com. */
+    endpoint: z
+      .string()
+      .trim()
+      .url('A URL such as https://myorg-myaccount.privatelink.snowflakecomputing.com')
+      .max(500)
+      .optional(),
   }),
 } as const satisfies Record<AccountType, z.ZodType>;
 
@@ -85,7 +92,7 @@ export const ACCOUNT_PUBLIC_FIELDS: Record<AccountType, readonly string[]> = {
   KEY_VALUE: [],
   REDIS: ['host', 'port', 'username', 'database', 'tls'],
   AWS: ['accessKeyId', 'region', 'endpoint'],
-  SNOWFLAKE: ['account', 'user', 'warehouse', 'database', 'role'],
+  SNOWFLAKE: ['account', 'user', 'warehouse', 'database', 'role', 'endpoint'],
 };
 
 /**
@@ -101,8 +108,8 @@ export const ACCOUNT_OUTBOUND_FIELDS: Record<AccountType, { hosts?: readonly str
   KEY_VALUE: {},
   REDIS: { hosts: ['host'] },
   AWS: { urls: ['endpoint'] },
-  // The host is <account>.snowflakecomputing.com, checked like every outbound URL at each call.
-  SNOWFLAKE: {},
+  // Otherwise the host is <account>.snowflakecomputing.com, checked like every outbound URL at each call.
+  SNOWFLAKE: { urls: ['endpoint'] },
 };
 
 /**

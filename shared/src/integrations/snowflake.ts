@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { sqlConfigSchema, sqlRuleSchema } from './postgres';
-import { baseUrlSchema } from './vendor';
 
 /**
  * A Snowflake schema of the account's database. Rules name it as discovery shows it: names are
@@ -21,9 +20,7 @@ export const snowflakeRuleSchema = sqlRuleSchema(snowflakeSchemaName).refine((ru
 
 /**
  * The SQL rules of PostgreSQL and MySQL over Snowflake's SQL API: same tables, identifier
- * columns and actions. `baseUrl` overrides the account's host (a private link, a test fake).
+ * columns and actions (soft delete aside).
  */
-export const snowflakeConfigSchema = sqlConfigSchema(snowflakeRuleSchema, snowflakeSchemaName).extend({
-  baseUrl: baseUrlSchema,
-});
+export const snowflakeConfigSchema = sqlConfigSchema(snowflakeRuleSchema, snowflakeSchemaName);
 export type SnowflakeConfig = z.infer<typeof snowflakeConfigSchema>;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountSecretsByType, SnowflakeConfig } from '@shared/integrations';
+import type { AccountSecretsByType } from '@shared/integrations';
 import type { HttpClient, HttpResponse } from '../runtime/http-client';
 import { destinationMessage, parseRetryAfter } from '../runtime/http-client';
 import { identifierRedactor } from '../runtime/redaction';
@@ -8,9 +8,7 @@ import { PermanentError, TransientError, type DriverContext, type Exchange } fro
 import { keypairJwt } from './jwt';
 
 type SnowflakeSecrets = AccountSecretsByType['SNOWFLAKE'];
-export type SnowflakeContext = Pick<DriverContext, 'http' | 'secrets' | 'trail'> & {
-  config: Pick<SnowflakeConfig, 'baseUrl'>;
-};
+export type SnowflakeContext = Pick<DriverContext, 'http' | 'secrets' | 'trail'>;
 
 /** A statement's answer: its column names and rows (every value as text, as the API sends it). */
 export interface SnowflakeResult {
@@ -33,10 +31,10 @@ const backoff = (attempt: number, retryAfterMs?: number) =>
 
 const RETRIED = new Set([429, 500, 503, 504]);
 
-export function snowflakeBaseUrl(ctx: Pick<SnowflakeContext, 'config' | 'secrets'>): string {
+function snowflakeBaseUrl(ctx: Pick<SnowflakeContext, 'secrets'>): string {
   const secrets = ctx.secrets as SnowflakeSecrets | null;
   if (!secrets?.account) throw new PermanentError('This integration needs a Snowflake account');
-  return ctx.config.baseUrl ?? `https://${secrets.account.toLowerCase()}.snowflakecomputing.com`;
+  return (secrets.endpoint ?? `https://${secrets.account.toLowerCase()}.snowflakecomputing.com`).replace(/\/+$/, '');
 }
 
 /**
@@ -140,9 +138,7 @@ export function snowflakeClient(ctx: SnowflakeContext, identifier = '') {
       ...(secrets.role ? { role: secrets.role } : {}),
       ...(statement.values.length
         ? {
-            bindings: Object.fromEntries(
-              statement.values.map((value, i) => [String(i + 1), { type: 'TEXT', value }]),
-            ),
+            bindings: Object.fromEntries(statement.values.map((value, i) => [String(i + 1), { type: 'TEXT', value }])),
           }
         : {}),
     });

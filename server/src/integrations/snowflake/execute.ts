@@ -39,7 +39,7 @@ const count = (value: string | null | undefined) => Number(value ?? 0);
 
 /** Tables and columns of the account's database, for the rule builder. */
 export async function discoverSnowflake(ctx: Omit<AdminContext, 'config'>): Promise<DiscoveredTable[]> {
-  const client = snowflakeClient({ ...ctx, config: {} });
+  const client = snowflakeClient(ctx);
   return (await discoverSnowflakeSchema(client, 30_000)).tables;
 }
 

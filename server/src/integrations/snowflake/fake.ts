@@ -40,7 +40,7 @@ type Reply = NonNullable<SnowflakeFakeCall['reply']>;
 
 const fingerprint = (key: KeyObject) =>
   `SHA256:${createHash('sha256')
-    .update(createPublicKey(key).export({ type: 'spki', format: 'der' }))
+    .update(key.export({ type: 'spki', format: 'der' }))
     .digest('base64')}`;
 
 /** Snowflake's column types of a PostgreSQL result column, as `rowType` names them. */
@@ -70,6 +70,8 @@ export async function startSnowflakeFake(options: SnowflakeFakeOptions) {
     statements: new Map<string, Statement>(),
     executed: [] as string[],
     canceled: [] as string[],
+    /** Why requests were refused (401). */
+    refused: [] as string[],
   };
   const calls: SnowflakeFakeCall[] = [];
   const byRequestId = new Map<string, Statement>();
@@ -123,7 +125,13 @@ export async function startSnowflakeFake(options: SnowflakeFakeOptions) {
         ? [[String(result.rowCount ?? 0)]]
         : result.rows.map((row: unknown[]) => row.map((v) => (v === null ? null : String(v))));
       const rowType = dml
-        ? [{ name: `number of rows ${result.command === 'DELETE' ? 'deleted' : 'updated'}`, type: 'FIXED', nullable: false }]
+        ? [
+            {
+              name: `number of rows ${result.command === 'DELETE' ? 'deleted' : 'updated'}`,
+              type: 'FIXED',
+              nullable: false,
+            },
+          ]
         : result.fields.map((f) => ({ name: f.name, type: typeOf(f.dataTypeID), nullable: true }));
       for (let i = 0; i < Math.max(1, rows.length); i += state.partitionRows)
         s.partitions.push(rows.slice(i, i + state.partitionRows));
@@ -147,12 +155,17 @@ export async function startSnowflakeFake(options: SnowflakeFakeOptions) {
   }
 
   function answer(s: Statement, partition = 0): Reply {
-    if (s.canceled) return { status: 422, body: { ...status(s, '000604', 'SQL execution canceled'), sqlState: '57014' } };
+    if (s.canceled)
+      return { status: 422, body: { ...status(s, '000604', 'SQL execution canceled'), sqlState: '57014' } };
     if (s.runningPolls > 0 || state.hang) {
       s.runningPolls--;
       return {
         status: 202,
-        body: status(s, '333334', 'Asynchronous execution in progress. Use provided query id to perform query monitoring and management.'),
+        body: status(
+          s,
+          '333334',
+          'Asynchronous execution in progress. Use provided query id to perform query monitoring and management.',
+        ),
       };
     }
     if (s.failure) return { status: 422, body: s.failure };
@@ -171,7 +184,8 @@ export async function startSnowflakeFake(options: SnowflakeFakeOptions) {
       return answer(known);
     }
     const failure = state.failNext.shift();
-    if (failure) return { status: failure, body: { message: failure === 429 ? 'Too many requests' : 'Service unavailable' } };
+    // The document gives 429, 503 and 504 no body.
+    if (failure) return { status: failure };
     const body = JSON.parse(call.body) as Record<string, any>;
     const s: Statement = {
       handle: randomUUID(),
@@ -202,11 +216,15 @@ export async function startSnowflakeFake(options: SnowflakeFakeOptions) {
   async function handle(call: SnowflakeFakeCall): Promise<Reply> {
     if (call.method === 'GET' && call.path === '/') return { status: 200, body: { service: 'snowflake fake' } };
     const problem = authProblem(call);
-    if (problem) return { status: 401, body: { code: '390144', message: problem } };
+    // The document gives a 401 no body; the reason is kept for tests.
+    if (problem) {
+      state.refused.push(problem);
+      return { status: 401 };
+    }
     if (call.method === 'POST' && call.path === '/api/v2/statements') return submit(call);
     const match = /^\/api\/v2\/statements\/([0-9a-f-]+)(\/cancel)?$/.exec(call.path);
     const s = match ? state.statements.get(match[1]!) : undefined;
-    if (!match || !s) return { status: 404, body: { message: 'Not found' } };
+    if (!match || !s) return { status: 404 };
     if (match[2] && call.method === 'POST') {
       s.canceled = true;
       state.canceled.push(s.handle);
