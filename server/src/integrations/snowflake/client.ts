@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountSecretsByType } from '@shared/integrations';
-import type { HttpClient, HttpResponse } from '../runtime/http-client';
+import type { HttpResponse } from '../runtime/http-client';
 import { destinationMessage, parseRetryAfter } from '../runtime/http-client';
 import { identifierRedactor } from '../runtime/redaction';
 import type { Statement } from '../sql/dialect';

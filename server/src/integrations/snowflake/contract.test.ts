@@ -4,6 +4,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { snowflakeConfigSchema } from '@shared/integrations';
 import { driverContext, TEST_HASH_KEY } from '../../test/driver-context';
 import { gitBlobId, VendorOpenApi } from '../../test/fakes/vendor-openapi';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { buildCertificate } from '../../services/certificates/build-certificate';
+import { certificateJsonSchema } from '../../services/certificates/certificate-schema';
+import { sealAuditChain } from '../../services/audit/audit-chain';
+import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../../test/engine';
+import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
 import { snowflakeDriver } from './driver';
 import { startSnowflakeFake } from './fake';
 import { keypairJwt, privateKeyOf, publicKeyFingerprint } from './jwt';
@@ -242,5 +249,88 @@ describe('Snowflake SQL API contract (vendor/sqlapi.yaml)', () => {
     const cancel = calls.find((x) => x.path.endsWith('/cancel'))!;
     expect(cancel.reply?.status).toBe(200);
     expect(fake.state.canceled).toContain(cancel.path.split('/')[4]);
+  });
+});
+
+describe('Snowflake integration through the service', () => {
+  let env: TestEnv;
+  let org: Awaited<ReturnType<typeof seedOrganization>>;
+  let caller: ReturnType<typeof callerFor>['caller'];
+  let accountId: string;
+
+  beforeAll(async () => {
+    env = await createTestEnv(FAST_ENGINE_CONFIG);
+    org = await seedOrganization(env.deps, 'snowflake');
+    caller = callerFor(env.deps, { pat: org.pat }).caller;
+    accountId = (
+      await caller.accounts.create({
+        name: 'warehouse',
+        integrationType: 'SNOWFLAKE',
+        type: 'SNOWFLAKE',
+        secrets: secrets(),
+      })
+    ).id;
+  });
+  afterAll(() => env?.close());
+
+  it('keeps the private key secret: the account shows its public fields only', async () => {
+    const accounts = await caller.accounts.list();
+    const shown = JSON.stringify(accounts.find((a) => a.id === accountId));
+    expect(shown).toContain(fake.database);
+    expect(shown).not.toContain('PRIVATE KEY');
+    expect(shown).not.toContain(keys.privateKey.split('\n')[1]);
+  });
+
+  it('discovers, dry-runs and runs a request to SUCCESS; the Time Travel period reaches the request and its certificate', async () => {
+    const tables = await caller.integrations.discoverSchema({ accountId });
+    expect(tables.map((t) => `${t.schema}.${t.table}`)).toEqual(['CRM.CONTACTS', 'PUBLIC.EVENTS', 'PUBLIC.USERS']);
+    const identifier = 'service.subject@example.com';
+    await seed(identifier);
+    const dry = await caller.integrations.dryRun({ accountId, identifier, config: { rules: RULES } });
+    expect(dry.rules.map((r) => r.rows)).toEqual([2, 1, 1]);
+
+    await caller.integrations.create({
+      workspaceId: org.workspace.id,
+      name: 'Warehouse',
+      type: 'SNOWFLAKE',
+      accountId,
+      config: { rules: RULES },
+    });
+    // A rule on a column Snowflake does not have is refused when saved, against the live schema.
+    await expect(
+      caller.integrations.create({
+        workspaceId: org.workspace.id,
+        name: 'Broken',
+        type: 'SNOWFLAKE',
+        accountId,
+        config: { rules: [{ schema: 'PUBLIC', table: 'USERS', identifierColumns: ['MAIL'], action: 'delete' }] },
+      }),
+    ).rejects.toMatchObject({ message: 'Column MAIL does not exist' });
+
+    const created = await caller.deletionRequests.createInWorkspace({ workspaceId: org.workspace.id, identifier });
+    const worker = await startTestWorker(env);
+    try {
+      expect((await waitForRequest(env, created.id)).status).toBe('SUCCESS');
+    } finally {
+      await worker.stop();
+    }
+    const notice =
+      'recoverable through Time Travel for up to 90 day(s) (longest: CRM.CONTACTS), then in Fail-safe for 7 more days';
+    const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: created.id });
+    const step = trail.find((e) => e.action === 'deletion.requested')!;
+    expect(step.summary).toContain(notice);
+    expect(JSON.stringify(step.details)).not.toContain(identifier);
+
+    await sealAuditChain(env.deps.prisma);
+    const signed = await buildCertificate(env.deps.prisma, env.deps.keyring, org.actor, created.id);
+    const destination = (signed.certificate as any).destinations[0];
+    expect(destination.evidence).toMatchObject({
+      verification: { passed: true },
+      retainedBy: { longestDays: 90, failSafeDays: 7, notice: expect.stringContaining(notice) },
+    });
+    const ajv = new Ajv2020({ strict: false });
+    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+    expect(ajv.validate(certificateJsonSchema, signed), ajv.errorsText(ajv.errors)).toBe(true);
+    expectConforming();
   });
 });
