@@ -11,7 +11,7 @@ import {
   type DiscoveredTable,
 } from '../sql/rules';
 import { foreignKeyOrder } from '../sql/foreign-keys';
-import { reverification, stillMatching } from '../stores/verification';
+import { reverification, verifiedOutcome } from '../stores/verification';
 import { snowflakeClient, type SnowflakeContext } from './client';
 import { snowflakeDialect } from './dialect';
 import { discoverSnowflakeSchema, timeTravelNotice, type SnowflakeSchema } from './schema';
@@ -98,18 +98,15 @@ export async function snowflakeDeleteAndVerify(ctx: DeletionContext): Promise<Ou
     changed[ruleLabel(rule)] = (changed[ruleLabel(rule)] ?? 0) + rows;
   }
   const remaining = await remainingRows(client, ctx, rules);
-  const left = stillMatching(remaining);
-  if (left) return { kind: 'retry', reason: `Verification found rows still matching: ${left}` };
-  const total = Object.values(changed).reduce((a, b) => a + b, 0);
   const timeTravel = timeTravelNotice(
     schema,
     rules.map(({ rule }) => rule),
   );
-  return {
-    kind: 'success',
-    message: `${total} row(s) changed; verified that no matching rows remain. ${timeTravel.notice}`,
-    evidence: { changed, remaining, timeTravel },
-  };
+  const outcome = verifiedOutcome(changed, remaining, {
+    stillThere: 'rows still matching',
+    done: (total) => `${total} row(s) changed; verified that no matching rows remain. ${timeTravel.notice}`,
+  });
+  return outcome.kind === 'success' ? { ...outcome, evidence: { ...outcome.evidence, timeTravel } } : outcome;
 }
 
 /** The deletion's proof again, alone and read-only, some time after SUCCESS (re-verification). */
