@@ -1,3 +1,2 @@
--- Snowflake: an integration type, and the account type holding its key pair.
-ALTER TYPE "IntegrationType" ADD VALUE IF NOT EXISTS 'SNOWFLAKE';
+-- Snowflake: the account type holding its key pair.
 ALTER TYPE "AccountType" ADD VALUE IF NOT EXISTS 'SNOWFLAKE';

@@ -1,4 +1,4 @@
-import { INTEGRATION_TYPES, type IntegrationType } from '@shared/status-values';
+import { INTEGRATION_TYPES, type IntegrationType } from '@shared/statuses';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { isDatabaseUnreachable } from '../db/connections';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { sqlConfigSchema, sqlRuleSchema } from './postgres';
+import { defineConnector } from './connector';
 
 /**
  * A Snowflake schema of the account's database. Rules name it as discovery shows it: names are
@@ -24,3 +25,23 @@ export const snowflakeRuleSchema = sqlRuleSchema(snowflakeSchemaName).refine((ru
  */
 export const snowflakeConfigSchema = sqlConfigSchema(snowflakeRuleSchema, snowflakeSchemaName);
 export type SnowflakeConfig = z.infer<typeof snowflakeConfigSchema>;
+
+export const snowflakeConnector = defineConnector({
+  type: 'SNOWFLAKE',
+  label: 'Snowflake',
+  // Key-pair authentication to the SQL API: account identifier, user, private key, warehouse, database, role.
+  accountTypes: ['SNOWFLAKE'],
+  accountRequired: true,
+  configSchema: snowflakeConfigSchema,
+  catalogue: {
+    category: 'Database',
+    deletes:
+      'rows matched by the same rules as PostgreSQL (delete, set to NULL, keyed hash, mask); identifiers match exactly',
+    credentials: 'account identifier, user, private key (key-pair JWT), warehouse, database, role',
+    capabilities: { status: false, cancel: false, verify: true },
+    notes:
+      'SQL API v2 with bind variables, polled while running and cancelled on timeout; rows still matching are counted after the statements; deleted and overwritten values stay in Time Travel and Fail-safe for the period read from the warehouse, which the outcome states',
+    completion: 'seconds to minutes',
+    docsUrl: 'https://docs.snowflake.com/en/developer-guide/sql-api/index',
+  },
+});

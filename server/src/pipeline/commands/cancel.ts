@@ -1,3 +1,4 @@
+import { storedIntegrationType } from '@shared/integrations/connectors';
 import { cancelReasonText, type CancelReason } from '@shared/cancel-reasons';
 import { AppError, notFound } from '../../lib/errors';
 import { identifierRedactor } from '../../integrations/runtime/redaction';
@@ -49,16 +50,17 @@ export async function cancelIntegrationRequest(
   let redact = identifierRedactor(ir.deletionRequest.identifier);
   try {
     if (ir.trackingId) {
+      const type = storedIntegrationType(ir.integrationType);
       const opened = await openDestination(
         deps,
         {
-          type: ir.integrationType,
+          type,
           config: ir.configSnapshot,
           accountId: currentAccountId(ir),
           organizationId: actor.organizationId,
           integration: ir.integration && ir.integrationId ? { id: ir.integrationId } : null,
           request: {
-            integrationType: ir.integrationType,
+            integrationType: type,
             integrationRequestId: ir.id,
             deletionRequestId: ir.deletionRequest.id,
             manualTasks: manualTaskPort(deps, ir.id),
