@@ -31,6 +31,9 @@ import { startMariaDb } from '../test/stores/mariadb';
 import { startRedis } from '../test/stores/redis';
 import { startS3rver } from '../test/stores/s3rver';
 import { startSmtpSink } from '../test/fakes/smtp-sink';
+import { generateKeyPairSync } from 'node:crypto';
+import { inject } from 'vitest';
+import { startSnowflakeFake } from './snowflake/fake';
 
 /** A destination for tests: where it listens (an http URL, or a postgres:, mysql: or redis: connection string) and how to stop it. */
 export interface StandIn {
@@ -96,6 +99,17 @@ export const standIns: Record<IntegrationType, () => Promise<StandIn>> = {
   DYNAMODB: async () => {
     const server = await startDynalite();
     return { url: server.endpoint, close: () => server.stop() };
+  },
+  // Snowflake's SQL API on loopback, running the statements on a real PostgreSQL database.
+  SNOWFLAKE: async () => {
+    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const fake = await startSnowflakeFake({
+      adminDatabaseUrl: inject('adminDatabaseUrl'),
+      account: 'standin-account',
+      user: 'deleter',
+      publicKey,
+    });
+    return { url: fake.url, close: fake.close };
   },
   // A manual integration's owners are reached by email: a real SMTP server on loopback.
   MANUAL: async () => {

@@ -32,6 +32,7 @@ import { onesignalDriver } from './onesignal/driver';
 import type { Driver } from './types';
 import { webhookDriver } from './webhook/driver';
 import { manualDriver } from './manual/driver';
+import { snowflakeDriver } from './snowflake/driver';
 
 /**
  * Every destination the engine can drive, by integration type (the types of
@@ -70,6 +71,7 @@ const drivers: Record<IntegrationType, Driver> = {
   REDIS: redisDriver,
   S3: s3Driver,
   DYNAMODB: dynamoDriver,
+  SNOWFLAKE: snowflakeDriver,
   MANUAL: manualDriver,
 };
 

@@ -50,6 +50,28 @@ export const accountSecretSchemas = {
       .default('us-east-1'),
     endpoint: z.string().trim().url('A URL such as https://s3.example.com').max(500).optional(),
   }),
+  /**
+   * Snowflake's SQL API with key-pair authentication: the user's private key (PEM, unencrypted
+   * PKCS#8) signs a short-lived JWT. Only the private key is secret.
+   */
+  SNOWFLAKE: z.object({
+    account: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/, 'An account identifier such as myorg-myaccount'),
+    user: z.string().trim().min(1, 'Required').max(255),
+    privateKey: secret,
+    warehouse: z.string().trim().min(1, 'Required').max(255),
+    database: z.string().trim().min(1, 'Required').max(255),
+    role: z.string().trim().max(255).optional(),
+    /** Only for a private connectivity host or a test stand-in; empty: https://<account>.snowflakecomputing.com. */
+    endpoint: z
+      .string()
+      .trim()
+      .url('A URL such as https://myorg-myaccount.privatelink.snowflakecomputing.com')
+      .max(500)
+      .optional(),
+  }),
 } as const satisfies Record<AccountType, z.ZodType>;
 
 export type AccountSecretsByType = {
@@ -70,6 +92,7 @@ export const ACCOUNT_PUBLIC_FIELDS: Record<AccountType, readonly string[]> = {
   KEY_VALUE: [],
   REDIS: ['host', 'port', 'username', 'database', 'tls'],
   AWS: ['accessKeyId', 'region', 'endpoint'],
+  SNOWFLAKE: ['account', 'user', 'warehouse', 'database', 'role', 'endpoint'],
 };
 
 /**
@@ -85,6 +108,8 @@ export const ACCOUNT_OUTBOUND_FIELDS: Record<AccountType, { hosts?: readonly str
   KEY_VALUE: {},
   REDIS: { hosts: ['host'] },
   AWS: { urls: ['endpoint'] },
+  // Otherwise the host is <account>.snowflakecomputing.com, checked like every outbound URL at each call.
+  SNOWFLAKE: { urls: ['endpoint'] },
 };
 
 /**

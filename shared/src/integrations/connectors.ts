@@ -28,6 +28,7 @@ import { pipedriveConnector } from './pipedrive';
 import { chargebeeConnector } from './chargebee';
 import { onesignalConnector } from './onesignal';
 import { manualConnector } from './manual';
+import { snowflakeConnector } from './snowflake';
 
 /**
  * Every connector, one line each: the integration types, their labels, catalogue and
@@ -60,6 +61,7 @@ export const CONNECTORS = [
   redisConnector,
   s3Connector,
   dynamodbConnector,
+  snowflakeConnector,
   fullstoryConnector,
   heapConnector,
   hotjarConnector,

@@ -4,6 +4,7 @@ import type { IntegrationType } from './connectors';
 
 export * from './accounts';
 export * from './postgres';
+export * from './snowflake';
 export * from './webhook';
 export * from './vendor';
 export * from './mixpanel';

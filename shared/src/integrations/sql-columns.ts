@@ -13,9 +13,12 @@ export const MYSQL_TEXT_TYPES: ReadonlySet<string> = new Set([
   'longtext',
 ]);
 
-/** Hash and mask need text: a text type of either dialect. */
+/** Snowflake reports every character type (VARCHAR, CHAR, STRING, TEXT) as TEXT in INFORMATION_SCHEMA.COLUMNS. */
+export const SNOWFLAKE_TEXT_TYPES: ReadonlySet<string> = new Set(['TEXT']);
+
+/** Hash and mask need text: a text type of any dialect. */
 export const isTextColumnType = (dataType: string): boolean =>
-  POSTGRES_TEXT_TYPES.has(dataType) || MYSQL_TEXT_TYPES.has(dataType);
+  POSTGRES_TEXT_TYPES.has(dataType) || MYSQL_TEXT_TYPES.has(dataType) || SNOWFLAKE_TEXT_TYPES.has(dataType);
 
 /** Soft delete sets a boolean flag to true or a timestamp to now(): PostgreSQL's timestamps, MySQL's datetime and timestamp. */
 export const isSoftDeleteColumnType = (dataType: string): boolean =>
@@ -29,7 +32,7 @@ export const HASH_PREFIX = 'hmac:';
 /** What the hash action wrote before it was keyed (the value's plain SHA-256): still counts as hashed. */
 export const LEGACY_HASH_PREFIX = 'sha256:';
 /** Integration types whose rules can hash (the SQL stores): each integration of them has its own hash key. */
-const KEYED_HASH_TYPES: ReadonlySet<string> = new Set(['POSTGRES', 'MYSQL']);
+const KEYED_HASH_TYPES: ReadonlySet<string> = new Set(['POSTGRES', 'MYSQL', 'SNOWFLAKE']);
 export const usesHashKey = (integrationType: string): boolean => KEYED_HASH_TYPES.has(integrationType);
 
 /** What the mask action writes. */

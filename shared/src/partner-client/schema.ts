@@ -804,7 +804,7 @@ export interface components {
             integrationId: string | null;
             name: string;
             /** @enum {string} */
-            type: "WEBHOOK" | "POSTGRES" | "MIXPANEL" | "AMPLITUDE" | "SEGMENT" | "POSTHOG" | "GOOGLE_ANALYTICS" | "STRIPE" | "ITERABLE" | "SHOPIFY" | "SALESFORCE" | "HUBSPOT" | "ZENDESK" | "INTERCOM" | "MAILCHIMP" | "SENDGRID" | "AUTH0" | "BRAZE" | "KLAVIYO" | "CUSTOMERIO" | "MYSQL" | "REDIS" | "S3" | "DYNAMODB" | "FULLSTORY" | "HEAP" | "HOTJAR" | "FRESHDESK" | "PIPEDRIVE" | "CHARGEBEE" | "ONESIGNAL" | "MANUAL";
+            type: "WEBHOOK" | "POSTGRES" | "MIXPANEL" | "AMPLITUDE" | "SEGMENT" | "POSTHOG" | "GOOGLE_ANALYTICS" | "STRIPE" | "ITERABLE" | "SHOPIFY" | "SALESFORCE" | "HUBSPOT" | "ZENDESK" | "INTERCOM" | "MAILCHIMP" | "SENDGRID" | "AUTH0" | "BRAZE" | "KLAVIYO" | "CUSTOMERIO" | "MYSQL" | "REDIS" | "S3" | "DYNAMODB" | "SNOWFLAKE" | "FULLSTORY" | "HEAP" | "HOTJAR" | "FRESHDESK" | "PIPEDRIVE" | "CHARGEBEE" | "ONESIGNAL" | "MANUAL";
             /** @enum {string} */
             status: "STAGING" | "PENDING" | "PROCESSING" | "SUCCESS" | "CANCELED" | "FAILED" | "ERROR";
             attempts: number;
@@ -1203,6 +1203,15 @@ export interface components {
                             remainingMatchingRows: Record<string, never>;
                             /** @description No matching row remained after the deletion. */
                             passed: boolean;
+                        };
+                        /** @description What the store itself still keeps after the deletion, as read from it (Snowflake: each table's Time Travel period, then Fail-safe). */
+                        retainedBy?: {
+                            /** @description The same in words, as the outcome of the step stated it. */
+                            notice: string;
+                            /** @description Time Travel retention in days, per table changed. */
+                            retentionDays: Record<string, never>;
+                            longestDays: number;
+                            failSafeDays: number;
                         };
                     } | {
                         /** @constant */

@@ -29,6 +29,7 @@ export const ACCOUNT_TYPE_LABEL: Record<AccountType, string> = {
   KEY_VALUE: 'Key-value secrets',
   REDIS: 'Redis connection',
   AWS: 'AWS access key',
+  SNOWFLAKE: 'Snowflake key pair',
 };
 
 const SECRET_HINTS: Partial<Record<AccountType, Record<string, string>>> = {
@@ -40,6 +41,12 @@ const SECRET_HINTS: Partial<Record<AccountType, Record<string, string>>> = {
     port: 'Empty: 5432 for PostgreSQL, 3306 for MySQL/MariaDB.',
   },
   REDIS: { database: 'The logical database number (SELECT), 0 when empty.' },
+  SNOWFLAKE: {
+    account: 'The account identifier, such as myorg-myaccount (the host name before .snowflakecomputing.com).',
+    privateKey:
+      "The user's unencrypted private key in PEM (-----BEGIN PRIVATE KEY-----); its public key is set on the user (RSA_PUBLIC_KEY).",
+    role: 'Empty: the user’s default role. The role needs SELECT, UPDATE and DELETE on the tables of the rules.',
+  },
   AWS: {
     endpoint:
       'Only for S3-compatible stores (MinIO, Cloudflare R2...) or a private endpoint of S3; empty for AWS itself.',

@@ -133,6 +133,7 @@ const names = (values: string[]) => [...new Set(values)].sort();
 const CUSTOM_EDITORS: Partial<Record<IntegrationType, ConfigEditor>> = {
   POSTGRES: sqlRulesEditor('postgres'),
   MYSQL: sqlRulesEditor('mysql'),
+  SNOWFLAKE: sqlRulesEditor('snowflake'),
   REDIS: storeEditor({
     explanation:
       'Counts the keys, hash fields and set members each rule would remove for an identifier (SCAN, never KEYS). Nothing is changed.',

@@ -39,6 +39,8 @@ export const SQL_DIALECT_NOTES = {
     'Rules run in one transaction; tables that reference others (such as orders) go before the tables they reference (such as users), found from the foreign keys.',
   mysql:
     'Rules run in one transaction; tables that reference others (such as orders) go before the tables they reference (such as users), found from the foreign keys. Identifiers match exactly: case, accents and trailing spaces count.',
+  snowflake:
+    'Each rule is one statement through the SQL API, committed on its own (Snowflake does not enforce foreign keys). Identifiers match exactly. Deleted and overwritten values stay recoverable for the table’s Time Travel period plus 7 days of Fail-safe; the outcome states the period.',
 } as const;
 
 /**

@@ -27,7 +27,7 @@ export interface Statement {
  * rule means the same on PostgreSQL and on MySQL/MariaDB.
  */
 export interface SqlDialect {
-  name: 'postgres' | 'mysql';
+  name: 'postgres' | 'mysql' | 'snowflake';
   /** A table or column name, quoted so that it can never end the identifier. */
   quoteIdent(name: string): string;
   /** The placeholder of the n-th bound parameter (1-based). */

@@ -11,7 +11,7 @@ import { signingKeyFor } from './signing-key';
 import type { SignedCertificate } from './verify-certificate';
 
 const FINAL = ['SUCCESS', 'FAILED', 'ERROR', 'CANCELED'];
-const STORE_TYPES = new Set(['POSTGRES', 'MYSQL', 'REDIS', 'S3', 'DYNAMODB']);
+const STORE_TYPES = new Set(['POSTGRES', 'MYSQL', 'REDIS', 'S3', 'DYNAMODB', 'SNOWFLAKE']);
 
 type Evidence = Record<string, unknown>;
 
@@ -30,6 +30,8 @@ function destinationEvidence(type: string, evidence: Evidence | null) {
         remainingMatchingRows: remaining,
         passed: Object.values(remaining).every((n) => Number(n) === 0),
       },
+      // What the store still keeps after the deletion (Snowflake's Time Travel and Fail-safe), in its own words.
+      ...(evidence.timeTravel ? { retainedBy: evidence.timeTravel } : {}),
     };
   }
   return { recorded: true as const, vendor: evidence };

@@ -22,6 +22,19 @@ const storeEvidence: SchemaObject = {
         passed: { type: 'boolean', description: 'No matching row remained after the deletion.' },
       },
     },
+    retainedBy: {
+      description:
+        "What the store itself still keeps after the deletion, as read from it (Snowflake: each table's Time Travel period, then Fail-safe).",
+      type: 'object',
+      required: ['notice', 'retentionDays', 'longestDays', 'failSafeDays'],
+      additionalProperties: false,
+      properties: {
+        notice: { type: 'string', description: 'The same in words, as the outcome of the step stated it.' },
+        retentionDays: { type: 'object', description: 'Time Travel retention in days, per table changed.' },
+        longestDays: { type: 'integer', minimum: 0 },
+        failSafeDays: { type: 'integer', minimum: 0 },
+      },
+    },
   },
 };
 

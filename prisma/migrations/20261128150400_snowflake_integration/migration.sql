@@ -1,0 +1,2 @@
+-- Snowflake: the account type holding its key pair.
+ALTER TYPE "AccountType" ADD VALUE IF NOT EXISTS 'SNOWFLAKE';
