@@ -38,6 +38,7 @@ export const INTEGRATION_TYPES = [
   'S3',
   'DYNAMODB',
   'MANUAL',
+  'BIGQUERY',
 ] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 

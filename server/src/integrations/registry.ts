@@ -22,6 +22,7 @@ import { hubspotDriver } from './hubspot/driver';
 import type { Driver } from './types';
 import { webhookDriver } from './webhook/driver';
 import { manualDriver } from './manual/driver';
+import { bigqueryDriver } from './bigquery/driver';
 
 /** Every destination the engine can drive, by integration type: a connector is its folder and one line here. */
 const drivers: Record<IntegrationType, Driver> = {
@@ -47,6 +48,7 @@ const drivers: Record<IntegrationType, Driver> = {
   S3: s3Driver,
   DYNAMODB: dynamoDriver,
   MANUAL: manualDriver,
+  BIGQUERY: bigqueryDriver,
 };
 
 export function driverFor(type: IntegrationType): Driver {

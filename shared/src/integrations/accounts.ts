@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ACCOUNT_TYPES } from '../statuses';
+import { isServiceAccountKey } from './service-account';
 
 /** The kinds of credentials an account holds (the `AccountType` enum of the database). */
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
@@ -50,6 +51,10 @@ export const accountSecretSchemas = {
       .default('us-east-1'),
     endpoint: z.string().trim().url('A URL such as https://s3.example.com').max(500).optional(),
   }),
+  /** A Google Cloud service account's JSON key, as the console downloads it (BigQuery). */
+  GOOGLE_SERVICE_ACCOUNT: z.object({
+    serviceAccountKey: secret.refine(isServiceAccountKey, 'Paste the JSON key of a service account'),
+  }),
 } as const satisfies Record<AccountType, z.ZodType>;
 
 export type AccountSecretsByType = {
@@ -70,6 +75,7 @@ export const ACCOUNT_PUBLIC_FIELDS: Record<AccountType, readonly string[]> = {
   KEY_VALUE: [],
   REDIS: ['host', 'port', 'username', 'database', 'tls'],
   AWS: ['accessKeyId', 'region', 'endpoint'],
+  GOOGLE_SERVICE_ACCOUNT: [],
 };
 
 /**
@@ -85,6 +91,7 @@ export const ACCOUNT_OUTBOUND_FIELDS: Record<AccountType, { hosts?: readonly str
   KEY_VALUE: {},
   REDIS: { hosts: ['host'] },
   AWS: { urls: ['endpoint'] },
+  GOOGLE_SERVICE_ACCOUNT: {},
 };
 
 /**

@@ -22,6 +22,7 @@ import { customerioConfigSchema } from './customerio';
 import { stripeConfigSchema } from './stripe';
 import { webhookConfigSchema } from './webhook';
 import { manualConfigSchema } from './manual';
+import { bigqueryConfigSchema } from './bigquery';
 
 export * from './accounts';
 export * from './postgres';
@@ -48,6 +49,7 @@ export * from './redis';
 export * from './object-stores';
 export * from './labels';
 export * from './manual';
+export * from './bigquery';
 
 /**
  * Static facts about each integration type, for forms and for the engine. Adding a
@@ -225,5 +227,13 @@ export const integrationTypeInfo: Record<IntegrationType, IntegrationTypeInfo> =
     accountTypes: [],
     accountRequired: false,
     configSchema: manualConfigSchema,
+  },
+  // A service account's JSON key; the project, the location and the rules are configuration.
+  BIGQUERY: {
+    type: 'BIGQUERY',
+    label: LABEL.BIGQUERY,
+    accountTypes: ['GOOGLE_SERVICE_ACCOUNT'],
+    accountRequired: true,
+    configSchema: bigqueryConfigSchema,
   },
 };

@@ -24,6 +24,7 @@ export const INTEGRATION_TYPE_LABELS: Record<IntegrationType, string> = {
   S3: 'Amazon S3',
   DYNAMODB: 'Amazon DynamoDB',
   MANUAL: 'Manual (a system without an API)',
+  BIGQUERY: 'Google BigQuery',
 };
 
 /** The label of a type read as a plain string (an aggregate, say); an unknown one is shown as it is. */

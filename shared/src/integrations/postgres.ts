@@ -28,8 +28,8 @@ const keyStepSchema = <S extends z.ZodType<string, any>>(schema: S) =>
       path: ['columns'],
     });
 
-/** A rule on one SQL table; `schema` is where the dialects differ (PostgreSQL schema, MySQL database). */
-const sqlRuleSchema = <S extends z.ZodType<string, any>>(schema: S) =>
+/** A rule on one SQL table; `schema` is where the dialects differ (PostgreSQL schema, MySQL database, BigQuery dataset). */
+export const sqlRuleSchema = <S extends z.ZodType<string, any>>(schema: S) =>
   z
     .object({
       schema,
@@ -84,7 +84,7 @@ const keptTableSchema = <S extends z.ZodType<string, any>>(schema: S) =>
     reason: z.string().trim().min(1, 'Write down why the rows are kept').max(500),
   });
 
-const sqlConfigSchema = <R extends z.ZodType<PostgresRule, any>, S extends z.ZodType<string, any>>(
+export const sqlConfigSchema = <R extends z.ZodType<PostgresRule, any>, S extends z.ZodType<string, any>>(
   rule: R,
   schema: S,
 ) =>

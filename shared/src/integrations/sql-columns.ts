@@ -13,13 +13,20 @@ export const MYSQL_TEXT_TYPES: ReadonlySet<string> = new Set([
   'longtext',
 ]);
 
-/** Hash and mask need text: a text type of either dialect. */
-export const isTextColumnType = (dataType: string): boolean =>
-  POSTGRES_TEXT_TYPES.has(dataType) || MYSQL_TEXT_TYPES.has(dataType);
+/** BigQuery (GoogleSQL): discovery reports a STRING(L) column as STRING with its length apart. */
+export const BIGQUERY_TEXT_TYPES: ReadonlySet<string> = new Set(['STRING']);
 
-/** Soft delete sets a boolean flag to true or a timestamp to now(): PostgreSQL's timestamps, MySQL's datetime and timestamp. */
+/** Hash and mask need text: a text type of any dialect. */
+export const isTextColumnType = (dataType: string): boolean =>
+  POSTGRES_TEXT_TYPES.has(dataType) || MYSQL_TEXT_TYPES.has(dataType) || BIGQUERY_TEXT_TYPES.has(dataType);
+
+/** Soft delete sets a boolean flag to true or a timestamp to now(): PostgreSQL's timestamps, MySQL's datetime and timestamp, BigQuery's BOOL and TIMESTAMP. */
 export const isSoftDeleteColumnType = (dataType: string): boolean =>
-  dataType === 'boolean' || dataType.startsWith('timestamp') || dataType === 'datetime';
+  dataType === 'boolean' ||
+  dataType.startsWith('timestamp') ||
+  dataType === 'datetime' ||
+  dataType === 'BOOL' ||
+  dataType === 'TIMESTAMP';
 
 /**
  * What the hash action writes: this prefix and the HMAC-SHA256 of the value, in hex, keyed with
@@ -29,7 +36,7 @@ export const HASH_PREFIX = 'hmac:';
 /** What the hash action wrote before it was keyed (the value's plain SHA-256): still counts as hashed. */
 export const LEGACY_HASH_PREFIX = 'sha256:';
 /** Integration types whose rules can hash (the SQL stores): each integration of them has its own hash key. */
-const KEYED_HASH_TYPES: ReadonlySet<string> = new Set(['POSTGRES', 'MYSQL']);
+const KEYED_HASH_TYPES: ReadonlySet<string> = new Set(['POSTGRES', 'MYSQL', 'BIGQUERY']);
 export const usesHashKey = (integrationType: string): boolean => KEYED_HASH_TYPES.has(integrationType);
 
 /** What the mask action writes. */

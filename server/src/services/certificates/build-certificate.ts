@@ -11,7 +11,7 @@ import { signingKeyFor } from './signing-key';
 import type { SignedCertificate } from './verify-certificate';
 
 const FINAL = ['SUCCESS', 'FAILED', 'ERROR', 'CANCELED'];
-const STORE_TYPES = new Set(['POSTGRES', 'MYSQL', 'REDIS', 'S3', 'DYNAMODB']);
+const STORE_TYPES = new Set(['POSTGRES', 'MYSQL', 'REDIS', 'S3', 'DYNAMODB', 'BIGQUERY']);
 
 type Evidence = Record<string, unknown>;
 
@@ -26,6 +26,8 @@ function destinationEvidence(type: string, evidence: Evidence | null) {
     return {
       recorded: true as const,
       rowsChanged: evidence.changed ?? null,
+      // What the store still keeps of deleted rows, and for how long (BigQuery's time travel and fail-safe).
+      ...(typeof evidence.recoverability === 'string' ? { recoverability: evidence.recoverability } : {}),
       verification: {
         remainingMatchingRows: remaining,
         passed: Object.values(remaining).every((n) => Number(n) === 0),

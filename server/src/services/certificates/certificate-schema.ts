@@ -22,6 +22,10 @@ const storeEvidence: SchemaObject = {
         passed: { type: 'boolean', description: 'No matching row remained after the deletion.' },
       },
     },
+    recoverability: {
+      type: 'string',
+      description: 'How long the store keeps deleted rows recoverable (time travel, fail-safe), as it reported.',
+    },
   },
 };
 

@@ -152,6 +152,7 @@ export async function renderCertificatePdf(signed: SignedCertificate, timeZone =
         8,
         12,
       );
+      if (e.recoverability) line(`Still recoverable: ${e.recoverability}`, regular, 9, 12);
     } else if (d.type === 'MANUAL') {
       // A person's word, not a check the service made: the certificate never calls it verified.
       const answer = e.vendor as { answer?: string; answeredAt?: string; note?: string };

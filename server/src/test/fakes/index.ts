@@ -21,6 +21,7 @@ import { startMariaDb } from '../stores/mariadb';
 import { startRedis } from '../stores/redis';
 import { startS3rver } from '../stores/s3rver';
 import { startSmtpSink } from './smtp-sink';
+import { startBigqueryFake } from '../../integrations/bigquery/fake';
 
 /** A destination for tests: where it listens (an http URL, or a postgres:, mysql: or redis: connection string) and how to stop it. */
 export interface StandIn {
@@ -80,5 +81,10 @@ export const standIns: Record<IntegrationType, () => Promise<StandIn>> = {
   MANUAL: async () => {
     const sink = await startSmtpSink();
     return { url: `smtp://127.0.0.1:${sink.port}`, close: sink.close };
+  },
+  // BigQuery's REST API and Google's token endpoint on loopback, its statements run by a real PostgreSQL.
+  BIGQUERY: async () => {
+    const fake = await startBigqueryFake();
+    return { url: fake.url, close: fake.close };
   },
 };
