@@ -129,10 +129,50 @@ function DiscoveredStoreFields(
 
 const names = (values: string[]) => [...new Set(values)].sort();
 
+/** BigQuery's own settings above its rules: the project, where its datasets are, and the byte ceiling. */
+const BIGQUERY_FIELDS = ['projectId', 'location', 'maxBytesScanned'];
+const bigquerySettings = (schema: JsonSchema): JsonSchema => ({
+  ...schema,
+  properties: Object.fromEntries(
+    Object.entries(schema.properties ?? {}).filter(([key]) => BIGQUERY_FIELDS.includes(key)),
+  ),
+  required: (schema.required ?? []).filter((key) => BIGQUERY_FIELDS.includes(key)),
+});
+const sqlRules = sqlRulesEditor('bigquery');
+const bigqueryEditor: ConfigEditor = {
+  ...sqlRules,
+  initial: (schema) => ({ ...(defaultsFor(bigquerySettings(schema)) as object), rules: [] }),
+  render: (props) => (
+    <>
+      <SchemaFields
+        schema={bigquerySettings(props.schema)}
+        value={props.value}
+        onChange={props.onChange}
+        errors={props.errors}
+        path={['config']}
+        options={{
+          labels: {
+            projectId: 'Project ID',
+            location: 'Dataset location',
+            maxBytesScanned: 'Byte ceiling per statement',
+          },
+          hints: {
+            location: 'Where the datasets are: US, EU, or a region such as europe-west2. Every query job runs there.',
+            maxBytesScanned:
+              'Most bytes one rule’s statement may read, by BigQuery’s dry run; a rule over it is refused and nothing runs.',
+          },
+        }}
+      />
+      {sqlRules.render(props)}
+    </>
+  ),
+};
+
 /** Types with an editor of their own; every other type uses the generated form. */
 const CUSTOM_EDITORS: Partial<Record<IntegrationType, ConfigEditor>> = {
   POSTGRES: sqlRulesEditor('postgres'),
   MYSQL: sqlRulesEditor('mysql'),
+  BIGQUERY: bigqueryEditor,
   REDIS: storeEditor({
     explanation:
       'Counts the keys, hash fields and set members each rule would remove for an identifier (SCAN, never KEYS). Nothing is changed.',

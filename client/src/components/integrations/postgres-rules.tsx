@@ -39,6 +39,8 @@ export const SQL_DIALECT_NOTES = {
     'Rules run in one transaction; tables that reference others (such as orders) go before the tables they reference (such as users), found from the foreign keys.',
   mysql:
     'Rules run in one transaction; tables that reference others (such as orders) go before the tables they reference (such as users), found from the foreign keys. Identifiers match exactly: case, accents and trailing spaces count.',
+  bigquery:
+    'Each rule runs as one query job, in the order written, after BigQuery’s dry run shows it reads no more than the byte ceiling. Identifiers match exactly, whatever a column’s collation. Deleted rows stay recoverable for the dataset’s time travel window plus 7 days of fail-safe.',
 } as const;
 
 /**

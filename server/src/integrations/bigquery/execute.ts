@@ -129,7 +129,7 @@ export async function bigqueryDryRun(ctx: JobContext & { identifier: string }) {
     const action = actionStatement(bigqueryDialect, rule, columns, ctx.identifier, Buffer.alloc(32));
     const count = pendingCountStatement(bigqueryDialect, rule, columns, ctx.identifier);
     const bytes = action ? await withinCeiling(jobs, ctx.config, action, rule) : 0;
-    const rows = count ? Number((await jobs.query(count, { rows: true })).rows[0]?.[0] ?? 0) : 0;
+    const rows = count ? Number((await jobs.query(count, { rows: true, ceiling: true })).rows[0]?.[0] ?? 0) : 0;
     results.push({
       rule: `${ruleLabel(rule)} (reads ${bytes} bytes)`,
       table: `${rule.schema}.${rule.table}`,
@@ -142,7 +142,10 @@ export async function bigqueryDryRun(ctx: JobContext & { identifier: string }) {
 
 /** Rows per rule that still match the identifier outside their target state (one query job). */
 async function remainingRows(jobs: BigqueryJobs, rules: ResolvedRules, identifier: string) {
-  const { rows } = await jobs.query(pendingCountsStatement(bigqueryDialect, rules, identifier), { rows: true });
+  const { rows } = await jobs.query(pendingCountsStatement(bigqueryDialect, rules, identifier), {
+    rows: true,
+    ceiling: true,
+  });
   const remaining: Record<string, number> = {};
   rules.forEach(({ rule }, i) => {
     remaining[ruleLabel(rule)] = (remaining[ruleLabel(rule)] ?? 0) + Number(rows[0]?.[i] ?? 0);
@@ -168,7 +171,7 @@ export async function bigqueryDeleteAndVerify(ctx: DriverContext<BigqueryConfig>
     }
     await withinCeiling(jobs, ctx.config, statement, rule);
     changed[ruleLabel(rule)] =
-      (changed[ruleLabel(rule)] ?? 0) + (await jobs.query(statement, { rows: false })).affectedRows;
+      (changed[ruleLabel(rule)] ?? 0) + (await jobs.query(statement, { rows: false, ceiling: true })).affectedRows;
   }
   const remaining = await remainingRows(jobs, rules, ctx.identifier);
   const left = stillMatching(remaining);

@@ -1,4 +1,4 @@
-import { createPublicKey, createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { BIGQUERY_SCOPE, GOOGLE_TOKEN_URI } from '@shared/integrations/bigquery';
 import { createCustomerDatabase } from '../../test/customer-db';
 import { bearerOf, jsonOf, startFakeServer, type FakeCall, type FakeReply } from '../../test/fakes/vendor-server';
@@ -62,7 +62,7 @@ export async function startBigqueryFake(options: { projectId?: string } = {}) {
     exchanges: 0,
     /** Polls each new job answers RUNNING to before it is DONE. */
     pendingPolls: 0,
-    /** Job inserts answered 429 rateLimitExceeded before the next is accepted. */
+    /** Job inserts answered 403 rateLimitExceeded before the next is accepted. */
     rateLimitNext: 0,
     violations: [] as string[],
   };
@@ -76,7 +76,7 @@ export async function startBigqueryFake(options: { projectId?: string } = {}) {
     if (h.alg !== 'RS256') return 'Invalid JWT: alg';
     const ok = createVerify('RSA-SHA256')
       .update(`${header}.${claims}`)
-      .verify(createPublicKey(publicKey), Buffer.from(signature, 'base64url'));
+      .verify(publicKey, Buffer.from(signature, 'base64url'));
     if (!ok) return 'Invalid JWT Signature.';
     const c = JSON.parse(Buffer.from(claims, 'base64url').toString()) as Record<string, unknown>;
     const now = Math.floor(Date.now() / 1000);
@@ -226,11 +226,12 @@ export async function startBigqueryFake(options: { projectId?: string } = {}) {
     if (call.method === 'POST' && resource === 'jobs' && !id) {
       if (state.rateLimitNext > 0) {
         state.rateLimitNext--;
+        // As Google's "Troubleshoot quota and limit errors" shows it: 403 with the reason rateLimitExceeded.
         return googleError(
-          429,
+          403,
           'rateLimitExceeded',
           'Exceeded rate limits: too many api requests per user per method for this user_method.',
-          'RESOURCE_EXHAUSTED',
+          'PERMISSION_DENIED',
         );
       }
       const body = jsonOf(call) as Parameters<typeof insertJob>[2];

@@ -118,7 +118,9 @@ export function bigqueryJobs(ctx: JobContext) {
       }
       if (response.status === 409) return response;
       const said = `BigQuery: ${redact(message)}${reason ? ` (${reason})` : ''}`;
-      if (retryable) throw new TransientError(said, parseRetryAfter(response.headers['retry-after']));
+      // quotaExceeded is a longer-term quota (a day's): the step waits for the engine's next attempt.
+      if (retryable || reason === 'quotaExceeded')
+        throw new TransientError(said, parseRetryAfter(response.headers['retry-after']));
       throw new PermanentError(said);
     }
   }
@@ -127,7 +129,7 @@ export function bigqueryJobs(ctx: JobContext) {
     `${base}/jobs/${encodeURIComponent(jobId)}?location=${encodeURIComponent(location)}`;
 
   /** Inserts the job (our own job id: a repeated insert after a lost answer meets 409 and is not run twice), then waits for DONE. */
-  async function runJob(statement: Statement, dryRun: boolean): Promise<Job> {
+  async function runJob(statement: Statement, dryRun: boolean, ceiling = false): Promise<Job> {
     const jobId = `dsr_${randomUUID().replace(/-/g, '')}`;
     const job = {
       jobReference: { projectId: ctx.config.projectId, jobId, location },
@@ -141,7 +143,7 @@ export function bigqueryJobs(ctx: JobContext) {
             parameterType: { type: 'STRING' },
             parameterValue: { value },
           })),
-          ...(dryRun ? {} : { maximumBytesBilled: String(ctx.config.maxBytesScanned) }),
+          ...(ceiling && !dryRun ? { maximumBytesBilled: String(ctx.config.maxBytesScanned) } : {}),
         },
         ...(dryRun ? { dryRun: true } : { jobTimeoutMs: String(ctx.config.statementTimeoutMs) }),
       },
@@ -182,13 +184,16 @@ export function bigqueryJobs(ctx: JobContext) {
   }
 
   return {
-    /** Runs the statement and records it in the trail (its text only, never its parameters). */
-    async query(statement: Statement, options: { rows: boolean }): Promise<JobResult> {
+    /**
+     * Runs the statement and records it in the trail (its text only, never its parameters).
+     * `ceiling`: a rule's statement, which BigQuery fails rather than bill past the integration's byte ceiling.
+     */
+    async query(statement: Statement, options: { rows: boolean; ceiling?: boolean }): Promise<JobResult> {
       const started = Date.now();
       const step: Extract<Exchange, { kind: 'sql' }> = { kind: 'sql', statement: statement.text, durationMs: 0 };
       ctx.trail.push(step);
       try {
-        const job = await runJob(statement, false);
+        const job = await runJob(statement, false, options.ceiling);
         const rows = options.rows ? await rowsOf(job.jobReference!.jobId!) : [];
         const affectedRows = Number(job.statistics?.query?.numDmlAffectedRows ?? 0);
         step.rowCount = options.rows ? rows.length : affectedRows;
