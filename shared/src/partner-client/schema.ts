@@ -804,7 +804,7 @@ export interface components {
             integrationId: string | null;
             name: string;
             /** @enum {string} */
-            type: "WEBHOOK" | "POSTGRES" | "MIXPANEL" | "AMPLITUDE" | "SEGMENT" | "POSTHOG" | "GOOGLE_ANALYTICS" | "STRIPE" | "HUBSPOT" | "ZENDESK" | "INTERCOM" | "MAILCHIMP" | "SENDGRID" | "AUTH0" | "BRAZE" | "KLAVIYO" | "CUSTOMERIO" | "MYSQL" | "REDIS" | "S3" | "DYNAMODB" | "MANUAL";
+            type: "WEBHOOK" | "POSTGRES" | "MIXPANEL" | "AMPLITUDE" | "SEGMENT" | "POSTHOG" | "GOOGLE_ANALYTICS" | "STRIPE" | "HUBSPOT" | "ZENDESK" | "INTERCOM" | "MAILCHIMP" | "SENDGRID" | "AUTH0" | "BRAZE" | "KLAVIYO" | "CUSTOMERIO" | "MYSQL" | "REDIS" | "S3" | "DYNAMODB" | "MANUAL" | "BIGQUERY";
             /** @enum {string} */
             status: "STAGING" | "PENDING" | "PROCESSING" | "SUCCESS" | "CANCELED" | "FAILED" | "ERROR";
             attempts: number;
@@ -1204,6 +1204,8 @@ export interface components {
                             /** @description No matching row remained after the deletion. */
                             passed: boolean;
                         };
+                        /** @description How long the store keeps deleted rows recoverable (time travel, fail-safe), as it reported. */
+                        recoverability?: string;
                     } | {
                         /** @constant */
                         recorded: true;
