@@ -3,6 +3,7 @@ import { BigQuery } from '@google-cloud/bigquery';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GOOGLE_TOKEN_URI } from '@shared/integrations/bigquery';
 import { bigqueryConfigSchema, type BigqueryConfig } from '@shared/integrations/bigquery';
+import { createCustomerDatabase } from '../../test/customer-db';
 import { driverContext, TEST_HASH_KEY } from '../../test/driver-context';
 import { hmacPads } from '../sql/keyed-hash';
 import { PermanentError } from '../types';
@@ -14,7 +15,7 @@ let fake: Awaited<ReturnType<typeof startBigqueryFake>>;
 const JANE = 'jane@example.com';
 
 beforeAll(async () => {
-  fake = await startBigqueryFake();
+  fake = await startBigqueryFake({ database: await createCustomerDatabase() });
   await fake.createDataset('crm', { location: 'EU', maxTimeTravelHours: 48 });
   await fake.createDataset('web', { location: 'EU', maxTimeTravelHours: 72 });
   await fake.createDataset('archive', { location: 'US' });

@@ -1,8 +1,8 @@
 import { createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { BIGQUERY_SCOPE, GOOGLE_TOKEN_URI } from '@shared/integrations/bigquery';
-import { createCustomerDatabase } from '../../test/customer-db';
-import { bearerOf, jsonOf, startFakeServer, type FakeCall, type FakeReply } from '../../test/fakes/vendor-server';
+import type pg from 'pg';
 import { bigqueryDiscoveryValidators } from './discovery-schema';
+import { bearerOf, jsonOf, startLoopbackServer, type FakeCall, type FakeReply } from './fake-server';
 import {
   bytesOf,
   datasetsOf,
@@ -46,9 +46,13 @@ const googleError = (status: number, reason: string, message: string, code: stri
  * SCHEMATA_OPTIONS of a region. Every request and answer body is checked against Google's
  * discovery document; what does not conform is kept in `violations`.
  */
-export async function startBigqueryFake(options: { projectId?: string } = {}) {
+export async function startBigqueryFake(options: {
+  /** The PostgreSQL database that holds the datasets (one schema each); closed with the stand-in. */
+  database: { pool: pg.Pool; close(): Promise<void> };
+  projectId?: string;
+}) {
   const projectId = options.projectId ?? 'acme-analytics';
-  const database = await createCustomerDatabase();
+  const database = options.database;
   await database.pool.query(GOOGLESQL_FUNCTIONS);
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const clientEmail = `deletions@${projectId}.iam.gserviceaccount.com`;
@@ -297,7 +301,7 @@ export async function startBigqueryFake(options: { projectId?: string } = {}) {
     queries: 'GetQueryResultsResponse',
     datasets: 'DatasetList',
   };
-  const server = await startFakeServer(async (call) => {
+  const server = await startLoopbackServer(async (call) => {
     if (call.method === 'POST' && call.path === '/token') return token(call);
     if (call.path === '/') return { status: 200, body: { service: 'bigquery stand-in' } };
     const reply = await api(call);

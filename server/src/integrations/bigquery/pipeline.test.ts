@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCertificate } from '../../services/certificates/build-certificate';
 import { sealAuditChain } from '../../services/audit/audit-chain';
+import { createCustomerDatabase } from '../../test/customer-db';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../../test/engine';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
 import { startBigqueryFake } from './fake';
@@ -17,7 +18,7 @@ let caller: ReturnType<typeof callerFor>['caller'];
 const JANE = 'jane@example.com';
 
 beforeAll(async () => {
-  fake = await startBigqueryFake();
+  fake = await startBigqueryFake({ database: await createCustomerDatabase() });
   await fake.createDataset('crm', { location: 'EU', maxTimeTravelHours: 96 });
   await fake.sql(
     `CREATE TABLE crm.users (id bigint, email text); INSERT INTO crm.users VALUES (1, '${JANE}'), (2, 'JANE@example.com');`,

@@ -84,7 +84,7 @@ export const standIns: Record<IntegrationType, () => Promise<StandIn>> = {
   },
   // BigQuery's REST API and Google's token endpoint on loopback, its statements run by a real PostgreSQL.
   BIGQUERY: async () => {
-    const fake = await startBigqueryFake();
+    const fake = await startBigqueryFake({ database: await createCustomerDatabase() });
     return { url: fake.url, close: fake.close };
   },
 };
