@@ -16,5 +16,14 @@ export const requestChannelSchema = z.enum(REQUEST_CHANNELS);
 export { INTEGRATION_TYPES, type IntegrationType };
 export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 
-export const ACCOUNT_TYPES = ['API_KEY', 'API_KEY_SECRET', 'OAUTH', 'DATABASE', 'KEY_VALUE', 'REDIS', 'AWS', 'GOOGLE_SERVICE_ACCOUNT'] as const;
+export const ACCOUNT_TYPES = [
+  'API_KEY',
+  'API_KEY_SECRET',
+  'OAUTH',
+  'DATABASE',
+  'KEY_VALUE',
+  'REDIS',
+  'AWS',
+  'GOOGLE_SERVICE_ACCOUNT',
+] as const;
 export const accountTypeSchema = z.enum(ACCOUNT_TYPES);

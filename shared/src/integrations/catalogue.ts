@@ -248,7 +248,8 @@ export const integrationCatalogue: Record<IntegrationType, CatalogueEntry> = {
     category: 'Database',
     deletes:
       'rows matched by the same rules as PostgreSQL (delete, null, keyed hash, mask, soft delete) in the datasets of one project',
-    credentials: "a service account's JSON key (BigQuery Data Editor and Job User); project and location are configuration",
+    credentials:
+      "a service account's JSON key (BigQuery Data Editor and Job User); project and location are configuration",
     capabilities: { status: false, cancel: false, verify: true },
     notes:
       "one parameterised query job per rule, each refused before it runs when BigQuery's dry run says it would read more than the integration's byte ceiling; rows still matching are counted after the jobs; the outcome states the dataset's time travel and fail-safe periods, during which deleted rows stay recoverable",
