@@ -49,6 +49,17 @@ export const bigqueryConfigSchema = sqlConfigSchema(bigqueryRuleSchema, datasetN
 });
 export type BigqueryConfig = z.infer<typeof bigqueryConfigSchema>;
 
+/** Where a BigQuery account's calls go, without rules: what discovery needs. */
+export const bigqueryPlaceSchema = bigqueryConfigSchema.pick({
+  projectId: true,
+  location: true,
+  baseUrl: true,
+  tokenUri: true,
+  maxBytesScanned: true,
+  statementTimeoutMs: true,
+});
+export type BigqueryPlace = z.infer<typeof bigqueryPlaceSchema>;
+
 /**
  * A service account key as Google's console downloads it (JSON). Only these fields are used;
  * `token_uri` in the file is ignored, so the signed assertion goes to Google's token endpoint only.

@@ -139,6 +139,17 @@ const bigquerySettings = (schema: JsonSchema): JsonSchema => ({
   required: (schema.required ?? []).filter((key) => BIGQUERY_FIELDS.includes(key)),
 });
 const sqlRules = sqlRulesEditor('bigquery');
+/** The project and location typed so far, once both are there: discovery reads that region of that project. */
+function bigqueryPlace(value: unknown): Record<string, unknown> | undefined {
+  const { projectId, location } = (value ?? {}) as { projectId?: unknown; location?: unknown };
+  // Only a whole project ID and location: discovery is not asked again for every character typed.
+  return typeof projectId === 'string' &&
+    /^([a-z0-9.-]+:)?[a-z][a-z0-9-]{4,61}[a-z0-9]$/.test(projectId) &&
+    typeof location === 'string' &&
+    /^[A-Za-z0-9-]{2,}$/.test(location)
+    ? { projectId, location }
+    : undefined;
+}
 const bigqueryEditor: ConfigEditor = {
   ...sqlRules,
   initial: (schema) => ({ ...(defaultsFor(bigquerySettings(schema)) as object), rules: [] }),
@@ -163,7 +174,14 @@ const bigqueryEditor: ConfigEditor = {
           },
         }}
       />
-      {sqlRules.render(props)}
+      <PostgresRulesEditor
+        dialect="bigquery"
+        accountId={props.accountId}
+        place={bigqueryPlace(props.value)}
+        value={props.value as PostgresDraft}
+        onChange={props.onChange}
+        errors={props.errors}
+      />
     </>
   ),
 };

@@ -22,11 +22,12 @@ import { ErrorState, FormError, Loading } from '../states';
 const ACTIONS = Object.keys(ACTION_LABEL) as RuleDraft['action'][];
 
 /** Tables and columns (buckets, key-value tables) the account can see: discovery is a call to the destination. */
-export function useDiscoveredSchema(accountId: string | null) {
+export function useDiscoveredSchema(accountId: string | null, place?: Record<string, unknown>) {
   const client = useTRPCClient();
   return useQuery({
-    queryKey: ['discovered-schema', accountId],
-    queryFn: () => client.integrations.discoverSchema.mutate({ accountId: accountId! }) as Promise<DiscoveredTable[]>,
+    queryKey: ['discovered-schema', accountId, place ?? null],
+    queryFn: () =>
+      client.integrations.discoverSchema.mutate({ accountId: accountId!, config: place }) as Promise<DiscoveredTable[]>,
     enabled: Boolean(accountId),
     staleTime: 60_000,
     retry: false,
@@ -50,11 +51,13 @@ export const SQL_DIALECT_NOTES = {
 export function PostgresRulesEditor(props: {
   dialect?: keyof typeof SQL_DIALECT_NOTES;
   accountId: string | null;
+  /** Where a warehouse's discovery looks (BigQuery's project and location); absent: where the account itself says. */
+  place?: Record<string, unknown>;
   value: PostgresDraft;
   onChange: (next: PostgresDraft) => void;
   errors: Record<string, string>;
 }) {
-  const discovered = useDiscoveredSchema(props.accountId);
+  const discovered = useDiscoveredSchema(props.accountId, props.place);
   const tables = discovered.data ?? [];
   const rules = props.value.rules;
   const setRules = (next: RuleDraft[]) => props.onChange({ ...props.value, rules: next });

@@ -1,4 +1,4 @@
-import { bigqueryConfigSchema, type BigqueryConfig } from '@shared/integrations/bigquery';
+import { bigqueryPlaceSchema, type BigqueryConfig } from '@shared/integrations/bigquery';
 import { PermanentError, type AdminContext, type DiscoveredTable, type Driver } from '../types';
 import { serviceAccountKey } from './auth';
 import { inMaintenanceWindow, statementsOf } from '../stores/trail';
@@ -16,20 +16,16 @@ import { bigqueryJobs, datasetLocations } from './jobs';
  * hand; for an account alone, the key's own project in every location where it has datasets.
  */
 async function discover(ctx: Omit<AdminContext, 'config'> & { config?: unknown }): Promise<DiscoveredTable[]> {
-  const given = bigqueryConfigSchema.safeParse(ctx.config);
+  const given = bigqueryPlaceSchema.safeParse(ctx.config);
   if (given.success) return discoverTables(bigqueryJobs({ ...ctx, config: given.data, identifier: null }), given.data);
   const projectId = serviceAccountKey(ctx.secrets).project_id;
   if (!projectId) throw new PermanentError('The service account key names no project_id');
-  const config = bigqueryConfigSchema.parse({
-    projectId,
-    location: 'US',
-    rules: [{ schema: 'x', table: 'x', identifierColumns: ['x'], action: 'delete' }],
-  });
+  const place = bigqueryPlaceSchema.parse({ projectId, location: 'US' });
   const tables: DiscoveredTable[] = [];
-  for (const location of await datasetLocations(bigqueryJobs({ ...ctx, config, identifier: null })))
+  for (const location of await datasetLocations(bigqueryJobs({ ...ctx, config: place, identifier: null })))
     tables.push(
-      ...(await discoverTables(bigqueryJobs({ ...ctx, config: { ...config, location }, identifier: null }), {
-        ...config,
+      ...(await discoverTables(bigqueryJobs({ ...ctx, config: { ...place, location }, identifier: null }), {
+        ...place,
         location,
       })),
     );

@@ -1,4 +1,9 @@
-import { DEFAULT_TIME_TRAVEL_HOURS, timeTravelNotice, type BigqueryConfig } from '@shared/integrations/bigquery';
+import {
+  DEFAULT_TIME_TRAVEL_HOURS,
+  timeTravelNotice,
+  type BigqueryConfig,
+  type BigqueryPlace,
+} from '@shared/integrations/bigquery';
 import type { DiscoveredTable, DriverContext, Outcome, ReverifyResult } from '../types';
 import { PermanentError } from '../types';
 import type { Statement } from '../sql/dialect';
@@ -18,7 +23,7 @@ import { bigqueryDialect, quoteBigqueryIdent } from './dialect';
 import { bigqueryJobs, type BigqueryJobs, type JobContext } from './jobs';
 
 /** The region's INFORMATION_SCHEMA of the project: `project`.`region-eu`.INFORMATION_SCHEMA.<view>. */
-const regionView = (config: BigqueryConfig, view: string) =>
+const regionView = (config: BigqueryPlace, view: string) =>
   `${quoteBigqueryIdent(config.projectId)}.${quoteBigqueryIdent(`region-${config.location.toLowerCase()}`)}.INFORMATION_SCHEMA.${view}`;
 
 /** STRING(255) is STRING holding at most 255 characters; NUMERIC(10, 2) is NUMERIC. */
@@ -29,7 +34,7 @@ function columnType(dataType: string): { dataType: string; maxLength?: number } 
 }
 
 /** Tables and columns of every dataset of the project in the configured location (INFORMATION_SCHEMA.COLUMNS). */
-export async function discoverTables(jobs: BigqueryJobs, config: BigqueryConfig): Promise<DiscoveredTable[]> {
+export async function discoverTables(jobs: BigqueryJobs, config: BigqueryPlace): Promise<DiscoveredTable[]> {
   const { rows } = await jobs.query(
     {
       text: `SELECT table_schema, table_name, column_name, data_type, is_nullable FROM ${regionView(config, 'COLUMNS')} ORDER BY table_schema, table_name, ordinal_position`,
@@ -98,7 +103,7 @@ async function withinCeiling(jobs: BigqueryJobs, config: BigqueryConfig, stateme
 }
 
 /** Save-time check of the rules against the live datasets, and of each rule's statement against the byte ceiling. */
-export async function validateBigqueryRules(ctx: JobContext): Promise<ConfigIssue[]> {
+export async function validateBigqueryRules(ctx: JobContext<BigqueryConfig>): Promise<ConfigIssue[]> {
   const jobs = bigqueryJobs(ctx);
   const tables = await discoverTables(jobs, ctx.config);
   const issues = [
@@ -121,7 +126,7 @@ export async function validateBigqueryRules(ctx: JobContext): Promise<ConfigIssu
 }
 
 /** Rows each rule would change for the identifier (count jobs, read-only), and the bytes its statement would read. */
-export async function bigqueryDryRun(ctx: JobContext & { identifier: string }) {
+export async function bigqueryDryRun(ctx: JobContext<BigqueryConfig> & { identifier: string }) {
   const jobs = bigqueryJobs(ctx);
   const rules = resolvedRules(ctx.config, await discoverTables(jobs, ctx.config));
   const results = [];

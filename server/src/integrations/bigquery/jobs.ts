@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BIGQUERY_API_HOST, type BigqueryConfig } from '@shared/integrations/bigquery';
+import { BIGQUERY_API_HOST, type BigqueryPlace } from '@shared/integrations/bigquery';
 import { parseRetryAfter, truncate, type HttpResponse } from '../runtime/http-client';
 import { identifierRedactor } from '../runtime/redaction';
 import { jsonBody, sleep } from '../runtime/vendor-http';
@@ -8,7 +8,10 @@ import { PermanentError, TransientError, type AdminContext, type Exchange } from
 import { accessToken, forgetToken } from './auth';
 
 /** What a query job needs: the configuration's project, location and endpoints, and the outbound tools. */
-export type JobContext = Pick<AdminContext<BigqueryConfig>, 'http' | 'secrets' | 'trail' | 'now' | 'config'> & {
+export type JobContext<Place extends BigqueryPlace = BigqueryPlace> = Pick<
+  AdminContext<Place>,
+  'http' | 'secrets' | 'trail' | 'now' | 'config'
+> & {
   /** Blanked out of the messages of failed jobs; null for admin calls without a subject. */
   identifier: string | null;
 };

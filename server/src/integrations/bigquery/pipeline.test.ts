@@ -59,6 +59,11 @@ describe('BigQuery through the API and the worker', () => {
       }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
 
+    // The rule builder's discovery, told the project and location (without them: the key's project, every location).
+    const tables = await caller.integrations.discoverSchema({ accountId: account.id, config: config() });
+    expect(tables.map((t) => [`${t.schema}.${t.table}`, t.columns.map((c) => `${c.name} ${c.dataType}`)])).toEqual([
+      ['crm.users', ['id INT64', 'email STRING']],
+    ]);
     await expect(
       caller.integrations.dryRun({ accountId: account.id, identifier: JANE, config: config(10) }),
     ).rejects.toMatchObject({ code: 'UNPROCESSABLE_CONTENT', message: expect.stringContaining('ceiling of 10 bytes') });
