@@ -98,7 +98,7 @@ app.post('/create', async (request, reply) => {
     await client.query(
       `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType", "configSnapshot", "accountId", "nextAttemptAt", "createdAt", "updatedAt")
        SELECT u.ir, $1, u.iid, u.name, u.type, u.config, u.acc, $2, $2, $2
-         FROM unnest($3::text[], $4::text[], $5::text[], $6::"IntegrationType"[], $7::jsonb[], $8::text[]) AS u(ir, iid, name, type, config, acc)`,
+         FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::text[]) AS u(ir, iid, name, type, config, acc)`,
       [
         id,
         now,

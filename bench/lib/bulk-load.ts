@@ -27,7 +27,7 @@ export async function bulkLoadRequests(url: string, org: SeededOrganization, cou
       `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationName", "integrationType", "configSnapshot", status, attempts, "nextAttemptAt", "startedAt", "completedAt", "createdAt", "updatedAt")
        SELECT 'ir_bulk' || k || lpad(g::text, 8, '0'), 'dr_bulk' || lpad(g::text, 8, '0'),
               CASE k WHEN 1 THEN 'Internal CRM' ELSE 'App database' END,
-              (CASE k WHEN 1 THEN 'WEBHOOK' ELSE 'POSTGRES' END)::"IntegrationType", '{}'::jsonb,
+              (CASE k WHEN 1 THEN 'WEBHOOK' ELSE 'POSTGRES' END), '{}'::jsonb,
               (CASE WHEN g % 20 = 0 AND k = 2 THEN 'FAILED' WHEN g % 33 = 0 AND g % 20 <> 0 AND k = 2 THEN 'PENDING' ELSE 'SUCCESS' END)::"RequestStatus",
               1,
               CASE WHEN g % 33 = 0 AND g % 20 <> 0 AND k = 2 THEN now() + interval '1 day' END,

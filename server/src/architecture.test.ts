@@ -33,9 +33,16 @@ function importGraph(): Map<string, string[]> {
   return graph;
 }
 
-/** The top-level folder of server/src a module belongs to (`shared` for shared/src). */
+/**
+ * A connector's stand-in (`integrations/<vendor>/fake.ts`) and the list of them
+ * (`integrations/fakes.ts`) sit beside its driver but are test helpers: they count as `test`.
+ */
+const isFake = (file: string) => /[\\/]integrations[\\/]([^\\/]+[\\/]fake|fakes)(\.ts)?$/.test(file);
+
+/** The top-level folder of server/src a module belongs to (`shared` for shared/src, `test` for the fakes). */
 function room(file: string): string {
   if (file.startsWith(SHARED)) return 'shared';
+  if (isFake(file)) return 'test';
   return path
     .relative(SRC, file)
     .split(path.sep)[0]!
@@ -76,6 +83,9 @@ describe('architecture', () => {
     expect([...(edges.get('services') ?? [])].filter((to) => to === 'pipeline')).toEqual([]);
     const intoTest = [...edges].filter(([from, to]) => from !== 'test' && to.has('test')).map(([from]) => from);
     expect(intoTest).toEqual([]);
+    // The fakes are read as test helpers (the rule above covers them): the production registry does not import them.
+    expect([...graph.keys()].filter(isFake).length).toBeGreaterThan(1);
+    expect(edges.get('test')?.has('integrations')).toBe(true);
   });
 
   it('writes DeletionRequest and IntegrationRequest rows only in server/src/pipeline', () => {

@@ -14,34 +14,6 @@ export const UNFULFILLED_STATUSES: RequestStatus[] = REQUEST_STATUSES.filter(
   (status) => status !== 'SUCCESS' && status !== 'CANCELED',
 );
 
-/** The integration types (the `IntegrationType` enum of the database), for code that must not load zod. */
-export const INTEGRATION_TYPES = [
-  'WEBHOOK',
-  'POSTGRES',
-  'MIXPANEL',
-  'AMPLITUDE',
-  'SEGMENT',
-  'POSTHOG',
-  'GOOGLE_ANALYTICS',
-  'STRIPE',
-  'HUBSPOT',
-  'ZENDESK',
-  'INTERCOM',
-  'MAILCHIMP',
-  'SENDGRID',
-  'AUTH0',
-  'BRAZE',
-  'KLAVIYO',
-  'CUSTOMERIO',
-  'MYSQL',
-  'REDIS',
-  'S3',
-  'DYNAMODB',
-  'MANUAL',
-  'BIGQUERY',
-] as const;
-export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
-
 /**
  * The list's deadline filters: overdue, due within 7 days, or receipt still to be confirmed to
  * the subject (CCPA) (plain values, like the statuses).

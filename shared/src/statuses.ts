@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-import { INTEGRATION_TYPES, REQUEST_STATUSES, type IntegrationType, type RequestStatus } from './status-values';
+import { REQUEST_STATUSES, type RequestStatus } from './status-values';
+import { INTEGRATION_TYPES, type IntegrationType } from './integrations/connectors';
 
 /** Status of an integration request and, rolled up, of its deletion request. */
 export { REQUEST_STATUSES, type RequestStatus };

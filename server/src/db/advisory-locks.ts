@@ -20,4 +20,6 @@ export const ADVISORY_LOCKS = {
   claims: 727280,
   /** Manual task reminders and escalations (session lock, skipped when held). */
   manualTaskReminders: 727281,
+  /** Counting open requests' deadlines again under the current rule (session lock, skipped when held). */
+  deadlineRecount: 727282,
 } as const;

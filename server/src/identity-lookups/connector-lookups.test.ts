@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpClient } from '../integrations/runtime/http-client';
 import type { Exchange } from '../integrations/types';
-import { startAuth0Fake } from '../test/fakes/auth0';
-import { startHubspotFake } from '../test/fakes/hubspot';
+import { startAuth0Fake } from '../integrations/auth0/fake';
+import { startHubspotFake } from '../integrations/hubspot/fake';
 import { LookupError, runIdentityLookup, type IdentityLookupConfig } from './run-lookup';
 
 // How the Auth0 and HubSpot lookups fail: the vendor's limits are transient with the wait it asks for, the rest permanent, and no message quotes an identifier or a secret.

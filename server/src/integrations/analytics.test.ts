@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectAnalytics, seedAnalyticsOrg, startAnalyticsFakes, type AnalyticsFakes } from '../test/analytics-setup';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForIntegrationRequest, waitForRequest } from '../test/engine';
-import { googleOAuthEnv } from '../test/fakes/google-analytics';
+import { googleOAuthEnv } from './google-analytics/fake';
 import { createTestEnv, startTestServer, type TestEnv } from '../test/harness';
 import { mixpanelRateLimiter } from './mixpanel/rate-limiter';
 

@@ -24,7 +24,11 @@ import { webhookDriver } from './webhook/driver';
 import { manualDriver } from './manual/driver';
 import { bigqueryDriver } from './bigquery/driver';
 
-/** Every destination the engine can drive, by integration type: a connector is its folder and one line here. */
+/**
+ * Every destination the engine can drive, by integration type (the types of
+ * shared/src/integrations/connectors.ts): a connector is its shared file, its folder, one line
+ * here and one in fakes.ts (README, "Adding a connector").
+ */
 const drivers: Record<IntegrationType, Driver> = {
   WEBHOOK: webhookDriver,
   POSTGRES: postgresDriver,

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../test/engine';
-import { startAuth0Fake } from '../test/fakes/auth0';
-import { startBrazeFake } from '../test/fakes/braze';
-import { startCustomerioFake } from '../test/fakes/customerio';
-import { startHubspotFake } from '../test/fakes/hubspot';
-import { startIntercomFake } from '../test/fakes/intercom';
-import { startKlaviyoFake } from '../test/fakes/klaviyo';
-import { startMailchimpFake } from '../test/fakes/mailchimp';
-import { startSendgridFake } from '../test/fakes/sendgrid';
-import { startStripeFake } from '../test/fakes/stripe';
-import { startZendeskFake } from '../test/fakes/zendesk';
+import { startAuth0Fake } from './auth0/fake';
+import { startBrazeFake } from './braze/fake';
+import { startCustomerioFake } from './customerio/fake';
+import { startHubspotFake } from './hubspot/fake';
+import { startIntercomFake } from './intercom/fake';
+import { startKlaviyoFake } from './klaviyo/fake';
+import { startMailchimpFake } from './mailchimp/fake';
+import { startSendgridFake } from './sendgrid/fake';
+import { startStripeFake } from './stripe/fake';
+import { startZendeskFake } from './zendesk/fake';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../test/harness';
 
 // The ten SaaS connectors through the engine: accounts and integrations made through tRPC,

@@ -103,3 +103,32 @@ export async function collectPages<Cursor>(
     cursor = result.next;
   }
 }
+
+/**
+ * Deletes each record, then fetches each again: the vendor's 404 is the proof. A record whose
+ * delete answers 404 was already gone and is left out of `deleted`; one still returned after
+ * its delete is a retry (the vendor may be catching up); any other answer is the vendor's failure.
+ */
+export async function deleteThenConfirmGone(
+  style: VendorStyle,
+  now: Date,
+  ids: readonly string[],
+  calls: { del(id: string): Promise<HttpResponse>; get(id: string): Promise<HttpResponse>; noun: string },
+): Promise<{ deleted: string[] } | { outcome: Outcome }> {
+  const deleted: string[] = [];
+  for (const id of ids) {
+    const response = await calls.del(id);
+    if (response.status === 404) continue;
+    if (!isSuccessStatus(response.status)) return { outcome: deletionFailure(style, response, now) };
+    deleted.push(id);
+  }
+  for (const id of deleted) {
+    const after = await calls.get(id);
+    if (isSuccessStatus(after.status))
+      return {
+        outcome: { kind: 'retry', reason: `${style.vendor} still returns ${calls.noun} ${id} after the delete` },
+      };
+    if (after.status !== 404) return { outcome: deletionFailure(style, after, now) };
+  }
+  return { deleted };
+}

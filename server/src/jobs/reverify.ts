@@ -1,17 +1,16 @@
-import { INTEGRATION_TYPES, type IntegrationType } from '@shared/status-values';
+import { INTEGRATION_TYPES, type IntegrationType } from '@shared/statuses';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { isDatabaseUnreachable } from '../db/connections';
 import { dbQuery, utc } from '../db/query';
 import { driverFor } from '../integrations/registry';
-import { driverContext } from '../integrations/runtime/driver-context';
-import { identifierRedactor, stepRedactor } from '../integrations/runtime/redaction';
+import { identifierRedactor } from '../integrations/runtime/redaction';
 import { PermanentError, TransientError, type Exchange } from '../integrations/types';
 import type { Keyring } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import type { OutboundPolicy } from '../lib/ssrf';
 import { recordReverification } from '../pipeline/store/reverify';
-import { loadDestination } from '../services/integrations/destination';
+import { openDestination } from '../services/integrations/destination';
 
 export interface ReverifyDeps {
   prisma: Db;
@@ -100,27 +99,27 @@ async function reverifyOne(
   // The identifier and the account's declared secrets are blanked out of what is recorded and logged, as for a deletion step.
   let redact = identifierRedactor(ir.identifier);
   try {
-    const destination = await loadDestination(deps, {
-      type: ir.integrationType,
-      config: ir.configSnapshot,
-      accountId: ir.hasIntegration ? ir.currentAccountId : ir.accountId,
-      organizationId: ir.organizationId,
-      integration: ir.integrationId ? { id: ir.integrationId } : null,
-    });
-    redact = stepRedactor(destination, ir.identifier);
-    const ctx = driverContext(
+    const opened = await openDestination(
       deps,
-      destination,
       {
-        integrationType: ir.integrationType,
-        integrationRequestId: ir.id,
-        deletionRequestId: ir.deletionRequestId,
-        identifier: ir.identifier,
-        trackingId: null,
+        type: ir.integrationType,
+        config: ir.configSnapshot,
+        accountId: ir.hasIntegration ? ir.currentAccountId : ir.accountId,
+        organizationId: ir.organizationId,
+        integration: ir.integrationId ? { id: ir.integrationId } : null,
+        request: {
+          integrationType: ir.integrationType,
+          integrationRequestId: ir.id,
+          deletionRequestId: ir.deletionRequestId,
+        },
+        subject: ir.identifier,
       },
       trail,
       now,
     );
+    const { destination } = opened;
+    redact = opened.redact;
+    const ctx = opened.context({ identifier: ir.identifier, trackingId: null });
     const found = await destination.driver.reverify!(ctx);
     await recordReverification(
       dbQuery(deps.prisma),

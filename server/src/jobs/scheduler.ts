@@ -8,6 +8,7 @@ import { applyRetention } from '../pipeline/commands/apply-retention';
 import { runNotifications, type NotifyDeps } from '../services/notifications/notify';
 import { pruneIdempotencyKeys } from '../services/idempotency/idempotency-keys';
 import { recordDeadlineEvents } from '../pipeline/store/deadline-events';
+import { recountLegacyDeadlines } from '../pipeline/commands/recount-deadlines';
 import { runReverification } from './reverify';
 import { runManualTaskReminders } from '../services/manual-tasks/reminders';
 
@@ -49,6 +50,7 @@ export class Scheduler {
   ) {}
 
   start(): void {
+    void this.recountDeadlines();
     void this.runRetention();
     this.scheduleMidnight();
     this.timers.push(every(this.sealIntervalMs, () => this.seal()));
@@ -97,6 +99,15 @@ export class Scheduler {
     await this.exclusively(ADVISORY_LOCKS.deadlineEvents, 'deadline events run', async () => {
       const recorded = await recordDeadlineEvents(this.db);
       if (recorded) this.log.info({ recorded }, 'deadline callback events recorded');
+    });
+  }
+
+  /** Once at start: open requests whose deadlines an older rule counted are counted again (audited). */
+  async recountDeadlines(): Promise<void> {
+    if (this.stopped) return;
+    await this.exclusively(ADVISORY_LOCKS.deadlineRecount, 'deadline recount', async () => {
+      const result = await recountLegacyDeadlines(this.db);
+      if (result.recounted) this.log.info(result, 'deadlines counted again on calendar days');
     });
   }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAccountSecrets } from '../services/accounts/secrets';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../test/engine';
-import { googleOAuthEnv, startGoogleFake } from '../test/fakes/google-analytics';
+import { googleOAuthEnv, startGoogleFake } from '../integrations/google-analytics/fake';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../test/harness';
 import { OAUTH_STATE_COOKIE } from './state-cookie';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../test/engine';
-import { startAuth0Fake } from '../test/fakes/auth0';
-import { startHubspotFake } from '../test/fakes/hubspot';
+import { startAuth0Fake } from '../integrations/auth0/fake';
+import { startHubspotFake } from '../integrations/hubspot/fake';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../test/harness';
 
 // The Auth0 and HubSpot stand-ins are the ones the connectors' contract tests drive with the vendors' official SDKs.

@@ -6,7 +6,7 @@ import { maskIdentifier } from '@shared/mask-identifier';
 import { connectAnalytics, startAnalyticsFakes, type AnalyticsFakes } from '../test/analytics-setup';
 import { createCustomerDatabase, type CustomerDatabase } from '../test/customer-db';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../test/engine';
-import { startStripeFake } from '../test/fakes/stripe';
+import { startStripeFake } from '../integrations/stripe/fake';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../test/harness';
 import { startMariaDb, type MariaDbServer } from '../test/stores/mariadb';
 import { mixpanelRateLimiter } from '../integrations/mixpanel/rate-limiter';

@@ -1,10 +1,10 @@
 import type { TestEnv } from './harness';
 import { callerFor, seedOrganization } from './harness';
-import { startAmplitudeFake } from './fakes/amplitude';
-import { startGoogleFake } from './fakes/google-analytics';
-import { startMixpanelFake } from './fakes/mixpanel';
-import { startPosthogFake } from './fakes/posthog';
-import { startSegmentFake } from './fakes/segment';
+import { startAmplitudeFake } from '../integrations/amplitude/fake';
+import { startGoogleFake } from '../integrations/google-analytics/fake';
+import { startMixpanelFake } from '../integrations/mixpanel/fake';
+import { startPosthogFake } from '../integrations/posthog/fake';
+import { startSegmentFake } from '../integrations/segment/fake';
 
 /** The five analytics fakes with short timings, seeded with credentials the tests use. */
 export async function startAnalyticsFakes() {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseUrlSchema } from './vendor';
+import { defineConnector } from './connector';
 
 /** Amplitude User Privacy API hosts by data residency. */
 export const AMPLITUDE_HOSTS = { US: 'https://amplitude.com', EU: 'https://analytics.eu.amplitude.com' } as const;
@@ -27,3 +28,21 @@ export const amplitudeConfigSchema = z
     }
   });
 export type AmplitudeConfig = z.infer<typeof amplitudeConfigSchema>;
+
+export const amplitudeConnector = defineConnector({
+  type: 'AMPLITUDE',
+  label: 'Amplitude',
+  accountTypes: ['API_KEY_SECRET'],
+  accountRequired: true,
+  configSchema: amplitudeConfigSchema,
+  catalogue: {
+    category: 'Analytics',
+    deletes: 'all events and user properties of the user id or amplitude id, in the project or the organization',
+    credentials: 'project API key + secret key (HTTP Basic)',
+    capabilities: { status: true, cancel: true, verify: false },
+    notes:
+      "scheduled into a job 10–13 days out, polled per day and project; only this subject's ids are tracked (by amplitude id, the word `subject`: never the identifier itself); cancel while staging",
+    completion: 'about 2 weeks',
+    docsUrl: 'https://amplitude.com/docs/apis/analytics/user-privacy',
+  },
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseUrlSchema } from './vendor';
+import { defineConnector } from './connector';
 
 export const auth0ConfigSchema = z.object({
   /**
@@ -19,3 +20,22 @@ export const auth0ConfigSchema = z.object({
   baseUrl: baseUrlSchema,
 });
 export type Auth0Config = z.infer<typeof auth0ConfigSchema>;
+
+export const auth0Connector = defineConnector({
+  type: 'AUTH0',
+  label: 'Auth0',
+  // A machine-to-machine application: client id (API key) and client secret, with read:users and delete:users.
+  accountTypes: ['API_KEY_SECRET'],
+  accountRequired: true,
+  configSchema: auth0ConfigSchema,
+  catalogue: {
+    category: 'Identity',
+    deletes: 'every user with the email (one per connection), or the user id',
+    credentials: 'machine-to-machine client id + secret with read:users and delete:users',
+    capabilities: { status: false, cancel: false, verify: true },
+    notes:
+      'delete, then a 404 on fetch is the proof; Management API tokens are reused; a 429 (token endpoint included) waits for x-ratelimit-reset',
+    completion: 'seconds',
+    docsUrl: 'https://auth0.com/docs/api/management/v2/users/delete-users-by-id',
+  },
+});

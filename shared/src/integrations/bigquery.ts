@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sqlConfigSchema, sqlRuleSchema } from './postgres';
 import { baseUrlSchema } from './vendor';
+import { defineConnector } from './connector';
 
 /** Where BigQuery's REST API v2 and Google's OAuth 2.0 token endpoint are. */
 export const BIGQUERY_API_HOST = 'https://bigquery.googleapis.com';
@@ -78,3 +79,24 @@ export function timeTravelNotice(hours: number): string {
   const window = Number.isInteger(days) ? `${hours} hours (${days} days)` : `${hours} hours`;
   return `BigQuery keeps changed and deleted rows recoverable through time travel for ${window}, then for ${FAIL_SAFE_DAYS} days of fail-safe (recoverable by Google support only); they are gone for good after ${hours / 24 + FAIL_SAFE_DAYS} days.`;
 }
+
+export const bigqueryConnector = defineConnector({
+  type: 'BIGQUERY',
+  label: 'Google BigQuery',
+  // A service account's JSON key; the project, the location and the rules are configuration.
+  accountTypes: ['GOOGLE_SERVICE_ACCOUNT'],
+  accountRequired: true,
+  configSchema: bigqueryConfigSchema,
+  catalogue: {
+    category: 'Database',
+    deletes:
+      'rows matched by the same rules as PostgreSQL (delete, null, keyed hash, mask, soft delete) in the datasets of one project',
+    credentials:
+      "a service account's JSON key (BigQuery Data Editor and Job User); project and location are configuration",
+    capabilities: { status: false, cancel: false, verify: true },
+    notes:
+      "one parameterised query job per rule, each refused before it runs when BigQuery's dry run says it would read more than the integration's byte ceiling; rows still matching are counted after the jobs; the outcome states the dataset's time travel and fail-safe periods, during which deleted rows stay recoverable",
+    completion: 'seconds to minutes',
+    docsUrl: 'https://cloud.google.com/bigquery/docs/reference/standard-sql/dml-syntax',
+  },
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseUrlSchema } from './vendor';
+import { defineConnector } from './connector';
 
 /** Customer.io hosts by data center: the Track API (deletes) and the App API (lookups). */
 export const CUSTOMERIO_HOSTS = {
@@ -29,3 +30,23 @@ export function customerioUrls(config: Pick<CustomerioConfig, 'region' | 'baseUr
     ? { track: `${config.baseUrl}/api/v1`, app: `${config.baseUrl}/v1` }
     : CUSTOMERIO_HOSTS[config.region];
 }
+
+export const customerioConnector = defineConnector({
+  type: 'CUSTOMERIO',
+  label: 'Customer.io',
+  // The Track API key (API key) and an App API key (secret key); the Site ID is part of the configuration.
+  accountTypes: ['API_KEY_SECRET'],
+  accountRequired: true,
+  configSchema: customerioConfigSchema,
+  catalogue: {
+    category: 'Marketing',
+    deletes:
+      'the person (by email or id) and its data; by default its identifiers are suppressed so they cannot be added again',
+    credentials: 'Track API key + App API key; the Site ID is configuration',
+    capabilities: { status: true, cancel: false, verify: true },
+    notes:
+      'Track API suppress by cio_id (delete only, as an option, can be undone by a later update), then the App API is polled until it answers 404',
+    completion: 'seconds to minutes',
+    docsUrl: 'https://docs.customer.io/integrations/api/track/tag/track-customers/suppress/',
+  },
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseUrlSchema } from './vendor';
+import { defineConnector } from './connector';
 
 export const KLAVIYO_API_HOST = 'https://a.klaviyo.com';
 
@@ -12,3 +13,21 @@ export const klaviyoConfigSchema = z.object({
   baseUrl: baseUrlSchema,
 });
 export type KlaviyoConfig = z.infer<typeof klaviyoConfigSchema>;
+
+export const klaviyoConnector = defineConnector({
+  type: 'KLAVIYO',
+  label: 'Klaviyo',
+  // A private API key with profiles:read and data-privacy:write scopes.
+  accountTypes: ['API_KEY'],
+  accountRequired: true,
+  configSchema: klaviyoConfigSchema,
+  catalogue: {
+    category: 'Marketing',
+    deletes: 'the profile (by email or id) and all its data',
+    credentials: 'private API key with profiles:read and data-privacy:write',
+    capabilities: { status: true, cancel: false, verify: true },
+    notes: 'a data-privacy deletion job; the lookup is polled until no profile is left',
+    completion: 'minutes to hours',
+    docsUrl: 'https://developers.klaviyo.com/en/reference/request_profile_deletion',
+  },
+});

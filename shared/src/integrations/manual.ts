@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineConnector } from './connector';
 
 /** An owner of a manual integration's tasks: a member's address or an outside one (a vendor's privacy desk). */
 const ownerEmail = z.string().trim().toLowerCase().pipe(z.email('Each owner must be an email address').max(254));
@@ -23,3 +24,22 @@ export const manualConfigSchema = z.object({
   escalateToAdmins: z.boolean().default(true),
 });
 export type ManualConfig = z.infer<typeof manualConfigSchema>;
+
+export const manualConnector = defineConnector({
+  type: 'MANUAL',
+  label: 'Manual (a system without an API)',
+  // No credentials: its owners answer by hand through an emailed task link or the dashboard.
+  accountTypes: [],
+  accountRequired: false,
+  configSchema: manualConfigSchema,
+  catalogue: {
+    category: 'Custom',
+    deletes: 'whatever its owners delete by hand (a legacy CRM, a spreadsheet, a vendor reached by email)',
+    credentials: 'none: owners (members or outside addresses) get a task link by email',
+    capabilities: { status: true, cancel: true, verify: false },
+    notes:
+      'a task per request, PENDING until an owner answers Done (optional evidence file), Not found or Cannot; reminders, escalation to admins; confirmed by a person, not verified',
+    completion: 'the days to complete you set',
+    docsUrl: '',
+  },
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseUrlSchema } from './vendor';
+import { defineConnector } from './connector';
 
 /** Mixpanel's GDPR API hosts by data residency. */
 export const MIXPANEL_HOSTS = {
@@ -23,3 +24,22 @@ export const mixpanelConfigSchema = z.object({
   baseUrl: baseUrlSchema,
 });
 export type MixpanelConfig = z.infer<typeof mixpanelConfigSchema>;
+
+export const mixpanelConnector = defineConnector({
+  type: 'MIXPANEL',
+  label: 'Mixpanel',
+  // Mixpanel's GDPR token is a long-lived bearer token pasted from its settings (no OAuth flow).
+  accountTypes: ['OAUTH', 'API_KEY'],
+  accountRequired: true,
+  configSchema: mixpanelConfigSchema,
+  catalogue: {
+    category: 'Analytics',
+    deletes: 'all events and the user profile of the distinct id in one project',
+    credentials: 'GDPR OAuth token (or API key); the project token is configuration',
+    capabilities: { status: true, cancel: true, verify: false },
+    notes:
+      "a deletion task filed under the request's regulation (GDPR or CCPA; a custom policy's under the integration's compliance type), polled; a 409 (Mixpanel already deleting) follows the task it names, or asks again an hour later, never FAILED; creates one per second per project; cancel while PENDING/STAGING",
+    completion: 'days to a few weeks',
+    docsUrl: 'https://developer.mixpanel.com/reference/create-deletion',
+  },
+});

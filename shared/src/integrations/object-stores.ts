@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineConnector } from './connector';
 
 const IDENTIFIER = '{{identifier}}';
 const window = z
@@ -80,3 +81,38 @@ export const dynamoConfigSchema = z.object({
 export type DynamoConfig = z.infer<typeof dynamoConfigSchema>;
 
 export const OBJECT_STORE_IDENTIFIER = IDENTIFIER;
+
+export const s3Connector = defineConnector({
+  type: 'S3',
+  label: 'Amazon S3',
+  accountTypes: ['AWS'],
+  accountRequired: true,
+  configSchema: s3ConfigSchema,
+  catalogue: {
+    category: 'Database',
+    deletes: 'objects under key prefixes (exports/{{identifier}}/) and exact keys; every version in versioned buckets',
+    credentials: 'access key id + secret access key, region, optional endpoint for S3-compatible stores',
+    capabilities: { status: false, cancel: false, verify: true },
+    notes: 'DeleteObjects 1,000 at a time; above maxObjects it FAILS; listed again as proof',
+    completion: 'seconds to minutes',
+    docsUrl: 'https://docs.aws.amazon.com/AmazonS3/latest/API/API_DeleteObjects.html',
+  },
+});
+
+export const dynamodbConnector = defineConnector({
+  type: 'DYNAMODB',
+  label: 'Amazon DynamoDB',
+  accountTypes: ['AWS'],
+  accountRequired: true,
+  configSchema: dynamoConfigSchema,
+  catalogue: {
+    category: 'Database',
+    deletes: 'items whose partition key is the identifier, or found through a secondary index on it',
+    credentials: 'access key id + secret access key, region, optional endpoint',
+    capabilities: { status: false, cancel: false, verify: true },
+    notes:
+      'Query pages (never Scan), BatchWriteItem 25 at a time with unprocessed items sent again; above maxItems it FAILS; queried again as proof',
+    completion: 'seconds to minutes',
+    docsUrl: 'https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_BatchWriteItem.html',
+  },
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineConnector } from './connector';
 
 const ident = z
   .string()
@@ -108,3 +109,39 @@ export type MysqlConfig = z.infer<typeof mysqlConfigSchema>;
 export type PostgresConfig = z.infer<typeof postgresConfigSchema>;
 
 export { HASH_PREFIX, LEGACY_HASH_PREFIX, MASK_VALUE } from './sql-columns';
+
+export const postgresConnector = defineConnector({
+  type: 'POSTGRES',
+  label: 'PostgreSQL',
+  accountTypes: ['DATABASE'],
+  accountRequired: true,
+  configSchema: postgresConfigSchema,
+  catalogue: {
+    category: 'Database',
+    deletes: 'rows matched by your rules (delete, null, hash, mask, soft delete)',
+    credentials: 'host, database, user, password',
+    capabilities: { status: false, cancel: false, verify: true },
+    notes: 'sync, or in a maintenance window (cancel before it runs); every rule is verified after commit',
+    completion: 'seconds',
+    docsUrl: 'https://www.postgresql.org/docs/current/sql-delete.html',
+  },
+});
+
+export const mysqlConnector = defineConnector({
+  type: 'MYSQL',
+  label: 'MySQL / MariaDB',
+  accountTypes: ['DATABASE'],
+  accountRequired: true,
+  configSchema: mysqlConfigSchema,
+  catalogue: {
+    category: 'Database',
+    deletes:
+      'rows matched by the same rules as PostgreSQL; identifiers match exactly (case, accents, trailing spaces) despite case-insensitive collations',
+    credentials: 'host, port (3306), database, user, password',
+    capabilities: { status: false, cancel: false, verify: true },
+    notes:
+      'one transaction, child tables first (from the foreign keys); a failing rule rolls all back; rows still matching are counted after commit',
+    completion: 'seconds',
+    docsUrl: 'https://mariadb.com/kb/en/delete/',
+  },
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseUrlSchema } from './vendor';
+import { defineConnector } from './connector';
 
 /** PostHog Cloud hosts; self-hosted instances set `baseUrl`. */
 export const POSTHOG_HOSTS = { US: 'https://us.posthog.com', EU: 'https://eu.posthog.com' } as const;
@@ -21,3 +22,20 @@ export const posthogConfigSchema = z.object({
   baseUrl: baseUrlSchema,
 });
 export type PosthogConfig = z.infer<typeof posthogConfigSchema>;
+
+export const posthogConnector = defineConnector({
+  type: 'POSTHOG',
+  label: 'PostHog',
+  accountTypes: ['API_KEY'],
+  accountRequired: true,
+  configSchema: posthogConfigSchema,
+  catalogue: {
+    category: 'Analytics',
+    deletes: 'the person by distinct id, its session recordings and (unless kept) its events',
+    credentials: 'personal API key with person:read/person:write (Bearer)',
+    capabilities: { status: false, cancel: false, verify: true },
+    notes: 'look up, delete, look up again as proof',
+    completion: 'seconds (events within a week)',
+    docsUrl: 'https://posthog.com/docs/api/persons',
+  },
+});

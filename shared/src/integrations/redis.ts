@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineConnector } from './connector';
 
 const IDENTIFIER = '{{identifier}}';
 const template = (what: string) =>
@@ -39,3 +40,21 @@ export const redisConfigSchema = z.object({
 export type RedisConfig = z.infer<typeof redisConfigSchema>;
 
 export const REDIS_IDENTIFIER_PLACEHOLDER = IDENTIFIER;
+
+export const redisConnector = defineConnector({
+  type: 'REDIS',
+  label: 'Redis',
+  accountTypes: ['REDIS'],
+  accountRequired: true,
+  configSchema: redisConfigSchema,
+  catalogue: {
+    category: 'Database',
+    deletes: 'keys matching templates (user:{{identifier}}:*), hash fields, set and sorted-set members',
+    credentials: 'host, port, username, password, database number, TLS',
+    capabilities: { status: false, cancel: false, verify: true },
+    notes:
+      'SCAN (identifier glob-escaped) + UNLINK in batches, never KEYS; above maxKeys it FAILS; scanned again as proof',
+    completion: 'seconds',
+    docsUrl: 'https://redis.io/docs/latest/commands/unlink/',
+  },
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseUrlSchema } from './vendor';
+import { defineConnector } from './connector';
 
 /** Segment Public API hosts by region. */
 export const SEGMENT_HOSTS = { US: 'https://api.segmentapis.com', EU: 'https://eu1.api.segmentapis.com' } as const;
@@ -22,3 +23,21 @@ export const segmentConfigSchema = z.object({
   baseUrl: baseUrlSchema,
 });
 export type SegmentConfig = z.infer<typeof segmentConfigSchema>;
+
+export const segmentConnector = defineConnector({
+  type: 'SEGMENT',
+  label: 'Segment',
+  accountTypes: ['API_KEY'],
+  accountRequired: true,
+  configSchema: segmentConfigSchema,
+  catalogue: {
+    category: 'Analytics',
+    deletes: "the user's data in Segment and supported destinations, then suppression (USER_ID or OBJECT_ID)",
+    credentials: 'workspace Public API token (Bearer)',
+    capabilities: { status: true, cancel: true, verify: false },
+    notes:
+      'a workspace regulation, polled; cancel while INITIALIZED; a 429 waits for msBeforeNext and the X-RateLimit-Reset date, using no attempt',
+    completion: 'days, up to 30 days',
+    docsUrl: 'https://docs.segmentapis.com/tag/Deletion-and-Suppression',
+  },
+});

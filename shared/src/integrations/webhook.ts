@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { outboundUrl } from './outbound-url';
+import { defineConnector } from './connector';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -71,3 +72,20 @@ export const webhookConfigSchema = z
     }
   });
 export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
+
+export const webhookConnector = defineConnector({
+  type: 'WEBHOOK',
+  label: 'Webhook',
+  accountTypes: ['KEY_VALUE'],
+  accountRequired: false,
+  configSchema: webhookConfigSchema,
+  catalogue: {
+    category: 'Custom',
+    deletes: 'whatever your endpoint does',
+    credentials: 'optional key-value secrets, usable as {{key}} in the calls',
+    capabilities: { status: true, cancel: true, verify: false },
+    notes: 'sync or async (a status call is polled); cancel if a cancel call is configured',
+    completion: 'as your system reports',
+    docsUrl: '',
+  },
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseUrlSchema } from './vendor';
+import { defineConnector } from './connector';
 
 export const zendeskConfigSchema = z.object({
   /** The account's subdomain: "acme" for https://acme.zendesk.com. */
@@ -18,3 +19,22 @@ export type ZendeskConfig = z.infer<typeof zendeskConfigSchema>;
 
 export const zendeskBaseUrl = (config: Pick<ZendeskConfig, 'subdomain' | 'baseUrl'>) =>
   config.baseUrl ?? `https://${config.subdomain}.zendesk.com`;
+
+export const zendeskConnector = defineConnector({
+  type: 'ZENDESK',
+  label: 'Zendesk',
+  // An admin's API token; the admin's email is part of the configuration.
+  accountTypes: ['API_KEY'],
+  accountRequired: true,
+  configSchema: zendeskConfigSchema,
+  catalogue: {
+    category: 'Customer support',
+    deletes: 'the user (by email or id): deleted, then permanently deleted',
+    credentials: "an admin's API token; the admin's email is configuration (Basic email/token)",
+    capabilities: { status: false, cancel: false, verify: true },
+    notes:
+      'also finds users soft-deleted earlier (deleted users, by email); a 404 among deleted users after the permanent delete is the proof',
+    completion: 'seconds',
+    docsUrl: 'https://developer.zendesk.com/api-reference/ticketing/users/users/#permanently-delete-user',
+  },
+});

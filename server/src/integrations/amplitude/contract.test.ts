@@ -2,7 +2,7 @@ import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amplitudeConfigSchema } from '@shared/integrations';
 import { driverContext } from '../../test/driver-context';
-import { startAmplitudeFake } from '../../test/fakes/amplitude';
+import { startAmplitudeFake } from './fake';
 import type { FakeCall } from '../../test/fakes/vendor-server';
 import { amplitudeDriver } from './driver';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth0ConfigSchema } from '@shared/integrations';
 import { callsDuring, expectSameRequest } from '../../test/contract';
 import { driverContext } from '../../test/driver-context';
-import { startAuth0Fake } from '../../test/fakes/auth0';
+import { startAuth0Fake } from './fake';
 import { auth0Driver } from './driver';
 
 // Auth0's official Node SDK (auth0, Management API generated from Auth0's OpenAPI document).

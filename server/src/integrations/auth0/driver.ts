@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Auth0Config } from '@shared/integrations';
 import { isSuccessStatus, type HttpClient, type HttpResponse } from '../runtime/http-client';
-import { deletionFailure, str, testWith, vendorMessage, waitFor, type VendorStyle } from '../saas';
+import {
+  deleteThenConfirmGone,
+  deletionFailure,
+  str,
+  testWith,
+  vendorMessage,
+  waitFor,
+  type VendorStyle,
+} from '../saas';
 import { PermanentError, TransientError, type Driver, type DriverContext, type Exchange, type Outcome } from '../types';
 import { credential, jsonBody } from '../runtime/vendor-http';
 
@@ -115,25 +123,20 @@ async function deleteUsers(ctx: DriverContext<Auth0Config>): Promise<Outcome> {
       }
     }
   } else {
-    ids = [ctx.identifier];
+    // A user id Auth0 does not know is nothing to delete; any other failure is reported as it is.
+    const existing = await client.getUser(ctx.identifier);
+    if (existing.status !== 404 && !isSuccessStatus(existing.status)) return deletionFailure(style, existing, ctx.now);
+    ids = existing.status === 404 ? [] : [ctx.identifier];
   }
-  const deleted: string[] = [];
-  for (const id of ids) {
-    const existing = ctx.config.identifierType === 'user_id' ? await client.getUser(id) : null;
-    if (existing?.status === 404) continue;
-    if (existing && !isSuccessStatus(existing.status)) return deletionFailure(style, existing, ctx.now);
-    const response = await client.deleteUser(id);
-    if (!isSuccessStatus(response.status)) return deletionFailure(style, response, ctx.now);
-    deleted.push(id);
-  }
+  const result = await deleteThenConfirmGone(style, ctx.now, ids, {
+    del: client.deleteUser,
+    get: client.getUser,
+    noun: 'user',
+  });
+  if ('outcome' in result) return result.outcome;
+  const { deleted } = result;
   if (deleted.length === 0)
     return { kind: 'success', message: 'Auth0 has no such user: nothing to delete', evidence: { usersFound: 0 } };
-  for (const id of deleted) {
-    const after = await client.getUser(id);
-    if (isSuccessStatus(after.status))
-      return { kind: 'retry', reason: `Auth0 still returns user ${id} after the delete` };
-    if (after.status !== 404) return deletionFailure(style, after, ctx.now);
-  }
   return {
     kind: 'success',
     message: `Deleted ${deleted.length} Auth0 user(s); fetching each now answers 404`,

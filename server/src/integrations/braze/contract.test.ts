@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brazeConfigSchema } from '@shared/integrations';
 import { callsDuring, expectSameRequest } from '../../test/contract';
 import { driverContext } from '../../test/driver-context';
-import { startBrazeFake } from '../../test/fakes/braze';
+import { startBrazeFake } from './fake';
 import { brazeDriver } from './driver';
 
 // braze-api (the community-maintained typed client; Braze publishes no official Node SDK).

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerioConfigSchema } from '@shared/integrations';
 import { callsDuring, expectSameRequest } from '../../test/contract';
 import { driverContext } from '../../test/driver-context';
-import { startCustomerioFake } from '../../test/fakes/customerio';
+import { startCustomerioFake } from './fake';
 import { customerioDriver } from './driver';
 
 // Customer.io's official Node SDK (customerio-node) against the same fake.

@@ -14,7 +14,7 @@ import { PermanentError, TransientError } from '../types';
 import { awsClients } from '../stores/aws';
 import { MatchBudget } from '../stores/match-budget';
 import { recordCall } from '../stores/trail';
-import { reverification, stillMatching } from '../stores/verification';
+import { reverification, verifiedOutcome } from '../stores/verification';
 
 type DynamoContext = Pick<DriverContext<DynamoConfig>, 'resolveHost' | 'secrets' | 'config' | 'trail' | 'identifier'>;
 type Key = Record<string, AttributeValue>;
@@ -227,14 +227,10 @@ export async function dynamoDeleteAndVerify(ctx: DynamoContext): Promise<Outcome
     for (const { rule, keys } of await pending(client, ctx))
       changed[ruleLabel(rule)] = (changed[ruleLabel(rule)] ?? 0) + (await deleteKeys(client, ctx, rule, keys));
     const remaining = await remainingItems(client, ctx);
-    const left = stillMatching(remaining);
-    if (left) return { kind: 'retry', reason: `Verification found items still present: ${left}` };
-    const total = Object.values(changed).reduce((a, b) => a + b, 0);
-    return {
-      kind: 'success',
-      message: `${total} item(s) deleted; verified that none is left`,
-      evidence: { changed, remaining },
-    };
+    return verifiedOutcome(changed, remaining, {
+      stillThere: 'items still present',
+      done: (total) => `${total} item(s) deleted; verified that none is left`,
+    });
   });
 }
 

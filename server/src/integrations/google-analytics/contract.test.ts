@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { googleAnalyticsConfigSchema } from '@shared/integrations';
 import { callsDuring, shapeOf } from '../../test/contract';
 import { driverContext } from '../../test/driver-context';
-import { startGoogleFake } from '../../test/fakes/google-analytics';
+import { startGoogleFake } from './fake';
 import { googleAnalyticsDriver } from './driver';
 
 // Google's official client (@google-analytics/admin, generated from the Admin API protos with

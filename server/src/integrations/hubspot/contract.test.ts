@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hubspotConfigSchema } from '@shared/integrations';
 import { callsDuring, expectSameRequest } from '../../test/contract';
 import { driverContext } from '../../test/driver-context';
-import { startHubspotFake } from '../../test/fakes/hubspot';
+import { startHubspotFake } from './fake';
 import { hubspotDriver } from './driver';
 
 // HubSpot's official Node SDK (@hubspot/api-client, generated from HubSpot's OpenAPI documents).

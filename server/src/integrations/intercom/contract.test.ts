@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intercomConfigSchema } from '@shared/integrations';
 import { callsDuring, expectSameRequest } from '../../test/contract';
 import { driverContext } from '../../test/driver-context';
-import { startIntercomFake } from '../../test/fakes/intercom';
+import { startIntercomFake } from './fake';
 import { intercomDriver } from './driver';
 
 // Intercom's official Node SDK (intercom-client, generated from Intercom's OpenAPI document).

@@ -1,6 +1,6 @@
 import { INTERCOM_API_VERSION, INTERCOM_HOSTS, vendorBaseUrl, type IntercomConfig } from '@shared/integrations';
 import { isSuccessStatus, type HttpClient } from '../runtime/http-client';
-import { collectPages, deletionFailure, str, testWith, type VendorStyle } from '../saas';
+import { collectPages, deleteThenConfirmGone, deletionFailure, str, testWith, type VendorStyle } from '../saas';
 import type { Driver, DriverContext, Outcome } from '../types';
 import { credential, jsonBody } from '../runtime/vendor-http';
 
@@ -82,13 +82,13 @@ async function findContacts(ctx: IntercomCtx): Promise<string[] | Outcome> {
 /** Deletes each contact, then fetches each again: Intercom's 404 is the proof. */
 async function deleteContacts(ctx: IntercomCtx, ids: string[], searches: number): Promise<Outcome> {
   const client = clientFor(ctx);
-  const deleted: string[] = [];
-  for (const id of ids) {
-    const response = await client.del(id);
-    if (response.status === 404) continue;
-    if (!isSuccessStatus(response.status)) return deletionFailure(style, response, ctx.now);
-    deleted.push(id);
-  }
+  const result = await deleteThenConfirmGone(style, ctx.now, ids, {
+    del: client.del,
+    get: client.find,
+    noun: 'contact',
+  });
+  if ('outcome' in result) return result.outcome;
+  const { deleted } = result;
   if (deleted.length === 0)
     return {
       kind: 'success',
@@ -98,12 +98,6 @@ async function deleteContacts(ctx: IntercomCtx, ids: string[], searches: number)
           : 'Intercom has no such contact: nothing to delete',
       evidence: { contactsFound: 0, searches },
     };
-  for (const id of deleted) {
-    const after = await client.find(id);
-    if (isSuccessStatus(after.status))
-      return { kind: 'retry', reason: `Intercom still returns contact ${id} after the delete` };
-    if (after.status !== 404) return deletionFailure(style, after, ctx.now);
-  }
   return {
     kind: 'success',
     message: `Deleted ${deleted.length} Intercom contact(s); fetching each now answers 404`,

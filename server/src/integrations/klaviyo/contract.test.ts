@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KLAVIYO_REVISION, klaviyoConfigSchema } from '@shared/integrations';
 import { callsDuring, expectSameRequest } from '../../test/contract';
 import { driverContext } from '../../test/driver-context';
-import { KlaviyoContract, startKlaviyoFake } from '../../test/fakes/klaviyo';
+import { KlaviyoContract, startKlaviyoFake } from './fake';
 import { gitBlobId } from '../../test/fakes/vendor-openapi';
 import { klaviyoDriver } from './driver';
 

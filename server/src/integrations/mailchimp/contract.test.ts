@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailchimpConfigSchema } from '@shared/integrations';
 import { callsDuring, expectSameRequest } from '../../test/contract';
 import { driverContext } from '../../test/driver-context';
-import { startMailchimpFake } from '../../test/fakes/mailchimp';
+import { startMailchimpFake } from './fake';
 import { mailchimpDriver, subscriberHash } from './driver';
 
 // Mailchimp's official Node SDK (@mailchimp/mailchimp_marketing, generated from its OpenAPI document).

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mixpanelConfigSchema } from '@shared/integrations';
 import { driverContext } from '../../test/driver-context';
-import { startMixpanelFake } from '../../test/fakes/mixpanel';
+import { startMixpanelFake } from './fake';
 import { gitBlobId, VendorOpenApi, type UndocumentedAnswer } from '../../test/fakes/vendor-openapi';
 import type { FakeCall } from '../../test/fakes/vendor-server';
 import { mixpanelDriver } from './driver';

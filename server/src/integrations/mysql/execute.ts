@@ -13,7 +13,7 @@ import {
   type DiscoveredTable,
 } from '../sql/rules';
 import { foreignKeyOrder } from '../sql/foreign-keys';
-import { reverification, stillMatching } from '../stores/verification';
+import { reverification, verifiedOutcome } from '../stores/verification';
 import { identifierRedactor } from '../runtime/redaction';
 import { mysqlDialect } from './dialect';
 import { classifyMysqlError } from './errors';
@@ -174,14 +174,10 @@ export async function mysqlDeleteAndVerify(ctx: MysqlDeletionContext): Promise<O
     }
     // The proof, after the commit: no matching row left outside its target state.
     const remaining = await remainingRows(connection, ctx, rules);
-    const left = stillMatching(remaining);
-    if (left) return { kind: 'retry', reason: `Verification found rows still matching: ${left}` };
-    const total = Object.values(changed).reduce((a, b) => a + b, 0);
-    return {
-      kind: 'success',
-      message: `${total} row(s) changed; verified that no matching rows remain`,
-      evidence: { changed, remaining },
-    };
+    return verifiedOutcome(changed, remaining, {
+      stillThere: 'rows still matching',
+      done: (total) => `${total} row(s) changed; verified that no matching rows remain`,
+    });
   });
 }
 

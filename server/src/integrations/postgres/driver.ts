@@ -15,7 +15,7 @@ import {
 import { closeSessions, connectionConfig, withSession } from './sessions';
 import { foreignKeyOrder } from '../sql/foreign-keys';
 import { ruleLabel } from '../sql/rules';
-import { reverification, stillMatching } from '../stores/verification';
+import { reverification, verifiedOutcome } from '../stores/verification';
 import { identifierRedactor } from '../runtime/redaction';
 import { inMaintenanceWindow } from '../stores/trail';
 
@@ -229,14 +229,10 @@ async function deleteAndVerify(
   }
   // Proof: after the commit, no row matching the identifier is left outside its target state.
   const remaining = await remainingRows(client, ctx, rules);
-  const left = stillMatching(remaining);
-  if (left) return { kind: 'retry', reason: `Verification found rows still matching: ${left}` };
-  const total = Object.values(changed).reduce((a, b) => a + b, 0);
-  return {
-    kind: 'success',
-    message: `${total} row(s) changed; verified that no matching rows remain`,
-    evidence: { changed, remaining },
-  };
+  return verifiedOutcome(changed, remaining, {
+    stillThere: 'rows still matching',
+    done: (total) => `${total} row(s) changed; verified that no matching rows remain`,
+  });
 }
 
 /** A short-lived connection for admin operations (not the pooled sessions of deletions). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { posthogConfigSchema } from '@shared/integrations';
 import { driverContext } from '../../test/driver-context';
-import { startPosthogFake } from '../../test/fakes/posthog';
+import { startPosthogFake } from './fake';
 import { posthogDriver } from './driver';
 
 // PostHog publishes no OpenAPI document for the persons delete (its current source excludes

@@ -6,7 +6,7 @@ import { IdleCache } from '../stores/idle-cache';
 import { MatchBudget } from '../stores/match-budget';
 import { hasWildcards, keyPattern, literalFor } from './patterns';
 import { recordCall } from '../stores/trail';
-import { reverification, stillMatching } from '../stores/verification';
+import { reverification, verifiedOutcome } from '../stores/verification';
 
 /** Credentials of a Redis account (see accountSecretSchemas.REDIS). */
 export interface RedisSecrets {
@@ -258,14 +258,10 @@ export async function redisDeleteAndVerify(ctx: RedisContext): Promise<Outcome> 
       changed[ruleLabel(rule)] = removed;
     }
     const remaining = await remainingData(client, ctx);
-    const left = stillMatching(remaining);
-    if (left) return { kind: 'retry', reason: `Verification found data still matching: ${left}` };
-    const total = Object.values(changed).reduce((a, b) => a + b, 0);
-    return {
-      kind: 'success',
-      message: `${total} key(s), field(s) or member(s) removed; verified that nothing matching remains`,
-      evidence: { changed, remaining },
-    };
+    return verifiedOutcome(changed, remaining, {
+      stillThere: 'data still matching',
+      done: (total) => `${total} key(s), field(s) or member(s) removed; verified that nothing matching remains`,
+    });
   });
 }
 

@@ -14,7 +14,7 @@ import { PermanentError } from '../types';
 import { awsClients, classifyAwsError } from '../stores/aws';
 import { MatchBudget } from '../stores/match-budget';
 import { recordCall } from '../stores/trail';
-import { reverification, stillMatching } from '../stores/verification';
+import { reverification, verifiedOutcome } from '../stores/verification';
 
 type S3Context = Pick<DriverContext<S3Config>, 'resolveHost' | 'secrets' | 'config' | 'trail' | 'identifier'>;
 
@@ -187,14 +187,10 @@ export async function s3DeleteAndVerify(ctx: S3Context): Promise<Outcome> {
       changed[ruleLabel(rule)] = deleted;
     }
     const remaining = await remainingObjects(client, ctx);
-    const left = stillMatching(remaining);
-    if (left) return { kind: 'retry', reason: `Verification found objects still present: ${left}` };
-    const total = Object.values(changed).reduce((a, b) => a + b, 0);
-    return {
-      kind: 'success',
-      message: `${total} object(s) deleted from ${ctx.config.bucket}; verified that none is left`,
-      evidence: { changed, remaining },
-    };
+    return verifiedOutcome(changed, remaining, {
+      stillThere: 'objects still present',
+      done: (total) => `${total} object(s) deleted from ${ctx.config.bucket}; verified that none is left`,
+    });
   });
 }
 

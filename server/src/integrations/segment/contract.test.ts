@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { segmentConfigSchema } from '@shared/integrations';
 import { callsDuring, expectSameRequest } from '../../test/contract';
 import { driverContext } from '../../test/driver-context';
-import { startSegmentFake } from '../../test/fakes/segment';
+import { startSegmentFake } from './fake';
 import { TransientError } from '../types';
 import { segmentDriver } from './driver';
 

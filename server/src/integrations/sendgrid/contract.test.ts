@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendgridConfigSchema } from '@shared/integrations';
 import { callsDuring, expectSameRequest } from '../../test/contract';
 import { driverContext } from '../../test/driver-context';
-import { startSendgridFake } from '../../test/fakes/sendgrid';
+import { startSendgridFake } from './fake';
 import { sendgridDriver } from './driver';
 
 // Twilio SendGrid's official Node client (@sendgrid/client) against the same fake.

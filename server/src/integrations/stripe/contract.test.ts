@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRIPE_API_VERSION, stripeConfigSchema } from '@shared/integrations';
 import { callsDuring, expectSameRequest } from '../../test/contract';
 import { driverContext } from '../../test/driver-context';
-import { startStripeFake } from '../../test/fakes/stripe';
+import { startStripeFake } from './fake';
 import { stripeDriver } from './driver';
 
 // Stripe's official Node SDK (`stripe`, devDependency) against the same loopback fake.

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zendeskConfigSchema } from '@shared/integrations';
 import { callsDuring, expectSameRequest } from '../../test/contract';
 import { driverContext } from '../../test/driver-context';
-import { startZendeskFake } from '../../test/fakes/zendesk';
+import { startZendeskFake } from './fake';
 import { zendeskDriver } from './driver';
 
 // node-zendesk (the maintained Node client Zendesk's docs point to) against the same fake.

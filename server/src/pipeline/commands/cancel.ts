@@ -1,12 +1,12 @@
+import { storedIntegrationType } from '@shared/integrations/connectors';
 import { cancelReasonText, type CancelReason } from '@shared/cancel-reasons';
 import { AppError, notFound } from '../../lib/errors';
-import { driverContext } from '../../integrations/runtime/driver-context';
-import { identifierRedactor, stepRedactor } from '../../integrations/runtime/redaction';
+import { identifierRedactor } from '../../integrations/runtime/redaction';
 import type { Exchange } from '../../integrations/types';
 import type { Actor } from '../../services/auth/actor';
 import type { AccountDeps } from '../../services/accounts/accounts';
 import { recordAudit } from '../../services/audit/record-audit';
-import { currentAccountId, loadDestination } from '../../services/integrations/destination';
+import { currentAccountId, openDestination } from '../../services/integrations/destination';
 import { manualTaskPort } from '../../services/manual-tasks/task-port';
 import { wakeCallbackDispatchers } from '../../queue/wake-up';
 import { handBackLeases, takeLease } from '../store/leases';
@@ -50,14 +50,27 @@ export async function cancelIntegrationRequest(
   let redact = identifierRedactor(ir.deletionRequest.identifier);
   try {
     if (ir.trackingId) {
-      const destination = await loadDestination(deps, {
-        type: ir.integrationType,
-        config: ir.configSnapshot,
-        accountId: currentAccountId(ir),
-        organizationId: actor.organizationId,
-        integration: ir.integration && ir.integrationId ? { id: ir.integrationId } : null,
-      });
-      redact = stepRedactor(destination, ir.deletionRequest.identifier);
+      const type = storedIntegrationType(ir.integrationType);
+      const opened = await openDestination(
+        deps,
+        {
+          type,
+          config: ir.configSnapshot,
+          accountId: currentAccountId(ir),
+          organizationId: actor.organizationId,
+          integration: ir.integration && ir.integrationId ? { id: ir.integrationId } : null,
+          request: {
+            integrationType: type,
+            integrationRequestId: ir.id,
+            deletionRequestId: ir.deletionRequest.id,
+            manualTasks: manualTaskPort(deps, ir.id),
+          },
+          subject: ir.deletionRequest.identifier,
+        },
+        trail,
+      );
+      const { destination } = opened;
+      redact = opened.redact;
       if (!destination.driver.canCancel(destination.config) || !destination.driver.cancel) {
         throw new AppError(
           'CONFLICT',
@@ -65,19 +78,7 @@ export async function cancelIntegrationRequest(
         );
       }
       const result = await destination.driver.cancel(
-        driverContext(
-          deps,
-          destination,
-          {
-            integrationType: ir.integrationType,
-            integrationRequestId: ir.id,
-            deletionRequestId: ir.deletionRequest.id,
-            identifier: ir.deletionRequest.identifier ?? '',
-            trackingId: ir.trackingId,
-            manualTasks: manualTaskPort(deps, ir.id),
-          },
-          trail,
-        ),
+        opened.context({ identifier: ir.deletionRequest.identifier ?? '', trackingId: ir.trackingId }),
       );
       if (!result.canceled)
         throw new AppError('CONFLICT', `${ir.integrationName} refused to cancel: ${redact(result.message)}`);

@@ -125,7 +125,7 @@ const columnParams = Object.fromEntries(
 const fanOut = (request: string, now: string) => {
   return `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType", "configSnapshot",
                                       "accountId", "consumesType", "nextAttemptAt", "createdAt", "updatedAt")
-    SELECT w.id, ${request}.id, w.integration_id, w.name, w.type::"IntegrationType", w.config::jsonb, w.account_id, w.consumes_type, ${at(now)}, ${at(now)}, ${at(now)}
+    SELECT w.id, ${request}.id, w.integration_id, w.name, w.type, w.config::jsonb, w.account_id, w.consumes_type, ${at(now)}, ${at(now)}, ${at(now)}
       FROM ${request}, unnest($irIds::text[], $irIntegrationIds::text[], $irNames::text[], $irTypes::text[], $irConfigs::text[],
                               $irAccountIds::text[], $irConsumesTypes::text[]) AS w(id, integration_id, name, type, config, account_id, consumes_type)
     RETURNING 1`;

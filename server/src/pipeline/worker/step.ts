@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IntegrationType, RequestStatus } from '@shared/statuses';
-import { driverContext } from '../../integrations/runtime/driver-context';
-import { identifierRedactor, redactOutcome, stepRedactor } from '../../integrations/runtime/redaction';
+import { identifierRedactor, redactOutcome } from '../../integrations/runtime/redaction';
 import { PermanentError, TransientError, type Exchange, type Outcome } from '../../integrations/types';
-import { currentAccountId, loadDestination } from '../../services/integrations/destination';
+import { currentAccountId, openDestination } from '../../services/integrations/destination';
 import { manualTaskPort } from '../../services/manual-tasks/task-port';
 import type { Claimed } from '../store/claim';
 import type { FinishingStep, StepUpdate } from '../store/finish';
@@ -126,31 +125,30 @@ class Step {
     if (waiting) return waiting;
     const subject = await this.subjectValues();
     if ('outcome' in subject) return subject.outcome;
-    const destination = await loadDestination(this.deps, {
-      type: ir.integrationType,
-      config: ir.configSnapshot,
-      accountId: currentAccountId(ir),
-      organizationId: ir.organizationId,
-      sealed: { secretCipher: ir.secretCipher, type: ir.accountType },
-      integration: ir.integration,
-    });
-    this.redact = stepRedactor(destination, subject.redact);
-    const call = (identifier: string, trackingId: string | null): Promise<Outcome> => {
-      const ctx = driverContext(
-        this.deps,
-        destination,
-        {
+    const { destination, redact, context } = await openDestination(
+      this.deps,
+      {
+        type: ir.integrationType,
+        config: ir.configSnapshot,
+        accountId: currentAccountId(ir),
+        organizationId: ir.organizationId,
+        sealed: { secretCipher: ir.secretCipher, type: ir.accountType },
+        integration: ir.integration,
+        request: {
           integrationType: ir.integrationType,
           integrationRequestId: ir.id,
           deletionRequestId: ir.deletionRequestId,
-          identifier,
           regulation: ir.regulation,
-          trackingId,
           manualTasks: manualTaskPort(this.deps, ir.id),
         },
-        this.trail,
-        this.startedAt,
-      );
+        subject: subject.redact,
+      },
+      this.trail,
+      this.startedAt,
+    );
+    this.redact = redact;
+    const call = (identifier: string, trackingId: string | null): Promise<Outcome> => {
+      const ctx = context({ identifier, trackingId });
       if (this.phase === 'initiate') return destination.driver.requestDeletion(ctx);
       return destination.driver.checkStatus
         ? destination.driver.checkStatus(ctx)

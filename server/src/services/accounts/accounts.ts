@@ -1,3 +1,4 @@
+import { storedIntegrationType } from '@shared/integrations/connectors';
 import {
   ACCOUNT_OUTBOUND_FIELDS,
   accountSecretSchemas,
@@ -123,16 +124,22 @@ export async function createAccount(
       summary: `Account "${input.name}" (${input.integrationType}) created`,
       details: { accountId: id },
     });
-    return account;
+    return withIntegrationType(account);
   });
 }
 
-export function listAccounts(db: Db, actor: Actor, filter: { integrationType?: IntegrationType } = {}) {
-  return db.account.findMany({
+/** An account as read back, its integration type (stored as text) checked against the registered connectors. */
+function withIntegrationType<Row extends { integrationType: string }>(row: Row) {
+  return { ...row, integrationType: storedIntegrationType(row.integrationType) };
+}
+
+export async function listAccounts(db: Db, actor: Actor, filter: { integrationType?: IntegrationType } = {}) {
+  const accounts = await db.account.findMany({
     where: { organizationId: actor.organizationId, ...filter },
     select: accountSelect,
     orderBy: { createdAt: 'asc' },
   });
+  return accounts.map(withIntegrationType);
 }
 
 export async function getAccount(db: Db, actor: Actor, accountId: string) {
@@ -141,7 +148,7 @@ export async function getAccount(db: Db, actor: Actor, accountId: string) {
     select: accountSelect,
   });
   if (!account) throw notFound('Account');
-  return account;
+  return withIntegrationType(account);
 }
 
 /** Renames and/or replaces the credentials as a whole (they are write-only). */
@@ -174,7 +181,7 @@ export async function updateAccount(
           : `Account renamed to "${updated.name}"`,
       details: { accountId: account.id },
     });
-    return updated;
+    return withIntegrationType(updated);
   });
 }
 

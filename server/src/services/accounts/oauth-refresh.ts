@@ -1,3 +1,4 @@
+import { storedIntegrationType } from '@shared/integrations/connectors';
 import type { Config } from '../../config';
 import type { DbOrTx, Db } from '../../db/client';
 import type { Keyring } from '../../lib/crypto';
@@ -61,7 +62,7 @@ export async function refreshOAuthAccount(
           ),
         ) as Record<string, unknown>;
         if (!needsRefresh(secrets)) return secrets;
-        const provider = providerForType(deps.config, account.integrationType);
+        const provider = providerForType(deps.config, storedIntegrationType(account.integrationType));
         if (!provider || !isConfigured(provider)) {
           throw new PermanentError(
             `The access token of account "${account.name}" expired and cannot be refreshed: OAuth is not configured on this server${provider ? ` (set ${provider.envHint})` : ''}`,

@@ -1,3 +1,4 @@
+import { storedIntegrationType } from '@shared/integrations/connectors';
 import {
   REDACTED_IDENTIFIER,
   type DeletionRequestDto,
@@ -60,7 +61,7 @@ export function toIntegrationRequestDto(row: IntegrationRequestRow): Integration
     id: row.id,
     integrationId: row.integrationId,
     name: row.integrationName,
-    type: row.integrationType,
+    type: storedIntegrationType(row.integrationType),
     status: row.status,
     attempts: row.attempts,
     trackingId: row.trackingId,

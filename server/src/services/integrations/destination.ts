@@ -6,8 +6,11 @@ import { AppError } from '../../lib/errors';
 import type { Keyring } from '../../lib/crypto';
 import type { Config } from '../../config';
 import { driverFor } from '../../integrations/registry';
-import type { Destination } from '../../integrations/runtime/driver-context';
-import { PermanentError } from '../../integrations/types';
+import { driverContext, type Destination } from '../../integrations/runtime/driver-context';
+import { stepRedactor } from '../../integrations/runtime/redaction';
+import type { Logger } from '../../lib/logger';
+import type { OutboundPolicy } from '../../lib/ssrf';
+import { PermanentError, type DriverContext, type Exchange } from '../../integrations/types';
 import { needsRefresh, refreshOAuthAccount } from '../accounts/oauth-refresh';
 import { openAccount } from '../accounts/secrets';
 import { integrationHashKey } from './hash-key';
@@ -67,4 +70,38 @@ export function currentAccountId(ir: {
   accountId: string | null;
 }): string | null {
   return ir.integration ? ir.integration.accountId : ir.accountId;
+}
+
+/** A destination opened for one integration request: its driver, what blanks out its words, and each call's context. */
+export interface OpenedDestination {
+  destination: Destination;
+  /** The account's declared secrets, then the person's identifiers, blanked out of a text. */
+  redact: (text: string) => string;
+  context(call: { identifier: string; trackingId: string | null }): DriverContext;
+}
+
+/**
+ * Loads a destination for an integration request (a deletion step, a cancel, a re-verification)
+ * and binds what every call of it shares: the redactor of its answers and the driver context,
+ * recording into `trail`.
+ */
+export async function openDestination(
+  deps: { prisma: DbOrTx; keyring: Keyring; config?: Config; policy: OutboundPolicy; log: Logger },
+  input: Parameters<typeof loadDestination>[1] & {
+    request: Pick<
+      DriverContext,
+      'integrationType' | 'integrationRequestId' | 'deletionRequestId' | 'regulation' | 'manualTasks'
+    >;
+    /** The values to blank out of what the destination says (the person's identifiers). */
+    subject: string | null | readonly string[];
+  },
+  trail: Exchange[],
+  now?: Date,
+): Promise<OpenedDestination> {
+  const destination = await loadDestination(deps, input);
+  return {
+    destination,
+    redact: stepRedactor(destination, input.subject),
+    context: (call) => driverContext(deps, destination, { ...input.request, ...call }, trail, now),
+  };
 }

@@ -1,3 +1,4 @@
+import { storedIntegrationType } from '@shared/integrations/connectors';
 import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
 import { notFound } from '../../lib/errors';
@@ -39,11 +40,11 @@ export async function getIntegration(db: Db, actor: Actor, integrationId: string
     select: integrationSelect,
   });
   if (!integration) throw notFound('Integration');
-  return integration;
+  return { ...integration, type: storedIntegrationType(integration.type) };
 }
 
 export async function listIntegrations(db: Db, actor: Actor, filter: { workspaceId?: string }) {
-  return db.integration.findMany({
+  const integrations = await db.integration.findMany({
     where: {
       workspace: { organizationId: actor.organizationId },
       ...(filter.workspaceId ? { workspaceId: filter.workspaceId } : {}),
@@ -51,6 +52,7 @@ export async function listIntegrations(db: Db, actor: Actor, filter: { workspace
     select: integrationSelect,
     orderBy: { createdAt: 'asc' },
   });
+  return integrations.map((integration) => ({ ...integration, type: storedIntegrationType(integration.type) }));
 }
 
 export async function createIntegration(

@@ -1,3 +1,4 @@
+import { storedIntegrationType } from '@shared/integrations/connectors';
 import { AppError } from '../../lib/errors';
 import { driverFor } from '../../integrations/registry';
 import { adminContext } from '../../integrations/runtime/driver-context';
@@ -28,7 +29,7 @@ export async function withAccount<T>(
   const opened = await openAccount(deps, actor.organizationId, accountId).catch((error) => {
     throw error instanceof PermanentError ? new AppError('NOT_FOUND', 'Account not found') : error;
   });
-  const used = driver ?? driverFor(account.integrationType);
+  const used = driver ?? driverFor(storedIntegrationType(account.integrationType));
   const trail: Exchange[] = [];
   try {
     const ctx = adminContext(deps, { driver: used, config, secrets: opened.secrets, accountType: opened.type }, trail);

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { createClient } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { INTEGRATION_TYPES } from '@shared/statuses';
-import { standIns } from './index';
+import { standIns } from '../../integrations/fakes';
 
 describe('stand-in destinations', () => {
   it.each(INTEGRATION_TYPES)('%s has one that starts, answers on loopback, and stops', async (type) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { bearerOf, jsonOf, startFakeServer, type FakeVendor } from './vendor-server';
+import { bearerOf, jsonOf, startFakeServer, type FakeVendor } from '../../test/fakes/vendor-server';
 
 export interface BrazeProfile {
   braze_id: string;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { bearerOf, jsonOf, startFakeServer, stepAt, type FakeVendor } from './vendor-server';
+import { bearerOf, jsonOf, startFakeServer, stepAt, type FakeVendor } from '../../test/fakes/vendor-server';
 
 export interface MixpanelTask {
   taskId: string;

@@ -1,27 +1,27 @@
 import type { IntegrationType } from '@shared/statuses';
-import { createCustomerDatabase } from '../customer-db';
-import { startAmplitudeFake } from './amplitude';
-import { startGoogleFake } from './google-analytics';
-import { startMixpanelFake } from './mixpanel';
-import { startPosthogFake } from './posthog';
-import { startSegmentFake } from './segment';
-import { startWebhookServer } from './webhook-server';
-import { startStripeFake } from './stripe';
-import { startHubspotFake } from './hubspot';
-import { startZendeskFake } from './zendesk';
-import { startIntercomFake } from './intercom';
-import { startMailchimpFake } from './mailchimp';
-import { startSendgridFake } from './sendgrid';
-import { startAuth0Fake } from './auth0';
-import { startBrazeFake } from './braze';
-import { startKlaviyoFake } from './klaviyo';
-import { startCustomerioFake } from './customerio';
-import { startDynalite } from '../stores/dynalite';
-import { startMariaDb } from '../stores/mariadb';
-import { startRedis } from '../stores/redis';
-import { startS3rver } from '../stores/s3rver';
-import { startSmtpSink } from './smtp-sink';
-import { startBigqueryFake } from '../../integrations/bigquery/fake';
+import { createCustomerDatabase } from '../test/customer-db';
+import { startAmplitudeFake } from './amplitude/fake';
+import { startGoogleFake } from './google-analytics/fake';
+import { startMixpanelFake } from './mixpanel/fake';
+import { startPosthogFake } from './posthog/fake';
+import { startSegmentFake } from './segment/fake';
+import { startWebhookServer } from '../test/fakes/webhook-server';
+import { startStripeFake } from './stripe/fake';
+import { startHubspotFake } from './hubspot/fake';
+import { startZendeskFake } from './zendesk/fake';
+import { startIntercomFake } from './intercom/fake';
+import { startMailchimpFake } from './mailchimp/fake';
+import { startSendgridFake } from './sendgrid/fake';
+import { startAuth0Fake } from './auth0/fake';
+import { startBrazeFake } from './braze/fake';
+import { startKlaviyoFake } from './klaviyo/fake';
+import { startCustomerioFake } from './customerio/fake';
+import { startDynalite } from '../test/stores/dynalite';
+import { startMariaDb } from '../test/stores/mariadb';
+import { startRedis } from '../test/stores/redis';
+import { startS3rver } from '../test/stores/s3rver';
+import { startSmtpSink } from '../test/fakes/smtp-sink';
+import { startBigqueryFake } from './bigquery/fake';
 
 /** A destination for tests: where it listens (an http URL, or a postgres:, mysql: or redis: connection string) and how to stop it. */
 export interface StandIn {
@@ -30,9 +30,10 @@ export interface StandIn {
 }
 
 /**
- * The stand-in destination of every integration type: a loopback server implementing the
- * vendor's documented contract, or a real database. Total by type, so a connector without
- * a fake does not compile.
+ * The stand-in destination of every integration type, for tests only (production code never
+ * imports this list): a loopback server implementing the vendor's documented contract (its
+ * folder's `fake.ts`), or a real database. Total by type, so a connector without a fake does
+ * not compile.
  */
 export const standIns: Record<IntegrationType, () => Promise<StandIn>> = {
   WEBHOOK: startWebhookServer,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { startFakeServer, type FakeVendor } from './vendor-server';
+import { startFakeServer, type FakeVendor } from '../../test/fakes/vendor-server';
 
 export interface MailchimpFakeState {
   apiKeys: Set<string>;

@@ -1,4 +1,4 @@
-import { bearerOf, jsonOf, startFakeServer, type FakeVendor } from './vendor-server';
+import { bearerOf, jsonOf, startFakeServer, type FakeVendor } from '../../test/fakes/vendor-server';
 
 export interface HubspotContact {
   id: string;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { bearerOf, jsonOf, startFakeServer, type FakeVendor } from './vendor-server';
+import { bearerOf, jsonOf, startFakeServer, type FakeVendor } from '../../test/fakes/vendor-server';
 
 export interface CustomerioPerson {
   cio_id: string;

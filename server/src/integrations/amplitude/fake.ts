@@ -1,4 +1,4 @@
-import { jsonOf, startFakeServer, stepAt, type FakeVendor } from './vendor-server';
+import { jsonOf, startFakeServer, stepAt, type FakeVendor } from '../../test/fakes/vendor-server';
 
 export interface AmplitudeEntry {
   amplitude_id: number;

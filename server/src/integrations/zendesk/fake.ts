@@ -1,4 +1,4 @@
-import { startFakeServer, type FakeVendor } from './vendor-server';
+import { startFakeServer, type FakeVendor } from '../../test/fakes/vendor-server';
 
 export interface ZendeskUser {
   id: number;

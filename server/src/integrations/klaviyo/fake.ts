@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { VendorOpenApi } from './vendor-openapi';
-import { jsonOf, startFakeServer, type FakeCall, type FakeVendor } from './vendor-server';
+import { VendorOpenApi } from '../../test/fakes/vendor-openapi';
+import { jsonOf, startFakeServer, type FakeCall, type FakeVendor } from '../../test/fakes/vendor-server';
 
 /** Klaviyo's own OpenAPI documents of the three operations the connector uses (see its SOURCES.md). */
 const DOCUMENTS = ['request_profile_deletion', 'get_profiles', 'get_profile'].map(
-  (name) => new URL(`../../integrations/klaviyo/vendor/${name}.json`, import.meta.url),
+  (name) => new URL(`./vendor/${name}.json`, import.meta.url),
 );
 
 /** The three documents as one: each call is checked against the document that has its operation. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { bearerOf, startFakeServer, type FakeVendor } from './vendor-server';
+import { bearerOf, startFakeServer, type FakeVendor } from '../../test/fakes/vendor-server';
 
 export interface Auth0User {
   user_id: string;
