@@ -14,6 +14,7 @@ import { pipelineScenario } from './scenarios/pipeline';
 import { lookupsScenario } from './scenarios/lookups';
 import { dashboardScenario } from './scenarios/dashboard';
 import { exportScenario } from './scenarios/export';
+import { storageScenario } from './scenarios/storage';
 import { readSettings } from './settings';
 
 const settings = readSettings(process.argv.slice(2));
@@ -41,6 +42,7 @@ try {
     ['lookups', () => lookupsScenario(cluster, settings)],
     ['dashboard', () => dashboardScenario(cluster, settings, notes)],
     ['export', () => exportScenario(cluster, settings)],
+    ['storage', () => storageScenario(cluster, settings)],
   ];
   for (const [name, run] of scenarios) {
     if (!settings.scenarios.has(name)) continue;

@@ -8,6 +8,8 @@ export interface BenchSettings {
   listSecondsPerRound: number;
   listRequests: number;
   pipelineRequests: number;
+  /** Deletion requests of the storage scenario, each to three webhooks (BENCH_STORAGE_REQUESTS). */
+  storageRequests: number;
   /** Worker process counts the pipeline runs with (BENCH_PIPELINE_WORKERS, default 1,4). */
   pipelineWorkers: number[];
   /** Requests per case of the lookups scenario, each timed alone (BENCH_LOOKUP_REQUESTS). */
@@ -26,8 +28,9 @@ export function readSettings(argv: string[]): BenchSettings {
     listSecondsPerRound: smoke ? 1 : Number(process.env.BENCH_LIST_SECONDS ?? 1.5),
     listRequests: smoke ? 2_000 : 100_000,
     pipelineRequests: smoke ? 100 : 2_000,
+    storageRequests: smoke ? 30 : Number(process.env.BENCH_STORAGE_REQUESTS ?? 300),
     pipelineWorkers: (process.env.BENCH_PIPELINE_WORKERS ?? '1,4').split(',').map(Number),
     lookupRequests: smoke ? 10 : Number(process.env.BENCH_LOOKUP_REQUESTS ?? 200),
-    scenarios: new Set((only ?? 'create,list,pipeline,lookups,dashboard,export').split(',')),
+    scenarios: new Set((only ?? 'create,list,pipeline,lookups,dashboard,export,storage').split(',')),
   };
 }

@@ -39,8 +39,12 @@ export function isIanaTimeZone(name: string): boolean {
 export const canonicalTimeZone = (name: string): string =>
   new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
 
+/** Zones whose wall clock is UTC's at every instant: no formatting needed to read it. */
+const UTC_ZONES = new Set(['UTC', 'Etc/UTC']);
+
 /** The wall-clock time of an instant in a zone, read as if it were UTC. */
 function wallClock(instant: number, timeZone: string): number {
+  if (UTC_ZONES.has(timeZone)) return instant;
   const parts = Object.fromEntries(
     formatter(timeZone)
       .formatToParts(new Date(instant))
@@ -55,13 +59,28 @@ export function dayIn(instant: Date, timeZone: string): CalendarDay {
   return wall - (((wall % DAY_MS) + DAY_MS) % DAY_MS);
 }
 
+// Every request created on one day asks for the same few days' starts: each is worked out once.
+const dayStarts = new Map<string, number>();
+const DAY_STARTS_KEPT = 1_000;
+
 /** The first instant of a calendar day in a zone: its midnight, or the first minute after a skipped one. */
 export function startOfDayIn(day: CalendarDay, timeZone: string): Date {
+  const key = `${timeZone} ${day}`;
+  let start = dayStarts.get(key);
+  if (start === undefined) {
+    if (dayStarts.size >= DAY_STARTS_KEPT) dayStarts.clear();
+    start = firstInstantOf(day, timeZone);
+    dayStarts.set(key, start);
+  }
+  return new Date(start);
+}
+
+function firstInstantOf(day: CalendarDay, timeZone: string): number {
   const offset = (instant: number) => wallClock(instant, timeZone) - instant;
   // The offset at midnight read as UTC, then at the instant that gives: right unless the clocks change within.
   let instant = day - offset(day - offset(day));
   while (dayIn(new Date(instant), timeZone) < day) instant += 60_000;
-  return new Date(instant);
+  return instant;
 }
 
 /** The last instant (millisecond) of a calendar day in a zone. */

@@ -86,3 +86,23 @@ describe("CCPA's confirmation of receipt: 10 business days on California's calen
     expect(businessDaysLeft(by, at('2025-12-08T16:00:00-08:00'))).toBe(0);
   });
 });
+
+describe('days in UTC and days asked for again', () => {
+  it('UTC, read without formatting, answers as a zone of offset 0 read through Intl (Etc/GMT)', () => {
+    for (const received of ['2025-01-31T23:30:00Z', '2025-03-30T00:00:00Z', '2024-02-29T12:00:00Z']) {
+      for (const rule of [GDPR_RULE, CCPA_RULE]) {
+        expect(iso(dueAtFor(rule, at(received), 'UTC'))).toBe(iso(dueAtFor(rule, at(received), 'Etc/GMT')));
+        expect(iso(dueAtFor(rule, at(received), 'Etc/UTC'))).toBe(iso(dueAtFor(rule, at(received), 'Etc/GMT')));
+      }
+    }
+    expect(iso(startOfDayIn(calendarDay('2025-06-30'), 'UTC'))).toBe('2025-06-30T00:00:00.000Z');
+  });
+
+  it('a day asked for again starts at the same instant, in a Date of its own', () => {
+    const day = calendarDay('2025-03-30');
+    const first = startOfDayIn(day, BERLIN);
+    first.setTime(0);
+    expect(iso(startOfDayIn(day, BERLIN))).toBe('2025-03-29T23:00:00.000Z');
+    expect(iso(startOfDayIn(day, CALIFORNIA))).toBe('2025-03-30T07:00:00.000Z');
+  });
+});

@@ -7,7 +7,6 @@ import fastifyStatic from '@fastify/static';
 import type { TRPCError } from '@trpc/server';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
-import { fastifyTRPCOpenApiPlugin } from 'trpc-to-openapi';
 import { appRouter } from '../routers/root';
 import { registerCsvDownloadRoutes } from './csv-downloads';
 import { registerDownloadRoutes } from './downloads';
@@ -31,6 +30,7 @@ import type { RouteResolver } from '../metrics/service-metrics';
 import { registerEmptyPostBodies, registerBodyLimits } from './body-limits';
 import { registerListBodies } from './list-bodies';
 import { createRequestsPage } from './requests-page';
+import { registerRestFacade } from './rest-facade';
 
 const CLIENT_DIST = path.resolve(import.meta.dirname, '../../../client/dist');
 const CLIENT_SERVER_DIST = path.resolve(import.meta.dirname, '../../../client/dist-server');
@@ -120,13 +120,13 @@ export async function buildApp(deps: ServiceDeps): Promise<FastifyInstance> {
       allowMethodOverride: true,
     },
   });
-  await app.register(fastifyTRPCOpenApiPlugin, {
+  await registerRestFacade(app, {
     basePath: PUBLIC_API_PREFIX,
     router: appRouter,
     createContext: createContextFactory(deps, 'rest'),
     onError: logProcedureError,
     responseMeta,
-  } as never);
+  });
 
   app.get('/api/openapi.json', (_req, reply) => reply.send(openApiDocument));
   app.get('/api/certificate.schema.json', (_req, reply) =>

@@ -36,14 +36,32 @@ export interface HttpClientOptions {
 }
 
 const MAX_RESPONSE_BYTES = 1_048_576;
-const RECORDED_BODY_CHARS = 4_096;
+/** A recorded body keeps this much (about 2 KB of text) and says how long it was. */
+const RECORDED_BODY_CHARS = 2_048;
 const SENSITIVE_HEADERS = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token)$/i;
+const USER_AGENT = 'deletion-request-service/1.0';
+/**
+ * What a destination's answer says that is evidence or explains the next step: where the work
+ * lives (location), when to come back (retry-after), the destination's own id for the call
+ * (request, trace, correlation ids), the body's type unless it is JSON, and on a refusal its
+ * rate limits. The rest (caching, security policies, servers, dates, connection handling) is
+ * the same on every answer and is not kept.
+ */
+const EVIDENCE_HEADERS =
+  /^(location|retry-after|content-location|x-amzn-requestid|cf-ray)$|(request|trace|correlation|transaction)[-_]?id$/i;
+const RATE_LIMIT_HEADERS = /ratelimit|rate-limit/i;
 
 /** At most `max` UTF-16 units, never half of a character outside the Basic Multilingual Plane (an emoji). */
 export function truncate(text: string, max = RECORDED_BODY_CHARS): string {
   if (text.length <= max) return text;
   const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max;
   return `${text.slice(0, end)}… [${text.length - end} more characters]`;
+}
+
+/** A recorded body: the first 2,048 characters, and the length of the whole when it was longer. */
+function recordedBody(text: string): string {
+  if (text.length <= RECORDED_BODY_CHARS) return text;
+  return `${truncate(text).replace(/… \[\d+ more characters\]$/, '')}… [${text.length} characters in all; the first ${RECORDED_BODY_CHARS} recorded]`;
 }
 
 function redactHeaders(headers: Record<string, string>, redact: (t: string) => string): Record<string, string> {
@@ -53,13 +71,38 @@ function redactHeaders(headers: Record<string, string>, redact: (t: string) => s
   return out;
 }
 
+/** The headers sent, without the two every call carries unless configured otherwise (ours and JSON's). */
+function sentHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'user-agent' && value === USER_AGENT) continue;
+    if (lower === 'content-type' && value === 'application/json') continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/** The answer's headers that are evidence (see EVIDENCE_HEADERS). */
+function answerHeaders(status: number, headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const keep =
+      EVIDENCE_HEADERS.test(name) ||
+      (name.toLowerCase() === 'content-type' && !/^application\/json\b/i.test(value)) ||
+      (!isSuccessStatus(status) && RATE_LIMIT_HEADERS.test(name));
+    if (keep) out[name] = value;
+  }
+  return out;
+}
+
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const redact = createRedactor(options.secrets);
   return {
     async request(req) {
       const url = new URL(req.url);
       const started = Date.now();
-      const headers: Record<string, string> = { 'user-agent': 'deletion-request-service/1.0', ...(req.headers ?? {}) };
+      const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...(req.headers ?? {}) };
       if (req.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
         headers['content-type'] = 'application/json';
       const exchange: Extract<Exchange, { kind: 'http' }> = {
@@ -67,8 +110,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         request: {
           method: req.method,
           url: redact(url.toString()),
-          headers: redactHeaders(headers, redact),
-          ...(req.body !== undefined ? { body: truncate(redact(req.body)) } : {}),
+          headers: redactHeaders(sentHeaders(headers), redact),
+          ...(req.body !== undefined ? { body: recordedBody(redact(req.body)) } : {}),
         },
         durationMs: 0,
       };
@@ -78,8 +121,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const response = await send(url, req, headers, options);
         exchange.response = {
           status: response.status,
-          headers: redactHeaders(response.headers, redact),
-          body: truncate(redact(response.text)),
+          headers: redactHeaders(answerHeaders(response.status, response.headers), redact),
+          body: recordedBody(redact(response.text)),
         };
         return response;
       } catch (error) {
