@@ -26,5 +26,6 @@ export const ACCOUNT_TYPES = [
   'REDIS',
   'AWS',
   'SNOWFLAKE',
+  'GOOGLE_SERVICE_ACCOUNT',
 ] as const;
 export const accountTypeSchema = z.enum(ACCOUNT_TYPES);

@@ -34,6 +34,7 @@ import { startSmtpSink } from '../test/fakes/smtp-sink';
 import { generateKeyPairSync } from 'node:crypto';
 import { inject } from 'vitest';
 import { startSnowflakeFake } from './snowflake/fake';
+import { startBigqueryFake } from './bigquery/fake';
 
 /** A destination for tests: where it listens (an http URL, or a postgres:, mysql: or redis: connection string) and how to stop it. */
 export interface StandIn {
@@ -115,5 +116,10 @@ export const standIns: Record<IntegrationType, () => Promise<StandIn>> = {
   MANUAL: async () => {
     const sink = await startSmtpSink();
     return { url: `smtp://127.0.0.1:${sink.port}`, close: sink.close };
+  },
+  // BigQuery's REST API and Google's token endpoint on loopback, its statements run by a real PostgreSQL.
+  BIGQUERY: async () => {
+    const fake = await startBigqueryFake({ database: await createCustomerDatabase() });
+    return { url: fake.url, close: fake.close };
   },
 };

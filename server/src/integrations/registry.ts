@@ -33,6 +33,7 @@ import type { Driver } from './types';
 import { webhookDriver } from './webhook/driver';
 import { manualDriver } from './manual/driver';
 import { snowflakeDriver } from './snowflake/driver';
+import { bigqueryDriver } from './bigquery/driver';
 
 /**
  * Every destination the engine can drive, by integration type (the types of
@@ -73,6 +74,7 @@ const drivers: Record<IntegrationType, Driver> = {
   DYNAMODB: dynamoDriver,
   SNOWFLAKE: snowflakeDriver,
   MANUAL: manualDriver,
+  BIGQUERY: bigqueryDriver,
 };
 
 export function driverFor(type: IntegrationType): Driver {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ACCOUNT_TYPES } from '../statuses';
+import { isServiceAccountKey } from './service-account';
 
 /** The kinds of credentials an account holds (the `AccountType` enum of the database). */
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
@@ -72,6 +73,10 @@ export const accountSecretSchemas = {
       .max(500)
       .optional(),
   }),
+  /** A Google Cloud service account's JSON key, as the console downloads it (BigQuery). */
+  GOOGLE_SERVICE_ACCOUNT: z.object({
+    serviceAccountKey: secret.refine(isServiceAccountKey, 'Paste the JSON key of a service account'),
+  }),
 } as const satisfies Record<AccountType, z.ZodType>;
 
 export type AccountSecretsByType = {
@@ -93,6 +98,7 @@ export const ACCOUNT_PUBLIC_FIELDS: Record<AccountType, readonly string[]> = {
   REDIS: ['host', 'port', 'username', 'database', 'tls'],
   AWS: ['accessKeyId', 'region', 'endpoint'],
   SNOWFLAKE: ['account', 'user', 'warehouse', 'database', 'role', 'endpoint'],
+  GOOGLE_SERVICE_ACCOUNT: [],
 };
 
 /**
@@ -110,6 +116,7 @@ export const ACCOUNT_OUTBOUND_FIELDS: Record<AccountType, { hosts?: readonly str
   AWS: { urls: ['endpoint'] },
   // Otherwise the host is <account>.snowflakecomputing.com, checked like every outbound URL at each call.
   SNOWFLAKE: { urls: ['endpoint'] },
+  GOOGLE_SERVICE_ACCOUNT: {},
 };
 
 /**

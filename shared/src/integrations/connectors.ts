@@ -29,6 +29,7 @@ import { chargebeeConnector } from './chargebee';
 import { onesignalConnector } from './onesignal';
 import { manualConnector } from './manual';
 import { snowflakeConnector } from './snowflake';
+import { bigqueryConnector } from './bigquery';
 
 /**
  * Every connector, one line each: the integration types, their labels, catalogue and
@@ -70,6 +71,7 @@ export const CONNECTORS = [
   chargebeeConnector,
   onesignalConnector,
   manualConnector,
+  bigqueryConnector,
 ] as const;
 
 export type IntegrationType = (typeof CONNECTORS)[number]['type'];

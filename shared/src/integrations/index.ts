@@ -38,6 +38,7 @@ export * from './freshdesk';
 export * from './pipedrive';
 export * from './chargebee';
 export * from './onesignal';
+export * from './bigquery';
 
 /**
  * Static facts about each integration type, for forms and for the engine: each connector's

@@ -29,7 +29,7 @@ const keyStepSchema = <S extends z.ZodType<string, any>>(schema: S) =>
       path: ['columns'],
     });
 
-/** A rule on one SQL table; `schema` is where the dialects differ (PostgreSQL schema, MySQL database). */
+/** A rule on one SQL table; `schema` is where the dialects differ (PostgreSQL schema, MySQL database, BigQuery dataset). */
 export const sqlRuleSchema = <S extends z.ZodType<string, any>>(schema: S) =>
   z
     .object({

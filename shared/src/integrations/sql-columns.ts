@@ -16,13 +16,23 @@ export const MYSQL_TEXT_TYPES: ReadonlySet<string> = new Set([
 /** Snowflake reports every character type (VARCHAR, CHAR, STRING, TEXT) as TEXT in INFORMATION_SCHEMA.COLUMNS. */
 export const SNOWFLAKE_TEXT_TYPES: ReadonlySet<string> = new Set(['TEXT']);
 
+/** BigQuery (GoogleSQL): discovery reports a STRING(L) column as STRING with its length apart. */
+export const BIGQUERY_TEXT_TYPES: ReadonlySet<string> = new Set(['STRING']);
+
 /** Hash and mask need text: a text type of any dialect. */
 export const isTextColumnType = (dataType: string): boolean =>
-  POSTGRES_TEXT_TYPES.has(dataType) || MYSQL_TEXT_TYPES.has(dataType) || SNOWFLAKE_TEXT_TYPES.has(dataType);
+  POSTGRES_TEXT_TYPES.has(dataType) ||
+  MYSQL_TEXT_TYPES.has(dataType) ||
+  SNOWFLAKE_TEXT_TYPES.has(dataType) ||
+  BIGQUERY_TEXT_TYPES.has(dataType);
 
-/** Soft delete sets a boolean flag to true or a timestamp to now(): PostgreSQL's timestamps, MySQL's datetime and timestamp. */
+/** Soft delete sets a boolean flag to true or a timestamp to now(): PostgreSQL's timestamps, MySQL's datetime and timestamp, BigQuery's BOOL and TIMESTAMP. */
 export const isSoftDeleteColumnType = (dataType: string): boolean =>
-  dataType === 'boolean' || dataType.startsWith('timestamp') || dataType === 'datetime';
+  dataType === 'boolean' ||
+  dataType.startsWith('timestamp') ||
+  dataType === 'datetime' ||
+  dataType === 'BOOL' ||
+  dataType === 'TIMESTAMP';
 
 /**
  * What the hash action writes: this prefix and the HMAC-SHA256 of the value, in hex, keyed with
@@ -32,7 +42,7 @@ export const HASH_PREFIX = 'hmac:';
 /** What the hash action wrote before it was keyed (the value's plain SHA-256): still counts as hashed. */
 export const LEGACY_HASH_PREFIX = 'sha256:';
 /** Integration types whose rules can hash (the SQL stores): each integration of them has its own hash key. */
-const KEYED_HASH_TYPES: ReadonlySet<string> = new Set(['POSTGRES', 'MYSQL', 'SNOWFLAKE']);
+const KEYED_HASH_TYPES: ReadonlySet<string> = new Set(['POSTGRES', 'MYSQL', 'SNOWFLAKE', 'BIGQUERY']);
 export const usesHashKey = (integrationType: string): boolean => KEYED_HASH_TYPES.has(integrationType);
 
 /** What the mask action writes. */

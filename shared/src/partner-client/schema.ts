@@ -804,7 +804,7 @@ export interface components {
             integrationId: string | null;
             name: string;
             /** @enum {string} */
-            type: "WEBHOOK" | "POSTGRES" | "MIXPANEL" | "AMPLITUDE" | "SEGMENT" | "POSTHOG" | "GOOGLE_ANALYTICS" | "STRIPE" | "ITERABLE" | "SHOPIFY" | "SALESFORCE" | "HUBSPOT" | "ZENDESK" | "INTERCOM" | "MAILCHIMP" | "SENDGRID" | "AUTH0" | "BRAZE" | "KLAVIYO" | "CUSTOMERIO" | "MYSQL" | "REDIS" | "S3" | "DYNAMODB" | "SNOWFLAKE" | "FULLSTORY" | "HEAP" | "HOTJAR" | "FRESHDESK" | "PIPEDRIVE" | "CHARGEBEE" | "ONESIGNAL" | "MANUAL";
+            type: "WEBHOOK" | "POSTGRES" | "MIXPANEL" | "AMPLITUDE" | "SEGMENT" | "POSTHOG" | "GOOGLE_ANALYTICS" | "STRIPE" | "ITERABLE" | "SHOPIFY" | "SALESFORCE" | "HUBSPOT" | "ZENDESK" | "INTERCOM" | "MAILCHIMP" | "SENDGRID" | "AUTH0" | "BRAZE" | "KLAVIYO" | "CUSTOMERIO" | "MYSQL" | "REDIS" | "S3" | "DYNAMODB" | "SNOWFLAKE" | "FULLSTORY" | "HEAP" | "HOTJAR" | "FRESHDESK" | "PIPEDRIVE" | "CHARGEBEE" | "ONESIGNAL" | "MANUAL" | "BIGQUERY";
             /** @enum {string} */
             status: "STAGING" | "PENDING" | "PROCESSING" | "SUCCESS" | "CANCELED" | "FAILED" | "ERROR";
             attempts: number;
@@ -1204,12 +1204,13 @@ export interface components {
                             /** @description No matching row remained after the deletion. */
                             passed: boolean;
                         };
-                        /** @description What the store itself still keeps after the deletion, as read from it (Snowflake: each table's Time Travel period, then Fail-safe). */
+                        /** @description What the store itself still keeps after the deletion, as read from it (Snowflake: each table's Time Travel period, then Fail-safe; BigQuery: the dataset's time travel window, then fail-safe). */
                         retainedBy?: {
                             /** @description The same in words, as the outcome of the step stated it. */
                             notice: string;
-                            /** @description Time Travel retention in days, per table changed. */
-                            retentionDays: Record<string, never>;
+                            /** @description Time Travel retention in days, per table changed (Snowflake). */
+                            retentionDays?: Record<string, never>;
+                            /** @description The longest period deleted rows stay recoverable by the store’s own means. */
                             longestDays: number;
                             failSafeDays: number;
                         };

@@ -30,6 +30,7 @@ export const ACCOUNT_TYPE_LABEL: Record<AccountType, string> = {
   REDIS: 'Redis connection',
   AWS: 'AWS access key',
   SNOWFLAKE: 'Snowflake key pair',
+  GOOGLE_SERVICE_ACCOUNT: 'Google service account key',
 };
 
 const SECRET_HINTS: Partial<Record<AccountType, Record<string, string>>> = {
@@ -50,6 +51,10 @@ const SECRET_HINTS: Partial<Record<AccountType, Record<string, string>>> = {
   AWS: {
     endpoint:
       'Only for S3-compatible stores (MinIO, Cloudflare R2...) or a private endpoint of S3; empty for AWS itself.',
+  },
+  GOOGLE_SERVICE_ACCOUNT: {
+    serviceAccountKey:
+      'The JSON key file of a service account with BigQuery Data Editor and BigQuery Job User roles; paste its whole content. It is never shown again.',
   },
 };
 

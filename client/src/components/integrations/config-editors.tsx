@@ -129,11 +129,69 @@ function DiscoveredStoreFields(
 
 const names = (values: string[]) => [...new Set(values)].sort();
 
+/** BigQuery's own settings above its rules: the project, where its datasets are, and the byte ceiling. */
+const BIGQUERY_FIELDS = ['projectId', 'location', 'maxBytesScanned'];
+const bigquerySettings = (schema: JsonSchema): JsonSchema => ({
+  ...schema,
+  properties: Object.fromEntries(
+    Object.entries(schema.properties ?? {}).filter(([key]) => BIGQUERY_FIELDS.includes(key)),
+  ),
+  required: (schema.required ?? []).filter((key) => BIGQUERY_FIELDS.includes(key)),
+});
+const sqlRules = sqlRulesEditor('bigquery');
+/** The project and location typed so far, once both are there: discovery reads that region of that project. */
+function bigqueryPlace(value: unknown): Record<string, unknown> | undefined {
+  const { projectId, location } = (value ?? {}) as { projectId?: unknown; location?: unknown };
+  // Only a whole project ID and location: discovery is not asked again for every character typed.
+  return typeof projectId === 'string' &&
+    /^([a-z0-9.-]+:)?[a-z][a-z0-9-]{4,61}[a-z0-9]$/.test(projectId) &&
+    typeof location === 'string' &&
+    /^[A-Za-z0-9-]{2,}$/.test(location)
+    ? { projectId, location }
+    : undefined;
+}
+const bigqueryEditor: ConfigEditor = {
+  ...sqlRules,
+  initial: (schema) => ({ ...(defaultsFor(bigquerySettings(schema)) as object), rules: [] }),
+  render: (props) => (
+    <>
+      <SchemaFields
+        schema={bigquerySettings(props.schema)}
+        value={props.value}
+        onChange={props.onChange}
+        errors={props.errors}
+        path={['config']}
+        options={{
+          labels: {
+            projectId: 'Project ID',
+            location: 'Dataset location',
+            maxBytesScanned: 'Byte ceiling per statement',
+          },
+          hints: {
+            location: 'Where the datasets are: US, EU, or a region such as europe-west2. Every query job runs there.',
+            maxBytesScanned:
+              'Most bytes one rule’s statement may read, by BigQuery’s dry run; a rule over it is refused and nothing runs.',
+          },
+        }}
+      />
+      <PostgresRulesEditor
+        dialect="bigquery"
+        accountId={props.accountId}
+        place={bigqueryPlace(props.value)}
+        value={props.value as PostgresDraft}
+        onChange={props.onChange}
+        errors={props.errors}
+      />
+    </>
+  ),
+};
+
 /** Types with an editor of their own; every other type uses the generated form. */
 const CUSTOM_EDITORS: Partial<Record<IntegrationType, ConfigEditor>> = {
   POSTGRES: sqlRulesEditor('postgres'),
   MYSQL: sqlRulesEditor('mysql'),
   SNOWFLAKE: sqlRulesEditor('snowflake'),
+  BIGQUERY: bigqueryEditor,
   REDIS: storeEditor({
     explanation:
       'Counts the keys, hash fields and set members each rule would remove for an identifier (SCAN, never KEYS). Nothing is changed.',

@@ -22,11 +22,12 @@ import { ErrorState, FormError, Loading } from '../states';
 const ACTIONS = Object.keys(ACTION_LABEL) as RuleDraft['action'][];
 
 /** Tables and columns (buckets, key-value tables) the account can see: discovery is a call to the destination. */
-export function useDiscoveredSchema(accountId: string | null) {
+export function useDiscoveredSchema(accountId: string | null, place?: Record<string, unknown>) {
   const client = useTRPCClient();
   return useQuery({
-    queryKey: ['discovered-schema', accountId],
-    queryFn: () => client.integrations.discoverSchema.mutate({ accountId: accountId! }) as Promise<DiscoveredTable[]>,
+    queryKey: ['discovered-schema', accountId, place ?? null],
+    queryFn: () =>
+      client.integrations.discoverSchema.mutate({ accountId: accountId!, config: place }) as Promise<DiscoveredTable[]>,
     enabled: Boolean(accountId),
     staleTime: 60_000,
     retry: false,
@@ -41,6 +42,8 @@ export const SQL_DIALECT_NOTES = {
     'Rules run in one transaction; tables that reference others (such as orders) go before the tables they reference (such as users), found from the foreign keys. Identifiers match exactly: case, accents and trailing spaces count.',
   snowflake:
     'Each rule is one statement through the SQL API, committed on its own (Snowflake does not enforce foreign keys). Identifiers match exactly. Deleted and overwritten values stay recoverable for the table’s Time Travel period plus 7 days of Fail-safe; the outcome states the period.',
+  bigquery:
+    'Each rule runs as one query job, in the order written, after BigQuery’s dry run shows it reads no more than the byte ceiling. Identifiers match exactly, whatever a column’s collation. Deleted rows stay recoverable for the dataset’s time travel window plus 7 days of fail-safe.',
 } as const;
 
 /**
@@ -50,11 +53,13 @@ export const SQL_DIALECT_NOTES = {
 export function PostgresRulesEditor(props: {
   dialect?: keyof typeof SQL_DIALECT_NOTES;
   accountId: string | null;
+  /** Where a warehouse's discovery looks (BigQuery's project and location); absent: where the account itself says. */
+  place?: Record<string, unknown>;
   value: PostgresDraft;
   onChange: (next: PostgresDraft) => void;
   errors: Record<string, string>;
 }) {
-  const discovered = useDiscoveredSchema(props.accountId);
+  const discovered = useDiscoveredSchema(props.accountId, props.place);
   const tables = discovered.data ?? [];
   const rules = props.value.rules;
   const setRules = (next: RuleDraft[]) => props.onChange({ ...props.value, rules: next });

@@ -27,7 +27,7 @@ export interface Statement {
  * rule means the same on PostgreSQL and on MySQL/MariaDB.
  */
 export interface SqlDialect {
-  name: 'postgres' | 'mysql' | 'snowflake';
+  name: 'postgres' | 'mysql' | 'snowflake' | 'bigquery';
   /** A table or column name, quoted so that it can never end the identifier. */
   quoteIdent(name: string): string;
   /** The placeholder of the n-th bound parameter (1-based). */
@@ -70,6 +70,11 @@ export interface SqlDialect {
    * on the table a DELETE or UPDATE changes (a self-reference) unless it is materialized first.
    */
   keyChainSubquery?(select: string): string;
+  /**
+   * The bound identifier as a value of a number column's type, for databases that never convert a
+   * text parameter to a number themselves (BigQuery); absent: the parameter as it is.
+   */
+  asNumber?(placeholder: string, dataType: string): string;
   /** Whether a column of this character set can hold the value at all (databases with a character set per column). */
   charsetCanHold?(charset: string, value: string): boolean;
 }

@@ -69,9 +69,12 @@ function identifierMatch(
   // A number or a UUID column compares by value (exactly), and its text form need not be the
   // identifier's (a DECIMAL prints 42.00, MariaDB's UUID prints in lower case): no byte check there.
   const byValue = (type: string) => dialect.isNumeric(type) || type === 'uuid';
-  const parts = usable.map((c) =>
-    byValue(columns.get(c)?.dataType ?? 'text') ? `${column(c)} = ${next()}` : dialect.exactEquals(column(c), next),
-  );
+  const byValueParam = (type: string) =>
+    dialect.asNumber && dialect.isNumeric(type) ? dialect.asNumber(next(), type) : next();
+  const parts = usable.map((c) => {
+    const type = columns.get(c)?.dataType ?? 'text';
+    return byValue(type) ? `${column(c)} = ${byValueParam(type)}` : dialect.exactEquals(column(c), next);
+  });
   return { text: `(${parts.join(rule.match === 'all' ? ' AND ' : ' OR ')})`, values };
 }
 

@@ -105,10 +105,13 @@ export const integrationsRouter = router({
     .mutation(({ ctx, input }) => testUnsavedConfiguration(ctx, ctx.actor, input)),
   /** A new secret key for the SQL `hash` action (owners and admins; also REST); never answered. */
   rotateHashKey,
-  /** Tables and columns a data store account can reach, for the rule builder (drivers with `discover`). */
+  /**
+   * Tables and columns a data store account can reach, for the rule builder (drivers with
+   * `discover`); `config`, where given, tells a warehouse where to look (BigQuery's project and location).
+   */
   discoverSchema: adminProcedure
-    .input(z.object({ accountId: id }))
-    .mutation(({ ctx, input }) => discoverWithAccount(ctx, ctx.actor, input.accountId)),
+    .input(z.object({ accountId: id, config: z.unknown().optional() }))
+    .mutation(({ ctx, input }) => discoverWithAccount(ctx, ctx.actor, input.accountId, input.config)),
   /** Rows each rule would change for an identifier, read-only (drivers with `dryRun`). */
   dryRun: adminProcedure
     .input(z.object({ accountId: id, config: z.unknown(), identifier: identifierSchema }))

@@ -11,7 +11,7 @@ import { signingKeyFor } from './signing-key';
 import type { SignedCertificate } from './verify-certificate';
 
 const FINAL = ['SUCCESS', 'FAILED', 'ERROR', 'CANCELED'];
-const STORE_TYPES = new Set(['POSTGRES', 'MYSQL', 'REDIS', 'S3', 'DYNAMODB', 'SNOWFLAKE']);
+const STORE_TYPES = new Set(['POSTGRES', 'MYSQL', 'REDIS', 'S3', 'DYNAMODB', 'SNOWFLAKE', 'BIGQUERY']);
 
 type Evidence = Record<string, unknown>;
 
@@ -30,7 +30,7 @@ function destinationEvidence(type: string, evidence: Evidence | null) {
         remainingMatchingRows: remaining,
         passed: Object.values(remaining).every((n) => Number(n) === 0),
       },
-      // What the store still keeps after the deletion (Snowflake's Time Travel and Fail-safe), in its own words.
+      // What the store still keeps after the deletion (Snowflake's Time Travel, BigQuery's time travel, then fail-safe), in its own words.
       ...(evidence.timeTravel ? { retainedBy: evidence.timeTravel } : {}),
     };
   }

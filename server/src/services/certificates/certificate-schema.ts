@@ -24,14 +24,18 @@ const storeEvidence: SchemaObject = {
     },
     retainedBy: {
       description:
-        "What the store itself still keeps after the deletion, as read from it (Snowflake: each table's Time Travel period, then Fail-safe).",
+        "What the store itself still keeps after the deletion, as read from it (Snowflake: each table's Time Travel period, then Fail-safe; BigQuery: the dataset's time travel window, then fail-safe).",
       type: 'object',
-      required: ['notice', 'retentionDays', 'longestDays', 'failSafeDays'],
+      required: ['notice', 'longestDays', 'failSafeDays'],
       additionalProperties: false,
       properties: {
         notice: { type: 'string', description: 'The same in words, as the outcome of the step stated it.' },
-        retentionDays: { type: 'object', description: 'Time Travel retention in days, per table changed.' },
-        longestDays: { type: 'integer', minimum: 0 },
+        retentionDays: { type: 'object', description: 'Time Travel retention in days, per table changed (Snowflake).' },
+        longestDays: {
+          type: 'integer',
+          minimum: 0,
+          description: 'The longest period deleted rows stay recoverable by the store’s own means.',
+        },
         failSafeDays: { type: 'integer', minimum: 0 },
       },
     },

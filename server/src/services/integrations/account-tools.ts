@@ -8,8 +8,8 @@ import { parseConfig } from './validate-config';
 import { withAccount } from './with-account';
 
 /** What an account can reach (tables and columns), for the rule builder of its integration type. */
-export async function discoverWithAccount(deps: AccountDeps, actor: Actor, accountId: string) {
-  const { result } = await withAccount(deps, actor, accountId, null, (ctx, driver) => {
+export async function discoverWithAccount(deps: AccountDeps, actor: Actor, accountId: string, config: unknown = null) {
+  const { result } = await withAccount(deps, actor, accountId, config, (ctx, driver) => {
     if (!driver.discover)
       throw new AppError('BAD_REQUEST', `${integrationTypeInfo[driver.type].label} accounts have nothing to discover`);
     return driver.discover(ctx);
