@@ -99,7 +99,7 @@ const connectors: Connector[] = [
     config: () => ({ 'Base URL': fakes.stripe.url }),
   },
   {
-    search: 'crm',
+    search: 'hubspot',
     label: 'HubSpot',
     name: 'CRM',
     account: () => ({ 'API key': 'pat-e2e-hubspot' }),
