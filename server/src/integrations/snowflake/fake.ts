@@ -1,19 +1,10 @@
 import { createHash, createPublicKey, randomUUID, verify, type KeyObject } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
+import { startFakeServer, type FakeCall } from '../../test/fakes/vendor-server';
 import { createFakeWarehouse, positionalParameters } from './fake-warehouse';
 
 /** One request the fake received, and what it answered (the shape contract tests check). */
-export interface SnowflakeFakeCall {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  at: number;
-  reply?: { status: number; body?: unknown; headers?: Record<string, string> };
-}
+export type SnowflakeFakeCall = FakeCall;
 
 interface Statement {
   handle: string;
@@ -73,7 +64,6 @@ export async function startSnowflakeFake(options: SnowflakeFakeOptions) {
     /** Why requests were refused (401). */
     refused: [] as string[],
   };
-  const calls: SnowflakeFakeCall[] = [];
   const byRequestId = new Map<string, Statement>();
   let url = '';
 
@@ -234,46 +224,19 @@ export async function startSnowflakeFake(options: SnowflakeFakeOptions) {
     return answer(s, Number(call.query.get('partition') ?? 0));
   }
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const parsed = new URL(req.url ?? '/', 'http://fake');
-      const call: SnowflakeFakeCall = {
-        method: req.method ?? 'GET',
-        path: parsed.pathname,
-        query: parsed.searchParams,
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-        at: Date.now(),
-      };
-      calls.push(call);
-      let reply: Reply;
-      try {
-        reply = await handle(call);
-      } catch (error) {
-        reply = { status: 500, body: { message: (error as Error).message } };
-      }
-      call.reply = reply;
-      const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
-      res.writeHead(reply.status, text ? { 'content-type': 'application/json' } : {});
-      res.end(text);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await startFakeServer(handle);
+  url = server.url;
   return {
     url,
     state,
-    calls,
+    calls: server.calls,
     database: db.database,
     warehouse,
     /** Runs SQL on the warehouse's database directly (seeding, checks). */
     sql: (text: string, values: unknown[] = []) => db.pool.query(text, values),
     setRetention: db.setRetention,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await db.close();
     },
   };
