@@ -2,7 +2,7 @@ import { createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { BIGQUERY_SCOPE, GOOGLE_TOKEN_URI } from '@shared/integrations/bigquery';
 import type pg from 'pg';
 import { bigqueryDiscoveryValidators } from './discovery-schema';
-import { bearerOf, jsonOf, startLoopbackServer, type FakeCall, type FakeReply } from './fake-server';
+import { bearerOf, jsonOf, startFakeServer, type FakeCall, type FakeReply } from '../../test/fakes/vendor-server';
 import {
   bytesOf,
   datasetsOf,
@@ -301,7 +301,7 @@ export async function startBigqueryFake(options: {
     queries: 'GetQueryResultsResponse',
     datasets: 'DatasetList',
   };
-  const server = await startLoopbackServer(async (call) => {
+  const server = await startFakeServer(async (call) => {
     if (call.method === 'POST' && call.path === '/token') return token(call);
     if (call.path === '/') return { status: 200, body: { service: 'bigquery stand-in' } };
     const reply = await api(call);
