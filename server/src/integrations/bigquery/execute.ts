@@ -10,14 +10,13 @@ import { PermanentError } from '../types';
 import type { Statement } from '../sql/dialect';
 import {
   actionStatement,
-  columnsOf,
   pendingCountsStatement,
   pendingCountStatement,
   ruleLabel,
   validateRules,
   type SqlRule,
 } from '../sql/rules';
-import { foreignKeyOrder } from '../sql/foreign-keys';
+import { resolveRules } from '../sql/foreign-keys';
 import type { ConfigIssue } from '../types';
 import { reverification, stillMatching, verifiedOutcome } from '../stores/verification';
 import { bigqueryDialect, quoteBigqueryIdent } from './dialect';
@@ -73,15 +72,8 @@ async function timeTravelHours(jobs: BigqueryJobs, config: BigqueryConfig): Prom
 }
 
 /** Rules with their table's columns, in the order they run (BigQuery reports no enforced foreign keys: as written). */
-function resolvedRules(config: BigqueryConfig, tables: DiscoveredTable[]) {
-  const resolved = config.rules.map((rule) => {
-    const columns = columnsOf(tables, rule);
-    if (!columns)
-      throw new PermanentError(`Table ${rule.schema}.${rule.table} no longer exists or is not visible to this account`);
-    return { rule, columns };
-  });
-  return foreignKeyOrder(resolved, tables);
-}
+const resolvedRules = (config: BigqueryConfig, tables: DiscoveredTable[]) =>
+  resolveRules(config.rules, tables, 'this account');
 type ResolvedRules = ReturnType<typeof resolvedRules>;
 
 /** GoogleSQL compares a key chain's columns one at a time: a link of several columns cannot be written there. */

@@ -1,18 +1,16 @@
 import type mysql from 'mysql2/promise';
 import type { MysqlConfig, PostgresRule } from '@shared/integrations/postgres';
 import type { DriverContext, Exchange, Outcome, ReverifyResult } from '../types';
-import { PermanentError } from '../types';
 import type { Statement } from '../sql/dialect';
 import {
   actionStatement,
-  columnsOf,
   pendingCountsStatement,
   pendingCountStatement,
   ruleLabel,
   validateRules,
   type DiscoveredTable,
 } from '../sql/rules';
-import { foreignKeyOrder } from '../sql/foreign-keys';
+import { resolveRules } from '../sql/foreign-keys';
 import { reverification, verifiedOutcome } from '../stores/verification';
 import { identifierRedactor } from '../runtime/redaction';
 import { mysqlDialect } from './dialect';
@@ -62,14 +60,8 @@ const inDatabase = (rule: PostgresRule, database: string): PostgresRule => ({
 
 /** Rules with their table's columns, in the order they run (children first); an empty `schema` means the account's own database. */
 function resolvedRules(config: MysqlConfig, tables: DiscoveredTable[], database: string) {
-  const resolved = config.rules.map((given) => {
-    const rule = inDatabase(given, database);
-    const columns = columnsOf(tables, rule);
-    if (!columns)
-      throw new PermanentError(`Table ${rule.schema}.${rule.table} no longer exists or is not visible to this user`);
-    return { rule, columns };
-  });
-  return foreignKeyOrder(resolved, tables);
+  const rules = config.rules.map((given) => inDatabase(given, database));
+  return resolveRules(rules, tables, 'this user');
 }
 const databaseOf = (ctx: Pick<DriverContext, 'secrets'>) =>
   String((ctx.secrets as { database?: string } | null)?.database ?? '');

@@ -3,7 +3,7 @@ import type { AccountSecretsByType } from '@shared/integrations/accounts';
 import type { PostgresConfig } from '@shared/integrations/postgres';
 import type { AdminContext, Driver, DriverContext, DryRunResult, Exchange, Outcome, DiscoveredTable } from '../types';
 import { PermanentError, TransientError } from '../types';
-import { columnsOf, discoverSchema, validateRules } from './schema';
+import { discoverSchema, validateRules } from './schema';
 import {
   actionStatement,
   combinedActionStatement,
@@ -13,7 +13,7 @@ import {
   type Statement,
 } from './sql';
 import { closeSessions, connectionConfig, withSession } from './sessions';
-import { foreignKeyOrder } from '../sql/foreign-keys';
+import { resolveRules } from '../sql/foreign-keys';
 import { ruleLabel } from '../sql/rules';
 import { reverification, verifiedOutcome } from '../stores/verification';
 import { identifierRedactor } from '../runtime/redaction';
@@ -105,15 +105,8 @@ async function run(
 }
 
 /** The rules with their tables' columns, in the order they run: tables that reference others first. */
-function resolvedRules(config: PostgresConfig, tables: DiscoveredTable[]) {
-  const resolved = config.rules.map((rule) => {
-    const columns = columnsOf(tables, rule);
-    if (!columns)
-      throw new PermanentError(`Table ${rule.schema}.${rule.table} no longer exists or is not visible to this user`);
-    return { rule, columns };
-  });
-  return foreignKeyOrder(resolved, tables);
-}
+const resolvedRules = (config: PostgresConfig, tables: DiscoveredTable[]) =>
+  resolveRules(config.rules, tables, 'this user');
 
 /** How many rows each rule would change for `identifier`, read-only (a transaction that is rolled back), in the order they run. */
 async function dryRun(ctx: AdminContext<PostgresConfig> & { identifier: string }): Promise<DryRunResult> {

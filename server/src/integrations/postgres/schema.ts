@@ -117,8 +117,6 @@ async function discoverForeignKeys(client: pg.Client) {
   }));
 }
 
-export { columnsOf } from '../sql/rules';
-
 /** Problems with rules (and kept tables) against the discovered schema, as zod-like issues for the form. */
 export const validateRules = (
   rules: PostgresRule[],

@@ -1,16 +1,14 @@
 import type { SnowflakeConfig } from '@shared/integrations';
 import type { AdminContext, ConfigIssue, DriverContext, Outcome, ReverifyResult } from '../types';
-import { PermanentError } from '../types';
 import {
   actionStatement,
-  columnsOf,
   pendingCountsStatement,
   pendingCountStatement,
   ruleLabel,
   validateRules,
   type DiscoveredTable,
 } from '../sql/rules';
-import { foreignKeyOrder } from '../sql/foreign-keys';
+import { resolveRules } from '../sql/foreign-keys';
 import { reverification, verifiedOutcome } from '../stores/verification';
 import { snowflakeClient, type SnowflakeContext } from './client';
 import { snowflakeDialect } from './dialect';
@@ -20,15 +18,8 @@ type Context = SnowflakeContext & { config: SnowflakeConfig; identifier: string 
 type DeletionContext = Context & Pick<DriverContext, 'hashKey'>;
 
 /** Rules with their table's columns, in the order they run (key chains first). */
-function resolvedRules(config: SnowflakeConfig, tables: DiscoveredTable[]) {
-  const resolved = config.rules.map((rule) => {
-    const columns = columnsOf(tables, rule);
-    if (!columns)
-      throw new PermanentError(`Table ${rule.schema}.${rule.table} no longer exists or is not visible to this role`);
-    return { rule, columns };
-  });
-  return foreignKeyOrder(resolved, tables);
-}
+const resolvedRules = (config: SnowflakeConfig, tables: DiscoveredTable[]) =>
+  resolveRules(config.rules, tables, 'this role');
 
 /** The schemas the rules name: what a dry run, a deletion or its proof reads of the database. */
 const ruleSchemas = (config: SnowflakeConfig) => [

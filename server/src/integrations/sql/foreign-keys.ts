@@ -1,6 +1,6 @@
 import type { ForeignKey } from '@shared/integrations/foreign-keys';
-import type { ConfigIssue, DiscoveredTable } from '../types';
-import type { SqlRule } from './rules';
+import { PermanentError, type ConfigIssue, type DiscoveredTable } from '../types';
+import { columnsOf, type SqlRule } from './rules';
 
 /** A referencing table left as it is on purpose, with the reason (configuration `keep`). */
 export interface KeptTable {
@@ -134,4 +134,19 @@ export function blockingForeignKeyIssues(
       });
     }
   return issues;
+}
+
+/**
+ * The rules with their tables' columns, in the order they run (`foreignKeyOrder`). A table gone
+ * since the rules were saved is a PermanentError naming who can no longer see it (`grantee`:
+ * "this user", "this role", "this account").
+ */
+export function resolveRules(rules: SqlRule[], tables: DiscoveredTable[], grantee: string) {
+  const resolved = rules.map((rule) => {
+    const columns = columnsOf(tables, rule);
+    if (!columns)
+      throw new PermanentError(`Table ${rule.schema}.${rule.table} no longer exists or is not visible to ${grantee}`);
+    return { rule, columns };
+  });
+  return foreignKeyOrder(resolved, tables);
 }
