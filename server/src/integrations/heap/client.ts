@@ -1,6 +1,6 @@
 import { HEAP_API_HOST, type HeapConfig } from '@shared/integrations/heap';
-import { isSuccessStatus, type HttpClient, type HttpResponse } from '../runtime/http-client';
-import { jsonBody } from '../runtime/vendor-http';
+import { type HttpClient, type HttpResponse } from '../runtime/http-client';
+import { accessTokenOf } from '../runtime/vendor-http';
 import { str, type VendorStyle } from '../saas';
 
 /**
@@ -50,18 +50,7 @@ export function heapClient(http: HttpClient, config: HeapConfig, apiKey: string)
   };
 }
 
-/** The access token of a token answer, or the unsuccessful answer itself. */
+/** The access token of a token answer, or the unsuccessful answer itself (a 2xx without one reads as a refusal). */
 export async function accessToken(client: ReturnType<typeof heapClient>): Promise<string | HttpResponse> {
-  const response = await client.authToken();
-  if (!isSuccessStatus(response.status)) return response;
-  const token = str((jsonBody(response) as { access_token?: unknown } | undefined)?.access_token);
-  // A 2xx without a token is read as a refusal: nothing can be sent without one.
-  return (
-    token ?? {
-      status: 401,
-      headers: {},
-      text: 'Heap answered the token request without an access_token',
-      json: () => undefined,
-    }
-  );
+  return accessTokenOf(await client.authToken(), 'Heap');
 }

@@ -1,6 +1,6 @@
 import { HOTJAR_API_HOST, type HotjarConfig } from '@shared/integrations/hotjar';
-import { isSuccessStatus, type HttpClient, type HttpResponse } from '../runtime/http-client';
-import { jsonBody } from '../runtime/vendor-http';
+import { type HttpClient, type HttpResponse } from '../runtime/http-client';
+import { accessTokenOf } from '../runtime/vendor-http';
 import { str, type VendorStyle } from '../saas';
 
 /** Hotjar's error bodies are not documented: the usual fields are read. Its limit is per minute, so a bare 429 waits 20 s. */
@@ -50,17 +50,7 @@ export function hotjarClient(http: HttpClient, config: HotjarConfig, clientId: s
   };
 }
 
-/** The bearer token of a token answer, or the unsuccessful answer itself (a 2xx without one reads as a refusal). */
+/** The access token of a token answer, or the unsuccessful answer itself (a 2xx without one reads as a refusal). */
 export async function bearerToken(client: ReturnType<typeof hotjarClient>): Promise<string | HttpResponse> {
-  const response = await client.token();
-  if (!isSuccessStatus(response.status)) return response;
-  const token = str((jsonBody(response) as { access_token?: unknown } | undefined)?.access_token);
-  return (
-    token ?? {
-      status: 401,
-      headers: {},
-      text: 'Hotjar answered the token request without an access_token',
-      json: () => undefined,
-    }
-  );
+  return accessTokenOf(await client.token(), 'Hotjar');
 }

@@ -1,4 +1,4 @@
-import { destinationMessage, parseRetryAfter, type HttpResponse } from './http-client';
+import { destinationMessage, isSuccessStatus, parseRetryAfter, type HttpResponse } from './http-client';
 import { PermanentError, TransientError, type DriverContext, type Outcome } from '../types';
 
 /** The response body as JSON, or undefined when it is not JSON. */
@@ -63,3 +63,19 @@ export function rateLimitError(vendor: string, response: HttpResponse, fallbackM
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The `access_token` of a token endpoint's answer, or the unsuccessful answer itself. A 2xx
+ * without a token reads as a refusal (a 401 saying so): nothing can be sent without one.
+ */
+export function accessTokenOf(response: HttpResponse, vendor: string): string | HttpResponse {
+  if (!isSuccessStatus(response.status)) return response;
+  const token = (jsonBody(response) as { access_token?: unknown } | undefined)?.access_token;
+  if (typeof token === 'string' && token.length > 0) return token;
+  return {
+    status: 401,
+    headers: {},
+    text: `${vendor} answered the token request without an access_token`,
+    json: () => undefined,
+  };
+}
