@@ -204,7 +204,12 @@ describe('analytics integrations, end to end through the public API and the engi
   it('queues Mixpanel calls behind its per-project limit and treats 429s as "later", not as failures', async () => {
     const { org, caller } = await seedAnalyticsOrg(env);
     await connectAnalytics(caller, org.workspace.id, fakes, { only: ['MIXPANEL', 'SEGMENT'] });
-    // Mixpanel's limit is stricter than this process assumes: some calls get 429 and wait.
+    // Mixpanel's limit is stricter than this process assumes (no calls-per-second setting of
+    // the integration's own, so the claim does not space them): some calls get 429 and wait.
+    await env.deps.prisma.integration.updateMany({
+      where: { workspaceId: org.workspace.id },
+      data: { maxRequestsPerSecond: null },
+    });
     fakes.mixpanel.state.minIntervalMs = 250;
     const limitedBefore = fakes.mixpanel.state.rateLimited;
     fakes.segment.state.throttleNext = 2;
