@@ -71,7 +71,7 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Pick<Confi
     let type = String(reply.getHeader('content-type') ?? '');
     // Pages say their encoding: a browser given none guesses it from the first bytes it reads.
     if (/^text\/html\s*$/i.test(type)) reply.header('Content-Type', (type = 'text/html; charset=utf-8'));
-    // originalUrl: the REST adapter rewrites request.url to the path below its prefix.
+    // originalUrl: the path as the client asked for it.
     const url = request.originalUrl;
     // A 304 has no body and no type: the browser keeps the cached page and merges this answer's
     // headers into it, so a deny-all CSP here would blank the dashboard on a revalidated reload.
