@@ -34,5 +34,9 @@ describe('folded status checks in the audit trail', () => {
     expect(actionLabel('deletion.completed', 'FAILED')).toBe('Deletion failed');
     expect(actionLabel('deletion.completed', 'SUCCESS')).toBe('Deletion completed');
     expect(actionLabel('deletion.status_checked', 'PROCESSING')).toBe('Deletion status checked');
+    // The step that ended it is its one entry: named by the end, not "Deletion requested" with a SUCCESS badge.
+    expect(actionLabel('deletion.requested', 'SUCCESS')).toBe('Deletion completed');
+    expect(actionLabel('deletion.status_checked', 'ERROR')).toBe('Deletion stopped by an internal error');
+    expect(actionLabel('deletion.requested', 'PENDING')).toBe('Deletion requested');
   });
 });

@@ -28,8 +28,14 @@ const COMPLETION_LABEL: Record<string, string> = {
   CANCELED: 'Deletion canceled',
 };
 
+/**
+ * A step's entry, and the separate "completed" entry that integration requests finished before
+ * one entry per step ended with: named by how the integration request ended when it ended it.
+ */
+const STEP_ACTIONS = new Set(['deletion.requested', 'deletion.status_checked', 'deletion.completed']);
+
 export function actionLabel(action: string, outcome?: string | null): string {
-  if (action === 'deletion.completed' && outcome && COMPLETION_LABEL[outcome]) return COMPLETION_LABEL[outcome];
+  if (STEP_ACTIONS.has(action) && outcome && COMPLETION_LABEL[outcome]) return COMPLETION_LABEL[outcome];
   if (ACTION_LABEL[action]) return ACTION_LABEL[action];
   const words = action.replace(/[._]/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);

@@ -144,8 +144,13 @@ describe('deletion engine, end to end', () => {
       response: { status: 200 },
     });
     expect(trail.map((e) => e.action)).toEqual(
-      expect.arrayContaining(['request.created', 'deletion.requested', 'deletion.completed', 'request.completed']),
+      expect.arrayContaining(['request.created', 'deletion.requested', 'request.completed']),
     );
+    // One entry per step outcome: the step that succeeded is the integration request's last entry.
+    for (const ir of done.integrationRequests)
+      expect(trail.filter((e) => e.integrationRequestId === ir.id)).toEqual([
+        expect.objectContaining({ action: 'deletion.requested', outcome: 'SUCCESS' }),
+      ]);
   });
 
   it('retries 5xx and 429 (honouring Retry-After) and then succeeds', async () => {
@@ -319,22 +324,22 @@ describe('deletion engine, end to end', () => {
       lastError: expect.stringContaining('Gave up after 4 attempts'),
     });
     expect(hooks.callsTo('POST /down')).toHaveLength(4);
-    // The last attempt's entry says it gave up (not "retry"), and the end says what happened, where.
+    // The last attempt's entry says it gave up (not "retry") and ended the integration request as FAILED.
     const trail = await env.db.prisma.auditLog.findMany({
-      where: { deletionRequestId: created.id, action: { in: ['deletion.requested', 'deletion.completed'] } },
+      where: { integrationRequestId: done.integrationRequests[0]!.id },
       orderBy: { id: 'asc' },
-      select: { action: true, summary: true, details: true },
+      select: { action: true, outcome: true, summary: true, details: true },
     });
-    const attempts = trail.filter((e) => e.action === 'deletion.requested');
-    expect(attempts.map((e) => (e.details as { result: string }).result)).toEqual([
+    expect(trail.map((e) => e.action)).toEqual(Array(4).fill('deletion.requested'));
+    expect(trail.map((e) => (e.details as { result: string }).result)).toEqual([
       'retry',
       'retry',
       'retry',
       'gave up after 4 attempts',
     ]);
     expect(trail.at(-1)).toMatchObject({
-      action: 'deletion.completed',
-      summary: expect.stringMatching(/^Deletion failed at /),
+      outcome: 'FAILED',
+      summary: expect.stringMatching(/^Attempt 4: Gave up after 4 attempts/),
     });
   });
 

@@ -206,6 +206,8 @@ class Step {
       outcome.kind === 'retry' && !isActive(next.status)
         ? `gave up after ${ir.priorAttempts + this.attempt} attempts`
         : outcome.kind;
+    // One entry per step outcome: a step that ends the integration request says so by its
+    // outcome (SUCCESS, FAILED, ERROR), which the trail shows as how the deletion ended.
     const entries: AuditRow[] = [
       {
         organizationId: ir.organizationId,
@@ -229,16 +231,6 @@ class Step {
         foldRepeats: this.phase === 'check' && isActive(next.status),
       },
     ];
-    if (!isActive(next.status)) {
-      entries.push({
-        organizationId: ir.organizationId,
-        deletionRequestId: ir.deletionRequestId,
-        integrationRequestId: ir.id,
-        action: 'deletion.completed',
-        outcome: next.status,
-        summary: completionSummary(next.status, ir.integrationName),
-      });
-    }
     return this.finish({
       id: ir.id,
       deletionRequestId: ir.deletionRequestId,
@@ -247,14 +239,6 @@ class Step {
       entries,
     });
   }
-}
-
-/** What the end of an integration request means, in words: "Deletion failed at CRM". */
-function completionSummary(status: RequestStatus, integrationName: string): string {
-  if (status === 'SUCCESS') return `Deleted at ${integrationName}`;
-  if (status === 'CANCELED') return `Deletion canceled at ${integrationName}`;
-  if (status === 'ERROR') return `Deletion stopped by an internal error at ${integrationName}`;
-  return `Deletion failed at ${integrationName}`;
 }
 
 /** "as submitted", or "current at retry, <when>" after a retry with the current configuration. */

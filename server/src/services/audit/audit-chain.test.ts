@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../generated/prisma/client';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
-import { sealAuditChain, verifyAuditChain } from './audit-chain';
+import { digestHex, sealAuditChain, verifyAuditChain } from './audit-chain';
 import { recordAudit } from './record-audit';
 
 let env: TestEnv;
@@ -49,13 +49,13 @@ describe('audit hash chain', () => {
       where: { organizationId: org.organization.id, action: 'test.entry' },
     });
     expect(unsealed).toMatchObject({ chainSeq: null, prevHash: null, hash: null });
-    expect(unsealed.detailsDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect(digestHex(unsealed.detailsDigest)).toMatch(/^[0-9a-f]{64}$/);
     expect((await sealAuditChain(db())).sealed).toBeGreaterThanOrEqual(30);
     expect((await sealAuditChain(db())).sealed).toBe(0);
     const first = await nthEntry(org.organization.id, 1);
     const second = await nthEntry(org.organization.id, 2);
     expect(first.prevHash).toBeNull();
-    expect(second.prevHash).toBe(first.hash);
+    expect(digestHex(second.prevHash)).toBe(digestHex(first.hash));
     const report = await verifyAuditChain(db());
     expect(report).toMatchObject({ ok: true, breaks: [], unsealedEntries: 0 });
     expect(report.verifiedEntries).toBeGreaterThanOrEqual(30);
@@ -70,15 +70,16 @@ describe('audit hash chain', () => {
         action: 'forged',
         summary: 'forged',
         details: { a: 1 },
-        hash: 'f'.repeat(64),
-        prevHash: 'e'.repeat(64),
+        hash: Buffer.alloc(32, 0xff),
+        prevHash: Buffer.alloc(32, 0xee),
         chainSeq: 999n,
-        detailsDigest: 'x',
+        detailsDigest: Buffer.from('x'),
       },
     });
     const row = await db().auditLog.findFirstOrThrow({ where: { action: 'forged' } });
     expect(row).toMatchObject({ hash: null, prevHash: null, chainSeq: null });
-    expect(row.detailsDigest).not.toBe('x');
+    expect(digestHex(row.detailsDigest)).not.toBe(Buffer.from('x').toString('hex'));
+    expect(row.detailsDigest).toHaveLength(32);
     await sealAuditChain(db());
     expect((await verifyAuditChain(db())).ok).toBe(true);
   });
@@ -91,7 +92,7 @@ describe('audit hash chain', () => {
     await expect(
       db().auditLog.update({ where: { id: row.id }, data: { details: { subject: 'someone else' } } }),
     ).rejects.toThrow(/only be removed/);
-    await expect(db().auditLog.update({ where: { id: row.id }, data: { hash: '0'.repeat(64) } })).rejects.toThrow(
+    await expect(db().auditLog.update({ where: { id: row.id }, data: { hash: Buffer.alloc(32) } })).rejects.toThrow(
       /already sealed/,
     );
     await expect(db().auditLog.delete({ where: { id: row.id } })).rejects.toThrow(/cannot be deleted/);
@@ -121,7 +122,7 @@ describe('audit hash chain', () => {
     await db().auditLog.update({ where: { id: row.id }, data: { details: Prisma.DbNull } });
     const after = await db().auditLog.findUniqueOrThrow({ where: { id: row.id } });
     expect(after.details).toBeNull();
-    expect(after.detailsDigest).toBe(row.detailsDigest);
+    expect(digestHex(after.detailsDigest)).toBe(digestHex(row.detailsDigest));
     // Its request was not hashed or purged: nobody but the retention policy removes details.
     const removed = await verifyAuditChain(db(), { organizationId: org.organization.id });
     expect(removed.ok).toBe(false);
@@ -176,7 +177,7 @@ describe('audit hash chain', () => {
 
   it('a forged hash with a consistent rest of the chain is still caught at the forged entry', async () => {
     const row = await nthEntry(other.organization.id, 2);
-    await tamper(`UPDATE "AuditLog" SET "hash" = '${'a'.repeat(64)}' WHERE "id" = ${row.id}`);
+    await tamper(`UPDATE "AuditLog" SET "hash" = decode('${'a'.repeat(64)}', 'hex') WHERE "id" = ${row.id}`);
     const report = await verifyAuditChain(db(), { organizationId: other.organization.id });
     expect(report.breaks[0]).toMatchObject({ entryId: String(row.id), chainSeq: '2' });
   });

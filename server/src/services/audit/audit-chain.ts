@@ -13,10 +13,15 @@ import type { Db } from '../../db/client';
  * (`repeatCount`, `lastRepeatedAt`, see pipeline/store/finish.ts): those two columns stay
  * outside the hash, so an entry can count more polls after it is sealed; the trigger lets
  * them only grow, and what the entry says and when it was first written stay chained.
+ * The three digests are stored as their 32 bytes; what is hashed is their hex text.
  */
 
 const SEAL_LOCK = ADVISORY_LOCKS.auditSeal;
 const BATCH = 2_000;
+
+/** A digest as the chain hashes it: the hex text of its 32 stored bytes. */
+export const digestHex = (digest: Uint8Array | null): string | null =>
+  digest === null ? null : Buffer.from(digest).toString('hex');
 
 interface ChainRow {
   id: bigint;
@@ -28,6 +33,7 @@ interface ChainRow {
   action: string;
   outcome: string | null;
   summary: string;
+  /** Hex, as hashed (stored as bytes). */
   detailsDigest: string | null;
   createdAt: Date;
 }
@@ -78,12 +84,14 @@ export async function sealAuditChain(db: Db): Promise<{ sealed: number }> {
     const count = await db.$transaction(
       async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEAL_LOCK})`;
-        const pending = await tx.auditLog.findMany({
-          where: { chainSeq: null },
-          select: chainSelect,
-          orderBy: { id: 'asc' },
-          take: BATCH,
-        });
+        const pending = (
+          await tx.auditLog.findMany({
+            where: { chainSeq: null },
+            select: chainSelect,
+            orderBy: { id: 'asc' },
+            take: BATCH,
+          })
+        ).map((row): ChainRow => ({ ...row, detailsDigest: digestHex(row.detailsDigest) }));
         if (pending.length === 0) return 0;
         const byOrganization = new Map<string, ChainRow[]>();
         for (const row of pending)
@@ -99,7 +107,7 @@ export async function sealAuditChain(db: Db): Promise<{ sealed: number }> {
             select: { chainSeq: true, hash: true },
           });
           let seq = head?.chainSeq ?? 0n;
-          let prev = head?.hash ?? null;
+          let prev = digestHex(head?.hash ?? null);
           for (const row of rows) {
             seq += 1n;
             const hash = auditEntryHash(row, seq, prev);
@@ -111,7 +119,7 @@ export async function sealAuditChain(db: Db): Promise<{ sealed: number }> {
           }
         }
         await tx.$executeRaw`
-          UPDATE "AuditLog" AS a SET "chainSeq" = v.seq, "prevHash" = v.prev, "hash" = v.hash
+          UPDATE "AuditLog" AS a SET "chainSeq" = v.seq, "prevHash" = decode(v.prev, 'hex'), "hash" = decode(v.hash, 'hex')
           FROM unnest(${ids}::bigint[], ${seqs}::bigint[], ${prevs}::text[], ${hashes}::text[]) AS v(id, seq, prev, hash)
           WHERE a.id = v.id`;
         return pending.length;
@@ -175,10 +183,12 @@ export async function verifyAuditChain(db: Db, options: { organizationId?: strin
     let broken: ChainBreak | null = null;
     while (!broken) {
       // Details may only be gone where the retention policy removed them: from the entries of a
-      // request it hashed or purged. Anywhere else a removal is a change to the record.
+      // request it hashed or purged. Anywhere else a removal is a change to the record. The
+      // digests are read as the hex text they are hashed as.
       const rows = await db.$queryRaw<VerifyRow[]>`
         SELECT a."id", a."organizationId", a."deletionRequestId", a."integrationRequestId", a."actorType", a."actorId", a."action", a."outcome",
-               a."summary", a."detailsDigest", a."createdAt", a."chainSeq", a."prevHash", a."hash",
+               a."summary", encode(a."detailsDigest", 'hex') AS "detailsDigest", a."createdAt", a."chainSeq",
+               encode(a."prevHash", 'hex') AS "prevHash", encode(a."hash", 'hex') AS "hash",
                CASE WHEN a."details" IS NULL THEN NULL ELSE encode(sha256(convert_to(a."details"::text, 'UTF8')), 'hex') END AS "actualDigest",
                (a."details" IS NULL AND a."detailsDigest" IS NOT NULL AND NOT COALESCE(dr.hashed OR dr."purgedAt" IS NOT NULL, false)) AS "detailsRemoved"
         FROM "AuditLog" a LEFT JOIN "DeletionRequest" dr ON dr.id = a."deletionRequestId"

@@ -6,6 +6,7 @@ import { identifierRedactor, redactDeep } from '../../integrations/runtime/redac
 import type { Keyring } from '../../lib/crypto';
 import { AppError, notFound } from '../../lib/errors';
 import { assertWorkspaceAllowed, type Actor } from '../auth/actor';
+import { digestHex } from '../audit/audit-chain';
 import { canonicalJson, wellFormed } from './canonical-json';
 import { signingKeyFor } from './signing-key';
 import type { SignedCertificate } from './verify-certificate';
@@ -224,9 +225,9 @@ export async function buildCertificate(
     })),
     auditChain: {
       head: head
-        ? { chainSeq: head.chainSeq!.toString(), hash: head.hash, sealedAt: head.createdAt.toISOString() }
+        ? { chainSeq: head.chainSeq!.toString(), hash: digestHex(head.hash), sealedAt: head.createdAt.toISOString() }
         : null,
-      lastEntryOfRequest: lastOwn ? { chainSeq: lastOwn.chainSeq!.toString(), hash: lastOwn.hash } : null,
+      lastEntryOfRequest: lastOwn ? { chainSeq: lastOwn.chainSeq!.toString(), hash: digestHex(lastOwn.hash) } : null,
     },
   };
   // RFC 8785 signs I-JSON only: a name or a destination's text cut inside an emoji is signed with U+FFFD there.

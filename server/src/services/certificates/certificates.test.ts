@@ -9,7 +9,7 @@ import { PDFDocument, PDFName, PDFDict, PDFArray, PDFRawStream, decodePDFRawStre
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../generated/prisma/client';
 import { applyRetention } from '../../pipeline/commands/apply-retention';
-import { sealAuditChain } from '../audit/audit-chain';
+import { digestHex, sealAuditChain } from '../audit/audit-chain';
 import { connectCustomerDatabase, createCustomerDatabase, type CustomerDatabase } from '../../test/customer-db';
 import { startTestWorker, waitForRequest } from '../../test/engine';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
@@ -72,7 +72,7 @@ describe('certificate of deletion', () => {
       where: { organizationId: org.organization.id, chainSeq: { not: null } },
       orderBy: { chainSeq: 'desc' },
     });
-    expect(c.auditChain.head).toMatchObject({ chainSeq: head.chainSeq!.toString(), hash: head.hash });
+    expect(c.auditChain.head).toMatchObject({ chainSeq: head.chainSeq!.toString(), hash: digestHex(head.hash) });
     expect(JSON.stringify(signed)).not.toContain(identifier);
     // A store's evidence as the published JSON Schema describes it.
     const ajv = new Ajv2020({ strict: true, allErrors: true });

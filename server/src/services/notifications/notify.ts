@@ -31,7 +31,10 @@ export interface Notice {
 }
 
 /** Audit actions that may become a notice. */
-const WATCHED_ACTIONS = ['deletion.completed', 'request.completed', 'request.reappeared', 'manual_task.escalated'];
+const WATCHED_ACTIONS = ['request.completed', 'request.reappeared', 'manual_task.escalated'];
+/** A step's entry: the one that ended its integration request says how (FAILED, ERROR: a notice). */
+const STEP_ACTIONS = ['deletion.requested', 'deletion.status_checked'];
+const FAILED_OUTCOMES = ['FAILED', 'ERROR'];
 /**
  * How old an audit entry must be before the notifier reads it. Entries are numbered as they
  * are written and seen as they commit, so entry N can commit after N+1 (two workers finishing
@@ -136,7 +139,7 @@ interface WatchedEntry {
 /** 401/403 from a vendor, or a database refusing the login: the account's credentials need attention. */
 async function credentialsFailed(db: Db, integrationRequestId: string): Promise<boolean> {
   const attempt = await db.auditLog.findFirst({
-    where: { integrationRequestId, action: { in: ['deletion.requested', 'deletion.status_checked'] } },
+    where: { integrationRequestId, action: { in: STEP_ACTIONS } },
     orderBy: { id: 'desc' },
     select: { details: true, summary: true },
   });
@@ -180,9 +183,10 @@ async function noticeFor(
     };
   }
   if (
-    entry.action !== 'deletion.completed' ||
+    !STEP_ACTIONS.includes(entry.action) ||
     !entry.integrationRequestId ||
-    (entry.outcome !== 'FAILED' && entry.outcome !== 'ERROR')
+    !entry.outcome ||
+    !FAILED_OUTCOMES.includes(entry.outcome)
   )
     return null;
   const ir = await deps.prisma.integrationRequest.findUnique({
@@ -243,7 +247,11 @@ export async function runNotifications(deps: NotifyDeps, now = new Date()): Prom
     // Each channel reads on from its own cursor: one held by an outage does not hold the other.
     for (const channel of NOTIFICATION_CHANNELS) {
       const entries = await deps.prisma.auditLog.findMany({
-        where: { organizationId, id: { gt: cursors[channel] }, action: { in: WATCHED_ACTIONS } },
+        where: {
+          organizationId,
+          id: { gt: cursors[channel] },
+          OR: [{ action: { in: WATCHED_ACTIONS } }, { action: { in: STEP_ACTIONS }, outcome: { in: FAILED_OUTCOMES } }],
+        },
         orderBy: { id: 'asc' },
         take: BATCH,
         select: {
