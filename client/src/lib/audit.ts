@@ -1,3 +1,5 @@
+import { STEP_AUDIT_ACTIONS } from '@shared/audit-actions';
+
 /** Readable names for audit actions; unknown actions are shown as they are. */
 const ACTION_LABEL: Record<string, string> = {
   'request.created': 'Request created',
@@ -32,7 +34,7 @@ const COMPLETION_LABEL: Record<string, string> = {
  * A step's entry, and the separate "completed" entry that integration requests finished before
  * one entry per step ended with: named by how the integration request ended when it ended it.
  */
-const STEP_ACTIONS = new Set(['deletion.requested', 'deletion.status_checked', 'deletion.completed']);
+const STEP_ACTIONS = new Set([...STEP_AUDIT_ACTIONS, 'deletion.completed']);
 
 export function actionLabel(action: string, outcome?: string | null): string {
   if (STEP_ACTIONS.has(action) && outcome && COMPLETION_LABEL[outcome]) return COMPLETION_LABEL[outcome];

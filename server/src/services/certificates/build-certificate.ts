@@ -7,6 +7,7 @@ import type { Keyring } from '../../lib/crypto';
 import { AppError, notFound } from '../../lib/errors';
 import { assertWorkspaceAllowed, type Actor } from '../auth/actor';
 import { digestHex } from '../audit/audit-chain';
+import { STEP_AUDIT_ACTIONS } from '@shared/audit-actions';
 import { canonicalJson, wellFormed } from './canonical-json';
 import { signingKeyFor } from './signing-key';
 import type { SignedCertificate } from './verify-certificate';
@@ -118,7 +119,7 @@ export async function buildCertificate(
         organizationId: actor.organizationId,
         integrationRequestId: { in: missing },
         outcome: 'SUCCESS',
-        action: { in: ['deletion.requested', 'deletion.status_checked'] },
+        action: { in: STEP_AUDIT_ACTIONS },
       },
       orderBy: { id: 'asc' },
       select: { integrationRequestId: true, details: true },

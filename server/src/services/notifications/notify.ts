@@ -1,3 +1,4 @@
+import { STEP_AUDIT_ACTIONS } from '@shared/audit-actions';
 import type { NotificationEvent } from '@shared/schemas/notifications';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
@@ -32,8 +33,7 @@ export interface Notice {
 
 /** Audit actions that may become a notice. */
 const WATCHED_ACTIONS = ['request.completed', 'request.reappeared', 'manual_task.escalated'];
-/** A step's entry: the one that ended its integration request says how (FAILED, ERROR: a notice). */
-const STEP_ACTIONS = ['deletion.requested', 'deletion.status_checked'];
+/** A step's entry that ended its integration request says how: FAILED or ERROR is a notice. */
 const FAILED_OUTCOMES = ['FAILED', 'ERROR'];
 /**
  * How old an audit entry must be before the notifier reads it. Entries are numbered as they
@@ -139,7 +139,7 @@ interface WatchedEntry {
 /** 401/403 from a vendor, or a database refusing the login: the account's credentials need attention. */
 async function credentialsFailed(db: Db, integrationRequestId: string): Promise<boolean> {
   const attempt = await db.auditLog.findFirst({
-    where: { integrationRequestId, action: { in: STEP_ACTIONS } },
+    where: { integrationRequestId, action: { in: STEP_AUDIT_ACTIONS } },
     orderBy: { id: 'desc' },
     select: { details: true, summary: true },
   });
@@ -183,7 +183,7 @@ async function noticeFor(
     };
   }
   if (
-    !STEP_ACTIONS.includes(entry.action) ||
+    !STEP_AUDIT_ACTIONS.includes(entry.action) ||
     !entry.integrationRequestId ||
     !entry.outcome ||
     !FAILED_OUTCOMES.includes(entry.outcome)
@@ -250,7 +250,10 @@ export async function runNotifications(deps: NotifyDeps, now = new Date()): Prom
         where: {
           organizationId,
           id: { gt: cursors[channel] },
-          OR: [{ action: { in: WATCHED_ACTIONS } }, { action: { in: STEP_ACTIONS }, outcome: { in: FAILED_OUTCOMES } }],
+          OR: [
+            { action: { in: WATCHED_ACTIONS } },
+            { action: { in: STEP_AUDIT_ACTIONS }, outcome: { in: FAILED_OUTCOMES } },
+          ],
         },
         orderBy: { id: 'asc' },
         take: BATCH,
