@@ -153,7 +153,7 @@ describe('deletion engine, end to end', () => {
       ]);
   });
 
-  it('retries 5xx and 429 (honouring Retry-After) and then succeeds', async () => {
+  it('retries a 5xx, waits out a 429 without using an attempt, and then succeeds', async () => {
     const { org, caller } = await setup();
     hooks.on('POST /flaky', (_c, nth) =>
       nth === 1
@@ -169,13 +169,40 @@ describe('deletion engine, end to end', () => {
     });
     const done = await waitForRequest(env, created.id);
     expect(done.status).toBe('SUCCESS');
-    expect(done.integrationRequests[0]!.attempts).toBe(3);
+    // The 503 used an attempt; the 429 ("later") did not.
+    expect(done.integrationRequests[0]!.attempts).toBe(2);
     const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: created.id });
     expect(trail.filter((e) => e.action === 'deletion.requested').map((e) => e.summary)).toEqual([
       expect.stringContaining('HTTP 503: down'),
-      expect.stringContaining('HTTP 429'),
+      expect.stringContaining('Webhook rate limit (HTTP 429)'),
       expect.stringContaining('Webhook answered HTTP 204'),
     ]);
+  });
+
+  it('puts a deletion off for a minute when a 429 names no wait, keeping its attempts', async () => {
+    const { org, caller } = await setup();
+    hooks.on('POST /busy', () => ({ status: 429, body: { message: 'slow down' } }));
+    await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/busy` } });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'busy@example.com',
+    });
+    const deadline = Date.now() + 15_000;
+    while (hooks.callsTo('POST /busy').length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 25));
+    const sentAt = Date.now();
+    const ir = await env.db.prisma.integrationRequest.findFirstOrThrow({ where: { deletionRequestId: created.id } });
+    // The step has ended once its lease is handed back with the next attempt set.
+    let settled = await env.db.prisma.integrationRequest.findUniqueOrThrow({ where: { id: ir.id } });
+    while (settled.lockedBy !== null && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 25));
+      settled = await env.db.prisma.integrationRequest.findUniqueOrThrow({ where: { id: ir.id } });
+    }
+    expect(settled).toMatchObject({ status: 'PENDING', attempts: 0, lockedBy: null });
+    const waitMs = settled.nextAttemptAt!.getTime() - sentAt;
+    expect(waitMs).toBeGreaterThan(55_000);
+    expect(waitMs).toBeLessThan(65_000);
+    expect(hooks.callsTo('POST /busy')).toHaveLength(1);
   });
 
   it("fails at once on a permanent 4xx with the destination's message, and a member can retry it", async () => {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { connectClient, isDatabaseUnreachable } from '../db/connections';
 import type { Logger } from '../lib/logger';
-import type { Channel } from './wake-up';
+import { wake, type Channel } from './wake-up';
 
 /** A lease holder's id: host, process and a random suffix, unique per runner (or per one-off holder such as a cancel). */
 export function newLeaseOwner(): string {
@@ -183,6 +183,9 @@ export class QueueRunner<T extends { id: string }> {
           fullBatch = examined === free;
           this.maybeDue = fullBatch;
           for (const item of items) this.run(item);
+          // Full, with more due: the other runners may have room (a claim that found this one
+          // under way took nothing and went back to sleep).
+          if (fullBatch && this.inFlight.size >= this.options.concurrency) wake(this.pool, this.source.channel);
         } catch (error) {
           this.databaseAnswered(error);
         }

@@ -1,6 +1,7 @@
 import type { WebhookConfig } from '@shared/integrations/webhook';
 import { isSuccessStatus, outcomeForHttpError, type HttpResponse } from '../runtime/http-client';
 import { readJsonPath } from '../runtime/json-path';
+import { queuedByRateLimit } from '../runtime/vendor-http';
 import { renderHeader, renderJsonBody, renderUrl, TemplateError, type TemplateValues } from '../runtime/templating';
 import type { Driver, DriverContext, Outcome } from '../types';
 
@@ -97,6 +98,9 @@ export const webhookDriver: Driver<WebhookConfig> = {
   requestDeletion: (ctx) =>
     withTemplateErrors(async () => {
       const response = await call(ctx, ctx.config.initiate, 'initiate');
+      // A 429 says "later", not "never": the request waits as long as the answer asks (a minute
+      // when it names no wait) and keeps its attempts, as with every vendor's rate limit.
+      if (response.status === 429) return queuedByRateLimit('Webhook', response, ctx.now, 60_000);
       if (!isSuccessStatus(response.status)) return outcomeForHttpError(response);
       if (ctx.config.mode === 'sync')
         return {

@@ -161,9 +161,12 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
 /**
  * `claimDueSteps` in a transaction under one advisory lock, so claims of all worker processes
  * run one after the other and each counts the leases the one before took (within a single
- * statement, two claims would both see the same free slot of a destination). The lock is taken
- * only while some integration has a `maxConcurrency`, a rate or a pushed slot: without one, claims
- * never wait for each other.
+ * statement, two claims would both see the same free slot of a destination). While some
+ * integration has a `maxConcurrency`, a rate or a pushed slot, a claim waits for its turn.
+ * Without one, a claim that finds another under way takes nothing and looks at nothing: the
+ * runners woken by the same notification would otherwise split its few rows into empty and
+ * one-row batches (every notification wakes every worker process). The claim under way takes
+ * what its worker has room for, and a worker left full with more due wakes the others.
  */
 export async function claimDueStepsInTurn(
   pool: pg.Pool,
@@ -174,11 +177,14 @@ export async function claimDueStepsInTurn(
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    // Only while some destination has a limit: otherwise claims need not wait for each other.
-    await client.query(
-      `BEGIN; SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.claims}) WHERE EXISTS (SELECT 1 FROM "Integration" WHERE "maxConcurrency" IS NOT NULL OR "maxRequestsPerSecond" IS NOT NULL OR "nextSlotAt" > ${NOW_UTC})`,
-    );
-    const result = await claimDueSteps(pgQuery(client), workerId, leaseMs, limit);
+    // Waits for the lock only while some destination has a limit; otherwise tries it (the same
+    // key, taken again within the transaction when already held) and skips when it is taken.
+    const answers = (await client.query(
+      `BEGIN; SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.claims}) WHERE EXISTS (SELECT 1 FROM "Integration" WHERE "maxConcurrency" IS NOT NULL OR "maxRequestsPerSecond" IS NOT NULL OR "nextSlotAt" > ${NOW_UTC}); SELECT pg_try_advisory_xact_lock(${ADVISORY_LOCKS.claims}) AS turn`,
+    )) as unknown as pg.QueryResult<{ turn: boolean }>[];
+    const result = answers[2]?.rows[0]?.turn
+      ? await claimDueSteps(pgQuery(client), workerId, leaseMs, limit)
+      : { steps: [], examined: 0 };
     await client.query('COMMIT');
     return result;
   } catch (error) {

@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
+import { ADVISORY_LOCKS } from '../../db/advisory-locks';
 import { startTestWorker } from '../../test/engine';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
 
@@ -132,6 +133,34 @@ describe('worker concurrency', () => {
     expect(fast.stats.answered).toBe(count);
     expect(hanging.stats.peak).toBe(2);
     expect(hanging.stats.received).toBe(2);
+  });
+
+  it('skips a claim while another is under way, and a worker left full wakes the others', async () => {
+    const destination = await startDestination(300);
+    const workspace = await workspaceWith([{ name: 'CRM', url: destination.url }]);
+    // Idle workers that would not poll for a minute: only notifications bring them work.
+    const workers = [];
+    for (let i = 0; i < 3; i++) workers.push(await startTestWorker(env, { concurrency: 4, pollIntervalMs: 60_000 }));
+    const count = 24;
+    // A claim under way, as another worker's would be: the claims the import's notification brings find it.
+    const claiming = await env.db.pool.connect();
+    try {
+      await sleep(200);
+      await claiming.query(`SELECT pg_advisory_lock(${ADVISORY_LOCKS.claims})`);
+      await workspace.importSubjects(count);
+      await sleep(500);
+      expect(destination.stats.received).toBe(0);
+      await claiming.query(`SELECT pg_advisory_unlock(${ADVISORY_LOCKS.claims})`);
+      // One worker claims a full batch and is left full: the others must hear of the rest from it.
+      workers[0]!.worker.kick();
+      await until(() => destination.stats.answered >= count, 15_000);
+    } finally {
+      claiming.release();
+      await Promise.all(workers.map((w) => w.stop()));
+      await destination.close();
+    }
+    expect(destination.stats.answered).toBe(count);
+    expect(destination.stats.peak).toBe(12);
   });
 
   it('takes maxConcurrency from 1 to 1,024 and clears it with null', async () => {
