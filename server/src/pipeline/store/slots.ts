@@ -11,3 +11,17 @@ export async function pushNextSlot(query: Query, integrationId: string, until: D
     [integrationId, until.toISOString()],
   );
 }
+
+/**
+ * A step made `extra` calls to a rate-limited integration beyond the one its slot stood for (a
+ * search before the delete, a page more, one call per identifier): its next free slot moves on
+ * by as many, so the calls, not only the steps, keep to `maxRequestsPerSecond`.
+ */
+export async function takeExtraSlots(query: Query, integrationId: string, extra: number): Promise<void> {
+  await query(
+    `UPDATE "Integration"
+        SET "nextSlotAt" = GREATEST("nextSlotAt", ${NOW_UTC}) + make_interval(secs => $2::float8 / "maxRequestsPerSecond")
+      WHERE id = $1 AND "maxRequestsPerSecond" IS NOT NULL`,
+    [integrationId, extra],
+  );
+}

@@ -134,6 +134,39 @@ describe('maxRequestsPerSecond', () => {
     expect(attempts.rows.map((r) => r.attempts)).toEqual(Array(count).fill(1));
   });
 
+  it('counts every call a step makes against the rate, not only the step', async () => {
+    const destination = await startDestination();
+    const workspace = await workspaceWith([{ name: 'Rated CRM', url: destination.url, maxRequestsPerSecond: 10 }]);
+    // Each request names two emails, and the integration takes emails: two calls in each step.
+    await workspace.caller.identities.setIntegrationType({
+      integrationId: workspace.integrations[0]!.id,
+      consumesType: 'email',
+    });
+    const count = 30;
+    for (let i = 0; i < count; i++)
+      await workspace.caller.deletionRequests.createInWorkspace({
+        workspaceId: workspace.org.workspace.id,
+        identifier: `first-${i}@example.com`,
+        identifiers: [{ type: 'email', value: `second-${i}@example.com` }],
+      });
+    const workers = [await startTestWorker(env, { concurrency: 64 }), await startTestWorker(env, { concurrency: 64 })];
+    try {
+      await until(() => destination.arrivals.length >= count * 2, 20_000);
+      await sleep(300);
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+      await destination.close();
+    }
+    expect(destination.arrivals).toHaveLength(count * 2);
+    // The slots a claim hands out for the next second go to steps, and a step's second call is
+    // counted when the step ends: the first second may see its steps' calls twice over, then
+    // the extra slots taken hold the calls to ten a second (counting steps alone, all 60 calls
+    // would go within about 3 s, 20 a second).
+    const spanMs = Math.max(...destination.arrivals) - Math.min(...destination.arrivals);
+    expect(spanMs).toBeGreaterThanOrEqual(4_500);
+    expect(mostInWindow(destination.arrivals, 3_000)).toBeLessThanOrEqual(43);
+  });
+
   it("pushes the destination's next slot to a 429's Retry-After, for every worker", async () => {
     // The first call is refused for 2 s; the others are answered.
     const destination = await startDestination((nth) =>

@@ -17,7 +17,7 @@ import { pgQuery } from '../store/sql';
 import { forEachIdentifier } from './each-identifier';
 import { ensureIdentities } from './identities';
 import { rateLimitedUntil } from './rate-slots';
-import { pushNextSlot } from '../store/slots';
+import { pushNextSlot, takeExtraSlots } from '../store/slots';
 
 type Phase = 'initiate' | 'check';
 
@@ -51,6 +51,8 @@ class Step {
   readonly attempt: number;
   /** Exchanges with the destination, for the audit entry. */
   readonly trail: Exchange[] = [];
+  /** Where the destination's own exchanges start in `trail` (after identity lookups); none yet: its end. */
+  private destinationTrailFrom = Number.POSITIVE_INFINITY;
   readonly startedAt = new Date();
   /**
    * Blanks the subject's identifier out of what the destination said (its reason becomes the
@@ -115,10 +117,17 @@ class Step {
     );
   }
 
-  /** A 429 naming a wait pushes the integration's next slot there: the other workers' calls wait too. */
+  /**
+   * A 429 naming a wait pushes the integration's next slot there: the other workers' calls wait
+   * too. A step of a limited integration that made more than one call takes a slot for each.
+   */
   private async holdBackOnRateLimit(outcome: Outcome): Promise<void> {
+    const integration = this.ir.integration;
+    if (!integration) return;
     const until = rateLimitedUntil(this.trail, outcome, new Date());
-    if (until && this.ir.integration) await pushNextSlot(pgQuery(this.deps.pool), this.ir.integration.id, until);
+    if (until) await pushNextSlot(pgQuery(this.deps.pool), integration.id, until);
+    const calls = this.trail.slice(this.destinationTrailFrom).filter((exchange) => exchange.kind === 'http').length;
+    if (this.ir.limited && calls > 1) await takeExtraSlots(pgQuery(this.deps.pool), integration.id, calls - 1);
   }
 
   private report(status: StepReport['status']): StepReport {
@@ -132,6 +141,8 @@ class Step {
     // The person's other identifiers are looked up once, before any destination is sent one.
     const waiting = await ensureIdentities(this.deps, ir, this.trail);
     if (waiting) return waiting;
+    // What follows is the destination's: its calls count against its rate (the lookups' do not).
+    this.destinationTrailFrom = this.trail.length;
     const subject = await this.subjectValues();
     if ('outcome' in subject) return subject.outcome;
     const { destination, redact, context } = await openDestination(
