@@ -414,6 +414,33 @@ describe('deletion engine, end to end', () => {
       expect(poll.headers['idempotency-key']).toBe(`${done.integrationRequests[0]!.id}:status`);
   });
 
+  it('cuts a wait named beyond the maximum age to it, and fails a deletion still put off then', async () => {
+    const slowEnv = await createTestEnv({ ...FAST_ENGINE_CONFIG, ASYNC_MAX_AGE_HOURS: String(1 / 3600) });
+    const slowWorker = await startTestWorker(slowEnv);
+    try {
+      const org = await seedOrganization(slowEnv.deps);
+      const { caller } = callerFor(slowEnv.deps, { pat: org.pat });
+      // "Come back tomorrow", every time.
+      hooks.on('POST /tomorrow', () => ({ status: 429, headers: { 'retry-after': '86400' } }));
+      await webhook(caller, org.workspace.id, { initiate: { url: `${hooks.url}/tomorrow` } });
+      const created = await caller.deletionRequests.createInWorkspace({
+        workspaceId: org.workspace.id,
+        identifier: 'tomorrow@example.com',
+      });
+      const done = await waitForRequest(slowEnv, created.id);
+      expect(done.integrationRequests[0]).toMatchObject({
+        status: 'FAILED',
+        attempts: 0,
+        lastError: expect.stringMatching(/^Still waiting after .* hours: Webhook rate limit \(HTTP 429\)/),
+      });
+      // Tried again at the limit, not a day later.
+      expect(hooks.callsTo('POST /tomorrow')).toHaveLength(2);
+    } finally {
+      await slowWorker.stop();
+      await slowEnv.close();
+    }
+  });
+
   it('fails an async job that never finishes within the maximum age', async () => {
     const slowEnv = await createTestEnv({ ...FAST_ENGINE_CONFIG, ASYNC_MAX_AGE_HOURS: String(0.3 / 3600) });
     const slowWorker = await startTestWorker(slowEnv);

@@ -124,8 +124,11 @@ class Step {
   private async holdBackOnRateLimit(outcome: Outcome): Promise<void> {
     const integration = this.ir.integration;
     if (!integration) return;
-    const until = rateLimitedUntil(this.trail, outcome, new Date());
-    if (until) await pushNextSlot(pgQuery(this.deps.pool), integration.id, until);
+    const now = new Date();
+    const until = rateLimitedUntil(this.trail, outcome, now);
+    // Never beyond the age limit, at which the waiting requests are tried once more (and fail if put off again).
+    const latest = now.getTime() + this.deps.config.ASYNC_MAX_AGE_HOURS * 3_600_000;
+    if (until) await pushNextSlot(pgQuery(this.deps.pool), integration.id, new Date(Math.min(until.getTime(), latest)));
     const calls = this.trail.slice(this.destinationTrailFrom).filter((exchange) => exchange.kind === 'http').length;
     if (this.ir.limited && calls > 1) await takeExtraSlots(pgQuery(this.deps.pool), integration.id, calls - 1);
   }
@@ -274,7 +277,8 @@ function nextState(deps: EngineDeps, step: Step, outcome: Outcome, now: Date): N
   });
   const acceptedAt = ir.startedAt ?? ir.createdAt;
   const ageMs = now.getTime() - acceptedAt.getTime();
-  const tooOld = phase === 'check' && ageMs > cfg.ASYNC_MAX_AGE_HOURS * 3_600_000;
+  const maxAgeMs = cfg.ASYNC_MAX_AGE_HOURS * 3_600_000;
+  const tooOld = phase === 'check' && ageMs > maxAgeMs;
   switch (outcome.kind) {
     case 'success': {
       const success = done('SUCCESS', outcome.message, null);
@@ -315,14 +319,20 @@ function nextState(deps: EngineDeps, step: Step, outcome: Outcome, now: Date): N
       };
     case 'deferred':
       // Waiting (a vendor's rate limit, a maintenance window) costs no attempt, but not forever.
-      if (ageMs > cfg.ASYNC_MAX_AGE_HOURS * 3_600_000) {
+      if (ageMs > maxAgeMs) {
         const reason = `Still waiting after ${cfg.ASYNC_MAX_AGE_HOURS} hours: ${outcome.message}`;
         const failed = done('FAILED', reason, reason);
         return { ...failed, data: { ...failed.data, attempts: Math.max(0, attempt - 1) } };
       }
+      // A wait named beyond the age limit (a Retry-After of days) is cut to it: the request is
+      // tried once more then, and fails if still put off, instead of waiting past its deadline.
       return {
         status: 'PENDING',
-        data: { status: 'PENDING', attempts: Math.max(0, attempt - 1), nextAttemptAt: outcome.until },
+        data: {
+          status: 'PENDING',
+          attempts: Math.max(0, attempt - 1),
+          nextAttemptAt: new Date(Math.min(outcome.until.getTime(), acceptedAt.getTime() + maxAgeMs + 1_000)),
+        },
         summary: outcome.message,
       };
     case 'retry': {
