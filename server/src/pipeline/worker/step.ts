@@ -124,13 +124,14 @@ class Step {
   private async holdBackOnRateLimit(outcome: Outcome): Promise<void> {
     const integration = this.ir.integration;
     if (!integration) return;
+    const query = pgQuery(this.deps.pool);
     const now = new Date();
     const until = rateLimitedUntil(this.trail, outcome, now);
     // Never beyond the age limit, at which the waiting requests are tried once more (and fail if put off again).
     const latest = now.getTime() + this.deps.config.ASYNC_MAX_AGE_HOURS * 3_600_000;
-    if (until) await pushNextSlot(pgQuery(this.deps.pool), integration.id, new Date(Math.min(until.getTime(), latest)));
+    if (until) await pushNextSlot(query, integration.id, new Date(Math.min(until.getTime(), latest)));
     const calls = this.trail.slice(this.destinationTrailFrom).filter((exchange) => exchange.kind === 'http').length;
-    if (this.ir.limited && calls > 1) await takeExtraSlots(pgQuery(this.deps.pool), integration.id, calls - 1);
+    if (this.ir.limited && calls > 1) await takeExtraSlots(query, integration.id, calls - 1);
   }
 
   private report(status: StepReport['status']): StepReport {
