@@ -84,7 +84,8 @@ export const webhookConnector = defineConnector({
     deletes: 'whatever your endpoint does',
     credentials: 'optional key-value secrets, usable as {{key}} in the calls',
     capabilities: { status: true, cancel: true, verify: false },
-    notes: 'sync or async (a status call is polled); cancel if a cancel call is configured',
+    notes:
+      'sync or async (a status call is polled); cancel if a cancel call is configured; a 429 waits for Retry-After (a minute when it names none), using no attempt',
     completion: 'as your system reports',
     docsUrl: '',
   },
