@@ -4,6 +4,7 @@ import { startSlackWebhook } from '../../test/fakes/slack-webhook';
 import { startSmtpSink, toAddresses } from '../../test/fakes/smtp-sink';
 import { startWebhookServer } from '../../test/fakes/webhook-server';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+import { DAY_MS } from '@shared/days-left';
 import { buildDigest } from './digest';
 import { NOTICE_SETTLE_MS, runNotifications } from './notify';
 
@@ -277,16 +278,23 @@ describe('notifications by email and Slack', () => {
     const mailed = (prefix: string) =>
       smtp.messages.filter((m) => toAddresses(m).includes(recipient) && m.subject?.startsWith(prefix)).length;
 
+    // The digest goes once per UTC day: every pass below falls on one day (run just before
+    // midnight, the last pass would be the next day's, with a digest of its own).
+    const span = 16 * 60_000;
+    let start = later().getTime();
+    if (Math.floor((start + span) / DAY_MS) !== Math.floor(start / DAY_MS))
+      start = (Math.floor(start / DAY_MS) + 1) * DAY_MS + 1_000;
+
     const mailDown = await withMailServerDown();
-    await runNotifications(mailDown, later());
+    await runNotifications(mailDown, new Date(start));
     expect(onSlack(failedNotice)).toBe(1);
     expect(slack.messages.filter((m) => m.text?.includes('Deadlines:') && m.text.includes(request.id))).toHaveLength(1);
     expect(mailed(failedNotice)).toBe(0);
     expect(mailed('Deadlines:')).toBe(0);
 
     // The mail server answers again: email has both (the digest once its retry is due), Slack nothing twice.
-    const retryDue = new Date(Date.now() + NOTICE_SETTLE_MS + 16 * 60_000);
-    await runNotifications(env.deps, later());
+    const retryDue = new Date(start + span);
+    await runNotifications(env.deps, new Date(start + 1_000));
     expect(mailed('Deadlines:')).toBe(0);
     await runNotifications(env.deps, retryDue);
     await smtp.waitFor((m) => toAddresses(m).includes(recipient) && m.subject === failedNotice);
