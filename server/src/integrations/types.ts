@@ -51,7 +51,11 @@ export type Outcome =
   | { kind: 'success'; message: string; evidence?: Record<string, unknown> }
   | { kind: 'accepted'; trackingId: string; status: 'PENDING' | 'PROCESSING'; message: string; pollAfterMs?: number }
   | { kind: 'pending'; status: 'PENDING' | 'PROCESSING'; message: string; pollAfterMs?: number }
-  | { kind: 'deferred'; until: Date; message: string }
+  /**
+   * Not now, without using an attempt. `scheduled`: the wait is the integration's own schedule (its
+   * maintenance window), so the age limit does not cut it short; a vendor's wait is cut to that limit.
+   */
+  | { kind: 'deferred'; until: Date; message: string; scheduled?: boolean }
   | { kind: 'retry'; reason: string; retryAfterMs?: number }
   | { kind: 'failed'; reason: string };
 

@@ -54,6 +54,7 @@ export function inMaintenanceWindow(
     kind: 'deferred',
     until: opens,
     message: `Scheduled for the maintenance window at ${opens.toISOString()}`,
+    scheduled: true,
   });
 }
 

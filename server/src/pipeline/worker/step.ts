@@ -325,14 +325,17 @@ function nextState(deps: EngineDeps, step: Step, outcome: Outcome, now: Date): N
         const failed = done('FAILED', reason, reason);
         return { ...failed, data: { ...failed.data, attempts: Math.max(0, attempt - 1) } };
       }
-      // A wait named beyond the age limit (a Retry-After of days) is cut to it: the request is
-      // tried once more then, and fails if still put off, instead of waiting past its deadline.
+      // A vendor's wait named beyond the age limit (a Retry-After of days) is cut to it: the request
+      // is tried once more then, and fails if still put off, instead of waiting past its deadline.
+      // The integration's own maintenance window is kept: at its opening the deletion runs.
       return {
         status: 'PENDING',
         data: {
           status: 'PENDING',
           attempts: Math.max(0, attempt - 1),
-          nextAttemptAt: new Date(Math.min(outcome.until.getTime(), acceptedAt.getTime() + maxAgeMs + 1_000)),
+          nextAttemptAt: outcome.scheduled
+            ? outcome.until
+            : new Date(Math.min(outcome.until.getTime(), acceptedAt.getTime() + maxAgeMs + 1_000)),
         },
         summary: outcome.message,
       };
