@@ -43,6 +43,8 @@ export interface Claimed {
   limited: boolean;
   /** Its slot under the integration's `maxRequestsPerSecond`: the call starts no earlier (null: at once). */
   notBefore: Date | null;
+  /** How many calls that slot stands for (the integration's `callsPerStep` when claimed); null without a rate. */
+  slotCalls: number | null;
 }
 
 /**
@@ -68,9 +70,9 @@ export interface ClaimResult {
  * runs out of attempts. An integration with `maxConcurrency` gets no more leases than it has
  * free slots (its leased requests counted): a slow destination holds only its own slots, and
  * the due rows behind it go to the others. An integration with `maxRequestsPerSecond` gets the
- * slots before `RATE_HORIZON_MS` from now, one every 1 / rate seconds from its `nextSlotAt` (a
- * second's worth at most, what a vendor's bucket holds), which moves past the last one handed
- * out; its call waits for its slot (`notBefore`). An integration whose
+ * slots before `RATE_HORIZON_MS` from now, one every `callsPerStep` / rate seconds from its
+ * `nextSlotAt` (a second's worth of calls at most, what a vendor's bucket holds), which moves past
+ * the last one handed out; its step's calls wait for its slot (`notBefore`). An integration whose
  * `nextSlotAt` lies beyond that (slots taken, or a 429's Retry-After) is skipped: its due rows stay
  * unleased and count no attempt. Run it under `CLAIM_LOCK` so that two claims do not both count
  * the same free slot.
@@ -88,6 +90,7 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
     `WITH clock AS (SELECT ${CLOCK_UTC} AS now, ${CLOCK_UTC} + make_interval(secs => $4) AS horizon
      ), limited AS (
        SELECT i.id, i."maxRequestsPerSecond" AS rate, GREATEST(i."nextSlotAt", clock.now) AS "firstSlot",
+              GREATEST(i."callsPerStep", 1) AS cps,
               LEAST(
                 i."maxConcurrency" - (
                   SELECT count(*) FROM "IntegrationRequest" l
@@ -96,7 +99,7 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
                 CASE
                   WHEN GREATEST(i."nextSlotAt", clock.now) > clock.horizon THEN 0
                   WHEN i."maxRequestsPerSecond" IS NOT NULL THEN
-                    ceil(extract(epoch FROM clock.horizon - GREATEST(i."nextSlotAt", clock.now)) * i."maxRequestsPerSecond")
+                    ceil(extract(epoch FROM clock.horizon - GREATEST(i."nextSlotAt", clock.now)) * i."maxRequestsPerSecond" / GREATEST(i."callsPerStep", 1))
                   WHEN i."nextSlotAt" > clock.now THEN 0
                 END
               ) AS free
@@ -114,7 +117,8 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
      ), allowed AS (
        SELECT d.id, d."nextAttemptAt", d."integrationId",
               CASE WHEN limited.rate IS NOT NULL
-                   THEN limited."firstSlot" + make_interval(secs => (d.nth - 1) / limited.rate) END AS "notBefore"
+                   THEN limited."firstSlot" + make_interval(secs => (d.nth - 1) * limited.cps / limited.rate) END AS "notBefore",
+              CASE WHEN limited.rate IS NOT NULL THEN limited.cps END AS "slotCalls"
          FROM (
            SELECT due.*, row_number() OVER (PARTITION BY due."integrationId" ORDER BY due."nextAttemptAt") AS nth FROM due
          ) d LEFT JOIN limited ON limited.id = d."integrationId"
@@ -122,12 +126,12 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
      ), slots AS (
        -- The next free slot moves past the ones just handed out (never back: a 429 may have pushed it).
        UPDATE "Integration" i
-          SET "nextSlotAt" = GREATEST(i."nextSlotAt", taken."firstSlot" + make_interval(secs => taken.count / taken.rate))
+          SET "nextSlotAt" = GREATEST(i."nextSlotAt", taken."firstSlot" + make_interval(secs => taken.count * taken.cps / taken.rate))
          FROM (
-           SELECT limited.id, limited."firstSlot", limited.rate, count(*) AS count
+           SELECT limited.id, limited."firstSlot", limited.rate, limited.cps, count(*) AS count
              FROM allowed JOIN limited ON limited.id = allowed."integrationId"
             WHERE limited.rate IS NOT NULL
-            GROUP BY limited.id, limited."firstSlot", limited.rate
+            GROUP BY limited.id, limited."firstSlot", limited.rate, limited.cps
          ) taken
         WHERE i.id = taken.id
      ), claimed AS (
@@ -137,7 +141,7 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
               "startedAt" = COALESCE(ir."startedAt", ${NOW_UTC})
          FROM allowed WHERE ir.id = allowed.id
        RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."integrationName", ir."configSnapshot", ir."consumesType",
-                 ir."accountId", ir."startedAt", ir."createdAt", allowed."nextAttemptAt" AS "dueAt", allowed."notBefore", ir."deletionRequestId", ir."integrationId"
+                 ir."accountId", ir."startedAt", ir."createdAt", allowed."nextAttemptAt" AS "dueAt", allowed."notBefore", allowed."slotCalls", ir."deletionRequestId", ir."integrationId"
      )
      SELECT c.*, CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", dr."lookupsPending", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", i."hashKeyCipher", a."secretCipher", a.type::text AS "accountType",
             (i."maxConcurrency" IS NOT NULL OR i."maxRequestsPerSecond" IS NOT NULL) AS limited, (SELECT count(*) FROM due)::int AS examined

@@ -17,7 +17,7 @@ import { pgQuery } from '../store/sql';
 import { forEachIdentifier } from './each-identifier';
 import { ensureIdentities } from './identities';
 import { rateLimitedUntil } from './rate-slots';
-import { pushNextSlot, takeExtraSlots } from '../store/slots';
+import { pushNextSlot, settleSlotCalls } from '../store/slots';
 
 type Phase = 'initiate' | 'check';
 
@@ -119,7 +119,8 @@ class Step {
 
   /**
    * A 429 naming a wait pushes the integration's next slot there: the other workers' calls wait
-   * too. A step of a limited integration that made more than one call takes a slot for each.
+   * too. A step of a rate-limited integration that made more calls than its slot stood for takes
+   * slots for them, and the integration learns how many calls a step makes.
    */
   private async holdBackOnRateLimit(outcome: Outcome): Promise<void> {
     const integration = this.ir.integration;
@@ -130,8 +131,9 @@ class Step {
     // Never beyond the age limit, at which the waiting requests are tried once more (and fail if put off again).
     const latest = now.getTime() + this.deps.config.ASYNC_MAX_AGE_HOURS * 3_600_000;
     if (until) await pushNextSlot(query, integration.id, new Date(Math.min(until.getTime(), latest)));
+    if (this.ir.slotCalls === null) return;
     const calls = this.trail.slice(this.destinationTrailFrom).filter((exchange) => exchange.kind === 'http').length;
-    if (this.ir.limited && calls > 1) await takeExtraSlots(query, integration.id, calls - 1);
+    await settleSlotCalls(query, integration.id, Math.max(1, calls), this.ir.slotCalls);
   }
 
   private report(status: StepReport['status']): StepReport {
