@@ -105,30 +105,44 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
               ) AS free
          FROM "Integration" i, clock
         WHERE i."maxConcurrency" IS NOT NULL OR i."maxRequestsPerSecond" IS NOT NULL OR i."nextSlotAt" > clock.now
+     ), candidates AS (
+       -- The due rows in order, numbered per integration: read, not locked, so that the rows a
+       -- destination has no slot for are not locked (and logged) by every claim only to be dropped.
+       SELECT d.*, row_number() OVER (PARTITION BY d."integrationId" ORDER BY d."nextAttemptAt") AS nth
+         FROM (
+           SELECT id, "nextAttemptAt", "integrationId" FROM "IntegrationRequest" ir
+            WHERE "nextAttemptAt" <= ${NOW_UTC}
+              AND status IN ('STAGING', 'PENDING', 'PROCESSING')
+              AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC})
+              AND NOT EXISTS (SELECT 1 FROM limited WHERE limited.id = ir."integrationId" AND limited.free <= 0)
+            ORDER BY "nextAttemptAt"
+            LIMIT $3
+         ) d
      ), due AS (
-       SELECT id, "nextAttemptAt", "integrationId" FROM "IntegrationRequest" ir
-        WHERE "nextAttemptAt" <= ${NOW_UTC}
-          AND status IN ('STAGING', 'PENDING', 'PROCESSING')
-          AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC})
-          AND NOT EXISTS (SELECT 1 FROM limited WHERE limited.id = ir."integrationId" AND limited.free <= 0)
-        ORDER BY "nextAttemptAt"
-        LIMIT $3
+       -- Those within their destination's free slots, locked (and checked again: a command may
+       -- have changed one since it was read).
+       SELECT ir.id FROM "IntegrationRequest" ir
+        WHERE ir.id IN (
+                SELECT c.id FROM candidates c LEFT JOIN limited ON limited.id = c."integrationId"
+                 WHERE limited.id IS NULL OR c.nth <= limited.free
+              )
+          AND ir."nextAttemptAt" <= ${NOW_UTC}
+          AND ir.status IN ('STAGING', 'PENDING', 'PROCESSING')
+          AND (ir."lockedUntil" IS NULL OR ir."lockedUntil" < ${NOW_UTC})
         FOR UPDATE SKIP LOCKED
      ), allowed AS (
-       SELECT d.id, d."nextAttemptAt", d."integrationId",
+       SELECT c.id, c."nextAttemptAt", c."integrationId", c.nth,
               CASE WHEN limited.rate IS NOT NULL
-                   THEN limited."firstSlot" + make_interval(secs => (d.nth - 1) * limited.cps / limited.rate) END AS "notBefore",
+                   THEN limited."firstSlot" + make_interval(secs => (c.nth - 1) * limited.cps / limited.rate) END AS "notBefore",
               CASE WHEN limited.rate IS NOT NULL THEN limited.cps END AS "slotCalls"
-         FROM (
-           SELECT due.*, row_number() OVER (PARTITION BY due."integrationId" ORDER BY due."nextAttemptAt") AS nth FROM due
-         ) d LEFT JOIN limited ON limited.id = d."integrationId"
-        WHERE limited.id IS NULL OR d.nth <= limited.free
+         FROM candidates c JOIN due ON due.id = c.id LEFT JOIN limited ON limited.id = c."integrationId"
      ), slots AS (
        -- The next free slot moves past the ones just handed out (never back: a 429 may have pushed it).
        UPDATE "Integration" i
-          SET "nextSlotAt" = GREATEST(i."nextSlotAt", taken."firstSlot" + make_interval(secs => taken.count * taken.cps / taken.rate))
+          SET "nextSlotAt" = GREATEST(i."nextSlotAt", taken."firstSlot" + make_interval(secs => taken.last * taken.cps / taken.rate))
          FROM (
-           SELECT limited.id, limited."firstSlot", limited.rate, limited.cps, count(*) AS count
+           -- Past the last slot handed out (a row skipped as locked leaves its slot unused).
+           SELECT limited.id, limited."firstSlot", limited.rate, limited.cps, max(allowed.nth) AS last
              FROM allowed JOIN limited ON limited.id = allowed."integrationId"
             WHERE limited.rate IS NOT NULL
             GROUP BY limited.id, limited."firstSlot", limited.rate, limited.cps
@@ -144,7 +158,7 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
                  ir."accountId", ir."startedAt", ir."createdAt", allowed."nextAttemptAt" AS "dueAt", allowed."notBefore", allowed."slotCalls", ir."deletionRequestId", ir."integrationId"
      )
      SELECT c.*, CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", dr."lookupsPending", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", i."hashKeyCipher", a."secretCipher", a.type::text AS "accountType",
-            (i."maxConcurrency" IS NOT NULL OR i."maxRequestsPerSecond" IS NOT NULL) AS limited, (SELECT count(*) FROM due)::int AS examined
+            (i."maxConcurrency" IS NOT NULL OR i."maxRequestsPerSecond" IS NOT NULL) AS limited, (SELECT count(*) FROM candidates)::int AS examined
        FROM claimed c
        JOIN "DeletionRequest" dr ON dr.id = c."deletionRequestId"
        LEFT JOIN "Integration" i ON i.id = c."integrationId"

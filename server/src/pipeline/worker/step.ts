@@ -133,7 +133,8 @@ class Step {
     if (until) await pushNextSlot(query, integration.id, new Date(Math.min(until.getTime(), latest)));
     if (this.ir.slotCalls === null) return;
     const calls = this.trail.slice(this.destinationTrailFrom).filter((exchange) => exchange.kind === 'http').length;
-    await settleSlotCalls(query, integration.id, Math.max(1, calls), this.ir.slotCalls);
+    // A step that never reached the destination (waiting for the lookups, for a window) says nothing of its calls.
+    if (calls > 0) await settleSlotCalls(query, integration.id, calls, this.ir.slotCalls);
   }
 
   private report(status: StepReport['status']): StepReport {
