@@ -152,7 +152,8 @@ describe('certificate of deletion', () => {
     expect(bad.status).toBe(2);
     expect(JSON.parse(bad.stdout)).toMatchObject({ valid: false });
     fs.rmSync(dir, { recursive: true, force: true });
-  });
+    // Five CLI processes, each loading the CLI through tsx: over 30 s on two busy cores.
+  }, 120_000);
 
   it('is a certificate of deletion only for a request that succeeded and whose data was not found again', async () => {
     expect(signed.certificate).toMatchObject({ type: 'certificate-of-deletion' });
