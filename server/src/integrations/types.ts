@@ -20,6 +20,12 @@ export interface DriverContext<Config = unknown> {
   integrationRequestId: string;
   deletionRequestId: string;
   identifier: string;
+  /**
+   * This deletion's own key, for a destination's Idempotency-Key: the same on every repeat of it
+   * (after a crash, on a retry), another for each identifier one integration request sends (the
+   * integration request's id, then the identifier's). Absent: the integration request's id.
+   */
+  callKey?: string;
   /** The request's regulation ("GDPR", "CCPA" or a custom policy's name), where the deletion call can say it. */
   regulation?: string | null;
   config: Config;
@@ -67,7 +73,7 @@ export interface CancelResult {
 /** What a driver's admin operations (test connection, save-time validation, discover, dry run) get: no request. */
 export type AdminContext<Config = unknown> = Omit<
   DriverContext<Config>,
-  'identifier' | 'integrationRequestId' | 'deletionRequestId' | 'trackingId' | 'hashKey' | 'manualTasks'
+  'identifier' | 'integrationRequestId' | 'deletionRequestId' | 'trackingId' | 'callKey' | 'hashKey' | 'manualTasks'
 >;
 
 /** A problem with a configuration found at save time; `path` is inside the configuration. */

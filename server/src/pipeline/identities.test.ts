@@ -261,6 +261,58 @@ describe('one person, every identifier', () => {
     });
   });
 
+  it('sends each identifier of a type under its own Idempotency-Key, so a receiver that keeps answers by key deletes them all', async () => {
+    // A receiver that does what an Idempotency-Key asks: a key seen before gets the stored
+    // answer, and nothing is done again (as Stripe and most payment and CRM APIs do).
+    const answers = new Map<string, string>();
+    const deleted: string[] = [];
+    const keys: string[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        const key = String(req.headers['idempotency-key']);
+        keys.push(key);
+        if (!answers.has(key)) {
+          deleted.push((JSON.parse(body) as { email: string }).email);
+          answers.set(key, JSON.stringify({ deleted: true }));
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end(answers.get(key));
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const org = await seedOrganization(env.deps);
+      const { caller } = callerFor(env.deps, { pat: org.pat });
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/erase`;
+      const crm = await caller.integrations.create({
+        workspaceId: org.workspace.id,
+        name: 'CRM',
+        type: 'WEBHOOK',
+        config: { mode: 'sync', initiate: { method: 'POST', url, body: '{"email":"{{identifier}}"}' } },
+      });
+      await caller.identities.setIntegrationType({ integrationId: crm.id, consumesType: 'email' });
+      const stamp = Date.now();
+      const emails = [`work-${stamp}@example.com`, `home-${stamp}@example.org`];
+      const created = await createOverRest(org, {
+        identifier: emails[0],
+        identifiers: [{ type: 'email', value: emails[1] }],
+      });
+      expect(created.status).toBe(201);
+      const done = await waitForRequest(env, created.body.id as string, undefined, 30_000);
+      expect(done.integrationRequests.map((ir) => ir.status)).toEqual(['SUCCESS']);
+      // Both emails reached the receiver and were deleted: one key each, none repeated.
+      expect(deleted.sort()).toEqual([...emails].sort());
+      expect(new Set(keys).size).toBe(2);
+      // Each key is the integration request's and the identifier's ids: stable on a repeat, and no personal data.
+      const irId = done.integrationRequests[0]!.id;
+      const identifiers = await caller.identities.requestIdentifiers({ deletionRequestId: done.id });
+      expect(keys.sort()).toEqual(identifiers.map((i) => `${irId}:${i.id}`).sort());
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
+
   it('an integration whose identifier type the request lacks ends as such, not as "nothing found"; a failing lookup is shown', async () => {
     const org = await seedOrganization(env.deps);
     const { caller } = callerFor(env.deps, { pat: org.pat });

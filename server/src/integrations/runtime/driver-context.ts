@@ -27,6 +27,7 @@ export function driverContext(
     | 'deletionRequestId'
     | 'identifier'
     | 'trackingId'
+    | 'callKey'
     | 'regulation'
     | 'manualTasks'
   >,

@@ -60,9 +60,10 @@ async function call(
   for (const [name, value] of Object.entries(spec.headers)) headers[name] = renderHeader(value, values);
   // Lets the receiver de-duplicate a call repeated after a crash or retry: the same key for
   // every repeat of one call, another for each kind of call (a receiver that keeps answers by
-  // key must not answer a cancel with the deletion's answer).
-  headers['Idempotency-Key'] ??=
-    phase === 'initiate' ? ctx.integrationRequestId : `${ctx.integrationRequestId}:${phase}`;
+  // key must not answer a cancel with the deletion's answer) and for each identifier an
+  // integration request sends (nor the second email's deletion with the first one's).
+  const key = ctx.callKey ?? ctx.integrationRequestId;
+  headers['Idempotency-Key'] ??= phase === 'initiate' ? key : `${key}:${phase}`;
   return ctx.http.request({
     method: spec.method,
     url: renderUrl(spec.url, values),

@@ -8,9 +8,9 @@ import type { NewRequestIdentifier } from './fan-out';
 export function requestIdentifierValues(
   query: Query,
   deletionRequestId: string,
-): Promise<{ type: string | null; value: string }[]> {
-  return query<{ type: string | null; value: string }>(
-    `SELECT type, value FROM "RequestIdentifier"
+): Promise<{ id: string; type: string | null; value: string }[]> {
+  return query<{ id: string; type: string | null; value: string }>(
+    `SELECT id, type, value FROM "RequestIdentifier"
       WHERE "deletionRequestId" = $1 AND value IS NOT NULL
       ORDER BY "primary" DESC, "createdAt", id`,
     [deletionRequestId],

@@ -175,7 +175,7 @@ class Step {
     );
     this.redact = redact;
     const call = (identifier: string, trackingId: string | null): Promise<Outcome> => {
-      const ctx = context({ identifier, trackingId });
+      const ctx = context({ identifier, trackingId, callKey: subject.callKeys?.get(identifier) ?? ir.id });
       if (this.phase === 'initiate') return destination.driver.requestDeletion(ctx);
       return destination.driver.checkStatus
         ? destination.driver.checkStatus(ctx)
@@ -187,14 +187,20 @@ class Step {
 
   /**
    * The values this integration receives: the primary identifier when it consumes no type (as
-   * before typed identifiers), else every value of its type; none is its own outcome.
+   * before typed identifiers), else every value of its type, each with its own call key (the
+   * integration request's id and the identifier's: a destination that keeps answers by
+   * Idempotency-Key must not answer the second email with the first one's); none is its own outcome.
    */
-  private async subjectValues(): Promise<{ values: string[]; redact: string[] } | { outcome: Outcome }> {
+  private async subjectValues(): Promise<
+    { values: string[]; redact: string[]; callKeys?: Map<string, string> } | { outcome: Outcome }
+  > {
     const ir = this.ir;
     if (ir.consumesType === null) return { values: [ir.identifier!], redact: [ir.identifier!] };
     const query = pgQuery(this.deps.pool);
     const every = await requestIdentifierValues(query, ir.deletionRequestId);
-    const values = every.filter((identifier) => identifier.type === ir.consumesType).map((i) => i.value);
+    const typed = every.filter((identifier) => identifier.type === ir.consumesType);
+    const values = typed.map((i) => i.value);
+    const callKeys = new Map(typed.map((i) => [i.value, `${ir.id}:${i.id}`]));
     if (values.length === 0)
       return {
         outcome: {
@@ -202,7 +208,7 @@ class Step {
           reason: `${NO_IDENTIFIER_OF_TYPE} ${ir.consumesType} in this request: nothing was sent to this destination. Add one to a new request, or an identity lookup that finds it.`,
         },
       };
-    return { values, redact: every.map((identifier) => identifier.value) };
+    return { values, redact: every.map((identifier) => identifier.value), callKeys };
   }
 
   /** Writes the outcome (its new state, audit entries, the parent's roll-up); `forceStatus` for an internal error. */

@@ -77,7 +77,7 @@ export interface OpenedDestination {
   destination: Destination;
   /** The account's declared secrets, then the person's identifiers, blanked out of a text. */
   redact: (text: string) => string;
-  context(call: { identifier: string; trackingId: string | null }): DriverContext;
+  context(call: { identifier: string; trackingId: string | null; callKey?: string }): DriverContext;
 }
 
 /**
