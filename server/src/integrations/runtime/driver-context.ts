@@ -33,8 +33,9 @@ export function driverContext(
   >,
   trail: Exchange[],
   now = new Date(),
+  pace?: () => Promise<void>,
 ): DriverContext {
-  return { ...request, hashKey: destination.hashKey ?? null, ...adminContext(deps, destination, trail, now) };
+  return { ...request, hashKey: destination.hashKey ?? null, ...adminContext(deps, destination, trail, now, pace) };
 }
 
 export function adminContext(
@@ -42,6 +43,8 @@ export function adminContext(
   destination: Omit<Destination, 'driver'> & { driver: Pick<Driver, 'type'> },
   trail: Exchange[],
   now = new Date(),
+  /** Waits for each HTTP call's turn under the integration's rate (a deletion step's calls). */
+  pace?: () => Promise<void>,
 ): AdminContext {
   return {
     integrationType: destination.driver.type,
@@ -50,6 +53,6 @@ export function adminContext(
     trail,
     log: deps.log,
     now,
-    ...outboundTools(deps.policy, trail, secretValues(destination.accountType, destination.secrets)),
+    ...outboundTools(deps.policy, trail, secretValues(destination.accountType, destination.secrets), pace),
   };
 }

@@ -32,6 +32,8 @@ export interface HttpClientOptions {
   lookup?: LookupFunction;
   /** Checked before each call (scheme, host, allowlist). */
   checkUrl?: (url: URL) => Promise<void>;
+  /** Waits for each call's turn under the destination's rate (see `callPacer`). */
+  pace?: () => Promise<void>;
   defaultTimeoutMs?: number;
 }
 
@@ -101,6 +103,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   return {
     async request(req) {
       const url = new URL(req.url);
+      await options.pace?.();
       const started = Date.now();
       const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...(req.headers ?? {}) };
       if (req.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))

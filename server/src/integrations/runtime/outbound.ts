@@ -9,12 +9,18 @@ import { createHttpClient } from './http-client';
 import { PermanentError, TransientError, type Exchange } from '../types';
 
 /** HTTP and host resolution for drivers, both checked against the SSRF policy at call time. */
-export function outboundTools(policy: OutboundPolicy, trail: Exchange[], secrets: string[]) {
+export function outboundTools(
+  policy: OutboundPolicy,
+  trail: Exchange[],
+  secrets: string[],
+  pace?: () => Promise<void>,
+) {
   const lookup = guardedLookup(policy);
   return {
     http: createHttpClient({
       trail,
       secrets,
+      pace,
       lookup: lookup as never,
       checkUrl: async (url) => {
         await assertUrlAllowed(url, policy);

@@ -45,6 +45,8 @@ export interface Claimed {
   notBefore: Date | null;
   /** How many calls that slot stands for (the integration's `callsPerStep` when claimed); null without a rate. */
   slotCalls: number | null;
+  /** The time one call takes of the integration's rate (1,000 ms / `maxRequestsPerSecond`): the step's calls leave this far apart; null without a rate. */
+  callIntervalMs: number | null;
 }
 
 /**
@@ -134,7 +136,8 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
        SELECT c.id, c."nextAttemptAt", c."integrationId", c.nth,
               CASE WHEN limited.rate IS NOT NULL
                    THEN limited."firstSlot" + make_interval(secs => (c.nth - 1) * limited.cps / limited.rate) END AS "notBefore",
-              CASE WHEN limited.rate IS NOT NULL THEN limited.cps END AS "slotCalls"
+              CASE WHEN limited.rate IS NOT NULL THEN limited.cps END AS "slotCalls",
+              CASE WHEN limited.rate IS NOT NULL THEN 1000 / limited.rate END AS "callIntervalMs"
          FROM candidates c JOIN due ON due.id = c.id LEFT JOIN limited ON limited.id = c."integrationId"
      ), slots AS (
        -- The next free slot moves past the ones just handed out (never back: a 429 may have pushed it).
@@ -155,7 +158,7 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
               "startedAt" = COALESCE(ir."startedAt", ${NOW_UTC})
          FROM allowed WHERE ir.id = allowed.id
        RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."integrationName", ir."configSnapshot", ir."consumesType",
-                 ir."accountId", ir."startedAt", ir."createdAt", allowed."nextAttemptAt" AS "dueAt", allowed."notBefore", allowed."slotCalls", ir."deletionRequestId", ir."integrationId"
+                 ir."accountId", ir."startedAt", ir."createdAt", allowed."nextAttemptAt" AS "dueAt", allowed."notBefore", allowed."slotCalls", allowed."callIntervalMs", ir."deletionRequestId", ir."integrationId"
      )
      SELECT c.*, CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", dr."lookupsPending", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", i."hashKeyCipher", a."secretCipher", a.type::text AS "accountType",
             (i."maxConcurrency" IS NOT NULL OR i."maxRequestsPerSecond" IS NOT NULL) AS limited, (SELECT count(*) FROM candidates)::int AS examined

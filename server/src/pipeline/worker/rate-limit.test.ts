@@ -12,10 +12,18 @@ type Answer = { status: number; headers?: Record<string, string> } | null;
  */
 async function startDestination(answer: (nth: number) => Answer = () => ({ status: 200 }), delayMs = 0) {
   const arrivals: number[] = [];
+  /** Each call's arrival by the email its body names (bodies that name one). */
+  const byEmail = new Map<string, number>();
   const server = http.createServer((req, res) => {
-    arrivals.push(Date.now());
+    const at = Date.now();
+    arrivals.push(at);
     const reply = answer(arrivals.length);
-    req.resume();
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const email = /"email":"([^"]+)"/.exec(body)?.[1];
+      if (email) byEmail.set(email, at);
+    });
     if (reply === null) return;
     req.on('end', () =>
       setTimeout(() => {
@@ -27,6 +35,7 @@ async function startDestination(answer: (nth: number) => Answer = () => ({ statu
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     arrivals,
+    byEmail,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -59,6 +68,8 @@ interface Destination {
   url: string;
   maxConcurrency?: number;
   maxRequestsPerSecond?: number | null;
+  /** The deletion call's JSON body (default `{}`). */
+  body?: string;
 }
 
 async function workspaceWith(destinations: Destination[]) {
@@ -71,7 +82,7 @@ async function workspaceWith(destinations: Destination[]) {
         workspaceId: org.workspace.id,
         name: d.name,
         type: 'WEBHOOK',
-        config: { mode: 'sync', initiate: { method: 'POST', url: `${d.url}/erase`, body: '{}' } },
+        config: { mode: 'sync', initiate: { method: 'POST', url: `${d.url}/erase`, body: d.body ?? '{}' } },
         maxConcurrency: d.maxConcurrency,
         maxRequestsPerSecond: d.maxRequestsPerSecond,
       }),
@@ -136,7 +147,9 @@ describe('maxRequestsPerSecond', () => {
 
   it('counts every call a step makes against the rate, and learns how many a step makes', async () => {
     const destination = await startDestination();
-    const workspace = await workspaceWith([{ name: 'Rated CRM', url: destination.url, maxRequestsPerSecond: 10 }]);
+    const workspace = await workspaceWith([
+      { name: 'Rated CRM', url: destination.url, maxRequestsPerSecond: 10, body: '{"email":"{{identifier}}"}' },
+    ]);
     const integrationId = workspace.integrations[0]!.id;
     // Each request names two emails, and the integration takes emails: two calls in each step.
     await workspace.caller.identities.setIntegrationType({ integrationId, consumesType: 'email' });
@@ -181,6 +194,13 @@ describe('maxRequestsPerSecond', () => {
       await destination.close();
     }
     expect(secondBatch).toHaveLength(count * 2);
+    // A step's two calls leave a tenth of a second apart (one call's share of 10 a second), not
+    // back to back at its slot's start (a few milliseconds apart before they were spaced).
+    for (let i = 0; i < count; i++) {
+      const first = destination.byEmail.get(`first-b-${i}@example.com`)!;
+      const second = destination.byEmail.get(`second-b-${i}@example.com`)!;
+      expect(Math.abs(second - first)).toBeGreaterThanOrEqual(80);
+    }
     expect(mostInWindow(secondBatch, 1_000)).toBeLessThanOrEqual(13);
     expect(mostInWindow(secondBatch, 3_000)).toBeLessThanOrEqual(33);
     expect(Math.max(...secondBatch) - Math.min(...secondBatch)).toBeGreaterThanOrEqual((count * 2 - 1) * 100 - 250);

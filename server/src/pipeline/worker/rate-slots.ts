@@ -19,3 +19,22 @@ export function untilSlot(notBefore: Date | null): Promise<void> | null {
   const waitMs = notBefore ? notBefore.getTime() - Date.now() : 0;
   return waitMs > 0 ? new Promise((resolve) => setTimeout(resolve, waitMs)) : null;
 }
+
+/**
+ * Spaces a step's calls to a rate-limited destination: each leaves at least `intervalMs` (one
+ * call's share of the rate) after the one before. The claim gave the step a slot of
+ * `callsPerStep` calls; without this its calls (a search and the delete, one per email) left
+ * back to back at the slot's start, and a vendor counting by the second saw them all in one.
+ * The first call goes at once (the worker waited for the slot). Undefined without a rate.
+ */
+export function callPacer(intervalMs: number | null): (() => Promise<void>) | undefined {
+  if (intervalMs === null || !(intervalMs > 0)) return undefined;
+  let next = 0;
+  return () => {
+    // Taken before waiting, so calls a driver makes at once queue one behind the other.
+    const at = Math.max(next, Date.now());
+    next = at + intervalMs;
+    const waitMs = at - Date.now();
+    return waitMs > 0 ? new Promise((resolve) => setTimeout(resolve, waitMs)) : Promise.resolve();
+  };
+}

@@ -16,7 +16,7 @@ import { requestIdentifierValues } from '../store/identities';
 import { pgQuery } from '../store/sql';
 import { forEachIdentifier } from './each-identifier';
 import { ensureIdentities } from './identities';
-import { rateLimitedUntil } from './rate-slots';
+import { callPacer, rateLimitedUntil } from './rate-slots';
 import { pushNextSlot, settleSlotCalls } from '../store/slots';
 
 type Phase = 'initiate' | 'check';
@@ -169,6 +169,7 @@ class Step {
           manualTasks: manualTaskPort(this.deps, ir.id),
         },
         subject: subject.redact,
+        pace: callPacer(ir.callIntervalMs),
       },
       this.trail,
       this.startedAt,

@@ -94,6 +94,8 @@ export async function openDestination(
     >;
     /** The values to blank out of what the destination says (the person's identifiers). */
     subject: string | null | readonly string[];
+    /** Waits for each call's turn under the integration's rate (a deletion step's; see `callPacer`). */
+    pace?: () => Promise<void>;
   },
   trail: Exchange[],
   now?: Date,
@@ -102,6 +104,6 @@ export async function openDestination(
   return {
     destination,
     redact: stepRedactor(destination, input.subject),
-    context: (call) => driverContext(deps, destination, { ...input.request, ...call }, trail, now),
+    context: (call) => driverContext(deps, destination, { ...input.request, ...call }, trail, now, input.pace),
   };
 }
