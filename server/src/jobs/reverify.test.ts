@@ -175,4 +175,59 @@ describe('re-verification N days after SUCCESS', () => {
     expect(await runReverification(env.deps, at, { batch: 1 })).toEqual({ verified: 0, reappeared: 0, failed: 0 });
     expect((await irOf(first)).reverifiedAt).toBeNull();
   });
+  it('looks again by the identifiers the deletion was sent (each user id of the person), not the email it was made with', async () => {
+    const other = await seedOrganization(env.deps, 'reverify-typed');
+    await env.deps.prisma.organization.update({
+      where: { id: other.organization.id },
+      data: { reverifyAfterDays: 30 },
+    });
+    const caller = callerFor(env.deps, { pat: other.pat }).caller;
+    const store = await connectCustomerDatabase(caller, other.workspace.id, customer, [
+      { table: 'orders', identifierColumns: ['user_id'], action: 'delete' },
+      { table: 'users', identifierColumns: ['id'], action: 'delete' },
+    ]);
+    await caller.identities.setIntegrationType({ integrationId: store.id, consumesType: 'user_id' });
+    const work = await customer.seedUser('typed-work@example.com', { orders: 1 });
+    const home = await customer.seedUser('typed-home@example.com', { orders: 1 });
+    const { id } = await caller.deletionRequests.createInWorkspace({
+      workspaceId: other.workspace.id,
+      identifier: 'typed-work@example.com',
+      identifiers: [
+        { type: 'user_id', value: work },
+        { type: 'user_id', value: home },
+      ],
+    });
+    const worker = await startTestWorker(env);
+    try {
+      expect((await waitForRequest(env, id)).status).toBe('SUCCESS');
+    } finally {
+      await worker.stop();
+    }
+    expect(await customer.count('SELECT count(*) FROM users WHERE id = ANY($1::bigint[])', [[work, home]])).toBe(0);
+    // A restored backup brings the second account back under its user id (with an email of its own).
+    await customer.pool.query(
+      `INSERT INTO users (id, email, name, phone) VALUES ($1, 'restored-typed@example.com', 'Name', '+1 555')`,
+      [home],
+    );
+    await customer.pool.query(
+      `INSERT INTO orders (user_id, customer_email, total) VALUES ($1, 'restored-typed@example.com', 1)`,
+      [home],
+    );
+
+    expect(await runReverification(env.deps, new Date(Date.now() + 31 * DAY_MS))).toEqual({
+      verified: 0,
+      reappeared: 1,
+      failed: 0,
+    });
+    const trail = await actions(id);
+    expect(trail.map((e) => [e.action, e.outcome])).toEqual([
+      ['deletion.reverified', 'REAPPEARED'],
+      ['request.reappeared', 'REAPPEARED'],
+    ]);
+    expect(trail[0]!.summary).toContain('identifier 2 of 2');
+    expect(trail[0]!.summary).toContain('public.orders: 1');
+    // Both user ids were looked up again (two rules each).
+    expect(JSON.stringify(trail[0]!.details).match(/SELECT/g)!.length).toBeGreaterThanOrEqual(4);
+    expect((await irOf(id)).reappearedAt).not.toBeNull();
+  });
 });

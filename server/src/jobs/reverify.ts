@@ -5,10 +5,11 @@ import { isDatabaseUnreachable } from '../db/connections';
 import { dbQuery, utc } from '../db/query';
 import { driverFor } from '../integrations/registry';
 import { identifierRedactor } from '../integrations/runtime/redaction';
-import { PermanentError, TransientError, type Exchange } from '../integrations/types';
+import { PermanentError, TransientError, type Exchange, type ReverifyResult } from '../integrations/types';
 import type { Keyring } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import type { OutboundPolicy } from '../lib/ssrf';
+import { integrationSubject, type Subject } from '../pipeline/store/identities';
 import { recordReverification } from '../pipeline/store/reverify';
 import { openDestination } from '../services/integrations/destination';
 
@@ -38,6 +39,8 @@ interface Due {
   hasIntegration: boolean;
   /** Null when the integration was deleted. */
   integrationId: string | null;
+  /** The type of identifier the integration was sent; null: the request's primary identifier. */
+  consumesType: string | null;
 }
 
 /**
@@ -62,7 +65,7 @@ export async function runReverification(
   for (;;) {
     const due: (Due & { cursorAt: string })[] = await query<Due & { cursorAt: string }>(
       `SELECT ir.id, ir."deletionRequestId", dr."organizationId", dr.identifier, ir."integrationType"::text AS "integrationType", ir."configSnapshot",
-              ir."accountId", i."accountId" AS "currentAccountId", i.id IS NOT NULL AS "hasIntegration", i.id AS "integrationId", ir."completedAt"::text AS "cursorAt"
+              ir."accountId", i."accountId" AS "currentAccountId", i.id IS NOT NULL AS "hasIntegration", i.id AS "integrationId", ir."consumesType", ir."completedAt"::text AS "cursorAt"
          FROM "IntegrationRequest" ir
          JOIN "DeletionRequest" dr ON dr.id = ir."deletionRequestId"
          JOIN "Organization" o ON o.id = dr."organizationId"
@@ -99,6 +102,11 @@ async function reverifyOne(
   // The identifier and the account's declared secrets are blanked out of what is recorded and logged, as for a deletion step.
   let redact = identifierRedactor(ir.identifier);
   try {
+    // The values the deletion was sent (every user id of the person, say, not the email the request was made with).
+    const subject = await integrationSubject(dbQuery(deps.prisma), ir);
+    redact = identifierRedactor(subject.redact);
+    if (subject.values.length === 0)
+      throw new PermanentError(`no identifier of type ${ir.consumesType} of this request is stored any more`);
     const opened = await openDestination(
       deps,
       {
@@ -112,15 +120,16 @@ async function reverifyOne(
           integrationRequestId: ir.id,
           deletionRequestId: ir.deletionRequestId,
         },
-        subject: ir.identifier,
+        subject: subject.redact,
       },
       trail,
       now,
     );
     const { destination } = opened;
     redact = opened.redact;
-    const ctx = opened.context({ identifier: ir.identifier, trackingId: null });
-    const found = await destination.driver.reverify!(ctx);
+    const found = await lookAgain(subject, (value, callKey) =>
+      destination.driver.reverify!(opened.context({ identifier: value, trackingId: null, callKey })),
+    );
     await recordReverification(
       dbQuery(deps.prisma),
       {
@@ -151,4 +160,22 @@ async function reverifyOne(
     );
     return 'failed';
   }
+}
+
+/** The proof run again for each value the deletion was sent, added up (one value: its own result). */
+async function lookAgain(
+  subject: Subject,
+  reverify: (value: string, callKey: string) => Promise<ReverifyResult>,
+): Promise<ReverifyResult> {
+  const each: ReverifyResult[] = [];
+  for (const { value, callKey } of subject.values) each.push(await reverify(value, callKey));
+  if (each.length === 1) return each[0]!;
+  const counts: Record<string, number> = {};
+  for (const result of each)
+    for (const [key, count] of Object.entries(result.counts)) counts[key] = (counts[key] ?? 0) + count;
+  return {
+    remaining: each.reduce((sum, result) => sum + result.remaining, 0),
+    counts,
+    message: each.map((result, at) => `identifier ${at + 1} of ${each.length}: ${result.message}`).join('; '),
+  };
 }

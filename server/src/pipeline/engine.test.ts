@@ -597,6 +597,59 @@ describe('deletion engine, end to end', () => {
     });
   });
 
+  it("cancels each of a person's jobs at a destination that takes emails: every job by its own id and key", async () => {
+    const { org, caller } = await setup();
+    // One job per email, named after it; running until canceled.
+    hooks.on('POST /m-jobs', (call) => ({
+      status: 202,
+      body: { id: `m-${(JSON.parse(call.body) as { email: string }).email.split('@')[0]}` },
+    }));
+    hooks.on('GET /m-jobs/*', () => ({ status: 200, body: { state: 'running' } }));
+    hooks.on('DELETE /m-jobs/*', () => ({ status: 200 }));
+    const integration = await webhook(caller, org.workspace.id, {
+      mode: 'async',
+      initiate: { url: `${hooks.url}/m-jobs`, body: '{"email":"{{identifier}}"}', trackingIdPath: '$.id' },
+      status: { method: 'GET', url: `${hooks.url}/m-jobs/{{trackingId}}`, statusPath: '$.state' },
+      cancel: { method: 'DELETE', url: `${hooks.url}/m-jobs/{{trackingId}}` },
+    });
+    await caller.identities.setIntegrationType({ integrationId: integration.id, consumesType: 'email' });
+    const created = await caller.deletionRequests.createInWorkspace({
+      workspaceId: org.workspace.id,
+      identifier: 'first@example.com',
+      identifiers: [{ type: 'email', value: 'second@example.org' }],
+    });
+    const irId = created.integrationRequests![0]!.id;
+    const accepted = await waitForIntegrationRequest(env, irId, ['PENDING', 'PROCESSING']);
+    expect(accepted.trackingId).toContain('m-second');
+    let result: Awaited<ReturnType<Caller['deletionRequests']['cancel']>> | undefined;
+    for (let i = 0; i < 40 && !result; i++) {
+      try {
+        result = await caller.deletionRequests.cancel({ deletionRequestId: created.id });
+        if (result.refused.length) result = undefined;
+      } catch {
+        // being polled right now: try again
+      }
+      if (!result) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(result!.deletionRequest.integrationRequests![0]!.status).toBe('CANCELED');
+    // Both jobs were canceled by their own ids (not by the tracking id that lists them both), each under its own key.
+    const cancels = hooks.callsTo('DELETE /m-jobs/*');
+    expect(cancels.map((c) => c.path).sort()).toEqual(['/m-jobs/m-first', '/m-jobs/m-second']);
+    const sent = hooks.callsTo('POST /m-jobs').map((c) => c.headers['idempotency-key']);
+    expect(new Set(sent).size).toBe(2);
+    expect(cancels.map((c) => c.headers['idempotency-key']).sort()).toEqual(sent.map((key) => `${key}:cancel`).sort());
+    // What the cancel recorded names neither email.
+    const trail = await caller.deletionRequests.auditTrail({ deletionRequestId: created.id });
+    const cancel = trail.find((e) => e.action === 'deletion.cancel' && e.outcome === 'CANCELED')!;
+    expect(cancel.summary).toContain('identifier 2 of 2');
+    const recorded = await env.db.prisma.auditLog.findMany({
+      where: { deletionRequestId: created.id, action: 'deletion.cancel' },
+    });
+    expect(JSON.stringify(recorded.map((e) => [e.summary, e.details]))).not.toMatch(
+      /first@example\.com|second@example\.org/,
+    );
+  });
+
   it('refuses to cancel an accepted job at a destination without a cancel operation', async () => {
     const { org, caller } = await setup();
     hooks.on('POST /nc-jobs', () => ({ status: 202, body: { id: 'nc-1' } }));

@@ -11,7 +11,9 @@ import { manualTaskPort } from '../../services/manual-tasks/task-port';
 import { wakeCallbackDispatchers } from '../../queue/wake-up';
 import { handBackLeases, takeLease } from '../store/leases';
 import { newLeaseOwner } from '../../queue/runner';
+import { integrationSubject } from '../store/identities';
 import { markCanceled } from '../store/reschedule';
+import { trackedJobs } from '../worker/each-identifier';
 import { lockDeletionRequest, rollUpDeletionRequest } from '../store/roll-up';
 import { dbQuery } from '../store/sql';
 import { assertTransition, isActive } from '../state-machine';
@@ -50,6 +52,14 @@ export async function cancelIntegrationRequest(
   let redact = identifierRedactor(ir.deletionRequest.identifier);
   try {
     if (ir.trackingId) {
+      // The values the deletion was sent for, the integration's type of identifier (each email of the person, say).
+      const subject = await integrationSubject(query, {
+        id: ir.id,
+        deletionRequestId: ir.deletionRequest.id,
+        consumesType: ir.consumesType,
+        identifier: ir.deletionRequest.identifier ?? '',
+      });
+      redact = identifierRedactor(subject.redact);
       const type = storedIntegrationType(ir.integrationType);
       const opened = await openDestination(
         deps,
@@ -65,7 +75,7 @@ export async function cancelIntegrationRequest(
             deletionRequestId: ir.deletionRequest.id,
             manualTasks: manualTaskPort(deps, ir.id),
           },
-          subject: ir.deletionRequest.identifier,
+          subject: subject.redact,
         },
         trail,
       );
@@ -77,12 +87,30 @@ export async function cancelIntegrationRequest(
           `${ir.integrationName} (${ir.integrationType}) does not support canceling a deletion it has accepted`,
         );
       }
-      const result = await destination.driver.cancel(
-        opened.context({ identifier: ir.deletionRequest.identifier ?? '', trackingId: ir.trackingId }),
-      );
-      if (!result.canceled)
-        throw new AppError('CONFLICT', `${ir.integrationName} refused to cancel: ${redact(result.message)}`);
-      message = redact(result.message);
+      // Each job the destination runs for this request: one per value still in progress.
+      const jobs = trackedJobs(ir.trackingId, subject.values.length);
+      if (jobs.length === 0)
+        throw new AppError(
+          'CONFLICT',
+          'The identifiers this deletion was sent for are no longer stored; it cannot be canceled at the destination',
+        );
+      const label = (at: number) =>
+        subject.values.length > 1 ? `identifier ${at + 1} of ${subject.values.length}: ` : '';
+      const results: { at: number; canceled: boolean; message: string }[] = [];
+      for (const job of jobs) {
+        const { value, callKey } = subject.values[job.at]!;
+        const result = await destination.driver.cancel(
+          opened.context({ identifier: value, trackingId: job.trackingId, callKey }),
+        );
+        results.push({ at: job.at, ...result });
+      }
+      const refused = results.filter((result) => !result.canceled);
+      if (refused.length > 0)
+        throw new AppError(
+          'CONFLICT',
+          `${ir.integrationName} refused to cancel: ${refused.map((r) => redact(label(r.at) + r.message)).join('; ')}`,
+        );
+      message = results.map((r) => redact(label(r.at) + r.message)).join('; ');
     } else {
       message = 'Canceled before the deletion was sent';
     }

@@ -17,6 +17,36 @@ export function requestIdentifierValues(
   );
 }
 
+/** What one integration request sends its destination. */
+export interface Subject {
+  /** The values it is sent, in order (a step's jobs at the destination are kept by position), each with its call key. */
+  values: { value: string; callKey: string }[];
+  /** Every identifier of the request: blanked out of what the destination says. */
+  redact: string[];
+}
+
+/**
+ * The values an integration request sends its destination: the primary identifier when its
+ * integration consumes no type (as before typed identifiers), else every value of that type,
+ * each under its own call key (the integration request's id and the identifier's: a destination
+ * that keeps answers by Idempotency-Key must not answer the second email with the first one's).
+ * A deletion step, a cancel and a re-verification all reach the same values this way. `values`
+ * is empty when the request has none of the type.
+ */
+export async function integrationSubject(
+  query: Query,
+  ir: { id: string; deletionRequestId: string; consumesType: string | null; identifier: string },
+): Promise<Subject> {
+  if (ir.consumesType === null) return { values: [{ value: ir.identifier, callKey: ir.id }], redact: [ir.identifier] };
+  const every = await requestIdentifierValues(query, ir.deletionRequestId);
+  return {
+    values: every
+      .filter((identifier) => identifier.type === ir.consumesType)
+      .map((identifier) => ({ value: identifier.value, callKey: `${ir.id}:${identifier.id}` })),
+    redact: every.map((identifier) => identifier.value),
+  };
+}
+
 export interface LookupLease {
   organizationId: string;
   workspaceId: string;

@@ -10,6 +10,7 @@ const integrationRequestSelect = {
   configSnapshot: true,
   accountId: true,
   integrationId: true,
+  consumesType: true,
   integration: { select: { accountId: true, config: true, enabled: true, name: true } },
   deletionRequest: { select: { id: true, organizationId: true, identifier: true, workspaceId: true } },
 } satisfies Prisma.IntegrationRequestSelect;

@@ -6,7 +6,11 @@ type Jobs = { at: number; trackingId: string }[];
 
 const encode = (jobs: Jobs) => `${MULTI_PREFIX}${JSON.stringify(jobs)}`;
 
-function decode(trackingId: string | null, values: number): Jobs {
+/**
+ * The destination's jobs behind a step's tracking id, each with the position of the value it
+ * deletes (a plain tracking id is the first value's job); what a cancel calls the destination for.
+ */
+export function trackedJobs(trackingId: string | null, values: number): Jobs {
   if (!trackingId?.startsWith(MULTI_PREFIX)) return trackingId ? [{ at: 0, trackingId }] : [];
   const jobs = JSON.parse(trackingId.slice(MULTI_PREFIX.length)) as Jobs;
   return jobs.filter((job) => job.at < values);
@@ -28,7 +32,7 @@ export async function forEachIdentifier(
   const targets =
     phase === 'initiate'
       ? values.map((value, at) => ({ at, value, trackingId: null as string | null }))
-      : decode(trackingId, values.length).map((job) => ({
+      : trackedJobs(trackingId, values.length).map((job) => ({
           at: job.at,
           value: values[job.at]!,
           trackingId: job.trackingId,

@@ -12,7 +12,7 @@ import type { EngineDeps } from './deps';
 import { assertTransition, isActive } from '../state-machine';
 import { errorForLog } from '../../lib/logger';
 import { NO_IDENTIFIER_OF_TYPE } from '@shared/identifiers';
-import { requestIdentifierValues } from '../store/identities';
+import { integrationSubject, type Subject } from '../store/identities';
 import { pgQuery } from '../store/sql';
 import { forEachIdentifier } from './each-identifier';
 import { ensureIdentities } from './identities';
@@ -175,41 +175,35 @@ class Step {
       this.startedAt,
     );
     this.redact = redact;
+    const callKeys = new Map(subject.values.map(({ value, callKey }) => [value, callKey]));
     const call = (identifier: string, trackingId: string | null): Promise<Outcome> => {
-      const ctx = context({ identifier, trackingId, callKey: subject.callKeys?.get(identifier) ?? ir.id });
+      const ctx = context({ identifier, trackingId, callKey: callKeys.get(identifier) });
       if (this.phase === 'initiate') return destination.driver.requestDeletion(ctx);
       return destination.driver.checkStatus
         ? destination.driver.checkStatus(ctx)
         : Promise.resolve({ kind: 'success', message: 'Accepted by the destination, which reports no further status' });
     };
-    if (subject.values.length === 1) return call(subject.values[0]!, ir.trackingId);
-    return forEachIdentifier(subject.values, this.phase, ir.trackingId, call);
+    if (subject.values.length === 1) return call(subject.values[0]!.value, ir.trackingId);
+    return forEachIdentifier(
+      subject.values.map(({ value }) => value),
+      this.phase,
+      ir.trackingId,
+      call,
+    );
   }
 
-  /**
-   * The values this integration receives: the primary identifier when it consumes no type (as
-   * before typed identifiers), else every value of its type, each with its own call key (the
-   * integration request's id and the identifier's: a destination that keeps answers by
-   * Idempotency-Key must not answer the second email with the first one's); none is its own outcome.
-   */
-  private async subjectValues(): Promise<
-    { values: string[]; redact: string[]; callKeys?: Map<string, string> } | { outcome: Outcome }
-  > {
+  /** The values this integration receives (see `integrationSubject`); none of its type is its own outcome. */
+  private async subjectValues(): Promise<Subject | { outcome: Outcome }> {
     const ir = this.ir;
-    if (ir.consumesType === null) return { values: [ir.identifier!], redact: [ir.identifier!] };
-    const query = pgQuery(this.deps.pool);
-    const every = await requestIdentifierValues(query, ir.deletionRequestId);
-    const typed = every.filter((identifier) => identifier.type === ir.consumesType);
-    const values = typed.map((i) => i.value);
-    const callKeys = new Map(typed.map((i) => [i.value, `${ir.id}:${i.id}`]));
-    if (values.length === 0)
+    const subject = await integrationSubject(pgQuery(this.deps.pool), { ...ir, identifier: ir.identifier! });
+    if (subject.values.length === 0)
       return {
         outcome: {
           kind: 'failed',
           reason: `${NO_IDENTIFIER_OF_TYPE} ${ir.consumesType} in this request: nothing was sent to this destination. Add one to a new request, or an identity lookup that finds it.`,
         },
       };
-    return { values, redact: every.map((identifier) => identifier.value), callKeys };
+    return subject;
   }
 
   /** Writes the outcome (its new state, audit entries, the parent's roll-up); `forceStatus` for an internal error. */
