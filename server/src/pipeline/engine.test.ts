@@ -49,6 +49,21 @@ async function webhook(
   });
 }
 
+/** Cancels a request whose async job is being polled: a cancel that meets a poll holding the lease is tried again. */
+async function cancelBetweenPolls(caller: Caller, deletionRequestId: string) {
+  let result: Awaited<ReturnType<Caller['deletionRequests']['cancel']>> | undefined;
+  for (let i = 0; i < 40 && !result; i++) {
+    try {
+      result = await caller.deletionRequests.cancel({ deletionRequestId });
+      if (result.refused.length) result = undefined;
+    } catch {
+      // being polled right now: try again
+    }
+    if (!result) await new Promise((r) => setTimeout(r, 20));
+  }
+  return result;
+}
+
 const postgres = (caller: Caller, workspaceId: string, rules: unknown[], extra: Record<string, unknown> = {}) =>
   connectCustomerDatabase(caller, workspaceId, customer, rules, extra);
 
@@ -574,16 +589,7 @@ describe('deletion engine, end to end', () => {
       'PROCESSING',
     ]);
     expect(accepted.trackingId).toBe('c-1');
-    let result: Awaited<ReturnType<Caller['deletionRequests']['cancel']>> | undefined;
-    for (let i = 0; i < 40 && !result; i++) {
-      try {
-        result = await caller.deletionRequests.cancel({ deletionRequestId: created.id });
-        if (result.refused.length) result = undefined;
-      } catch {
-        // being polled right now: try again
-      }
-      if (!result) await new Promise((r) => setTimeout(r, 20));
-    }
+    const result = await cancelBetweenPolls(caller, created.id);
     expect(result!.integrationRequestIds).toEqual([accepted.id]);
     expect(result!.deletionRequest.integrationRequests![0]!.status).toBe('CANCELED');
     expect(hooks.callsTo('DELETE /c-jobs/*')[0]!.path).toBe('/c-jobs/c-1');
@@ -621,16 +627,7 @@ describe('deletion engine, end to end', () => {
     const irId = created.integrationRequests![0]!.id;
     const accepted = await waitForIntegrationRequest(env, irId, ['PENDING', 'PROCESSING']);
     expect(accepted.trackingId).toContain('m-second');
-    let result: Awaited<ReturnType<Caller['deletionRequests']['cancel']>> | undefined;
-    for (let i = 0; i < 40 && !result; i++) {
-      try {
-        result = await caller.deletionRequests.cancel({ deletionRequestId: created.id });
-        if (result.refused.length) result = undefined;
-      } catch {
-        // being polled right now: try again
-      }
-      if (!result) await new Promise((r) => setTimeout(r, 20));
-    }
+    const result = await cancelBetweenPolls(caller, created.id);
     expect(result!.deletionRequest.integrationRequests![0]!.status).toBe('CANCELED');
     // Both jobs were canceled by their own ids (not by the tracking id that lists them both), each under its own key.
     const cancels = hooks.callsTo('DELETE /m-jobs/*');
