@@ -55,7 +55,11 @@ export const mixpanelDriver: Driver<MixpanelConfig> = {
   async requestDeletion(ctx) {
     const client = clientFor(ctx);
     // Queue rather than fail: wait for this project's next free second without using an attempt.
-    const comeBackAt = await mixpanelRateLimiter.turn(client.rateLimitKey, ctx.callKey ?? ctx.integrationRequestId, 1_000);
+    const comeBackAt = await mixpanelRateLimiter.turn(
+      client.rateLimitKey,
+      ctx.callKey ?? ctx.integrationRequestId,
+      1_000,
+    );
     if (comeBackAt)
       return {
         kind: 'deferred',
