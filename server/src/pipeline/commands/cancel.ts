@@ -13,10 +13,10 @@ import { handBackLeases, takeLease } from '../store/leases';
 import { newLeaseOwner } from '../../queue/runner';
 import { integrationSubject } from '../store/identities';
 import { markCanceled } from '../store/reschedule';
-import { trackedJobs } from '../worker/each-identifier';
 import { lockDeletionRequest, rollUpDeletionRequest } from '../store/roll-up';
 import { dbQuery } from '../store/sql';
 import { assertTransition, isActive } from '../state-machine';
+import { trackedJobs } from '../tracked-jobs';
 import { deletionRequestOf, integrationRequestOf } from './lookup';
 
 /**

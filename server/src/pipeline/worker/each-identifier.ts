@@ -1,20 +1,5 @@
 import type { Outcome } from '../../integrations/types';
-
-/** Tracking ids of a destination that holds several deletion jobs for one request: `multi:` and the jobs by value position. */
-const MULTI_PREFIX = 'multi:';
-type Jobs = { at: number; trackingId: string }[];
-
-const encode = (jobs: Jobs) => `${MULTI_PREFIX}${JSON.stringify(jobs)}`;
-
-/**
- * The destination's jobs behind a step's tracking id, each with the position of the value it
- * deletes (a plain tracking id is the first value's job); what a cancel calls the destination for.
- */
-export function trackedJobs(trackingId: string | null, values: number): Jobs {
-  if (!trackingId?.startsWith(MULTI_PREFIX)) return trackingId ? [{ at: 0, trackingId }] : [];
-  const jobs = JSON.parse(trackingId.slice(MULTI_PREFIX.length)) as Jobs;
-  return jobs.filter((job) => job.at < values);
-}
+import { encodeJobs, trackedJobs, type Jobs } from '../tracked-jobs';
 
 /**
  * One step for an integration that consumes several values of its identifier type: one call per
@@ -78,7 +63,7 @@ export async function forEachIdentifier(
       evidence: { identifiers: evidence },
     };
   }
-  const next = encode(running);
+  const next = encodeJobs(running);
   return {
     kind: 'accepted',
     trackingId: next,

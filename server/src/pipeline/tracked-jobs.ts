@@ -1,0 +1,19 @@
+/** Tracking ids of a destination that holds several deletion jobs for one request: `multi:` and the jobs by value position. */
+const MULTI_PREFIX = 'multi:';
+
+/** The destination's jobs of one integration request, each with the position of the value it deletes. */
+export type Jobs = { at: number; trackingId: string }[];
+
+/** The tracking id that keeps several jobs (the step writes it, the cancel and the next step read it). */
+export const encodeJobs = (jobs: Jobs) => `${MULTI_PREFIX}${JSON.stringify(jobs)}`;
+
+/**
+ * The destination's jobs behind a step's tracking id, each with the position of the value it
+ * deletes (a plain tracking id is the first value's job); what a status check polls and a
+ * cancel calls the destination for.
+ */
+export function trackedJobs(trackingId: string | null, values: number): Jobs {
+  if (!trackingId?.startsWith(MULTI_PREFIX)) return trackingId ? [{ at: 0, trackingId }] : [];
+  const jobs = JSON.parse(trackingId.slice(MULTI_PREFIX.length)) as Jobs;
+  return jobs.filter((job) => job.at < values);
+}
