@@ -229,5 +229,21 @@ describe('re-verification N days after SUCCESS', () => {
     // Both user ids were looked up again (two rules each).
     expect(JSON.stringify(trail[0]!.details).match(/SELECT/g)!.length).toBeGreaterThanOrEqual(4);
     expect((await irOf(id)).reappearedAt).not.toBeNull();
+
+    // "Delete again" sends the user ids again (not the email alone, which this store cannot take): the restored rows go.
+    const again = await caller.deletionRequests.deleteAgain({ deletionRequestId: id });
+    const carried = await caller.identities.requestIdentifiers({ deletionRequestId: again.deletionRequestId });
+    expect(carried.map((i) => [i.type, i.primary])).toEqual([
+      ['email', true],
+      ['user_id', false],
+      ['user_id', false],
+    ]);
+    const rerun = await startTestWorker(env);
+    try {
+      expect((await waitForRequest(env, again.deletionRequestId)).status).toBe('SUCCESS');
+    } finally {
+      await rerun.stop();
+    }
+    expect(await customer.count('SELECT count(*) FROM users WHERE id = $1', [home])).toBe(0);
   });
 });
