@@ -10,6 +10,7 @@ import type { Keyring } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import type { OutboundPolicy } from '../lib/ssrf';
 import { integrationSubject, type Subject } from '../pipeline/store/identities';
+import { identifierLabel } from '../pipeline/tracked-jobs';
 import { recordReverification } from '../pipeline/store/reverify';
 import { openDestination } from '../services/integrations/destination';
 
@@ -176,6 +177,6 @@ async function lookAgain(
   return {
     remaining: each.reduce((sum, result) => sum + result.remaining, 0),
     counts,
-    message: each.map((result, at) => `identifier ${at + 1} of ${each.length}: ${result.message}`).join('; '),
+    message: each.map((result, at) => `${identifierLabel(at, each.length)}: ${result.message}`).join('; '),
   };
 }

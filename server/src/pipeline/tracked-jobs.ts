@@ -17,3 +17,6 @@ export function trackedJobs(trackingId: string | null, values: number): Jobs {
   const jobs = JSON.parse(trackingId.slice(MULTI_PREFIX.length)) as Jobs;
   return jobs.filter((job) => job.at < values);
 }
+
+/** How a combined outcome names one of an integration request's values: "identifier 2 of 3". */
+export const identifierLabel = (at: number, count: number) => `identifier ${at + 1} of ${count}`;

@@ -16,7 +16,7 @@ import { markCanceled } from '../store/reschedule';
 import { lockDeletionRequest, rollUpDeletionRequest } from '../store/roll-up';
 import { dbQuery } from '../store/sql';
 import { assertTransition, isActive } from '../state-machine';
-import { trackedJobs } from '../tracked-jobs';
+import { identifierLabel, trackedJobs } from '../tracked-jobs';
 import { deletionRequestOf, integrationRequestOf } from './lookup';
 
 /**
@@ -95,7 +95,7 @@ export async function cancelIntegrationRequest(
           'The identifiers this deletion was sent for are no longer stored; it cannot be canceled at the destination',
         );
       const label = (at: number) =>
-        subject.values.length > 1 ? `identifier ${at + 1} of ${subject.values.length}: ` : '';
+        subject.values.length > 1 ? `${identifierLabel(at, subject.values.length)}: ` : '';
       const results: { at: number; canceled: boolean; message: string }[] = [];
       for (const job of jobs) {
         const { value, callKey } = subject.values[job.at]!;

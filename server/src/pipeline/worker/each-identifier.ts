@@ -1,5 +1,5 @@
 import type { Outcome } from '../../integrations/types';
-import { encodeJobs, trackedJobs, type Jobs } from '../tracked-jobs';
+import { encodeJobs, identifierLabel, trackedJobs, type Jobs } from '../tracked-jobs';
 
 /**
  * One step for an integration that consumes several values of its identifier type: one call per
@@ -12,7 +12,8 @@ export async function forEachIdentifier(
   values: string[],
   phase: 'initiate' | 'check',
   trackingId: string | null,
-  call: (identifier: string, trackingId: string | null) => Promise<Outcome>,
+  /** `at`: the value's position in `values`. */
+  call: (identifier: string, trackingId: string | null, at: number) => Promise<Outcome>,
 ): Promise<Outcome> {
   const targets =
     phase === 'initiate'
@@ -23,8 +24,9 @@ export async function forEachIdentifier(
           trackingId: job.trackingId,
         }));
   const outcomes: { at: number; outcome: Outcome }[] = [];
-  for (const target of targets) outcomes.push({ at: target.at, outcome: await call(target.value, target.trackingId) });
-  const label = (at: number) => `identifier ${at + 1} of ${values.length}`;
+  for (const target of targets)
+    outcomes.push({ at: target.at, outcome: await call(target.value, target.trackingId, target.at) });
+  const label = (at: number) => identifierLabel(at, values.length);
   const failed = outcomes.find((o) => o.outcome.kind === 'failed');
   if (failed?.outcome.kind === 'failed')
     return { kind: 'failed', reason: `${label(failed.at)}: ${failed.outcome.reason}` };

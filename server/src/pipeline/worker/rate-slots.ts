@@ -14,10 +14,15 @@ export function rateLimitedUntil(trail: readonly Exchange[], outcome: Outcome, n
   return null;
 }
 
+/** A timer until `at` (epoch ms); null when that time has come. */
+function until(at: number): Promise<void> | null {
+  const waitMs = at - Date.now();
+  return waitMs > 0 ? new Promise((resolve) => setTimeout(resolve, waitMs)) : null;
+}
+
 /** Waits for a call's slot under its integration's rate (a timer, not a loop). */
 export function untilSlot(notBefore: Date | null): Promise<void> | null {
-  const waitMs = notBefore ? notBefore.getTime() - Date.now() : 0;
-  return waitMs > 0 ? new Promise((resolve) => setTimeout(resolve, waitMs)) : null;
+  return notBefore ? until(notBefore.getTime()) : null;
 }
 
 /**
@@ -34,7 +39,6 @@ export function callPacer(intervalMs: number | null): (() => Promise<void>) | un
     // Taken before waiting, so calls a driver makes at once queue one behind the other.
     const at = Math.max(next, Date.now());
     next = at + intervalMs;
-    const waitMs = at - Date.now();
-    return waitMs > 0 ? new Promise((resolve) => setTimeout(resolve, waitMs)) : Promise.resolve();
+    return until(at) ?? Promise.resolve();
   };
 }

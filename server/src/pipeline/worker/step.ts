@@ -175,9 +175,8 @@ class Step {
       this.startedAt,
     );
     this.redact = redact;
-    const callKeys = new Map(subject.values.map(({ value, callKey }) => [value, callKey]));
-    const call = (identifier: string, trackingId: string | null): Promise<Outcome> => {
-      const ctx = context({ identifier, trackingId, callKey: callKeys.get(identifier) });
+    const call = (identifier: string, trackingId: string | null, at = 0): Promise<Outcome> => {
+      const ctx = context({ identifier, trackingId, callKey: subject.values[at]!.callKey });
       if (this.phase === 'initiate') return destination.driver.requestDeletion(ctx);
       return destination.driver.checkStatus
         ? destination.driver.checkStatus(ctx)
