@@ -333,6 +333,9 @@ describe('a member of the organization', () => {
     }
     await memberPage.reload();
     await memberPage.getByLabel('Organization').selectOption({ label: `${owner.org} (member)` });
+    // The member's own Overview is on screen before the switch too: wait for the role the switch
+    // brings, or a click on Workspaces can land before the switch and be taken back to the Overview.
+    await memberPage.locator('.org-switcher .role', { hasText: /^member$/ }).waitFor();
     await memberPage.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
 
     await nav(memberPage, 'Workspaces').click();
