@@ -10,7 +10,7 @@ import type { Keyring } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import type { OutboundPolicy } from '../lib/ssrf';
 import { integrationSubject, type Subject } from '../pipeline/store/identities';
-import { identifierLabel } from '../pipeline/tracked-jobs';
+import { identifierLabel } from '../services/integrations/tracked-jobs';
 import { recordReverification } from '../pipeline/store/reverify';
 import { openDestination } from '../services/integrations/destination';
 

@@ -627,6 +627,9 @@ describe('deletion engine, end to end', () => {
     const irId = created.integrationRequests![0]!.id;
     const accepted = await waitForIntegrationRequest(env, irId, ['PENDING', 'PROCESSING']);
     expect(accepted.trackingId).toContain('m-second');
+    // The API shows the destination's job ids, not the stored form that keeps them by value.
+    const shown = await caller.deletionRequests.get({ deletionRequestId: created.id });
+    expect(shown.integrationRequests![0]!.trackingId).toBe('m-first, m-second');
     const result = await cancelBetweenPolls(caller, created.id);
     expect(result!.deletionRequest.integrationRequests![0]!.status).toBe('CANCELED');
     // Both jobs were canceled by their own ids (not by the tracking id that lists them both), each under its own key.

@@ -16,7 +16,7 @@ import { markCanceled } from '../store/reschedule';
 import { lockDeletionRequest, rollUpDeletionRequest } from '../store/roll-up';
 import { dbQuery } from '../store/sql';
 import { assertTransition, isActive } from '../state-machine';
-import { identifierLabel, trackedJobs } from '../tracked-jobs';
+import { identifierLabel, trackedJobs } from '../../services/integrations/tracked-jobs';
 import { deletionRequestOf, integrationRequestOf } from './lookup';
 
 /**

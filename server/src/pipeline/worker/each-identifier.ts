@@ -1,5 +1,5 @@
 import type { Outcome } from '../../integrations/types';
-import { encodeJobs, identifierLabel, trackedJobs, type Jobs } from '../tracked-jobs';
+import { encodeJobs, identifierLabel, trackedJobs, type Jobs } from '../../services/integrations/tracked-jobs';
 
 /**
  * One step for an integration that consumes several values of its identifier type: one call per

@@ -10,6 +10,7 @@ import { digestHex } from '../audit/audit-chain';
 import { STEP_AUDIT_ACTIONS } from '@shared/audit-actions';
 import { canonicalJson, wellFormed } from './canonical-json';
 import { signingKeyFor } from './signing-key';
+import { shownTrackingId } from '../integrations/tracked-jobs';
 import type { SignedCertificate } from './verify-certificate';
 
 const FINAL = ['SUCCESS', 'FAILED', 'ERROR', 'CANCELED'];
@@ -212,7 +213,7 @@ export async function buildCertificate(
       finalStatus: ir.status,
       // Nothing was sent: the request had no identifier of the type this destination takes.
       ...(ir.lastError?.startsWith(NO_IDENTIFIER_OF_TYPE) ? { noIdentifierOfType: ir.consumesType } : {}),
-      vendorTaskId: ir.trackingId === null ? null : redact(ir.trackingId),
+      vendorTaskId: ir.trackingId === null ? null : redact(shownTrackingId(ir.trackingId)),
       attempts: ir.attempts,
       requestedAt: ir.createdAt.toISOString(),
       startedAt: iso(ir.startedAt),

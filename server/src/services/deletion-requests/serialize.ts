@@ -6,6 +6,7 @@ import {
 } from '@shared/schemas/deletion-request';
 import { CANCEL_REASONS, closedNotFulfilled, type CancelReason } from '@shared/cancel-reasons';
 import type { Prisma } from '../../generated/prisma/client';
+import { shownTrackingId } from '../integrations/tracked-jobs';
 
 export const integrationRequestSelect = {
   id: true,
@@ -64,7 +65,7 @@ export function toIntegrationRequestDto(row: IntegrationRequestRow): Integration
     type: storedIntegrationType(row.integrationType),
     status: row.status,
     attempts: row.attempts,
-    trackingId: row.trackingId,
+    trackingId: shownTrackingId(row.trackingId),
     lastError: row.lastError,
     nextAttemptAt: iso(row.nextAttemptAt),
     createdAt: row.createdAt.toISOString(),

@@ -20,3 +20,18 @@ export function trackedJobs(trackingId: string | null, values: number): Jobs {
 
 /** How a combined outcome names one of an integration request's values: "identifier 2 of 3". */
 export const identifierLabel = (at: number, count: number) => `identifier ${at + 1} of ${count}`;
+
+/**
+ * A tracking id as the API, the dashboard and a certificate show it: the destination's own id,
+ * or its job ids one after another ("job-1, job-2") where it keeps one job per value.
+ */
+export function shownTrackingId(trackingId: string): string;
+export function shownTrackingId(trackingId: string | null): string | null;
+export function shownTrackingId(trackingId: string | null): string | null {
+  if (!trackingId?.startsWith(MULTI_PREFIX)) return trackingId;
+  try {
+    return (JSON.parse(trackingId.slice(MULTI_PREFIX.length)) as Jobs).map((job) => job.trackingId).join(', ');
+  } catch {
+    return trackingId; // not written by encodeJobs: shown as stored
+  }
+}
