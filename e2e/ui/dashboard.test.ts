@@ -323,11 +323,10 @@ describe('a member of the organization', () => {
         [member.email, owner.email],
       );
       const target = rows[0]!;
-      await db.query(`INSERT INTO "Membership" (id, "userId", "organizationId", role) VALUES ($1, $2, $3, 'MEMBER')`, [
-        `mem_e2e${suffix}`,
-        target.userId,
-        target.orgId,
-      ]);
+      await db.query(
+        `INSERT INTO "Membership" (id, "userId", "organizationId", role) VALUES ($1, $2, $3, 'MEMBER') ON CONFLICT DO NOTHING`,
+        [`mem_e2e${suffix}`, target.userId, target.orgId],
+      );
     } finally {
       await db.end();
     }
