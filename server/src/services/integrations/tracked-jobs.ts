@@ -13,10 +13,14 @@ export const encodeJobs = (jobs: Jobs) => `${MULTI_PREFIX}${JSON.stringify(jobs)
  * cancel calls the destination for.
  */
 export function trackedJobs(trackingId: string | null, values: number): Jobs {
-  if (!trackingId?.startsWith(MULTI_PREFIX)) return trackingId ? [{ at: 0, trackingId }] : [];
-  const jobs = JSON.parse(trackingId.slice(MULTI_PREFIX.length)) as Jobs;
+  const jobs = decodeJobs(trackingId);
+  if (!jobs) return trackingId ? [{ at: 0, trackingId }] : [];
   return jobs.filter((job) => job.at < values);
 }
+
+/** The jobs a tracking id written by `encodeJobs` keeps; null for a plain tracking id or none. */
+const decodeJobs = (trackingId: string | null): Jobs | null =>
+  trackingId?.startsWith(MULTI_PREFIX) ? (JSON.parse(trackingId.slice(MULTI_PREFIX.length)) as Jobs) : null;
 
 /** How a combined outcome names one of an integration request's values: "identifier 2 of 3". */
 export const identifierLabel = (at: number, count: number) => `identifier ${at + 1} of ${count}`;
@@ -28,9 +32,12 @@ export const identifierLabel = (at: number, count: number) => `identifier ${at +
 export function shownTrackingId(trackingId: string): string;
 export function shownTrackingId(trackingId: string | null): string | null;
 export function shownTrackingId(trackingId: string | null): string | null {
-  if (!trackingId?.startsWith(MULTI_PREFIX)) return trackingId;
   try {
-    return (JSON.parse(trackingId.slice(MULTI_PREFIX.length)) as Jobs).map((job) => job.trackingId).join(', ');
+    return (
+      decodeJobs(trackingId)
+        ?.map((job) => job.trackingId)
+        .join(', ') ?? trackingId
+    );
   } catch {
     return trackingId; // not written by encodeJobs: shown as stored
   }
