@@ -96,8 +96,14 @@ app.post('/create', async (request, reply) => {
     const irIds = integrations.rows.map(() => newId('ir'));
     const rows = integrations.rows;
     await client.query(
-      `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType", "configSnapshot", "accountId", "nextAttemptAt", "createdAt", "updatedAt")
-       SELECT u.ir, $1, u.iid, u.name, u.type, u.config, u.acc, $2, $2, $2
+      `WITH snapshots AS (
+         INSERT INTO "ConfigSnapshot" (id, "organizationId", config)
+         SELECT DISTINCT ON (key) key, $9::text, config
+           FROM (SELECT sha256(convert_to($9 || ' ' || c::text, 'UTF8')) AS key, c AS config FROM unnest($7::jsonb[]) c) s
+         ON CONFLICT (id) DO NOTHING
+       )
+       INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType", "configSnapshotId", "accountId", "nextAttemptAt", "createdAt", "updatedAt")
+       SELECT u.ir, $1, u.iid, u.name, u.type, sha256(convert_to($9 || ' ' || u.config::text, 'UTF8')), u.acc, $2, $2, $2
          FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::text[]) AS u(ir, iid, name, type, config, acc)`,
       [
         id,
@@ -108,6 +114,7 @@ app.post('/create', async (request, reply) => {
         rows.map((i) => i.type),
         rows.map((i) => JSON.stringify(i.config)),
         rows.map((i) => i.accountId),
+        principal.organizationId,
       ],
     );
     await client.query(`SELECT pg_notify('integration_work', '')`);

@@ -23,18 +23,24 @@ export async function bulkLoadRequests(url: string, org: SeededOrganization, cou
          FROM generate_series(1, $4::int) g`,
       [org.organizationId, org.workspaces.map((w) => w.id), [org.ownerId, org.memberId], count],
     );
+    // Every integration request ran with the same (empty) configuration: one stored copy.
     await client.query(
-      `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationName", "integrationType", "configSnapshot", status, attempts, "nextAttemptAt", "startedAt", "completedAt", "createdAt", "updatedAt")
+      `INSERT INTO "ConfigSnapshot" (id, "organizationId", config)
+       VALUES (sha256(convert_to($1 || ' ' || '{}'::jsonb::text, 'UTF8')), $1, '{}'::jsonb) ON CONFLICT (id) DO NOTHING`,
+      [org.organizationId],
+    );
+    await client.query(
+      `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationName", "integrationType", "configSnapshotId", status, attempts, "nextAttemptAt", "startedAt", "completedAt", "createdAt", "updatedAt")
        SELECT 'ir_bulk' || k || lpad(g::text, 8, '0'), 'dr_bulk' || lpad(g::text, 8, '0'),
               CASE k WHEN 1 THEN 'Internal CRM' ELSE 'App database' END,
-              (CASE k WHEN 1 THEN 'WEBHOOK' ELSE 'POSTGRES' END), '{}'::jsonb,
+              (CASE k WHEN 1 THEN 'WEBHOOK' ELSE 'POSTGRES' END), sha256(convert_to($2 || ' ' || '{}'::jsonb::text, 'UTF8')),
               (CASE WHEN g % 20 = 0 AND k = 2 THEN 'FAILED' WHEN g % 33 = 0 AND g % 20 <> 0 AND k = 2 THEN 'PENDING' ELSE 'SUCCESS' END)::"RequestStatus",
               1,
               CASE WHEN g % 33 = 0 AND g % 20 <> 0 AND k = 2 THEN now() + interval '1 day' END,
               now() - make_interval(secs => g), now() - make_interval(secs => g) + interval '2 seconds',
               now() - make_interval(secs => g), now() - make_interval(secs => g) + interval '2 seconds'
          FROM generate_series(1, $1::int) g, generate_series(1, 2) k`,
-      [count],
+      [count, org.organizationId],
     );
     await client.query('COMMIT');
     await client.query('ANALYZE "DeletionRequest"; ANALYZE "IntegrationRequest"');

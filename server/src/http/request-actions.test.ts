@@ -235,8 +235,12 @@ describe('POST actions on a deletion request', () => {
       deletionRequest: { integrationRequests: [{ name: 'CRM (fixed)', status: 'STAGING' }] },
     });
     const snapshot = async (c: Created) =>
-      (await env.db.prisma.integrationRequest.findUniqueOrThrow({ where: { id: c.integrationRequests[0]!.id } }))
-        .configSnapshot;
+      (
+        await env.db.prisma.integrationRequest.findUniqueOrThrow({
+          where: { id: c.integrationRequests[0]!.id },
+          select: { configSnapshot: { select: { config: true } } },
+        })
+      ).configSnapshot.config;
     expect(await snapshot(current)).toMatchObject({ initiate: { url: `${hooks.url}/erase-v2` } });
     expect((await rest.post(`${base(stale.id)}/retry`, { configuration: 'submitted' }, auth())).status).toBe(200);
     expect(await snapshot(stale)).toMatchObject({ initiate: { url: `${hooks.url}/erase` } });

@@ -65,10 +65,11 @@ export async function runReverification(
   let after: { at: string; id: string } | null = null;
   for (;;) {
     const due: (Due & { cursorAt: string })[] = await query<Due & { cursorAt: string }>(
-      `SELECT ir.id, ir."deletionRequestId", dr."organizationId", dr.identifier, ir."integrationType"::text AS "integrationType", ir."configSnapshot",
+      `SELECT ir.id, ir."deletionRequestId", dr."organizationId", dr.identifier, ir."integrationType"::text AS "integrationType", cs.config AS "configSnapshot",
               ir."accountId", i."accountId" AS "currentAccountId", i.id IS NOT NULL AS "hasIntegration", i.id AS "integrationId", ir."consumesType", ir."completedAt"::text AS "cursorAt"
          FROM "IntegrationRequest" ir
          JOIN "DeletionRequest" dr ON dr.id = ir."deletionRequestId"
+         JOIN "ConfigSnapshot" cs ON cs.id = ir."configSnapshotId"
          JOIN "Organization" o ON o.id = dr."organizationId"
          LEFT JOIN "Integration" i ON i.id = ir."integrationId"
         WHERE o."reverifyAfterDays" IS NOT NULL AND ir.status = 'SUCCESS' AND ir."reverifiedAt" IS NULL

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../http/openapi';
@@ -54,6 +55,9 @@ async function seed(label: string, secret: string) {
     },
   });
   const integrationRequestId = newId(ID_PREFIX.integrationRequest);
+  const snapshot = await env.db.prisma.configSnapshot.create({
+    data: { id: randomBytes(32), organizationId: org.organization.id, config: {} },
+  });
   await env.db.prisma.integrationRequest.create({
     data: {
       id: integrationRequestId,
@@ -61,7 +65,7 @@ async function seed(label: string, secret: string) {
       integrationId: integration.id,
       integrationName: integration.name,
       integrationType: 'WEBHOOK',
-      configSnapshot: {},
+      configSnapshotId: snapshot.id,
       accountId: account.id,
       status: 'PENDING',
     },

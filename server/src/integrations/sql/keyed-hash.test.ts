@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomerDatabase, type CustomerDatabase } from '../../test/customer-db';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../../test/engine';
@@ -79,12 +79,14 @@ const keyOf = async (integrationId: string) =>
   (await integrationHashKey(env.deps, org.organization.id, integrationId))!;
 const unique = (label: string) => `${label}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
-/** Everything the service stored about the organization's activity: audit log and integration requests. */
+/** Everything the service stored about the organization's activity: audit log, integration requests and their configurations. */
 async function storedTrail(): Promise<string> {
   const rows = await env.db.prisma.$queryRawUnsafe<{ row: string }[]>(
     `SELECT row_to_json(a)::text AS row FROM "AuditLog" a WHERE a."organizationId" = $1
      UNION ALL
-     SELECT row_to_json(ir)::text FROM "IntegrationRequest" ir JOIN "DeletionRequest" dr ON dr.id = ir."deletionRequestId" WHERE dr."organizationId" = $1`,
+     SELECT row_to_json(ir)::text FROM "IntegrationRequest" ir JOIN "DeletionRequest" dr ON dr.id = ir."deletionRequestId" WHERE dr."organizationId" = $1
+     UNION ALL
+     SELECT row_to_json(cs)::text FROM "ConfigSnapshot" cs WHERE cs."organizationId" = $1`,
     org.organization.id,
   );
   return rows.map((r) => r.row).join('\n');
@@ -210,9 +212,12 @@ describe.each(['POSTGRES', 'MYSQL'] as const)('keyed hashing in a %s store', (ty
     await waitForRequest(env, created.id, ['PENDING']);
     await caller.integrations.delete({ integrationId: integration.id });
     // The window opens now: the request runs with its snapshot, without its integration.
+    const snapshot = await env.db.prisma.configSnapshot.create({
+      data: { id: randomBytes(32), organizationId: org.organization.id, config: { rules } },
+    });
     await env.db.prisma.integrationRequest.updateMany({
       where: { deletionRequestId: created.id },
-      data: { configSnapshot: { rules }, nextAttemptAt: new Date() },
+      data: { configSnapshotId: snapshot.id, nextAttemptAt: new Date() },
     });
     const done = await waitForRequest(env, created.id, ['FAILED', 'ERROR']);
     expect(done.integrationRequests[0]!.lastError).toMatch(/no hash key \(it was deleted/);

@@ -65,7 +65,7 @@ export async function cancelIntegrationRequest(
         deps,
         {
           type,
-          config: ir.configSnapshot,
+          config: ir.configSnapshot.config,
           accountId: currentAccountId(ir),
           organizationId: actor.organizationId,
           integration: ir.integration && ir.integrationId ? { id: ir.integrationId } : null,

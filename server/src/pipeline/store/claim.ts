@@ -86,6 +86,7 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
       hasIntegration: boolean;
       integrationAccountId: string | null;
       hashKeyCipher: string | null;
+      configSnapshotId: Buffer;
       examined: number;
     }
   >(
@@ -157,13 +158,14 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
               attempts = ir.attempts + CASE WHEN ir."trackingId" IS NULL OR ir.status = 'STAGING' THEN 1 ELSE 0 END,
               "startedAt" = COALESCE(ir."startedAt", ${NOW_UTC})
          FROM allowed WHERE ir.id = allowed.id
-       RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."integrationName", ir."configSnapshot", ir."consumesType",
+       RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."integrationName", ir."configSnapshotId", ir."consumesType",
                  ir."accountId", ir."startedAt", ir."createdAt", allowed."nextAttemptAt" AS "dueAt", allowed."notBefore", allowed."slotCalls", allowed."callIntervalMs", ir."deletionRequestId", ir."integrationId"
      )
-     SELECT c.*, CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", dr."lookupsPending", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", i."hashKeyCipher", a."secretCipher", a.type::text AS "accountType",
+     SELECT c.*, cs.config AS "configSnapshot", CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", dr."lookupsPending", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", i."hashKeyCipher", a."secretCipher", a.type::text AS "accountType",
             (i."maxConcurrency" IS NOT NULL OR i."maxRequestsPerSecond" IS NOT NULL) AS limited, (SELECT count(*) FROM candidates)::int AS examined
        FROM claimed c
        JOIN "DeletionRequest" dr ON dr.id = c."deletionRequestId"
+       JOIN "ConfigSnapshot" cs ON cs.id = c."configSnapshotId"
        LEFT JOIN "Integration" i ON i.id = c."integrationId"
        LEFT JOIN "Account" a ON a.id = CASE WHEN i.id IS NOT NULL THEN i."accountId" ELSE c."accountId" END AND a."organizationId" = dr."organizationId"`,
     [workerId, leaseMs / 1000, limit, RATE_HORIZON_MS / 1000],
@@ -172,10 +174,20 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
   // no rows claimed means none were examined.
   return {
     examined: rows[0]?.examined ?? 0,
-    steps: rows.map(({ hasIntegration, integrationId, integrationAccountId, hashKeyCipher, examined: _, ...row }) => ({
-      ...row,
-      integration: hasIntegration ? { id: integrationId, accountId: integrationAccountId, hashKeyCipher } : null,
-    })),
+    steps: rows.map(
+      ({
+        hasIntegration,
+        integrationId,
+        integrationAccountId,
+        hashKeyCipher,
+        configSnapshotId: _id,
+        examined: _,
+        ...row
+      }) => ({
+        ...row,
+        integration: hasIntegration ? { id: integrationId, accountId: integrationAccountId, hashKeyCipher } : null,
+      }),
+    ),
   };
 }
 

@@ -2,6 +2,7 @@ import type { IntegrationType, RequestStatus } from '@shared/statuses';
 import { hotQuery, type DbOrTx } from '../../db/client';
 import { namedStatement } from '../../db/named-statement';
 import { eventBody, insertDeliveries, integrationRequestJson, isoAt, requestJson } from '../../callbacks/store/events';
+import { configSnapshotKey, storeConfigSnapshots } from './sql';
 
 /** One integration request to be written: a snapshot of its integration, due at once. */
 export interface NewIntegrationRequest {
@@ -118,17 +119,24 @@ const columnParams = Object.fromEntries(
 
 /**
  * The fan-out: one integration request per integration, each its own queue entry due at
- * `now`. Used by the create statement and by the late fan-out of a request that had no
- * integrations; `request` is a CTE with the parent's `id`, `now` the parameter holding the
- * time, and the integration requests the `fanOutParams` arrays.
+ * `now`, its configuration stored once per distinct configuration (`snapshots`). Used by the
+ * create statement and by the late fan-out of a request that had no integrations; `request` is
+ * a CTE with the parent's `id` and `organizationId`, `now` the parameter holding the time, and
+ * the integration requests the `fanOutParams` arrays. Two CTEs: `snapshots` and `work`.
  */
 const fanOut = (request: string, now: string) => {
-  return `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType", "configSnapshot",
+  const config = 'c.config::jsonb';
+  return `snapshots AS (
+    ${storeConfigSnapshots(`${request}, unnest($irConfigs::text[]) AS c(config)`, `${request}."organizationId"`, config)}
+  ), work AS (
+    INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType", "configSnapshotId",
                                       "accountId", "consumesType", "nextAttemptAt", "createdAt", "updatedAt")
-    SELECT w.id, ${request}.id, w.integration_id, w.name, w.type, w.config::jsonb, w.account_id, w.consumes_type, ${at(now)}, ${at(now)}, ${at(now)}
+    SELECT w.id, ${request}.id, w.integration_id, w.name, w.type, ${configSnapshotKey(`${request}."organizationId"`, 'w.config::jsonb')},
+           w.account_id, w.consumes_type, ${at(now)}, ${at(now)}, ${at(now)}
       FROM ${request}, unnest($irIds::text[], $irIntegrationIds::text[], $irNames::text[], $irTypes::text[], $irConfigs::text[],
                               $irAccountIds::text[], $irConsumesTypes::text[]) AS w(id, integration_id, name, type, config, account_id, consumes_type)
-    RETURNING 1`;
+    RETURNING 1
+  )`;
 };
 
 /** The new integration requests as the fan-out's column arrays. */
@@ -163,10 +171,8 @@ const CREATE = namedStatement<NewDeletionRequest>(
   WITH request AS (
     INSERT INTO "DeletionRequest" (${writtenColumns.map((c) => `"${c.name}"`).join(', ')})
     VALUES (${writtenColumns.map((c) => c.sql).join(', ')})
-    RETURNING id
-  ), work AS (
-    ${fanOut('request', '$createdAt')}
-  ), identifiers AS (
+    RETURNING id, "organizationId"
+  ), ${fanOut('request', '$createdAt')}, identifiers AS (
     INSERT INTO "RequestIdentifier" (id, "deletionRequestId", type, value, "valueHmac", "matchHmac", "primary", source, "createdAt")
     SELECT v.id, request.id, v.type, v.value, v.value_hmac, v.match_hmac, v.is_primary, v.source, ${at('$createdAt')}
       FROM request, unnest($idIds::text[], $idTypes::text[], $idValues::text[], $idValueHmacs::text[], $idMatchHmacs::text[],
@@ -255,9 +261,7 @@ interface LateFanOut {
 
 const FAN_OUT_LATE = namedStatement<LateFanOut>(
   `
-  WITH request AS (SELECT id FROM "DeletionRequest" WHERE id = $deletionRequestId), work AS (
-    ${fanOut('request', '$now')}
-  )
+  WITH request AS (SELECT id, "organizationId" FROM "DeletionRequest" WHERE id = $deletionRequestId), ${fanOut('request', '$now')}
   SELECT (SELECT count(*) FROM work)::int AS queued`,
   {
     deletionRequestId: (input) => input.deletionRequestId,

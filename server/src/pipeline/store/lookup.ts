@@ -7,7 +7,7 @@ const integrationRequestSelect = {
   trackingId: true,
   integrationName: true,
   integrationType: true,
-  configSnapshot: true,
+  configSnapshot: { select: { config: true } },
   accountId: true,
   integrationId: true,
   consumesType: true,

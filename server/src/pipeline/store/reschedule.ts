@@ -1,5 +1,5 @@
 import type { RequestStatus } from '@shared/statuses';
-import { NOW_UTC, type Query } from './sql';
+import { configSnapshotKey, NOW_UTC, storeConfigSnapshots, type Query } from './sql';
 
 /**
  * A member's changes to an integration request's schedule. Each writes only while the row
@@ -21,10 +21,16 @@ export async function requeueForRetry(
   current?: { integrationName: string; configSnapshot: unknown },
 ): Promise<boolean> {
   const rows = await query(
-    `UPDATE "IntegrationRequest"
+    `WITH owner AS (
+       SELECT dr."organizationId" FROM "IntegrationRequest" ir JOIN "DeletionRequest" dr ON dr.id = ir."deletionRequestId" WHERE ir.id = $1
+     ), snapshot AS (
+       ${storeConfigSnapshots('owner WHERE $4::jsonb IS NOT NULL', 'owner."organizationId"', '$4::jsonb')}
+     )
+     UPDATE "IntegrationRequest"
         SET status = 'STAGING', "priorAttempts" = "priorAttempts" + attempts, attempts = 0, "trackingId" = NULL, "lastError" = NULL,
             "completedAt" = NULL, "startedAt" = NULL, "nextAttemptAt" = ${NOW_UTC}, "lockedBy" = NULL, "lockedUntil" = NULL, "updatedAt" = ${NOW_UTC},
-            "integrationName" = COALESCE($3::text, "integrationName"), "configSnapshot" = COALESCE($4::jsonb, "configSnapshot"),
+            "integrationName" = COALESCE($3::text, "integrationName"),
+            "configSnapshotId" = COALESCE((SELECT ${configSnapshotKey('owner."organizationId"', '$4::jsonb')} FROM owner), "configSnapshotId"),
             "configTakenAt" = CASE WHEN $4::jsonb IS NULL THEN "configTakenAt" ELSE ${NOW_UTC} END
       WHERE id = $1 AND status = $2::"RequestStatus"
       RETURNING id`,

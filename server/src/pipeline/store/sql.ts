@@ -16,3 +16,22 @@ export interface AuditRow {
 }
 
 export const AUDIT_COLUMNS = `"organizationId", "deletionRequestId", "integrationRequestId", "actorType", "actorId", action, outcome, summary, details, "createdAt"`;
+
+/**
+ * The key of a stored configuration snapshot (`ConfigSnapshot.id`): SHA-256 of the organization's
+ * id, a space and the configuration's jsonb text, which is the same for equal configurations
+ * whatever their keys' order. The migration that introduced the table computed the same.
+ */
+export const configSnapshotKey = (organizationId: string, config: string) =>
+  `sha256(convert_to(${organizationId} || ' ' || (${config})::text, 'UTF8'))`;
+
+/**
+ * A CTE body that stores each configuration of `rows` (a FROM list whose columns give the
+ * organization's id and the configuration as jsonb) once, unless it is stored already.
+ */
+export const storeConfigSnapshots = (from: string, organizationId: string, config: string) =>
+  `INSERT INTO "ConfigSnapshot" (id, "organizationId", config)
+   SELECT DISTINCT ON (key) key, org, config FROM (
+     SELECT ${configSnapshotKey(organizationId, config)} AS key, ${organizationId} AS org, (${config}) AS config FROM ${from}
+   ) s
+   ON CONFLICT (id) DO NOTHING`;

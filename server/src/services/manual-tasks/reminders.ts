@@ -41,7 +41,7 @@ export async function runManualTaskReminders(
       lastRemindedAt: true,
       escalatedAt: true,
       organization: { select: { name: true } },
-      integrationRequest: { select: { configSnapshot: true } },
+      integrationRequest: { select: { configSnapshot: { select: { config: true } } } },
     },
   });
   for (const task of open) {
@@ -77,7 +77,7 @@ export async function runManualTaskReminders(
         deps.log.warn({ taskId: task.id, err: (error as Error).message }, 'manual task reminder failed');
       }
     }
-    const escalate = (task.integrationRequest.configSnapshot as { escalateToAdmins?: unknown } | null)
+    const escalate = (task.integrationRequest.configSnapshot.config as { escalateToAdmins?: unknown } | null)
       ?.escalateToAdmins;
     if (!task.escalatedAt && task.dueAt <= now) {
       await deps.prisma.manualTask.update({ where: { id: task.id }, data: { escalatedAt: now } });

@@ -21,7 +21,7 @@ const linkTask = {
   tokenRevokedAt: true,
   answeredAt: true,
   organization: { select: { name: true } },
-  integrationRequest: { select: { status: true, trackingId: true, configSnapshot: true } },
+  integrationRequest: { select: { status: true, trackingId: true, configSnapshot: { select: { config: true } } } },
 } as const;
 
 /**
@@ -57,7 +57,7 @@ function identifiersOf(db: DbOrTx, deletionRequestId: string) {
 /** What the task page shows: the integration's instructions, and the identifiers masked until revealed. */
 export async function openTaskPage(db: Db, token: string, now = new Date()): Promise<TaskPage> {
   const task = await taskOfLink(db, token, now);
-  const snapshot = task.integrationRequest.configSnapshot as { instructions?: unknown } | null;
+  const snapshot = task.integrationRequest.configSnapshot.config as { instructions?: unknown } | null;
   const identifiers = await identifiersOf(db, task.deletionRequestId);
   return {
     organizationName: task.organization.name,
