@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { recordedDetails } from '../services/audit/recorded-exchanges';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectCustomerDatabase, createCustomerDatabase, type CustomerDatabase } from '../test/customer-db';
 import { startTestWorker, waitForRequest } from '../test/engine';
@@ -46,11 +47,14 @@ afterAll(async () => {
 
 const irOf = (deletionRequestId: string) =>
   env.deps.prisma.integrationRequest.findFirstOrThrow({ where: { deletionRequestId } });
-const actions = (deletionRequestId: string) =>
-  env.deps.prisma.auditLog.findMany({
-    where: { deletionRequestId, action: { in: ['deletion.reverified', 'request.reappeared'] } },
-    orderBy: { id: 'asc' },
-  });
+/** The re-verification's entries as recorded (their SQL exchanges, stored apart, back in their details). */
+const actions = async (deletionRequestId: string) =>
+  (
+    await env.deps.prisma.auditLog.findMany({
+      where: { deletionRequestId, action: { in: ['deletion.reverified', 'request.reappeared'] } },
+      orderBy: { id: 'asc' },
+    })
+  ).map((entry) => ({ ...entry, details: recordedDetails(entry.details, entry.exchanges) }));
 
 describe('re-verification N days after SUCCESS', () => {
   it('does nothing while the organization has it off, or before N days have passed', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordedDetails } from '../services/audit/recorded-exchanges';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../test/engine';
 import { startAuth0Fake } from '../integrations/auth0/fake';
 import { startHubspotFake } from '../integrations/hubspot/fake';
@@ -89,10 +90,12 @@ describe('connector lookups', () => {
     const granted = [...auth0.state.accessTokens.keys()].filter((token) => !tokensBefore.has(token));
     expect(granted).toHaveLength(1);
     const audit = JSON.stringify(
-      await env.db.prisma.auditLog.findMany({
-        where: { deletionRequestId: done.id },
-        select: { summary: true, details: true },
-      }),
+      (
+        await env.db.prisma.auditLog.findMany({
+          where: { deletionRequestId: done.id },
+          select: { summary: true, details: true, exchanges: true },
+        })
+      ).map((e) => ({ summary: e.summary, details: recordedDetails(e.details, e.exchanges) })),
     );
     expect(audit).toContain('[access token withheld]');
     expect(audit).not.toContain(granted[0]);

@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomerDatabase, type CustomerDatabase } from '../../test/customer-db';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../../test/engine';
@@ -81,15 +82,18 @@ const unique = (label: string) => `${label}-${Math.random().toString(36).slice(2
 
 /** Everything the service stored about the organization's activity: audit log, integration requests and their configurations. */
 async function storedTrail(): Promise<string> {
-  const rows = await env.db.prisma.$queryRawUnsafe<{ row: string }[]>(
-    `SELECT row_to_json(a)::text AS row FROM "AuditLog" a WHERE a."organizationId" = $1
+  const rows = await env.db.prisma.$queryRawUnsafe<{ row: string; exchanges: Uint8Array | null }[]>(
+    // Recorded exchanges are stored compressed: read as their text too.
+    `SELECT row_to_json(a)::text AS row, a.exchanges FROM "AuditLog" a WHERE a."organizationId" = $1
      UNION ALL
-     SELECT row_to_json(ir)::text FROM "IntegrationRequest" ir JOIN "DeletionRequest" dr ON dr.id = ir."deletionRequestId" WHERE dr."organizationId" = $1
+     SELECT row_to_json(ir)::text, NULL FROM "IntegrationRequest" ir JOIN "DeletionRequest" dr ON dr.id = ir."deletionRequestId" WHERE dr."organizationId" = $1
      UNION ALL
-     SELECT row_to_json(cs)::text FROM "ConfigSnapshot" cs WHERE cs."organizationId" = $1`,
+     SELECT row_to_json(cs)::text, NULL FROM "ConfigSnapshot" cs WHERE cs."organizationId" = $1`,
     org.organization.id,
   );
-  return rows.map((r) => r.row).join('\n');
+  return rows
+    .map((r) => (r.exchanges ? `${r.row}\n${brotliDecompressSync(r.exchanges).toString()}` : r.row))
+    .join('\n');
 }
 
 /** The key in every form that could leak: raw hex, its HMAC pads, the sealed text. */

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { checkOut } from '../../db/connections';
 import { storableJson } from '../../db/storable';
+import { storedExchanges } from '../../services/audit/recorded-exchanges';
 import type { RequestStatus } from '@shared/statuses';
 import { rollUpChange, writeRollUps, type ChildState, type LockedParent, type RollUpChange } from './roll-up';
 import { enqueueIntegrationFailedEvents } from '../../callbacks/store/events';
@@ -112,14 +113,20 @@ interface SiblingRow extends ChildState {
 async function writeSteps(query: Query, workerId: string, steps: FinishingStep[]): Promise<SiblingRow[]> {
   const updates = steps.map((s) => ({ id: s.id, set: s.data }));
   const entries = steps.flatMap((s) =>
-    s.entries.map((e) => ({
-      ...e,
-      integrationRequestId: e.integrationRequestId ?? s.id,
-      outcome: e.outcome ?? null,
-      foldRepeats: e.foldRepeats ?? false,
-    })),
+    s.entries.map((e) => {
+      // The recorded exchanges are stored apart, compressed (base64 in this statement's JSON).
+      const { details, exchanges } = storedExchanges(e.details);
+      return {
+        ...e,
+        details,
+        exchanges: exchanges?.toString('base64') ?? null,
+        integrationRequestId: e.integrationRequestId ?? s.id,
+        outcome: e.outcome ?? null,
+        foldRepeats: e.foldRepeats ?? false,
+      };
+    }),
   );
-  const entryColumns = `a("organizationId" text, "deletionRequestId" text, "integrationRequestId" text, action text, outcome text, summary text, details jsonb, "foldRepeats" boolean)`;
+  const entryColumns = `a("organizationId" text, "deletionRequestId" text, "integrationRequestId" text, action text, outcome text, summary text, details jsonb, exchanges text, "foldRepeats" boolean)`;
   const column = (name: string, value: string) =>
     `"${name}" = CASE WHEN i.s ? '${name}' THEN ${value} ELSE ir."${name}" END`;
   return query<SiblingRow>(
@@ -150,8 +157,9 @@ async function writeSteps(query: Query, workerId: string, steps: FinishingStep[]
           AND latest.details->>'result' IS NOT DISTINCT FROM e.details->>'result'
        RETURNING e.ord
      ), audit AS (
-       INSERT INTO "AuditLog" (${AUDIT_COLUMNS})
-       SELECT e."organizationId", e."deletionRequestId", e."integrationRequestId", 'system', NULL, e.action, e.outcome, e.summary, e.details, ${NOW_UTC}
+       INSERT INTO "AuditLog" (${AUDIT_COLUMNS}, exchanges)
+       SELECT e."organizationId", e."deletionRequestId", e."integrationRequestId", 'system', NULL, e.action, e.outcome, e.summary, e.details, ${NOW_UTC},
+              decode(e.exchanges, 'base64')
          FROM entry e
         WHERE e.ord NOT IN (SELECT ord FROM folded)
         ORDER BY e.ord

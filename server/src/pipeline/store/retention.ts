@@ -70,9 +70,10 @@ export async function removeIdentifier(
       : `UPDATE "RequestIdentifier" SET value = NULL WHERE "deletionRequestId" = $1 AND value IS NOT NULL`,
     [request.id],
   );
-  await query(`UPDATE "AuditLog" SET "details" = NULL WHERE "deletionRequestId" = $1 AND "details" IS NOT NULL`, [
-    request.id,
-  ]);
+  await query(
+    `UPDATE "AuditLog" SET "details" = NULL, "exchanges" = NULL WHERE "deletionRequestId" = $1 AND ("details" IS NOT NULL OR "exchanges" IS NOT NULL)`,
+    [request.id],
+  );
   return true;
 }
 

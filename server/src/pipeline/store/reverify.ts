@@ -1,4 +1,6 @@
 import { AUDIT_COLUMNS, utc, type AuditRow, type Query } from './sql';
+import { storableJson } from '../../db/storable';
+import { storedExchanges } from '../../services/audit/recorded-exchanges';
 
 export interface Reverification {
   organizationId: string;
@@ -50,11 +52,23 @@ export async function recordReverification(query: Query, r: Reverification, now:
         WHERE id = $1 AND status = 'SUCCESS' AND "reverifiedAt" IS NULL
         RETURNING id
      )
-     INSERT INTO "AuditLog" (${AUDIT_COLUMNS})
-     SELECT e."organizationId", e."deletionRequestId", e."integrationRequestId", 'system', NULL, e.action, e.outcome, e.summary, e.details, ${utc('$4')}
-       FROM updated, jsonb_to_recordset($3::jsonb) AS e("organizationId" text, "deletionRequestId" text, "integrationRequestId" text, action text, outcome text, summary text, details jsonb)
+     INSERT INTO "AuditLog" (${AUDIT_COLUMNS}, exchanges)
+     SELECT e."organizationId", e."deletionRequestId", e."integrationRequestId", 'system', NULL, e.action, e.outcome, e.summary, e.details, ${utc('$4')},
+            decode(e.exchanges, 'base64')
+       FROM updated, jsonb_to_recordset($3::jsonb) AS e("organizationId" text, "deletionRequestId" text, "integrationRequestId" text, action text, outcome text, summary text, details jsonb, exchanges text)
      RETURNING 1`,
-    [r.integrationRequestId, reappeared, JSON.stringify(entries), now.toISOString()],
+    [
+      r.integrationRequestId,
+      reappeared,
+      // The recorded exchanges are stored apart, compressed (base64 in this statement's JSON).
+      storableJson(
+        entries.map((e) => {
+          const { details, exchanges } = storedExchanges(e.details);
+          return { ...e, details, exchanges: exchanges?.toString('base64') ?? null };
+        }),
+      ),
+      now.toISOString(),
+    ],
   );
   return rows.length > 0;
 }

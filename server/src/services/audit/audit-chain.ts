@@ -189,8 +189,10 @@ export async function verifyAuditChain(db: Db, options: { organizationId?: strin
         SELECT a."id", a."organizationId", a."deletionRequestId", a."integrationRequestId", a."actorType", a."actorId", a."action", a."outcome",
                a."summary", encode(a."detailsDigest", 'hex') AS "detailsDigest", a."createdAt", a."chainSeq",
                encode(a."prevHash", 'hex') AS "prevHash", encode(a."hash", 'hex') AS "hash",
-               CASE WHEN a."details" IS NULL THEN NULL ELSE encode(sha256(convert_to(a."details"::text, 'UTF8')), 'hex') END AS "actualDigest",
-               (a."details" IS NULL AND a."detailsDigest" IS NOT NULL AND NOT COALESCE(dr.hashed OR dr."purgedAt" IS NOT NULL, false)) AS "detailsRemoved"
+               CASE WHEN a."details" IS NULL AND a."exchanges" IS NULL THEN NULL
+                    ELSE encode(sha256(convert_to(COALESCE(a."details"::text, ''), 'UTF8') || COALESCE(a."exchanges", ''::bytea)), 'hex') END AS "actualDigest",
+               (a."details" IS NULL AND a."exchanges" IS NULL AND a."detailsDigest" IS NOT NULL
+                AND NOT COALESCE(dr.hashed OR dr."purgedAt" IS NOT NULL, false)) AS "detailsRemoved"
         FROM "AuditLog" a LEFT JOIN "DeletionRequest" dr ON dr.id = a."deletionRequestId"
         WHERE a."organizationId" = ${organizationId} AND a."chainSeq" >= ${expectedSeq}
         ORDER BY a."chainSeq" ASC

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
 import type { Prisma } from '../../generated/prisma/client';
+import { recordedDetails } from './recorded-exchanges';
 
 export const auditEntrySelect = {
   id: true,
@@ -11,12 +12,19 @@ export const auditEntrySelect = {
   outcome: true,
   summary: true,
   details: true,
+  exchanges: true,
   createdAt: true,
   repeatCount: true,
   lastRepeatedAt: true,
 } satisfies Prisma.AuditLogSelect;
 
-type AuditRow = Prisma.AuditLogGetPayload<{ select: typeof auditEntrySelect }>;
+type StoredAuditRow = Prisma.AuditLogGetPayload<{ select: typeof auditEntrySelect }>;
+type AuditRow = Omit<StoredAuditRow, 'exchanges'>;
+
+/** A stored entry as it was recorded: its exchanges, kept apart compressed, back in its details. */
+export function recordedEntry({ exchanges, ...row }: StoredAuditRow): AuditRow {
+  return { ...row, details: recordedDetails(row.details, exchanges) };
+}
 
 /** JSON-safe audit entry: the bigint id becomes a string, dates ISO strings. */
 export function toAuditEntryDto(row: AuditRow, actorNames: Map<string, string>) {
@@ -54,7 +62,7 @@ export async function readAuditTrail(
     take: page.limit + 1,
     select: auditEntrySelect,
   });
-  return { rows: rows.slice(0, page.limit), more: rows.length > page.limit };
+  return { rows: rows.slice(0, page.limit).map(recordedEntry), more: rows.length > page.limit };
 }
 
 /** Display names of the users who acted, in one query. */

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { recordedDetails } from './recorded-exchanges';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskIdentifier } from '@shared/mask-identifier';
@@ -146,7 +147,7 @@ const dashboard = async () =>
 describe('identifiers in recorded exchanges', () => {
   it('are recorded as sent and received (the evidence), so there is something to mask', async () => {
     const stored = await env.db.prisma.auditLog.findMany({ where: { deletionRequestId: requestId } });
-    const text = textOf(stored.map((entry) => entry.details));
+    const text = textOf(stored.map((entry) => recordedDetails(entry.details, entry.exchanges)));
     expect(text).toContain(encodeURIComponent(email));
     expect(text).toContain(email.replace('@', '\\u0040'));
     expect(text).toContain(anonymousId);

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { Prisma } from '../../generated/prisma/client';
 import { decodeBigintCursor } from '../../lib/keyset-cursor';
 import type { Actor } from '../auth/actor';
-import { auditEntrySelect, namesOf, toAuditEntryDto } from '../audit/audit-entry';
+import { auditEntrySelect, namesOf, recordedEntry, toAuditEntryDto } from '../audit/audit-entry';
 import { identifierMasker, identifiersOfRequests, maskAuditEntry } from '../audit/mask-exchanges';
 
 /**
@@ -55,7 +55,7 @@ export async function listAuditLog(
         select: auditEntrySelect,
       })
     : [];
-  const page = rows.slice(0, input.limit);
+  const page = rows.slice(0, input.limit).map(recordedEntry);
   const integrationRequestIds = [
     ...new Set(page.map((row) => row.integrationRequestId).filter((id): id is string => !!id)),
   ];

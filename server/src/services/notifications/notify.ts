@@ -17,6 +17,7 @@ import {
   type ResolvedSettings,
 } from './settings';
 import { postToSlack } from './slack';
+import { recordedDetails } from '../audit/recorded-exchanges';
 
 export interface NotifyDeps {
   prisma: Db;
@@ -141,10 +142,14 @@ async function credentialsFailed(db: Db, integrationRequestId: string): Promise<
   const attempt = await db.auditLog.findFirst({
     where: { integrationRequestId, action: { in: STEP_AUDIT_ACTIONS } },
     orderBy: { id: 'desc' },
-    select: { details: true, summary: true },
+    select: { details: true, exchanges: true, summary: true },
   });
   const exchanges =
-    (attempt?.details as { exchanges?: { response?: { status?: number }; error?: string }[] } | null)?.exchanges ?? [];
+    (
+      recordedDetails(attempt?.details ?? null, attempt?.exchanges ?? null) as {
+        exchanges?: { response?: { status?: number }; error?: string }[];
+      } | null
+    )?.exchanges ?? [];
   if (exchanges.some((x) => x.response?.status === 401 || x.response?.status === 403)) return true;
   return /password authentication failed|authentication failed|invalid (api )?key|unauthori[sz]ed|forbidden|28P01|28000/i.test(
     `${attempt?.summary ?? ''} ${exchanges.map((x) => x.error ?? '').join(' ')}`,

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+import { readAuditTrail } from './audit-entry';
+import { sealAuditChain, verifyAuditChain } from './audit-chain';
+import { recordedDetails, storedExchanges } from './recorded-exchanges';
+import { recordAudit } from './record-audit';
+
+/**
+ * A step's recorded exchanges are stored apart from its other details, compressed; the details
+ * digest, the hash chain, the append-only guard and retention cover them as they cover the rest.
+ */
+let env: TestEnv;
+let org: Awaited<ReturnType<typeof seedOrganization>>;
+beforeAll(async () => {
+  env = await createTestEnv();
+  org = await seedOrganization(env.deps, 'exchanges');
+});
+afterAll(() => env?.close());
+
+const db = () => env.db.prisma;
+
+/** An exchange as a vendor answers: a JSON body of a few KB. */
+const exchange = (i: number) => ({
+  kind: 'http',
+  request: {
+    method: 'POST',
+    url: `https://api.vendor.example/v1/erase/${i}`,
+    body: `{"email":"person${i}@example.com"}`,
+  },
+  response: {
+    status: 200,
+    headers: { 'x-request-id': `req_${i}` },
+    body: JSON.stringify({
+      id: `rec_${i}`,
+      properties: Object.fromEntries(Array.from({ length: 40 }, (_, n) => [`property_${n}`, `value ${n} of ${i}`])),
+    }),
+  },
+  durationMs: 12,
+});
+
+/** Changes a row behind the trigger's back, as someone with superuser rights could. */
+async function tamper(sql: string) {
+  await db().$transaction(async (tx) => {
+    await tx.$executeRawUnsafe(`SET LOCAL session_replication_role = replica`);
+    await tx.$executeRawUnsafe(sql);
+  });
+}
+
+describe('recorded exchanges stored apart', () => {
+  it('splits a non-empty exchanges list off the details and puts it back in jsonb key order', () => {
+    const details = { result: 'completed', attempt: 1, exchanges: [exchange(1)], evidence: { reference: 'rec_1' } };
+    const stored = storedExchanges(details);
+    expect(stored.details).toEqual({ result: 'completed', attempt: 1, evidence: { reference: 'rec_1' } });
+    expect(stored.exchanges!.length).toBeLessThan(JSON.stringify(details.exchanges).length / 2);
+    const read = recordedDetails(stored.details as object, stored.exchanges);
+    expect(read).toEqual(details);
+    // As jsonb would have returned the whole: shorter keys first.
+    expect(Object.keys(read as object)).toEqual(['result', 'attempt', 'evidence', 'exchanges']);
+    // Nothing to keep apart: details as they are.
+    expect(storedExchanges({ exchanges: [], result: 'x' })).toEqual({
+      details: { exchanges: [], result: 'x' },
+      exchanges: null,
+    });
+    expect(storedExchanges(null)).toEqual({ details: null, exchanges: null });
+    // Bytes that are not what was stored do not fail the reader.
+    expect(recordedDetails({ result: 'x' }, new Uint8Array([1, 2, 3]))).toEqual({
+      result: 'x',
+      exchanges: 'the recorded exchanges could not be read',
+    });
+  });
+
+  it('are stored compressed, read back whole, covered by the chain, and only removable', async () => {
+    const request = await db().deletionRequest.create({
+      data: {
+        id: `dr_exchanges_${Date.now()}`,
+        organizationId: org.organization.id,
+        workspaceId: org.workspace.id,
+        identifier: 'person1@example.com',
+        identifierHmac: 'x',
+        channel: 'API',
+      },
+    });
+    const details = { result: 'completed', exchanges: [exchange(1), exchange(2)] };
+    await recordAudit(db(), null, {
+      organizationId: org.organization.id,
+      deletionRequestId: request.id,
+      action: 'deletion.requested',
+      summary: 'Attempt 1: completed',
+      details,
+    });
+    const row = await db().auditLog.findFirstOrThrow({ where: { deletionRequestId: request.id } });
+    expect(row.details).toEqual({ result: 'completed' });
+    expect(row.exchanges).not.toBeNull();
+    // What every reader gets (the API's trail, the detail, the export): the details as recorded.
+    const { rows } = await readAuditTrail(db(), org.organization.id, request.id, { limit: 10 });
+    expect(rows[0]!.details).toEqual(details);
+    expect(rows[0]).not.toHaveProperty('exchanges');
+
+    await sealAuditChain(db());
+    expect(await verifyAuditChain(db(), { organizationId: org.organization.id })).toMatchObject({ ok: true });
+
+    // Changing the stored exchanges is refused, and done behind the guard's back it breaks the chain.
+    await expect(
+      db().$executeRawUnsafe(`UPDATE "AuditLog" SET exchanges = '\\x00'::bytea WHERE id = ${row.id}`),
+    ).rejects.toThrow(/can only be removed/);
+    await tamper(`UPDATE "AuditLog" SET exchanges = '\\x00'::bytea WHERE id = ${row.id}`);
+    const report = await verifyAuditChain(db(), { organizationId: org.organization.id });
+    expect(report.breaks[0]).toMatchObject({ entryId: String(row.id), reason: expect.stringMatching(/altered/) });
+    await tamper(
+      `UPDATE "AuditLog" SET exchanges = decode('${Buffer.from(row.exchanges!).toString('hex')}', 'hex') WHERE id = ${row.id}`,
+    );
+    expect((await verifyAuditChain(db(), { organizationId: org.organization.id })).ok).toBe(true);
+
+    // Removing only the exchanges is an alteration, not a retention.
+    await db().$executeRawUnsafe(`UPDATE "AuditLog" SET exchanges = NULL WHERE id = ${row.id}`);
+    expect((await verifyAuditChain(db(), { organizationId: org.organization.id })).breaks[0]).toMatchObject({
+      entryId: String(row.id),
+      reason: expect.stringMatching(/details were altered/),
+    });
+  });
+});
