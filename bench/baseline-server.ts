@@ -11,6 +11,7 @@ import pg from 'pg';
 import { hashToken, isWellFormedToken } from '../server/src/lib/tokens';
 import { dueAtFor, GDPR_RULE } from '../shared/src/deadlines';
 import { INSERT_REQUEST, insertRequestValues } from '../server/src/pipeline/store/fan-out';
+import { configSnapshotKey, storeConfigSnapshots } from '../server/src/pipeline/store/sql';
 import { registerListRoutes } from './baseline-lists';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE ?? 10) });
@@ -97,13 +98,10 @@ app.post('/create', async (request, reply) => {
     const rows = integrations.rows;
     await client.query(
       `WITH snapshots AS (
-         INSERT INTO "ConfigSnapshot" (id, "organizationId", config)
-         SELECT DISTINCT ON (key) key, $9::text, config
-           FROM (SELECT sha256(convert_to($9 || ' ' || c::text, 'UTF8')) AS key, c AS config FROM unnest($7::jsonb[]) c) s
-         ON CONFLICT (id) DO NOTHING
+         ${storeConfigSnapshots('unnest($7::jsonb[]) AS c(config)', '$9::text', 'c.config')}
        )
        INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType", "configSnapshotId", "accountId", "nextAttemptAt", "createdAt", "updatedAt")
-       SELECT u.ir, $1, u.iid, u.name, u.type, sha256(convert_to($9 || ' ' || u.config::text, 'UTF8')), u.acc, $2, $2, $2
+       SELECT u.ir, $1, u.iid, u.name, u.type, ${configSnapshotKey('$9::text', 'u.config')}, u.acc, $2, $2, $2
          FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::text[]) AS u(ir, iid, name, type, config, acc)`,
       [
         id,

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { configSnapshotKey, storeConfigSnapshots } from '../../server/src/pipeline/store/sql';
 import type { SeededOrganization } from './seed';
 
 /**
@@ -25,15 +26,14 @@ export async function bulkLoadRequests(url: string, org: SeededOrganization, cou
     );
     // Every integration request ran with the same (empty) configuration: one stored copy.
     await client.query(
-      `INSERT INTO "ConfigSnapshot" (id, "organizationId", config)
-       VALUES (sha256(convert_to($1 || ' ' || '{}'::jsonb::text, 'UTF8')), $1, '{}'::jsonb) ON CONFLICT (id) DO NOTHING`,
+      storeConfigSnapshots(`(VALUES ($1::text, '{}'::jsonb)) AS c(org, config)`, 'c.org', 'c.config'),
       [org.organizationId],
     );
     await client.query(
       `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationName", "integrationType", "configSnapshotId", status, attempts, "nextAttemptAt", "startedAt", "completedAt", "createdAt", "updatedAt")
        SELECT 'ir_bulk' || k || lpad(g::text, 8, '0'), 'dr_bulk' || lpad(g::text, 8, '0'),
               CASE k WHEN 1 THEN 'Internal CRM' ELSE 'App database' END,
-              (CASE k WHEN 1 THEN 'WEBHOOK' ELSE 'POSTGRES' END), sha256(convert_to($2 || ' ' || '{}'::jsonb::text, 'UTF8')),
+              (CASE k WHEN 1 THEN 'WEBHOOK' ELSE 'POSTGRES' END), ${configSnapshotKey('$2::text', `'{}'::jsonb`)},
               (CASE WHEN g % 20 = 0 AND k = 2 THEN 'FAILED' WHEN g % 33 = 0 AND g % 20 <> 0 AND k = 2 THEN 'PENDING' ELSE 'SUCCESS' END)::"RequestStatus",
               1,
               CASE WHEN g % 33 = 0 AND g % 20 <> 0 AND k = 2 THEN now() + interval '1 day' END,

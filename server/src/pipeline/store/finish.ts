@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { checkOut } from '../../db/connections';
 import { storableJson } from '../../db/storable';
-import { storedExchanges } from '../../services/audit/recorded-exchanges';
+import { withExchangesApart } from '../../services/audit/recorded-exchanges';
 import type { RequestStatus } from '@shared/statuses';
 import { rollUpChange, writeRollUps, type ChildState, type LockedParent, type RollUpChange } from './roll-up';
 import { enqueueIntegrationFailedEvents } from '../../callbacks/store/events';
@@ -113,18 +113,15 @@ interface SiblingRow extends ChildState {
 async function writeSteps(query: Query, workerId: string, steps: FinishingStep[]): Promise<SiblingRow[]> {
   const updates = steps.map((s) => ({ id: s.id, set: s.data }));
   const entries = steps.flatMap((s) =>
-    s.entries.map((e) => {
-      // The recorded exchanges are stored apart, compressed (base64 in this statement's JSON).
-      const { details, exchanges } = storedExchanges(e.details);
-      return {
+    s.entries.map((e) =>
+      // The recorded exchanges are stored apart, compressed.
+      withExchangesApart({
         ...e,
-        details,
-        exchanges: exchanges?.toString('base64') ?? null,
         integrationRequestId: e.integrationRequestId ?? s.id,
         outcome: e.outcome ?? null,
         foldRepeats: e.foldRepeats ?? false,
-      };
-    }),
+      }),
+    ),
   );
   const entryColumns = `a("organizationId" text, "deletionRequestId" text, "integrationRequestId" text, action text, outcome text, summary text, details jsonb, exchanges text, "foldRepeats" boolean)`;
   const column = (name: string, value: string) =>

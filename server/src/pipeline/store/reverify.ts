@@ -1,6 +1,6 @@
 import { AUDIT_COLUMNS, utc, type AuditRow, type Query } from './sql';
 import { storableJson } from '../../db/storable';
-import { storedExchanges } from '../../services/audit/recorded-exchanges';
+import { withExchangesApart } from '../../services/audit/recorded-exchanges';
 
 export interface Reverification {
   organizationId: string;
@@ -60,13 +60,8 @@ export async function recordReverification(query: Query, r: Reverification, now:
     [
       r.integrationRequestId,
       reappeared,
-      // The recorded exchanges are stored apart, compressed (base64 in this statement's JSON).
-      storableJson(
-        entries.map((e) => {
-          const { details, exchanges } = storedExchanges(e.details);
-          return { ...e, details, exchanges: exchanges?.toString('base64') ?? null };
-        }),
-      ),
+      // The recorded exchanges are stored apart, compressed.
+      storableJson(entries.map(withExchangesApart)),
       now.toISOString(),
     ],
   );

@@ -31,6 +31,15 @@ export function storedExchanges(details: unknown): { details: unknown; exchanges
   return { details: rest, exchanges: zlib.brotliCompressSync(storableJson(exchanges), BROTLI_OPTIONS) };
 }
 
+/**
+ * An audit row for a statement that reads its rows from JSON: its details as stored, and its
+ * exchanges apart as base64 text for the statement to `decode(…, 'base64')` into the column.
+ */
+export function withExchangesApart<T extends { details?: unknown }>(row: T) {
+  const { details, exchanges } = storedExchanges(row.details);
+  return { ...row, details, exchanges: exchanges?.toString('base64') ?? null };
+}
+
 /** jsonb's order of an object's keys (shorter first, then by their bytes): what a reader saw before. */
 const byJsonbKeyOrder = ([a]: [string, unknown], [b]: [string, unknown]) =>
   a.length !== b.length ? a.length - b.length : Buffer.compare(Buffer.from(a), Buffer.from(b));
