@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '../../generated/prisma/client';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
-import { digestHex, sealAuditChain, verifyAuditChain } from './audit-chain';
+import { auditEntryHash, digestHex, sealAuditChain, verifyAuditChain } from './audit-chain';
 import { recordAudit } from './record-audit';
 
 let env: TestEnv;
@@ -48,14 +48,16 @@ describe('audit hash chain', () => {
     const unsealed = await db().auditLog.findFirstOrThrow({
       where: { organizationId: org.organization.id, action: 'test.entry' },
     });
-    expect(unsealed).toMatchObject({ chainSeq: null, prevHash: null, hash: null });
+    expect(unsealed).toMatchObject({ chainSeq: null, hash: null });
     expect(digestHex(unsealed.detailsDigest)).toMatch(/^[0-9a-f]{64}$/);
     expect((await sealAuditChain(db())).sealed).toBeGreaterThanOrEqual(30);
     expect((await sealAuditChain(db())).sealed).toBe(0);
     const first = await nthEntry(org.organization.id, 1);
     const second = await nthEntry(org.organization.id, 2);
-    expect(first.prevHash).toBeNull();
-    expect(digestHex(second.prevHash)).toBe(digestHex(first.hash));
+    // The first entry's hash covers no entry before it, the second's covers the first's hash.
+    const asHashed = (row: typeof first) => ({ ...row, detailsDigest: digestHex(row.detailsDigest) });
+    expect(digestHex(first.hash)).toBe(auditEntryHash(asHashed(first), 1n, null));
+    expect(digestHex(second.hash)).toBe(auditEntryHash(asHashed(second), 2n, digestHex(first.hash)));
     const report = await verifyAuditChain(db());
     expect(report).toMatchObject({ ok: true, breaks: [], unsealedEntries: 0 });
     expect(report.verifiedEntries).toBeGreaterThanOrEqual(30);
@@ -71,13 +73,12 @@ describe('audit hash chain', () => {
         summary: 'forged',
         details: { a: 1 },
         hash: Buffer.alloc(32, 0xff),
-        prevHash: Buffer.alloc(32, 0xee),
         chainSeq: 999n,
         detailsDigest: Buffer.from('x'),
       },
     });
     const row = await db().auditLog.findFirstOrThrow({ where: { action: 'forged' } });
-    expect(row).toMatchObject({ hash: null, prevHash: null, chainSeq: null });
+    expect(row).toMatchObject({ hash: null, chainSeq: null });
     expect(digestHex(row.detailsDigest)).not.toBe(Buffer.from('x').toString('hex'));
     expect(row.detailsDigest).toHaveLength(32);
     await sealAuditChain(db());
@@ -180,6 +181,29 @@ describe('audit hash chain', () => {
     await tamper(`UPDATE "AuditLog" SET "hash" = decode('${'a'.repeat(64)}', 'hex') WHERE "id" = ${row.id}`);
     const report = await verifyAuditChain(db(), { organizationId: other.organization.id });
     expect(report.breaks[0]).toMatchObject({ entryId: String(row.id), chainSeq: '2' });
+  });
+
+  it('an entry altered and hashed again is caught at the entry after it, whose hash covered the old one', async () => {
+    const fresh = await seedOrganization(env.deps, 'audit-rehashed');
+    await append(fresh.organization.id, 4);
+    await sealAuditChain(db());
+    const altered = await nthEntry(fresh.organization.id, 2);
+    const before = await nthEntry(fresh.organization.id, 1);
+    const next = await nthEntry(fresh.organization.id, 3);
+    const rewritten = { ...altered, summary: 'nothing happened', detailsDigest: digestHex(altered.detailsDigest) };
+    const rehashed = auditEntryHash(rewritten, 2n, digestHex(before.hash));
+    await tamper(
+      `UPDATE "AuditLog" SET "summary" = 'nothing happened', "hash" = decode('${rehashed}', 'hex') WHERE "id" = ${altered.id}`,
+    );
+    const report = await verifyAuditChain(db(), { organizationId: fresh.organization.id });
+    expect(report.breaks).toEqual([
+      {
+        organizationId: fresh.organization.id,
+        entryId: String(next.id),
+        chainSeq: '3',
+        reason: expect.stringMatching(/previous entry's hash/),
+      },
+    ]);
   });
 
   it('entries go away only together with their organization', async () => {

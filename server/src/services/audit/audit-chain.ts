@@ -6,7 +6,8 @@ import type { Db } from '../../db/client';
  * Tamper-evident audit log. Writers only append rows (a database trigger computes the
  * digest of `details` and keeps chain fields empty), so creating requests never waits on
  * a lock. `sealAuditChain` later links each organization's new rows, in id order, into a
- * hash chain (chainSeq, prevHash, hash) under one advisory lock. The chain covers the
+ * hash chain (chainSeq, hash) under one advisory lock. Each hash covers the hash of the entry
+ * before it (not stored a second time on the entry: it is that entry's `hash`). The chain covers the
  * digest of `details`, not `details` itself, so retention can remove the personal payload
  * and the chain still verifies. The trigger refuses any other change and any delete
  * (except together with the organization). Identical status polls fold into one entry
@@ -98,7 +99,6 @@ export async function sealAuditChain(db: Db): Promise<{ sealed: number }> {
           byOrganization.set(row.organizationId, [...(byOrganization.get(row.organizationId) ?? []), row]);
         const ids: string[] = [];
         const seqs: string[] = [];
-        const prevs: Array<string | null> = [];
         const hashes: string[] = [];
         for (const [organizationId, rows] of byOrganization) {
           const head = await tx.auditLog.findFirst({
@@ -113,14 +113,13 @@ export async function sealAuditChain(db: Db): Promise<{ sealed: number }> {
             const hash = auditEntryHash(row, seq, prev);
             ids.push(row.id.toString());
             seqs.push(seq.toString());
-            prevs.push(prev);
             hashes.push(hash);
             prev = hash;
           }
         }
         await tx.$executeRaw`
-          UPDATE "AuditLog" AS a SET "chainSeq" = v.seq, "prevHash" = decode(v.prev, 'hex'), "hash" = decode(v.hash, 'hex')
-          FROM unnest(${ids}::bigint[], ${seqs}::bigint[], ${prevs}::text[], ${hashes}::text[]) AS v(id, seq, prev, hash)
+          UPDATE "AuditLog" AS a SET "chainSeq" = v.seq, "hash" = decode(v.hash, 'hex')
+          FROM unnest(${ids}::bigint[], ${seqs}::bigint[], ${hashes}::text[]) AS v(id, seq, hash)
           WHERE a.id = v.id`;
         return pending.length;
       },
@@ -152,7 +151,6 @@ export interface VerificationReport {
 
 interface VerifyRow extends ChainRow {
   chainSeq: bigint;
-  prevHash: string | null;
   hash: string | null;
   actualDigest: string | null;
   /** Details gone from an entry whose request the retention policy has not hashed or purged. */
@@ -188,7 +186,7 @@ export async function verifyAuditChain(db: Db, options: { organizationId?: strin
       const rows = await db.$queryRaw<VerifyRow[]>`
         SELECT a."id", a."organizationId", a."deletionRequestId", a."integrationRequestId", a."actorType", a."actorId", a."action", a."outcome",
                a."summary", encode(a."detailsDigest", 'hex') AS "detailsDigest", a."createdAt", a."chainSeq",
-               encode(a."prevHash", 'hex') AS "prevHash", encode(a."hash", 'hex') AS "hash",
+               encode(a."hash", 'hex') AS "hash",
                CASE WHEN a."details" IS NULL AND a."exchanges" IS NULL THEN NULL
                     ELSE encode(sha256(convert_to(COALESCE(a."details"::text, ''), 'UTF8') || COALESCE(a."exchanges", ''::bytea)), 'hex') END AS "actualDigest",
                (a."details" IS NULL AND a."exchanges" IS NULL AND a."detailsDigest" IS NOT NULL
@@ -208,14 +206,14 @@ export async function verifyAuditChain(db: Db, options: { organizationId?: strin
         });
         if (seq !== expectedSeq)
           broken = at(`entries ${expectedSeq} to ${seq - 1n} of the chain are missing (deleted)`);
-        else if (row.prevHash !== prev)
-          broken = at("prevHash does not match the previous entry's hash (entry altered, removed or reordered)");
         else if (row.actualDigest !== null && row.actualDigest !== row.detailsDigest)
           broken = at('details were altered: their digest does not match');
         else if (row.detailsRemoved)
           broken = at("details were removed, though the retention policy has not reached this entry's request");
         else if (row.hash !== auditEntryHash({ ...row, id: BigInt(row.id) }, seq, prev))
-          broken = at("hash does not match the entry's content (entry altered)");
+          broken = at(
+            "hash does not match the entry's content and the previous entry's hash (this entry altered, or the one before it altered or reordered)",
+          );
         if (broken) break;
         report.verifiedEntries += 1;
         prev = row.hash;

@@ -118,6 +118,7 @@ export async function buildCertificate(
     const entries = await db.auditLog.findMany({
       where: {
         organizationId: actor.organizationId,
+        deletionRequestId,
         integrationRequestId: { in: missing },
         outcome: 'SUCCESS',
         action: { in: STEP_AUDIT_ACTIONS },

@@ -138,9 +138,10 @@ interface WatchedEntry {
 }
 
 /** 401/403 from a vendor, or a database refusing the login: the account's credentials need attention. */
-async function credentialsFailed(db: Db, integrationRequestId: string): Promise<boolean> {
+async function credentialsFailed(db: Db, deletionRequestId: string, integrationRequestId: string): Promise<boolean> {
   const attempt = await db.auditLog.findFirst({
-    where: { integrationRequestId, action: { in: STEP_AUDIT_ACTIONS } },
+    // An integration request's entries are found through their request's (see AuditLog in the schema).
+    where: { deletionRequestId, integrationRequestId, action: { in: STEP_AUDIT_ACTIONS } },
     orderBy: { id: 'desc' },
     select: { details: true, exchanges: true, summary: true },
   });
@@ -189,6 +190,7 @@ async function noticeFor(
   }
   if (
     !STEP_AUDIT_ACTIONS.includes(entry.action) ||
+    !entry.deletionRequestId ||
     !entry.integrationRequestId ||
     !entry.outcome ||
     !FAILED_OUTCOMES.includes(entry.outcome)
@@ -206,7 +208,7 @@ async function noticeFor(
     : identifier && identifier.length < 4
       ? ''
       : createRedactor(identifier ? [identifier, identifier.toLowerCase()] : [])(ir.lastError).slice(0, 300);
-  const credentials = await credentialsFailed(deps.prisma, entry.integrationRequestId);
+  const credentials = await credentialsFailed(deps.prisma, entry.deletionRequestId, entry.integrationRequestId);
   return {
     event: credentials ? 'credentials_failing' : 'integration_failed',
     notice: {

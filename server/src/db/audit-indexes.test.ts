@@ -1,0 +1,98 @@
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { STEP_AUDIT_ACTIONS } from '@shared/audit-actions';
+import { createTestEnv, type TestEnv } from '../test/harness';
+
+/**
+ * An integration request's audit entries have no index of their own: every read of them names
+ * their request too and goes through the request's index. These are the reads the worker and the
+ * notifier make on every step (the fold of a repeated status poll, the last attempt behind a
+ * failure notice) and the certificate's fallback for evidence. Their plans are read on the audit
+ * log's table with its indexes (from the migrations), filled as a history of many requests.
+ */
+let env: TestEnv;
+let client: pg.Client;
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  client = new pg.Client({ connectionString: env.db.url });
+  await client.connect();
+  await client.query(`CREATE SCHEMA history; SET search_path TO history, public`);
+  await client.query(`CREATE TABLE "AuditLog" (LIKE public."AuditLog" INCLUDING DEFAULTS INCLUDING INDEXES)`);
+  // 10,000 requests, three integration requests each: a creation entry, a step entry per
+  // integration request and a completion, 50,000 entries in all.
+  await client.query(
+    `INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "integrationRequestId", "actorType", action, outcome, summary, details)
+     SELECT 'org_x', 'dr_' || r, CASE WHEN e BETWEEN 1 AND 3 THEN 'ir_' || r || '_' || e END, 'system',
+            CASE e WHEN 0 THEN 'request.created' WHEN 4 THEN 'request.completed' ELSE 'deletion.requested' END,
+            CASE WHEN e BETWEEN 1 AND 3 THEN 'SUCCESS' END, 'entry', jsonb_build_object('result', 'success')
+       FROM generate_series(1, 10000) AS r, generate_series(0, 4) AS e ORDER BY r, e`,
+  );
+  await client.query('ANALYZE "AuditLog"');
+});
+afterAll(async () => {
+  await client?.end();
+  await env?.close();
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}
+
+/** The rows every scan of the plan read (kept or filtered out), and whether one read the whole table. */
+async function rowsRead(sql: string, params: string[]): Promise<{ read: number; seqScan: boolean; plan: string }> {
+  // Generic plans, as the service's prepared statements get them.
+  await client.query(`SET plan_cache_mode = force_generic_plan`);
+  await client.query(`DEALLOCATE ALL`);
+  await client.query(`PREPARE q AS ${sql}`);
+  const args = params.map((p) => `'${p}'`).join(', ');
+  const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+    `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE q(${args})`,
+  );
+  let read = 0;
+  let seqScan = false;
+  const visit = (node: PlanNode) => {
+    if (node['Node Type'].includes('Scan') && node['Node Type'] !== 'Bitmap Index Scan') {
+      read += (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops'];
+      seqScan ||= node['Node Type'] === 'Seq Scan';
+    }
+    for (const child of node.Plans ?? []) visit(child);
+  };
+  visit(rows[0]!['QUERY PLAN'][0].Plan);
+  return { read, seqScan, plan: JSON.stringify(rows[0]!['QUERY PLAN'][0].Plan) };
+}
+
+it('finds the latest entry of an integration request through its request', async () => {
+  // The fold of a repeated status poll (pipeline/store/finish.ts).
+  const { read, seqScan, plan } = await rowsRead(
+    `SELECT max(l.id) FROM "AuditLog" l WHERE l."deletionRequestId" = $1 AND l."integrationRequestId" = $2`,
+    ['dr_7777', 'ir_7777_2'],
+  );
+  expect(seqScan, plan).toBe(false);
+  expect(read, plan).toBeLessThanOrEqual(5);
+});
+
+it('finds the last attempt of an integration request and the evidence of several through their request', async () => {
+  const actions = `ARRAY[${STEP_AUDIT_ACTIONS.map((a) => `'${a}'`).join(', ')}]`;
+  // The notifier's last attempt (services/notifications/notify.ts).
+  const last = await rowsRead(
+    `SELECT details FROM "AuditLog" WHERE "deletionRequestId" = $1 AND "integrationRequestId" = $2
+        AND action = ANY(${actions}) ORDER BY id DESC LIMIT 1`,
+    ['dr_4242', 'ir_4242_1'],
+  );
+  expect(last.seqScan, last.plan).toBe(false);
+  expect(last.read, last.plan).toBeLessThanOrEqual(5);
+  // The certificate's evidence from the trail (services/certificates/build-certificate.ts).
+  const evidence = await rowsRead(
+    `SELECT "integrationRequestId", details FROM "AuditLog"
+      WHERE "organizationId" = $1 AND "deletionRequestId" = $2 AND "integrationRequestId" = ANY($3::text[])
+        AND outcome = 'SUCCESS' AND action = ANY(${actions}) ORDER BY id`,
+    ['org_x', 'dr_99', '{ir_99_1,ir_99_3}'],
+  );
+  expect(evidence.seqScan, evidence.plan).toBe(false);
+  expect(evidence.read, evidence.plan).toBeLessThanOrEqual(5);
+});
