@@ -96,3 +96,20 @@ it('finds the last attempt of an integration request and the evidence of several
   expect(evidence.seqScan, evidence.plan).toBe(false);
   expect(evidence.read, evidence.plan).toBeLessThanOrEqual(5);
 });
+
+it("reaches an entry by its organization and id, and lists an organization's log newest first, through the primary key", async () => {
+  // The fold's and the sealer's updates name the entry by both (pipeline/store/finish.ts, services/audit/audit-chain.ts).
+  const one = await rowsRead(`SELECT summary FROM "AuditLog" WHERE "organizationId" = $1 AND id = $2::bigint`, [
+    'org_x',
+    '31415',
+  ]);
+  expect(one.seqScan, one.plan).toBe(false);
+  expect(one.read, one.plan).toBe(1);
+  // The audit log screen's page after a cursor (services/dashboard/list-audit-log.ts).
+  const page = await rowsRead(
+    `SELECT id FROM "AuditLog" WHERE "organizationId" = $1 AND id < $2::bigint ORDER BY id DESC LIMIT 51`,
+    ['org_x', '40000'],
+  );
+  expect(page.seqScan, page.plan).toBe(false);
+  expect(page.read, page.plan).toBe(51);
+});

@@ -149,6 +149,7 @@ async function writeSteps(query: Query, workerId: string, steps: FinishingStep[]
           SET "repeatCount" = latest."repeatCount" + 1, "lastRepeatedAt" = ${NOW_UTC}
          FROM entry e
         WHERE e."foldRepeats"
+          AND latest."organizationId" = e."organizationId"
           AND latest.id = (SELECT max(l.id) FROM "AuditLog" l
                             WHERE l."deletionRequestId" = e."deletionRequestId" AND l."integrationRequestId" = e."integrationRequestId")
           AND latest.action = e.action AND latest.outcome IS NOT DISTINCT FROM e.outcome AND latest.summary = e.summary

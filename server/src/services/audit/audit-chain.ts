@@ -97,6 +97,7 @@ export async function sealAuditChain(db: Db): Promise<{ sealed: number }> {
         const byOrganization = new Map<string, ChainRow[]>();
         for (const row of pending)
           byOrganization.set(row.organizationId, [...(byOrganization.get(row.organizationId) ?? []), row]);
+        const organizations: string[] = [];
         const ids: string[] = [];
         const seqs: string[] = [];
         const hashes: string[] = [];
@@ -111,6 +112,7 @@ export async function sealAuditChain(db: Db): Promise<{ sealed: number }> {
           for (const row of rows) {
             seq += 1n;
             const hash = auditEntryHash(row, seq, prev);
+            organizations.push(organizationId);
             ids.push(row.id.toString());
             seqs.push(seq.toString());
             hashes.push(hash);
@@ -119,8 +121,8 @@ export async function sealAuditChain(db: Db): Promise<{ sealed: number }> {
         }
         await tx.$executeRaw`
           UPDATE "AuditLog" AS a SET "chainSeq" = v.seq, "hash" = decode(v.hash, 'hex')
-          FROM unnest(${ids}::bigint[], ${seqs}::bigint[], ${hashes}::text[]) AS v(id, seq, hash)
-          WHERE a.id = v.id`;
+          FROM unnest(${organizations}::text[], ${ids}::bigint[], ${seqs}::bigint[], ${hashes}::text[]) AS v(org, id, seq, hash)
+          WHERE a."organizationId" = v.org AND a.id = v.id`;
         return pending.length;
       },
       { timeout: 60_000, maxWait: 30_000 },

@@ -50,7 +50,7 @@ export async function listAuditLog(
      ORDER BY a.id DESC LIMIT ${input.limit + 1}`;
   const rows = ids.length
     ? await db.auditLog.findMany({
-        where: { id: { in: ids.map((r) => r.id) } },
+        where: { organizationId: actor.organizationId, id: { in: ids.map((r) => r.id) } },
         orderBy: { id: 'desc' },
         select: auditEntrySelect,
       })
