@@ -12,6 +12,7 @@ import { hashToken, isWellFormedToken } from '../server/src/lib/tokens';
 import { dueAtFor, GDPR_RULE } from '../shared/src/deadlines';
 import { INSERT_REQUEST, insertRequestValues } from '../server/src/pipeline/store/fan-out';
 import { configSnapshotKey, storeConfigSnapshots } from '../server/src/pipeline/store/sql';
+import { withDetailsPacked } from '../server/src/services/audit/recorded-exchanges';
 import { registerListRoutes } from './baseline-lists';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE ?? 10) });
@@ -116,17 +117,23 @@ app.post('/create', async (request, reply) => {
       ],
     );
     await client.query(`SELECT pg_notify('integration_work', '')`);
+    // The creation entry's details stored as the service stores them: their bulk compressed.
+    const audit = withDetailsPacked({
+      details: {
+        workspaceId: workspace.id,
+        integrations: integrations.rows.map((i) => ({ id: i.id, name: i.name, type: i.type })),
+      },
+    });
     await client.query(
-      `INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "actorType", "actorId", action, summary, details) VALUES ($1, $2, 'user:pat', $3, 'request.created', $4, $5)`,
+      `INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "actorType", "actorId", action, summary, details, exchanges)
+       VALUES ($1, $2, 'user:pat', $3, 'request.created', $4, $5, decode($6, 'base64'))`,
       [
         principal.organizationId,
         id,
         principal.userId,
         `Deletion request created for ${integrations.rows.length} integration(s)`,
-        JSON.stringify({
-          workspaceId: workspace.id,
-          integrations: integrations.rows.map((i) => ({ id: i.id, name: i.name, type: i.type })),
-        }),
+        JSON.stringify(audit.details),
+        audit.exchanges,
       ],
     );
     await client.query('COMMIT');

@@ -32,7 +32,7 @@ export function readSettings(argv: string[]): BenchSettings {
     listSecondsPerRound: smoke ? 1 : Number(process.env.BENCH_LIST_SECONDS ?? 1.5),
     listRequests: smoke ? 2_000 : 100_000,
     pipelineRequests: smoke ? 100 : 2_000,
-    storageRequests: smoke ? 30 : Number(process.env.BENCH_STORAGE_REQUESTS ?? 300),
+    storageRequests: smoke ? 30 : Number(process.env.BENCH_STORAGE_REQUESTS ?? 1_000),
     pipelineWorkers: (process.env.BENCH_PIPELINE_WORKERS ?? '1,4').split(',').map(Number),
     lookupRequests: smoke ? 10 : Number(process.env.BENCH_LOOKUP_REQUESTS ?? 200),
     backlogRequests: Number(process.env.BENCH_BACKLOG_REQUESTS ?? (smoke ? 100 : 20_000)),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { recordedDetails } from '../services/audit/recorded-exchanges';
 import { connectCustomerDatabase, createCustomerDatabase, type CustomerDatabase } from '../test/customer-db';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForIntegrationRequest, waitForRequest } from '../test/engine';
 import { startWebhookServer, type WebhookServer } from '../test/fakes/webhook-server';
@@ -760,10 +761,12 @@ describe('deletion engine, end to end', () => {
     const attempts = await env.db.prisma.auditLog.findMany({
       where: { deletionRequestId: created.id, action: 'deletion.requested' },
       orderBy: { id: 'asc' },
-      select: { summary: true, details: true },
+      select: { summary: true, details: true, exchanges: true },
     });
     expect(attempts.map((a) => a.summary.split(':')[0])).toEqual(['Attempt 1', 'Attempt 2', 'Attempt 3']);
-    const configurations = attempts.map((a) => (a.details as { configuration: string }).configuration);
+    const configurations = attempts.map(
+      (a) => (recordedDetails(a.details, a.exchanges) as { configuration: string }).configuration,
+    );
     expect(configurations.slice(0, 2)).toEqual(['as submitted', 'as submitted']);
     expect(configurations[2]).toMatch(/^current at retry, \d{4}-\d{2}-\d{2}T/);
     const detail = await caller.dashboard.requestDetail({ deletionRequestId: created.id });

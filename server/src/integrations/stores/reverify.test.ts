@@ -1,6 +1,7 @@
 import { CreateTableCommand, DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordedDetails } from '../../services/audit/recorded-exchanges';
 import { runReverification } from '../../jobs/reverify';
 import { FAST_ENGINE_CONFIG, startTestWorker, waitForRequest } from '../../test/engine';
 import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
@@ -143,6 +144,7 @@ async function reverifiedEntries(identifier: string) {
     where: { deletionRequestId, action: 'deletion.reverified' },
   });
   return entries
+    .map(({ exchanges, ...e }) => ({ ...e, details: recordedDetails(e.details, exchanges) }))
     .map((e) => {
       const ir = irs.find((i) => i.id === e.integrationRequestId)!;
       return {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordedDetails } from '../../services/audit/recorded-exchanges';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
 import { recountLegacyDeadlines } from './recount-deadlines';
 
@@ -80,7 +81,7 @@ describe('deadlines counted by an older rule', () => {
     });
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ deletionRequestId: open.id, actorType: 'system' });
-    expect(audit[0]!.details).toMatchObject({
+    expect(recordedDetails(audit[0]!.details, audit[0]!.exchanges)).toMatchObject({
       timeZone: 'America/Los_Angeles',
       previousDueAt: oldDue.toISOString(),
       dueAt: '2025-03-18T06:59:59.999Z',

@@ -2,6 +2,7 @@ import type { IntegrationType, RequestStatus } from '@shared/statuses';
 import { hotQuery, type DbOrTx } from '../../db/client';
 import { namedStatement } from '../../db/named-statement';
 import { eventBody, insertDeliveries, integrationRequestJson, isoAt, requestJson } from '../../callbacks/store/events';
+import { withDetailsPacked } from '../../services/audit/recorded-exchanges';
 import { configSnapshotKey, storeConfigSnapshots } from './sql';
 
 /** One integration request to be written: a snapshot of its integration, due at once. */
@@ -151,6 +152,14 @@ const fanOutParams = <I>(rowsOf: (input: I) => NewIntegrationRequest[]) => ({
 });
 
 /** The payload of the request being created, from the create statement's parameters (it cannot read its own rows). */
+/** The creation entry's details as stored (their bulk compressed), worked out once per request for its two parameters. */
+const packedAudit = new WeakMap<NewDeletionRequest['audit'], ReturnType<typeof withDetailsPacked>>();
+function storedAuditDetails(row: NewDeletionRequest) {
+  let stored = packedAudit.get(row.audit);
+  if (!stored) packedAudit.set(row.audit, (stored = withDetailsPacked({ details: row.audit.details })));
+  return stored;
+}
+
 const CREATED_REQUEST_JSON = requestJson({
   id: 'request.id',
   workspaceId: '$workspaceId',
@@ -180,8 +189,9 @@ const CREATE = namedStatement<NewDeletionRequest>(
            AS v(id, type, value, value_hmac, match_hmac, is_primary, source)
     RETURNING 1
   ), audit AS (
-    INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "actorType", "actorId", action, summary, details, "createdAt")
-    SELECT $organizationId, request.id, $auditActorType, $auditActorId, 'request.created', $auditSummary, $auditDetails::jsonb, ${at('$createdAt')} FROM request
+    INSERT INTO "AuditLog" ("organizationId", "deletionRequestId", "actorType", "actorId", action, summary, details, exchanges, "createdAt")
+    SELECT $organizationId, request.id, $auditActorType, $auditActorId, 'request.created', $auditSummary, $auditDetails::jsonb,
+           decode($auditPacked::text, 'base64'), ${at('$createdAt')} FROM request
     RETURNING 1
   ), callbacks AS (
     -- Status callbacks: deletion_request.created (and, for a request with nothing to run,
@@ -208,7 +218,8 @@ const CREATE = namedStatement<NewDeletionRequest>(
     auditActorType: (r) => r.audit.actorType,
     auditActorId: (r) => r.audit.actorId,
     auditSummary: (r) => r.audit.summary,
-    auditDetails: (r) => JSON.stringify(r.audit.details),
+    auditDetails: (r) => JSON.stringify(storedAuditDetails(r).details),
+    auditPacked: (r) => storedAuditDetails(r).exchanges,
   },
 );
 

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { checkOut } from '../../db/connections';
 import { storableJson } from '../../db/storable';
-import { withExchangesApart } from '../../services/audit/recorded-exchanges';
+import { withDetailsPacked } from '../../services/audit/recorded-exchanges';
 import type { RequestStatus } from '@shared/statuses';
 import { rollUpChange, writeRollUps, type ChildState, type LockedParent, type RollUpChange } from './roll-up';
 import { enqueueIntegrationFailedEvents } from '../../callbacks/store/events';
@@ -115,7 +115,7 @@ async function writeSteps(query: Query, workerId: string, steps: FinishingStep[]
   const entries = steps.flatMap((s) =>
     s.entries.map((e) =>
       // The recorded exchanges are stored apart, compressed.
-      withExchangesApart({
+      withDetailsPacked({
         ...e,
         integrationRequestId: e.integrationRequestId ?? s.id,
         outcome: e.outcome ?? null,

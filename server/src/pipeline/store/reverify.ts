@@ -1,6 +1,6 @@
 import { AUDIT_COLUMNS, utc, type AuditRow, type Query } from './sql';
 import { storableJson } from '../../db/storable';
-import { withExchangesApart } from '../../services/audit/recorded-exchanges';
+import { withDetailsPacked } from '../../services/audit/recorded-exchanges';
 
 export interface Reverification {
   organizationId: string;
@@ -61,7 +61,7 @@ export async function recordReverification(query: Query, r: Reverification, now:
       r.integrationRequestId,
       reappeared,
       // The recorded exchanges are stored apart, compressed.
-      storableJson(entries.map(withExchangesApart)),
+      storableJson(entries.map(withDetailsPacked)),
       now.toISOString(),
     ],
   );

@@ -87,18 +87,33 @@ describe('audit hash chain', () => {
 
   it('the application role cannot change, delete or truncate entries', async () => {
     const row = await nthEntry(org.organization.id, 3);
-    await expect(db().auditLog.update({ where: { organizationId_id: { organizationId: row.organizationId, id: row.id } }, data: { summary: 'rewritten' } })).rejects.toThrow(
-      /append-only/,
-    );
     await expect(
-      db().auditLog.update({ where: { organizationId_id: { organizationId: row.organizationId, id: row.id } }, data: { details: { subject: 'someone else' } } }),
+      db().auditLog.update({
+        where: { organizationId_id: { organizationId: row.organizationId, id: row.id } },
+        data: { summary: 'rewritten' },
+      }),
+    ).rejects.toThrow(/append-only/);
+    await expect(
+      db().auditLog.update({
+        where: { organizationId_id: { organizationId: row.organizationId, id: row.id } },
+        data: { details: { subject: 'someone else' } },
+      }),
     ).rejects.toThrow(/only be removed/);
-    await expect(db().auditLog.update({ where: { organizationId_id: { organizationId: row.organizationId, id: row.id } }, data: { hash: Buffer.alloc(32) } })).rejects.toThrow(
-      /already sealed/,
-    );
-    await expect(db().auditLog.delete({ where: { organizationId_id: { organizationId: row.organizationId, id: row.id } } })).rejects.toThrow(/cannot be deleted/);
+    await expect(
+      db().auditLog.update({
+        where: { organizationId_id: { organizationId: row.organizationId, id: row.id } },
+        data: { hash: Buffer.alloc(32) },
+      }),
+    ).rejects.toThrow(/already sealed/);
+    await expect(
+      db().auditLog.delete({ where: { organizationId_id: { organizationId: row.organizationId, id: row.id } } }),
+    ).rejects.toThrow(/cannot be deleted/);
     await expect(db().$executeRawUnsafe('TRUNCATE "AuditLog"')).rejects.toThrow(/cannot be truncated/);
-    expect(await db().auditLog.findUniqueOrThrow({ where: { organizationId_id: { organizationId: row.organizationId, id: row.id } } })).toMatchObject({
+    expect(
+      await db().auditLog.findUniqueOrThrow({
+        where: { organizationId_id: { organizationId: row.organizationId, id: row.id } },
+      }),
+    ).toMatchObject({
       summary: row.summary,
       hash: row.hash,
     });
@@ -120,8 +135,13 @@ describe('audit hash chain', () => {
     const row = await db().auditLog.findFirstOrThrow({
       where: { deletionRequestId: request.id, action: 'test.request_entry' },
     });
-    await db().auditLog.update({ where: { organizationId_id: { organizationId: row.organizationId, id: row.id } }, data: { details: Prisma.DbNull } });
-    const after = await db().auditLog.findUniqueOrThrow({ where: { organizationId_id: { organizationId: row.organizationId, id: row.id } } });
+    await db().auditLog.update({
+      where: { organizationId_id: { organizationId: row.organizationId, id: row.id } },
+      data: { details: Prisma.DbNull },
+    });
+    const after = await db().auditLog.findUniqueOrThrow({
+      where: { organizationId_id: { organizationId: row.organizationId, id: row.id } },
+    });
     expect(after.details).toBeNull();
     expect(digestHex(after.detailsDigest)).toBe(digestHex(row.detailsDigest));
     // Its request was not hashed or purged: nobody but the retention policy removes details.

@@ -2,7 +2,7 @@ import type { DbOrTx } from '../../db/client';
 import { storableValue } from '../../db/storable';
 import type { Prisma } from '../../generated/prisma/client';
 import type { Actor } from '../auth/actor';
-import { storedExchanges } from './recorded-exchanges';
+import { storedDetails } from './recorded-exchanges';
 
 export interface AuditEntry {
   organizationId: string;
@@ -24,12 +24,12 @@ export function auditActor(actor: Actor | null): { actorType: string; actorId: s
 }
 
 export async function recordAudit(db: DbOrTx, actor: Actor | null, entry: AuditEntry): Promise<void> {
-  // Recorded exchanges (a cancel's calls to the destination) are stored apart, compressed.
-  const { details, exchanges } = storedExchanges(entry.details);
+  // Bulky details (a cancel's calls to the destination) are stored compressed.
+  const { details, packed } = storedDetails(entry.details);
   await db.auditLog.create({
     data: {
       ...storableValue({ ...auditActor(actor), ...entry, details: details as Prisma.InputJsonValue | undefined }),
-      ...(exchanges ? { exchanges: new Uint8Array(exchanges) } : {}),
+      ...(packed ? { exchanges: new Uint8Array(packed) } : {}),
     },
   });
 }

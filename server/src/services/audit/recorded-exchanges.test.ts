@@ -1,13 +1,15 @@
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
 import { readAuditTrail } from './audit-entry';
 import { sealAuditChain, verifyAuditChain } from './audit-chain';
-import { recordedDetails, storedExchanges } from './recorded-exchanges';
+import { recordedDetails, storedDetails } from './recorded-exchanges';
 import { recordAudit } from './record-audit';
 
 /**
- * A step's recorded exchanges are stored apart from its other details, compressed; the details
- * digest, the hash chain, the append-only guard and retention cover them as they cover the rest.
+ * An entry's bulky details (a step's recorded exchanges and the rest around them) are stored
+ * compressed, apart from the keys SQL reads; the details digest, the hash chain, the append-only
+ * guard and retention cover them as they cover the rest.
  */
 let env: TestEnv;
 let org: Awaited<ReturnType<typeof seedOrganization>>;
@@ -46,26 +48,39 @@ async function tamper(sql: string) {
   });
 }
 
-describe('recorded exchanges stored apart', () => {
-  it('splits a non-empty exchanges list off the details and puts it back in jsonb key order', () => {
+describe('bulky audit details stored compressed', () => {
+  it('keeps in jsonb only the keys SQL reads, compresses the rest, and reads them back whole in jsonb key order', () => {
     const details = { result: 'completed', attempt: 1, exchanges: [exchange(1)], evidence: { reference: 'rec_1' } };
-    const stored = storedExchanges(details);
-    expect(stored.details).toEqual({ result: 'completed', attempt: 1, evidence: { reference: 'rec_1' } });
-    expect(stored.exchanges!.length).toBeLessThan(JSON.stringify(details.exchanges).length / 2);
-    const read = recordedDetails(stored.details as object, stored.exchanges);
+    const stored = storedDetails(details);
+    expect(stored.details).toEqual({ result: 'completed' });
+    expect(stored.packed!.length).toBeLessThan(JSON.stringify(details.exchanges).length / 2);
+    const read = recordedDetails(stored.details as object, stored.packed);
     expect(read).toEqual(details);
     // As jsonb would have returned the whole: shorter keys first.
     expect(Object.keys(read as object)).toEqual(['result', 'attempt', 'evidence', 'exchanges']);
-    // Nothing to keep apart: details as they are.
-    expect(storedExchanges({ exchanges: [], result: 'x' })).toEqual({
-      details: { exchanges: [], result: 'x' },
-      exchanges: null,
+    // A request's creation: its workspace stays where the audit log screen's filter reads it.
+    const created = {
+      workspaceId: 'ws_1',
+      regulation: 'GDPR',
+      integrations: [1, 2, 3].map((n) => ({ id: `int_${n}`.padEnd(24, 'x'), name: `CRM ${n}`, type: 'WEBHOOK' })),
+    };
+    expect(storedDetails(created).details).toEqual({ workspaceId: 'ws_1' });
+    expect(recordedDetails({ workspaceId: 'ws_1' }, storedDetails(created).packed)).toEqual(created);
+    // Too little to gain from compressing: details as they are.
+    expect(storedDetails({ exchanges: [], result: 'x', attempt: 2 })).toEqual({
+      details: { exchanges: [], result: 'x', attempt: 2 },
+      packed: null,
     });
-    expect(storedExchanges(null)).toEqual({ details: null, exchanges: null });
+    expect(storedDetails(null)).toEqual({ details: null, packed: null });
+    // Entries of the first version stored the exchanges list alone.
+    const list = zlib.brotliCompressSync(JSON.stringify(details.exchanges));
+    expect(recordedDetails({ result: 'completed', attempt: 1, evidence: { reference: 'rec_1' } }, list)).toEqual(
+      details,
+    );
     // Bytes that are not what was stored do not fail the reader.
     expect(recordedDetails({ result: 'x' }, new Uint8Array([1, 2, 3]))).toEqual({
       result: 'x',
-      exchanges: 'the recorded exchanges could not be read',
+      exchanges: 'the recorded details could not be read',
     });
   });
 

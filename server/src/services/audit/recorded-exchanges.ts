@@ -3,13 +3,18 @@ import { storableJson } from '../../db/storable';
 import type { Prisma } from '../../generated/prisma/client';
 
 /**
- * An audit entry's recorded exchanges (the HTTP calls and SQL statements of a step, with the
- * destination's answers) are most of what the audit log stores. They are kept apart from the
- * entry's other details, in `AuditLog.exchanges`, as Brotli-compressed JSON: about half the
- * size PostgreSQL's own compression of the whole `details` gave, and nothing for a row too small
- * for PostgreSQL to compress at all. The entry's digest covers both (the `audit_log_guard`
- * trigger hashes the details' text followed by these bytes), and retention removes both.
- * Entries recorded before keep their exchanges inside `details`; readers see the same either way.
+ * An audit entry's bulky details (a step's recorded exchanges, the HTTP calls and SQL statements
+ * with the destination's answers, and around them what the step or the request's creation
+ * recorded: states, evidence, identifiers, integrations) are most of what the audit log stores.
+ * They are kept in `AuditLog.exchanges` as Brotli-compressed JSON: about half the size
+ * PostgreSQL's own compression gave, and something at all for rows too small for PostgreSQL to
+ * compress. `details` (jsonb) keeps only the keys that SQL statements read. The entry's digest
+ * covers both (the `audit_log_guard` trigger hashes the details' text followed by these bytes),
+ * and retention removes both. Readers see the details whole, as recorded, either way.
+ *
+ * What the bytes hold: a JSON object of the details' other keys (entries since 2026-11-29, later
+ * in the day); a JSON array, the `exchanges` list alone (entries from earlier that day); nothing
+ * (entries before, whose exchanges are inside `details`).
  */
 
 /** Quality 5: within a few percent of the best Brotli does on these, at a fraction of a millisecond a step. */
@@ -21,42 +26,56 @@ const BROTLI_OPTIONS = {
 };
 
 /**
- * Details as stored: without a non-empty `exchanges` list, which comes back compressed (null:
- * nothing to store apart). Strings are made storable first, as for the rest of the details.
+ * The keys of details that SQL statements read, kept in `details`: a step's `result` (the fold of
+ * a repeated status poll, pipeline/store/finish.ts), `workspaceId` (the audit log screen's
+ * workspace filter) and `deletionRequestId` (pipeline/commands/delete-again.ts).
  */
-export function storedExchanges(details: unknown): { details: unknown; exchanges: Buffer | null } {
-  if (details === null || typeof details !== 'object' || Array.isArray(details)) return { details, exchanges: null };
-  const { exchanges, ...rest } = details as Record<string, unknown>;
-  if (!Array.isArray(exchanges) || exchanges.length === 0) return { details, exchanges: null };
-  return { details: rest, exchanges: zlib.brotliCompressSync(storableJson(exchanges), BROTLI_OPTIONS) };
+const QUERIED_KEYS = new Set(['result', 'workspaceId', 'deletionRequestId']);
+/** Shorter than this, the other keys' JSON compresses to about what jsonb stores, so it stays in `details`. */
+const PACK_FROM_CHARS = 160;
+
+/**
+ * Details as stored: the keys SQL reads, and the others compressed (null: nothing to compress,
+ * the details are stored as they are). Strings are made storable first, as for the rest.
+ */
+export function storedDetails(details: unknown): { details: unknown; packed: Buffer | null } {
+  if (details === null || typeof details !== 'object' || Array.isArray(details)) return { details, packed: null };
+  const kept: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(details)) (QUERIED_KEYS.has(key) ? kept : rest)[key] = value;
+  const text = storableJson(rest);
+  if (text.length < PACK_FROM_CHARS) return { details, packed: null };
+  return { details: kept, packed: zlib.brotliCompressSync(text, BROTLI_OPTIONS) };
 }
 
 /**
- * An audit row for a statement that reads its rows from JSON: its details as stored, and its
- * exchanges apart as base64 text for the statement to `decode(…, 'base64')` into the column.
+ * An audit row for a statement that reads its rows from JSON: its details as stored, and the
+ * compressed rest as base64 text for the statement to `decode(…, 'base64')` into the column.
  */
-export function withExchangesApart<T extends { details?: unknown }>(row: T) {
-  const { details, exchanges } = storedExchanges(row.details);
-  return { ...row, details, exchanges: exchanges?.toString('base64') ?? null };
+export function withDetailsPacked<T extends { details?: unknown }>(row: T) {
+  const { details, packed } = storedDetails(row.details);
+  return { ...row, details, exchanges: packed?.toString('base64') ?? null };
 }
 
 /** jsonb's order of an object's keys (shorter first, then by their bytes): what a reader saw before. */
 const byJsonbKeyOrder = ([a]: [string, unknown], [b]: [string, unknown]) =>
   a.length !== b.length ? a.length - b.length : Buffer.compare(Buffer.from(a), Buffer.from(b));
 
-/** An entry's details as recorded: its stored exchanges back in them. */
-export function recordedDetails(
-  details: Prisma.JsonValue | null,
-  exchanges: Uint8Array | null,
-): Prisma.JsonValue | null {
-  if (exchanges === null) return details;
-  let list: Prisma.JsonValue;
+/** An entry's details as recorded: what was stored compressed back in them, in jsonb's key order. */
+export function recordedDetails(details: Prisma.JsonValue | null, packed: Uint8Array | null): Prisma.JsonValue | null {
+  if (packed === null) return details;
+  let rest: Prisma.JsonObject;
   try {
-    list = JSON.parse(zlib.brotliDecompressSync(exchanges).toString('utf8')) as Prisma.JsonValue;
+    const unpacked = JSON.parse(zlib.brotliDecompressSync(packed).toString('utf8')) as Prisma.JsonValue;
+    // An array: the exchanges list alone, as entries of the first version were stored.
+    rest =
+      unpacked !== null && typeof unpacked === 'object' && !Array.isArray(unpacked)
+        ? unpacked
+        : { exchanges: unpacked };
   } catch {
     // Unreadable bytes: the chain's verification names the entry; its other details still show.
-    list = 'the recorded exchanges could not be read';
+    rest = { exchanges: 'the recorded details could not be read' };
   }
   const base = details !== null && typeof details === 'object' && !Array.isArray(details) ? details : {};
-  return Object.fromEntries(Object.entries({ ...base, exchanges: list }).sort(byJsonbKeyOrder));
+  return Object.fromEntries(Object.entries({ ...base, ...rest }).sort(byJsonbKeyOrder));
 }

@@ -8,6 +8,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { assertWorkspaceAllowed, type Actor } from '../auth/actor';
 import { digestHex } from '../audit/audit-chain';
 import { STEP_AUDIT_ACTIONS } from '@shared/audit-actions';
+import { recordedDetails } from '../audit/recorded-exchanges';
 import { canonicalJson, wellFormed } from './canonical-json';
 import { signingKeyFor } from './signing-key';
 import { shownTrackingId } from '../integrations/tracked-jobs';
@@ -124,10 +125,11 @@ export async function buildCertificate(
         action: { in: STEP_AUDIT_ACTIONS },
       },
       orderBy: { id: 'asc' },
-      select: { integrationRequestId: true, details: true },
+      select: { integrationRequestId: true, details: true, exchanges: true },
     });
     for (const entry of entries) {
-      const evidence = storedEvidence((entry.details as { evidence?: unknown } | null)?.evidence);
+      const details = recordedDetails(entry.details, entry.exchanges) as { evidence?: unknown } | null;
+      const evidence = storedEvidence(details?.evidence);
       if (evidence && entry.integrationRequestId) fromAudit.set(entry.integrationRequestId, evidence);
     }
   }

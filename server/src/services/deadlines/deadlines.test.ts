@@ -1,5 +1,6 @@
 import { maskIdentifier } from '@shared/mask-identifier';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordedDetails } from '../audit/recorded-exchanges';
 import { expectError, restClient } from '../../test/rest';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
 import { createDeletionRequest as createInPipeline } from '../../pipeline/commands/create';
@@ -114,7 +115,7 @@ describe('deadlines on create', () => {
     const audit = await env.deps.prisma.auditLog.findFirstOrThrow({
       where: { deletionRequestId: created.id, action: 'request.created' },
     });
-    expect(audit.details).toMatchObject({ receivedAt: receivedAt.toISOString() });
+    expect(recordedDetails(audit.details, audit.exchanges)).toMatchObject({ receivedAt: receivedAt.toISOString() });
     // A replay with another time of receipt is another request body.
     const replay = await post(
       { receivedAt: new Date(receivedAt.getTime() - 86_400_000).toISOString() },
@@ -173,7 +174,7 @@ describe('extensions', () => {
     const audit = await env.deps.prisma.auditLog.findFirstOrThrow({
       where: { deletionRequestId: request.id, action: 'request.deadline_extended' },
     });
-    expect(audit.details).toMatchObject({
+    expect(recordedDetails(audit.details, audit.exchanges)).toMatchObject({
       reason,
       previousDueAt: '2026-02-28T23:59:59.999Z',
       dueAt: '2026-04-30T23:59:59.999Z',

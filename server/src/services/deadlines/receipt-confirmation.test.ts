@@ -1,6 +1,7 @@
 import { addBusinessDays, businessDaysLeft, receiptConfirmByFor } from '@shared/deadlines';
 import { confirmedAtSchema } from '@shared/schemas/deletion-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordedDetails } from '../audit/recorded-exchanges';
 import { expectError, restClient } from '../../test/rest';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../../test/harness';
 import { createDeletionRequest as createInPipeline } from '../../pipeline/commands/create';
@@ -89,7 +90,11 @@ const create = (identifier: string, now: Date, regulation?: string, receivedAt?:
     now,
   ).then((r) => r.deletionRequest);
 const confirmations = (id: string, action = 'request.receipt_confirmed') =>
-  env.deps.prisma.auditLog.findMany({ where: { deletionRequestId: id, action }, orderBy: { createdAt: 'asc' } });
+  env.deps.prisma.auditLog
+    .findMany({ where: { deletionRequestId: id, action }, orderBy: { createdAt: 'asc' } })
+    .then((rows) =>
+      rows.map(({ exchanges, ...row }) => ({ ...row, details: recordedDetails(row.details, exchanges) })),
+    );
 
 describe('confirming receipt to the subject', () => {
   it('a CCPA request is due a confirmation 10 business days after receipt; a GDPR one is not', async () => {
