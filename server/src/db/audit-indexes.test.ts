@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { STEP_AUDIT_ACTIONS } from '@shared/audit-actions';
 import { createTestEnv, type TestEnv } from '../test/harness';
+import { rowsRead as plansRead } from '../test/query-plans';
 
 /**
  * An integration request's audit entries have no index of their own: every read of them names
@@ -35,35 +36,12 @@ afterAll(async () => {
   await env?.close();
 });
 
-interface PlanNode {
-  'Node Type': string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-
-/** The rows every scan of the plan read (kept or filtered out), and whether one read the whole table. */
-async function rowsRead(sql: string, params: string[]): Promise<{ read: number; seqScan: boolean; plan: string }> {
-  // Generic plans, as the service's prepared statements get them.
+/** What a statement read under its generic plan, as the service's prepared statements get it. */
+async function rowsRead(sql: string, params: string[]) {
   await client.query(`SET plan_cache_mode = force_generic_plan`);
   await client.query(`DEALLOCATE ALL`);
   await client.query(`PREPARE q AS ${sql}`);
-  const args = params.map((p) => `'${p}'`).join(', ');
-  const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-    `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE q(${args})`,
-  );
-  let read = 0;
-  let seqScan = false;
-  const visit = (node: PlanNode) => {
-    if (node['Node Type'].includes('Scan') && node['Node Type'] !== 'Bitmap Index Scan') {
-      read += (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops'];
-      seqScan ||= node['Node Type'] === 'Seq Scan';
-    }
-    for (const child of node.Plans ?? []) visit(child);
-  };
-  visit(rows[0]!['QUERY PLAN'][0].Plan);
-  return { read, seqScan, plan: JSON.stringify(rows[0]!['QUERY PLAN'][0].Plan) };
+  return plansRead(client, `EXECUTE q(${params.map((p) => `'${p}'`).join(', ')})`);
 }
 
 it('finds the latest entry of an integration request through its request', async () => {

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { UNFULFILLED_STATUSES } from '@shared/status-values';
 import { createTestEnv, type TestEnv } from '../test/harness';
+import { rowsRead as plansRead } from '../test/query-plans';
 
 /**
  * The overview, the digest and the Requests screen's deadline filters count and list the
@@ -43,32 +44,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-interface PlanNode {
-  'Node Type': string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-/** The rows every scan of the query's plan read (kept or filtered out), and whether one read the whole table. */
-async function rowsRead(sql: string): Promise<{ read: number; seqScan: boolean; plan: string }> {
-  const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`);
-  let read = 0;
-  let seqScan = false;
-  const visit = (node: PlanNode) => {
-    if (node['Node Type'].includes('Scan') && node['Node Type'] !== 'Bitmap Index Scan') {
-      read +=
-        (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) *
-        node['Actual Loops'];
-      seqScan ||= node['Node Type'] === 'Seq Scan';
-    }
-    for (const child of node.Plans ?? []) visit(child);
-  };
-  visit(rows[0]!['QUERY PLAN'][0].Plan);
-  return { read, seqScan, plan: JSON.stringify(rows[0]!['QUERY PLAN'][0].Plan) };
-}
+const rowsRead = (sql: string) => plansRead(client, sql);
 
 it('counts and lists the overdue and soon-due requests without reading the fulfilled history', async () => {
   const unfulfilled = `"organizationId" = 'org_x' AND status IN (${open})`;

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from '../../test/harness';
+import { rowsRead as plansRead } from '../../test/query-plans';
 import { MATCHING_REQUEST_IDS } from './matching-requests';
 
 /**
@@ -39,31 +40,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-interface PlanNode {
-  'Node Type': string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-
-async function rowsRead(sql: string, values: unknown[]) {
-  const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-    `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
-    values,
-  );
-  let read = 0;
-  let seqScan = false;
-  const visit = (node: PlanNode) => {
-    if (node['Node Type'].includes('Scan') && node['Node Type'] !== 'Bitmap Index Scan') {
-      read += (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops'];
-      seqScan ||= node['Node Type'] === 'Seq Scan';
-    }
-    for (const child of node.Plans ?? []) visit(child);
-  };
-  visit(rows[0]!['QUERY PLAN'][0].Plan);
-  return { read, seqScan, plan: JSON.stringify(rows[0]!['QUERY PLAN'][0].Plan) };
-}
+const rowsRead = (sql: string, values: unknown[]) => plansRead(client, sql, values);
 
 it("finds a person's requests by any identifier without reading the organization's history", async () => {
   // The person of requests 4242 and 4243 (one in each organization), by their user id's hash and a raw primary one.

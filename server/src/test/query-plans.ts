@@ -1,0 +1,40 @@
+import type pg from 'pg';
+
+interface PlanNode {
+  'Node Type': string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+}
+
+/**
+ * What a statement read, by `EXPLAIN ANALYZE`: the rows every scan of its plan returned or
+ * filtered out (a bitmap's index pass is counted in its heap scan), whether one scan read the
+ * whole table, and the plan as JSON for the failure message.
+ */
+export async function rowsRead(
+  client: pg.Client,
+  sql: string,
+  values: unknown[] = [],
+): Promise<{ read: number; seqScan: boolean; plan: string }> {
+  const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+    `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
+    values,
+  );
+  let read = 0;
+  let seqScan = false;
+  const visit = (node: PlanNode) => {
+    if (node['Node Type'].includes('Scan') && node['Node Type'] !== 'Bitmap Index Scan') {
+      read +=
+        (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) *
+        node['Actual Loops'];
+      seqScan ||= node['Node Type'] === 'Seq Scan';
+    }
+    for (const child of node.Plans ?? []) visit(child);
+  };
+  const plan = rows[0]!['QUERY PLAN'][0].Plan;
+  visit(plan);
+  return { read, seqScan, plan: JSON.stringify(plan) };
+}
