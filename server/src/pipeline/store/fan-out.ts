@@ -151,7 +151,6 @@ const fanOutParams = <I>(rowsOf: (input: I) => NewIntegrationRequest[]) => ({
   irConsumesTypes: (input: I) => rowsOf(input).map((r) => r.consumesType),
 });
 
-/** The payload of the request being created, from the create statement's parameters (it cannot read its own rows). */
 /** The creation entry's details as stored (their bulk compressed), worked out once per request for its two parameters. */
 const packedAudit = new WeakMap<NewDeletionRequest['audit'], ReturnType<typeof withDetailsPacked>>();
 function storedAuditDetails(row: NewDeletionRequest) {
@@ -160,6 +159,7 @@ function storedAuditDetails(row: NewDeletionRequest) {
   return stored;
 }
 
+/** The payload of the request being created, from the create statement's parameters (it cannot read its own rows). */
 const CREATED_REQUEST_JSON = requestJson({
   id: 'request.id',
   workspaceId: '$workspaceId',

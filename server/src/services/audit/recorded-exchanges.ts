@@ -12,9 +12,9 @@ import type { Prisma } from '../../generated/prisma/client';
  * covers both (the `audit_log_guard` trigger hashes the details' text followed by these bytes),
  * and retention removes both. Readers see the details whole, as recorded, either way.
  *
- * What the bytes hold: a JSON object of the details' other keys (entries since 2026-11-29, later
- * in the day); a JSON array, the `exchanges` list alone (entries from earlier that day); nothing
- * (entries before, whose exchanges are inside `details`).
+ * What the bytes hold: a JSON object of the details' other keys; for entries of the column's
+ * first version, a JSON array, the `exchanges` list alone; nothing for entries recorded before
+ * the column, whose exchanges are inside `details`.
  */
 
 /** Quality 5: within a few percent of the best Brotli does on these, at a fraction of a millisecond a step. */
