@@ -114,7 +114,7 @@ async function writeSteps(query: Query, workerId: string, steps: FinishingStep[]
   const updates = steps.map((s) => ({ id: s.id, set: s.data }));
   const entries = steps.flatMap((s) =>
     s.entries.map((e) =>
-      // The recorded exchanges are stored apart, compressed.
+      // The bulk of the details (the recorded exchanges among it) is stored compressed.
       withDetailsPacked({
         ...e,
         integrationRequestId: e.integrationRequestId ?? s.id,

@@ -60,7 +60,7 @@ export async function recordReverification(query: Query, r: Reverification, now:
     [
       r.integrationRequestId,
       reappeared,
-      // The recorded exchanges are stored apart, compressed.
+      // The bulk of the details (the recorded exchanges among it) is stored compressed.
       storableJson(entries.map(withDetailsPacked)),
       now.toISOString(),
     ],
