@@ -84,7 +84,7 @@ app.post('/create', async (request, reply) => {
     );
     await client.query(
       `INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", identifier, "identifierHmac", channel, "createdByUserId", "createdAt", "updatedAt")
-       VALUES ($1, $2, $3, $4, $5, 'API', $6, $7, $7)`,
+       VALUES ($1, $2, $3, $4, decode($5, 'hex'), 'API', $6, $7, $7)`,
       [
         id,
         principal.organizationId,

@@ -16,7 +16,7 @@ export async function bulkLoadRequests(url: string, org: SeededOrganization, cou
     await client.query(
       `INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", identifier, "identifierHmac", status, channel, "createdByUserId", "createdAt", "updatedAt", "completedAt")
        SELECT 'dr_bulk' || lpad(g::text, 8, '0'), $1, ($2::text[])[1 + g % array_length($2::text[], 1)],
-              'subject-' || g || '@customer.example', md5('subject-' || g),
+              'subject-' || g || '@customer.example', sha256(convert_to('subject-' || g, 'UTF8')),
               (CASE WHEN g % 20 = 0 THEN 'FAILED' WHEN g % 33 = 0 THEN 'PENDING' ELSE 'SUCCESS' END)::"RequestStatus",
               'API', ($3::text[])[1 + g % 2],
               now() - make_interval(secs => g), now() - make_interval(secs => g) + interval '2 seconds',

@@ -30,7 +30,7 @@ beforeAll(async () => {
   await client.query(
     `INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", "identifierHmac", channel, "updatedAt", status,
                                     "createdAt", "dueAt", "receiptConfirmBy", "receiptConfirmedAt")
-     SELECT 'dr_' || n, 'org_x', 'ws_x', md5(n::text), 'API', ${NOW},
+     SELECT 'dr_' || n, 'org_x', 'ws_x', sha256(convert_to(n::text, 'UTF8')), 'API', ${NOW},
             CASE WHEN n <= 20 THEN 'PENDING' ELSE 'SUCCESS' END::"RequestStatus",
             ${NOW} - n * interval '100 minutes',
             ${NOW} + (CASE WHEN n <= 20 THEN 10 - n ELSE -n END) * interval '1 day',

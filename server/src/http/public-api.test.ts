@@ -4,6 +4,7 @@ import { createTestEnv, seedOrganization, startTestServer, type TestEnv } from '
 import { callerFor } from '../test/harness';
 import { createPersonalAccessToken } from '../services/tokens/personal-access-tokens';
 import { contractFetch } from '../test/openapi-contract';
+import { hashHex, identifierHmac } from '../lib/crypto';
 
 let env: TestEnv;
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -101,7 +102,7 @@ describe('POST /api/public/deletion-requests', () => {
     expect(body.id).toMatch(/^dr_/);
     expect(new Date(body.createdAt).toString()).not.toBe('Invalid Date');
     const stored = await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id: body.id } });
-    expect(stored.identifierHmac).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashHex(stored.identifierHmac)).toBe(identifierHmac(env.deps.keyring, 'jane@example.com'));
     expect(stored.createdByTokenId).toBe(org.patId);
   });
 

@@ -128,7 +128,13 @@ export function decryptSecret(keyring: Keyring, sealed: string, context: string)
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
 }
 
-/** HMAC-SHA256 of an identifier with the secret pepper: searchable, not brute-forceable. */
+/** A stored hash (its 32 bytes in a bytea column) as the hex text the service computes and compares. */
+export const hashHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
+
+/** Hashes as a statement's bytea[] parameter. */
+export const hashBytes = (hexes: readonly string[]) => hexes.map((hex) => Buffer.from(hex, 'hex'));
+
+/** HMAC-SHA256 of an identifier with the secret pepper, as hex: searchable, not brute-forceable. */
 export function identifierHmac(keyring: Keyring, identifier: string): string {
   return createHmac('sha256', keyring.identifierPepper).update(identifier).digest('hex');
 }

@@ -3,7 +3,7 @@ import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../http/openapi';
 import { ID_PREFIX, newId } from '../lib/ids';
-import { identifierHmac } from '../lib/crypto';
+import { hashBytes, identifierHmac } from '../lib/crypto';
 import { appRouter } from '../routers/root';
 import { newTaskToken } from '../services/manual-tasks/task-links';
 import { callerFor, createTestEnv, seedOrganization, startTestServer, type TestEnv } from '../test/harness';
@@ -48,7 +48,7 @@ async function seed(label: string, secret: string) {
       organizationId: org.organization.id,
       workspaceId: org.workspace.id,
       identifier,
-      identifierHmac: identifierHmac(env.deps.keyring, identifier),
+      identifierHmac: hashBytes([identifierHmac(env.deps.keyring, identifier)])[0]!,
       channel: 'API',
       createdByUserId: org.user.id,
       status: 'PENDING',
@@ -103,8 +103,8 @@ async function seed(label: string, secret: string) {
       deletionRequestId,
       type: 'email',
       value: identifier,
-      valueHmac: `value-${requestIdentifierId}`,
-      matchHmac: identifierHmac(env.deps.keyring, identifier),
+      valueHmac: Buffer.from(`value-${requestIdentifierId}`),
+      matchHmac: hashBytes([identifierHmac(env.deps.keyring, identifier)])[0]!,
       primary: true,
       source: 'request',
     },

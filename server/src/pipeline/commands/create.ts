@@ -1,6 +1,6 @@
 import { hotQuery, type Db, type DbOrTx } from '../../db/client';
 import { Prisma } from '../../generated/prisma/client';
-import { identifierHmac, sha256Hex, type Keyring } from '../../lib/crypto';
+import { hashHex, identifierHmac, sha256Hex, type Keyring } from '../../lib/crypto';
 import { AppError, notFound } from '../../lib/errors';
 import { hashToken, isWellFormedToken } from '../../lib/tokens';
 import { ID_PREFIX, newId } from '../../lib/ids';
@@ -330,7 +330,7 @@ async function findByIdempotencyKey(db: Db, actor: Actor, idempotencyKey: string
   });
   if (!earlier) return null;
   // The retention policy removes the body's hash with the identifier: the key alone then decides.
-  if (earlier.requestHash !== null && !requestHashes.includes(earlier.requestHash)) {
+  if (earlier.requestHash !== null && !requestHashes.includes(hashHex(earlier.requestHash))) {
     throw new AppError('UNPROCESSABLE_CONTENT', 'This Idempotency-Key was already used with a different request body');
   }
   return toDeletionRequestDto(earlier);

@@ -7,7 +7,7 @@ import { applyRetention } from './apply-retention';
 import { buildCertificate } from '../../services/certificates/build-certificate';
 import { renderCertificatePdf } from '../../services/certificates/render-pdf';
 import { HASHED_PREFIX, dueForRetention, removeIdentifier } from '../store/retention';
-import { sha256Hex } from '../../lib/crypto';
+import { hashHex, sha256Hex } from '../../lib/crypto';
 
 let env: TestEnv;
 let hooks: WebhookServer;
@@ -88,6 +88,17 @@ describe('retention policy', () => {
     });
     const stored = await env.db.prisma.deletionRequest.findUniqueOrThrow({ where: { id } });
     expect(stored.purgedAt).not.toBeNull();
+    // Not even the keyed hashes stay: each is the hash of a marker of its own row.
+    expect(hashHex(stored.identifierHmac)).toBe(sha256Hex(`purged:${id}`));
+    const identifiers = await env.db.prisma.requestIdentifier.findMany({ where: { deletionRequestId: id } });
+    expect(identifiers.length).toBeGreaterThan(0);
+    for (const row of identifiers) {
+      expect(row.value).toBeNull();
+      expect([hashHex(row.valueHmac), hashHex(row.matchHmac)]).toEqual([
+        sha256Hex(`purged:${row.id}`),
+        sha256Hex(`purged:${row.id}`),
+      ]);
+    }
     expect(JSON.stringify(await caller.deletionRequests.auditTrail({ deletionRequestId: id }))).not.toContain(
       'delete-me@example.com',
     );

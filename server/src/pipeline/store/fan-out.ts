@@ -22,6 +22,7 @@ export interface NewRequestIdentifier {
   id: string;
   type: string | null;
   value: string;
+  /** The keyed hashes as hex (stored as their bytes). */
   valueHmac: string;
   matchHmac: string;
   primary: boolean;
@@ -34,6 +35,7 @@ export interface NewDeletionRequest {
   organizationId: string;
   workspaceId: string;
   identifier: string;
+  /** Hex, as the two hashes below (stored as their bytes). */
   identifierHmac: string;
   status: RequestStatus;
   statusReason: string | null;
@@ -82,14 +84,14 @@ const REQUEST_COLUMNS = {
   organizationId: column('$organizationId', (r) => r.organizationId),
   workspaceId: column('$workspaceId', (r) => r.workspaceId),
   identifier: column('$identifier', (r): string | null => r.identifier),
-  identifierHmac: column('$identifierHmac', (r) => r.identifierHmac),
+  identifierHmac: column(`decode($identifierHmac, 'hex')`, (r) => r.identifierHmac),
   status: column('$status::"RequestStatus"', (r) => r.status),
   statusReason: column('$statusReason', (r) => r.statusReason),
   channel: column('$channel::"RequestChannel"', (r) => r.channel),
   createdByUserId: column('$createdByUserId', (r) => r.createdByUserId),
   createdByTokenId: column('$createdByTokenId', (r) => r.createdByTokenId),
   idempotencyKey: column('$idempotencyKey', (r) => r.idempotencyKey),
-  requestHash: column('$requestHash', (r) => r.requestHash),
+  requestHash: column(`decode($requestHash, 'hex')`, (r) => r.requestHash),
   createdAt: column(at('$createdAt'), (r) => r.createdAt),
   updatedAt: column(at('$createdAt'), (r) => r.createdAt),
   completedAt: column(`CASE WHEN $completed::boolean THEN ${at('$createdAt')} END`, (r) =>
@@ -183,7 +185,7 @@ const CREATE = namedStatement<NewDeletionRequest>(
     RETURNING id, "organizationId"
   ), ${fanOut('request', '$createdAt')}, identifiers AS (
     INSERT INTO "RequestIdentifier" (id, "deletionRequestId", type, value, "valueHmac", "matchHmac", "primary", source, "createdAt")
-    SELECT v.id, request.id, v.type, v.value, v.value_hmac, v.match_hmac, v.is_primary, v.source, ${at('$createdAt')}
+    SELECT v.id, request.id, v.type, v.value, decode(v.value_hmac, 'hex'), decode(v.match_hmac, 'hex'), v.is_primary, v.source, ${at('$createdAt')}
       FROM request, unnest($idIds::text[], $idTypes::text[], $idValues::text[], $idValueHmacs::text[], $idMatchHmacs::text[],
                            $idPrimary::boolean[], $idSources::text[])
            AS v(id, type, value, value_hmac, match_hmac, is_primary, source)

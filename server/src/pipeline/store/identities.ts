@@ -1,3 +1,4 @@
+import { hashBytes } from '../../lib/crypto';
 import { AUDIT_COLUMNS, NOW_UTC, type Query } from './sql';
 import type { NewRequestIdentifier } from './fan-out';
 
@@ -100,7 +101,7 @@ export async function recordFoundIdentifiers(
        INSERT INTO "RequestIdentifier" (id, "deletionRequestId", type, value, "valueHmac", "matchHmac", "primary", source, "createdAt")
        -- A millisecond apart, in the order the lookups found them (the detail lists them so).
        SELECT v.id, $1, v.type, v.value, v.value_hmac, v.match_hmac, false, v.source, ${NOW_UTC} + make_interval(secs => v.ord / 1000.0)
-         FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) WITH ORDINALITY
+         FROM unnest($3::text[], $4::text[], $5::text[], $6::bytea[], $7::bytea[], $8::text[]) WITH ORDINALITY
               AS v(id, type, value, value_hmac, match_hmac, source, ord)
        ON CONFLICT ("deletionRequestId", "valueHmac") DO NOTHING
        RETURNING type, source
@@ -123,8 +124,8 @@ export async function recordFoundIdentifiers(
       found.map((f) => f.id),
       found.map((f) => f.type),
       found.map((f) => f.value),
-      found.map((f) => f.valueHmac),
-      found.map((f) => f.matchHmac),
+      hashBytes(found.map((f) => f.valueHmac)),
+      hashBytes(found.map((f) => f.matchHmac)),
       found.map((f) => f.source),
       summary,
     ],

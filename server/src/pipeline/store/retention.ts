@@ -8,7 +8,7 @@ export const HASHED_PREFIX = 'hmac-sha256:';
 /** Finished requests of an organization that its retention policy has not reached yet, oldest-finished cutoff first. */
 export async function dueForRetention(db: DbOrTx, organizationId: string, cutoff: Date, purge: boolean, limit: number) {
   return dbQuery(db)<{ id: string; identifierHmac: string }>(
-    `SELECT id, "identifierHmac" FROM "DeletionRequest"
+    `SELECT id, encode("identifierHmac", 'hex') AS "identifierHmac" FROM "DeletionRequest"
       WHERE "organizationId" = $1 AND "completedAt" <= ($2::timestamptz AT TIME ZONE 'UTC') AND "purgedAt" IS NULL
         AND ($3::boolean OR NOT hashed)
       LIMIT $4`,
@@ -41,7 +41,7 @@ export async function removeIdentifier(
   );
   const changed = purge
     ? await query(
-        `UPDATE "DeletionRequest" SET identifier = NULL, "identifierHmac" = $2, "requestHash" = NULL, hashed = false, "purgedAt" = ($4::timestamptz AT TIME ZONE 'UTC'), "updatedAt" = (now() AT TIME ZONE 'UTC')
+        `UPDATE "DeletionRequest" SET identifier = NULL, "identifierHmac" = sha256(convert_to($2, 'UTF8')), "requestHash" = NULL, hashed = false, "purgedAt" = ($4::timestamptz AT TIME ZONE 'UTC'), "updatedAt" = (now() AT TIME ZONE 'UTC')
           WHERE id = $1 AND ${stillDue} RETURNING id`,
         [request.id, `purged:${request.id}`, cutoff.toISOString(), now.toISOString()],
       )
@@ -66,7 +66,7 @@ export async function removeIdentifier(
   // Every identifier of the person alike: hashed keeps only their keyed hashes, purged not even those.
   await query(
     purge
-      ? `UPDATE "RequestIdentifier" SET value = NULL, "valueHmac" = 'purged:' || id, "matchHmac" = 'purged:' || id WHERE "deletionRequestId" = $1`
+      ? `UPDATE "RequestIdentifier" SET value = NULL, "valueHmac" = sha256(convert_to('purged:' || id, 'UTF8')), "matchHmac" = sha256(convert_to('purged:' || id, 'UTF8')) WHERE "deletionRequestId" = $1`
       : `UPDATE "RequestIdentifier" SET value = NULL WHERE "deletionRequestId" = $1 AND value IS NOT NULL`,
     [request.id],
   );

@@ -8,6 +8,7 @@ import {
 import { outboundTools } from '../../integrations/runtime/outbound';
 import { secretValues } from '../../integrations/runtime/redaction';
 import { PermanentError, TransientError, type Exchange, type Outcome } from '../../integrations/types';
+import { hashHex } from '../../lib/crypto';
 import { ID_PREFIX, newId } from '../../lib/ids';
 import { openAccount } from '../../services/accounts/secrets';
 import { openSecret } from '../../services/keys/secret-store';
@@ -83,7 +84,7 @@ async function runLookups(
     select: { type: true, value: true, valueHmac: true },
   });
   const known: FoundIdentifier[] = existing.map((row) => ({ type: row.type!, value: row.value! }));
-  const seen = new Set(existing.map((row) => row.valueHmac));
+  const seen = new Set(existing.map((row) => hashHex(row.valueHmac)));
   const rows: FoundIdentifierRow[] = [];
   let ignored = 0;
   for (const lookup of lookups) {

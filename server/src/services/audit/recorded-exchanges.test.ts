@@ -91,7 +91,7 @@ describe('bulky audit details stored compressed', () => {
         organizationId: org.organization.id,
         workspaceId: org.workspace.id,
         identifier: 'person1@example.com',
-        identifierHmac: 'x',
+        identifierHmac: Buffer.from('x'),
         channel: 'API',
       },
     });

@@ -3,7 +3,7 @@ import { sign } from 'node:crypto';
 import { cancelReasonText, CLOSED_NOT_FULFILLED } from '@shared/cancel-reasons';
 import type { Db } from '../../db/client';
 import { identifierRedactor, redactDeep } from '../../integrations/runtime/redaction';
-import type { Keyring } from '../../lib/crypto';
+import { hashHex, type Keyring } from '../../lib/crypto';
 import { AppError, notFound } from '../../lib/errors';
 import { assertWorkspaceAllowed, type Actor } from '../auth/actor';
 import { digestHex } from '../audit/audit-chain';
@@ -173,7 +173,7 @@ export async function buildCertificate(
             identifierHash: {
               algorithm: 'HMAC-SHA256',
               keyedWith: 'service identifier pepper',
-              value: request.identifierHmac,
+              value: hashHex(request.identifierHmac),
             },
             // The person's other identifiers, by type, source and keyed hash: never a value.
             ...(request.identifiers.length > 0
@@ -184,7 +184,7 @@ export async function buildCertificate(
                     hash: {
                       algorithm: 'HMAC-SHA256',
                       keyedWith: 'service identifier pepper',
-                      value: identifier.matchHmac,
+                      value: hashHex(identifier.matchHmac),
                     },
                   })),
                 }

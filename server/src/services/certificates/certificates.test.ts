@@ -19,6 +19,7 @@ import { certificateJsonSchema } from './certificate-schema';
 import { renderCertificatePdf } from './render-pdf';
 import { publicKeyPem, signingKeyFor } from './signing-key';
 import { verifyCertificate, type SignedCertificate } from './verify-certificate';
+import { hashHex } from '../../lib/crypto';
 
 let env: TestEnv;
 let customer: CustomerDatabase;
@@ -57,7 +58,8 @@ describe('certificate of deletion', () => {
     // GDPR asks for no separate confirmation of receipt: none was due, none recorded.
     expect(c.deletionRequest).toMatchObject({ receiptConfirmBy: null, receiptConfirmedAt: null });
     const stored = await env.deps.prisma.deletionRequest.findUniqueOrThrow({ where: { id: requestId } });
-    expect(c.deletionRequest.subject.identifierHash.value).toBe(stored.identifierHmac);
+    expect(c.deletionRequest.subject.identifierHash.value).toBe(hashHex(stored.identifierHmac));
+    expect(c.deletionRequest.subject.identifierHash.value).toMatch(/^[0-9a-f]{64}$/);
     expect(c.destinations).toHaveLength(1);
     expect(c.destinations[0]).toMatchObject({
       name: 'App database',

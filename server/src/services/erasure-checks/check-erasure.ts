@@ -1,5 +1,5 @@
 import { hotQuery, type Db } from '../../db/client';
-import { identifierHmac, type Keyring } from '../../lib/crypto';
+import { hashBytes, identifierHmac, type Keyring } from '../../lib/crypto';
 import { identifierMatchKey, inferPrimaryType } from '@shared/identifiers';
 import type { RequestStatus } from '@shared/statuses';
 import type { ErasureCheckResult } from '@shared/schemas/erasure-check';
@@ -36,14 +36,14 @@ export async function checkErasure(
     const folded = identifierMatchKey(inferPrimaryType(identifier), identifier.trim());
     return [...new Set([hashes[at]!, identifierHmac(keyring, folded)])].map((hash) => ({ hash, at }));
   });
-  const values: unknown[] = [actor.organizationId, wanted.map((w) => w.hash), wanted.map((w) => w.at)];
+  const values: unknown[] = [actor.organizationId, hashBytes(wanted.map((w) => w.hash)), wanted.map((w) => w.at)];
   const workspaceFilter = actor.workspaceIds
     ? `AND d."workspaceId" = ANY($${values.push(actor.workspaceIds)}::text[])`
     : '';
   // The latest request per subject, with when one first succeeded and how many there are.
   const rows = await hotQuery<LatestRow>(
     db,
-    `WITH wanted AS (SELECT * FROM unnest($2::text[], $3::int[]) AS w(hash, at)),
+    `WITH wanted AS (SELECT * FROM unnest($2::bytea[], $3::int[]) AS w(hash, at)),
      matched AS (
        SELECT w.at, d.id, d.status, d."createdAt", d."completedAt"
          FROM wanted w JOIN "DeletionRequest" d ON d."organizationId" = $1 AND d."identifierHmac" = w.hash ${workspaceFilter}

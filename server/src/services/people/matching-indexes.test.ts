@@ -23,14 +23,14 @@ beforeAll(async () => {
   // 20,000 requests in two organizations; each has its primary identifier and a user id.
   await client.query(
     `INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", "identifierHmac", channel, "updatedAt", status, "createdAt")
-     SELECT 'dr_' || n, CASE WHEN n % 2 = 0 THEN 'org_x' ELSE 'org_y' END, 'ws_x', 'raw-' || (n / 2), 'API',
+     SELECT 'dr_' || n, CASE WHEN n % 2 = 0 THEN 'org_x' ELSE 'org_y' END, 'ws_x', convert_to('raw-' || (n / 2), 'UTF8'), 'API',
             now(), 'SUCCESS', now() - n * interval '20 minutes'
        FROM generate_series(1, 20000) AS n`,
   );
   await client.query(
     `INSERT INTO "RequestIdentifier" (id, "deletionRequestId", type, "valueHmac", "matchHmac", "primary", source)
      SELECT 'ri_' || n || '_' || k, 'dr_' || n, CASE k WHEN 0 THEN 'email' ELSE 'user_id' END,
-            'v-' || k || '-' || (n / 2), 'm-' || k || '-' || (n / 2), k = 0, 'request'
+            convert_to('v-' || k || '-' || (n / 2), 'UTF8'), convert_to('m-' || k || '-' || (n / 2), 'UTF8'), k = 0, 'request'
        FROM generate_series(1, 20000) AS n, generate_series(0, 1) AS k`,
   );
   await client.query('ANALYZE "DeletionRequest"; ANALYZE "RequestIdentifier"');
@@ -44,9 +44,10 @@ const rowsRead = (sql: string, values: unknown[]) => plansRead(client, sql, valu
 
 it("finds a person's requests by any identifier without reading the organization's history", async () => {
   // The person of requests 4242 and 4243 (one in each organization), by their user id's hash and a raw primary one.
-  const { rows } = await client.query(MATCHING_REQUEST_IDS, ['org_x', ['m-1-2121', 'raw-2121']]);
+  const hashes = [Buffer.from('m-1-2121'), Buffer.from('raw-2121')];
+  const { rows } = await client.query(MATCHING_REQUEST_IDS, ['org_x', hashes]);
   expect(rows.map((row: { id: string }) => row.id)).toEqual(['dr_4242']);
-  const { read, seqScan, plan } = await rowsRead(MATCHING_REQUEST_IDS, ['org_x', ['m-1-2121', 'raw-2121']]);
+  const { read, seqScan, plan } = await rowsRead(MATCHING_REQUEST_IDS, ['org_x', hashes]);
   expect(seqScan, plan).toBe(false);
   expect(read, plan).toBeLessThan(20);
 });

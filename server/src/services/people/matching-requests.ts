@@ -2,7 +2,7 @@ import { identifierMatchKey, inferPrimaryType, normaliseIdentifier } from '@shar
 import { UNFULFILLED_STATUSES } from '@shared/status-values';
 import type { RequestStatus } from '@shared/statuses';
 import { hotQuery, type DbOrTx } from '../../db/client';
-import { identifierHmac, type Keyring } from '../../lib/crypto';
+import { hashBytes, identifierHmac, type Keyring } from '../../lib/crypto';
 import type { Actor } from '../auth/actor';
 
 /**
@@ -21,17 +21,17 @@ export function searchHashes(keyring: Keyring, typed: string): string[] {
 // A request matches through any of its identifiers (`matchHmac`, indexed, kept by retention's
 // "hash") or, for requests stored before they had typed identifiers, its primary identifier's
 // own hash (the (organization, identifierHmac) index).
-const MATCHED = `SELECT r."deletionRequestId" AS id FROM "RequestIdentifier" r WHERE r."matchHmac" = ANY($2::text[])
+const MATCHED = `SELECT r."deletionRequestId" AS id FROM "RequestIdentifier" r WHERE r."matchHmac" = ANY($2::bytea[])
    UNION
-   SELECT id FROM "DeletionRequest" WHERE "organizationId" = $1 AND "identifierHmac" = ANY($2::text[])`;
+   SELECT id FROM "DeletionRequest" WHERE "organizationId" = $1 AND "identifierHmac" = ANY($2::bytea[])`;
 
-/** $1: the organization, $2: the hashes (its plan is read in matching-indexes.test.ts). */
+/** $1: the organization, $2: the hashes as bytes (its plan is read in matching-indexes.test.ts). */
 export const MATCHING_REQUEST_IDS = `SELECT d.id FROM (${MATCHED}) m JOIN "DeletionRequest" d ON d.id = m.id WHERE d."organizationId" = $1`;
 
 /** The ids of the organization's requests that carry any of these keyed hashes. */
 export async function requestIdsMatching(db: DbOrTx, organizationId: string, hashes: string[]): Promise<string[]> {
   if (hashes.length === 0) return [];
-  const rows = await hotQuery<{ id: string }>(db, MATCHING_REQUEST_IDS, [organizationId, hashes]);
+  const rows = await hotQuery<{ id: string }>(db, MATCHING_REQUEST_IDS, [organizationId, hashBytes(hashes)]);
   return rows.map((row) => row.id);
 }
 
@@ -60,7 +60,7 @@ export async function matchingRequests(
   options: { openOnly: boolean; limit: number },
 ): Promise<MatchingRequestRow[]> {
   if (hashes.length === 0) return [];
-  const values: unknown[] = [actor.organizationId, hashes, options.limit];
+  const values: unknown[] = [actor.organizationId, hashBytes(hashes), options.limit];
   const conditions = ['d."organizationId" = $1'];
   if (options.openOnly) conditions.push(`d.status::text = ANY($${values.push(UNFULFILLED_STATUSES)}::text[])`);
   if (actor.workspaceIds) conditions.push(`d."workspaceId" = ANY($${values.push(actor.workspaceIds)}::text[])`);

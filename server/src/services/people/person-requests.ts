@@ -1,6 +1,6 @@
 import { maskIdentifier } from '@shared/mask-identifier';
 import type { Db } from '../../db/client';
-import type { Keyring } from '../../lib/crypto';
+import { hashHex, type Keyring } from '../../lib/crypto';
 import { notFound } from '../../lib/errors';
 import { mayUseWorkspace, type Actor } from '../auth/actor';
 import { withMaskedIdentifier } from '../dashboard/masked-identifier';
@@ -30,8 +30,8 @@ export async function getPersonRequests(db: Db, keyring: Keyring, actor: Actor, 
     },
   });
   if (!anchor || !mayUseWorkspace(actor, anchor.workspaceId)) throw notFound('Deletion request');
-  // Its own hash finds the request itself even once purged (then "purged:<id>", like its identifiers').
-  const hashes = new Set([anchor.identifierHmac, ...anchor.identifiers.map((i) => i.matchHmac)]);
+  // Its own hash finds the request itself even once purged (then the hash of "purged:<id>", like its identifiers').
+  const hashes = new Set([anchor.identifierHmac, ...anchor.identifiers.map((i) => i.matchHmac)].map(hashHex));
   // A request stored before typed identifiers has only its own: matched as a search for it would be.
   if (anchor.identifier && !anchor.hashed)
     for (const hash of searchHashes(keyring, anchor.identifier)) hashes.add(hash);
