@@ -1,0 +1,55 @@
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestEnv, type TestEnv } from '../test/harness';
+import { rowsRead } from '../test/query-plans';
+
+/**
+ * The integration requests' indexes by integration, read on the table with its indexes (from the
+ * migrations) filled as the history of a busy destination: 20,000 finished requests, a few leased.
+ */
+let env: TestEnv;
+let client: pg.Client;
+
+beforeAll(async () => {
+  env = await createTestEnv();
+  client = new pg.Client({ connectionString: env.db.url });
+  await client.connect();
+  await client.query(`CREATE SCHEMA history; SET search_path TO history, public`);
+  await client.query(
+    `CREATE TABLE "IntegrationRequest" (LIKE public."IntegrationRequest" INCLUDING DEFAULTS INCLUDING INDEXES)`,
+  );
+  await client.query(
+    `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType",
+                                       "configSnapshotId", status, "lockedBy", "lockedUntil", "updatedAt")
+     SELECT 'ir_' || n, 'dr_' || n, CASE WHEN n % 2 = 0 THEN 'int_a' ELSE 'int_b' END, 'CRM', 'WEBHOOK', '\\x00',
+            CASE WHEN n <= 8 THEN 'PROCESSING' ELSE 'SUCCESS' END::"RequestStatus",
+            CASE WHEN n <= 8 THEN 'worker-1' END, CASE WHEN n <= 8 THEN now() + interval '1 minute' END, now()
+       FROM generate_series(1, 20000) AS n`,
+  );
+  await client.query('ANALYZE "IntegrationRequest"');
+});
+afterAll(async () => {
+  await client?.end();
+  await env?.close();
+});
+
+it("counts an integration's leased requests without reading its history", async () => {
+  // The count of a claim for an integration with a concurrency limit (pipeline/store/claim.ts).
+  const sql = `SELECT count(*)::int AS leased FROM "IntegrationRequest" l
+                WHERE l."integrationId" = $1 AND l."lockedBy" IS NOT NULL AND l."lockedUntil" >= (now() AT TIME ZONE 'UTC')`;
+  const { rows } = await client.query<{ leased: number }>(sql, ['int_a']);
+  expect(rows[0]!.leased).toBe(4);
+  const { read, seqScan, plan } = await rowsRead(client, sql, ['int_a']);
+  expect(seqScan, plan).toBe(false);
+  expect(read, plan).toBeLessThanOrEqual(8);
+});
+
+it("finds an integration's requests through the foreign key's index (an integration deleted)", async () => {
+  const { read, seqScan, plan } = await rowsRead(
+    client,
+    `SELECT id FROM "IntegrationRequest" WHERE "integrationId" = $1`,
+    ['int_c'],
+  );
+  expect(seqScan, plan).toBe(false);
+  expect(read, plan).toBe(0);
+});
