@@ -1,8 +1,8 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { STEP_AUDIT_ACTIONS } from '@shared/audit-actions';
 import { createTestEnv, type TestEnv } from '../test/harness';
-import { rowsRead as plansRead } from '../test/query-plans';
+import { rowsRead as plansRead, tableCopies } from '../test/query-plans';
 
 /**
  * An integration request's audit entries have no index of their own: every read of them names
@@ -16,10 +16,7 @@ let client: pg.Client;
 
 beforeAll(async () => {
   env = await createTestEnv();
-  client = new pg.Client({ connectionString: env.db.url });
-  await client.connect();
-  await client.query(`CREATE SCHEMA history; SET search_path TO history, public`);
-  await client.query(`CREATE TABLE "AuditLog" (LIKE public."AuditLog" INCLUDING DEFAULTS INCLUDING INDEXES)`);
+  client = await tableCopies(env.db.url, ['AuditLog']);
   // 10,000 requests, three integration requests each: a creation entry, a step entry per
   // integration request and a completion, 50,000 entries in all.
   await client.query(

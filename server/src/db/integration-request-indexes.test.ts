@@ -1,7 +1,7 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from '../test/harness';
-import { rowsRead } from '../test/query-plans';
+import { rowsRead, tableCopies } from '../test/query-plans';
 
 /**
  * The integration requests' indexes by integration, read on the table with its indexes (from the
@@ -12,12 +12,7 @@ let client: pg.Client;
 
 beforeAll(async () => {
   env = await createTestEnv();
-  client = new pg.Client({ connectionString: env.db.url });
-  await client.connect();
-  await client.query(`CREATE SCHEMA history; SET search_path TO history, public`);
-  await client.query(
-    `CREATE TABLE "IntegrationRequest" (LIKE public."IntegrationRequest" INCLUDING DEFAULTS INCLUDING INDEXES)`,
-  );
+  client = await tableCopies(env.db.url, ['IntegrationRequest']);
   await client.query(
     `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType",
                                        "configSnapshotId", status, "lockedBy", "lockedUntil", "updatedAt")

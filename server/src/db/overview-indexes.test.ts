@@ -1,8 +1,8 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { UNFULFILLED_STATUSES } from '@shared/status-values';
 import { createTestEnv, type TestEnv } from '../test/harness';
-import { rowsRead as plansRead } from '../test/query-plans';
+import { rowsRead as plansRead, tableCopies } from '../test/query-plans';
 
 /**
  * The overview, the digest and the Requests screen's deadline filters count and list the
@@ -19,12 +19,7 @@ const open = UNFULFILLED_STATUSES.map((status) => `CAST('${status}'::text AS "Re
 
 beforeAll(async () => {
   env = await createTestEnv();
-  client = new pg.Client({ connectionString: env.db.url });
-  await client.connect();
-  await client.query(`CREATE SCHEMA history; SET search_path TO history, public`);
-  await client.query(
-    `CREATE TABLE "DeletionRequest" (LIKE public."DeletionRequest" INCLUDING DEFAULTS INCLUDING INDEXES)`,
-  );
+  client = await tableCopies(env.db.url, ['DeletionRequest']);
   // 5,000 requests over a year: all fulfilled and past their deadline but 20 still open (due over
   // the next weeks or overdue); a third CCPA, every receipt confirmed but five.
   await client.query(

@@ -1,7 +1,7 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestEnv, type TestEnv } from '../../test/harness';
-import { rowsRead as plansRead } from '../../test/query-plans';
+import { rowsRead as plansRead, tableCopies } from '../../test/query-plans';
 import { MATCHING_REQUEST_IDS } from './matching-requests';
 
 /**
@@ -15,11 +15,7 @@ let client: pg.Client;
 
 beforeAll(async () => {
   env = await createTestEnv();
-  client = new pg.Client({ connectionString: env.db.url });
-  await client.connect();
-  await client.query(`CREATE SCHEMA history; SET search_path TO history, public`);
-  for (const table of ['DeletionRequest', 'RequestIdentifier'])
-    await client.query(`CREATE TABLE "${table}" (LIKE public."${table}" INCLUDING DEFAULTS INCLUDING INDEXES)`);
+  client = await tableCopies(env.db.url, ['DeletionRequest', 'RequestIdentifier']);
   // 20,000 requests in two organizations; each has its primary identifier and a user id.
   await client.query(
     `INSERT INTO "DeletionRequest" (id, "organizationId", "workspaceId", "identifierHmac", channel, "updatedAt", status, "createdAt")
