@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks';
 import type { Db } from '../../db/client';
+import { hashHex } from '../../lib/crypto';
 
 /**
  * Tamper-evident audit log. Writers only append rows (a database trigger computes the
@@ -21,8 +22,7 @@ const SEAL_LOCK = ADVISORY_LOCKS.auditSeal;
 const BATCH = 2_000;
 
 /** A digest as the chain hashes it: the hex text of its 32 stored bytes. */
-export const digestHex = (digest: Uint8Array | null): string | null =>
-  digest === null ? null : Buffer.from(digest).toString('hex');
+export const digestHex = (digest: Uint8Array | null): string | null => (digest === null ? null : hashHex(digest));
 
 interface ChainRow {
   id: bigint;
