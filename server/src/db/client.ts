@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client';
 import { createPool } from './connections';
+import { ServicePrismaPg } from './pg-adapter';
 
 export type Db = PrismaClient;
 /** A Prisma transaction client: services take `Db | Tx` so they compose into transactions. */
@@ -90,7 +90,7 @@ export function connectDatabase(url: string, poolSize: number): Database {
   // Every connection keeps an error listener (a restart or failover drops them all); a new
   // connection that cannot be made within 10 s fails the query instead of waiting forever.
   const pool = createPool({ connectionString: url, max: poolSize, types: poolTypes, connectionTimeoutMillis: 10_000 });
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({ adapter: new ServicePrismaPg(pool) });
   pools.set(prisma, pool);
   return {
     prisma,

@@ -39,6 +39,57 @@ export class CatalogFriendlyClient extends pg.Client {
   }
 }
 
+/**
+ * The service's Prisma driver adapter: PrismaPg, except that a transaction gives its connection
+ * back to the pool however it ends. Prisma sends COMMIT (or ROLLBACK) and only then releases the
+ * connection, so a connection lost inside a transaction (a database restart, a failover) failed
+ * that statement and was never released: each outage took a pool slot for good, and a shutdown
+ * waited forever for it in `pool.end()`. Here a failed COMMIT or ROLLBACK releases the connection
+ * at once, discarded rather than reused.
+ */
+export class ServicePrismaPg extends PrismaPg {
+  override async connect(): ReturnType<PrismaPg['connect']> {
+    const adapter = await super.connect();
+    const startTransaction = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel) => releasedAtEnd(await startTransaction(isolationLevel));
+    return adapter;
+  }
+}
+
+type Transaction = Awaited<ReturnType<Awaited<ReturnType<PrismaPg['connect']>>['startTransaction']>>;
+type SqlQuery = Parameters<Transaction['executeRaw']>[0];
+
+const ENDS_TRANSACTION = new Set(['COMMIT', 'ROLLBACK']);
+
+function releasedAtEnd(transaction: Transaction): Transaction {
+  // PrismaPg's transaction: the pool client it holds, and the removal of its own error listener.
+  const tx = transaction as Transaction & { client: pg.PoolClient; cleanup?: () => void };
+  let released = false;
+  const once =
+    <A extends unknown[], R>(end: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R | undefined> => {
+      if (released) return undefined;
+      released = true;
+      return end(...args);
+    };
+  const executeRaw = tx.executeRaw.bind(tx);
+  tx.executeRaw = async (query: SqlQuery) => {
+    try {
+      return await executeRaw(query);
+    } catch (error) {
+      if (ENDS_TRANSACTION.has(query.sql) && !released) {
+        released = true;
+        tx.cleanup?.();
+        tx.client.release(error instanceof Error ? error : true);
+      }
+      throw error;
+    }
+  };
+  tx.commit = once(tx.commit.bind(tx)) as Transaction['commit'];
+  tx.rollback = once(tx.rollback.bind(tx)) as Transaction['rollback'];
+  return tx;
+}
+
 function quoteIdent(name: string): string {
   return '"' + name.replace(/"/g, '""') + '"';
 }
