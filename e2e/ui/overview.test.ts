@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, connectAppDatabase, publicApi } from '../support/app';
 import { LAPTOP, launchBrowser, recordVisitedUrls, screenshot } from '../support/browser';
-import { clearOfDayChange } from '../support/clock';
+import { clearOfDayChange, DAY_CHANGE_WAIT_MS } from '../support/clock';
 import { nav, signUpWithToken } from '../support/onboarding';
 
 const suffix = randomBytes(3).toString('hex');
@@ -52,7 +52,7 @@ beforeAll(async () => {
   } finally {
     await db.end();
   }
-});
+}, 240_000 + DAY_CHANGE_WAIT_MS);
 afterEach(async (context) => {
   if (context.task.result?.state === 'fail')
     await screenshot(page, `failed-overview-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, connectAppDatabase, publicApi } from '../support/app';
 import { LAPTOP, launchBrowser, recordVisitedUrls, screenshot } from '../support/browser';
-import { clearOfDayChange } from '../support/clock';
+import { clearOfDayChange, DAY_CHANGE_WAIT_MS } from '../support/clock';
 import { nav, signUpWithToken } from '../support/onboarding';
 
 const suffix = randomBytes(3).toString('hex');
@@ -31,7 +31,7 @@ beforeAll(async () => {
   page.on('console', (message) => message.type() === 'error' && console.error(`[browser] ${message.text()}`));
   ({ workspaceApiKey, pat } = await signUpWithToken(page, owner, 'Shop'));
   await page.getByRole('button', { name: 'I have copied it' }).click();
-});
+}, 240_000 + DAY_CHANGE_WAIT_MS);
 afterEach(async (context) => {
   if (context.task.result?.state === 'fail')
     await screenshot(page, `failed-time-zone-${context.task.name.replace(/\W+/g, '-')}`).catch(() => {});
