@@ -226,6 +226,76 @@ describe('audit hash chain', () => {
     ]);
   });
 
+  it('an entry whose transaction commits after later entries were sealed verifies further along the chain', async () => {
+    const fresh = await seedOrganization(env.deps, 'audit-late');
+    await append(fresh.organization.id, 2);
+    let releaseLate!: () => void;
+    const held = new Promise<void>((resolve) => (releaseLate = resolve));
+    let written!: () => void;
+    const lateWritten = new Promise<void>((resolve) => (written = resolve));
+    // Takes its id now, commits after the entries written after it were sealed.
+    const late = db().$transaction(async (tx) => {
+      await recordAudit(tx, null, { organizationId: fresh.organization.id, action: 'test.entry', summary: 'late' });
+      written();
+      await held;
+    });
+    await lateWritten;
+    await append(fresh.organization.id, 3);
+    await sealAuditChain(db());
+    releaseLate();
+    await late;
+    await sealAuditChain(db());
+    const rows = await db().auditLog.findMany({
+      where: { organizationId: fresh.organization.id },
+      orderBy: { id: 'asc' },
+    });
+    const lateRow = rows.find((r) => r.summary === 'late')!;
+    // Written before the last three, linked after them.
+    expect(rows.filter((r) => r.id > lateRow.id).length).toBeGreaterThanOrEqual(3);
+    expect(lateRow.chainSeq).toBe(BigInt(rows.length));
+    const report = await verifyAuditChain(db(), { organizationId: fresh.organization.id });
+    expect(report).toMatchObject({ ok: true, verifiedEntries: rows.length });
+    expect(report.heads[fresh.organization.id]).toEqual({
+      chainSeq: String(rows.length),
+      hash: digestHex(lateRow.hash),
+    });
+    expect(
+      await db().auditChainHead.findUniqueOrThrow({ where: { organizationId: fresh.organization.id } }),
+    ).toMatchObject({ chainSeq: BigInt(rows.length), entryId: lateRow.id });
+  });
+
+  it('names a deleted last entry, a position held twice and a head no longer recorded', async () => {
+    const fresh = await seedOrganization(env.deps, 'audit-tail');
+    await append(fresh.organization.id, 4);
+    await sealAuditChain(db());
+    const verify = () => verifyAuditChain(db(), { organizationId: fresh.organization.id });
+    expect((await verify()).ok).toBe(true);
+    const count = await db().auditLog.count({ where: { organizationId: fresh.organization.id } });
+    const last = await nthEntry(fresh.organization.id, count);
+
+    await tamper(`DELETE FROM "AuditLog" WHERE "id" = ${last.id}`);
+    expect((await verify()).breaks).toEqual([
+      {
+        organizationId: fresh.organization.id,
+        entryId: String(last.id),
+        chainSeq: String(count),
+        reason: `entries ${count} to ${count} of the chain are missing (deleted)`,
+      },
+    ]);
+
+    const third = await nthEntry(fresh.organization.id, 3);
+    await tamper(`UPDATE "AuditLog" SET "chainSeq" = 2 WHERE "id" = ${third.id}`);
+    expect((await verify()).breaks[0]).toMatchObject({
+      entryId: String(third.id),
+      chainSeq: '2',
+      reason: 'more than one entry holds position 2 of the chain',
+    });
+    await tamper(`UPDATE "AuditLog" SET "chainSeq" = 3 WHERE "id" = ${third.id}`);
+
+    await tamper(`DELETE FROM "AuditChainHead" WHERE "organizationId" = '${fresh.organization.id}'`);
+    expect((await verify()).breaks[0]).toMatchObject({ reason: "the chain's head is not recorded" });
+  });
+
   it('entries go away only together with their organization', async () => {
     const doomed = await seedOrganization(env.deps, 'audit-doomed');
     await append(doomed.organization.id, 3);

@@ -7,7 +7,8 @@ import { hashHex } from '../../lib/crypto';
  * Tamper-evident audit log. Writers only append rows (a database trigger computes the
  * digest of `details` and keeps chain fields empty), so creating requests never waits on
  * a lock. `sealAuditChain` later links each organization's new rows, in id order, into a
- * hash chain (chainSeq, hash) under one advisory lock. Each hash covers the hash of the entry
+ * hash chain (chainSeq, hash) under one advisory lock, and records the chain's head
+ * (AuditChainHead) in the same transaction. Each hash covers the hash of the entry
  * before it (not stored a second time on the entry: it is that entry's `hash`). The chain covers the
  * digest of `details`, not `details` itself, so retention can remove the personal payload
  * and the chain still verifies. The trigger refuses any other change and any delete
@@ -101,10 +102,10 @@ export async function sealAuditChain(db: Db): Promise<{ sealed: number }> {
         const ids: string[] = [];
         const seqs: string[] = [];
         const hashes: string[] = [];
+        const heads: { organizationId: string; chainSeq: bigint; entryId: bigint; hash: string }[] = [];
         for (const [organizationId, rows] of byOrganization) {
-          const head = await tx.auditLog.findFirst({
-            where: { organizationId, chainSeq: { not: null } },
-            orderBy: { chainSeq: 'desc' },
+          const head = await tx.auditChainHead.findUnique({
+            where: { organizationId },
             select: { chainSeq: true, hash: true },
           });
           let seq = head?.chainSeq ?? 0n;
@@ -118,11 +119,19 @@ export async function sealAuditChain(db: Db): Promise<{ sealed: number }> {
             hashes.push(hash);
             prev = hash;
           }
+          heads.push({ organizationId, chainSeq: seq, entryId: rows.at(-1)!.id, hash: prev! });
         }
         await tx.$executeRaw`
           UPDATE "AuditLog" AS a SET "chainSeq" = v.seq, "hash" = decode(v.hash, 'hex')
           FROM unnest(${organizations}::text[], ${ids}::bigint[], ${seqs}::bigint[], ${hashes}::text[]) AS v(org, id, seq, hash)
           WHERE a."organizationId" = v.org AND a.id = v.id`;
+        await tx.$executeRaw`
+          INSERT INTO "AuditChainHead" ("organizationId", "chainSeq", "entryId", "hash")
+          SELECT org, seq, id, decode(hash, 'hex')
+            FROM unnest(${heads.map((h) => h.organizationId)}::text[], ${heads.map((h) => h.chainSeq.toString())}::bigint[],
+                        ${heads.map((h) => h.entryId.toString())}::bigint[], ${heads.map((h) => h.hash)}::text[]) AS v(org, seq, id, hash)
+          ON CONFLICT ("organizationId") DO UPDATE
+            SET "chainSeq" = EXCLUDED."chainSeq", "entryId" = EXCLUDED."entryId", "hash" = EXCLUDED."hash"`;
         return pending.length;
       },
       { timeout: 60_000, maxWait: 30_000 },
@@ -159,6 +168,107 @@ interface VerifyRow extends ChainRow {
   detailsRemoved: boolean;
 }
 
+/**
+ * Entries sealed after their chain position's predecessors in id order wait at most this many at
+ * once: past it, the chain is taken to have a gap where it stopped (a sound chain has a few, those
+ * whose transaction committed after the entries written after them were sealed).
+ */
+const MAX_WAITING = 100_000;
+
+/** Why an entry, at `seq` after an entry hashed `prev`, does not verify; null: it does. */
+function brokenLink(row: VerifyRow, seq: bigint, prev: string | null): string | null {
+  if (row.actualDigest !== null && row.actualDigest !== row.detailsDigest)
+    return 'details were altered: their digest does not match';
+  if (row.detailsRemoved)
+    return "details were removed, though the retention policy has not reached this entry's request";
+  if (row.hash !== auditEntryHash({ ...row, id: BigInt(row.id) }, seq, prev))
+    return "hash does not match the entry's content and the previous entry's hash (this entry altered, or the one before it altered or reordered)";
+  return null;
+}
+
+const missing = (from: bigint, to: bigint) => `entries ${from} to ${to} of the chain are missing (deleted)`;
+
+/**
+ * One organization's chain, walked by the primary key (organizationId, id). The sealer links
+ * entries in id order as their transactions commit, so an entry whose transaction committed late
+ * sits further along the chain than its id: it waits until the chain reaches its position. The
+ * recorded head (read first) is where the chain must at least reach; entries sealed while the walk
+ * runs may lie beyond it and are verified if the walk finds their predecessors.
+ */
+async function verifyOrganizationChain(
+  db: Db,
+  organizationId: string,
+): Promise<{ verified: number; broken: ChainBreak | null; head: { chainSeq: string; hash: string } | null }> {
+  const recorded = await db.auditChainHead.findUnique({ where: { organizationId } });
+  const recordedSeq = recorded?.chainSeq ?? 0n;
+  const waiting = new Map<bigint, VerifyRow>();
+  let expectedSeq = 1n;
+  let prev: string | null = null;
+  let verified = 0;
+  let lastVerified: VerifyRow | null = null;
+  const at = (row: { id: bigint | string }, seq: bigint, reason: string) => ({
+    verified,
+    head: null,
+    broken: { organizationId, entryId: String(row.id), chainSeq: seq.toString(), reason },
+  });
+  /** The first entry waiting within the recorded chain, where a gap ends. */
+  const afterGap = () => {
+    const seq = [...waiting.keys()]
+      .filter((s) => s <= recordedSeq || waiting.size > MAX_WAITING)
+      .sort((a, b) => (a < b ? -1 : 1))[0];
+    return seq === undefined ? null : at(waiting.get(seq)!, seq, missing(expectedSeq, seq - 1n));
+  };
+  for (let afterId = 0n; ;) {
+    // Details may only be gone where the retention policy removed them: from the entries of a
+    // request it hashed or purged. Anywhere else a removal is a change to the record. The
+    // digests are read as the hex text they are hashed as.
+    const rows = await db.$queryRaw<VerifyRow[]>`
+      SELECT a."id", a."organizationId", a."deletionRequestId", a."integrationRequestId", a."actorType", a."actorId", a."action", a."outcome",
+             a."summary", encode(a."detailsDigest", 'hex') AS "detailsDigest", a."createdAt", a."chainSeq",
+             encode(a."hash", 'hex') AS "hash",
+             CASE WHEN a."details" IS NULL AND a."exchanges" IS NULL THEN NULL
+                  ELSE encode(sha256(convert_to(COALESCE(a."details"::text, ''), 'UTF8') || COALESCE(a."exchanges", ''::bytea)), 'hex') END AS "actualDigest",
+             (a."details" IS NULL AND a."exchanges" IS NULL AND a."detailsDigest" IS NOT NULL
+              AND NOT COALESCE(dr.hashed OR dr."purgedAt" IS NOT NULL, false)) AS "detailsRemoved"
+      FROM "AuditLog" a LEFT JOIN "DeletionRequest" dr ON dr.id = a."deletionRequestId"
+      WHERE a."organizationId" = ${organizationId} AND a."id" > ${afterId} AND a."chainSeq" IS NOT NULL
+      ORDER BY a."id" ASC
+      LIMIT ${BATCH}`;
+    for (const row of rows) {
+      const seq = BigInt(row.chainSeq);
+      if (seq < expectedSeq || waiting.has(seq))
+        return at(row, seq, `more than one entry holds position ${seq} of the chain`);
+      waiting.set(seq, row);
+      for (let next = waiting.get(expectedSeq); next; next = waiting.get(expectedSeq)) {
+        waiting.delete(expectedSeq);
+        const reason = brokenLink(next, expectedSeq, prev);
+        if (reason) return at(next, expectedSeq, reason);
+        if (expectedSeq === recordedSeq && next.hash !== digestHex(recorded!.hash))
+          return at(next, expectedSeq, "the chain's recorded head is not this entry");
+        verified += 1;
+        lastVerified = next;
+        prev = next.hash;
+        expectedSeq += 1n;
+      }
+      if (waiting.size > MAX_WAITING) return afterGap()!;
+    }
+    if (rows.length < BATCH) break;
+    afterId = BigInt(rows.at(-1)!.id);
+  }
+  const gap = afterGap();
+  if (gap) return gap;
+  if (expectedSeq <= recordedSeq) return at({ id: recorded!.entryId }, recordedSeq, missing(expectedSeq, recordedSeq));
+  // No head recorded: either the organization's first seal committed while the walk ran, or the
+  // record was removed.
+  if (
+    !recorded &&
+    (prev !== null || waiting.size > 0) &&
+    !(await db.auditChainHead.findUnique({ where: { organizationId } }))
+  )
+    return at(lastVerified ?? waiting.values().next().value!, expectedSeq - 1n, "the chain's head is not recorded");
+  return { verified, broken: null, head: prev ? { chainSeq: (expectedSeq - 1n).toString(), hash: prev } : null };
+}
+
 /** Walks each organization's chain in order and names the first entry that does not verify. */
 export async function verifyAuditChain(db: Db, options: { organizationId?: string } = {}): Promise<VerificationReport> {
   const organizations = options.organizationId
@@ -178,56 +288,13 @@ export async function verifyAuditChain(db: Db, options: { organizationId?: strin
     where: { chainSeq: null, ...(options.organizationId ? { organizationId: options.organizationId } : {}) },
   });
   for (const organizationId of organizations) {
-    let expectedSeq = 1n;
-    let prev: string | null = null;
-    let broken: ChainBreak | null = null;
-    while (!broken) {
-      // Details may only be gone where the retention policy removed them: from the entries of a
-      // request it hashed or purged. Anywhere else a removal is a change to the record. The
-      // digests are read as the hex text they are hashed as.
-      const rows = await db.$queryRaw<VerifyRow[]>`
-        SELECT a."id", a."organizationId", a."deletionRequestId", a."integrationRequestId", a."actorType", a."actorId", a."action", a."outcome",
-               a."summary", encode(a."detailsDigest", 'hex') AS "detailsDigest", a."createdAt", a."chainSeq",
-               encode(a."hash", 'hex') AS "hash",
-               CASE WHEN a."details" IS NULL AND a."exchanges" IS NULL THEN NULL
-                    ELSE encode(sha256(convert_to(COALESCE(a."details"::text, ''), 'UTF8') || COALESCE(a."exchanges", ''::bytea)), 'hex') END AS "actualDigest",
-               (a."details" IS NULL AND a."exchanges" IS NULL AND a."detailsDigest" IS NOT NULL
-                AND NOT COALESCE(dr.hashed OR dr."purgedAt" IS NOT NULL, false)) AS "detailsRemoved"
-        FROM "AuditLog" a LEFT JOIN "DeletionRequest" dr ON dr.id = a."deletionRequestId"
-        WHERE a."organizationId" = ${organizationId} AND a."chainSeq" >= ${expectedSeq}
-        ORDER BY a."chainSeq" ASC
-        LIMIT ${BATCH}`;
-      if (rows.length === 0) break;
-      for (const row of rows) {
-        const seq = BigInt(row.chainSeq);
-        const at = (reason: string): ChainBreak => ({
-          organizationId,
-          entryId: String(row.id),
-          chainSeq: seq.toString(),
-          reason,
-        });
-        if (seq !== expectedSeq)
-          broken = at(`entries ${expectedSeq} to ${seq - 1n} of the chain are missing (deleted)`);
-        else if (row.actualDigest !== null && row.actualDigest !== row.detailsDigest)
-          broken = at('details were altered: their digest does not match');
-        else if (row.detailsRemoved)
-          broken = at("details were removed, though the retention policy has not reached this entry's request");
-        else if (row.hash !== auditEntryHash({ ...row, id: BigInt(row.id) }, seq, prev))
-          broken = at(
-            "hash does not match the entry's content and the previous entry's hash (this entry altered, or the one before it altered or reordered)",
-          );
-        if (broken) break;
-        report.verifiedEntries += 1;
-        prev = row.hash;
-        expectedSeq = seq + 1n;
-      }
-      if (rows.length < BATCH) break;
-    }
+    const { verified, broken, head } = await verifyOrganizationChain(db, organizationId);
+    report.verifiedEntries += verified;
     if (broken) {
       report.ok = false;
       report.breaks.push(broken);
-    } else if (prev) {
-      report.heads[organizationId] = { chainSeq: (expectedSeq - 1n).toString(), hash: prev };
+    } else if (head) {
+      report.heads[organizationId] = head;
     }
   }
   return report;

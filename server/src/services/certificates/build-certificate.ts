@@ -134,11 +134,17 @@ export async function buildCertificate(
     }
   }
   const [head, lastOwn] = await Promise.all([
-    db.auditLog.findFirst({
-      where: { organizationId: actor.organizationId, chainSeq: { not: null } },
-      orderBy: { chainSeq: 'desc' },
-      select: { chainSeq: true, hash: true, createdAt: true },
-    }),
+    // The chain's head as the sealer recorded it, read as the entry holds it.
+    db.auditChainHead
+      .findUnique({ where: { organizationId: actor.organizationId }, select: { entryId: true } })
+      .then((recorded) =>
+        recorded
+          ? db.auditLog.findUnique({
+              where: { organizationId_id: { organizationId: actor.organizationId, id: recorded.entryId } },
+              select: { chainSeq: true, hash: true, createdAt: true },
+            })
+          : null,
+      ),
     db.auditLog.findFirst({
       where: { organizationId: actor.organizationId, deletionRequestId, chainSeq: { not: null } },
       orderBy: { chainSeq: 'desc' },
