@@ -26,34 +26,39 @@ const BROTLI_OPTIONS = {
 };
 
 /**
- * The keys of details that SQL statements read, kept in `details`: a step's `result` (the fold of
- * a repeated status poll, pipeline/store/finish.ts), `workspaceId` (the audit log screen's
- * workspace filter) and `deletionRequestId` (pipeline/commands/delete-again.ts).
+ * The keys of details that SQL statements read, kept in `details`: `workspaceId` (the audit log
+ * screen's workspace filter) and `deletionRequestId` (pipeline/commands/delete-again.ts); for a
+ * status poll that may fold into the entry before it, also its `result` (the fold compares it,
+ * pipeline/store/finish.ts).
  */
-const QUERIED_KEYS = new Set(['result', 'workspaceId', 'deletionRequestId']);
+const QUERIED_KEYS = new Set(['workspaceId', 'deletionRequestId']);
+const FOLDABLE_QUERIED_KEYS = new Set([...QUERIED_KEYS, 'result']);
 /** Shorter than this, the other keys' JSON compresses to about what jsonb stores, so it stays in `details`. */
 const PACK_FROM_CHARS = 160;
 
 /**
- * Details as stored: the keys SQL reads, and the others compressed (null: nothing to compress,
- * the details are stored as they are). Strings are made storable first, as for the rest.
+ * Details as stored: the keys SQL reads (null: none), and the others compressed (null: nothing to
+ * compress, the details are stored as they are). Strings are made storable first, as for the rest.
  */
-export function storedDetails(details: unknown): { details: unknown; packed: Buffer | null } {
+export function storedDetails(details: unknown, queried = QUERIED_KEYS): { details: unknown; packed: Buffer | null } {
   if (details === null || typeof details !== 'object' || Array.isArray(details)) return { details, packed: null };
   const kept: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(details)) (QUERIED_KEYS.has(key) ? kept : rest)[key] = value;
+  for (const [key, value] of Object.entries(details)) (queried.has(key) ? kept : rest)[key] = value;
   const text = storableJson(rest);
   if (text.length < PACK_FROM_CHARS) return { details, packed: null };
-  return { details: kept, packed: zlib.brotliCompressSync(text, BROTLI_OPTIONS) };
+  return {
+    details: Object.keys(kept).length > 0 ? kept : null,
+    packed: zlib.brotliCompressSync(text, BROTLI_OPTIONS),
+  };
 }
 
 /**
  * An audit row for a statement that reads its rows from JSON: its details as stored, and the
  * compressed rest as base64 text for the statement to `decode(…, 'base64')` into the column.
  */
-export function withDetailsPacked<T extends { details?: unknown }>(row: T) {
-  const { details, packed } = storedDetails(row.details);
+export function withDetailsPacked<T extends { details?: unknown; foldRepeats?: boolean }>(row: T) {
+  const { details, packed } = storedDetails(row.details, row.foldRepeats ? FOLDABLE_QUERIED_KEYS : QUERIED_KEYS);
   return { ...row, details, exchanges: packed?.toString('base64') ?? null };
 }
 
