@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks';
 import type { Db } from '../../db/client';
+import { Prisma } from '../../generated/prisma/client';
 import { hashHex } from '../../lib/crypto';
 
 /**
@@ -21,6 +22,14 @@ import { hashHex } from '../../lib/crypto';
 
 const SEAL_LOCK = ADVISORY_LOCKS.auditSeal;
 const BATCH = 2_000;
+
+/**
+ * The digest of an entry's details as the chain covers it: sha256 of the details' text followed by
+ * the compressed rest. Stored (`detailsDigest`) only once the retention policy removed them (the
+ * `audit_log_guard` trigger keeps it then); worked out from them while they are there.
+ */
+const PAYLOAD_DIGEST = Prisma.sql`CASE WHEN a."details" IS NULL AND a."exchanges" IS NULL THEN NULL
+  ELSE sha256(convert_to(COALESCE(a."details"::text, ''), 'UTF8') || COALESCE(a."exchanges", ''::bytea)) END`;
 
 /** A digest as the chain hashes it: the hex text of its 32 stored bytes. */
 export const digestHex = (digest: Uint8Array | null): string | null => (digest === null ? null : hashHex(digest));
@@ -61,20 +70,6 @@ export function auditEntryHash(row: ChainRow, chainSeq: bigint, prevHash: string
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
-const chainSelect = {
-  id: true,
-  organizationId: true,
-  deletionRequestId: true,
-  integrationRequestId: true,
-  actorType: true,
-  actorId: true,
-  action: true,
-  outcome: true,
-  summary: true,
-  detailsDigest: true,
-  createdAt: true,
-} as const;
-
 /**
  * Links every unsealed audit entry into its organization's chain. Safe to call from any
  * number of processes (one sealer at a time holds the lock; others wait). Returns how many
@@ -86,14 +81,10 @@ export async function sealAuditChain(db: Db): Promise<{ sealed: number }> {
     const count = await db.$transaction(
       async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEAL_LOCK})`;
-        const pending = (
-          await tx.auditLog.findMany({
-            where: { chainSeq: null },
-            select: chainSelect,
-            orderBy: { id: 'asc' },
-            take: BATCH,
-          })
-        ).map((row): ChainRow => ({ ...row, detailsDigest: digestHex(row.detailsDigest) }));
+        const pending = await tx.$queryRaw<ChainRow[]>`
+          SELECT a."id", a."organizationId", a."deletionRequestId", a."integrationRequestId", a."actorType", a."actorId", a."action",
+                 a."outcome", a."summary", encode(COALESCE(a."detailsDigest", ${PAYLOAD_DIGEST}), 'hex') AS "detailsDigest", a."createdAt"
+            FROM "AuditLog" a WHERE a."chainSeq" IS NULL ORDER BY a."id" LIMIT ${BATCH}`;
         if (pending.length === 0) return 0;
         const byOrganization = new Map<string, ChainRow[]>();
         for (const row of pending)
@@ -160,9 +151,12 @@ export interface VerificationReport {
   heads: Record<string, { chainSeq: string; hash: string }>;
 }
 
-interface VerifyRow extends ChainRow {
+interface VerifyRow extends Omit<ChainRow, 'detailsDigest'> {
   chainSeq: bigint;
   hash: string | null;
+  /** The digest stored when the details were removed (or, for entries written before 2026-11-30, from the start). */
+  storedDigest: string | null;
+  /** The digest of the details there now. */
   actualDigest: string | null;
   /** Details gone from an entry whose request the retention policy has not hashed or purged. */
   detailsRemoved: boolean;
@@ -177,11 +171,12 @@ const MAX_WAITING = 100_000;
 
 /** Why an entry, at `seq` after an entry hashed `prev`, does not verify; null: it does. */
 function brokenLink(row: VerifyRow, seq: bigint, prev: string | null): string | null {
-  if (row.actualDigest !== null && row.actualDigest !== row.detailsDigest)
+  if (row.actualDigest !== null && row.storedDigest !== null && row.actualDigest !== row.storedDigest)
     return 'details were altered: their digest does not match';
   if (row.detailsRemoved)
     return "details were removed, though the retention policy has not reached this entry's request";
-  if (row.hash !== auditEntryHash({ ...row, id: BigInt(row.id) }, seq, prev))
+  const detailsDigest = row.storedDigest ?? row.actualDigest;
+  if (row.hash !== auditEntryHash({ ...row, id: BigInt(row.id), detailsDigest }, seq, prev))
     return "hash does not match the entry's content and the previous entry's hash (this entry altered, or the one before it altered or reordered)";
   return null;
 }
@@ -224,10 +219,8 @@ async function verifyOrganizationChain(
     // digests are read as the hex text they are hashed as.
     const rows = await db.$queryRaw<VerifyRow[]>`
       SELECT a."id", a."organizationId", a."deletionRequestId", a."integrationRequestId", a."actorType", a."actorId", a."action", a."outcome",
-             a."summary", encode(a."detailsDigest", 'hex') AS "detailsDigest", a."createdAt", a."chainSeq",
-             encode(a."hash", 'hex') AS "hash",
-             CASE WHEN a."details" IS NULL AND a."exchanges" IS NULL THEN NULL
-                  ELSE encode(sha256(convert_to(COALESCE(a."details"::text, ''), 'UTF8') || COALESCE(a."exchanges", ''::bytea)), 'hex') END AS "actualDigest",
+             a."summary", encode(a."detailsDigest", 'hex') AS "storedDigest", a."createdAt", a."chainSeq",
+             encode(a."hash", 'hex') AS "hash", encode(${PAYLOAD_DIGEST}, 'hex') AS "actualDigest",
              (a."details" IS NULL AND a."exchanges" IS NULL AND a."detailsDigest" IS NOT NULL
               AND NOT COALESCE(dr.hashed OR dr."purgedAt" IS NOT NULL, false)) AS "detailsRemoved"
       FROM "AuditLog" a LEFT JOIN "DeletionRequest" dr ON dr.id = a."deletionRequestId"
