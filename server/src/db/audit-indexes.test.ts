@@ -88,3 +88,15 @@ it("reaches an entry by its organization and id, and lists an organization's log
   expect(page.seqScan, page.plan).toBe(false);
   expect(page.read, page.plan).toBe(51);
 });
+
+it("walks an organization's sealed chain by the primary key, a page at a time (the verifier)", async () => {
+  await client.query(`UPDATE "AuditLog" SET "chainSeq" = id WHERE id <= 45000`);
+  await client.query('ANALYZE "AuditLog"');
+  // services/audit/audit-chain.ts: the page after the last entry read, in id order.
+  const page = await rowsRead(
+    `SELECT id, "chainSeq" FROM "AuditLog" WHERE "organizationId" = $1 AND id > $2::bigint AND "chainSeq" IS NOT NULL ORDER BY id LIMIT 2000`,
+    ['org_x', '20000'],
+  );
+  expect(page.seqScan, page.plan).toBe(false);
+  expect(page.read, page.plan).toBe(2000);
+});

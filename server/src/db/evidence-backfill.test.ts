@@ -49,7 +49,7 @@ it('the evidence backfill copies the last successful step evidence, with the ide
     await env.deps.prisma.$transaction([
       env.deps.prisma.$executeRawUnsafe(`ALTER TABLE "AuditLog" DISABLE TRIGGER USER`),
       env.deps.prisma.$executeRawUnsafe(
-        `UPDATE "AuditLog" SET details = jsonb_set(details, '{evidence}', $1::jsonb) WHERE "integrationRequestId" = $2 AND action = 'deletion.requested'`,
+        `UPDATE "AuditLog" SET details = jsonb_set(COALESCE(details, '{}'), '{evidence}', $1::jsonb), exchanges = NULL WHERE "integrationRequestId" = $2 AND action = 'deletion.requested'`,
         JSON.stringify(old),
         ir.id,
       ),

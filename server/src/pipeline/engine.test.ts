@@ -371,10 +371,10 @@ describe('deletion engine, end to end', () => {
     const trail = await env.db.prisma.auditLog.findMany({
       where: { integrationRequestId: done.integrationRequests[0]!.id },
       orderBy: { id: 'asc' },
-      select: { action: true, outcome: true, summary: true, details: true },
+      select: { action: true, outcome: true, summary: true, details: true, exchanges: true },
     });
     expect(trail.map((e) => e.action)).toEqual(Array(4).fill('deletion.requested'));
-    expect(trail.map((e) => (e.details as { result: string }).result)).toEqual([
+    expect(trail.map((e) => (recordedDetails(e.details, e.exchanges) as { result: string }).result)).toEqual([
       'retry',
       'retry',
       'retry',
