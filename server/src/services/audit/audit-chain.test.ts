@@ -319,6 +319,21 @@ describe('audit hash chain', () => {
     expect((await verify()).breaks[0]).toMatchObject({ reason: "the chain's head is not recorded" });
   });
 
+  it('names a chain whose every entry was deleted by its recorded head', async () => {
+    const emptied = await seedOrganization(env.deps, 'audit-emptied');
+    await append(emptied.organization.id, 2);
+    await sealAuditChain(db());
+    const head = await db().auditChainHead.findUniqueOrThrow({ where: { organizationId: emptied.organization.id } });
+    await tamper(`DELETE FROM "AuditLog" WHERE "organizationId" = '${emptied.organization.id}'`);
+    const report = await verifyAuditChain(db());
+    expect(report.breaks.find((b) => b.organizationId === emptied.organization.id)).toEqual({
+      organizationId: emptied.organization.id,
+      entryId: String(head.entryId),
+      chainSeq: String(head.chainSeq),
+      reason: `entries 1 to ${head.chainSeq} of the chain are missing (deleted)`,
+    });
+  });
+
   it('entries go away only together with their organization', async () => {
     const doomed = await seedOrganization(env.deps, 'audit-doomed');
     await append(doomed.organization.id, 3);

@@ -5,8 +5,8 @@ import { Prisma } from '../../generated/prisma/client';
 import { hashHex } from '../../lib/crypto';
 
 /**
- * Tamper-evident audit log. Writers only append rows (a database trigger computes the
- * digest of `details` and keeps chain fields empty), so creating requests never waits on
+ * Tamper-evident audit log. Writers only append rows (a database trigger keeps the chain
+ * fields and the details digest empty), so creating requests never waits on
  * a lock. `sealAuditChain` later links each organization's new rows, in id order, into a
  * hash chain (chainSeq, hash) under one advisory lock, and records the chain's head
  * (AuditChainHead) in the same transaction. Each hash covers the hash of the entry
@@ -264,11 +264,17 @@ async function verifyOrganizationChain(
 
 /** Walks each organization's chain in order and names the first entry that does not verify. */
 export async function verifyAuditChain(db: Db, options: { organizationId?: string } = {}): Promise<VerificationReport> {
+  // Those with entries, and those with a recorded head (whose entries may all be gone).
   const organizations = options.organizationId
     ? [options.organizationId]
-    : (await db.auditLog.findMany({ distinct: ['organizationId'], select: { organizationId: true } })).map(
-        (r) => r.organizationId,
-      );
+    : [
+        ...new Set(
+          [
+            ...(await db.auditLog.findMany({ distinct: ['organizationId'], select: { organizationId: true } })),
+            ...(await db.auditChainHead.findMany({ select: { organizationId: true } })),
+          ].map((r) => r.organizationId),
+        ),
+      ];
   const report: VerificationReport = {
     ok: true,
     organizations: organizations.length,
