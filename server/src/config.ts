@@ -40,6 +40,8 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
   /** How often worker processes seal new audit entries into the hash chain. */
   AUDIT_SEAL_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** Whole months of audit log kept before the current one; older months are dropped. Unset: kept forever. */
+  AUDIT_LOG_RETENTION_MONTHS: z.coerce.number().int().min(1).max(1_200).optional(),
   MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
   RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
   RETRY_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(1_800_000),

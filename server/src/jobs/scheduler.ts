@@ -4,6 +4,7 @@ import { ADVISORY_LOCKS } from '../db/advisory-locks';
 import { every, runExclusively } from '../queue/exclusive';
 import type { Logger } from '../lib/logger';
 import { sealAuditChain } from '../services/audit/audit-chain';
+import { dropAuditMonths, ensureAuditMonths } from '../services/audit/audit-months';
 import { applyRetention } from '../pipeline/commands/apply-retention';
 import { runNotifications, type NotifyDeps } from '../services/notifications/notify';
 import { pruneIdempotencyKeys } from '../services/idempotency/idempotency-keys';
@@ -47,6 +48,8 @@ export class Scheduler {
     private readonly sealIntervalMs = 30_000,
     /** What the notifier needs (email, Slack, secrets); without it no notifications are sent. */
     private readonly notifyDeps?: NotifyDeps,
+    /** AUDIT_LOG_RETENTION_MONTHS: audit log months older than this many before the current one are dropped. */
+    private readonly auditLogRetentionMonths?: number,
   ) {}
 
   start(): void {
@@ -134,7 +137,21 @@ export class Scheduler {
       const result = await applyRetention(this.db);
       if (result.hashed || result.deleted) this.log.info(result, 'retention policy applied');
       await pruneIdempotencyKeys(this.db);
+      await this.auditMonths();
     });
+  }
+
+  /** The audit log's coming months created ahead; with a retention in months, the months past it dropped. */
+  private async auditMonths(): Promise<void> {
+    const months = await ensureAuditMonths(this.pool);
+    if (months.created.length) this.log.info(months, 'audit log months created');
+    if (months.blocked.length)
+      this.log.warn(months, 'audit log months not created: their entries are in the default partition');
+    if (this.auditLogRetentionMonths === undefined) return;
+    const outcome = await dropAuditMonths(this.pool, this.auditLogRetentionMonths);
+    if (outcome.dropped.length) this.log.info({ dropped: outcome.dropped }, 'audit log months dropped');
+    if ('reason' in outcome)
+      this.log.warn({ month: outcome.stoppedAt, reason: outcome.reason }, 'audit log month kept for now');
   }
 
   private async seal(): Promise<void> {

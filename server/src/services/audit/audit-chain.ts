@@ -197,8 +197,20 @@ async function verifyOrganizationChain(
   const recorded = await db.auditChainHead.findUnique({ where: { organizationId } });
   const recordedSeq = recorded?.chainSeq ?? 0n;
   const waiting = new Map<bigint, VerifyRow>();
-  let expectedSeq = 1n;
-  let prev: string | null = null;
+  // Where the chain starts once the audit log retention dropped its oldest months, and the
+  // positions it dropped after a kept one (audit-months.ts): those are passed by their recorded hash.
+  let expectedSeq = (recorded?.startSeq ?? 0n) + 1n;
+  let prev: string | null = digestHex(recorded?.startHash ?? null);
+  const droppedLinks = new Map(
+    Object.entries((recorded?.droppedLinks ?? {}) as Record<string, string>).map(([seq, hash]) => [BigInt(seq), hash]),
+  );
+  const passDropped = () => {
+    for (let hash = droppedLinks.get(expectedSeq); hash !== undefined; hash = droppedLinks.get(expectedSeq)) {
+      prev = hash;
+      expectedSeq += 1n;
+    }
+  };
+  passDropped();
   let verified = 0;
   let lastVerified: VerifyRow | null = null;
   const at = (row: { id: bigint | string }, seq: bigint, reason: string) => ({
@@ -229,6 +241,8 @@ async function verifyOrganizationChain(
       LIMIT ${BATCH}`;
     for (const row of rows) {
       const seq = BigInt(row.chainSeq);
+      if (seq <= (recorded?.startSeq ?? 0n) || droppedLinks.has(seq))
+        return at(row, seq, `position ${seq} of the chain was recorded as dropped by the audit log retention`);
       if (seq < expectedSeq || waiting.has(seq))
         return at(row, seq, `more than one entry holds position ${seq} of the chain`);
       waiting.set(seq, row);
@@ -242,6 +256,7 @@ async function verifyOrganizationChain(
         lastVerified = next;
         prev = next.hash;
         expectedSeq += 1n;
+        passDropped();
       }
       if (waiting.size > MAX_WAITING) return afterGap()!;
     }
