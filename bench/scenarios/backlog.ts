@@ -130,7 +130,7 @@ async function drain(
     const size = await db.query<{ database: string; requests: string; integrationRequests: string }>(
       `SELECT pg_database_size(current_database()) AS database,
               pg_total_relation_size('"DeletionRequest"') + pg_total_relation_size('"IntegrationRequest"')
-                + pg_total_relation_size('"AuditLog"') AS requests,
+                + (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('"AuditLog"')) AS requests,
               (SELECT count(*) FROM "IntegrationRequest") AS "integrationRequests"`,
     );
     return {

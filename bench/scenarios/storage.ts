@@ -15,13 +15,19 @@ const CREATE_CONCURRENCY = 8;
 const DEADLINE_MS = 240_000;
 const TARGET_BYTES = 2_048;
 
-/** Every table's heap, TOAST and indexes, compacted first so that only live rows count. */
+/**
+ * Every table's heap, TOAST and indexes, compacted first so that only live rows count; a
+ * partitioned table's (the audit log's months) summed under its own name.
+ */
 async function tableBytes(db: pg.Client): Promise<Map<string, number>> {
   await db.query('VACUUM FULL');
   const { rows } = await db.query<{ name: string; bytes: string }>(
-    `SELECT c.relname AS name, pg_total_relation_size(c.oid) AS bytes
+    `SELECT COALESCE(p.relname, c.relname) AS name, sum(pg_total_relation_size(c.oid)) AS bytes
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')`,
+       LEFT JOIN pg_inherits i ON i.inhrelid = c.oid
+       LEFT JOIN pg_class p ON p.oid = i.inhparent AND p.relkind = 'p'
+      WHERE n.nspname = 'public' AND c.relkind = 'r'
+      GROUP BY 1`,
   );
   return new Map(rows.map((r) => [r.name, Number(r.bytes)]));
 }

@@ -78,7 +78,14 @@ async function main(): Promise<void> {
       : null;
   // Retention (daily at midnight UTC) and audit-chain sealing run in worker processes.
   const scheduler = worker
-    ? new Scheduler(database.prisma, database.pool, log, config.AUDIT_SEAL_INTERVAL_MS, deps, config.AUDIT_LOG_RETENTION_MONTHS)
+    ? new Scheduler(
+        database.prisma,
+        database.pool,
+        log,
+        config.AUDIT_SEAL_INTERVAL_MS,
+        deps,
+        config.AUDIT_LOG_RETENTION_MONTHS,
+      )
     : null;
   const app = runsApi ? await buildApp(deps) : null;
 

@@ -6,6 +6,7 @@ const verified: AuditChainStatus = {
   ok: true,
   verifiedEntries: 12,
   unsealedEntries: 3,
+  droppedEntries: 0,
   firstBreak: null,
   checkedAt: '2026-11-25T10:00:00.000Z',
 };
@@ -19,6 +20,13 @@ describe('AuditChainStatusLine', () => {
     expect(html).toContain('Audit chain verified: 12 entries sealed, 3 awaiting sealing.');
     expect(html).toContain('>Verify again</button>');
     expect(render({ ...verified, verifiedEntries: 1 })).toContain('1 entry sealed');
+    expect(html).not.toContain('dropped');
+  });
+
+  it('says how many older entries the audit log retention dropped', () => {
+    expect(render({ ...verified, droppedEntries: 40 })).toContain(
+      '40 entries older than the audit log retention dropped; the chain is verified from where they ended.',
+    );
   });
 
   it('warns with the first broken entry and the reason when it does not verify', () => {

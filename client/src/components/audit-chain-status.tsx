@@ -56,6 +56,8 @@ export function AuditChainStatusLine({
         <span className="badge badge-success">Verified</span>
         <span>
           Audit chain verified: {entries(status.verifiedEntries)} sealed, {status.unsealedEntries} awaiting sealing.
+          {status.droppedEntries > 0 &&
+            ` ${entries(status.droppedEntries)} older than the audit log retention dropped; the chain is verified from where they ended.`}
         </span>
         {checked}
         {verifyAgain}

@@ -123,6 +123,7 @@ const commands: Record<string, (tools: Tools, flags: Flags) => Promise<unknown>>
       ok: report.ok,
       organizations: report.organizations,
       verifiedEntries: report.verifiedEntries,
+      droppedEntries: report.droppedEntries,
       sealedNow: sealed.sealed,
       firstBrokenLink: report.breaks[0] ? `${report.breaks[0].organizationId}/${report.breaks[0].entryId}` : 'none',
       ...(flags.json ? { breaks: report.breaks, heads: report.heads } : {}),

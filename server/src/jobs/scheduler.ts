@@ -137,8 +137,9 @@ export class Scheduler {
       const result = await applyRetention(this.db);
       if (result.hashed || result.deleted) this.log.info(result, 'retention policy applied');
       await pruneIdempotencyKeys(this.db);
-      await this.auditMonths();
     });
+    // On its own: a failed retention run still leaves the coming months created.
+    await this.exclusively(RETENTION_LOCK, 'audit log months', () => this.auditMonths());
   }
 
   /** The audit log's coming months created ahead; with a retention in months, the months past it dropped. */

@@ -61,6 +61,7 @@ describe('dashboard.verifyAuditChain', () => {
       ok: true,
       verifiedEntries: 0,
       unsealedEntries: await countOf(org.organization.id),
+      droppedEntries: 0,
       firstBreak: null,
     });
 

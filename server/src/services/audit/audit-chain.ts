@@ -145,6 +145,8 @@ export interface VerificationReport {
   organizations: number;
   verifiedEntries: number;
   unsealedEntries: number;
+  /** Entries the audit log retention dropped with their months (AUDIT_LOG_RETENTION_MONTHS); the chains verify from where they now start. */
+  droppedEntries: number;
   /** The first broken link of each organization whose chain is broken. */
   breaks: ChainBreak[];
   /** Last hash of each organization's chain: record it elsewhere to detect truncation of the tail. */
@@ -193,8 +195,14 @@ const missing = (from: bigint, to: bigint) => `entries ${from} to ${to} of the c
 async function verifyOrganizationChain(
   db: Db,
   organizationId: string,
-): Promise<{ verified: number; broken: ChainBreak | null; head: { chainSeq: string; hash: string } | null }> {
+): Promise<{
+  verified: number;
+  dropped: number;
+  broken: ChainBreak | null;
+  head: { chainSeq: string; hash: string } | null;
+}> {
   const recorded = await db.auditChainHead.findUnique({ where: { organizationId } });
+  const dropped = Number(recorded?.droppedEntries ?? 0n);
   const recordedSeq = recorded?.chainSeq ?? 0n;
   const waiting = new Map<bigint, VerifyRow>();
   // Where the chain starts once the audit log retention dropped its oldest months, and the
@@ -215,6 +223,7 @@ async function verifyOrganizationChain(
   let lastVerified: VerifyRow | null = null;
   const at = (row: { id: bigint | string }, seq: bigint, reason: string) => ({
     verified,
+    dropped,
     head: null,
     broken: { organizationId, entryId: String(row.id), chainSeq: seq.toString(), reason },
   });
@@ -274,7 +283,12 @@ async function verifyOrganizationChain(
     !(await db.auditChainHead.findUnique({ where: { organizationId } }))
   )
     return at(lastVerified ?? waiting.values().next().value!, expectedSeq - 1n, "the chain's head is not recorded");
-  return { verified, broken: null, head: prev ? { chainSeq: (expectedSeq - 1n).toString(), hash: prev } : null };
+  return {
+    verified,
+    dropped,
+    broken: null,
+    head: prev ? { chainSeq: (expectedSeq - 1n).toString(), hash: prev } : null,
+  };
 }
 
 /** Walks each organization's chain in order and names the first entry that does not verify. */
@@ -295,6 +309,7 @@ export async function verifyAuditChain(db: Db, options: { organizationId?: strin
     organizations: organizations.length,
     verifiedEntries: 0,
     unsealedEntries: 0,
+    droppedEntries: 0,
     breaks: [],
     heads: {},
   };
@@ -302,8 +317,9 @@ export async function verifyAuditChain(db: Db, options: { organizationId?: strin
     where: { chainSeq: null, ...(options.organizationId ? { organizationId: options.organizationId } : {}) },
   });
   for (const organizationId of organizations) {
-    const { verified, broken, head } = await verifyOrganizationChain(db, organizationId);
+    const { verified, dropped, broken, head } = await verifyOrganizationChain(db, organizationId);
     report.verifiedEntries += verified;
+    report.droppedEntries += dropped;
     if (broken) {
       report.ok = false;
       report.breaks.push(broken);

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Scheduler } from '../../jobs/scheduler';
+import { createLogger } from '../../lib/logger';
 import { createTestEnv, type TestEnv } from '../../test/harness';
 import { sealAuditChain, verifyAuditChain } from './audit-chain';
 import { auditMonths, dropAuditMonths, ensureAuditMonths } from './audit-months';
@@ -12,7 +14,7 @@ beforeAll(async () => {
   // Organizations without the entries a signup writes today: their logs start in 2024 and 2025.
   a = 'org_months_a';
   b = 'org_months_b';
-  for (const id of [a, b])
+  for (const id of [a, b, 'org_months_c'])
     await env.db.pool.query(`INSERT INTO "Organization" (id, name, "updatedAt") VALUES ($1, $1, now())`, [id]);
 });
 afterAll(() => env?.close());
@@ -111,7 +113,7 @@ describe('audit log months', () => {
     await sealAuditChain(db());
     const after = await verifyAuditChain(db());
     expect(after.breaks).toEqual([]);
-    expect(after.ok).toBe(true);
+    expect(after).toMatchObject({ ok: true, droppedEntries: 7 });
     // a: 6, 7, 9 and the notice (10); b: the entry of 2024 in the default month and the notice.
     expect(after.heads[a]).toMatchObject({ chainSeq: '10' });
   });
@@ -154,5 +156,23 @@ describe('audit log months', () => {
     await db().auditChainHead.update({ where: { organizationId: a }, data: { startSeq: start.startSeq + 1n } });
     const overlap = await verifyAuditChain(db(), { organizationId: a });
     expect(overlap.breaks[0]!.reason).toMatch(/recorded as dropped/);
+  });
+
+  it('the daily retention run drops the months past AUDIT_LOG_RETENTION_MONTHS, and only with it set', async () => {
+    await ensureAuditMonths(pool(), new Date('2024-01-15T00:00:00Z'), 0);
+    await entryAt('org_months_c', '2024-01-10 10:00:00', 'c-2024-01');
+    await sealAuditChain(db());
+    const log = createLogger('silent');
+    await new Scheduler(db(), pool(), log, 30_000).runRetention();
+    expect(await partitionOf('c-2024-01')).toBe('"AuditLog_2024_01"');
+    await new Scheduler(db(), pool(), log, 30_000, undefined, 24).runRetention();
+    expect(await partitionOf('c-2024-01')).toBeUndefined();
+    expect((await auditMonths(pool())).map((m) => m.month)).not.toContain('2024-01');
+    await sealAuditChain(db());
+    expect(await verifyAuditChain(db(), { organizationId: 'org_months_c' })).toMatchObject({
+      ok: true,
+      droppedEntries: 1,
+      verifiedEntries: 1,
+    });
   });
 });

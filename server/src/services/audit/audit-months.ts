@@ -43,9 +43,10 @@ export async function ensureAuditMonths(
   for (let i = 0; i <= ahead; i++) {
     const month = monthStart(now, i);
     try {
-      const { rows } = await pool.query<{ created: boolean }>('SELECT "audit_log_add_month"($1::timestamp) AS created', [
-        month.toISOString(),
-      ]);
+      const { rows } = await pool.query<{ created: boolean }>(
+        'SELECT "audit_log_add_month"($1::timestamp) AS created',
+        [month.toISOString()],
+      );
       if (rows[0]?.created) created.push(monthOf(month));
     } catch (error) {
       if (!isCheckViolation(error)) throw error;
@@ -75,9 +76,7 @@ export interface DroppedMonth {
   organizations: number;
 }
 
-export type DropOutcome =
-  | { dropped: DroppedMonth[] }
-  | { dropped: DroppedMonth[]; stoppedAt: string; reason: string };
+export type DropOutcome = { dropped: DroppedMonth[] } | { dropped: DroppedMonth[]; stoppedAt: string; reason: string };
 
 interface OrganizationInMonth {
   organizationId: string;
@@ -95,11 +94,7 @@ interface OrganizationInMonth {
  * (the next run drops it) or whose chain does not reach where the month ends (named in `reason`:
  * the month stays, and `npm run audit:verify` names the break).
  */
-export async function dropAuditMonths(
-  pool: pg.Pool,
-  retentionMonths: number,
-  now = new Date(),
-): Promise<DropOutcome> {
+export async function dropAuditMonths(pool: pg.Pool, retentionMonths: number, now = new Date()): Promise<DropOutcome> {
   const keepFrom = monthOf(monthStart(now, -retentionMonths));
   const dropped: DroppedMonth[] = [];
   for (const { table, month } of await auditMonths(pool)) {

@@ -9,6 +9,8 @@ export interface AuditChainStatus {
   verifiedEntries: number;
   /** Entries written but not yet linked into the chain by the sealer: not covered by this check. */
   unsealedEntries: number;
+  /** Oldest entries dropped with their months by the audit log retention: the chain verifies from where it now starts. */
+  droppedEntries: number;
   /** The first entry that does not verify; null exactly when ok. */
   firstBreak: { entryId: string; chainSeq: string; reason: string } | null;
   checkedAt: string;
@@ -29,6 +31,7 @@ export async function verifyOrganizationAuditChain(
     ok: !broken,
     verifiedEntries: report.verifiedEntries,
     unsealedEntries: report.unsealedEntries,
+    droppedEntries: report.droppedEntries,
     firstBreak: broken ? { entryId: broken.entryId, chainSeq: broken.chainSeq, reason: broken.reason } : null,
     checkedAt: new Date().toISOString(),
   };
