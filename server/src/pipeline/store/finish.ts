@@ -145,13 +145,17 @@ async function writeSteps(query: Query, workerId: string, steps: FinishingStep[]
        SELECT n.ord, a.* FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS n(v, ord), jsonb_to_record(n.v) AS ${entryColumns}
         WHERE a."integrationRequestId" IN (SELECT id FROM step)
      ), folded AS (
+       -- An integration request's entries are written from its creation on: the audit log's
+       -- months before it are not searched.
        UPDATE "AuditLog" latest
           SET "repeatCount" = latest."repeatCount" + 1, "lastRepeatedAt" = ${NOW_UTC}
-         FROM entry e
+         FROM entry e JOIN "IntegrationRequest" created ON created.id = e."integrationRequestId"
         WHERE e."foldRepeats"
           AND latest."organizationId" = e."organizationId"
+          AND latest."createdAt" >= created."createdAt"
           AND latest.id = (SELECT max(l.id) FROM "AuditLog" l
-                            WHERE l."deletionRequestId" = e."deletionRequestId" AND l."integrationRequestId" = e."integrationRequestId")
+                            WHERE l."deletionRequestId" = e."deletionRequestId" AND l."integrationRequestId" = e."integrationRequestId"
+                              AND l."createdAt" >= created."createdAt")
           AND latest.action = e.action AND latest.outcome IS NOT DISTINCT FROM e.outcome AND latest.summary = e.summary
           AND latest.details->>'result' IS NOT DISTINCT FROM e.details->>'result'
        RETURNING e.ord

@@ -91,6 +91,7 @@ export async function sealAuditChain(db: Db): Promise<{ sealed: number }> {
           byOrganization.set(row.organizationId, [...(byOrganization.get(row.organizationId) ?? []), row]);
         const organizations: string[] = [];
         const ids: string[] = [];
+        const createdAts: Date[] = [];
         const seqs: string[] = [];
         const hashes: string[] = [];
         const heads: { organizationId: string; chainSeq: bigint; entryId: bigint; hash: string }[] = [];
@@ -106,16 +107,21 @@ export async function sealAuditChain(db: Db): Promise<{ sealed: number }> {
             const hash = auditEntryHash(row, seq, prev);
             organizations.push(organizationId);
             ids.push(row.id.toString());
+            createdAts.push(row.createdAt);
             seqs.push(seq.toString());
             hashes.push(hash);
             prev = hash;
           }
           heads.push({ organizationId, chainSeq: seq, entryId: rows.at(-1)!.id, hash: prev! });
         }
-        await tx.$executeRaw`
+        // By the whole primary key: each entry found in its month's partition alone.
+        const updated = await tx.$executeRaw`
           UPDATE "AuditLog" AS a SET "chainSeq" = v.seq, "hash" = decode(v.hash, 'hex')
-          FROM unnest(${organizations}::text[], ${ids}::bigint[], ${seqs}::bigint[], ${hashes}::text[]) AS v(org, id, seq, hash)
-          WHERE a."organizationId" = v.org AND a.id = v.id`;
+          FROM unnest(${organizations}::text[], ${ids}::bigint[], ${createdAts.map((d) => d.toISOString())}::timestamp(3)[], ${seqs}::bigint[], ${hashes}::text[])
+                 AS v(org, id, created, seq, hash)
+          WHERE a."organizationId" = v.org AND a.id = v.id AND a."createdAt" = v.created`;
+        // Every entry read is sealed, or none: a head past an entry left unsealed would break the chain.
+        if (updated !== ids.length) throw new Error(`sealing matched ${updated} of ${ids.length} audit entries`);
         await tx.$executeRaw`
           INSERT INTO "AuditChainHead" ("organizationId", "chainSeq", "entryId", "hash")
           SELECT org, seq, id, decode(hash, 'hex')
