@@ -20,6 +20,7 @@ const ACTION_LABEL: Record<string, string> = {
   'pat.revoked': 'Access token revoked',
   'organization.renamed': 'Organization renamed',
   'integration.connection_tested': 'Connection tested',
+  'audit.month_dropped': 'Audit log month dropped by retention',
 };
 
 /** How an integration request ended, by its outcome: "Deletion failed", not "Deletion completed FAILED". */

@@ -102,11 +102,11 @@ describe('audit log months', () => {
       expect.arrayContaining([
         [
           a,
-          '6 audit log entries of 2025-01 dropped by the audit log retention (1 months); the hash chain continues after position 5',
+          '6 audit log entries of 2025-01 dropped by the audit log retention (1 month); the hash chain continues after position 5',
         ],
         [
           b,
-          '1 audit log entries of 2025-01 dropped by the audit log retention (1 months); the hash chain continues after position 1',
+          '1 audit log entry of 2025-01 dropped by the audit log retention (1 month); the hash chain continues after position 1',
         ],
       ]),
     );

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks';
 import { checkOut } from '../../db/connections';
+import { NOW_UTC } from '../../db/query';
 
 /**
  * The audit log is partitioned by month of `createdAt` ("AuditLog_YYYY_MM", and "AuditLog_default"
@@ -26,6 +27,7 @@ function monthStart(date: Date, months = 0): Date {
 }
 
 const LOCK_NOT_AVAILABLE = '55P03';
+const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const isCheckViolation = (error: unknown) => (error as { code?: unknown }).code === '23514';
 
 /**
@@ -171,11 +173,11 @@ async function dropMonth(
         ],
       );
       await client.query(
-        `INSERT INTO "AuditLog" ("organizationId", "actorType", "action", "outcome", "summary", "details")
-         VALUES ($1, 'system', 'audit.month_dropped', 'success', $2, $3::jsonb)`,
+        `INSERT INTO "AuditLog" ("organizationId", "actorType", "action", "outcome", "summary", "details", "createdAt")
+         VALUES ($1, 'system', 'audit.month_dropped', 'success', $2, $3::jsonb, ${NOW_UTC})`,
         [
           org.organizationId,
-          `${org.entries} audit log entries of ${month} dropped by the audit log retention (${retentionMonths} months); the hash chain continues after position ${cut}`,
+          `${counted(Number(org.entries), 'audit log entry', 'audit log entries')} of ${month} dropped by the audit log retention (${counted(retentionMonths, 'month', 'months')}); the hash chain continues after position ${cut}`,
           JSON.stringify({ month, entries: Number(org.entries), startSeq: cut.toString(), startHash, retentionMonths }),
         ],
       );
