@@ -213,7 +213,8 @@ async function verifyOrganizationChain(
   const waiting = new Map<bigint, VerifyRow>();
   // Where the chain starts once the audit log retention dropped its oldest months, and the
   // positions it dropped after a kept one (audit-months.ts): those are passed by their recorded hash.
-  let expectedSeq = (recorded?.startSeq ?? 0n) + 1n;
+  const startSeq = recorded?.startSeq ?? 0n;
+  let expectedSeq = startSeq + 1n;
   let prev: string | null = digestHex(recorded?.startHash ?? null);
   const droppedLinks = new Map(
     Object.entries((recorded?.droppedLinks ?? {}) as Record<string, string>).map(([seq, hash]) => [BigInt(seq), hash]),
@@ -256,7 +257,7 @@ async function verifyOrganizationChain(
       LIMIT ${BATCH}`;
     for (const row of rows) {
       const seq = BigInt(row.chainSeq);
-      if (seq <= (recorded?.startSeq ?? 0n) || droppedLinks.has(seq))
+      if (seq <= startSeq || droppedLinks.has(seq))
         return at(row, seq, `position ${seq} of the chain was recorded as dropped by the audit log retention`);
       if (seq < expectedSeq || waiting.has(seq))
         return at(row, seq, `more than one entry holds position ${seq} of the chain`);

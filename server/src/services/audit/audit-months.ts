@@ -143,7 +143,7 @@ async function dropMonth(
         return { reason: 'an organization with entries in it has no recorded chain head' };
       }
       // Every position up to `cut` is dropped once this month is: the chain starts after it.
-      const cut = BigInt(org.firstKept === null ? org.chainSeq : BigInt(org.firstKept) - 1n);
+      const cut = org.firstKept === null ? BigInt(org.chainSeq) : BigInt(org.firstKept) - 1n;
       const { rows: after } = await client.query<{ chainSeq: string; hash: string }>(
         `SELECT "chainSeq", encode("hash", 'hex') AS hash FROM ${partition}
           WHERE "organizationId" = $1 AND "chainSeq" >= $2`,
