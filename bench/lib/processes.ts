@@ -12,6 +12,8 @@ export interface Child {
   url: string;
   /** Peak resident set size so far (VmHWM), in MB. */
   peakRssMb(): number;
+  /** CPU time (user and system) the process has used so far, in ms. */
+  cpuMs(): number;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -32,6 +34,19 @@ export function peakRssMb(pid: number | undefined): number {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
     return Math.round(kb / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+/** utime + stime from /proc/<pid>/stat (fields 14 and 15, in clock ticks of 10 ms). */
+export function cpuMs(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return 0;
   }
@@ -58,6 +73,7 @@ function wrap(child: ChildProcess, port: number): Child {
     port,
     url: `http://127.0.0.1:${port}`,
     peakRssMb: () => peakRssMb(child.pid),
+    cpuMs: () => cpuMs(child.pid),
     stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
       return new Promise((resolve) => {

@@ -35,13 +35,14 @@ export async function createScenario(cluster: BenchCluster, settings: BenchSetti
     durationSeconds: settings.secondsPerRound,
   });
 
+  const steady = settings.smoke ? 0 : 10;
   const service = await startService(url, { ROLE: 'api' });
   const baseline = await startBaseline(url);
   try {
-    await warmUp(service, spec('/api/public/deletion-requests'));
-    await warmUp(baseline, spec('/create'));
-    await warmUp(baseline, spec('/floor'));
-    await warmUp(baseline, spec('/create-lean'));
+    await warmUp(service, spec('/api/public/deletion-requests'), steady);
+    await warmUp(baseline, spec('/create'), steady);
+    await warmUp(baseline, spec('/floor'), steady);
+    await warmUp(baseline, spec('/create-lean'), steady);
     const [serviceResult, baselineResult, floor, lean] = await interleave(
       [
         { target: service, spec: spec('/api/public/deletion-requests') },

@@ -85,11 +85,22 @@ export async function hotQuery<R>(db: DbOrTx, text: string, values: unknown[]): 
   return (db as Db).$queryRawUnsafe<R[]>(text, ...values);
 }
 
+const IDLE_CONNECTION_MS = 60_000;
+
 export function connectDatabase(url: string, poolSize: number): Database {
   // Prisma's adapter sets its own type parsers per query; these apply to hotQuery only.
   // Every connection keeps an error listener (a restart or failover drops them all); a new
   // connection that cannot be made within 10 s fails the query instead of waiting forever.
-  const pool = createPool({ connectionString: url, max: poolSize, types: poolTypes, connectionTimeoutMillis: 10_000 });
+  // An idle connection is kept for a minute (pg's default is 10 s): a pause in the traffic
+  // shorter than that does not cost the next requests new connections, each a new PostgreSQL
+  // process whose catalog cache and prepared statements start empty.
+  const pool = createPool({
+    connectionString: url,
+    max: poolSize,
+    types: poolTypes,
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: IDLE_CONNECTION_MS,
+  });
   const prisma = new PrismaClient({ adapter: new ServicePrismaPg(pool) });
   pools.set(prisma, pool);
   return {

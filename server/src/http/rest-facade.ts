@@ -38,6 +38,16 @@ export interface RestFacadeOptions<Ctx> {
   }) => { status?: number; headers?: Record<string, string | string[] | undefined> } | undefined;
 }
 
+/** What a tRPC procedure is called with (`createCallerFactory` in @trpc/server passes the same). */
+interface ProcedureCallOptions<Ctx> {
+  path: string;
+  getRawInput: () => Promise<unknown>;
+  ctx: Ctx;
+  type: 'query' | 'mutation';
+  signal: AbortSignal | undefined;
+  batchIndex: number;
+}
+
 /** The call's description handed to `createContext`, as tRPC's adapters give it. */
 interface CallInfo {
   isBatchCall: false;
@@ -117,9 +127,17 @@ export async function registerRestFacade<Ctx>(app: FastifyInstance, options: Res
         url,
       };
       ctx = await createContext({ req, res: reply, info });
-      const caller = router.createCaller(ctx) as Record<string, unknown>;
-      const call = procedure.path.split('.').reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], caller);
-      data = await (call as (input: unknown) => Promise<unknown>)(input);
+      // The procedure itself, as tRPC's server-side caller calls it (without building a caller
+      // for the whole router per call to find the one procedure this route already names).
+      const given = input;
+      data = await (procedure.procedure as unknown as (opts: ProcedureCallOptions<Ctx>) => Promise<unknown>)({
+        path: procedure.path,
+        getRawInput: async () => given,
+        ctx,
+        type: procedure.type,
+        signal: undefined,
+        batchIndex: 0,
+      });
       const meta = responseMeta?.({
         type: procedure.type,
         paths: [procedure.path],

@@ -49,36 +49,49 @@ const isDestinationOrAppError = (error: unknown) =>
  * Converts AppError thrown by services into the matching tRPC error, once for all
  * procedures; a lost or refused connection to the service's own database becomes 503 with Retry-After.
  */
-const mapAppErrors = t.middleware(async ({ ctx, next }) => {
-  const result = await next();
-  if (!result.ok && !isDestinationOrAppError(result.error.cause) && isDatabaseUnreachable(result.error.cause)) {
+function mapAppErrors<R extends { ok: boolean; error?: TRPCError }>(ctx: Context, result: R): R {
+  if (result.ok || !result.error) return result;
+  const cause = result.error.cause;
+  if (!isDestinationOrAppError(cause) && isDatabaseUnreachable(cause)) {
     ctx.response.headers['Retry-After'] = String(DATABASE_RETRY_AFTER_SECONDS);
     throw new TRPCError({
       code: 'SERVICE_UNAVAILABLE',
       message: 'The database is not reachable at the moment; try again shortly',
-      cause: result.error.cause,
+      cause,
     });
   }
-  if (!result.ok && result.error.cause instanceof AppError) {
-    const cause = result.error.cause;
+  if (cause instanceof AppError) {
     if (cause.details?.retryAfterSeconds) ctx.response.headers['Retry-After'] = String(cause.details.retryAfterSeconds);
     throw new TRPCError({ code: cause.code, message: cause.message, cause });
   }
   return result;
-});
+}
 
 /**
  * Every procedure's raw input, before its zod schema and before anything else: nesting
  * depth bounded, and no string PostgreSQL cannot store (NUL) or that is not Unicode (a
- * lone surrogate). Here once, so no procedure can forget it.
+ * lone surrogate). Here once, so no procedure can forget it. The public REST paths' input
+ * (body, query and path) was checked by the HTTP layer before routing (`registerInputGuards`)
+ * and is not walked again.
  */
-const guardInput = t.middleware(async ({ getRawInput, next }) => {
+async function inputProblem(ctx: Context, getRawInput: () => Promise<unknown>): Promise<TRPCError | null> {
+  if (ctx.channel === 'rest') return null;
   const problem = findInputProblem(await getRawInput());
-  if (problem)
-    throw new AppError('BAD_REQUEST', problem.message, {
-      issues: [{ code: 'custom', path: problem.path, message: problem.message }],
-    });
-  return next();
+  if (!problem) return null;
+  const cause = new AppError('BAD_REQUEST', problem.message, {
+    issues: [{ code: 'custom', path: problem.path, message: problem.message }],
+  });
+  return new TRPCError({ code: 'BAD_REQUEST', message: cause.message, cause });
+}
+
+/**
+ * The two above as one middleware: each level of tRPC's middleware chain copies the call's
+ * options twice, so the checks every procedure runs share one level.
+ */
+const guardAndMapErrors = t.middleware(async ({ ctx, getRawInput, next }) => {
+  const refused = await inputProblem(ctx, getRawInput);
+  if (refused) throw refused;
+  return mapAppErrors(ctx, await next());
 });
 
-export const baseProcedure = t.procedure.use(mapAppErrors).use(guardInput);
+export const baseProcedure = t.procedure.use(guardAndMapErrors);

@@ -84,8 +84,9 @@ function assertScope(actor: Actor, scope: TokenScope | undefined): void {
     throw new AppError('FORBIDDEN', `This token lacks the scope "${scope}"`);
 }
 
-/** A signed-in member of an organization (session cookie or PAT). */
-export const authedProcedure = publicProcedure.use(async ({ ctx, meta, next }) => {
+/** A signed-in member of an organization (session cookie or PAT); the same-origin check in the same level of the chain. */
+export const authedProcedure = baseProcedure.use(async ({ ctx, meta, type, next }) => {
+  if (ctx.channel === 'trpc' && type === 'mutation') assertSameOrigin(ctx);
   const actor = await resolveActor(ctx);
   assertScope(actor, meta?.scope);
   return next({ ctx: { actor } });

@@ -212,16 +212,15 @@ export async function createDeletionRequest(
   const body = bodyWith(named?.name ?? input.regulation);
   const spelled = bodyWith(input.regulation);
   const requestHash = identifierHmac(deps.keyring, `request-body\n${body}`);
-  const sameBody = [requestHash, identifierHmac(deps.keyring, `request-body\n${spelled}`), sha256Hex(spelled)];
+  // Worked out only when an Idempotency-Key is given.
+  const sameBody = () => [requestHash, identifierHmac(deps.keyring, `request-body\n${spelled}`), sha256Hex(spelled)];
   if (input.idempotencyKey) {
-    const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, sameBody);
+    const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, sameBody());
     if (earlier) return { deletionRequest: earlier, replayed: true, existing: false };
   }
+  const identifierHash = identifierHmac(deps.keyring, input.identifier);
   if (input.onDuplicate === 'return_existing') {
-    const open = await openRequestOf(db, actor, [
-      identifierHmac(deps.keyring, input.identifier),
-      ...identifiers.map((i) => i.matchHmac),
-    ]);
+    const open = await openRequestOf(db, actor, [identifierHash, ...identifiers.map((i) => i.matchHmac)]);
     if (open) return { deletionRequest: open, replayed: false, existing: true };
   }
   const rule =
@@ -239,7 +238,7 @@ export async function createDeletionRequest(
     organizationId: actor.organizationId,
     workspaceId: workspace.id,
     identifier: input.identifier,
-    identifierHmac: identifierHmac(deps.keyring, input.identifier),
+    identifierHmac: identifierHash,
     status: empty ? 'FAILED' : 'STAGING',
     statusReason: empty ? NO_INTEGRATIONS_REASON : null,
     channel: actor.via === 'session' ? 'DASHBOARD' : 'API',
@@ -286,7 +285,7 @@ export async function createDeletionRequest(
   } catch (error) {
     // Two concurrent calls with one Idempotency-Key: the loser answers with the winner's request.
     if (input.idempotencyKey && isUniqueViolation(error)) {
-      const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, sameBody);
+      const earlier = await findByIdempotencyKey(db, actor, input.idempotencyKey, sameBody());
       if (earlier) return { deletionRequest: earlier, replayed: true, existing: false };
     }
     // An integration deleted between reading the workspace and writing the snapshot: nothing
