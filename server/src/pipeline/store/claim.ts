@@ -66,6 +66,90 @@ export interface ClaimResult {
 }
 
 /**
+ * The claim (see `claimDueSteps`): $1 the worker, $2 the lease in seconds, $3 the most rows, $4
+ * `RATE_HORIZON_MS` in seconds. Exported for the test of its plan (`db/integration-request-indexes.test.ts`).
+ */
+export const CLAIM_STATEMENT = `WITH clock AS (SELECT ${CLOCK_UTC} AS now, ${CLOCK_UTC} + make_interval(secs => $4) AS horizon
+   ), limited AS (
+     SELECT i.id, i."maxRequestsPerSecond" AS rate, GREATEST(i."nextSlotAt", clock.now) AS "firstSlot",
+            GREATEST(i."callsPerStep", 1) AS cps,
+            LEAST(
+              i."maxConcurrency" - (
+                SELECT count(*) FROM "IntegrationRequest" l
+                 WHERE l."integrationId" = i.id AND l."lockedBy" IS NOT NULL AND l."lockedUntil" >= ${NOW_UTC}
+              ),
+              CASE
+                WHEN GREATEST(i."nextSlotAt", clock.now) > clock.horizon THEN 0
+                WHEN i."maxRequestsPerSecond" IS NOT NULL THEN
+                  ceil(extract(epoch FROM clock.horizon - GREATEST(i."nextSlotAt", clock.now)) * i."maxRequestsPerSecond" / GREATEST(i."callsPerStep", 1))
+                WHEN i."nextSlotAt" > clock.now THEN 0
+              END
+            ) AS free
+       FROM "Integration" i, clock
+      WHERE i."maxConcurrency" IS NOT NULL OR i."maxRequestsPerSecond" IS NOT NULL OR i."nextSlotAt" > clock.now
+   ), candidates AS (
+     -- The due rows in order, numbered per integration: read, not locked, so that the rows a
+     -- destination has no slot for are not locked (and logged) by every claim only to be dropped.
+     SELECT d.*, row_number() OVER (PARTITION BY d."integrationId" ORDER BY d."nextAttemptAt") AS nth
+       FROM (
+         SELECT id, "nextAttemptAt", "integrationId" FROM "IntegrationRequest" ir
+          WHERE "nextAttemptAt" <= ${NOW_UTC}
+            AND status IN ('STAGING', 'PENDING', 'PROCESSING')
+            AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC})
+            -- A filter on the ordered walk of the due index (an anti-join would read every due row first).
+            AND ir."integrationId" <> ALL (ARRAY(SELECT limited.id FROM limited WHERE limited.free <= 0))
+          ORDER BY "nextAttemptAt"
+          LIMIT $3
+       ) d
+   ), due AS (
+     -- Those within their destination's free slots, locked, each found from its candidate by its
+     -- id (a scan of the due rows, which a planner with old statistics may prefer, would read them
+     -- all again), and checked again: a command may have changed one since it was read (a next
+     -- attempt that moved is not the one that was due).
+     SELECT c.id, c."nextAttemptAt", c."integrationId", c.nth, limited.rate, limited."firstSlot", limited.cps
+       FROM candidates c
+       JOIN "IntegrationRequest" ir ON ir.id = c.id AND ir."nextAttemptAt" = c."nextAttemptAt"
+       LEFT JOIN limited ON limited.id = c."integrationId"
+      WHERE (limited.id IS NULL OR c.nth <= limited.free)
+        AND ir.status IN ('STAGING', 'PENDING', 'PROCESSING')
+        AND (ir."lockedUntil" IS NULL OR ir."lockedUntil" < ${NOW_UTC})
+      FOR UPDATE OF ir SKIP LOCKED
+   ), allowed AS (
+     SELECT id, "nextAttemptAt", "integrationId", nth,
+            CASE WHEN rate IS NOT NULL THEN "firstSlot" + make_interval(secs => (nth - 1) * cps / rate) END AS "notBefore",
+            CASE WHEN rate IS NOT NULL THEN cps END AS "slotCalls",
+            CASE WHEN rate IS NOT NULL THEN 1000 / rate END AS "callIntervalMs"
+       FROM due
+   ), slots AS (
+     -- The next free slot moves past the ones just handed out (never back: a 429 may have pushed it).
+     UPDATE "Integration" i
+        SET "nextSlotAt" = GREATEST(i."nextSlotAt", taken."firstSlot" + make_interval(secs => taken.last * taken.cps / taken.rate))
+       FROM (
+         -- Past the last slot handed out (a row skipped as locked leaves its slot unused).
+         SELECT limited.id, limited."firstSlot", limited.rate, limited.cps, max(allowed.nth) AS last
+           FROM allowed JOIN limited ON limited.id = allowed."integrationId"
+          WHERE limited.rate IS NOT NULL
+          GROUP BY limited.id, limited."firstSlot", limited.rate, limited.cps
+       ) taken
+      WHERE i.id = taken.id
+   ), claimed AS (
+     UPDATE "IntegrationRequest" ir
+        SET "lockedBy" = $1, "lockedUntil" = ${NOW_UTC} + make_interval(secs => $2),
+            attempts = ir.attempts + CASE WHEN ir."trackingId" IS NULL OR ir.status = 'STAGING' THEN 1 ELSE 0 END,
+            "startedAt" = COALESCE(ir."startedAt", ${NOW_UTC})
+       FROM allowed WHERE ir.id = allowed.id
+     RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."integrationName", ir."configSnapshotId", ir."consumesType",
+               ir."accountId", ir."startedAt", ir."createdAt", allowed."nextAttemptAt" AS "dueAt", allowed."notBefore", allowed."slotCalls", allowed."callIntervalMs", ir."deletionRequestId", ir."integrationId"
+   )
+   SELECT c.*, cs.config AS "configSnapshot", CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", dr."lookupsPending", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", i."hashKeyCipher", a."secretCipher", a.type::text AS "accountType",
+          (i."maxConcurrency" IS NOT NULL OR i."maxRequestsPerSecond" IS NOT NULL) AS limited, (SELECT count(*) FROM candidates)::int AS examined
+     FROM claimed c
+     JOIN "DeletionRequest" dr ON dr.id = c."deletionRequestId"
+     JOIN "ConfigSnapshot" cs ON cs.id = c."configSnapshotId"
+     LEFT JOIN "Integration" i ON i.id = c."integrationId"
+     LEFT JOIN "Account" a ON a.id = CASE WHEN i.id IS NOT NULL THEN i."accountId" ELSE c."accountId" END AND a."organizationId" = dr."organizationId"`;
+
+/**
  * Leases up to `limit` due integration requests for `workerId` (FOR UPDATE SKIP LOCKED, so
  * workers never share one) and returns what their steps need, in one statement. A step
  * that sends a deletion counts its attempt here, before the call, so a crash loop still
@@ -89,87 +173,7 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
       configSnapshotId: Buffer;
       examined: number;
     }
-  >(
-    `WITH clock AS (SELECT ${CLOCK_UTC} AS now, ${CLOCK_UTC} + make_interval(secs => $4) AS horizon
-     ), limited AS (
-       SELECT i.id, i."maxRequestsPerSecond" AS rate, GREATEST(i."nextSlotAt", clock.now) AS "firstSlot",
-              GREATEST(i."callsPerStep", 1) AS cps,
-              LEAST(
-                i."maxConcurrency" - (
-                  SELECT count(*) FROM "IntegrationRequest" l
-                   WHERE l."integrationId" = i.id AND l."lockedBy" IS NOT NULL AND l."lockedUntil" >= ${NOW_UTC}
-                ),
-                CASE
-                  WHEN GREATEST(i."nextSlotAt", clock.now) > clock.horizon THEN 0
-                  WHEN i."maxRequestsPerSecond" IS NOT NULL THEN
-                    ceil(extract(epoch FROM clock.horizon - GREATEST(i."nextSlotAt", clock.now)) * i."maxRequestsPerSecond" / GREATEST(i."callsPerStep", 1))
-                  WHEN i."nextSlotAt" > clock.now THEN 0
-                END
-              ) AS free
-         FROM "Integration" i, clock
-        WHERE i."maxConcurrency" IS NOT NULL OR i."maxRequestsPerSecond" IS NOT NULL OR i."nextSlotAt" > clock.now
-     ), candidates AS (
-       -- The due rows in order, numbered per integration: read, not locked, so that the rows a
-       -- destination has no slot for are not locked (and logged) by every claim only to be dropped.
-       SELECT d.*, row_number() OVER (PARTITION BY d."integrationId" ORDER BY d."nextAttemptAt") AS nth
-         FROM (
-           SELECT id, "nextAttemptAt", "integrationId" FROM "IntegrationRequest" ir
-            WHERE "nextAttemptAt" <= ${NOW_UTC}
-              AND status IN ('STAGING', 'PENDING', 'PROCESSING')
-              AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC})
-              AND NOT EXISTS (SELECT 1 FROM limited WHERE limited.id = ir."integrationId" AND limited.free <= 0)
-            ORDER BY "nextAttemptAt"
-            LIMIT $3
-         ) d
-     ), due AS (
-       -- Those within their destination's free slots, locked (and checked again: a command may
-       -- have changed one since it was read).
-       SELECT ir.id FROM "IntegrationRequest" ir
-        WHERE ir.id IN (
-                SELECT c.id FROM candidates c LEFT JOIN limited ON limited.id = c."integrationId"
-                 WHERE limited.id IS NULL OR c.nth <= limited.free
-              )
-          AND ir."nextAttemptAt" <= ${NOW_UTC}
-          AND ir.status IN ('STAGING', 'PENDING', 'PROCESSING')
-          AND (ir."lockedUntil" IS NULL OR ir."lockedUntil" < ${NOW_UTC})
-        FOR UPDATE SKIP LOCKED
-     ), allowed AS (
-       SELECT c.id, c."nextAttemptAt", c."integrationId", c.nth,
-              CASE WHEN limited.rate IS NOT NULL
-                   THEN limited."firstSlot" + make_interval(secs => (c.nth - 1) * limited.cps / limited.rate) END AS "notBefore",
-              CASE WHEN limited.rate IS NOT NULL THEN limited.cps END AS "slotCalls",
-              CASE WHEN limited.rate IS NOT NULL THEN 1000 / limited.rate END AS "callIntervalMs"
-         FROM candidates c JOIN due ON due.id = c.id LEFT JOIN limited ON limited.id = c."integrationId"
-     ), slots AS (
-       -- The next free slot moves past the ones just handed out (never back: a 429 may have pushed it).
-       UPDATE "Integration" i
-          SET "nextSlotAt" = GREATEST(i."nextSlotAt", taken."firstSlot" + make_interval(secs => taken.last * taken.cps / taken.rate))
-         FROM (
-           -- Past the last slot handed out (a row skipped as locked leaves its slot unused).
-           SELECT limited.id, limited."firstSlot", limited.rate, limited.cps, max(allowed.nth) AS last
-             FROM allowed JOIN limited ON limited.id = allowed."integrationId"
-            WHERE limited.rate IS NOT NULL
-            GROUP BY limited.id, limited."firstSlot", limited.rate, limited.cps
-         ) taken
-        WHERE i.id = taken.id
-     ), claimed AS (
-       UPDATE "IntegrationRequest" ir
-          SET "lockedBy" = $1, "lockedUntil" = ${NOW_UTC} + make_interval(secs => $2),
-              attempts = ir.attempts + CASE WHEN ir."trackingId" IS NULL OR ir.status = 'STAGING' THEN 1 ELSE 0 END,
-              "startedAt" = COALESCE(ir."startedAt", ${NOW_UTC})
-         FROM allowed WHERE ir.id = allowed.id
-       RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."integrationName", ir."configSnapshotId", ir."consumesType",
-                 ir."accountId", ir."startedAt", ir."createdAt", allowed."nextAttemptAt" AS "dueAt", allowed."notBefore", allowed."slotCalls", allowed."callIntervalMs", ir."deletionRequestId", ir."integrationId"
-     )
-     SELECT c.*, cs.config AS "configSnapshot", CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", dr."lookupsPending", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", i."hashKeyCipher", a."secretCipher", a.type::text AS "accountType",
-            (i."maxConcurrency" IS NOT NULL OR i."maxRequestsPerSecond" IS NOT NULL) AS limited, (SELECT count(*) FROM candidates)::int AS examined
-       FROM claimed c
-       JOIN "DeletionRequest" dr ON dr.id = c."deletionRequestId"
-       JOIN "ConfigSnapshot" cs ON cs.id = c."configSnapshotId"
-       LEFT JOIN "Integration" i ON i.id = c."integrationId"
-       LEFT JOIN "Account" a ON a.id = CASE WHEN i.id IS NOT NULL THEN i."accountId" ELSE c."accountId" END AND a."organizationId" = dr."organizationId"`,
-    [workerId, leaseMs / 1000, limit, RATE_HORIZON_MS / 1000],
-  );
+  >(CLAIM_STATEMENT, [workerId, leaseMs / 1000, limit, RATE_HORIZON_MS / 1000]);
   // A due row is claimed unless its destination's slots are full, and then it is not counted:
   // no rows claimed means none were examined.
   return {
