@@ -8,6 +8,8 @@ export interface BenchSettings {
   listSecondsPerRound: number;
   listRequests: number;
   pipelineRequests: number;
+  /** Requests through each side before the measured ones (their processes' code compiled, as a service runs). */
+  pipelineWarmUp: number;
   /** Deletion requests of the storage scenario, each to three webhooks (BENCH_STORAGE_REQUESTS). */
   storageRequests: number;
   /** Worker process counts the pipeline runs with (BENCH_PIPELINE_WORKERS, default 1,4). */
@@ -31,7 +33,8 @@ export function readSettings(argv: string[]): BenchSettings {
     secondsPerRound: smoke ? 1 : Number(process.env.BENCH_SECONDS ?? 3),
     listSecondsPerRound: smoke ? 1 : Number(process.env.BENCH_LIST_SECONDS ?? 1.5),
     listRequests: smoke ? 2_000 : 100_000,
-    pipelineRequests: smoke ? 100 : 2_000,
+    pipelineRequests: smoke ? 100 : Number(process.env.BENCH_PIPELINE_REQUESTS ?? 2_000),
+    pipelineWarmUp: smoke ? 0 : Number(process.env.BENCH_PIPELINE_WARMUP ?? 1_000),
     storageRequests: smoke ? 30 : Number(process.env.BENCH_STORAGE_REQUESTS ?? 1_000),
     pipelineWorkers: (process.env.BENCH_PIPELINE_WORKERS ?? '1,4').split(',').map(Number),
     lookupRequests: smoke ? 10 : Number(process.env.BENCH_LOOKUP_REQUESTS ?? 200),

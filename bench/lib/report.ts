@@ -18,6 +18,8 @@ export interface TimedResult {
   itemsPerSecond: number;
   peakRssMb: number;
   items: number;
+  /** CPU time (user and system) of the service's processes per item, in ms (the database's not counted). */
+  cpuMsPerRequest?: number;
 }
 
 /** Bytes at rest per integration request, and what each table holds of them. */
@@ -53,7 +55,7 @@ export function describe(result: LoadResult | TimedResult | LatencyResult | Stor
     }`;
   if ('samples' in result) return `p50 ${result.p50Ms} ms  p90 ${result.p90Ms} ms  (${result.samples} requests)`;
   if ('seconds' in result)
-    return `${result.itemsPerSecond.toFixed(0)}/s (${result.items} in ${result.seconds.toFixed(2)} s, peak RSS ${result.peakRssMb} MB)`;
+    return `${result.itemsPerSecond.toFixed(0)}/s (${result.items} in ${result.seconds.toFixed(2)} s, peak RSS ${result.peakRssMb} MB${result.cpuMsPerRequest ? `, CPU ${result.cpuMsPerRequest.toFixed(2)} ms/req` : ''})`;
   return `${result.requestsPerSecond.toFixed(0)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  RSS ${result.peakRssMb} MB${result.cpuMsPerRequest ? `  CPU ${result.cpuMsPerRequest.toFixed(2)} ms/req` : ''}${result.failures ? `  FAILURES ${result.failures}` : ''}`;
 }
 
