@@ -25,3 +25,27 @@ export async function postJson(
     req.end(payload);
   });
 }
+
+/**
+ * Creates a deletion request for each identifier through the public API, `concurrency` at a
+ * time over `agent`; throws at the first answer other than 201.
+ */
+export async function createRequests(
+  target: { apiUrl: string; pat: string; workspaceApiKey: string; agent: http.Agent; concurrency: number },
+  identifiers: readonly string[],
+): Promise<void> {
+  let next = 0;
+  const createOne = async () => {
+    while (next < identifiers.length) {
+      const identifier = identifiers[next++]!;
+      const status = await postJson(
+        `${target.apiUrl}/api/public/deletion-requests`,
+        { 'x-api-key': target.pat },
+        { workspaceApiKey: target.workspaceApiKey, identifier },
+        target.agent,
+      );
+      if (status !== 201) throw new Error(`create answered ${status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: target.concurrency }, createOne));
+}

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import pg from 'pg';
 import type { BenchCluster } from '../lib/database';
-import { postJson } from '../lib/post-json';
+import { createRequests, postJson } from '../lib/post-json';
 import { startService, type Child } from '../lib/processes';
 import type { Comparison, TimedResult } from '../lib/report';
 import {
@@ -54,20 +54,10 @@ async function runService(
     for (let i = 0; i < workers; i++) processes.push(await startService(url, { ROLE: 'worker' }));
     /** Creates these requests and waits until every request of the workspace has ended; the time of the creates. */
     const drain = async (batch: string[], started: number): Promise<{ createSeconds: number; failed: number }> => {
-      let next = 0;
-      const createOne = async () => {
-        while (next < batch.length) {
-          const identifier = batch[next++]!;
-          const status = await postJson(
-            `${api.url}/api/public/deletion-requests`,
-            { 'x-api-key': org.pat },
-            { workspaceApiKey: workspace.apiKey, identifier },
-            agent,
-          );
-          if (status !== 201) throw new Error(`create answered ${status}`);
-        }
-      };
-      await Promise.all(Array.from({ length: CREATE_CONCURRENCY }, createOne));
+      await createRequests(
+        { apiUrl: api.url, pat: org.pat, workspaceApiKey: workspace.apiKey, agent, concurrency: CREATE_CONCURRENCY },
+        batch,
+      );
       const createSeconds = (performance.now() - started) / 1000;
       const total = warmUpSubjects.length + (batch === subjects ? subjects.length : 0);
       for (;;) {

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { applyRetention } from '../../server/src/pipeline/commands/apply-retention';
 import { sealAuditChain } from '../../server/src/services/audit/audit-chain';
 import type { BenchCluster } from '../lib/database';
-import { postJson } from '../lib/post-json';
+import { createRequests } from '../lib/post-json';
 import { startService, type Child } from '../lib/processes';
 import type { Comparison, StorageResult } from '../lib/report';
 import { addWebhookIntegration, seedOrganization } from '../lib/seed';
@@ -94,20 +94,10 @@ export async function storageScenario(cluster: BenchCluster, settings: BenchSett
     processes.push(api);
     processes.push(await startService(url, { ROLE: 'worker' }));
     const started = performance.now();
-    let next = 0;
-    const createOne = async () => {
-      while (next < settings.storageRequests) {
-        const identifier = `stored-${next++}@customer.example`;
-        const status = await postJson(
-          `${api.url}/api/public/deletion-requests`,
-          { 'x-api-key': org.pat },
-          { workspaceApiKey: workspace.apiKey, identifier },
-          agent,
-        );
-        if (status !== 201) throw new Error(`create answered ${status}`);
-      }
-    };
-    await Promise.all(Array.from({ length: CREATE_CONCURRENCY }, createOne));
+    await createRequests(
+      { apiUrl: api.url, pat: org.pat, workspaceApiKey: workspace.apiKey, agent, concurrency: CREATE_CONCURRENCY },
+      Array.from({ length: settings.storageRequests }, (_, i) => `stored-${i}@customer.example`),
+    );
     for (;;) {
       const { rows } = await db.query<{ open: string }>(
         `SELECT count(*) AS open FROM "DeletionRequest" WHERE "completedAt" IS NULL`,
