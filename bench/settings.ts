@@ -34,7 +34,7 @@ export function readSettings(argv: string[]): BenchSettings {
     listSecondsPerRound: smoke ? 1 : Number(process.env.BENCH_LIST_SECONDS ?? 1.5),
     listRequests: smoke ? 2_000 : 100_000,
     pipelineRequests: smoke ? 100 : Number(process.env.BENCH_PIPELINE_REQUESTS ?? 2_000),
-    pipelineWarmUp: smoke ? 0 : Number(process.env.BENCH_PIPELINE_WARMUP ?? 1_000),
+    pipelineWarmUp: smoke ? 0 : Number(process.env.BENCH_PIPELINE_WARMUP ?? 4_000),
     storageRequests: smoke ? 30 : Number(process.env.BENCH_STORAGE_REQUESTS ?? 1_000),
     pipelineWorkers: (process.env.BENCH_PIPELINE_WORKERS ?? '1,4').split(',').map(Number),
     lookupRequests: smoke ? 10 : Number(process.env.BENCH_LOOKUP_REQUESTS ?? 200),
