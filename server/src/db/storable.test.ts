@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { storableJson, storableText } from './storable';
 
-it('replaces U+0000 and lone surrogates in every string of a value, keys and pairs untouched', () => {
+it('replaces U+0000 and lone surrogates in every string of a value, and leaves whole pairs', () => {
   const value = {
     nul: 'a\u0000b',
     high: 'cut \uD83D',
