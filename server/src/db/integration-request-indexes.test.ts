@@ -13,7 +13,7 @@ let client: pg.Client;
 
 beforeAll(async () => {
   env = await createTestEnv();
-  client = await tableCopies(env.db.url, ['IntegrationRequest']);
+  client = await tableCopies(env.db.url, ['IntegrationRequest', 'Integration']);
   await client.query(
     `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType",
                                        "configSnapshotId", status, "lockedBy", "lockedUntil", "updatedAt")
@@ -70,6 +70,35 @@ it('claims the oldest due rows without reading every due row, though the statist
       `SELECT id FROM "IntegrationRequest" WHERE "lockedBy" = 'worker-2' ORDER BY "nextAttemptAt"`,
     );
     expect(rows.map((r) => r.id)).toEqual(['due_3000', 'due_2999', 'due_2998', 'due_2997', 'due_2996']);
+  } finally {
+    await client.query('ROLLBACK');
+  }
+});
+
+it('claims a request whose integration was deleted while another destination is at its limit', async () => {
+  await client.query('BEGIN');
+  try {
+    await client.query(
+      `INSERT INTO "Integration" (id, "workspaceId", name, type, config, "maxConcurrency", "updatedAt")
+       VALUES ('int_full', 'ws_1', 'Slow CRM', 'WEBHOOK', '{}', 1, now())`,
+    );
+    await client.query(
+      `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType",
+                                         "configSnapshotId", status, "nextAttemptAt", "lockedBy", "lockedUntil", "updatedAt")
+       VALUES ('full_leased', 'dr_f1', 'int_full', 'Slow CRM', 'WEBHOOK', '\\x00', 'PROCESSING', NULL, 'worker-1',
+               now() AT TIME ZONE 'UTC' + interval '1 minute', now()),
+              ('full_due', 'dr_f2', 'int_full', 'Slow CRM', 'WEBHOOK', '\\x00', 'PENDING',
+               now() AT TIME ZONE 'UTC' - interval '2 hours', NULL, NULL, now()),
+              ('orphan_due', 'dr_o1', NULL, 'Deleted CRM', 'WEBHOOK', '\\x00', 'PENDING',
+               now() AT TIME ZONE 'UTC' - interval '1 hour', NULL, NULL, now())`,
+    );
+    await client.query(CLAIM_STATEMENT, ['worker-3', 60, 3, 1]);
+    const { rows } = await client.query<{ id: string }>(
+      `SELECT id FROM "IntegrationRequest" WHERE "lockedBy" = 'worker-3' ORDER BY "nextAttemptAt"`,
+    );
+    const claimed = rows.map((r) => r.id);
+    expect(claimed[0]).toBe('orphan_due');
+    expect(claimed).not.toContain('full_due');
   } finally {
     await client.query('ROLLBACK');
   }

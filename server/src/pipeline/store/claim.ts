@@ -96,8 +96,10 @@ export const CLAIM_STATEMENT = `WITH clock AS (SELECT ${CLOCK_UTC} AS now, ${CLO
           WHERE "nextAttemptAt" <= ${NOW_UTC}
             AND status IN ('STAGING', 'PENDING', 'PROCESSING')
             AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC})
-            -- A filter on the ordered walk of the due index (an anti-join would read every due row first).
-            AND ir."integrationId" <> ALL (ARRAY(SELECT limited.id FROM limited WHERE limited.free <= 0))
+            -- A filter on the ordered walk of the due index (an anti-join would read every due row
+            -- first); a request whose integration was deleted has no limit.
+            AND (ir."integrationId" IS NULL
+                 OR ir."integrationId" <> ALL (ARRAY(SELECT limited.id FROM limited WHERE limited.free <= 0)))
           ORDER BY "nextAttemptAt"
           LIMIT $3
        ) d
