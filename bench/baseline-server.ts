@@ -5,9 +5,10 @@
  * queries (keyset on (createdAt, id), integration requests in one query per page).
  * `/create-lean` is the service's own create design without the framework.
  */
-import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash, createHmac, hkdfSync } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { newId } from '../server/src/lib/ids';
 import { hashToken, isWellFormedToken } from '../server/src/lib/tokens';
 import { dueAtFor, GDPR_RULE } from '../shared/src/deadlines';
 import { INSERT_REQUEST, insertRequestValues } from '../server/src/pipeline/store/fan-out';
@@ -26,12 +27,6 @@ const pepper = Buffer.from(
     32,
   ),
 );
-const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
-const newId = (prefix: string) => {
-  let out = '';
-  for (const b of randomBytes(20)) out += ALPHABET[b & 31];
-  return `${prefix}_${out}`;
-};
 
 interface Principal {
   userId: string;

@@ -22,4 +22,6 @@ export const ADVISORY_LOCKS = {
   manualTaskReminders: 727281,
   /** Counting open requests' deadlines again under the current rule (session lock, skipped when held). */
   deadlineRecount: 727282,
+  /** Unmarking the running rows of integrations without limits (session lock, skipped when held). */
+  limitedRows: 727283,
 } as const;

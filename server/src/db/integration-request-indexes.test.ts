@@ -103,3 +103,46 @@ it('claims a request whose integration was deleted while another destination is 
     await client.query('ROLLBACK');
   }
 });
+
+it('claims the rows of a destination with room without reading the backlog of one at its limit', async () => {
+  // A rate-limited vendor's backlog (an import waiting for Mixpanel's one call a second) ahead of
+  // every other destination's rows: its marked rows are not read while it has no free slot.
+  await client.query('BEGIN');
+  try {
+    await client.query(
+      `INSERT INTO "Integration" (id, "workspaceId", name, type, config, "maxConcurrency", "updatedAt")
+       VALUES ('int_busy', 'ws_1', 'Busy CRM', 'WEBHOOK', '{}', 1, now()),
+              ('int_room', 'ws_1', 'Roomy CRM', 'WEBHOOK', '{}', 50, now())`,
+    );
+    await client.query(
+      `INSERT INTO "IntegrationRequest" (id, "deletionRequestId", "integrationId", "integrationName", "integrationType",
+                                         "configSnapshotId", status, "limited", "nextAttemptAt", "lockedBy", "lockedUntil", "updatedAt")
+       SELECT 'busy_' || n, 'dr_busy_' || n, 'int_busy', 'Busy CRM', 'WEBHOOK', '\\x00'::bytea,
+              CASE WHEN n = 0 THEN 'PROCESSING' ELSE 'PENDING' END::"RequestStatus", true,
+              now() AT TIME ZONE 'UTC' - interval '1 hour' + n * interval '1 millisecond',
+              CASE WHEN n = 0 THEN 'worker-1' END, CASE WHEN n = 0 THEN now() AT TIME ZONE 'UTC' + interval '1 minute' END, now()
+         FROM generate_series(0, 3000) AS n
+       UNION ALL
+       SELECT 'room_' || n, 'dr_room_' || n, 'int_room', 'Roomy CRM', 'WEBHOOK', '\\x00'::bytea, 'PENDING', true,
+              now() AT TIME ZONE 'UTC' - interval '1 minute' + n * interval '1 millisecond', NULL, NULL, now()
+         FROM generate_series(1, 3) AS n
+       UNION ALL
+       SELECT 'free_' || n, 'dr_free_' || n, NULL, 'Deleted CRM', 'WEBHOOK', '\\x00'::bytea, 'PENDING', false,
+              now() AT TIME ZONE 'UTC' - interval '30 seconds' + n * interval '1 millisecond', NULL, NULL, now()
+         FROM generate_series(1, 2) AS n`,
+    );
+    const { read, plan } = await rowsRead(client, CLAIM_STATEMENT, ['worker-4', 60, 10, 1]);
+    // The rows handed out and the statement's own steps over them (about a hundred); reading the
+    // busy destination's backlog would be 3,000 more.
+    expect(read, plan.slice(0, 4000)).toBeLessThan(300);
+    const { rows } = await client.query<{ id: string }>(
+      `SELECT id FROM "IntegrationRequest" WHERE "lockedBy" = 'worker-4' ORDER BY "nextAttemptAt"`,
+    );
+    // The oldest due rows first (the earlier test's due rows of int_a fill the rest), none of the busy destination's.
+    const claimed = rows.map((r) => r.id);
+    expect(claimed.slice(0, 5)).toEqual(['room_1', 'room_2', 'room_3', 'free_1', 'free_2']);
+    expect(claimed.filter((id) => id.startsWith('busy_'))).toEqual([]);
+  } finally {
+    await client.query('ROLLBACK');
+  }
+});

@@ -12,12 +12,16 @@ import { recordDeadlineEvents } from '../pipeline/store/deadline-events';
 import { recountLegacyDeadlines } from '../pipeline/commands/recount-deadlines';
 import { runReverification } from './reverify';
 import { runManualTaskReminders } from '../services/manual-tasks/reminders';
+import { unmarkUnlimitedRows } from '../pipeline/store/claim';
+import { pgQuery } from '../pipeline/store/sql';
 
 const RETENTION_LOCK = ADVISORY_LOCKS.retention;
 const NOTIFY_LOCK = ADVISORY_LOCKS.notifications;
 const REVERIFY_LOCK = ADVISORY_LOCKS.reverification;
 /** Deadline callback events (overdue, at risk) are looked for this often. */
 const DEADLINE_EVENTS_INTERVAL_MS = 60_000;
+/** Running rows marked `limited` of integrations without limits are looked for this often. */
+const LIMITED_ROWS_INTERVAL_MS = 60_000;
 /** Re-verification looks for due integration requests this often (and once at start). */
 const REVERIFY_INTERVAL_MS = 3_600_000;
 /** Manual task reminders and escalations are looked for this often. */
@@ -58,6 +62,7 @@ export class Scheduler {
     this.scheduleMidnight();
     this.timers.push(every(this.sealIntervalMs, () => this.seal()));
     this.timers.push(every(DEADLINE_EVENTS_INTERVAL_MS, () => this.deadlineEvents()));
+    this.timers.push(every(LIMITED_ROWS_INTERVAL_MS, () => this.limitedRows()));
     if (this.notifyDeps) {
       this.timers.push(every(this.notifyDeps.config.NOTIFY_INTERVAL_MS, () => this.notify()));
       void this.reverify();
@@ -102,6 +107,15 @@ export class Scheduler {
     await this.exclusively(ADVISORY_LOCKS.deadlineEvents, 'deadline events run', async () => {
       const recorded = await recordDeadlineEvents(this.db);
       if (recorded) this.log.info({ recorded }, 'deadline callback events recorded');
+    });
+  }
+
+  /** Running rows still marked `limited` though their integration lost its limits, unmarked; one worker at a time. */
+  async limitedRows(): Promise<void> {
+    if (this.stopped) return;
+    await this.exclusively(ADVISORY_LOCKS.limitedRows, 'limited rows sweep', async () => {
+      const unmarked = await unmarkUnlimitedRows(pgQuery(this.pool));
+      if (unmarked) this.log.info({ unmarked }, 'integration requests of integrations without limits unmarked');
     });
   }
 

@@ -1,12 +1,24 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+const ID_BYTES = 20;
+
+/**
+ * Random bytes for ids, drawn from the CSPRNG a pool at a time (as Node's own `randomUUID`
+ * does): one call per 204 ids rather than one per id, which showed in the profile of a create.
+ */
+const pool = Buffer.alloc(ID_BYTES * 204);
+let offset = pool.length;
 
 /** A prefixed, URL-safe random id such as `dr_8f3k2...` (100 bits of randomness). */
 export function newId(prefix: string): string {
-  const bytes = randomBytes(20);
+  if (offset === pool.length) {
+    randomFillSync(pool);
+    offset = 0;
+  }
   let out = '';
-  for (const b of bytes) out += ALPHABET[b & 31];
+  for (let i = offset; i < offset + ID_BYTES; i++) out += ALPHABET[pool[i]! & 31];
+  offset += ID_BYTES;
   return `${prefix}_${out}`;
 }
 

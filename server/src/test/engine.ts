@@ -1,7 +1,7 @@
 import { connectDatabase } from '../db/client';
 import type { EngineDeps } from '../pipeline/worker/deps';
 import { Worker } from '../pipeline/worker/worker';
-import type { TestEnv } from './harness';
+import { callerFor, seedOrganization, type TestEnv } from './harness';
 
 /** Engine timings shrunk so retries and polls happen within a test. */
 export const FAST_ENGINE_CONFIG = {
@@ -70,4 +70,45 @@ export async function waitForIntegrationRequest(
       throw new Error(`integration request ${integrationRequestId} still ${ir.status} (${ir.lastError ?? ''})`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** A sync webhook destination of `workspaceWithWebhooks`: its base URL (called at `/erase`) and its limits. */
+export interface WebhookDestination {
+  name: string;
+  url: string;
+  maxConcurrency?: number;
+  maxRequestsPerSecond?: number | null;
+  /** The deletion call's JSON body (default `{}`). */
+  body?: string;
+}
+
+/**
+ * A new organization's workspace whose deletion requests go to the given sync webhook
+ * destinations, and an importer of `count` subjects (`<prefix>-<n>@example.com`) by CSV.
+ */
+export async function workspaceWithWebhooks(env: TestEnv, destinations: WebhookDestination[]) {
+  const org = await seedOrganization(env.deps);
+  const { caller } = callerFor(env.deps, { pat: org.pat });
+  const integrations = [];
+  for (const d of destinations)
+    integrations.push(
+      await caller.integrations.create({
+        workspaceId: org.workspace.id,
+        name: d.name,
+        type: 'WEBHOOK',
+        config: { mode: 'sync', initiate: { method: 'POST', url: `${d.url}/erase`, body: d.body ?? '{}' } },
+        maxConcurrency: d.maxConcurrency,
+        maxRequestsPerSecond: d.maxRequestsPerSecond,
+      }),
+    );
+  return {
+    org,
+    caller,
+    integrations,
+    async importSubjects(count: number, prefix = 'subject') {
+      const csv = ['identifier', ...Array.from({ length: count }, (_, i) => `${prefix}-${i}@example.com`)].join('\n');
+      const imported = await caller.deletionRequests.importCsv({ csv, workspaceId: org.workspace.id });
+      if (imported.created !== count) throw new Error(`imported ${imported.created} of ${count} subjects`);
+    },
+  };
 }

@@ -92,30 +92,67 @@ export const CLAIM_STATEMENT = `WITH clock AS (SELECT ${CLOCK_UTC} AS now, ${CLO
      -- destination has no slot for are not locked (and logged) by every claim only to be dropped.
      SELECT d.*, row_number() OVER (PARTITION BY d."integrationId" ORDER BY d."nextAttemptAt") AS nth
        FROM (
-         SELECT id, "nextAttemptAt", "integrationId" FROM "IntegrationRequest" ir
-          WHERE "nextAttemptAt" <= ${NOW_UTC}
-            AND status IN ('STAGING', 'PENDING', 'PROCESSING')
-            AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC})
-            -- A filter on the ordered walk of the due index (an anti-join would read every due row
-            -- first); a request whose integration was deleted has no limit.
-            AND (ir."integrationId" IS NULL
-                 OR ir."integrationId" <> ALL (ARRAY(SELECT limited.id FROM limited WHERE limited.free <= 0)))
-          ORDER BY "nextAttemptAt"
-          LIMIT $3
+         SELECT * FROM (
+           -- The rows of integrations without limits: the walk of the due index, in order.
+           SELECT id, "nextAttemptAt", "integrationId" FROM "IntegrationRequest" ir
+            WHERE "nextAttemptAt" <= ${NOW_UTC}
+              AND status IN ('STAGING', 'PENDING', 'PROCESSING') AND NOT ir."limited"
+              AND ("lockedUntil" IS NULL OR "lockedUntil" < ${NOW_UTC})
+              -- A filter on the ordered walk (an anti-join would read every due row first): an
+              -- integration with a slot pushed by a 429, and one that got its limits after the
+              -- row was marked; a request whose integration was deleted has no limit.
+              AND (ir."integrationId" IS NULL
+                   OR ir."integrationId" <> ALL (ARRAY(SELECT limited.id FROM limited WHERE limited.free <= 0)))
+            ORDER BY "nextAttemptAt"
+            LIMIT $3
+         ) unlimited
+         UNION ALL
+         -- The "limited" rows, per integration with a free slot, no more than it has free: the
+         -- rows of a destination at its limit are not read at all.
+         SELECT r.* FROM limited
+          CROSS JOIN LATERAL (
+            SELECT id, "nextAttemptAt", "integrationId" FROM "IntegrationRequest" ir
+             WHERE ir."integrationId" = limited.id AND ir."limited"
+               AND ir.status IN ('STAGING', 'PENDING', 'PROCESSING')
+               AND ir."nextAttemptAt" <= ${NOW_UTC}
+               AND (ir."lockedUntil" IS NULL OR ir."lockedUntil" < ${NOW_UTC})
+             ORDER BY ir."nextAttemptAt"
+             LIMIT LEAST(limited.free, $3)::bigint
+          ) r
+          WHERE limited.free > 0
+         UNION ALL
+         -- Marked rows whose integration was deleted (no limit any more).
+         SELECT * FROM (
+           SELECT id, "nextAttemptAt", "integrationId" FROM "IntegrationRequest" ir
+            WHERE ir."integrationId" IS NULL AND ir."limited"
+              AND ir.status IN ('STAGING', 'PENDING', 'PROCESSING')
+              AND ir."nextAttemptAt" <= ${NOW_UTC}
+              AND (ir."lockedUntil" IS NULL OR ir."lockedUntil" < ${NOW_UTC})
+            ORDER BY ir."nextAttemptAt"
+            LIMIT $3
+         ) orphaned
+         ORDER BY "nextAttemptAt"
+         LIMIT $3
        ) d
-   ), due AS (
-     -- Those within their destination's free slots, locked, each found from its candidate by its
-     -- id (a scan of the due rows, which a planner with old statistics may prefer, would read them
-     -- all again), and checked again: a command may have changed one since it was read (a next
-     -- attempt that moved is not the one that was due).
+   ), wanted AS MATERIALIZED (
+     -- Those within their destination's free slots.
      SELECT c.id, c."nextAttemptAt", c."integrationId", c.nth, limited.rate, limited."firstSlot", limited.cps
        FROM candidates c
-       JOIN "IntegrationRequest" ir ON ir.id = c.id AND ir."nextAttemptAt" = c."nextAttemptAt"
        LEFT JOIN limited ON limited.id = c."integrationId"
-      WHERE (limited.id IS NULL OR c.nth <= limited.free)
-        AND ir.status IN ('STAGING', 'PENDING', 'PROCESSING')
-        AND (ir."lockedUntil" IS NULL OR ir."lockedUntil" < ${NOW_UTC})
-      FOR UPDATE OF ir SKIP LOCKED
+      WHERE limited.id IS NULL OR c.nth <= limited.free
+   ), due AS (
+     -- Locked, each found from its candidate by its id (a scan of the due rows, which a planner
+     -- with old statistics may prefer for a join, would read them all again; a subquery that locks
+     -- is read per row), and checked again: a command may have changed one since it was read (a
+     -- next attempt that moved is not the one that was due).
+     SELECT w.* FROM wanted w
+      CROSS JOIN LATERAL (
+        SELECT 1 FROM "IntegrationRequest" ir
+         WHERE ir.id = w.id AND ir."nextAttemptAt" = w."nextAttemptAt"
+           AND ir.status IN ('STAGING', 'PENDING', 'PROCESSING')
+           AND (ir."lockedUntil" IS NULL OR ir."lockedUntil" < ${NOW_UTC})
+         FOR UPDATE SKIP LOCKED
+      ) locked
    ), allowed AS (
      SELECT id, "nextAttemptAt", "integrationId", nth,
             CASE WHEN rate IS NOT NULL THEN "firstSlot" + make_interval(secs => (nth - 1) * cps / rate) END AS "notBefore",
@@ -162,8 +199,10 @@ export const CLAIM_STATEMENT = `WITH clock AS (SELECT ${CLOCK_UTC} AS now, ${CLO
  * `nextSlotAt` (a second's worth of calls at most, what a vendor's bucket holds), which moves past
  * the last one handed out; its step's calls wait for its slot (`notBefore`). An integration whose
  * `nextSlotAt` lies beyond that (slots taken, or a 429's Retry-After) is skipped: its due rows stay
- * unleased and count no attempt. Run it under `CLAIM_LOCK` so that two claims do not both count
- * the same free slot.
+ * unleased and count no attempt. The running rows of integrations with limits (`limited`) are
+ * read per integration, no more than it has free, so a backlog waiting for a destination at its
+ * limit costs a claim nothing; the others are walked in the due index's order. Run it under
+ * `CLAIM_LOCK` so that two claims do not both count the same free slot.
  */
 async function claimDueSteps(query: Query, workerId: string, leaseMs: number, limit: number): Promise<ClaimResult> {
   const rows = await query<
@@ -233,4 +272,21 @@ export async function claimDueStepsInTurn(
     // A connection that cannot even roll back is closed rather than handed to the next caller.
     client.release(broken);
   }
+}
+
+/**
+ * Unmarks the running rows of integrations that have no limits any more: a row a request's
+ * fan-out marked while its integration's limits were being removed (the trigger that follows the
+ * change did not see it) would otherwise wait for a claim of its integration's limits that never
+ * comes. Run by the scheduler every minute; returns how many it found.
+ */
+export async function unmarkUnlimitedRows(query: Query): Promise<number> {
+  const rows = await query(
+    `UPDATE "IntegrationRequest" ir SET "limited" = false
+       FROM "Integration" i
+      WHERE i."maxConcurrency" IS NULL AND i."maxRequestsPerSecond" IS NULL
+        AND ir."integrationId" = i.id AND ir."limited" AND ir.status IN ('STAGING', 'PENDING', 'PROCESSING')
+      RETURNING ir.id`,
+  );
+  return rows.length;
 }

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks';
-import { startTestWorker } from '../../test/engine';
-import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+import { startTestWorker, workspaceWithWebhooks, type WebhookDestination } from '../../test/engine';
+import { createTestEnv, type TestEnv } from '../../test/harness';
 
 /**
  * A destination on loopback that answers every call after `delayMs` (null: never, until it is
@@ -47,31 +47,7 @@ async function until(done: () => boolean, timeoutMs: number) {
   while (!done() && Date.now() < deadline) await sleep(25);
 }
 
-/** A workspace whose deletion requests go to the given webhook destinations, and an importer of `count` subjects. */
-async function workspaceWith(destinations: { name: string; url: string; maxConcurrency?: number }[]) {
-  const org = await seedOrganization(env.deps);
-  const { caller } = callerFor(env.deps, { pat: org.pat });
-  const integrations = [];
-  for (const d of destinations)
-    integrations.push(
-      await caller.integrations.create({
-        workspaceId: org.workspace.id,
-        name: d.name,
-        type: 'WEBHOOK',
-        config: { mode: 'sync', initiate: { method: 'POST', url: `${d.url}/erase`, body: '{}' } },
-        maxConcurrency: d.maxConcurrency,
-      }),
-    );
-  return {
-    caller,
-    integrations,
-    async importSubjects(count: number) {
-      const csv = ['identifier', ...Array.from({ length: count }, (_, i) => `subject-${i}@example.com`)].join('\n');
-      const imported = await caller.deletionRequests.importCsv({ csv, workspaceId: org.workspace.id });
-      expect(imported.created).toBe(count);
-    },
-  };
-}
+const workspaceWith = (destinations: WebhookDestination[]) => workspaceWithWebhooks(env, destinations);
 
 let env: TestEnv;
 

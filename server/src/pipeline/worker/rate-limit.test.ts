@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestWorker } from '../../test/engine';
-import { callerFor, createTestEnv, seedOrganization, type TestEnv } from '../../test/harness';
+import { startTestWorker, workspaceWithWebhooks, type WebhookDestination } from '../../test/engine';
+import { createTestEnv, type TestEnv } from '../../test/harness';
 
 type Answer = { status: number; headers?: Record<string, string> } | null;
 
@@ -63,41 +63,7 @@ async function until(done: () => boolean, timeoutMs: number) {
   while (!done() && Date.now() < deadline) await sleep(25);
 }
 
-interface Destination {
-  name: string;
-  url: string;
-  maxConcurrency?: number;
-  maxRequestsPerSecond?: number | null;
-  /** The deletion call's JSON body (default `{}`). */
-  body?: string;
-}
-
-async function workspaceWith(destinations: Destination[]) {
-  const org = await seedOrganization(env.deps);
-  const { caller } = callerFor(env.deps, { pat: org.pat });
-  const integrations = [];
-  for (const d of destinations)
-    integrations.push(
-      await caller.integrations.create({
-        workspaceId: org.workspace.id,
-        name: d.name,
-        type: 'WEBHOOK',
-        config: { mode: 'sync', initiate: { method: 'POST', url: `${d.url}/erase`, body: d.body ?? '{}' } },
-        maxConcurrency: d.maxConcurrency,
-        maxRequestsPerSecond: d.maxRequestsPerSecond,
-      }),
-    );
-  return {
-    org,
-    caller,
-    integrations,
-    async importSubjects(count: number) {
-      const csv = ['identifier', ...Array.from({ length: count }, (_, i) => `subject-${i}@example.com`)].join('\n');
-      const imported = await caller.deletionRequests.importCsv({ csv, workspaceId: org.workspace.id });
-      expect(imported.created).toBe(count);
-    },
-  };
-}
+const workspaceWith = (destinations: WebhookDestination[]) => workspaceWithWebhooks(env, destinations);
 
 let env: TestEnv;
 
