@@ -56,6 +56,9 @@ export interface Claimed {
  */
 export const RATE_HORIZON_MS = 1_000;
 
+/** Whether integration `i` (an alias or the table's name) has a limit of its own: a `maxConcurrency` or a `maxRequestsPerSecond`. */
+const hasLimits = (i: string) => `(${i}."maxConcurrency" IS NOT NULL OR ${i}."maxRequestsPerSecond" IS NOT NULL)`;
+
 /** The database's clock as it ticks (not the transaction's start, which a claim waiting for its turn would lag). */
 const CLOCK_UTC = `(clock_timestamp() AT TIME ZONE 'UTC')`;
 
@@ -86,7 +89,7 @@ export const CLAIM_STATEMENT = `WITH clock AS (SELECT ${CLOCK_UTC} AS now, ${CLO
               END
             ) AS free
        FROM "Integration" i, clock
-      WHERE i."maxConcurrency" IS NOT NULL OR i."maxRequestsPerSecond" IS NOT NULL OR i."nextSlotAt" > clock.now
+      WHERE ${hasLimits('i')} OR i."nextSlotAt" > clock.now
    ), candidates AS (
      -- The due rows in order, numbered per integration: read, not locked, so that the rows a
      -- destination has no slot for are not locked (and logged) by every claim only to be dropped.
@@ -181,7 +184,7 @@ export const CLAIM_STATEMENT = `WITH clock AS (SELECT ${CLOCK_UTC} AS now, ${CLO
                ir."accountId", ir."startedAt", ir."createdAt", allowed."nextAttemptAt" AS "dueAt", allowed."notBefore", allowed."slotCalls", allowed."callIntervalMs", ir."deletionRequestId", ir."integrationId"
    )
    SELECT c.*, cs.config AS "configSnapshot", CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", dr."lookupsPending", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", i."hashKeyCipher", a."secretCipher", a.type::text AS "accountType",
-          (i."maxConcurrency" IS NOT NULL OR i."maxRequestsPerSecond" IS NOT NULL) AS limited, (SELECT count(*) FROM candidates)::int AS examined
+          ${hasLimits('i')} AS limited, (SELECT count(*) FROM candidates)::int AS examined
      FROM claimed c
      JOIN "DeletionRequest" dr ON dr.id = c."deletionRequestId"
      JOIN "ConfigSnapshot" cs ON cs.id = c."configSnapshotId"
@@ -258,7 +261,7 @@ export async function claimDueStepsInTurn(
     // Waits for the lock only while some destination has a limit; otherwise tries it (the same
     // key, taken again within the transaction when already held) and skips when it is taken.
     const answers = (await client.query(
-      `BEGIN; SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.claims}) WHERE EXISTS (SELECT 1 FROM "Integration" WHERE "maxConcurrency" IS NOT NULL OR "maxRequestsPerSecond" IS NOT NULL OR "nextSlotAt" > ${NOW_UTC}); SELECT pg_try_advisory_xact_lock(${ADVISORY_LOCKS.claims}) AS turn`,
+      `BEGIN; SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.claims}) WHERE EXISTS (SELECT 1 FROM "Integration" i WHERE ${hasLimits('i')} OR i."nextSlotAt" > ${NOW_UTC}); SELECT pg_try_advisory_xact_lock(${ADVISORY_LOCKS.claims}) AS turn`,
     )) as unknown as pg.QueryResult<{ turn: boolean }>[];
     const result = answers[2]?.rows[0]?.turn
       ? await claimDueSteps(pgQuery(client), workerId, leaseMs, limit)
@@ -284,7 +287,7 @@ export async function unmarkUnlimitedRows(query: Query): Promise<number> {
   const rows = await query(
     `UPDATE "IntegrationRequest" ir SET "limited" = false
        FROM "Integration" i
-      WHERE i."maxConcurrency" IS NULL AND i."maxRequestsPerSecond" IS NULL
+      WHERE NOT ${hasLimits('i')}
         AND ir."integrationId" = i.id AND ir."limited" AND ir.status IN ('STAGING', 'PENDING', 'PROCESSING')
       RETURNING ir.id`,
   );
