@@ -10,7 +10,10 @@ import { registerRestFacade } from './rest-facade';
 const t = initTRPC.meta<OpenApiMeta>().create();
 // The adapter gives the call's signal to the context (not to the procedure).
 const signals: AbortSignal[] = [];
+// The call descriptions themselves: a signal is made when first asked for.
+const infos: { signal: AbortSignal }[] = [];
 let started: () => void = () => {};
+let left: Promise<void> = Promise.resolve();
 const router = t.router({
   answer: t.procedure
     .meta({ openapi: { method: 'POST', path: '/answer' } })
@@ -33,6 +36,17 @@ const router = t.router({
       });
       return { aborted: signal.aborted };
     }),
+  // Asks for its call's signal only after its client has gone away.
+  late: t.procedure
+    .meta({ openapi: { method: 'POST', path: '/late' } })
+    .input(z.object({}))
+    .output(z.object({ aborted: z.boolean() }))
+    .mutation(async () => {
+      const info = infos.at(-1)!;
+      started();
+      await left;
+      return { aborted: info.signal.aborted };
+    }),
 });
 
 const app = Fastify();
@@ -41,8 +55,9 @@ beforeAll(async () => {
   await registerRestFacade(app, {
     basePath: '/api',
     router,
-    createContext: ({ info }: { info: { signal: AbortSignal } }) => {
-      signals.push(info.signal);
+    createContext: ({ info, req }: { info: { signal: AbortSignal }; req: { url: string } }) => {
+      if (req.url.endsWith('/late')) infos.push(info);
+      else signals.push(info.signal);
       return {};
     },
   });
@@ -79,5 +94,29 @@ describe('the REST facade', () => {
     await running;
     request.destroy();
     await expect.poll(() => signals[0]?.aborted, { timeout: 3_000 }).toBe(true);
+  });
+
+  it('gives a signal asked for after the client went away as aborted already', async () => {
+    infos.length = 0;
+    let leave: () => void = () => {};
+    left = new Promise((resolve) => (leave = resolve));
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const answered = new Promise<string>((resolve) => {
+      const request = http.request(`${base}/api/late`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      });
+      request.on('error', () => resolve('gone'));
+      request.end('{}');
+      void running.then(() => {
+        request.destroy();
+        resolve('gone');
+      });
+    });
+    expect(await answered).toBe('gone');
+    // The server sees the connection close, then the procedure asks for its signal.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    leave();
+    await expect.poll(() => infos[0]?.signal.aborted, { timeout: 3_000 }).toBe(true);
   });
 });

@@ -117,15 +117,7 @@ export async function registerRestFacade<Ctx>(app: FastifyInstance, options: Res
           coerced.add(schema);
         }
       }
-      info = {
-        isBatchCall: false,
-        accept: null,
-        calls: [],
-        type: procedure.type,
-        connectionParams: null,
-        signal: abortedWhenClientLeaves(reply),
-        url,
-      };
+      info = callInfo(procedure.type, url, reply);
       ctx = await createContext({ req, res: reply, info });
       // The procedure itself, as tRPC's server-side caller calls it (without building a caller
       // for the whole router per call to find the one procedure this route already names).
@@ -192,12 +184,36 @@ function wrapSingleValuesOfArrays(shape: Record<string, unknown>, input: Record<
   }
 }
 
+/**
+ * The call's description. Its signal is made when something first asks for it (most calls
+ * never do: an AbortController and a listener per call would be work for nothing).
+ */
+function callInfo(type: string, url: URL, reply: FastifyReply): CallInfo {
+  let signal: AbortSignal | undefined;
+  return {
+    isBatchCall: false,
+    accept: null,
+    calls: [],
+    type,
+    connectionParams: null,
+    get signal() {
+      return (signal ??= abortedWhenClientLeaves(reply));
+    },
+    url,
+  };
+}
+
 /** A signal aborted when the reply's connection closes before the answer was written (the client went away). */
 function abortedWhenClientLeaves(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
   const response = reply.raw;
-  response.once('close', () => {
-    if (!response.writableFinished) controller.abort();
-  });
+  const leftEarly = () => !response.writableFinished;
+  // Asked for after the connection closed: the client has gone already.
+  if (response.destroyed) {
+    if (leftEarly()) controller.abort();
+  } else
+    response.once('close', () => {
+      if (leftEarly()) controller.abort();
+    });
   return controller.signal;
 }

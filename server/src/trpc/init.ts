@@ -1,4 +1,5 @@
 import { initTRPC, TRPCError } from '@trpc/server';
+import { getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
 import type { TokenScope } from '@shared/scopes';
@@ -49,7 +50,7 @@ const isDestinationOrAppError = (error: unknown) =>
  * Converts AppError thrown by services into the matching tRPC error, once for all
  * procedures; a lost or refused connection to the service's own database becomes 503 with Retry-After.
  */
-function mapAppErrors<R extends { ok: boolean; error?: TRPCError }>(ctx: Context, result: R): R {
+export function mapAppErrors<R extends { ok: boolean; error?: TRPCError }>(ctx: Context, result: R): R {
   if (result.ok || !result.error) return result;
   const cause = result.error.cause;
   if (!isDestinationOrAppError(cause) && isDatabaseUnreachable(cause)) {
@@ -74,24 +75,35 @@ function mapAppErrors<R extends { ok: boolean; error?: TRPCError }>(ctx: Context
  * (body, query and path) was checked by the HTTP layer before routing (`registerInputGuards`)
  * and is not walked again.
  */
-async function inputProblem(ctx: Context, getRawInput: () => Promise<unknown>): Promise<TRPCError | null> {
-  if (ctx.channel === 'rest') return null;
+export async function refuseInputProblem(ctx: Context, getRawInput: () => Promise<unknown>): Promise<void> {
+  if (ctx.channel === 'rest') return;
   const problem = findInputProblem(await getRawInput());
-  if (!problem) return null;
+  if (!problem) return;
   const cause = new AppError('BAD_REQUEST', problem.message, {
     issues: [{ code: 'custom', path: problem.path, message: problem.message }],
   });
-  return new TRPCError({ code: 'BAD_REQUEST', message: cause.message, cause });
+  throw new TRPCError({ code: 'BAD_REQUEST', message: cause.message, cause });
+}
+
+/** An error thrown by a middleware before its `next()`, as `mapAppErrors` maps the error of a later level. */
+export function throwMapped(ctx: Context, error: unknown): never {
+  const mapped = getTRPCErrorFromUnknown(error);
+  mapAppErrors(ctx, { ok: false, error: mapped });
+  throw mapped;
 }
 
 /**
  * The two above as one middleware: each level of tRPC's middleware chain copies the call's
- * options twice, so the checks every procedure runs share one level.
+ * options twice, so the checks every procedure runs share one level. A kind of procedure that
+ * checks more before it runs (`authedProcedure`) starts from `unguardedProcedure` and does both
+ * in its own single level.
  */
 const guardAndMapErrors = t.middleware(async ({ ctx, getRawInput, next }) => {
-  const refused = await inputProblem(ctx, getRawInput);
-  if (refused) throw refused;
+  await refuseInputProblem(ctx, getRawInput);
   return mapAppErrors(ctx, await next());
 });
 
 export const baseProcedure = t.procedure.use(guardAndMapErrors);
+
+/** A procedure without the guard above: only for a first level that runs `refuseInputProblem` and `mapAppErrors` itself. */
+export const unguardedProcedure = t.procedure;

@@ -5,7 +5,7 @@ import { hasRole, type Actor } from '../services/auth/actor';
 import { authenticatePat, authenticateSession } from '../services/auth/authenticate';
 import { AppError } from '../lib/errors';
 import { SESSION_COOKIE, type Context } from './context';
-import { baseProcedure, middleware } from './init';
+import { baseProcedure, mapAppErrors, middleware, refuseInputProblem, throwMapped, unguardedProcedure } from './init';
 
 /**
  * Cookie-authenticated mutations must come from our own origin (CSRF), on top of the
@@ -84,12 +84,23 @@ function assertScope(actor: Actor, scope: TokenScope | undefined): void {
     throw new AppError('FORBIDDEN', `This token lacks the scope "${scope}"`);
 }
 
-/** A signed-in member of an organization (session cookie or PAT); the same-origin check in the same level of the chain. */
-export const authedProcedure = baseProcedure.use(async ({ ctx, meta, type, next }) => {
-  if (ctx.channel === 'trpc' && type === 'mutation') assertSameOrigin(ctx);
-  const actor = await resolveActor(ctx);
-  assertScope(actor, meta?.scope);
-  return next({ ctx: { actor } });
+/**
+ * A signed-in member of an organization (session cookie or PAT). The input guard, the same-origin
+ * check, authentication and the mapping of errors share one level of the chain (each level costs
+ * every call two copies of its options), in the order `baseProcedure` and a middleware on it
+ * would run them.
+ */
+export const authedProcedure = unguardedProcedure.use(async ({ ctx, meta, type, getRawInput, next }) => {
+  let actor: Actor;
+  try {
+    await refuseInputProblem(ctx, getRawInput);
+    if (ctx.channel === 'trpc' && type === 'mutation') assertSameOrigin(ctx);
+    actor = await resolveActor(ctx);
+    assertScope(actor, meta?.scope);
+  } catch (error) {
+    throwMapped(ctx, error);
+  }
+  return mapAppErrors(ctx, await next({ ctx: { actor } }));
 });
 
 const requireRole = (minimum: Role) =>
