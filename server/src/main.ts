@@ -15,6 +15,7 @@ import { startMetricsServer } from './metrics/http';
 import { watchQueueDepth } from './metrics/queue-depth';
 import { recordEngineStep, registry } from './metrics/service-metrics';
 import { closeStoreConnections } from './integrations/stores/close';
+import { closeInTurn } from './lib/close-in-turn';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -111,13 +112,21 @@ async function main(): Promise<void> {
         .catch((err) => log.error({ err }, 'error stopping the callback dispatcher')),
     ]);
     clearTimeout(cutOff);
-    // Connections to customer data stores kept between steps close now rather than when idle.
-    await closeDrivers().catch((err) => log.error({ err }, 'error closing destination connections'));
-    await metricsServer?.close().catch((err) => log.error({ err }, 'error closing the metrics server'));
-    // Connections to customer data stores (kept between steps) close once nothing runs on them.
-    await closeStoreConnections().catch((err) => log.error({ err }, 'error closing data-store connections'));
-    await database.close();
-    await server.stop().catch((err) => log.error({ err }, 'error stopping embedded PostgreSQL'));
+    // Then what is still open, each for at most a grace period of its own: a close that hangs
+    // (a customer database that stopped answering) does not keep the process, or the embedded
+    // PostgreSQL, running.
+    await closeInTurn(
+      [
+        // Connections to destinations and customer data stores kept between steps close now rather than when idle.
+        { what: 'destination connections', close: closeDrivers },
+        { what: 'the metrics server', close: async () => metricsServer?.close() },
+        { what: 'data-store connections', close: closeStoreConnections },
+        { what: 'the service database connections', close: () => database.close() },
+        { what: 'the embedded PostgreSQL', close: () => server.stop() },
+      ],
+      config.SHUTDOWN_GRACE_MS,
+      log,
+    );
     log.info('stopped');
     process.exit(0);
   };
