@@ -256,36 +256,6 @@ describe('StepFinisher (group commit)', () => {
     expect(rows.find((r) => r.id === b1!.id)).toMatchObject({ status: 'STAGING', lockedBy: 'w1' });
   });
 
-  it("writes an outcome while an earlier batch waits for its request's row lock, not after that batch", async () => {
-    const { org, created } = await requests(2);
-    const [a, b] = created;
-    const [a1] = a!.integrationRequests!;
-    const [b1] = b!.integrationRequests!;
-    await lease([a1!.id, b1!.id], 'w1');
-    // Another transaction holds the row of request a: the batch with a's outcome waits for it.
-    const holder = await env.db.pool.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query(`SELECT 1 FROM "DeletionRequest" WHERE id = $1 FOR UPDATE`, [a!.id]);
-      const finisher = new StepFinisher(env.db.pool, 'w1');
-      let firstWritten = false;
-      const first = finisher.finish(succeeded(a1!.id, a!.id, org.organization.id)).then((status) => {
-        firstWritten = true;
-        return status;
-      });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(firstWritten).toBe(false);
-      // b's outcome goes out in a transaction of its own meanwhile (one writer would wait here
-      // for the lock above, which is released only after this).
-      expect(await finisher.finish(succeeded(b1!.id, b!.id, org.organization.id))).toBe('SUCCESS');
-      expect(firstWritten).toBe(false);
-      await holder.query('COMMIT');
-      expect(await first).toBe('SUCCESS');
-    } finally {
-      holder.release();
-    }
-  });
-
   it('lets two workers finish sibling steps of the same requests at once without a deadlock', async () => {
     const { org, created } = await requests(12);
     const firsts = created.map((r) => ({ id: r.integrationRequests![0]!.id, parent: r.id }));

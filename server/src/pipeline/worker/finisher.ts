@@ -6,11 +6,8 @@ import { finishSteps, type FinishingStep } from '../store/finish';
 /**
  * Group commit for one worker: outcomes that arrive while a batch is being written are
  * written together in the next transaction, so under load one commit records many steps,
- * and with a single step nothing waits. Up to `writers` batches are written at once (each in
- * its own transaction): an outcome that arrives while one is being written goes out in another
- * at once rather than after it, so a step's slot of a destination with a `maxConcurrency` is
- * free again, and its next request leased, sooner. If a batch fails, its steps are written one
- * by one, so a step that cannot be written does not hold back the others.
+ * and with a single step nothing waits. If a batch fails, its steps are written one by
+ * one, so a step that cannot be written does not hold back the others.
  *
  * While the database is unreachable (a restart, a failover) a batch is written again and
  * again, for up to `retryForMs`: the outcome of a call already made is recorded as soon as
@@ -24,17 +21,13 @@ export class StepFinisher {
     resolve: (status: RequestStatus | null) => void;
     reject: (error: unknown) => void;
   }[] = [];
-  /** Batches being written now. */
-  private writing = 0;
-  /** A write is set to start on the next turn of the event loop. */
-  private scheduled = false;
+  private flushing = false;
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly workerId: string,
     private readonly maxBatch = 32,
     private readonly retryForMs = 5 * 60_000,
-    private readonly writers = 2,
   ) {}
 
   private async write(steps: FinishingStep[]): Promise<(RequestStatus | null)[]> {
@@ -52,20 +45,14 @@ export class StepFinisher {
   readonly finish = (step: FinishingStep): Promise<RequestStatus | null> =>
     new Promise((resolve, reject) => {
       this.queue.push({ step, resolve, reject });
-      if (this.scheduled || this.writing >= this.writers) return;
-      this.scheduled = true;
-      // Steps that complete in the same turn of the event loop go into the same batch.
-      setImmediate(() => {
-        this.scheduled = false;
-        void this.flush();
-      });
+      if (!this.flushing) {
+        this.flushing = true;
+        // Steps that complete in the same turn of the event loop go into the same batch.
+        setImmediate(() => void this.flush());
+      }
     });
 
   private async flush(): Promise<void> {
-    if (this.writing >= this.writers) return;
-    this.writing++;
-    // No await between the last look at the queue and leaving: an outcome queued meanwhile
-    // would find every writer busy and none coming back for it. Nothing in the loop throws.
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
       try {
@@ -80,6 +67,6 @@ export class StepFinisher {
         }
       }
     }
-    this.writing--;
+    this.flushing = false;
   }
 }
