@@ -93,7 +93,7 @@ export function throwMapped(ctx: Context, error: unknown): never {
 }
 
 /**
- * The two above as one middleware: each level of tRPC's middleware chain copies the call's
+ * The input guard and the error mapping as one middleware: each level of tRPC's middleware chain copies the call's
  * options twice, so the checks every procedure runs share one level. A kind of procedure that
  * checks more before it runs (`authedProcedure`) starts from `unguardedProcedure` and does both
  * in its own single level.
