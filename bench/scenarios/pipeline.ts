@@ -59,16 +59,23 @@ async function runService(
       );
       const createSeconds = (performance.now() - started) / 1000;
       for (;;) {
-        const { rows } = await db.query<{ success: string; failed: string }>(
-          `SELECT count(*) FILTER (WHERE status = 'SUCCESS') AS success, count(*) FILTER (WHERE status IN ('FAILED', 'ERROR', 'CANCELED')) AS failed FROM "DeletionRequest" WHERE "workspaceId" = $1`,
-          [workspace.id],
+        // The poll every 20 ms asks only whether a request is still open, through the index on
+        // (organization, status): counting the workspace's requests each time took about 2 ms of
+        // the database's time, about a twentieth of the two cores the service runs on.
+        const { rows: open } = await db.query<{ open: boolean }>(
+          `SELECT EXISTS (SELECT 1 FROM "DeletionRequest" WHERE "organizationId" = $1 AND status IN ('STAGING', 'PENDING', 'PROCESSING')) AS open`,
+          [org.organizationId],
         );
-        const done = { success: Number(rows[0]!.success), failed: Number(rows[0]!.failed) };
-        if (done.success + done.failed >= total) return { createSeconds, failed: done.failed };
-        if (performance.now() - started > DEADLINE_MS)
-          throw new Error(
-            `pipeline with ${workers} worker(s): only ${done.success + done.failed}/${total} finished in time`,
+        if (!open[0]!.open) {
+          const { rows } = await db.query<{ success: string; failed: string }>(
+            `SELECT count(*) FILTER (WHERE status = 'SUCCESS') AS success, count(*) FILTER (WHERE status IN ('FAILED', 'ERROR', 'CANCELED')) AS failed FROM "DeletionRequest" WHERE "workspaceId" = $1`,
+            [workspace.id],
           );
+          const done = { success: Number(rows[0]!.success), failed: Number(rows[0]!.failed) };
+          if (done.success + done.failed >= total) return { createSeconds, failed: done.failed };
+        }
+        if (performance.now() - started > DEADLINE_MS)
+          throw new Error(`pipeline with ${workers} worker(s): requests still open after ${DEADLINE_MS / 1000} s`);
         await new Promise((r) => setTimeout(r, 20));
       }
     };

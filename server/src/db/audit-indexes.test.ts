@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { STEP_AUDIT_ACTIONS } from '@shared/audit-actions';
 import { createTestEnv, type TestEnv } from '../test/harness';
-import { rowsRead as plansRead, tableCopies } from '../test/query-plans';
+import { genericRowsRead, tableCopies } from '../test/query-plans';
 
 /**
  * An integration request's audit entries have no index of their own: every read of them names
@@ -34,12 +34,7 @@ afterAll(async () => {
 });
 
 /** What a statement read under its generic plan, as the service's prepared statements get it. */
-async function rowsRead(sql: string, params: string[]) {
-  await client.query(`SET plan_cache_mode = force_generic_plan`);
-  await client.query(`DEALLOCATE ALL`);
-  await client.query(`PREPARE q AS ${sql}`);
-  return plansRead(client, `EXECUTE q(${params.map((p) => `'${p}'`).join(', ')})`);
-}
+const rowsRead = (sql: string, params: string[]) => genericRowsRead(client, sql, params);
 
 it('finds the latest entry of an integration request through its request', async () => {
   // The fold of a repeated status poll (pipeline/store/finish.ts).

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CLAIM_STATEMENT } from '../pipeline/store/claim';
 import { createTestEnv, type TestEnv } from '../test/harness';
-import { rowsRead, tableCopies } from '../test/query-plans';
+import { genericRowsRead, rowsRead, tableCopies } from '../test/query-plans';
 
 /**
  * The integration requests' indexes by integration, read on the table with its indexes (from the
@@ -63,7 +63,7 @@ it('claims the oldest due rows without reading every due row, though the statist
   );
   await client.query('BEGIN');
   try {
-    const { read, plan } = await rowsRead(client, CLAIM_STATEMENT, ['worker-2', 60, 5, 1]);
+    const { read, plan } = await genericRowsRead(client, CLAIM_STATEMENT, ['worker-2', 60, 5, 1]);
     // The rows handed out and the statement's own steps over them; reading the due rows would be 3,000 or more.
     expect(read, plan.slice(0, 4000)).toBeLessThan(100);
     const { rows } = await client.query<{ id: string }>(
@@ -131,7 +131,7 @@ it('claims the rows of a destination with room without reading the backlog of on
               now() AT TIME ZONE 'UTC' - interval '30 seconds' + n * interval '1 millisecond', NULL, NULL, now()
          FROM generate_series(1, 2) AS n`,
     );
-    const { read, plan } = await rowsRead(client, CLAIM_STATEMENT, ['worker-4', 60, 10, 1]);
+    const { read, plan } = await genericRowsRead(client, CLAIM_STATEMENT, ['worker-4', 60, 10, 1]);
     // The rows handed out and the statement's own steps over them (about a hundred); reading the
     // busy destination's backlog would be 3,000 more.
     expect(read, plan.slice(0, 4000)).toBeLessThan(300);

@@ -52,3 +52,18 @@ export async function tableCopies(url: string, tables: string[]): Promise<pg.Cli
     await client.query(`CREATE TABLE "${table}" (LIKE public."${table}" INCLUDING DEFAULTS INCLUDING INDEXES)`);
   return client;
 }
+
+/**
+ * `rowsRead` under the statement's generic plan, as the service's prepared statements run it
+ * with `plan_cache_mode = force_generic_plan` (planned once for any parameters, not for these).
+ */
+export async function genericRowsRead(
+  client: pg.Client,
+  sql: string,
+  values: unknown[],
+): Promise<{ read: number; seqScan: boolean; plan: string }> {
+  await client.query(`SET plan_cache_mode = force_generic_plan`);
+  await client.query(`DEALLOCATE ALL`);
+  await client.query(`PREPARE generic_plan AS ${sql}`);
+  return rowsRead(client, `EXECUTE generic_plan(${values.map((v) => client.escapeLiteral(String(v))).join(', ')})`);
+}

@@ -260,10 +260,12 @@ export async function claimDueStepsInTurn(
   try {
     // Waits for the lock only while some destination has a limit; otherwise tries it (the same
     // key, taken again within the transaction when already held) and skips when it is taken.
+    // The claim keeps its generic plan, made once per connection: planned for its parameters,
+    // it was planned again on most claims, and planning took longer than running it.
     const answers = (await client.query(
-      `BEGIN; SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.claims}) WHERE EXISTS (SELECT 1 FROM "Integration" i WHERE ${hasLimits('i')} OR i."nextSlotAt" > ${NOW_UTC}); SELECT pg_try_advisory_xact_lock(${ADVISORY_LOCKS.claims}) AS turn`,
+      `BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.claims}) WHERE EXISTS (SELECT 1 FROM "Integration" i WHERE ${hasLimits('i')} OR i."nextSlotAt" > ${NOW_UTC}); SELECT pg_try_advisory_xact_lock(${ADVISORY_LOCKS.claims}) AS turn`,
     )) as unknown as pg.QueryResult<{ turn: boolean }>[];
-    const result = answers[2]?.rows[0]?.turn
+    const result = answers[3]?.rows[0]?.turn
       ? await claimDueSteps(pgQuery(client), workerId, leaseMs, limit)
       : { steps: [], examined: 0 };
     await client.query('COMMIT');
