@@ -47,6 +47,12 @@ export interface DriverContext<Config = unknown> {
   now: Date;
   /** The manual tasks of this request (the `MANUAL` driver's only way to the service); absent in admin operations. */
   manualTasks?: ManualTaskPort;
+  /**
+   * The integration's `maxConcurrency` (its most calls at once across all worker processes), null
+   * or absent without one: a database driver keeps up to as many connections for it instead of
+   * its default of 4 a worker.
+   */
+  maxConcurrency?: number | null;
 }
 
 /**

@@ -5,7 +5,8 @@ import { assertHostAllowed, policyFromConfig } from '../../lib/ssrf';
 import { startMariaDb, type MariaDbServer } from '../../test/stores/mariadb';
 import { PermanentError, TransientError, type Exchange } from '../types';
 import { discoverMysql, mysqlDeleteAndVerify, mysqlDryRun, mysqlTestConnection, validateMysqlRules } from './execute';
-import { closeMysqlPools } from './sessions';
+import { closeMysqlPools, withMysqlConnection } from './sessions';
+import { mostAtOnce } from '../../test/at-once';
 import { TEST_HASH_KEY } from '../../test/driver-context';
 
 let server: MariaDbServer;
@@ -458,4 +459,21 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
     expect(ctx.trail.length).toBeGreaterThan(0);
     expect(JSON.stringify(ctx.trail)).not.toContain('secret-person');
   });
+});
+
+it("holds as many connections to a customer database at once as the integration's maxConcurrency, else 4", async () => {
+  const connectionsAtOnce = (maxConcurrency: number | null) =>
+    mostAtOnce(8, (inside) =>
+      withMysqlConnection(
+        { secrets: db.credentials as Record<string, unknown>, resolveHost, maxConcurrency },
+        5_000,
+        async (connection) => {
+          await connection.query('SELECT 1');
+          await inside();
+        },
+      ),
+    );
+  expect(await connectionsAtOnce(null)).toBe(4);
+  expect(await connectionsAtOnce(6)).toBe(6);
+  expect(await connectionsAtOnce(2)).toBe(2);
 });

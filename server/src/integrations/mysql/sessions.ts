@@ -3,6 +3,7 @@ import mysql from 'mysql2/promise';
 import type { AccountSecretsByType } from '@shared/integrations/accounts';
 import type { DriverContext } from '../types';
 import { PermanentError } from '../types';
+import { connectionsFor } from '../sql/connections';
 import { IdleCache } from '../stores/idle-cache';
 import { classifyMysqlError } from './errors';
 
@@ -10,7 +11,7 @@ type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 
 export const MYSQL_DEFAULT_PORT = 3306;
 
-/** Pools per destination; each closes after 10 s without use (and its idle connections after 5 s). */
+/** Pools per destination (up to `connectionsFor` its integration's `maxConcurrency` connections); each closes after 10 s without use (and its idle connections after 5 s). */
 const pools = new IdleCache<mysql.Pool>((pool) => pool.end(), 10_000);
 const flavors = new WeakMap<mysql.Pool, 'mariadb' | 'mysql'>();
 
@@ -18,7 +19,7 @@ const flavors = new WeakMap<mysql.Pool, 'mariadb' | 'mysql'>();
  * How to reach a customer database: the socket goes to the SSRF-checked address, while the
  * host name stays the TLS server name that verify-full checks the certificate against.
  */
-function poolOptions(secrets: DatabaseSecrets, address: string): mysql.PoolOptions {
+function poolOptions(secrets: DatabaseSecrets, address: string, connectionLimit: number): mysql.PoolOptions {
   const port = secrets.port ?? MYSQL_DEFAULT_PORT;
   return {
     host: secrets.host,
@@ -32,7 +33,7 @@ function poolOptions(secrets: DatabaseSecrets, address: string): mysql.PoolOptio
         ? undefined
         : { rejectUnauthorized: secrets.sslMode === 'verify-full', verifyIdentity: secrets.sslMode === 'verify-full' },
     connectTimeout: 10_000,
-    connectionLimit: 4,
+    connectionLimit,
     maxIdle: 0,
     idleTimeout: 5_000,
     charset: 'UTF8MB4_GENERAL_CI',
@@ -49,16 +50,17 @@ function poolOptions(secrets: DatabaseSecrets, address: string): mysql.PoolOptio
  * an error is destroyed, never handed back mid-transaction.
  */
 export async function withMysqlConnection<T>(
-  ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
+  ctx: Pick<DriverContext, 'resolveHost' | 'secrets' | 'maxConcurrency'>,
   statementTimeoutMs: number,
   use: (connection: mysql.PoolConnection) => Promise<T>,
 ): Promise<T> {
   const secrets = ctx.secrets as DatabaseSecrets | null;
   if (!secrets?.host) throw new PermanentError('This integration needs a database account');
   const address = await ctx.resolveHost(secrets.host);
+  const limit = connectionsFor(ctx.maxConcurrency);
   return pools.with(
-    IdleCache.key([address, secrets]),
-    () => mysql.createPool(poolOptions(secrets, address)),
+    IdleCache.key([address, secrets, limit]),
+    () => mysql.createPool(poolOptions(secrets, address, limit)),
     async (pool) => {
       let connection: mysql.PoolConnection;
       try {

@@ -3,6 +3,7 @@ import { checkOut, createPool, type HeldClient } from '../../db/connections';
 import type { AccountSecretsByType } from '@shared/integrations/accounts';
 import type { DiscoveredTable, DriverContext } from '../types';
 import { PermanentError } from '../types';
+import { connectionsFor } from '../sql/connections';
 import { IdleCache } from '../stores/idle-cache';
 import { discoverSchema } from './schema';
 
@@ -35,7 +36,6 @@ export function connectionConfig(
 
 const IDLE_MS = 10_000;
 const SCHEMA_TTL_MS = 30_000;
-const POOL_MAX = 4;
 
 interface Destination {
   pool: pg.Pool;
@@ -48,7 +48,8 @@ interface Destination {
  * than the deletion itself. Keyed by the SSRF-checked address, the credentials and the
  * statement timeout, so a rotated password or a moved host gets a new pool; a pool nobody has
  * used for IDLE_MS is closed and dropped (and never keeps the process alive), and
- * `closeSessions` closes them all at shutdown.
+ * `closeSessions` closes them all at shutdown. A pool holds up to `connectionsFor` the
+ * integration's `maxConcurrency`.
  */
 const destinations = new IdleCache<Destination>((destination) => destination.pool.end(), IDLE_MS);
 
@@ -59,7 +60,7 @@ export interface Session {
 }
 
 export async function withSession<T>(
-  ctx: Pick<DriverContext, 'resolveHost' | 'secrets'>,
+  ctx: Pick<DriverContext, 'resolveHost' | 'secrets' | 'maxConcurrency'>,
   statementTimeoutMs: number,
   connectError: (error: unknown) => Error,
   use: (session: Session) => Promise<T>,
@@ -67,16 +68,17 @@ export async function withSession<T>(
   const secrets = ctx.secrets as DatabaseSecrets | null;
   if (!secrets?.host) throw new PermanentError('This integration needs a database account');
   const address = await ctx.resolveHost(secrets.host);
+  const max = connectionsFor(ctx.maxConcurrency);
   const create = (): Destination => ({
     pool: createPool({
       ...connectionConfig(secrets, address, statementTimeoutMs),
-      max: POOL_MAX,
+      max,
       idleTimeoutMillis: IDLE_MS,
       allowExitOnIdle: true,
     }),
     schema: null,
   });
-  return destinations.with(IdleCache.key([address, secrets, statementTimeoutMs]), create, async (current) => {
+  return destinations.with(IdleCache.key([address, secrets, statementTimeoutMs, max]), create, async (current) => {
     let held: HeldClient;
     try {
       held = await checkOut(current.pool);

@@ -30,6 +30,7 @@ export function driverContext(
     | 'callKey'
     | 'regulation'
     | 'manualTasks'
+    | 'maxConcurrency'
   >,
   trail: Exchange[],
   now = new Date(),

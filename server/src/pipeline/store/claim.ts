@@ -33,8 +33,13 @@ export interface Claimed {
   /** The request's regulation ("GDPR", "CCPA" or a custom policy's name); null: none recorded. */
   regulation: string | null;
   organizationId: string;
-  /** The integration now (null when it was deleted): its account, and its sealed hash key (null until it has one). */
-  integration: { id: string; accountId: string | null; hashKeyCipher: string | null } | null;
+  /** The integration now (null when it was deleted): its account, its sealed hash key (null until it has one) and its `maxConcurrency`. */
+  integration: {
+    id: string;
+    accountId: string | null;
+    hashKeyCipher: string | null;
+    maxConcurrency: number | null;
+  } | null;
   /** The sealed credentials of the account the step uses (null when it has none or it is gone). */
   secretCipher: string | null;
   /** The type of that account (which of its fields are secret), null like `secretCipher`. */
@@ -183,7 +188,7 @@ export const CLAIM_STATEMENT = `WITH clock AS (SELECT ${CLOCK_UTC} AS now, ${CLO
      RETURNING ir.id, ir.status::text AS status, ir.attempts, ir."priorAttempts", ir."configTakenAt", ir."trackingId", ir."integrationType"::text AS "integrationType", ir."integrationName", ir."configSnapshotId", ir."consumesType",
                ir."accountId", ir."startedAt", ir."createdAt", allowed."nextAttemptAt" AS "dueAt", allowed."notBefore", allowed."slotCalls", allowed."callIntervalMs", ir."deletionRequestId", ir."integrationId"
    )
-   SELECT c.*, cs.config AS "configSnapshot", CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", dr."lookupsPending", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", i."hashKeyCipher", a."secretCipher", a.type::text AS "accountType",
+   SELECT c.*, cs.config AS "configSnapshot", CASE WHEN dr.hashed THEN NULL ELSE dr.identifier END AS identifier, dr.regulation, dr."organizationId", dr."lookupsPending", (i.id IS NOT NULL) AS "hasIntegration", i."accountId" AS "integrationAccountId", i."hashKeyCipher", i."maxConcurrency", a."secretCipher", a.type::text AS "accountType",
           ${hasLimits('i')} AS limited, (SELECT count(*) FROM candidates)::int AS examined
      FROM claimed c
      JOIN "DeletionRequest" dr ON dr.id = c."deletionRequestId"
@@ -214,6 +219,7 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
       hasIntegration: boolean;
       integrationAccountId: string | null;
       hashKeyCipher: string | null;
+      maxConcurrency: number | null;
       configSnapshotId: Buffer;
       examined: number;
     }
@@ -228,12 +234,15 @@ async function claimDueSteps(query: Query, workerId: string, leaseMs: number, li
         integrationId,
         integrationAccountId,
         hashKeyCipher,
+        maxConcurrency,
         configSnapshotId: _id,
         examined: _,
         ...row
       }) => ({
         ...row,
-        integration: hasIntegration ? { id: integrationId, accountId: integrationAccountId, hashKeyCipher } : null,
+        integration: hasIntegration
+          ? { id: integrationId, accountId: integrationAccountId, hashKeyCipher, maxConcurrency }
+          : null,
       }),
     ),
   };

@@ -73,6 +73,13 @@ it("claims a limited integration's rows up to its free slots, and the others' be
   const first = await claim(20);
   const mine = first.filter((s) => s.organizationId === org.organization.id);
   expect(mine.filter((s) => s.integration?.id === slow)).toHaveLength(2);
+  // Each step knows its integration's limit (a database driver sizes its connections to it).
+  expect(mine.map((s) => [s.integration?.id, s.integration?.maxConcurrency])).toEqual(
+    expect.arrayContaining([
+      [slow, 2],
+      [fast, null],
+    ]),
+  );
   expect(mine.filter((s) => s.integration?.id === fast)).toHaveLength(4);
   // At its limit: its two other due rows wait, and nothing else is left.
   expect((await claim(20)).filter((s) => s.organizationId === org.organization.id)).toHaveLength(0);

@@ -167,6 +167,7 @@ class Step {
           deletionRequestId: ir.deletionRequestId,
           regulation: ir.regulation,
           manualTasks: manualTaskPort(this.deps, ir.id),
+          maxConcurrency: ir.integration?.maxConcurrency ?? null,
         },
         subject: subject.redact,
         pace: callPacer(ir.callIntervalMs),

@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { mostAtOnce } from '../../test/at-once';
+import { createCustomerDatabase, type CustomerDatabase } from '../../test/customer-db';
+import { closeSessions, withSession } from './sessions';
+
+let customer: CustomerDatabase;
+
+beforeAll(async () => {
+  customer = await createCustomerDatabase();
+});
+afterAll(async () => {
+  await closeSessions();
+  await customer?.close();
+});
+
+/** The most connections 8 sessions held at once for an integration with this `maxConcurrency`. */
+const connectionsAtOnce = (maxConcurrency: number | null) =>
+  mostAtOnce(8, (inside) =>
+    withSession(
+      { secrets: customer.credentials, resolveHost: async (host: string) => host, maxConcurrency },
+      5_000,
+      (error) => error as Error,
+      async ({ client }) => {
+        await client.query('SELECT 1');
+        await inside();
+      },
+    ),
+  );
+
+it("holds as many connections to a customer database at once as the integration's maxConcurrency, else 4", async () => {
+  expect(await connectionsAtOnce(null)).toBe(4);
+  expect(await connectionsAtOnce(6)).toBe(6);
+  expect(await connectionsAtOnce(2)).toBe(2);
+});
