@@ -34,10 +34,17 @@ afterAll(async () => {
   await env?.close();
 });
 
-/** Runs one request through a workspace whose only integration has `rules`. */
-async function runWith(rules: unknown[], identifier: string) {
+/** Runs one request through a workspace whose only integration has `rules` (and these settings). */
+async function runWith(rules: unknown[], identifier: string, settings: { maxConcurrency?: number } = {}) {
   const ws = await caller.workspaces.create({ name: `ws ${Math.random()}` });
-  await caller.integrations.create({ workspaceId: ws.id, name: 'db', type: 'POSTGRES', accountId, config: { rules } });
+  await caller.integrations.create({
+    workspaceId: ws.id,
+    name: 'db',
+    type: 'POSTGRES',
+    accountId,
+    config: { rules },
+    ...settings,
+  });
   const created = await caller.deletionRequests.createInWorkspace({ workspaceId: ws.id, identifier });
   return waitForRequest(env, created.id);
 }
@@ -86,6 +93,18 @@ describe('PostgreSQL integration', () => {
     expect((await runWith(rules, 'pool-2@example.com')).status).toBe('SUCCESS');
     expect(openSessions()).toBe(1);
     expect(await customer.count(`SELECT count(*) FROM orders WHERE customer_email LIKE 'pool-%'`)).toBe(0);
+  });
+
+  it('keeps the connections of an integration with a maxConcurrency apart, as many as it allows', async () => {
+    const rules = [{ table: 'orders', identifierColumns: ['customer_email'], action: 'delete' }];
+    await closeSessions();
+    await customer.seedUser('limit-1@example.com');
+    expect((await runWith(rules, 'limit-1@example.com')).status).toBe('SUCCESS');
+    expect(openSessions()).toBe(1);
+    // The same account and database: a pool of its own, sized by the limit the step was handed.
+    await customer.seedUser('limit-2@example.com');
+    expect((await runWith(rules, 'limit-2@example.com', { maxConcurrency: 6 })).status).toBe('SUCCESS');
+    expect(openSessions()).toBe(2);
   });
 
   it('validates rules against the live schema when saved, naming the field', async () => {
