@@ -304,7 +304,7 @@ function IntegrationForm({ existing }: { existing?: Integration }) {
           error={allErrors.name}
           onChange={(e) => onNameChange(e.target.value)}
         />
-        <ConcurrencyField value={concurrency} error={allErrors.maxConcurrency} onChange={setConcurrency} />
+        <ConcurrencyField value={concurrency} type={type} error={allErrors.maxConcurrency} onChange={setConcurrency} />
         <RateField value={rate} type={type} error={allErrors.maxRequestsPerSecond} onChange={setRate} />
       </section>
 

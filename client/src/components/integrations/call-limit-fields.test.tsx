@@ -21,9 +21,19 @@ describe('ConcurrencyField', () => {
   });
 
   it('shows its error tied to the input', () => {
-    const html = renderToStaticMarkup(<ConcurrencyField value="0" error="At least 1" onChange={() => {}} />);
+    const html = renderToStaticMarkup(
+      <ConcurrencyField value="0" type="WEBHOOK" error="At least 1" onChange={() => {}} />,
+    );
     expect(html).toContain('aria-invalid="true"');
     expect(html).toContain('At least 1');
+  });
+
+  it("says that a database's connections follow it, and only for a database", () => {
+    const hint = (type: 'POSTGRES' | 'MYSQL' | 'WEBHOOK') =>
+      renderToStaticMarkup(<ConcurrencyField value="" type={type} onChange={() => {}} />);
+    expect(hint('POSTGRES')).toContain('the most connections each worker keeps to this database (4 when empty)');
+    expect(hint('MYSQL')).toContain('the most connections each worker keeps to this database');
+    expect(hint('WEBHOOK')).not.toContain('connections');
   });
 });
 

@@ -1,4 +1,5 @@
 import { maxConcurrencySchema, maxRequestsPerSecondSchema } from '@shared/schemas/integration-settings';
+import { integrationTypeInfo } from '@shared/integrations';
 import { vendorRequestsPerSecond } from '@shared/integrations/rate-limits';
 import type { IntegrationType } from '@shared/statuses';
 import type { ZodType } from 'zod';
@@ -31,7 +32,14 @@ export function vendorRateText(type: IntegrationType): string {
 }
 
 /** How many calls to this destination may be in flight at once, across all worker processes. */
-export function ConcurrencyField(props: { value: string; error?: string; onChange: (text: string) => void }) {
+export function ConcurrencyField(props: {
+  value: string;
+  type: IntegrationType;
+  error?: string;
+  onChange: (text: string) => void;
+}) {
+  // A database's connections follow it (server/src/integrations/sql/connections.ts).
+  const database = (integrationTypeInfo[props.type]?.accountTypes ?? []).includes('DATABASE');
   return (
     <TextField
       label="Calls at once"
@@ -41,7 +49,9 @@ export function ConcurrencyField(props: { value: string; error?: string; onChang
       step={1}
       value={props.value}
       placeholder="No limit"
-      hint="The most calls to this destination in flight at once, across all workers; a slow destination then holds no more. Empty: no limit of its own."
+      hint={`The most calls to this destination in flight at once, across all workers; a slow destination then holds no more.${
+        database ? ' It is also the most connections each worker keeps to this database (4 when empty).' : ''
+      } Empty: no limit of its own.`}
       error={props.error}
       onChange={(e) => props.onChange(e.target.value)}
     />
