@@ -269,10 +269,14 @@ export async function claimDueStepsInTurn(
   try {
     // Waits for the lock only while some destination has a limit; otherwise tries it (the same
     // key, taken again within the transaction when already held) and skips when it is taken.
-    // The claim keeps its generic plan, made once per connection: planned for its parameters,
-    // it was planned again on most claims, and planning took longer than running it.
+    // Without limits the claim keeps its generic plan, made once per connection: planned for its
+    // parameters, it was planned again on most claims, and planning took longer than running it
+    // (a pipeline of 6,000 requests: 2.2 s of planning, 1.7 s of running). With limits, plans for
+    // its parameters read the rows of the limited destinations much faster (8,000 requests over
+    // five limited destinations: 0.76 ms a claim, 1.93 ms with the generic plan), so PostgreSQL
+    // chooses as it does by default.
     const answers = (await client.query(
-      `BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.claims}) WHERE EXISTS (SELECT 1 FROM "Integration" i WHERE ${hasLimits('i')} OR i."nextSlotAt" > ${NOW_UTC}); SELECT pg_try_advisory_xact_lock(${ADVISORY_LOCKS.claims}) AS turn`,
+      `BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.claims}), set_config('plan_cache_mode', 'auto', true) WHERE EXISTS (SELECT 1 FROM "Integration" i WHERE ${hasLimits('i')} OR i."nextSlotAt" > ${NOW_UTC}); SELECT pg_try_advisory_xact_lock(${ADVISORY_LOCKS.claims}) AS turn`,
     )) as unknown as pg.QueryResult<{ turn: boolean }>[];
     const result = answers[3]?.rows[0]?.turn
       ? await claimDueSteps(pgQuery(client), workerId, leaseMs, limit)
