@@ -16,12 +16,19 @@ export async function mostAtOnce(
     await gate;
     current--;
   };
-  const runs = Array.from({ length: calls }, () => session(inside));
-  for (let seen = -1; seen !== most || most === 0;) {
+  let failure: unknown = null;
+  const runs = Array.from({ length: calls }, () =>
+    session(inside).catch((error: unknown) => {
+      failure ??= error;
+    }),
+  );
+  // A run that failed (no connection at all) ends the wait instead of leaving it to the test's timeout.
+  for (let seen = -1; failure === null && (seen !== most || most === 0);) {
     seen = most;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   release();
   await Promise.all(runs);
+  if (failure !== null) throw failure;
   return most;
 }
