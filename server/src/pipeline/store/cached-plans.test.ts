@@ -2,9 +2,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { workspaceWithWebhooks } from '../../test/engine';
 import { createTestEnv, type TestEnv } from '../../test/harness';
-import { claimDueStepsInTurn } from './claim';
+import { claimDueStepsInTurn, type Claimed } from './claim';
 import { finishSteps, type FinishingStep } from './finish';
-import type { Claimed } from './claim';
 
 /**
  * The claim and the step finisher keep their generic plans for as long as a connection lives,

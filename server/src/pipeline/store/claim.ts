@@ -2,7 +2,7 @@ import type { AccountType } from '@shared/integrations';
 import type { IntegrationType, RequestStatus } from '@shared/statuses';
 import type pg from 'pg';
 import { ADVISORY_LOCKS } from '../../db/advisory-locks';
-import { NOW_UTC, pgQuery, type Query } from './sql';
+import { KEPT_PLANS, NOW_UTC, pgQuery, type Query } from './sql';
 
 /** A leased integration request with what its step needs, as `claimDueSteps` returns it. */
 export interface Claimed {
@@ -274,12 +274,9 @@ export async function claimDueStepsInTurn(
     // (a pipeline of 6,000 requests: 2.2 s of planning, 1.7 s of running). With limits, plans for
     // its parameters read the rows of the limited destinations much faster (8,000 requests over
     // five limited destinations: 0.76 ms a claim, 1.93 ms with the generic plan), so PostgreSQL
-    // chooses as it does by default. The generic plan reads no table whole where an index finds
-    // the rows: made on a new database's first claims (nearly empty tables, no ANALYZE yet) and
-    // kept, it would otherwise read every integration request and deletion request on each claim
-    // while an import fills them (see cached-plans.test.ts).
+    // chooses as it does by default (both settings of `KEPT_PLANS` back to their defaults).
     const answers = (await client.query(
-      `BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; SET LOCAL enable_seqscan = off; SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.claims}), set_config('plan_cache_mode', 'auto', true), set_config('enable_seqscan', 'on', true) WHERE EXISTS (SELECT 1 FROM "Integration" i WHERE ${hasLimits('i')} OR i."nextSlotAt" > ${NOW_UTC}); SELECT pg_try_advisory_xact_lock(${ADVISORY_LOCKS.claims}) AS turn`,
+      `BEGIN; ${KEPT_PLANS}; SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.claims}), set_config('plan_cache_mode', 'auto', true), set_config('enable_seqscan', 'on', true) WHERE EXISTS (SELECT 1 FROM "Integration" i WHERE ${hasLimits('i')} OR i."nextSlotAt" > ${NOW_UTC}); SELECT pg_try_advisory_xact_lock(${ADVISORY_LOCKS.claims}) AS turn`,
     )) as unknown as pg.QueryResult<{ turn: boolean }>[];
     const result = answers[4]?.rows[0]?.turn
       ? await claimDueSteps(pgQuery(client), workerId, leaseMs, limit)

@@ -6,7 +6,7 @@ import type { RequestStatus } from '@shared/statuses';
 import { rollUpChange, writeRollUps, type ChildState, type LockedParent, type RollUpChange } from './roll-up';
 import { enqueueIntegrationFailedEvents } from '../../callbacks/store/events';
 import { wakeCallbackDispatchers } from '../../queue/wake-up';
-import { AUDIT_COLUMNS, NOW_UTC, pgQuery, utc, type AuditRow, type Query } from './sql';
+import { AUDIT_COLUMNS, KEPT_PLANS, NOW_UTC, pgQuery, utc, type AuditRow, type Query } from './sql';
 
 /** The columns a step may change. */
 export interface StepUpdate {
@@ -80,16 +80,13 @@ export async function finishSteps(
 /**
  * BEGIN and the parents' row locks in one round trip (a simple-protocol query, so the ids
  * are sent as escaped literals). Parents that no longer exist are missing from the map.
- * The transaction's statements keep their generic plans (looked up by key whatever the
- * batch size, see `writeSteps`) instead of being planned again for every batch, and those plans
- * use the indexes even when they were made on a new database's nearly empty tables, where reading
- * the whole table looks cheapest: kept for the connection's life, such a plan would read every
- * integration request and the whole audit log on each batch as the tables grow.
+ * The transaction's statements keep their generic plans (`KEPT_PLANS`; looked up by key
+ * whatever the batch size, see `writeSteps`).
  */
 async function beginAndLockParents(client: pg.PoolClient, ids: string[]): Promise<Map<string, LockedParent>> {
   const list = ids.map((id) => client.escapeLiteral(id)).join(', ');
   const results = (await client.query(
-    `BEGIN; SET LOCAL plan_cache_mode = force_generic_plan; SET LOCAL enable_seqscan = off;
+    `BEGIN; ${KEPT_PLANS};
      SELECT id, status::text AS status, "organizationId", "completedAt" FROM "DeletionRequest" WHERE id IN (${list}) ORDER BY id FOR UPDATE`,
   )) as unknown as pg.QueryResult<LockedParent & { id: string }>[];
   return new Map((results[3]?.rows ?? []).map(({ id, ...parent }) => [id, parent]));

@@ -15,6 +15,16 @@ export interface AuditRow {
   foldRepeats?: boolean;
 }
 
+/**
+ * The settings of a transaction of the claim or the step finisher: their statements keep one
+ * generic plan per connection (planned for every claim or batch, they took longer to plan than to
+ * run), and that plan looks rows up by index even when it was made on a new database's nearly
+ * empty tables, where reading a whole table looks cheapest: kept for the connection's life, such a
+ * plan would read every request and the whole audit log on each claim and batch while an import
+ * fills them (see cached-plans.test.ts). Two statements.
+ */
+export const KEPT_PLANS = `SET LOCAL plan_cache_mode = force_generic_plan; SET LOCAL enable_seqscan = off`;
+
 export const AUDIT_COLUMNS = `"organizationId", "deletionRequestId", "integrationRequestId", "actorType", "actorId", action, outcome, summary, details, "createdAt"`;
 
 /**
