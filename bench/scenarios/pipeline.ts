@@ -53,6 +53,8 @@ async function runService(
     await addPostgresIntegration(org, compileWorkspace.id, compileUrl);
   }
   const processes: Child[] = [];
+  /** CPU time the service's processes have used so far, in ms. */
+  const serviceCpuMs = () => processes.reduce((sum, p) => sum + p.cpuMs(), 0);
   const agent = new http.Agent({ keepAlive: true, maxSockets: CREATE_CONCURRENCY });
   const db = new pg.Client({ connectionString: url });
   await db.connect();
@@ -107,20 +109,20 @@ async function runService(
     let compiled = 0;
     let previous = Infinity;
     for (let round = 0; round < COMPILE_ROUNDS && compileSubjects.length > 0; round++) {
-      const cpuBefore = processes.reduce((sum, p) => sum + p.cpuMs(), 0);
+      const cpuBefore = serviceCpuMs();
       const batch = compileSubjects.slice(compiled, compiled + COMPILE_ROUND);
       await drain(batch, compiled + batch.length, performance.now(), compileWorkspace);
       compiled += batch.length;
-      const cpuMsPerRequest = (processes.reduce((sum, p) => sum + p.cpuMs(), 0) - cpuBefore) / batch.length;
+      const cpuMsPerRequest = (serviceCpuMs() - cpuBefore) / batch.length;
       if (compiled + warmUpSubjects.length >= settings.pipelineWarmUp * workers && cpuMsPerRequest > previous * 0.95)
         break;
       previous = cpuMsPerRequest;
     }
     if (warmUpSubjects.length) await drain(warmUpSubjects, warmUpSubjects.length, performance.now());
-    const cpuBefore = processes.reduce((sum, p) => sum + p.cpuMs(), 0);
+    const cpuBefore = serviceCpuMs();
     const started = performance.now();
     const { createSeconds, failed } = await drain(subjects, warmUpSubjects.length + subjects.length, started);
-    const cpuMs = processes.reduce((sum, p) => sum + p.cpuMs(), 0) - cpuBefore;
+    const cpuMs = serviceCpuMs() - cpuBefore;
     const seconds = (performance.now() - started) / 1000;
     const peakRssMb = processes.reduce((sum, p) => sum + p.peakRssMb(), 0);
     const duplicateCalls = [...sink.callsByKey.values()].filter((n) => n > 1).length;
