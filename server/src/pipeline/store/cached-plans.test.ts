@@ -16,8 +16,8 @@ import { finishSteps, type FinishingStep } from './finish';
 let env: TestEnv;
 /** One connection, as a worker's pool keeps it: the plans it made first are the ones it reuses. */
 let pool: pg.Pool;
-/** The plans that connection ran (auto_explain, sent to it as notices), while `plans` records. */
-let plans: { query: string; plan: unknown }[] | undefined;
+/** The plans that connection ran (auto_explain, sent to it as notices), while `plans` records, with the planner settings each ran under that differ from the defaults. */
+let plans: { query: string; plan: unknown; settings: Record<string, string> }[] | undefined;
 
 beforeAll(async () => {
   env = await createTestEnv();
@@ -28,12 +28,14 @@ beforeAll(async () => {
       const json = JSON.parse(notice.message.slice(notice.message.indexOf('{'))) as {
         'Query Text': string;
         Plan: unknown;
+        Settings?: Record<string, string>;
       };
-      plans.push({ query: json['Query Text'], plan: json.Plan });
+      plans.push({ query: json['Query Text'], plan: json.Plan, settings: json.Settings ?? {} });
     });
     void client.query(
       `LOAD 'auto_explain'; SET auto_explain.log_level = notice;
-       SET auto_explain.log_format = json; SET auto_explain.log_nested_statements = on`,
+       SET auto_explain.log_format = json; SET auto_explain.log_nested_statements = on;
+       SET auto_explain.log_settings = on`,
     );
   });
 });
@@ -62,6 +64,20 @@ function succeeded(step: Claimed): FinishingStep {
     ],
   };
 }
+
+/** Records the plans of what `run` does on the one connection. */
+async function recordingPlans<T>(run: () => Promise<T>) {
+  plans = [];
+  await pool.query(`SET auto_explain.log_min_duration = 0`);
+  try {
+    return { result: await run(), ran: plans };
+  } finally {
+    await pool.query(`SET auto_explain.log_min_duration = -1`);
+    plans = undefined;
+  }
+}
+
+const isClaim = (p: { query: string }) => p.query.includes('claimed AS');
 
 /** Claims what is due and finishes it as succeeded, on the one connection; how many steps. */
 async function claimAndFinish(): Promise<number> {
@@ -105,17 +121,51 @@ it('looks rows up by index after the tables grew under the plans made when they 
   await history.end();
 
   await workspace.importSubjects(2, 'later');
-  plans = [];
-  await pool.query(`SET auto_explain.log_min_duration = 0`);
-  expect(await claimAndFinish()).toBe(2);
-  await pool.query(`SET auto_explain.log_min_duration = -1`);
-  const ran = plans;
-  plans = undefined;
+  const { result: finished, ran } = await recordingPlans(claimAndFinish);
+  expect(finished).toBe(2);
 
-  // The claim and the finisher's statements ran here, with the plans this connection kept.
-  expect(ran.some((p) => p.query.includes('"claimed"') || p.query.includes('claimed AS'))).toBe(true);
+  // The claim and the finisher's statements ran here, with the plans this connection kept, away
+  // from sequential scans.
+  const claims = ran.filter(isClaim);
+  expect(claims).not.toHaveLength(0);
+  for (const claim of claims)
+    expect(claim.settings).toMatchObject({ plan_cache_mode: 'force_generic_plan', enable_seqscan: 'off' });
   expect(ran.some((p) => p.query.includes('WITH input AS'))).toBe(true);
   const scanned = ran.map((p) => ({ query: p.query.slice(0, 60), tables: [...sequentialScans(p.plan)] }));
   const large = ['DeletionRequest', 'IntegrationRequest', 'AuditLog'];
   expect(scanned.filter((s) => s.tables.some((t) => large.some((name) => t.startsWith(name))))).toEqual([]);
+});
+
+it('plans the claim as PostgreSQL does by default while a destination has a limit, and keeps its plans again once none has', async () => {
+  // Plans made for each claim's parameters read a limited destination's rows much faster than
+  // the kept generic plan, so a claim under limits gives both settings back to their defaults
+  // (for its own transaction: the next claim without limits keeps its plan again).
+  const workspace = await workspaceWithWebhooks(env, [
+    { name: 'Slow CRM', url: 'http://127.0.0.1:9', maxConcurrency: 2 },
+  ]);
+  await workspace.importSubjects(3, 'limited');
+  const limited = await recordingPlans(claimAndFinish);
+  expect(limited.result).toBe(2);
+  const underLimits = limited.ran.filter(isClaim);
+  expect(underLimits).not.toHaveLength(0);
+  for (const claim of underLimits) {
+    expect(claim.settings).not.toHaveProperty('enable_seqscan');
+    expect(claim.settings).not.toHaveProperty('plan_cache_mode');
+  }
+
+  await env.db.prisma.integration.update({
+    where: { id: workspace.integrations[0]!.id },
+    data: { maxConcurrency: null },
+  });
+  const unlimited = await recordingPlans(claimAndFinish);
+  expect(unlimited.result).toBe(1);
+  const withoutLimits = unlimited.ran.filter(isClaim);
+  expect(withoutLimits).not.toHaveLength(0);
+  for (const claim of withoutLimits)
+    expect(claim.settings).toMatchObject({ plan_cache_mode: 'force_generic_plan', enable_seqscan: 'off' });
+  // Outside the claim's transaction the connection has PostgreSQL's defaults.
+  const { rows } = await pool.query<{ seqscan: string; mode: string }>(
+    `SELECT current_setting('enable_seqscan') AS seqscan, current_setting('plan_cache_mode') AS mode`,
+  );
+  expect(rows[0]).toEqual({ seqscan: 'on', mode: 'auto' });
 });
