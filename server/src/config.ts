@@ -30,6 +30,8 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
   // Deletion engine
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1_024).default(16),
+  /** Connections a worker keeps to one customer database (PostgreSQL, MySQL) whose integration has no `maxConcurrency`. */
+  CUSTOMER_DB_CONNECTIONS: z.coerce.number().int().min(1).max(1_024).default(4),
   WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   LEASE_SECONDS: z.coerce.number().int().min(2).max(3_600).default(60),
   /** On SIGTERM, how long in-flight engine steps may finish before their leases are handed back. */

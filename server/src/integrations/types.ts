@@ -50,9 +50,14 @@ export interface DriverContext<Config = unknown> {
   /**
    * The integration's `maxConcurrency` (its most calls at once across all worker processes), null
    * or absent without one: a database driver keeps up to as many connections for it instead of
-   * its default of 4 a worker.
+   * `connections`.
    */
   maxConcurrency?: number | null;
+  /**
+   * How many connections a database driver keeps to its database when the integration has no
+   * `maxConcurrency` (the worker's `CUSTOMER_DB_CONNECTIONS`); absent: 4.
+   */
+  connections?: number;
 }
 
 /**

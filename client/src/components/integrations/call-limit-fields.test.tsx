@@ -31,7 +31,9 @@ describe('ConcurrencyField', () => {
   it("says that a database's connections follow it, and only for a database", () => {
     const hint = (type: 'POSTGRES' | 'MYSQL' | 'WEBHOOK') =>
       renderToStaticMarkup(<ConcurrencyField value="" type={type} onChange={() => {}} />);
-    expect(hint('POSTGRES')).toContain('the most connections each worker keeps to this database (4 when empty)');
+    expect(hint('POSTGRES')).toContain(
+      'the most connections each worker keeps to this database (when empty, the workers’ CUSTOMER_DB_CONNECTIONS, 4 unless set)',
+    );
     expect(hint('MYSQL')).toContain('the most connections each worker keeps to this database');
     expect(hint('WEBHOOK')).not.toContain('connections');
   });

@@ -50,7 +50,9 @@ export function ConcurrencyField(props: {
       value={props.value}
       placeholder="No limit"
       hint={`The most calls to this destination in flight at once, across all workers; a slow destination then holds no more.${
-        database ? ' It is also the most connections each worker keeps to this database (4 when empty).' : ''
+        database
+          ? ' It is also the most connections each worker keeps to this database (when empty, the workers’ CUSTOMER_DB_CONNECTIONS, 4 unless set).'
+          : ''
       } Empty: no limit of its own.`}
       error={props.error}
       onChange={(e) => props.onChange(e.target.value)}

@@ -461,11 +461,11 @@ describe('MySQL/MariaDB rules against a real MariaDB', () => {
   });
 });
 
-it("holds as many connections to a customer database at once as the integration's maxConcurrency, else 4", async () => {
-  const connectionsAtOnce = (maxConcurrency: number | null) =>
+it("holds as many connections to a customer database at once as the integration's maxConcurrency, else the worker's CUSTOMER_DB_CONNECTIONS, else 4", async () => {
+  const connectionsAtOnce = (maxConcurrency: number | null, connections?: number) =>
     mostAtOnce(8, (inside) =>
       withMysqlConnection(
-        { secrets: db.credentials as Record<string, unknown>, resolveHost, maxConcurrency },
+        { secrets: db.credentials as Record<string, unknown>, resolveHost, maxConcurrency, connections },
         5_000,
         async (connection) => {
           await connection.query('SELECT 1');
@@ -476,4 +476,6 @@ it("holds as many connections to a customer database at once as the integration'
   expect(await connectionsAtOnce(null)).toBe(4);
   expect(await connectionsAtOnce(6)).toBe(6);
   expect(await connectionsAtOnce(2)).toBe(2);
+  expect(await connectionsAtOnce(null, 7)).toBe(7);
+  expect(await connectionsAtOnce(3, 7)).toBe(3);
 });

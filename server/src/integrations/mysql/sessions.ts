@@ -11,7 +11,7 @@ type DatabaseSecrets = AccountSecretsByType['DATABASE'];
 
 export const MYSQL_DEFAULT_PORT = 3306;
 
-/** Pools per destination (up to `connectionsFor` its integration's `maxConcurrency` connections); each closes after 10 s without use (and its idle connections after 5 s). */
+/** Pools per destination (up to `connectionsFor` connections: the integration's `maxConcurrency`, else the worker's `CUSTOMER_DB_CONNECTIONS`); each closes after 10 s without use (and its idle connections after 5 s). */
 const pools = new IdleCache<mysql.Pool>((pool) => pool.end(), 10_000);
 const flavors = new WeakMap<mysql.Pool, 'mariadb' | 'mysql'>();
 
@@ -50,14 +50,14 @@ function poolOptions(secrets: DatabaseSecrets, address: string, connectionLimit:
  * an error is destroyed, never handed back mid-transaction.
  */
 export async function withMysqlConnection<T>(
-  ctx: Pick<DriverContext, 'resolveHost' | 'secrets' | 'maxConcurrency'>,
+  ctx: Pick<DriverContext, 'resolveHost' | 'secrets' | 'maxConcurrency' | 'connections'>,
   statementTimeoutMs: number,
   use: (connection: mysql.PoolConnection) => Promise<T>,
 ): Promise<T> {
   const secrets = ctx.secrets as DatabaseSecrets | null;
   if (!secrets?.host) throw new PermanentError('This integration needs a database account');
   const address = await ctx.resolveHost(secrets.host);
-  const limit = connectionsFor(ctx.maxConcurrency);
+  const limit = connectionsFor(ctx);
   return pools.with(
     IdleCache.key([address, secrets, limit]),
     () => mysql.createPool(poolOptions(secrets, address, limit)),

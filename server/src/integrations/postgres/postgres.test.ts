@@ -13,7 +13,8 @@ let workspaceId: string;
 let accountId: string;
 
 beforeAll(async () => {
-  env = await createTestEnv(FAST_ENGINE_CONFIG);
+  // Five connections a worker for a customer database without a `maxConcurrency`.
+  env = await createTestEnv({ ...FAST_ENGINE_CONFIG, CUSTOMER_DB_CONNECTIONS: '5' });
   customer = await createCustomerDatabase();
   worker = await startTestWorker(env);
   const org = await seedOrganization(env.deps);
@@ -95,7 +96,7 @@ describe('PostgreSQL integration', () => {
     expect(await customer.count(`SELECT count(*) FROM orders WHERE customer_email LIKE 'pool-%'`)).toBe(0);
   });
 
-  it('keeps the connections of an integration with a maxConcurrency apart, as many as it allows', async () => {
+  it("keeps the connections of an integration with a maxConcurrency apart, as many as it allows; without one, the worker's CUSTOMER_DB_CONNECTIONS", async () => {
     const rules = [{ table: 'orders', identifierColumns: ['customer_email'], action: 'delete' }];
     await closeSessions();
     await customer.seedUser('limit-1@example.com');
@@ -104,6 +105,10 @@ describe('PostgreSQL integration', () => {
     // The same account and database: a pool of its own, sized by the limit the step was handed.
     await customer.seedUser('limit-2@example.com');
     expect((await runWith(rules, 'limit-2@example.com', { maxConcurrency: 6 })).status).toBe('SUCCESS');
+    expect(openSessions()).toBe(2);
+    // A limit of 5 is the size the worker gave the first pool (CUSTOMER_DB_CONNECTIONS): the same pool.
+    await customer.seedUser('limit-3@example.com');
+    expect((await runWith(rules, 'limit-3@example.com', { maxConcurrency: 5 })).status).toBe('SUCCESS');
     expect(openSessions()).toBe(2);
   });
 

@@ -13,11 +13,11 @@ afterAll(async () => {
   await customer?.close();
 });
 
-/** The most connections 8 sessions held at once for an integration with this `maxConcurrency`. */
-const connectionsAtOnce = (maxConcurrency: number | null) =>
+/** The most connections 8 sessions held at once for an integration with this `maxConcurrency`, in a worker with `connections` (CUSTOMER_DB_CONNECTIONS). */
+const connectionsAtOnce = (maxConcurrency: number | null, connections?: number) =>
   mostAtOnce(8, (inside) =>
     withSession(
-      { secrets: customer.credentials, resolveHost: async (host: string) => host, maxConcurrency },
+      { secrets: customer.credentials, resolveHost: async (host: string) => host, maxConcurrency, connections },
       5_000,
       (error) => error as Error,
       async ({ client }) => {
@@ -27,8 +27,12 @@ const connectionsAtOnce = (maxConcurrency: number | null) =>
     ),
   );
 
-it("holds as many connections to a customer database at once as the integration's maxConcurrency, else 4", async () => {
+it("holds as many connections to a customer database at once as the integration's maxConcurrency, else the worker's CUSTOMER_DB_CONNECTIONS, else 4", async () => {
   expect(await connectionsAtOnce(null)).toBe(4);
   expect(await connectionsAtOnce(6)).toBe(6);
   expect(await connectionsAtOnce(2)).toBe(2);
+  expect(await connectionsAtOnce(null, 7)).toBe(7);
+  expect(await connectionsAtOnce(null, 2)).toBe(2);
+  // The integration's own limit comes first.
+  expect(await connectionsAtOnce(3, 7)).toBe(3);
 });

@@ -48,8 +48,8 @@ interface Destination {
  * than the deletion itself. Keyed by the SSRF-checked address, the credentials and the
  * statement timeout, so a rotated password or a moved host gets a new pool; a pool nobody has
  * used for IDLE_MS is closed and dropped (and never keeps the process alive), and
- * `closeSessions` closes them all at shutdown. A pool holds up to `connectionsFor` the
- * integration's `maxConcurrency`.
+ * `closeSessions` closes them all at shutdown. A pool holds up to `connectionsFor` connections:
+ * the integration's `maxConcurrency`, else the worker's `CUSTOMER_DB_CONNECTIONS`.
  */
 const destinations = new IdleCache<Destination>((destination) => destination.pool.end(), IDLE_MS);
 
@@ -60,7 +60,7 @@ export interface Session {
 }
 
 export async function withSession<T>(
-  ctx: Pick<DriverContext, 'resolveHost' | 'secrets' | 'maxConcurrency'>,
+  ctx: Pick<DriverContext, 'resolveHost' | 'secrets' | 'maxConcurrency' | 'connections'>,
   statementTimeoutMs: number,
   connectError: (error: unknown) => Error,
   use: (session: Session) => Promise<T>,
@@ -68,7 +68,7 @@ export async function withSession<T>(
   const secrets = ctx.secrets as DatabaseSecrets | null;
   if (!secrets?.host) throw new PermanentError('This integration needs a database account');
   const address = await ctx.resolveHost(secrets.host);
-  const max = connectionsFor(ctx.maxConcurrency);
+  const max = connectionsFor(ctx);
   const create = (): Destination => ({
     pool: createPool({
       ...connectionConfig(secrets, address, statementTimeoutMs),

@@ -31,6 +31,7 @@ export function driverContext(
     | 'regulation'
     | 'manualTasks'
     | 'maxConcurrency'
+    | 'connections'
   >,
   trail: Exchange[],
   now = new Date(),

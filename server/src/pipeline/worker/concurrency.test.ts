@@ -59,10 +59,14 @@ afterAll(async () => {
 });
 
 describe('worker concurrency', () => {
-  it('accepts WORKER_CONCURRENCY up to 1,024', () => {
+  it('accepts WORKER_CONCURRENCY up to 1,024, and CUSTOMER_DB_CONNECTIONS from 1', () => {
     const base = { DATABASE_URL: 'postgresql://x', ENCRYPTION_KEY: randomBytes(32).toString('base64') };
     expect(loadConfig({ ...base, WORKER_CONCURRENCY: '1024' }).WORKER_CONCURRENCY).toBe(1024);
     expect(() => loadConfig({ ...base, WORKER_CONCURRENCY: '1025' })).toThrow(/WORKER_CONCURRENCY/);
+    // The connections a worker keeps to a customer database without a `maxConcurrency`: 4 unless set.
+    expect(loadConfig(base).CUSTOMER_DB_CONNECTIONS).toBe(4);
+    expect(loadConfig({ ...base, CUSTOMER_DB_CONNECTIONS: '64' }).CUSTOMER_DB_CONNECTIONS).toBe(64);
+    expect(() => loadConfig({ ...base, CUSTOMER_DB_CONNECTIONS: '0' })).toThrow(/CUSTOMER_DB_CONNECTIONS/);
   });
 
   it('keeps as many destination calls in flight as its concurrency, with no lower cap', async () => {

@@ -168,6 +168,7 @@ class Step {
           regulation: ir.regulation,
           manualTasks: manualTaskPort(this.deps, ir.id),
           maxConcurrency: ir.integration?.maxConcurrency ?? null,
+          connections: this.deps.config.CUSTOMER_DB_CONNECTIONS,
         },
         subject: subject.redact,
         pace: callPacer(ir.callIntervalMs),

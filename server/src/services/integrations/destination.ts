@@ -90,7 +90,13 @@ export async function openDestination(
   input: Parameters<typeof loadDestination>[1] & {
     request: Pick<
       DriverContext,
-      'integrationType' | 'integrationRequestId' | 'deletionRequestId' | 'regulation' | 'manualTasks' | 'maxConcurrency'
+      | 'integrationType'
+      | 'integrationRequestId'
+      | 'deletionRequestId'
+      | 'regulation'
+      | 'manualTasks'
+      | 'maxConcurrency'
+      | 'connections'
     >;
     /** The values to blank out of what the destination says (the person's identifiers). */
     subject: string | null | readonly string[];
