@@ -116,7 +116,8 @@ describe('worker concurrency', () => {
   });
 
   it('skips a claim while another is under way, and a worker left full wakes the others', async () => {
-    const destination = await startDestination(300);
+    // Calls of a second: all three workers' calls overlap even when a loaded machine is slow to pass the wake on.
+    const destination = await startDestination(1_000);
     const workspace = await workspaceWith([{ name: 'CRM', url: destination.url }]);
     // Idle workers that would not poll for a minute: only notifications bring them work.
     const workers = [];
